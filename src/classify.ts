@@ -1,0 +1,82 @@
+import { pointerTokens } from "./json/scan.js";
+import { matchesPattern } from "./pointers.js";
+import type { FieldClass, FieldRule, FieldRuleSet, JsonDocument, ValueKind } from "./types.js";
+
+// Which class of value each leaf of a payload holds, by the harness's field rules; a leaf no rule
+// knows gets a class guessed from its value and is flagged unknown.
+
+const STRING_CLASSES: ReadonlySet<FieldClass> = new Set(["identifier", "path", "free-text", "enum", "timestamp", "url"]);
+
+function classOfKind(kind: ValueKind): FieldClass | null {
+  if (kind === "number") return "number";
+  if (kind === "bool") return "bool";
+  if (kind === "null") return "null";
+  return null;
+}
+
+const URL_SHAPE = /^[a-z][a-z0-9+.-]*:\/\/\S*$/i;
+const TIMESTAMP_SHAPE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+const PATH_SHAPE = /^(\/|~\/|\.\.?\/|[A-Za-z]:[\\/]|home\/|Users\/)\S*$/;
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const PREFIXED_ID_SHAPE = /^[A-Za-z]{2,12}[_-][A-Za-z0-9_-]{8,}$/;
+const HEX_ID_SHAPE = /^[0-9a-f]{12,}$/i;
+
+/** A guess for a string no rule knows. Anything not clearly an id, path, url or time is free text. */
+export function guessStringClass(value: string): FieldClass {
+  if (URL_SHAPE.test(value)) return "url";
+  if (TIMESTAMP_SHAPE.test(value)) return "timestamp";
+  if (PATH_SHAPE.test(value)) return "path";
+  if (UUID_SHAPE.test(value) || HEX_ID_SHAPE.test(value) || (PREFIXED_ID_SHAPE.test(value) && /[0-9]/.test(value))) return "identifier";
+  return "free-text";
+}
+
+export interface Classifier {
+  classify(event: string, tokens: string[], kind: ValueKind, value: unknown): { class: FieldClass; known: boolean; rule: FieldRule | null };
+}
+
+export function classifier(ruleSet: FieldRuleSet | undefined): Classifier {
+  const rules = ruleSet?.rules ?? [];
+  return {
+    classify(event, tokens, kind, value) {
+      const rule = rules.find((r) => (r.events === undefined || r.events.includes(event)) && matchesPattern(r.pointer, tokens)) ?? null;
+      const byKind = classOfKind(kind);
+      if (rule) {
+        // A string class on a number, bool or null leaf means the leaf's own type.
+        if (byKind !== null && STRING_CLASSES.has(rule.class)) return { class: byKind, known: true, rule };
+        return { class: rule.class, known: true, rule };
+      }
+      if (byKind !== null) return { class: byKind, known: false, rule: null };
+      return { class: guessStringClass(String(value)), known: false, rule: null };
+    },
+  };
+}
+
+export interface ClassifiedLeaf {
+  pointer: string;
+  tokens: string[];
+  kind: ValueKind;
+  start: number;
+  end: number;
+  value: unknown;
+  class: FieldClass;
+  known: boolean;
+}
+
+/** Every scalar leaf of a document with its class, in document order. */
+export function classifyDocument(doc: JsonDocument, event: string, c: Classifier): ClassifiedLeaf[] {
+  const out: ClassifiedLeaf[] = [];
+  for (const span of doc.spans) {
+    if (span.kind === "object" || span.kind === "array") continue;
+    const tokens = pointerTokens(span.pointer);
+    const value = leafValue(doc, span.kind, span.start, span.end);
+    const { class: cls, known } = c.classify(event, tokens, span.kind, value);
+    out.push({ pointer: span.pointer, tokens, kind: span.kind, start: span.start, end: span.end, value, class: cls, known });
+  }
+  return out;
+}
+
+function leafValue(doc: JsonDocument, kind: ValueKind, start: number, end: number): unknown {
+  const raw = doc.text.slice(start, end);
+  if (kind === "string") return raw.includes("\\") ? JSON.parse(raw) : raw.slice(1, -1);
+  return JSON.parse(raw);
+}

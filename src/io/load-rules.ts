@@ -1,0 +1,127 @@
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import type { FieldRuleSet, HarnessCatalogue, PairingRuleSet, Recipe, RefusalRules, Rules } from "../types.js";
+
+// Rules live in rules/ as JSON; each kind has a JSON Schema there, compiled once in strict mode.
+
+export class RulesError extends Error {}
+
+export const BUNDLED_RULES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "rules");
+
+const SCHEMA_NAMES = ["harness", "recipe", "fields", "pairing", "refusals", "config", "sitting"] as const;
+type SchemaName = (typeof SCHEMA_NAMES)[number];
+
+const validators = new Map<string, Map<SchemaName, ValidateFunction>>();
+
+function compiledSchemas(schemaDir: string): Map<SchemaName, ValidateFunction> {
+  const cached = validators.get(schemaDir);
+  if (cached) return cached;
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  const compiled = new Map<SchemaName, ValidateFunction>();
+  for (const name of SCHEMA_NAMES) {
+    const file = path.join(schemaDir, `${name}.schema.json`);
+    compiled.set(name, ajv.compile(readJson(file) as object));
+  }
+  validators.set(schemaDir, compiled);
+  return compiled;
+}
+
+function readJson(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new RulesError(`${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new RulesError(`${file}: not valid JSON (${(err as Error).message})`);
+  }
+}
+
+function describeErrors(errors: ErrorObject[] | null | undefined): string {
+  return (errors ?? [])
+    .map((e) => `at ${e.instancePath === "" ? "/" : e.instancePath}: ${e.message ?? "is invalid"}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`)
+    .join("; ");
+}
+
+/** Validates a parsed document against one of the bundled schemas; throws naming the file and pointer. */
+export function validateAgainst(kind: SchemaName, value: unknown, file: string): void {
+  const validate = compiledSchemas(path.join(BUNDLED_RULES_DIR, "schemas")).get(kind) as ValidateFunction;
+  if (!validate(value)) throw new RulesError(`${file}: does not match ${kind}.schema.json ${describeErrors(validate.errors)}`);
+}
+
+function loadKind<T>(rulesDir: string, sub: string, kind: SchemaName, validate: ValidateFunction): T[] {
+  const dir = path.join(rulesDir, sub);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(".json")).sort();
+  } catch {
+    throw new RulesError(`${dir}: missing; a rules folder needs ${sub}/`);
+  }
+  return names.map((n) => {
+    const file = path.join(dir, n);
+    const value = readJson(file);
+    if (!validate(value)) throw new RulesError(`${file}: does not match ${kind}.schema.json ${describeErrors(validate.errors)}`);
+    return value as T;
+  });
+}
+
+function crossCheck(rules: Rules): void {
+  const known = new Map<string, HarnessCatalogue>();
+  for (const h of rules.harnesses) {
+    for (const name of [h.harness, ...h.aliases]) {
+      if (known.has(name)) throw new RulesError(`${rules.dir}/harnesses: the name "${name}" is claimed twice`);
+      known.set(name, h);
+    }
+  }
+  const check = (file: string, harness: string, stems: string[]): void => {
+    const h = known.get(harness);
+    if (!h) throw new RulesError(`${file}: names harness "${harness}", which has no catalogue in harnesses/`);
+    for (const s of stems) {
+      if (s !== "*" && !h.events.some((e) => e.stem === s)) {
+        throw new RulesError(`${file}: event "${s}" is not in the ${h.harness} catalogue`);
+      }
+    }
+  };
+  const defaults = new Map<string, string>();
+  for (const r of rules.recipes) {
+    check(`${rules.dir}/recipes/${r.name}.json`, r.harness, r.events);
+    if (r.default) {
+      const other = defaults.get(r.harness);
+      if (other) throw new RulesError(`${rules.dir}/recipes: both ${other} and ${r.name} claim to be the default for ${r.harness}`);
+      defaults.set(r.harness, r.name);
+    }
+  }
+  for (const f of rules.fields) {
+    check(`${rules.dir}/fields/${f.harness}.json`, f.harness, f.rules.flatMap((r) => [...(r.events ?? []), ...r.examples.map((e) => e.event)]));
+  }
+  for (const p of rules.pairing) {
+    check(`${rules.dir}/pairing/${p.harness}.json`, p.harness, p.scopes.flatMap((s) => s.pointers.flatMap((x) => x.events ?? [])));
+  }
+}
+
+/** Loads and checks every rules file under `rulesDir` against the schemas in `rulesDir/schemas`. */
+export function loadRules(rulesDir: string = BUNDLED_RULES_DIR): Rules {
+  const dir = path.resolve(rulesDir);
+  const ownSchemas = path.join(dir, "schemas");
+  const schemas = compiledSchemas(existsSync(ownSchemas) ? ownSchemas : path.join(BUNDLED_RULES_DIR, "schemas"));
+  const v = (k: SchemaName): ValidateFunction => schemas.get(k) as ValidateFunction;
+  const refusalsFile = path.join(dir, "refusals.json");
+  const refusals = readJson(refusalsFile);
+  if (!v("refusals")(refusals)) throw new RulesError(`${refusalsFile}: does not match refusals.schema.json ${describeErrors(v("refusals").errors)}`);
+  const rules: Rules = {
+    dir,
+    harnesses: loadKind<HarnessCatalogue>(dir, "harnesses", "harness", v("harness")),
+    recipes: loadKind<Recipe>(dir, "recipes", "recipe", v("recipe")),
+    fields: loadKind<FieldRuleSet>(dir, "fields", "fields", v("fields")),
+    pairing: loadKind<PairingRuleSet>(dir, "pairing", "pairing", v("pairing")),
+    refusals: refusals as RefusalRules,
+  };
+  crossCheck(rules);
+  return rules;
+}

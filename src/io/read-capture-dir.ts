@@ -1,0 +1,180 @@
+import { isUtf8 } from "node:buffer";
+import { constants, promises as fs } from "node:fs";
+import path from "node:path";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
+import { JsonScanError, placeOf, scanJson } from "../json/scan.js";
+import type { CaptureEntry, EntryKind, ReadProblem } from "../types.js";
+
+// The only way into a capture directory: regular files only, opened without following links,
+// capped in size, checked as UTF-8 and parsed with source positions. It never writes.
+
+export interface ReadLimits {
+  maxFileBytes: number;
+  maxDepth: number;
+}
+
+export const DEFAULT_LIMITS: ReadLimits = { maxFileBytes: 8 * 1024 * 1024, maxDepth: 128 };
+
+export class CaptureDirError extends Error {}
+
+/** Offset of the first byte that breaks UTF-8, or -1. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  const n = bytes.length;
+  while (i < n) {
+    const b = bytes[i] as number;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return i;
+    let cp = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Decodes and parses one file's bytes; pure, so tests and the bench can call it on bytes in memory. */
+export function parseCaptureBytes(bytes: Uint8Array, limits: ReadLimits): Pick<CaptureEntry, "doc" | "problem"> {
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    return { problem: { code: "not-utf8", message: "starts with a UTF-8 byte order mark; a host never sends one", line: 1, column: 1 } };
+  }
+  if (!isUtf8(bytes)) {
+    const at = firstInvalidUtf8(bytes);
+    const before = decoder.decode(bytes.subarray(0, Math.max(at, 0)));
+    const place = placeOf(before, before.length);
+    return { problem: { code: "not-utf8", message: `invalid UTF-8 at byte ${at}`, ...place } };
+  }
+  const text = decoder.decode(bytes);
+  if (text.trim() === "") {
+    return { problem: { code: "invalid-json", message: "the file is empty", line: 1, column: 1 } };
+  }
+  try {
+    const doc = scanJson(text, { maxDepth: limits.maxDepth });
+    const top = doc.value;
+    if (top === null || typeof top !== "object" || Array.isArray(top)) {
+      const kind = Array.isArray(top) ? "an array" : top === null ? "null" : `a ${typeof top}`;
+      return { problem: { code: "not-an-object", message: `the top-level value is ${kind}, not an object`, line: 1, column: 1 } };
+    }
+    return { doc };
+  } catch (err) {
+    if (err instanceof JsonScanError) {
+      const problem: ReadProblem = { code: err.code, message: err.message, ...placeOf(text, err.offset) };
+      if (err.pointer !== undefined) problem.pointer = err.pointer;
+      return { problem };
+    }
+    throw err;
+  }
+}
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return bytesToHex(sha256(bytes));
+}
+
+async function readRegularFile(filePath: string, limits: ReadLimits): Promise<{ bytes?: Uint8Array; size: number; problem?: ReadProblem }> {
+  let handle: fs.FileHandle;
+  try {
+    // O_NOFOLLOW: a file swapped for a link between listing and opening is refused, not followed.
+    handle = await fs.open(filePath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") return { size: 0, problem: { code: "unreadable", message: "became a symbolic link while being read; not followed" } };
+    return { size: 0, problem: { code: "unreadable", message: `could not be opened (${code ?? String(err)})` } };
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) return { size: stat.size, problem: { code: "unreadable", message: "is not a regular file" } };
+    if (stat.size > limits.maxFileBytes) {
+      return {
+        size: stat.size,
+        problem: { code: "oversize", message: `${stat.size} bytes, above the cap of ${limits.maxFileBytes} bytes; not read` },
+      };
+    }
+    const bytes = new Uint8Array(stat.size);
+    let filled = 0;
+    while (filled < stat.size) {
+      const { bytesRead } = await handle.read(bytes, filled, stat.size - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    if (filled !== stat.size) {
+      return { size: stat.size, problem: { code: "unreadable", message: `changed size while being read (${filled} of ${stat.size} bytes)` } };
+    }
+    return { bytes, size: stat.size };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Lists a capture directory without reading any file. Throws CaptureDirError when the folder itself cannot be read. */
+export async function listCaptureDir(dir: string): Promise<CaptureListing> {
+  const abs = path.resolve(dir);
+  let stat;
+  try {
+    stat = await fs.lstat(abs);
+  } catch {
+    throw new CaptureDirError(`${dir}: no such folder`);
+  }
+  if (stat.isSymbolicLink()) throw new CaptureDirError(`${dir}: is a symbolic link; name the real folder`);
+  if (!stat.isDirectory()) throw new CaptureDirError(`${dir}: not a directory`);
+  let dirents;
+  try {
+    dirents = await fs.readdir(abs, { withFileTypes: true });
+  } catch (err) {
+    throw new CaptureDirError(`${dir}: cannot be listed (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  const entries = dirents.map((d) => ({
+    name: d.name,
+    entryKind: (d.isSymbolicLink() ? "symlink" : d.isDirectory() ? "directory" : d.isFile() ? "file" : "other") as EntryKind,
+  }));
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { path: abs, entries };
+}
+
+export interface CaptureListing {
+  path: string;
+  entries: { name: string; entryKind: EntryKind }[];
+}
+
+/** Reads one listed entry: a regular file is read, hashed and parsed; anything else only named. */
+export async function readCaptureEntry(
+  dirPath: string,
+  listed: { name: string; entryKind: EntryKind },
+  limits: ReadLimits,
+  parse = true,
+): Promise<CaptureEntry> {
+  if (listed.entryKind !== "file") return { name: listed.name, entryKind: listed.entryKind, size: 0 };
+  const read = await readRegularFile(path.join(dirPath, listed.name), limits);
+  const entry: CaptureEntry = { name: listed.name, entryKind: "file", size: read.size };
+  if (read.problem) entry.problem = read.problem;
+  if (read.bytes) {
+    entry.bytes = read.bytes;
+    entry.sha256 = sha256Hex(read.bytes);
+    if (parse) {
+      const parsed = parseCaptureBytes(read.bytes, limits);
+      if (parsed.doc) entry.doc = parsed.doc;
+      if (parsed.problem) entry.problem = parsed.problem;
+    }
+  }
+  return entry;
+}

@@ -1,0 +1,213 @@
+import type { JsonDocument, KeySpan, SourcePlace, ValueSpan } from "../types.js";
+
+// A strict JSON reader that records the exact span of every value and member name, finds
+// duplicate member names, and bounds nesting depth with an explicit stack (no recursion), so a
+// hostile file cannot overflow the call stack.
+
+export class JsonScanError extends Error {
+  constructor(
+    readonly code: "invalid-json" | "duplicate-key" | "too-deep",
+    message: string,
+    readonly offset: number,
+    readonly pointer?: string,
+  ) {
+    super(message);
+  }
+}
+
+export function escapePointerToken(token: string): string {
+  return token.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+export function unescapePointerToken(token: string): string {
+  return token.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+export function pointerTokens(pointer: string): string[] {
+  if (pointer === "") return [];
+  return pointer.slice(1).split("/").map(unescapePointerToken);
+}
+
+export function placeOf(text: string, offset: number): SourcePlace {
+  let line = 1;
+  let lineStart = 0;
+  const end = Math.min(offset, text.length);
+  for (let i = 0; i < end; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: end - lineStart + 1 };
+}
+
+interface Frame {
+  isObject: boolean;
+  pointer: string;
+  start: number;
+  count: number;
+  keys: Set<string> | null;
+  memberPointer: string; // pointer of the member or item being read
+}
+
+const WS = new Uint8Array(128);
+WS[0x20] = 1;
+WS[0x09] = 1;
+WS[0x0a] = 1;
+WS[0x0d] = 1;
+
+function describe(text: string, i: number): string {
+  if (i >= text.length) return "end of input";
+  const c = text[i] as string;
+  return `'${c === "\n" ? "\\n" : c}'`;
+}
+
+/** Reads one string token starting at the opening quote; returns the offset after the closing quote. */
+function scanString(text: string, i: number): number {
+  let j = i + 1;
+  const n = text.length;
+  for (;;) {
+    if (j >= n) throw new JsonScanError("invalid-json", "unterminated string", i);
+    const c = text.charCodeAt(j);
+    if (c === 0x22) return j + 1;
+    if (c === 0x5c) {
+      const e = text.charCodeAt(j + 1);
+      if (e === 0x75) {
+        for (let k = 2; k < 6; k++) {
+          const h = text.charCodeAt(j + k);
+          const hex = (h >= 0x30 && h <= 0x39) || (h >= 0x41 && h <= 0x46) || (h >= 0x61 && h <= 0x66);
+          if (!hex) throw new JsonScanError("invalid-json", "bad \\u escape in string", j);
+        }
+        j += 6;
+        continue;
+      }
+      if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+        j += 2;
+        continue;
+      }
+      throw new JsonScanError("invalid-json", `bad escape ${describe(text, j + 1)} in string`, j);
+    }
+    if (c < 0x20) throw new JsonScanError("invalid-json", "control character inside a string", j);
+    j++;
+  }
+}
+
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+
+function scanScalar(text: string, i: number): { end: number; kind: ValueSpan["kind"] } {
+  const c = text.charCodeAt(i);
+  if (c === 0x22) return { end: scanString(text, i), kind: "string" };
+  if (c === 0x74 && text.startsWith("true", i)) return { end: i + 4, kind: "bool" };
+  if (c === 0x66 && text.startsWith("false", i)) return { end: i + 5, kind: "bool" };
+  if (c === 0x6e && text.startsWith("null", i)) return { end: i + 4, kind: "null" };
+  if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(text);
+    if (m && m[0].length > 0 && m[0] !== "-") return { end: i + m[0].length, kind: "number" };
+  }
+  throw new JsonScanError("invalid-json", `unexpected ${describe(text, i)}`, i);
+}
+
+function keyOf(text: string, start: number, end: number): string {
+  const raw = text.slice(start + 1, end - 1);
+  return raw.includes("\\") ? (JSON.parse(text.slice(start, end)) as string) : raw;
+}
+
+export interface ScanOptions {
+  maxDepth: number;
+}
+
+/** Scans `text`; throws JsonScanError with the offending offset. */
+export function scanJson(text: string, options: ScanOptions): JsonDocument {
+  const spans: ValueSpan[] = [];
+  const keys: KeySpan[] = [];
+  const stack: Frame[] = [];
+  const n = text.length;
+  let i = 0;
+
+  const skipWs = (): void => {
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c < 128 && WS[c] === 1) i++;
+      else break;
+    }
+  };
+
+  // Reads a value at i. Containers push a frame and return; scalars are recorded whole.
+  const readValue = (pointer: string): void => {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) {
+      if (stack.length >= options.maxDepth) {
+        throw new JsonScanError("too-deep", `nesting deeper than ${options.maxDepth} levels`, i, pointer);
+      }
+      const isObject = c === 0x7b;
+      const span: ValueSpan = { pointer, kind: isObject ? "object" : "array", start: i, end: -1 };
+      spans.push(span);
+      stack.push({ isObject, pointer, start: spans.length - 1, count: 0, keys: isObject ? new Set() : null, memberPointer: "" });
+      i++;
+      return;
+    }
+    const { end, kind } = scanScalar(text, i);
+    spans.push({ pointer, kind, start: i, end });
+    i = end;
+  };
+
+  skipWs();
+  if (i >= n) throw new JsonScanError("invalid-json", "empty document", 0);
+  readValue("");
+
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as Frame;
+    skipWs();
+    const c = text.charCodeAt(i);
+    const closer = frame.isObject ? 0x7d : 0x5d;
+    if (c === closer) {
+      i++;
+      (spans[frame.start] as ValueSpan).end = i;
+      stack.pop();
+      continue;
+    }
+    if (frame.count > 0) {
+      if (c !== 0x2c) {
+        throw new JsonScanError("invalid-json", `expected ',' or '${frame.isObject ? "}" : "]"}' but found ${describe(text, i)}`, i);
+      }
+      i++;
+      skipWs();
+    }
+    if (frame.isObject) {
+      if (text.charCodeAt(i) !== 0x22) {
+        throw new JsonScanError("invalid-json", `expected a member name but found ${describe(text, i)}`, i);
+      }
+      const keyStart = i;
+      const keyEnd = scanString(text, i);
+      const name = keyOf(text, keyStart, keyEnd);
+      const memberPointer = `${frame.pointer}/${escapePointerToken(name)}`;
+      if ((frame.keys as Set<string>).has(name)) {
+        throw new JsonScanError("duplicate-key", `member name "${name}" appears twice in one object`, keyStart, memberPointer);
+      }
+      (frame.keys as Set<string>).add(name);
+      keys.push({ pointer: memberPointer, start: keyStart, end: keyEnd });
+      i = keyEnd;
+      skipWs();
+      if (text.charCodeAt(i) !== 0x3a) {
+        throw new JsonScanError("invalid-json", `expected ':' but found ${describe(text, i)}`, i);
+      }
+      i++;
+      skipWs();
+      frame.count++;
+      readValue(memberPointer);
+    } else {
+      const itemPointer = `${frame.pointer}/${frame.count}`;
+      frame.count++;
+      if (i >= n) throw new JsonScanError("invalid-json", "unexpected end of input", i);
+      readValue(itemPointer);
+    }
+  }
+
+  skipWs();
+  if (i < n) throw new JsonScanError("invalid-json", `unexpected ${describe(text, i)} after the document`, i);
+
+  // The scan above accepts exactly JSON's grammar, so the native parser cannot disagree.
+  const value: unknown = JSON.parse(text);
+  return { text, value, spans, keys };
+}

@@ -1,0 +1,312 @@
+import { classifyDocument, type Classifier } from "../classify.js";
+import { placeOf, scanJson } from "../json/scan.js";
+import type { ClearedFile, Finding, JsonDocument, RuleApplication, Rules } from "../types.js";
+import { refusedClasses } from "./inventory.js";
+
+// Substitution: values, never structure. Each string token that a rule changes is rewritten inside
+// its own span; every other byte of the capture is kept as it was.
+
+export const HOME_RULE = "home-path-v1";
+export const FREE_TEXT_RULE = "free-text-v1";
+export const ENV_DUMP_RULE = "env-dump-v1";
+export const ENV_DUMP_PLACEHOLDER = "[env-dump-v1]";
+export const USER_PLACEHOLDER = "user";
+
+/** Names that stand where a user name would but belong to nobody. */
+const NOT_USERS = new Set(["user", "shared", "public", "default", "all users", "default user", "guest"]);
+
+export interface Literal {
+  name: string;
+  value: string;
+  placeholder: string;
+}
+
+export interface SubstituteOptions {
+  users: string[];
+  literals: Literal[];
+  /** Present when clear.config.json opts into the env-dump-v1 policy. */
+  envDump: { reason: string; pointers?: string[] } | null;
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+}
+
+const HOME_OWNER = /(?:^|[^A-Za-z0-9_.-])(?:\/home|\/Users|[A-Za-z]:[\\/]+Users)[\\/]+([^\\/\s"'<>|:*?]+)/g;
+
+/** User names seen as the owner of a home directory in a string. */
+export function homeOwnersIn(value: string): string[] {
+  const out: string[] = [];
+  for (const m of value.matchAll(HOME_OWNER)) {
+    const name = m[1] as string;
+    if (isUserName(name)) out.push(name);
+  }
+  return out;
+}
+
+export function isUserName(name: string): boolean {
+  return name.length >= 2 && !NOT_USERS.has(name.toLowerCase()) && /^[A-Za-z0-9][A-Za-z0-9._ -]*$/.test(name);
+}
+
+/** Every string value of a payload, for discovering user names across a whole sitting. */
+export function stringValues(value: unknown, out: string[] = []): string[] {
+  if (typeof value === "string") out.push(value);
+  else if (Array.isArray(value)) for (const v of value) stringValues(v, out);
+  else if (value !== null && typeof value === "object") for (const v of Object.values(value)) stringValues(v, out);
+  return out;
+}
+
+interface Replacer {
+  rule: string;
+  pattern: RegExp;
+  replace: (match: RegExpExecArray) => string;
+}
+
+export function homeReplacers(users: string[]): Replacer[] {
+  const names = [...new Set(users.filter(isUserName))].sort((a, b) => b.length - a.length);
+  if (names.length === 0) return [];
+  const plain = names.map(escapeRegex).join("|");
+  const slugs = [...new Set(names.map((n) => n.replace(/[^A-Za-z0-9-]/g, "-")))].map(escapeRegex).join("|");
+  return [
+    {
+      rule: HOME_RULE,
+      // /home/u, /Users/u, C:\Users\u, C:/Users/u, file:// forms, and the relative home/u, Users/u
+      pattern: new RegExp(`(?<![A-Za-z0-9_.-])(home|Users)([/\\\\]+)(?:${plain})(?![A-Za-z0-9_-])`, "gi"),
+      replace: (m) => `${m[1]}${m[2]}${USER_PLACEHOLDER}`,
+    },
+    {
+      rule: HOME_RULE,
+      // Claude's project slugs: -home-u-, -Users-u-, C--Users-u-
+      pattern: new RegExp(`-(home|Users)-(?:${slugs})(?=$|[-/\\\\])`, "gi"),
+      replace: (m) => `-${m[1]}-${USER_PLACEHOLDER}`,
+    },
+  ];
+}
+
+function literalReplacers(literals: Literal[]): Replacer[] {
+  return literals.map((l) => ({
+    rule: `literal-v1:${l.name}`,
+    pattern: new RegExp(escapeRegex(l.value), "gi"),
+    replace: () => l.placeholder,
+  }));
+}
+
+// ---- Editing inside one string token, keeping its escapes ----
+
+/** For raw string content (between the quotes), the raw offset where each decoded UTF-16 unit starts. */
+function rawOffsets(raw: string): { decoded: string; starts: number[] } {
+  const starts: number[] = [];
+  let decoded = "";
+  let i = 0;
+  while (i < raw.length) {
+    starts.push(i);
+    if (raw.charCodeAt(i) === 0x5c) {
+      const e = raw[i + 1] as string;
+      if (e === "u") {
+        decoded += String.fromCharCode(parseInt(raw.slice(i + 2, i + 6), 16));
+        i += 6;
+      } else {
+        decoded += ({ '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" } as Record<string, string>)[e] ?? e;
+        i += 2;
+      }
+    } else {
+      decoded += raw[i];
+      i++;
+    }
+  }
+  starts.push(raw.length);
+  return { decoded, starts };
+}
+
+/** Encodes replacement text for a JSON string, writing `/` the way the replaced text wrote it. */
+function encodeLike(text: string, replacedRaw: string): string {
+  const slash = /\\u002[fF]|\\\//.exec(replacedRaw)?.[0] ?? "/";
+  let out = "";
+  for (const ch of text) {
+    const c = ch.charCodeAt(0);
+    if (ch === '"') out += '\\"';
+    else if (ch === "\\") out += "\\\\";
+    else if (ch === "/") out += slash;
+    else if (c < 0x20) out += `\\u${c.toString(16).padStart(4, "0")}`;
+    else out += ch;
+  }
+  return out;
+}
+
+/** Applies one replacer to raw string content; returns the new raw content (same object when unchanged). */
+function replaceInRaw(raw: string, r: Replacer): string {
+  const { decoded, starts } = rawOffsets(raw);
+  r.pattern.lastIndex = 0;
+  let out = "";
+  let at = 0; // decoded index copied up to
+  let changed = false;
+  for (let m = r.pattern.exec(decoded); m !== null; m = r.pattern.exec(decoded)) {
+    if (m[0].length === 0) {
+      r.pattern.lastIndex++;
+      continue;
+    }
+    const replacement = r.replace(m);
+    if (replacement === m[0]) continue;
+    const rawStart = starts[m.index] as number;
+    const rawEnd = starts[m.index + m[0].length] as number;
+    out += raw.slice(starts[at], rawStart) + encodeLike(replacement, raw.slice(rawStart, rawEnd));
+    at = m.index + m[0].length;
+    changed = true;
+  }
+  if (!changed) return raw;
+  return out + raw.slice(starts[at]);
+}
+
+function isPlaceholderText(raw: string): boolean {
+  return /^x*$/.test(raw);
+}
+
+// ---- One file ----
+
+export interface FileToClear {
+  name: string;
+  event: string;
+  doc: JsonDocument;
+  rawBytes: number;
+}
+
+function under(pointer: string, parent: string): boolean {
+  return pointer === parent || pointer.startsWith(`${parent}/`);
+}
+
+function userNamePattern(users: string[]): RegExp | null {
+  const names = [...new Set(users.filter(isUserName))].sort((a, b) => b.length - a.length);
+  if (names.length === 0) return null;
+  const variants = new Set<string>();
+  for (const n of names) {
+    variants.add(escapeRegex(n));
+    variants.add(escapeRegex(n.replace(/[^A-Za-z0-9-]/g, "-")));
+  }
+  return new RegExp(`(?<![A-Za-z0-9])(?:${[...variants].join("|")})(?![A-Za-z0-9])`, "i");
+}
+
+/** Clears one parsed capture. Pure: bytes in, bytes (or refusals) out. */
+export function clearFile(file: FileToClear, c: Classifier, rules: Rules, options: SubstituteOptions): ClearedFile {
+  const { doc, name } = file;
+  const refused: Finding[] = [];
+  const homes = homeReplacers(options.users);
+  const literals = literalReplacers(options.literals);
+  const userName = userNamePattern(options.users);
+
+  // Home spellings in member names cannot be cleared: keys are structure, never rewritten.
+  for (const k of doc.keys) {
+    const raw = doc.text.slice(k.start + 1, k.end - 1);
+    if ([...homes, ...literals].some((r) => replaceInRaw(raw, r) !== raw) || (userName?.test(rawOffsets(raw).decoded) ?? false)) {
+      refused.push({
+        code: "home-in-key",
+        severity: "block",
+        file: name,
+        pointer: k.pointer,
+        ...placeOf(doc.text, k.start),
+        message: "a member name carries the user's home or name; member names are structure and are never rewritten",
+      });
+    }
+  }
+
+  // Refused classes; an environment dump is admitted only under the opt-in policy.
+  const envDumps: string[] = [];
+  for (const f of refusedClasses(doc, rules, name)) {
+    const isEnvDump = f.message.startsWith("environment dump");
+    const admitted = isEnvDump && options.envDump !== null && (options.envDump.pointers === undefined || options.envDump.pointers.includes(f.pointer ?? ""));
+    if (admitted) envDumps.push(f.pointer ?? "");
+    else refused.push(f);
+  }
+
+  const leaves = classifyDocument(doc, file.event, c);
+  const applied = new Map<string, string[]>();
+  const touch = (rule: string, pointer: string): void => {
+    const list = applied.get(rule) ?? [];
+    if (!list.includes(pointer)) list.push(pointer);
+    applied.set(rule, list);
+  };
+  const review: string[] = [];
+  const edits: { start: number; end: number; raw: string }[] = [];
+
+  for (const leaf of leaves) {
+    if (leaf.kind !== "string") continue;
+    const original = doc.text.slice(leaf.start + 1, leaf.end - 1);
+    let raw = original;
+    for (const r of [...homes, ...literals]) {
+      const next = replaceInRaw(raw, r);
+      if (next !== raw) touch(r.rule, leaf.pointer);
+      raw = next;
+    }
+    const inDump = envDumps.some((p) => under(leaf.pointer, p));
+    if (inDump) {
+      if (raw !== ENV_DUMP_PLACEHOLDER) {
+        raw = ENV_DUMP_PLACEHOLDER;
+        touch(ENV_DUMP_RULE, leaf.pointer);
+      }
+    } else if (leaf.class === "free-text") {
+      // Same raw length as written (UTF-8 bytes between the quotes), so sizes and limits survive.
+      const placeholder = "x".repeat(Buffer.byteLength(raw, "utf8"));
+      if (!isPlaceholderText(raw)) {
+        raw = placeholder;
+        touch(FREE_TEXT_RULE, leaf.pointer);
+      }
+      if (!leaf.known) review.push(leaf.pointer);
+    }
+    if (raw !== original) edits.push({ start: leaf.start + 1, end: leaf.end - 1, raw });
+  }
+
+  let text = "";
+  let at = 0;
+  for (const e of edits) {
+    text += doc.text.slice(at, e.start) + e.raw;
+    at = e.end;
+  }
+  text += doc.text.slice(at);
+
+  // Check the result: it parses, keeps the input's shape, and carries no user name or home.
+  let cleared: JsonDocument | null = null;
+  try {
+    cleared = scanJson(text, { maxDepth: Number.MAX_SAFE_INTEGER });
+  } catch (err) {
+    refused.push({ code: "substitution-broke-json", severity: "block", file: name, message: `cleared text does not parse (${(err as Error).message}); nothing written` });
+  }
+  if (cleared) {
+    const sameShape =
+      cleared.spans.length === doc.spans.length &&
+      cleared.spans.every((s, i) => s.pointer === (doc.spans[i] as { pointer: string }).pointer && s.kind === (doc.spans[i] as { kind: string }).kind);
+    if (!sameShape) refused.push({ code: "substitution-changed-shape", severity: "block", file: name, message: "cleared payload does not have the capture's shape; nothing written" });
+    const residues = [...(userName ? [userName] : []), ...literals.map((l) => new RegExp(l.pattern.source, "i"))];
+    for (const span of [...cleared.keys, ...cleared.spans.filter((s) => s.kind === "string")]) {
+      const token = cleared.text.slice(span.start, span.end);
+      if (residues.some((re) => re.test(rawOffsets(token.slice(1, -1)).decoded))) {
+        if (refused.some((f) => f.code === "home-in-key" && f.pointer === span.pointer)) continue;
+        refused.push({
+          code: "user-name-left",
+          severity: "block",
+          file: name,
+          pointer: span.pointer,
+          ...placeOf(cleared.text, span.start),
+          message: "the user's name (or a configured literal) is still here outside any substituted span; add a field rule or a literal rule",
+        });
+      }
+    }
+  }
+
+  const rulesApplied: RuleApplication[] = [];
+  const order = [HOME_RULE, ...literals.map((l) => l.rule), ENV_DUMP_RULE, FREE_TEXT_RULE];
+  for (const rule of order) {
+    const pointers = applied.get(rule);
+    if (pointers) rulesApplied.push({ rule, pointers });
+  }
+
+  const blocked = refused.length > 0;
+  const bytes = blocked ? null : new Uint8Array(Buffer.from(text, "utf8"));
+  return {
+    name,
+    rawBytes: file.rawBytes,
+    clearedBytes: bytes ? bytes.length : null,
+    cleared: bytes,
+    rules: rulesApplied,
+    review,
+    refused,
+  };
+}

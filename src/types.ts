@@ -136,6 +136,7 @@ export interface PairingPointer {
 export interface PairingScope {
   scope: string;
   label: string;
+  coarse?: boolean;
   pointers: PairingPointer[];
 }
 

@@ -1,0 +1,281 @@
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { clear, clearJson, folderDigest, PASTURE_FIXTURES, PASTURE_PRESENT, PASTURE_SKIP_REASON, sha256, tempDir } from "./helpers.js";
+import { clearanceInventory, clearanceRules, committedDigests, dottedToPointer, rebuildSitting } from "./pasture.js";
+
+interface Field {
+  pointer: string;
+  class: string;
+  known: boolean;
+}
+interface FileRow {
+  name: string;
+  harness: string;
+  event: string;
+  version: string;
+  n: number;
+  bytes: number;
+  sha256: string | null;
+  valid: boolean;
+  fields: Field[];
+}
+interface FindingRow {
+  code: string;
+  severity: string;
+  file?: string;
+  pointer?: string;
+  line?: number;
+  column?: number;
+  message: string;
+}
+
+const payload = (event: string, extra: Record<string, unknown> = {}): string =>
+  JSON.stringify({ session_id: "s-1", cwd: "/tmp/project", hook_event_name: event, ...extra });
+
+function codexSitting(dir: string): void {
+  writeFileSync(path.join(dir, "codex_session_start_0_153_0.1.json"), payload("SessionStart", { source: "startup" }));
+  writeFileSync(path.join(dir, "codex_pre_tool_use_0_153_0.1.json"), payload("PreToolUse", { turn_id: "t-1", tool_name: "Bash", tool_input: { command: "ls -la" }, tool_use_id: "c-1" }));
+}
+
+describe("clear inventory", () => {
+  it("lists every capture with its name parts, size, digest and field classes", () => {
+    const dir = tempDir();
+    codexSitting(dir);
+    writeFileSync(path.join(dir, "codex_pre_tool_use_0_153_0.2.json"), payload("PreToolUse", { turn_id: "t-2", tool_input: { command: "pwd" }, tool_use_id: "c-2" }));
+    const { code, json } = clearJson(["inventory", dir]);
+    expect(code).toBe(0);
+    expect(json.schemaVersion).toBe(1);
+    const files = json.files as FileRow[];
+    expect(files.map((f) => f.name)).toEqual(["codex_pre_tool_use_0_153_0.1.json", "codex_pre_tool_use_0_153_0.2.json", "codex_session_start_0_153_0.1.json"]);
+    const pre = files[0] as FileRow;
+    const bytes = readFileSync(path.join(dir, pre.name));
+    expect(pre).toMatchObject({ harness: "codex", event: "pre_tool_use", version: "0.153.0", n: 1, bytes: bytes.length, sha256: sha256(bytes), valid: true });
+    const classOf = (p: string): string | undefined => pre.fields.find((f) => f.pointer === p)?.class;
+    expect(classOf("/tool_input/command")).toBe("free-text");
+    expect(classOf("/tool_use_id")).toBe("identifier");
+    expect(classOf("/cwd")).toBe("path");
+    const findings = json.findings as FindingRow[];
+    expect(findings.filter((f) => f.severity === "block")).toEqual([]);
+    expect(findings).toContainEqual(expect.objectContaining({ code: "extra-capture", severity: "note", file: "codex_pre_tool_use_0_153_0.2.json" }));
+    expect(json.missing).toEqual([]);
+  });
+
+  it("reports each missing recipe event per harness and version, and blocks", () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "claude-code_session_start_2_1_261.1.json"), payload("SessionStart"));
+    writeFileSync(path.join(dir, "claude-code_session_end_2.1.262.1.json"), payload("SessionEnd"));
+    const { code, json } = clearJson(["inventory", dir]);
+    expect(code).toBe(1);
+    const missing = json.missing as { harness: string; event: string; version: string }[];
+    expect(missing.filter((m) => m.version === "2.1.261").map((m) => m.event).sort()).toEqual(
+      ["post_compact", "post_tool_batch", "post_tool_use", "post_tool_use_failure", "pre_compact", "pre_tool_use", "session_end"].sort(),
+    );
+    expect(missing.filter((m) => m.version === "2.1.262")).toHaveLength(7);
+    expect((json.findings as FindingRow[]).filter((f) => f.code === "missing-event")).toHaveLength(14);
+  });
+
+  it("takes another recipe with --recipe and refuses an unknown one with exit 2", () => {
+    const dir = tempDir();
+    codexSitting(dir);
+    const full = clearJson(["inventory", dir, "--recipe", "codex-full"]);
+    expect(full.code).toBe(1);
+    expect((full.json.missing as { event: string }[]).map((m) => m.event)).toContain("interrupt");
+    const bad = clear(["inventory", dir, "--recipe", "no-such-recipe"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('no recipe named "no-such-recipe"');
+  });
+
+  it("blocks an unknown version and a version that disagrees with sitting.json", () => {
+    const dir = tempDir();
+    codexSitting(dir);
+    writeFileSync(path.join(dir, "codex_session_start_unknown.1.json"), payload("SessionStart"));
+    writeFileSync(path.join(dir, "sitting.json"), JSON.stringify({ driver: "a person", versionLine: "codex-cli 0.154.0" }));
+    const { code, json } = clearJson(["inventory", dir]);
+    expect(code).toBe(1);
+    const findings = json.findings as FindingRow[];
+    expect(findings).toContainEqual(expect.objectContaining({ code: "unknown-version", file: "codex_session_start_unknown.1.json", severity: "block" }));
+    const mismatch = findings.find((f) => f.code === "version-mismatch");
+    expect(mismatch?.message).toContain("0.153.0");
+    expect(mismatch?.message).toContain("codex-cli 0.154.0");
+    expect(json.companions).toEqual(["sitting.json"]);
+  });
+
+  it("accepts the harness alias codex-cli and pre-release versions in either spelling", () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "codex-cli_session_start_0_165_0-alpha_1_2.1.json"), payload("SessionStart"));
+    writeFileSync(path.join(dir, "codex-cli_pre_tool_use_0.165.0-alpha.1.2.1.json"), payload("PreToolUse", { turn_id: "t", tool_use_id: "c" }));
+    const { code, json } = clearJson(["inventory", dir]);
+    expect(code).toBe(0);
+    expect((json.files as FileRow[]).map((f) => [f.harness, f.event, f.version, f.n])).toEqual([
+      ["codex", "pre_tool_use", "0.165.0-alpha.1.2", 1],
+      ["codex", "session_start", "0.165.0-alpha.1.2", 1],
+    ]);
+  });
+
+  it("reports every kind of bad file in one run, with no crash, exit 1, and the folder unchanged", () => {
+    const root = tempDir();
+    const dir = path.join(root, "sitting");
+    mkdirSync(dir);
+    const outside = path.join(root, "outside.json");
+    writeFileSync(outside, payload("SessionStart"));
+    const bad: Record<string, string | Buffer> = {
+      "claude-code_session_start_2_1_261.1.json": '{"session_id": "s", "cwd": ',
+      "claude-code_session_end_2_1_261.1.json": "",
+      "claude-code_pre_compact_2_1_261.1.json": Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+      "claude-code_post_compact_2_1_261.1.json": Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(payload("PostCompact"))]),
+      "claude-code_stop_2_1_261.1.json": "[1, 2, 3]",
+      "claude-code_notification_2_1_261.1.json": '{"session_id": "a", "message": "hi", "session_id": "b"}',
+      "claude-code_user_prompt_submit_2_1_261.1.json": `{"a":${"[".repeat(100_000)}${"]".repeat(100_000)}}`,
+      "claude-code_post_tool_use_2_1_261.1.json": JSON.stringify({ session_id: "s", hook_event_name: "PostToolUse", tool_response: { stdout: "y".repeat(5000) } }),
+      "claude-code_post_tool_use_failure_2_1_261.1.json": JSON.stringify({ session_id: "s", hook_event_name: "PostToolUseFailure", env: Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`VAR_${i}`, "v"])) }),
+      "notes.txt": "a stray file",
+      "claude-code_pre_tool_use_2_1_261.json": payload("PreToolUse"),
+    };
+    for (const [name, content] of Object.entries(bad)) writeFileSync(path.join(dir, name), content);
+    writeFileSync(path.join(dir, "claude-code_post_tool_batch_2_1_261.1.json"), Buffer.alloc(9 * 1024 * 1024, 0x20));
+    symlinkSync(outside, path.join(dir, "claude-code_pre_tool_use_2_1_261.1.json"));
+    mkdirSync(path.join(dir, "claude-code_pre_tool_use_2_1_261.2.json"));
+    const before = folderDigest(dir);
+
+    const { code, json } = clearJson(["inventory", dir]);
+    expect(code).toBe(1);
+    const findings = json.findings as FindingRow[];
+    const codeFor = (file: string): string[] => findings.filter((f) => f.file === file).map((f) => f.code);
+    expect(codeFor("claude-code_session_start_2_1_261.1.json")).toContain("invalid-json");
+    expect(codeFor("claude-code_session_end_2_1_261.1.json")).toContain("invalid-json");
+    expect(codeFor("claude-code_pre_compact_2_1_261.1.json")).toContain("not-utf8");
+    expect(codeFor("claude-code_post_compact_2_1_261.1.json")).toContain("not-utf8");
+    expect(codeFor("claude-code_stop_2_1_261.1.json")).toContain("not-an-object");
+    expect(codeFor("claude-code_notification_2_1_261.1.json")).toContain("duplicate-key");
+    expect(codeFor("claude-code_user_prompt_submit_2_1_261.1.json")).toContain("too-deep");
+    expect(codeFor("claude-code_post_tool_batch_2_1_261.1.json")).toContain("oversize");
+    expect(codeFor("claude-code_post_tool_use_2_1_261.1.json")).toContain("refused-class");
+    expect(codeFor("claude-code_post_tool_use_failure_2_1_261.1.json")).toContain("refused-class");
+    expect(codeFor("claude-code_pre_tool_use_2_1_261.1.json")).toEqual(["symlink"]);
+    expect(codeFor("claude-code_pre_tool_use_2_1_261.2.json")).toEqual(["not-a-file"]);
+    expect(codeFor("notes.txt")).toEqual(["not-a-capture"]);
+    expect(codeFor("claude-code_pre_tool_use_2_1_261.json")).toEqual(["not-a-capture"]);
+    for (const f of findings.filter((x) => x.file !== undefined)) expect(f.severity, `${f.file} ${f.code}`).toBe(f.code === "unknown-field" || f.code === "extra-capture" ? "note" : "block");
+
+    const truncated = findings.find((f) => f.file === "claude-code_session_start_2_1_261.1.json");
+    expect(truncated).toMatchObject({ line: 1, column: 28 });
+    const duplicate = findings.find((f) => f.code === "duplicate-key");
+    expect(duplicate?.pointer).toBe("/session_id");
+    const refusedSize = findings.find((f) => f.file === "claude-code_post_tool_use_2_1_261.1.json" && f.code === "refused-class");
+    expect(refusedSize?.pointer).toBe("/tool_response");
+    const refusedEnv = findings.find((f) => f.file === "claude-code_post_tool_use_failure_2_1_261.1.json" && f.code === "refused-class");
+    expect(refusedEnv?.pointer).toBe("/env");
+    const oversize = (json.files as FileRow[]).find((f) => f.name === "claude-code_post_tool_batch_2_1_261.1.json");
+    expect(oversize).toMatchObject({ bytes: 9 * 1024 * 1024, sha256: null, valid: false });
+
+    expect(folderDigest(dir)).toBe(before);
+    // The human form names the same problems and ends in a one-line verdict.
+    const human = clear(["inventory", dir]);
+    expect(human.code).toBe(1);
+    expect(human.stdout).toMatch(/blocking findings.*BLOCKED\n$/);
+    expect(human.stdout).toContain("symlink");
+  });
+
+  it("takes the size cap from --max-file-bytes", () => {
+    const dir = tempDir();
+    codexSitting(dir);
+    const { code, json } = clearJson(["inventory", dir, "--max-file-bytes", "60"]);
+    expect(code).toBe(1);
+    expect((json.findings as FindingRow[]).filter((f) => f.code === "oversize").map((f) => f.file)).toEqual(["codex_pre_tool_use_0_153_0.1.json", "codex_session_start_0_153_0.1.json"]);
+  });
+
+  it("flags fields no rule knows as notes with a guessed class", () => {
+    const dir = tempDir();
+    codexSitting(dir);
+    writeFileSync(path.join(dir, "codex_stop_0_153_0.1.json"), payload("Stop", { turn_id: "t-1", brand_new_field: "Some words the host added", new_count: 3 }));
+    const { code, json } = clearJson(["inventory", dir]);
+    expect(code).toBe(0);
+    const stop = (json.files as FileRow[]).find((f) => f.event === "stop") as FileRow;
+    expect(stop.fields.find((f) => f.pointer === "/brand_new_field")).toEqual({ pointer: "/brand_new_field", class: "free-text", known: false });
+    expect(stop.fields.find((f) => f.pointer === "/new_count")).toEqual({ pointer: "/new_count", class: "number", known: false });
+    expect((json.findings as FindingRow[]).filter((f) => f.code === "unknown-field").map((f) => [f.pointer, f.severity])).toEqual([
+      ["/brand_new_field", "note"],
+      ["/new_count", "note"],
+    ]);
+  });
+
+  it("names unknown harnesses and events", () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "gemini_session_start_1_0_0.1.json"), payload("SessionStart"));
+    writeFileSync(path.join(dir, "codex_made_up_event_0_153_0.1.json"), payload("MadeUp"));
+    const { code, json } = clearJson(["inventory", dir]);
+    expect(code).toBe(1);
+    const findings = json.findings as FindingRow[];
+    expect(findings).toContainEqual(expect.objectContaining({ code: "unknown-harness", file: "gemini_session_start_1_0_0.1.json" }));
+    expect(findings).toContainEqual(expect.objectContaining({ code: "unknown-event", file: "codex_made_up_event_0_153_0.1.json" }));
+  });
+
+  it("exits 2 on a folder that is not there or not a folder", () => {
+    const dir = tempDir();
+    const missing = clear(["inventory", path.join(dir, "nope")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("no such folder");
+    writeFileSync(path.join(dir, "file"), "x");
+    const notDir = clear(["inventory", path.join(dir, "file")]);
+    expect(notDir.code).toBe(2);
+    expect(notDir.stderr).toContain("not a directory");
+    expect(clear(["inventory"]).code).toBe(2);
+  });
+});
+
+describe.skipIf(!PASTURE_PRESENT)(`clear inventory on pasture's real payloads${PASTURE_PRESENT ? "" : ` (skipped: ${PASTURE_SKIP_REASON})`}`, () => {
+  for (const harness of ["codex", "claude"] as const) {
+    it(`classes as free text every field ${harness}'s CLEARANCE.md substituted, and every identifier as one`, () => {
+      const dir = tempDir();
+      const rebuilt = rebuildSitting(harness, dir);
+      expect(rebuilt.length).toBeGreaterThan(10);
+      const { json } = clearJson(["inventory", dir]);
+      const files = json.files as FileRow[];
+      const byFixture = new Map(rebuilt.map((r) => [r.fixture, files.find((f) => f.name === r.capture) as FileRow]));
+      const listed = clearanceRules(harness);
+      let checked = 0;
+      for (const [fixture, { freeText }] of listed) {
+        const file = byFixture.get(fixture);
+        if (existsSync(path.join(PASTURE_FIXTURES(harness), fixture))) expect(file, `${fixture} listed in CLEARANCE.md is in the rebuilt sitting`).toBeDefined();
+        if (!file) continue;
+        for (const dotted of freeText) {
+          const pointer = dottedToPointer(dotted);
+          expect(file.fields.find((f) => f.pointer === pointer)?.class, `${fixture} ${pointer}`).toBe("free-text");
+          checked++;
+        }
+      }
+      expect(checked).toBeGreaterThanOrEqual(harness === "codex" ? 8 : 14);
+
+      // Every id field is an identifier; whatever pasture's own inventory called an identifier is
+      // kept verbatim here too (identifier or enum), and whatever it called free text is free text.
+      for (const f of files.filter((x) => x.valid)) {
+        for (const field of f.fields) {
+          if (/(^|_)id$|ID$/.test(field.pointer.split("/").pop() as string) && field.class !== "null") {
+            expect(field.class, `${f.name} ${field.pointer}`).toBe("identifier");
+          }
+        }
+      }
+      let compared = 0;
+      const committed = committedDigests(harness);
+      const moreFreeText: string[] = [];
+      for (const [capture, fields] of clearanceInventory(harness)) {
+        const ours = files.find((f) => f.sha256 !== null && f.sha256 === committed.get(capture));
+        if (!ours) continue;
+        for (const [pointer, cls] of fields) {
+          const mine = ours.fields.find((f) => f.pointer === pointer)?.class;
+          if (mine === undefined) continue;
+          const idNamed = /(^|_)id$|ID$/.test(pointer.split("/").pop() as string);
+          if (cls === "identifier" && idNamed) expect(mine, `${capture} ${pointer}`).toBe("identifier");
+          if (cls === "identifier" && mine === "free-text") moreFreeText.push(`${capture} ${pointer}`);
+          if (cls === "free-text") expect(mine, `${capture} ${pointer}`).toBe("free-text");
+          if (cls === "path") expect(mine, `${capture} ${pointer}`).toBe("path");
+          compared++;
+        }
+      }
+      expect(compared).toBeGreaterThan(40);
+      // Short values pasture's value-based classifier called identifiers, which the rules here class as free text.
+      if (moreFreeText.length > 0) console.log(`${harness}: classed as free text here, identifier in pasture's record:\n  ${moreFreeText.join("\n  ")}`);
+    });
+  }
+});

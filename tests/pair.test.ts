@@ -1,0 +1,146 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { clear, clearJson, folderDigest, PASTURE_PRESENT, PASTURE_SKIP_REASON, tempDir } from "./helpers.js";
+import { rebuildSitting } from "./pasture.js";
+
+interface PairRow {
+  scope: string;
+  id: string;
+  files: string[];
+}
+interface UnpairedRow {
+  file: string;
+  reason: string;
+}
+
+function sitting(files: Record<string, object>): string {
+  const dir = tempDir();
+  for (const [name, body] of Object.entries(files)) writeFileSync(path.join(dir, name), JSON.stringify(body));
+  return dir;
+}
+
+function pair(dir: string): { pairs: PairRow[]; unpaired: UnpairedRow[]; json: Record<string, unknown> } {
+  const { code, json } = clearJson(["pair", dir]);
+  expect(code).toBe(0);
+  return { pairs: json.pairs as PairRow[], unpaired: json.unpaired as UnpairedRow[], json };
+}
+
+const S = "session-0001";
+
+describe("clear pair", () => {
+  it("Claude Code: pairs a pre and post by tool call, joins the batch event, keeps a failed call apart from another call's post", () => {
+    const dir = sitting({
+      "claude-code_pre_tool_use_2_1_261.1.json": { session_id: S, prompt_id: "p1", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "toolu_A" },
+      "claude-code_post_tool_use_2_1_261.1.json": { session_id: S, prompt_id: "p1", hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "toolu_A" },
+      "claude-code_post_tool_batch_2_1_261.1.json": { session_id: S, prompt_id: "p1", hook_event_name: "PostToolBatch", tool_calls: [{ tool_name: "Bash", tool_use_id: "toolu_A" }] },
+      "claude-code_pre_tool_use_2_1_261.2.json": { session_id: S, prompt_id: "p2", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "toolu_B" },
+      "claude-code_post_tool_use_failure_2_1_261.1.json": { session_id: S, prompt_id: "p2", hook_event_name: "PostToolUseFailure", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "toolu_B", error: "no" },
+      "claude-code_session_start_2_1_261.1.json": { session_id: S, hook_event_name: "SessionStart", source: "startup" },
+    });
+    const { pairs, unpaired } = pair(dir);
+    const toolPairs = pairs.filter((p) => p.scope === "tool_use_id");
+    expect(toolPairs).toEqual([
+      { harness: "claude-code", scope: "tool_use_id", id: "toolu_A", files: ["claude-code_post_tool_batch_2_1_261.1.json", "claude-code_post_tool_use_2_1_261.1.json", "claude-code_pre_tool_use_2_1_261.1.json"] },
+      { harness: "claude-code", scope: "tool_use_id", id: "toolu_B", files: ["claude-code_post_tool_use_failure_2_1_261.1.json", "claude-code_pre_tool_use_2_1_261.2.json"] },
+    ]);
+    // The failed call's post never joins the other call's pre, though both run the same command.
+    for (const p of pairs) expect(p.files.includes("claude-code_post_tool_use_failure_2_1_261.1.json") && p.files.includes("claude-code_pre_tool_use_2_1_261.1.json")).toBe(false);
+    expect(unpaired).toEqual([{ file: "claude-code_session_start_2_1_261.1.json", reason: "carries only an identifier every file shares (session_id)" }]);
+  });
+
+  it("an identifier every file shares pairs nothing, and says so", () => {
+    const dir = sitting({
+      "codex_session_start_0_153_0.1.json": { session_id: S, hook_event_name: "SessionStart" },
+      "codex_session_end_0_153_0.1.json": { session_id: S, hook_event_name: "SessionEnd" },
+    });
+    const { pairs, unpaired, json } = pair(dir);
+    expect(pairs).toEqual([]);
+    expect(unpaired.map((u) => u.reason)).toEqual(["carries only an identifier every file shares (session_id)", "carries only an identifier every file shares (session_id)"]);
+    const counts = json.counts as { scope: string; distinctValues: number; sharedByAll: boolean }[];
+    expect(counts.find((c) => c.scope === "session_id")).toMatchObject({ distinctValues: 1, sharedByAll: true });
+    const human = clear(["pair", dir]);
+    expect(human.stdout).toContain("session scope (session_id): one session_id; every file carries one; shared by every file, so it pairs nothing.");
+  });
+
+  it("files with no identifier are listed with that reason", () => {
+    const dir = sitting({
+      "opencode_session_created_1_18_29.1.json": { event: { type: "session.created", properties: { info: { title: "t" } } } },
+      "opencode_tool_execute_before_1_18_29.1.json": { input: { tool: "bash" }, output: { args: { command: "ls" } } },
+    });
+    const { pairs, unpaired } = pair(dir);
+    expect(pairs).toEqual([]);
+    expect(unpaired).toEqual([
+      { file: "opencode_session_created_1_18_29.1.json", reason: "carries no identifier at any scope" },
+      { file: "opencode_tool_execute_before_1_18_29.1.json", reason: "carries no identifier at any scope" },
+    ]);
+  });
+
+  it("never pairs by a value that appears in another field", () => {
+    const dir = sitting({
+      "codex_pre_tool_use_0_153_0.1.json": { session_id: "s1", turn_id: "t1", hook_event_name: "PreToolUse", tool_input: { command: "echo call_42" }, tool_use_id: "call_42" },
+      "codex_post_tool_use_0_153_0.1.json": { session_id: "s2", turn_id: "t2", hook_event_name: "PostToolUse", tool_input: { command: "echo call_42" }, tool_response: "call_42", model: "t1", tool_use_id: "call_43" },
+    });
+    const { pairs, unpaired } = pair(dir);
+    expect(pairs).toEqual([]);
+    expect(unpaired.map((u) => u.file)).toEqual(["codex_post_tool_use_0_153_0.1.json", "codex_pre_tool_use_0_153_0.1.json"]);
+    expect(unpaired[1]?.reason).toContain("no other file carries its tool_use_id call_42");
+  });
+
+  it("OpenCode: pairs tool hooks by callID, and session events by session", () => {
+    const dir = sitting({
+      "opencode_tool_execute_before_1_18_29.1.json": { input: { tool: "bash", sessionID: "ses_1", callID: "call_1" }, output: { args: { command: "ls" } } },
+      "opencode_tool_execute_after_1_18_29.1.json": { input: { tool: "bash", sessionID: "ses_1", callID: "call_1" }, output: { output: "x" } },
+      "opencode_tool_execute_before_1_18_29.2.json": { input: { tool: "bash", sessionID: "ses_2", callID: "call_2" }, output: { args: { command: "ls" } } },
+      "opencode_session_created_1_18_29.1.json": { event: { id: "evt_1", type: "session.created", properties: { sessionID: "ses_2", info: { id: "ses_2" } } } },
+      "opencode_session_idle_1_18_29.1.json": { event: { id: "evt_2", type: "session.idle", properties: { sessionID: "ses_2" } } },
+    });
+    const { pairs, unpaired } = pair(dir);
+    expect(pairs).toEqual([
+      { harness: "opencode", scope: "callID", id: "call_1", files: ["opencode_tool_execute_after_1_18_29.1.json", "opencode_tool_execute_before_1_18_29.1.json"] },
+      { harness: "opencode", scope: "sessionID", id: "ses_2", files: ["opencode_session_created_1_18_29.1.json", "opencode_session_idle_1_18_29.1.json"] },
+    ]);
+    expect(unpaired.map((u) => u.file)).toEqual(["opencode_tool_execute_before_1_18_29.2.json"]);
+  });
+
+  it("skips and names invalid files, never fatal, and writes nothing", () => {
+    const dir = sitting({
+      "codex_pre_tool_use_0_153_0.1.json": { session_id: "s", turn_id: "t", tool_use_id: "c1" },
+      "codex_post_tool_use_0_153_0.1.json": { session_id: "s", turn_id: "t", tool_use_id: "c1" },
+    });
+    writeFileSync(path.join(dir, "codex_stop_0_153_0.1.json"), "{ not json");
+    const before = folderDigest(dir);
+    const { json } = pair(dir);
+    expect(json.skipped).toEqual([{ file: "codex_stop_0_153_0.1.json", reason: expect.stringContaining("invalid-json") }]);
+    expect((json.pairs as PairRow[]).map((p) => [p.scope, p.id])).toEqual([
+      ["tool_use_id", "c1"],
+      ["turn_id", "t"],
+    ]);
+    expect(folderDigest(dir)).toBe(before);
+  });
+});
+
+describe.skipIf(!PASTURE_PRESENT)(`clear pair on pasture's Codex 0.153.0 fixtures${PASTURE_PRESENT ? "" : ` (skipped: ${PASTURE_SKIP_REASON})`}`, () => {
+  it("asserts exactly the pairs their CLEARANCE.md asserts, and lists what it does not pair", () => {
+    const dir = tempDir();
+    const rebuilt = rebuildSitting("codex", dir, (c) => c.version === "0.153.0");
+    expect(rebuilt).toHaveLength(12);
+    const name = (stem: string): string => `codex-cli_${stem}_0_153_0.1.json`;
+    const { pairs, unpaired, json } = pair(dir);
+    const fine = pairs.filter((p) => ["tool_use_id", "turn_id", "agent_id"].includes(p.scope));
+    expect(fine).toEqual([
+      { harness: "codex", scope: "agent_id", id: "01a0736f-5370-7d02-9eb9-7a28a3563b32", files: [name("subagent_start"), name("subagent_stop")] },
+      { harness: "codex", scope: "turn_id", id: "01a0736d-6431-7730-9321-53425562ab77", files: [name("post_tool_use"), name("stop"), name("user_prompt_submit")] },
+      { harness: "codex", scope: "turn_id", id: "01a0736d-ca76-78a2-bfef-180da6c981f0", files: [name("post_compact"), name("pre_compact")] },
+      { harness: "codex", scope: "turn_id", id: "01a0736f-5397-7b20-b1a0-ca343c2d5327", files: [name("subagent_start"), name("subagent_stop")] },
+    ]);
+    // The committed PreToolUse and PostToolUse are not one call.
+    expect(pairs.some((p) => p.files.includes(name("pre_tool_use")) && p.files.includes(name("post_tool_use")))).toBe(false);
+    expect(pairs.filter((p) => p.scope === "session_id")).toEqual([]);
+    expect(unpaired.map((u) => u.file)).toEqual([name("interrupt"), name("permission_request"), name("pre_tool_use"), name("session_end"), name("session_start")]);
+    expect(unpaired.find((u) => u.file === name("permission_request"))?.reason).toContain("turn_id 01a0736f-d539-7812-9525-a5731c764606");
+    const counts = json.counts as { scope: string; distinctValues: number; filesWithout: number }[];
+    expect(counts.find((c) => c.scope === "turn_id")).toMatchObject({ distinctValues: 6, filesWithout: 2 });
+    expect(counts.find((c) => c.scope === "session_id")).toMatchObject({ distinctValues: 2, filesWithout: 0 });
+  });
+});

@@ -238,7 +238,10 @@ export interface Pairing {
 
 export interface RuleApplication {
   rule: string;
+  /** Every pointer the rule covers, in document order. */
   pointers: string[];
+  /** The pointers whose bytes it changed (none on a second pass). */
+  changed: string[];
 }
 
 export interface ClearedFile {

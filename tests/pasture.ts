@@ -49,7 +49,7 @@ export function clearanceRules(harness: "claude" | "codex" | "opencode"): Map<st
     const fixture = m[1] as string;
     const rest = m[2] as string;
     const freeText = /free-text-v1 \(([^)]*)\)/.exec(rest)?.[1]?.split(",").map((s) => s.trim()) ?? [];
-    const rules = [...rest.matchAll(/(home-path-v1|env-dump-v1|free-text-v1)/g)].map((x) => x[1] as string);
+    const rules = [...rest.matchAll(/(home-path-v1|env-dump-v1|free-text-v1)(?! not applied)/g)].map((x) => x[1] as string);
     out.set(fixture, { rules, freeText });
   }
   return out;

@@ -2,6 +2,7 @@ import { classifier, classifyDocument, type Classifier } from "../classify.js";
 import { placeOf } from "../json/scan.js";
 import { isCompanion, nameGrammar, parseCaptureName, type NameGrammar } from "../names.js";
 import { findMatches } from "../pointers.js";
+import { displayPointer } from "../homes.js";
 import type { CaptureEntry, Finding, Inventory, InventoryFile, JsonDocument, MissingEvent, Recipe, Rules, FieldInfo } from "../types.js";
 
 // Inventory: what a sitting holds, what its recipe expected, what is missing or broken.
@@ -175,7 +176,7 @@ export function inventoryEntry(entry: CaptureEntry, ctx: InventoryContext): Entr
   if (entry.problem) {
     const p = entry.problem;
     const f: Finding = { code: READ_PROBLEM_CODES[p.code] ?? p.code, severity: "block", file, message: p.message };
-    if (p.pointer !== undefined) f.pointer = p.pointer;
+    if (p.pointer !== undefined) f.pointer = displayPointer(p.pointer);
     if (p.line !== undefined) f.line = p.line;
     if (p.column !== undefined) f.column = p.column;
     findings.push(f);
@@ -185,20 +186,20 @@ export function inventoryEntry(entry: CaptureEntry, ctx: InventoryContext): Entr
   inv.valid = true;
   const c = ctx.classifiers.get(name.harness) as Classifier;
   const leaves = classifyDocument(doc, name.event, c);
-  inv.fields = leaves.map((l): FieldInfo => ({ pointer: l.pointer, class: l.class, known: l.known }));
+  inv.fields = leaves.map((l): FieldInfo => ({ pointer: displayPointer(l.pointer), class: l.class, known: l.known }));
   for (const l of leaves) {
     if (!l.known) {
       findings.push({
         code: "unknown-field",
         severity: "note",
         file,
-        pointer: l.pointer,
+        pointer: displayPointer(l.pointer),
         ...placeOf(doc.text, l.start),
         message: `no field rule for this pointer; guessed ${l.class}${l.class === "free-text" ? " (will be substituted)" : ""}`,
       });
     }
   }
-  findings.push(...refusedClasses(doc, ctx.rules, file));
+  findings.push(...refusedClasses(doc, ctx.rules, file).map((f) => ({ ...f, pointer: displayPointer(f.pointer ?? "") })));
   const top = doc.value as Record<string, unknown>;
   const hookEventName = typeof top.hook_event_name === "string" ? top.hook_event_name : undefined;
   if (hookEventName !== undefined && name.hostEvent !== undefined && hookEventName !== name.hostEvent) {

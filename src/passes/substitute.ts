@@ -2,6 +2,9 @@ import { classifyDocument, type Classifier } from "../classify.js";
 import { placeOf, scanJson } from "../json/scan.js";
 import type { ClearedFile, Finding, JsonDocument, RuleApplication, Rules } from "../types.js";
 import { refusedClasses } from "./inventory.js";
+import { displayPointer, escapeRegex, isUserName, USER_PLACEHOLDER, userNamePattern } from "../homes.js";
+
+export { homeOwnersIn, isUserName } from "../homes.js";
 
 // Substitution: values, never structure. Each string token that a rule changes is rewritten inside
 // its own span; every other byte of the capture is kept as it was.
@@ -10,10 +13,6 @@ export const HOME_RULE = "home-path-v1";
 export const FREE_TEXT_RULE = "free-text-v1";
 export const ENV_DUMP_RULE = "env-dump-v1";
 export const ENV_DUMP_PLACEHOLDER = "[env-dump-v1]";
-export const USER_PLACEHOLDER = "user";
-
-/** Names that stand where a user name would but belong to nobody. */
-const NOT_USERS = new Set(["user", "shared", "public", "default", "all users", "default user", "guest"]);
 
 export interface Literal {
   name: string;
@@ -26,26 +25,6 @@ export interface SubstituteOptions {
   literals: Literal[];
   /** Present when clear.config.json opts into the env-dump-v1 policy. */
   envDump: { reason: string; pointers?: string[] } | null;
-}
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
-}
-
-const HOME_OWNER = /(?:^|[^A-Za-z0-9_.-])(?:\/home|\/Users|[A-Za-z]:[\\/]+Users)[\\/]+([^\\/\s"'<>|:*?]+)/g;
-
-/** User names seen as the owner of a home directory in a string. */
-export function homeOwnersIn(value: string): string[] {
-  const out: string[] = [];
-  for (const m of value.matchAll(HOME_OWNER)) {
-    const name = m[1] as string;
-    if (isUserName(name)) out.push(name);
-  }
-  return out;
-}
-
-export function isUserName(name: string): boolean {
-  return name.length >= 2 && !NOT_USERS.has(name.toLowerCase()) && /^[A-Za-z0-9][A-Za-z0-9._ -]*$/.test(name);
 }
 
 /** Every string value of a payload, for discovering user names across a whole sitting. */
@@ -63,8 +42,8 @@ interface Replacer {
 }
 
 export function homeReplacers(users: string[]): Replacer[] {
-  const names = [...new Set(users.filter(isUserName))].sort((a, b) => b.length - a.length);
-  if (names.length === 0) return [];
+  // The placeholder is matched too, so a home already cleared is reported as covered, unchanged.
+  const names = [...new Set([...users.filter(isUserName), USER_PLACEHOLDER])].sort((a, b) => b.length - a.length);
   const plain = names.map(escapeRegex).join("|");
   const slugs = [...new Set(names.map((n) => n.replace(/[^A-Za-z0-9-]/g, "-")))].map(escapeRegex).join("|");
   return [
@@ -133,18 +112,20 @@ function encodeLike(text: string, replacedRaw: string): string {
   return out;
 }
 
-/** Applies one replacer to raw string content; returns the new raw content (same object when unchanged). */
-function replaceInRaw(raw: string, r: Replacer): string {
+/** Applies one replacer to raw string content: the new raw content, and whether the pattern matched at all. */
+function replaceInRaw(raw: string, r: Replacer): { raw: string; matched: boolean } {
   const { decoded, starts } = rawOffsets(raw);
   r.pattern.lastIndex = 0;
   let out = "";
   let at = 0; // decoded index copied up to
   let changed = false;
+  let matched = false;
   for (let m = r.pattern.exec(decoded); m !== null; m = r.pattern.exec(decoded)) {
     if (m[0].length === 0) {
       r.pattern.lastIndex++;
       continue;
     }
+    matched = true;
     const replacement = r.replace(m);
     if (replacement === m[0]) continue;
     const rawStart = starts[m.index] as number;
@@ -153,8 +134,8 @@ function replaceInRaw(raw: string, r: Replacer): string {
     at = m.index + m[0].length;
     changed = true;
   }
-  if (!changed) return raw;
-  return out + raw.slice(starts[at]);
+  if (!changed) return { raw, matched };
+  return { raw: out + raw.slice(starts[at]), matched };
 }
 
 function isPlaceholderText(raw: string): boolean {
@@ -174,17 +155,6 @@ function under(pointer: string, parent: string): boolean {
   return pointer === parent || pointer.startsWith(`${parent}/`);
 }
 
-function userNamePattern(users: string[]): RegExp | null {
-  const names = [...new Set(users.filter(isUserName))].sort((a, b) => b.length - a.length);
-  if (names.length === 0) return null;
-  const variants = new Set<string>();
-  for (const n of names) {
-    variants.add(escapeRegex(n));
-    variants.add(escapeRegex(n.replace(/[^A-Za-z0-9-]/g, "-")));
-  }
-  return new RegExp(`(?<![A-Za-z0-9])(?:${[...variants].join("|")})(?![A-Za-z0-9])`, "i");
-}
-
 /** Clears one parsed capture. Pure: bytes in, bytes (or refusals) out. */
 export function clearFile(file: FileToClear, c: Classifier, rules: Rules, options: SubstituteOptions): ClearedFile {
   const { doc, name } = file;
@@ -196,12 +166,12 @@ export function clearFile(file: FileToClear, c: Classifier, rules: Rules, option
   // Home spellings in member names cannot be cleared: keys are structure, never rewritten.
   for (const k of doc.keys) {
     const raw = doc.text.slice(k.start + 1, k.end - 1);
-    if ([...homes, ...literals].some((r) => replaceInRaw(raw, r) !== raw) || (userName?.test(rawOffsets(raw).decoded) ?? false)) {
+    if ([...homes, ...literals].some((r) => replaceInRaw(raw, r).raw !== raw) || (userName?.test(rawOffsets(raw).decoded) ?? false)) {
       refused.push({
         code: "home-in-key",
         severity: "block",
         file: name,
-        pointer: k.pointer,
+        pointer: displayPointer(k.pointer, options.users),
         ...placeOf(doc.text, k.start),
         message: "a member name carries the user's home or name; member names are structure and are never rewritten",
       });
@@ -214,15 +184,21 @@ export function clearFile(file: FileToClear, c: Classifier, rules: Rules, option
     const isEnvDump = f.message.startsWith("environment dump");
     const admitted = isEnvDump && options.envDump !== null && (options.envDump.pointers === undefined || options.envDump.pointers.includes(f.pointer ?? ""));
     if (admitted) envDumps.push(f.pointer ?? "");
-    else refused.push(f);
+    else refused.push({ ...f, pointer: displayPointer(f.pointer ?? "", options.users) });
   }
 
   const leaves = classifyDocument(doc, file.event, c);
+  // Per rule, the pointers it covers (a placeholder already in place is covered, unchanged) and
+  // the pointers whose bytes it changed.
   const applied = new Map<string, string[]>();
-  const touch = (rule: string, pointer: string): void => {
-    const list = applied.get(rule) ?? [];
-    if (!list.includes(pointer)) list.push(pointer);
-    applied.set(rule, list);
+  const changedBy = new Map<string, string[]>();
+  const touch = (rule: string, pointer: string, changed: boolean): void => {
+    for (const [map, add] of [[applied, true], [changedBy, changed]] as const) {
+      if (!add) continue;
+      const list = map.get(rule) ?? [];
+      if (!list.includes(pointer)) list.push(pointer);
+      map.set(rule, list);
+    }
   };
   const review: string[] = [];
   const edits: { start: number; end: number; raw: string }[] = [];
@@ -233,22 +209,18 @@ export function clearFile(file: FileToClear, c: Classifier, rules: Rules, option
     let raw = original;
     for (const r of [...homes, ...literals]) {
       const next = replaceInRaw(raw, r);
-      if (next !== raw) touch(r.rule, leaf.pointer);
-      raw = next;
+      if (next.matched) touch(r.rule, leaf.pointer, next.raw !== raw);
+      raw = next.raw;
     }
     const inDump = envDumps.some((p) => under(leaf.pointer, p));
     if (inDump) {
-      if (raw !== ENV_DUMP_PLACEHOLDER) {
-        raw = ENV_DUMP_PLACEHOLDER;
-        touch(ENV_DUMP_RULE, leaf.pointer);
-      }
+      touch(ENV_DUMP_RULE, leaf.pointer, raw !== ENV_DUMP_PLACEHOLDER);
+      raw = ENV_DUMP_PLACEHOLDER;
     } else if (leaf.class === "free-text") {
       // Same raw length as written (UTF-8 bytes between the quotes), so sizes and limits survive.
-      const placeholder = "x".repeat(Buffer.byteLength(raw, "utf8"));
-      if (!isPlaceholderText(raw)) {
-        raw = placeholder;
-        touch(FREE_TEXT_RULE, leaf.pointer);
-      }
+      const placeholder = isPlaceholderText(raw) ? raw : "x".repeat(Buffer.byteLength(raw, "utf8"));
+      touch(FREE_TEXT_RULE, leaf.pointer, placeholder !== raw);
+      raw = placeholder;
       if (!leaf.known) review.push(leaf.pointer);
     }
     if (raw !== original) edits.push({ start: leaf.start + 1, end: leaf.end - 1, raw });
@@ -278,12 +250,13 @@ export function clearFile(file: FileToClear, c: Classifier, rules: Rules, option
     for (const span of [...cleared.keys, ...cleared.spans.filter((s) => s.kind === "string")]) {
       const token = cleared.text.slice(span.start, span.end);
       if (residues.some((re) => re.test(rawOffsets(token.slice(1, -1)).decoded))) {
-        if (refused.some((f) => f.code === "home-in-key" && f.pointer === span.pointer)) continue;
+        const pointer = displayPointer(span.pointer, options.users);
+        if (refused.some((f) => f.code === "home-in-key" && f.pointer === pointer)) continue;
         refused.push({
           code: "user-name-left",
           severity: "block",
           file: name,
-          pointer: span.pointer,
+          pointer,
           ...placeOf(cleared.text, span.start),
           message: "the user's name (or a configured literal) is still here outside any substituted span; add a field rule or a literal rule",
         });
@@ -295,7 +268,8 @@ export function clearFile(file: FileToClear, c: Classifier, rules: Rules, option
   const order = [HOME_RULE, ...literals.map((l) => l.rule), ENV_DUMP_RULE, FREE_TEXT_RULE];
   for (const rule of order) {
     const pointers = applied.get(rule);
-    if (pointers) rulesApplied.push({ rule, pointers });
+    const shown = (list: string[]): string[] => list.map((p) => displayPointer(p, options.users));
+    if (pointers) rulesApplied.push({ rule, pointers: shown(pointers), changed: shown(changedBy.get(rule) ?? []) });
   }
 
   const blocked = refused.length > 0;
@@ -306,7 +280,7 @@ export function clearFile(file: FileToClear, c: Classifier, rules: Rules, option
     clearedBytes: bytes ? bytes.length : null,
     cleared: bytes,
     rules: rulesApplied,
-    review,
+    review: review.map((p) => displayPointer(p, options.users)),
     refused,
   };
 }

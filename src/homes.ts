@@ -9,16 +9,38 @@ export function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
 }
 
-export const HOME_OWNER = /(?:^|[^A-Za-z0-9_.-])(?:\/home|\/Users|[A-Za-z]:[\\/]+Users)[\\/]+([^\\/\s"'<>|:*?]+)/g;
+// A home directory's owner: /home/u, /Users/u, C:\Users\u, C:/Users/u.
+const OWNER_AT = /(?:\/home|\/Users|[A-Za-z]:[\\/]+Users)[\\/]+([^\\/\s"'<>|:*?]+)/y;
+const NAME_CHAR = /[A-Za-z0-9_.-]/;
 
 /** User names seen as the owner of a home directory in a string. */
 export function homeOwnersIn(value: string): string[] {
   const out: string[] = [];
-  for (const m of value.matchAll(HOME_OWNER)) {
-    const name = m[1] as string;
-    if (isUserName(name)) out.push(name);
+  // Find the words natively first, then try the pattern only where a home can start.
+  for (const word of ["home", "Users"]) {
+    for (let at = value.indexOf(word); at !== -1; at = value.indexOf(word, at + 1)) {
+      for (let back = 1; back <= 5 && at - back >= 0; back++) {
+        const start = at - back;
+        if (start > 0 && NAME_CHAR.test(value[start - 1] as string)) continue;
+        OWNER_AT.lastIndex = start;
+        const m = OWNER_AT.exec(value);
+        if (m) {
+          if (isUserName(m[1] as string)) out.push(m[1] as string);
+          break;
+        }
+      }
+    }
   }
   return out;
+}
+
+/** Home owners in raw JSON text, read without parsing: `\/`, `\\` and `\uXXXX` count as what they spell. */
+export function homeOwnersInJsonText(text: string): string[] {
+  if (!text.includes("\\")) return homeOwnersIn(text);
+  const unescaped = text.replace(/\\(?:u([0-9a-fA-F]{4})|([\\/]))/g, (_m, hex: string | undefined, ch: string | undefined) =>
+    hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : (ch as string),
+  );
+  return homeOwnersIn(unescaped);
 }
 
 export function isUserName(name: string): boolean {

@@ -20,7 +20,8 @@ function matchFrom(pattern: PointerPattern, pi: number, tokens: string[], ti: nu
   while (pi < pattern.length) {
     const p = pattern[pi];
     if (p === "**") {
-      if (pi === pattern.length - 1) return true;
+      // A trailing `**` stands for what is under a value, so it needs at least one token.
+      if (pi === pattern.length - 1) return ti < tokens.length;
       for (let k = ti; k <= tokens.length; k++) {
         if (matchFrom(pattern, pi + 1, tokens, k)) return true;
       }
@@ -36,10 +37,7 @@ function matchFrom(pattern: PointerPattern, pi: number, tokens: string[], ti: nu
 
 /** True when the concrete pointer (already split into tokens) matches the pattern. */
 export function matchesPattern(pattern: string, tokens: string[]): boolean {
-  const compiled = compilePattern(pattern);
-  // `/a/**` must not match `/a` itself: a rule for what is under a value is not a rule for the value.
-  if (compiled[compiled.length - 1] === "**" && tokens.length < compiled.length) return false;
-  return matchFrom(compiled, 0, tokens, 0);
+  return matchFrom(compilePattern(pattern), 0, tokens, 0);
 }
 
 /** Reads the value at a concrete pointer, or undefined. */
@@ -73,8 +71,8 @@ export function findMatches(root: unknown, pattern: string): { tokens: string[];
       ? node.map((v, i) => [String(i), v])
       : Object.entries(node as Record<string, unknown>);
     if (p === "**") {
-      // zero segments, or one segment and stay on `**`
-      walk(node, pi + 1, path);
+      // zero segments (not for a trailing `**`, which needs one), or one segment and stay on `**`
+      if (pi < compiled.length - 1) walk(node, pi + 1, path);
       for (const [k, v] of children) walk(v, pi, [...path, k]);
       return;
     }

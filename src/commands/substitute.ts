@@ -6,6 +6,7 @@ import { readCaptureEntry } from "../io/read-capture-dir.js";
 import { isInside, writeAtomic } from "../io/write-atomic.js";
 import { inventoryContext, inventoryEntry } from "../passes/inventory.js";
 import { clearFile, homeOwnersIn, isUserName, stringValues, type SubstituteOptions } from "../passes/substitute.js";
+import { homeOwnersInJsonText } from "../homes.js";
 import type { ClearedFile, Finding } from "../types.js";
 import type { Classifier } from "../classify.js";
 import { checkSitting } from "./inventory.js";
@@ -86,38 +87,55 @@ export async function substituteCommand(argv: string[], io: Io): Promise<number>
     const out = await prepareOut(path.resolve(io.cwd, outFlag), list.path);
     const ctx = inventoryContext(s.rules, checkSitting);
 
-    // First pass: which captures are clearable, and whose home directories they name.
+    // First pass: whose home directories the sitting names, read as text without parsing.
     const discovered = new Set<string>();
-    const plan: { listed: (typeof list.entries)[number]; harness: string; event: string; sha256: string }[] = [];
-    const skipped: { file: string; reason: string }[] = [];
     for (const listed of list.entries) {
-      const entry = await readCaptureEntry(list.path, listed, s.limits);
-      const inv = inventoryEntry(entry, ctx);
+      const entry = await readCaptureEntry(list.path, listed, s.limits, { parse: false, hash: false });
+      if (!entry.bytes) continue;
+      // Only around each "home" and "Users": a home the byte search cannot see (spelled in escapes)
+      // is caught by the second reading, which refuses the file.
+      const bytes = Buffer.from(entry.bytes.buffer, entry.bytes.byteOffset, entry.bytes.byteLength);
+      const owners: string[] = [];
+      for (const word of ["home", "Users"]) {
+        for (let at = bytes.indexOf(word); at !== -1; at = bytes.indexOf(word, at + 1)) {
+          owners.push(...homeOwnersInJsonText(bytes.toString("utf8", Math.max(0, at - 8), Math.min(bytes.length, at + 512))));
+        }
+      }
+      for (const u of owners) discovered.add(u);
+    }
+    const users = [...new Set([...discovered, ...many(args, "user"), ...(s.config.users ?? []), ...currentHomeUser()])];
+    const envPolicy = s.config.policies?.["env-dump-v1"];
+    const options: SubstituteOptions = { users, literals: s.config.literals ?? [], envDump: envPolicy ? { ...envPolicy } : null };
+
+    // Second pass: read, check, clear and write, one capture at a time.
+    const files: ClearedFile[] = [];
+    const skipped: { file: string; reason: string }[] = [];
+    // Writes overlap, since each waits on its own fsync; a bounded number are in flight at once.
+    const writing = new Set<Promise<void>>();
+    for (const listed of list.entries) {
+      const entry = await readCaptureEntry(list.path, listed, s.limits, { hash: false });
+      const inv = inventoryEntry(entry, ctx, { fields: false });
       if (inv.companion) continue;
       if (!inv.file || !inv.file.valid || !entry.doc) {
         const why = inv.findings.find((f) => f.severity === "block");
         skipped.push({ file: entry.name, reason: why ? `${why.code}: ${why.message}` : "not a readable capture" });
         continue;
       }
-      for (const v of stringValues(entry.doc.value)) for (const u of homeOwnersIn(v)) discovered.add(u);
-      plan.push({ listed, harness: inv.file.harness, event: inv.file.event, sha256: entry.sha256 as string });
-    }
-    const users = [...new Set([...discovered, ...many(args, "user"), ...(s.config.users ?? []), ...currentHomeUser()])];
-    const envPolicy = s.config.policies?.["env-dump-v1"];
-    const options: SubstituteOptions = { users, literals: s.config.literals ?? [], envDump: envPolicy ? { ...envPolicy } : null };
-
-    // Second pass: clear and write, one capture at a time.
-    const files: ClearedFile[] = [];
-    for (const p of plan) {
-      const entry = await readCaptureEntry(list.path, p.listed, s.limits);
-      if (entry.sha256 !== p.sha256 || !entry.doc) {
-        skipped.push({ file: entry.name, reason: "changed while being cleared; run again on a folder nobody is writing to" });
+      // The first reading saw every home owner; one it did not see means the file changed since.
+      const unseen = stringValues(entry.doc.value).flatMap(homeOwnersIn).filter((u) => !users.includes(u));
+      if (unseen.length > 0) {
+        skipped.push({ file: entry.name, reason: "names a home directory the first reading did not see (changed while being cleared?); run again" });
         continue;
       }
-      const cleared = clearFile({ name: entry.name, event: p.event, doc: entry.doc, rawBytes: entry.size }, ctx.classifiers.get(p.harness) as Classifier, s.rules, options);
-      if (cleared.cleared) await writeAtomic(path.join(out, entry.name), cleared.cleared);
-      files.push(cleared);
+      const cleared = clearFile({ name: entry.name, event: inv.file.event, doc: entry.doc, rawBytes: entry.size }, ctx.classifiers.get(inv.file.harness) as Classifier, s.rules, options);
+      if (cleared.cleared) {
+        const write = writeAtomic(path.join(out, entry.name), cleared.cleared).finally(() => writing.delete(write));
+        writing.add(write);
+        if (writing.size >= 16) await Promise.race(writing);
+      }
+      files.push({ ...cleared, cleared: cleared.cleared ? new Uint8Array(0) : null });
     }
+    await Promise.all(writing);
 
     const findings: Finding[] = files.flatMap((f) => f.refused);
     for (const f of files) {

@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { constants, promises as fs } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } from "node:fs";
 import path from "node:path";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
@@ -65,7 +65,8 @@ export function parseCaptureBytes(bytes: Uint8Array, limits: ReadLimits): Pick<C
     const place = placeOf(before, before.length);
     return { problem: { code: "not-utf8", message: `invalid UTF-8 at byte ${at}`, ...place } };
   }
-  const text = decoder.decode(bytes);
+  // Validated above, so the plain decoder cannot substitute anything.
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   if (text.trim() === "") {
     return { problem: { code: "invalid-json", message: "the file is empty", line: 1, column: 1 } };
   }
@@ -91,18 +92,19 @@ export function sha256Hex(bytes: Uint8Array): string {
   return bytesToHex(sha256(bytes));
 }
 
-async function readRegularFile(filePath: string, limits: ReadLimits): Promise<{ bytes?: Uint8Array; size: number; problem?: ReadProblem }> {
-  let handle: fs.FileHandle;
+// Synchronous on purpose: one local file at a time, without a thread-pool round trip per call.
+function readRegularFile(filePath: string, limits: ReadLimits): { bytes?: Uint8Array; size: number; problem?: ReadProblem } {
+  let fd: number;
   try {
     // O_NOFOLLOW: a file swapped for a link between listing and opening is refused, not followed.
-    handle = await fs.open(filePath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fd = openSync(filePath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ELOOP") return { size: 0, problem: { code: "unreadable", message: "became a symbolic link while being read; not followed" } };
     return { size: 0, problem: { code: "unreadable", message: `could not be opened (${code ?? String(err)})` } };
   }
   try {
-    const stat = await handle.stat();
+    const stat = fstatSync(fd);
     if (!stat.isFile()) return { size: stat.size, problem: { code: "unreadable", message: "is not a regular file" } };
     if (stat.size > limits.maxFileBytes) {
       return {
@@ -113,16 +115,16 @@ async function readRegularFile(filePath: string, limits: ReadLimits): Promise<{ 
     const bytes = new Uint8Array(stat.size);
     let filled = 0;
     while (filled < stat.size) {
-      const { bytesRead } = await handle.read(bytes, filled, stat.size - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
+      const n = readSync(fd, bytes, filled, stat.size - filled, filled);
+      if (n === 0) break;
+      filled += n;
     }
     if (filled !== stat.size) {
       return { size: stat.size, problem: { code: "unreadable", message: `changed size while being read (${filled} of ${stat.size} bytes)` } };
     }
     return { bytes, size: stat.size };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -161,15 +163,15 @@ export async function readCaptureEntry(
   dirPath: string,
   listed: { name: string; entryKind: EntryKind },
   limits: ReadLimits,
-  parse = true,
+  { parse = true, hash = true }: { parse?: boolean; hash?: boolean } = {},
 ): Promise<CaptureEntry> {
   if (listed.entryKind !== "file") return { name: listed.name, entryKind: listed.entryKind, size: 0 };
-  const read = await readRegularFile(path.join(dirPath, listed.name), limits);
+  const read = readRegularFile(path.join(dirPath, listed.name), limits);
   const entry: CaptureEntry = { name: listed.name, entryKind: "file", size: read.size };
   if (read.problem) entry.problem = read.problem;
   if (read.bytes) {
     entry.bytes = read.bytes;
-    entry.sha256 = sha256Hex(read.bytes);
+    if (hash) entry.sha256 = sha256Hex(read.bytes);
     if (parse) {
       const parsed = parseCaptureBytes(read.bytes, limits);
       if (parsed.doc) entry.doc = parsed.doc;

@@ -1,12 +1,14 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
 
 // Writes land whole or not at all: a temporary file in the same folder, flushed, then renamed.
 
+let written = 0;
+
 export async function writeAtomic(file: string, bytes: Uint8Array): Promise<void> {
   const dir = path.dirname(file);
-  const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
+  // Unique within this process; "wx" refuses a name that exists rather than overwrite it.
+  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${++written}.tmp`);
   const handle = await fs.open(temp, "wx", 0o644);
   try {
     await handle.writeFile(bytes);

@@ -62,33 +62,32 @@ function describe(text: string, i: number): string {
   return `'${c === "\n" ? "\\n" : c}'`;
 }
 
+const ESCAPE_OR_CONTROL = /[\u0000-\u001f\\]/;
+
 /** Reads one string token starting at the opening quote; returns the offset after the closing quote. */
 function scanString(text: string, i: number): number {
   let j = i + 1;
-  const n = text.length;
   for (;;) {
-    if (j >= n) throw new JsonScanError("invalid-json", "unterminated string", i);
-    const c = text.charCodeAt(j);
-    if (c === 0x22) return j + 1;
-    if (c === 0x5c) {
-      const e = text.charCodeAt(j + 1);
-      if (e === 0x75) {
-        for (let k = 2; k < 6; k++) {
-          const h = text.charCodeAt(j + k);
-          const hex = (h >= 0x30 && h <= 0x39) || (h >= 0x41 && h <= 0x46) || (h >= 0x61 && h <= 0x66);
-          if (!hex) throw new JsonScanError("invalid-json", "bad \\u escape in string", j);
-        }
-        j += 6;
-        continue;
+    const quote = text.indexOf('"', j);
+    if (quote === -1) throw new JsonScanError("invalid-json", "unterminated string", i);
+    // Most strings hold no escape: one native search over the run up to the next quote.
+    const k = text.slice(j, quote).search(ESCAPE_OR_CONTROL);
+    if (k === -1) return quote + 1;
+    j += k;
+    if (text.charCodeAt(j) !== 0x5c) throw new JsonScanError("invalid-json", "control character inside a string", j);
+    const e = text.charCodeAt(j + 1);
+    if (e === 0x75) {
+      for (let h = 2; h < 6; h++) {
+        const c = text.charCodeAt(j + h);
+        const hex = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+        if (!hex) throw new JsonScanError("invalid-json", "bad \\u escape in string", j);
       }
-      if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
-        j += 2;
-        continue;
-      }
+      j += 6;
+    } else if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+      j += 2;
+    } else {
       throw new JsonScanError("invalid-json", `bad escape ${describe(text, j + 1)} in string`, j);
     }
-    if (c < 0x20) throw new JsonScanError("invalid-json", "control character inside a string", j);
-    j++;
   }
 }
 
@@ -115,6 +114,18 @@ function keyOf(text: string, start: number, end: number): string {
 
 export interface ScanOptions {
   maxDepth: number;
+  /** Also parse the value (default true); spans alone are enough to check a document's shape. */
+  parse?: boolean;
+}
+
+function skipWs(text: string, i: number): number {
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c < 128 && WS[c] === 1) i++;
+    else break;
+  }
+  return i;
 }
 
 /** Scans `text`; throws JsonScanError with the offending offset. */
@@ -123,45 +134,33 @@ export function scanJson(text: string, options: ScanOptions): JsonDocument {
   const keys: KeySpan[] = [];
   const stack: Frame[] = [];
   const n = text.length;
-  let i = 0;
 
-  const skipWs = (): void => {
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c < 128 && WS[c] === 1) i++;
-      else break;
-    }
-  };
-
-  // Reads a value at i. Containers push a frame and return; scalars are recorded whole.
-  const readValue = (pointer: string): void => {
+  // Reads a value at i and returns the offset after it; a container only opens a frame.
+  const readValue = (i: number, pointer: string): number => {
     const c = text.charCodeAt(i);
     if (c === 0x7b || c === 0x5b) {
       if (stack.length >= options.maxDepth) {
         throw new JsonScanError("too-deep", `nesting deeper than ${options.maxDepth} levels`, i, pointer);
       }
       const isObject = c === 0x7b;
-      const span: ValueSpan = { pointer, kind: isObject ? "object" : "array", start: i, end: -1 };
-      spans.push(span);
+      spans.push({ pointer, kind: isObject ? "object" : "array", start: i, end: -1 });
       stack.push({ isObject, pointer, start: spans.length - 1, count: 0, keys: isObject ? new Set() : null, memberPointer: "" });
-      i++;
-      return;
+      return i + 1;
     }
     const { end, kind } = scanScalar(text, i);
     spans.push({ pointer, kind, start: i, end });
-    i = end;
+    return end;
   };
 
-  skipWs();
+  let i = skipWs(text, 0);
   if (i >= n) throw new JsonScanError("invalid-json", "empty document", 0);
-  readValue("");
+  i = readValue(i, "");
 
   while (stack.length > 0) {
     const frame = stack[stack.length - 1] as Frame;
-    skipWs();
+    i = skipWs(text, i);
     const c = text.charCodeAt(i);
-    const closer = frame.isObject ? 0x7d : 0x5d;
-    if (c === closer) {
+    if (c === (frame.isObject ? 0x7d : 0x5d)) {
       i++;
       (spans[frame.start] as ValueSpan).end = i;
       stack.pop();
@@ -171,8 +170,7 @@ export function scanJson(text: string, options: ScanOptions): JsonDocument {
       if (c !== 0x2c) {
         throw new JsonScanError("invalid-json", `expected ',' or '${frame.isObject ? "}" : "]"}' but found ${describe(text, i)}`, i);
       }
-      i++;
-      skipWs();
+      i = skipWs(text, i + 1);
     }
     if (frame.isObject) {
       if (text.charCodeAt(i) !== 0x22) {
@@ -187,27 +185,25 @@ export function scanJson(text: string, options: ScanOptions): JsonDocument {
       }
       (frame.keys as Set<string>).add(name);
       keys.push({ pointer: memberPointer, start: keyStart, end: keyEnd });
-      i = keyEnd;
-      skipWs();
+      i = skipWs(text, keyEnd);
       if (text.charCodeAt(i) !== 0x3a) {
         throw new JsonScanError("invalid-json", `expected ':' but found ${describe(text, i)}`, i);
       }
-      i++;
-      skipWs();
+      i = skipWs(text, i + 1);
       frame.count++;
-      readValue(memberPointer);
+      i = readValue(i, memberPointer);
     } else {
       const itemPointer = `${frame.pointer}/${frame.count}`;
       frame.count++;
       if (i >= n) throw new JsonScanError("invalid-json", "unexpected end of input", i);
-      readValue(itemPointer);
+      i = readValue(i, itemPointer);
     }
   }
 
-  skipWs();
+  i = skipWs(text, i);
   if (i < n) throw new JsonScanError("invalid-json", `unexpected ${describe(text, i)} after the document`, i);
 
   // The scan above accepts exactly JSON's grammar, so the native parser cannot disagree.
-  const value: unknown = JSON.parse(text);
+  const value: unknown = options.parse === false ? undefined : JSON.parse(text);
   return { text, value, spans, keys };
 }

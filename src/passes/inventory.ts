@@ -125,8 +125,11 @@ function inventoryCompanion(entry: CaptureEntry, ctx: InventoryContext): EntryIn
   return out;
 }
 
-/** Inventories one directory entry. Pure: the entry carries its bytes and parse. */
-export function inventoryEntry(entry: CaptureEntry, ctx: InventoryContext): EntryInventory {
+/**
+ * Inventories one directory entry. Pure: the entry carries its bytes and parse. With
+ * `fields: false` it only names the capture and its problems, for passes that classify on their own.
+ */
+export function inventoryEntry(entry: CaptureEntry, ctx: InventoryContext, { fields = true }: { fields?: boolean } = {}): EntryInventory {
   if (isCompanion(entry.name)) return inventoryCompanion(entry, ctx);
   const parsed = parseCaptureName(entry.name, ctx.grammar);
   const findings: Finding[] = [];
@@ -184,6 +187,7 @@ export function inventoryEntry(entry: CaptureEntry, ctx: InventoryContext): Entr
   }
   const doc = entry.doc as JsonDocument;
   inv.valid = true;
+  if (!fields) return { file: inv, findings };
   const c = ctx.classifiers.get(name.harness) as Classifier;
   const leaves = classifyDocument(doc, name.event, c);
   inv.fields = leaves.map((l): FieldInfo => ({ pointer: displayPointer(l.pointer), class: l.class, known: l.known }));
@@ -298,6 +302,9 @@ export function inventorySitting(dir: string, perEntry: EntryInventory[], rules:
     }
   }
 
+  if (files.length === 0) {
+    findings.push({ code: "no-captures", severity: "block", message: "the folder holds no capture file" });
+  }
   const present = new Set(files.map((f) => f.harness));
   const applied = recipes.filter((r) => recipeNames.length > 0 || present.has(r.harness)).map((r) => r.name);
   return { dir, files, companions, findings, missing, recipes: applied };

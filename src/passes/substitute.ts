@@ -37,6 +37,7 @@ export function stringValues(value: unknown, out: string[] = []): string[] {
 
 interface Replacer {
   rule: string;
+  hint?: RegExp;
   pattern: RegExp;
   replace: (match: RegExpExecArray) => string;
 }
@@ -49,12 +50,14 @@ export function homeReplacers(users: string[]): Replacer[] {
   return [
     {
       rule: HOME_RULE,
+      hint: /home|users/i,
       // /home/u, /Users/u, C:\Users\u, C:/Users/u, file:// forms, and the relative home/u, Users/u
       pattern: new RegExp(`(?<![A-Za-z0-9_.-])(home|Users)([/\\\\]+)(?:${plain})(?![A-Za-z0-9_-])`, "gi"),
       replace: (m) => `${m[1]}${m[2]}${USER_PLACEHOLDER}`,
     },
     {
       rule: HOME_RULE,
+      hint: /home|users/i,
       // Claude's project slugs: -home-u-, -Users-u-, C--Users-u-
       pattern: new RegExp(`-(home|Users)-(?:${slugs})(?=$|[-/\\\\])`, "gi"),
       replace: (m) => `-${m[1]}-${USER_PLACEHOLDER}`,
@@ -72,8 +75,12 @@ function literalReplacers(literals: Literal[]): Replacer[] {
 
 // ---- Editing inside one string token, keeping its escapes ----
 
-/** For raw string content (between the quotes), the raw offset where each decoded UTF-16 unit starts. */
-function rawOffsets(raw: string): { decoded: string; starts: number[] } {
+/**
+ * For raw string content (between the quotes), the decoded text and the raw offset where each
+ * decoded UTF-16 unit starts; `starts` is null when the content has no escapes (offsets are equal).
+ */
+function rawOffsets(raw: string): { decoded: string; starts: number[] | null } {
+  if (!raw.includes("\\")) return { decoded: raw, starts: null };
   const starts: number[] = [];
   let decoded = "";
   let i = 0;
@@ -114,7 +121,10 @@ function encodeLike(text: string, replacedRaw: string): string {
 
 /** Applies one replacer to raw string content: the new raw content, and whether the pattern matched at all. */
 function replaceInRaw(raw: string, r: Replacer): { raw: string; matched: boolean } {
-  const { decoded, starts } = rawOffsets(raw);
+  // A cheap look first; only valid on content without escapes, which could spell the letters.
+  if (r.hint && !raw.includes("\\") && !r.hint.test(raw)) return { raw, matched: false };
+  const { decoded, starts: table } = rawOffsets(raw);
+  const start = (i: number): number => (table ? (table[i] as number) : i);
   r.pattern.lastIndex = 0;
   let out = "";
   let at = 0; // decoded index copied up to
@@ -128,14 +138,14 @@ function replaceInRaw(raw: string, r: Replacer): { raw: string; matched: boolean
     matched = true;
     const replacement = r.replace(m);
     if (replacement === m[0]) continue;
-    const rawStart = starts[m.index] as number;
-    const rawEnd = starts[m.index + m[0].length] as number;
-    out += raw.slice(starts[at], rawStart) + encodeLike(replacement, raw.slice(rawStart, rawEnd));
+    const rawStart = start(m.index);
+    const rawEnd = start(m.index + m[0].length);
+    out += raw.slice(start(at), rawStart) + encodeLike(replacement, raw.slice(rawStart, rawEnd));
     at = m.index + m[0].length;
     changed = true;
   }
   if (!changed) return { raw, matched };
-  return { raw: out + raw.slice(starts[at]), matched };
+  return { raw: out + raw.slice(start(at)), matched };
 }
 
 function isPlaceholderText(raw: string): boolean {
@@ -202,6 +212,7 @@ export function clearFile(file: FileToClear, c: Classifier, rules: Rules, option
   };
   const review: string[] = [];
   const edits: { start: number; end: number; raw: string }[] = [];
+  const placeholders = new Set<string>(); // values that are placeholder now: nothing of the user's is left in them
 
   for (const leaf of leaves) {
     if (leaf.kind !== "string") continue;
@@ -223,21 +234,24 @@ export function clearFile(file: FileToClear, c: Classifier, rules: Rules, option
       raw = placeholder;
       if (!leaf.known) review.push(leaf.pointer);
     }
+    if (raw === ENV_DUMP_PLACEHOLDER || (leaf.class === "free-text" && !inDump)) placeholders.add(leaf.pointer);
     if (raw !== original) edits.push({ start: leaf.start + 1, end: leaf.end - 1, raw });
   }
 
-  let text = "";
+  // Joined rather than concatenated: a flat string, which the check below reads much faster.
+  const parts: string[] = [];
   let at = 0;
   for (const e of edits) {
-    text += doc.text.slice(at, e.start) + e.raw;
+    parts.push(doc.text.slice(at, e.start), e.raw);
     at = e.end;
   }
-  text += doc.text.slice(at);
+  parts.push(doc.text.slice(at));
+  const text = parts.join("");
 
   // Check the result: it parses, keeps the input's shape, and carries no user name or home.
   let cleared: JsonDocument | null = null;
   try {
-    cleared = scanJson(text, { maxDepth: Number.MAX_SAFE_INTEGER });
+    cleared = scanJson(text, { maxDepth: Number.MAX_SAFE_INTEGER, parse: false });
   } catch (err) {
     refused.push({ code: "substitution-broke-json", severity: "block", file: name, message: `cleared text does not parse (${(err as Error).message}); nothing written` });
   }
@@ -247,7 +261,7 @@ export function clearFile(file: FileToClear, c: Classifier, rules: Rules, option
       cleared.spans.every((s, i) => s.pointer === (doc.spans[i] as { pointer: string }).pointer && s.kind === (doc.spans[i] as { kind: string }).kind);
     if (!sameShape) refused.push({ code: "substitution-changed-shape", severity: "block", file: name, message: "cleared payload does not have the capture's shape; nothing written" });
     const residues = [...(userName ? [userName] : []), ...literals.map((l) => new RegExp(l.pattern.source, "i"))];
-    for (const span of [...cleared.keys, ...cleared.spans.filter((s) => s.kind === "string")]) {
+    for (const span of [...cleared.keys, ...cleared.spans.filter((s) => s.kind === "string" && !placeholders.has(s.pointer))]) {
       const token = cleared.text.slice(span.start, span.end);
       if (residues.some((re) => re.test(rawOffsets(token.slice(1, -1)).decoded))) {
         const pointer = displayPointer(span.pointer, options.users);

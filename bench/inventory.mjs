@@ -1,0 +1,51 @@
+// bench/inventory: files/s, MB/s and peak memory of `clear inventory` over generated sittings.
+// Usage: npm run build && node bench/inventory.mjs [count ...]   (default: 1000 5000)
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { makeCorpus } from "./corpus.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const cli = path.join(here, "..", "dist", "cli.js");
+
+if (process.argv[2] === "--child") {
+  // One measured run in a fresh process, so its peak memory is its own.
+  const { inventoryContext, inventoryEntry, inventorySitting } = await import("../dist/passes/inventory.js");
+  const { loadRules } = await import("../dist/io/load-rules.js");
+  const { listCaptureDir, readCaptureEntry, DEFAULT_LIMITS } = await import("../dist/io/read-capture-dir.js");
+  const { checkSitting } = await import("../dist/commands/inventory.js");
+  const rules = loadRules();
+  const start = process.hrtime.bigint();
+  const list = await listCaptureDir(process.argv[3]);
+  const ctx = inventoryContext(rules, checkSitting);
+  const per = [];
+  for (const l of list.entries) per.push(inventoryEntry(await readCaptureEntry(list.path, l, DEFAULT_LIMITS), ctx));
+  const inv = inventorySitting(list.path, per, rules, []);
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  process.stdout.write(JSON.stringify({ seconds, files: inv.files.length, maxRssKb: process.resourceUsage().maxRSS }));
+  process.exit(0);
+}
+
+const counts = process.argv.slice(2).map(Number).filter((n) => n > 0);
+for (const count of counts.length ? counts : [1000, 5000]) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "clear-bench-"));
+  try {
+    const corpus = makeCorpus(path.join(dir, "sitting"), count);
+    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", path.join(dir, "sitting")], { encoding: "utf8" });
+    if (child.status !== 0) throw new Error(child.stderr);
+    const r = JSON.parse(child.stdout);
+    const mb = corpus.bytes / 1e6;
+    console.log(
+      `inventory: ${count} captures, ${mb.toFixed(1)} MB in ${r.seconds.toFixed(2)} s: ${(count / r.seconds).toFixed(0)} files/s, ${(mb / r.seconds).toFixed(1)} MB/s, peak RSS ${(r.maxRssKb / 1024).toFixed(0)} MB`,
+    );
+    // The same through the command line, JSON output included.
+    const t = process.hrtime.bigint();
+    const cmd = spawnSync(process.execPath, [cli, "inventory", path.join(dir, "sitting"), "--json"], { encoding: "utf8", maxBuffer: 1 << 30 });
+    const s = Number(process.hrtime.bigint() - t) / 1e9;
+    console.log(`  clear inventory --json: exit ${cmd.status}, ${s.toFixed(2)} s wall, ${(mb / s).toFixed(1)} MB/s`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,117 @@
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { classifier } from "../src/classify.js";
+import { BUNDLED_RULES_DIR, loadRules } from "../src/io/load-rules.js";
+import { pointerTokens } from "../src/json/scan.js";
+import { nameGrammar, parseCaptureName } from "../src/names.js";
+import { clear, tempDir } from "./helpers.js";
+
+const rules = loadRules();
+
+function snake(event: string): string {
+  return event.replace(/\./g, "_").replace(/(?<=[a-z0-9])([A-Z])/g, "_$1").toLowerCase();
+}
+
+describe("rules as data", () => {
+  it("loads every bundled rules file against its schema", () => {
+    expect(rules.harnesses.map((h) => h.harness).sort()).toEqual(["claude-code", "codex", "opencode"]);
+    expect(rules.recipes.filter((r) => r.default).map((r) => [r.harness, r.events.length])).toEqual(
+      expect.arrayContaining([
+        ["claude-code", 8],
+        ["codex", 2],
+        ["opencode", 2],
+      ]),
+    );
+    expect(rules.harnesses.find((h) => h.harness === "codex")?.aliases).toEqual(["codex-cli"]);
+  });
+
+  it("names each catalogued event's stem as its snake-case host name", () => {
+    for (const h of rules.harnesses) for (const e of h.events) expect(e.stem, `${h.harness} ${e.event}`).toBe(snake(e.event));
+  });
+
+  for (const set of rules.fields) {
+    it(`${set.harness}: every field-class rule classes its own examples, and no earlier rule shadows it`, () => {
+      const c = classifier(set);
+      for (const rule of set.rules) {
+        for (const ex of rule.examples) {
+          const got = c.classify(ex.event, pointerTokens(ex.pointer), "string", "example");
+          expect(got.rule, `${rule.pointer} example ${ex.event} ${ex.pointer}`).toBe(rule);
+          expect(got.class).toBe(rule.class);
+        }
+      }
+    });
+  }
+
+  it("refuses a rules file that breaks its schema, naming the file and the JSON pointer", () => {
+    const dir = path.join(tempDir(), "rules");
+    cpSync(BUNDLED_RULES_DIR, dir, { recursive: true });
+    const file = path.join(dir, "fields", "codex.json");
+    const set = JSON.parse(readFileSync(file, "utf8"));
+    set.rules[3].class = "secretive";
+    writeFileSync(file, JSON.stringify(set));
+    expect(() => loadRules(dir)).toThrow(/fields\/codex\.json: does not match fields\.schema\.json at \/rules\/3\/class/);
+    set.rules[3].class = "identifier";
+    delete set.rules[5].examples;
+    writeFileSync(file, JSON.stringify(set));
+    expect(() => loadRules(dir)).toThrow(/at \/rules\/5: must have required property 'examples'/);
+  });
+
+  it("refuses a recipe naming an event its harness does not know", () => {
+    const dir = path.join(tempDir(), "rules");
+    cpSync(BUNDLED_RULES_DIR, dir, { recursive: true });
+    const file = path.join(dir, "recipes", "codex-measured.json");
+    const recipe = JSON.parse(readFileSync(file, "utf8"));
+    recipe.events.push("teleport");
+    writeFileSync(file, JSON.stringify(recipe));
+    expect(() => loadRules(dir)).toThrow(/codex-measured\.json: event "teleport" is not in the codex catalogue/);
+  });
+
+  it("uses a repository's own rules/ folder, and a broken one is exit 2 naming the file", () => {
+    const root = tempDir();
+    cpSync(BUNDLED_RULES_DIR, path.join(root, "rules"), { recursive: true });
+    const sitting = tempDir();
+    writeFileSync(path.join(sitting, "codex_session_start_0_153_0.1.json"), JSON.stringify({ session_id: "s" }));
+    writeFileSync(path.join(sitting, "codex_pre_tool_use_0_153_0.1.json"), JSON.stringify({ session_id: "s" }));
+    expect(clear(["inventory", sitting, "--root", root]).code).toBe(0);
+    const file = path.join(root, "rules", "pairing", "codex.json");
+    writeFileSync(file, JSON.stringify({ harness: "codex", scopes: [{ scope: "turn_id", pointers: [] }] }));
+    const r = clear(["inventory", sitting, "--root", root]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("pairing/codex.json: does not match pairing.schema.json at /scopes/0");
+  });
+
+  it("refuses a clear.config.json that breaks its schema", () => {
+    const root = tempDir();
+    writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ policies: { "env-dump-v1": {} } }));
+    const sitting = tempDir();
+    const r = clear(["inventory", sitting, "--root", root]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("clear.config.json: does not match config.schema.json at /policies/env-dump-v1: must have required property 'reason'");
+  });
+});
+
+describe("capture file names", () => {
+  const grammar = nameGrammar(rules.harnesses);
+  const parse = (n: string) => parseCaptureName(n, grammar);
+
+  it("parses harness, event stem (longest first), dotted or underscored version, and counter", () => {
+    expect(parse("claude-code_post_tool_use_failure_2_1_261.3.json")).toMatchObject({
+      kind: "capture",
+      name: { harness: "claude-code", event: "post_tool_use_failure", hostEvent: "PostToolUseFailure", version: "2.1.261", n: 3 },
+    });
+    expect(parse("claude-code_post_tool_use_2.1.261.12.json")).toMatchObject({ kind: "capture", name: { event: "post_tool_use", version: "2.1.261", n: 12 } });
+    expect(parse("codex-cli_session_start_0_165_0-alpha_1_2.1.json")).toMatchObject({ kind: "capture", name: { harness: "codex", harnessAsWritten: "codex-cli", version: "0.165.0-alpha.1.2" } });
+    expect(parse("opencode_tool_execute_before_1_18_29.1.json")).toMatchObject({ kind: "capture", name: { event: "tool_execute_before", hostEvent: "tool.execute.before" } });
+    expect(parse("opencode_session_experimental_ws_send_2_0_21.1.json")).toMatchObject({ kind: "capture", name: { event: "session_experimental_ws_send" } });
+    expect(parse("codex_stop_unknown.2.json")).toMatchObject({ kind: "capture", name: { version: "unknown", n: 2 } });
+  });
+
+  it("tells apart unknown harnesses, unknown events and names that are not captures", () => {
+    expect(parse("gemini_session_start_1_0_0.1.json")).toEqual({ kind: "unknown-harness", harness: "gemini" });
+    expect(parse("codex_warp_drive_0_153_0.1.json")).toMatchObject({ kind: "unknown-event", stem: "warp_drive", version: "0.153.0" });
+    expect(parse("codex_stop_0_153_0.json")).toMatchObject({ kind: "not-a-capture", reason: expect.stringContaining("no .<n> counter") });
+    expect(parse("notes.txt")).toMatchObject({ kind: "not-a-capture" });
+    expect(parse("codex_stop_0_153_0.0.json")).toMatchObject({ kind: "not-a-capture" });
+  });
+});

@@ -1,4 +1,7 @@
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { clearJson, tempDir } from "./helpers.js";
 import { classifier } from "../src/classify.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { scanJson } from "../src/json/scan.js";
@@ -182,5 +185,32 @@ describe("substitution, as a property", () => {
       expect(again.rules.flatMap((r) => r.changed)).toEqual([]);
     }
     expect(planted).toBeGreaterThan(DOCS / 4);
+  });
+});
+
+describe("substitution of a generated sitting, through the command line", () => {
+  it(`finds every user from the sitting's own paths and leaves none behind (seed ${SEED})`, () => {
+    const rnd = prng(SEED + 1);
+    const users = ["qwolfe", "jo.anne", "t-rex9"];
+    const next = generator(rnd, users);
+    const dir = tempDir();
+    const texts: string[] = [];
+    for (let i = 1; i <= 300; i++) {
+      const g = next();
+      texts.push(g.text);
+      writeFileSync(path.join(dir, `codex_pre_tool_use_0_153_0.${i}.json`), g.text);
+    }
+    // Every user must appear at least once as an absolute home, where the tool can learn the name.
+    writeFileSync(path.join(dir, "codex_session_start_0_153_0.1.json"), JSON.stringify({ session_id: "s", cwd: users.map((u) => `/home/${u}`).join(":") }));
+    const out = path.join(tempDir(), "out");
+    const { code, json } = clearJson(["substitute", dir, "--out", out]);
+    expect(json.skipped).toEqual([]);
+    expect(code).toBe(0);
+    expect(json.userNames).toBe(3);
+    const leftover = /(?<![A-Za-z0-9])(?:qwolfe|jo.anne|jo-anne|t-rex9)(?![A-Za-z0-9])/i;
+    expect(texts.filter((t) => leftover.test(t)).length).toBeGreaterThan(50);
+    const written = readdirSync(out);
+    expect(written).toHaveLength(301);
+    for (const name of written) expect(leftover.test(readFileSync(path.join(out, name), "utf8")), name).toBe(false);
   });
 });

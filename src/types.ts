@@ -88,11 +88,6 @@ export interface CaptureEntry {
   problem?: ReadProblem;
 }
 
-export interface CaptureDir {
-  path: string;
-  entries: CaptureEntry[];
-}
-
 // ---- Rules as data ----
 
 export interface HarnessEvent {

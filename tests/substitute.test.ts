@@ -142,6 +142,18 @@ describe("clear substitute", () => {
     expect(r.files[0]?.rules).toEqual([{ rule: "literal-v1:hostname", pointers: ["/cwd"], changed: ["/cwd"] }]);
   });
 
+  it("refuses prose kept verbatim on a prompt event because a rule classes it as an enum", () => {
+    const dir = tempDir();
+    write(dir, "claude-code_user_prompt_expansion_2_1_261.1.json", { session_id: "s", hook_event_name: "UserPromptExpansion", command_name: "please read my private notes aloud", prompt: "/probe" });
+    write(dir, "claude-code_pre_tool_use_2_1_261.1.json", { session_id: "s", hook_event_name: "PreToolUse", tool_name: "a tool with a long name", tool_use_id: "t" });
+    const r = run(dir);
+    expect(r.code).toBe(1);
+    const refused = r.files.find((f) => f.name.includes("user_prompt_expansion"))?.refused ?? [];
+    expect(refused.map((x) => [x.code, x.pointer])).toEqual([["unsubstituted-free-text", "/command_name"]]);
+    // The same shape on an event that carries no prompt is not this refusal.
+    expect(r.files.find((f) => f.name.includes("pre_tool_use"))?.refused).toEqual([]);
+  });
+
   it("substitutes free text in a field no rule knows, and asks for review", () => {
     const dir = tempDir();
     write(dir, "codex_stop_0_153_0.1.json", { session_id: "s", turn_id: "t", new_field: "a sentence the host added" });

@@ -152,6 +152,11 @@ function isPlaceholderText(raw: string): boolean {
   return /^x*$/.test(raw);
 }
 
+/** Several words, or a long run of text: what a prompt or a message looks like. */
+export function looksLikeProse(value: string): boolean {
+  return value.trim().split(/\s+/).length >= 3 || (value.length > 64 && /\s/.test(value));
+}
+
 // ---- One file ----
 
 export interface FileToClear {
@@ -198,6 +203,7 @@ export function clearFile(file: FileToClear, c: Classifier, rules: Rules, option
   }
 
   const leaves = classifyDocument(doc, file.event, c);
+  const promptEvent = rules.refusals.promptEvents.includes(file.event);
   // Per rule, the pointers it covers (a placeholder already in place is covered, unchanged) and
   // the pointers whose bytes it changed.
   const applied = new Map<string, string[]>();
@@ -235,6 +241,17 @@ export function clearFile(file: FileToClear, c: Classifier, rules: Rules, option
       if (!leaf.known) review.push(leaf.pointer);
     }
     if (raw === ENV_DUMP_PLACEHOLDER || (leaf.class === "free-text" && !inDump)) placeholders.add(leaf.pointer);
+    // On a prompt or message event, prose kept verbatim means a rule classed it wrongly.
+    if (promptEvent && !placeholders.has(leaf.pointer) && (leaf.class === "enum" || leaf.class === "identifier") && looksLikeProse(rawOffsets(raw).decoded)) {
+      refused.push({
+        code: "unsubstituted-free-text",
+        severity: "block",
+        file: name,
+        pointer: displayPointer(leaf.pointer, options.users),
+        ...placeOf(doc.text, leaf.start),
+        message: `reads as free text on a ${file.event} event but its field rule classes it ${leaf.class}; fix the rule in rules/fields`,
+      });
+    }
     if (raw !== original) edits.push({ start: leaf.start + 1, end: leaf.end - 1, raw });
   }
 

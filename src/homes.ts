@@ -9,7 +9,7 @@ export function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
 }
 
-// A home directory's owner: /home/u, /Users/u, C:\Users\u, C:/Users/u.
+// The owner of a home directory: the folder under /home, under /Users, or under a drive's Users folder.
 const OWNER_AT = /(?:\/home|\/Users|[A-Za-z]:[\\/]+Users)[\\/]+([^\\/\s"'<>|:*?]+)/y;
 const NAME_CHAR = /[A-Za-z0-9_.-]/;
 

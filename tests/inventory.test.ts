@@ -2,33 +2,12 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { clear, clearJson, folderDigest, PASTURE_FIXTURES, PASTURE_PRESENT, PASTURE_SKIP_REASON, sha256, tempDir } from "./helpers.js";
+import type { Finding, InventoryFile } from "../src/types.js";
 import { clearanceInventory, clearanceRules, committedDigests, dottedToPointer, rebuildSitting } from "./pasture.js";
 
-interface Field {
-  pointer: string;
-  class: string;
-  known: boolean;
-}
-interface FileRow {
-  name: string;
-  harness: string;
-  event: string;
-  version: string;
-  n: number;
-  bytes: number;
-  sha256: string | null;
-  valid: boolean;
-  fields: Field[];
-}
-interface FindingRow {
-  code: string;
-  severity: string;
-  file?: string;
-  pointer?: string;
-  line?: number;
-  column?: number;
-  message: string;
-}
+// The JSON output carries these shapes as they are.
+type FileRow = InventoryFile;
+type FindingRow = Finding;
 
 const payload = (event: string, extra: Record<string, unknown> = {}): string =>
   JSON.stringify({ session_id: "s-1", cwd: "/tmp/project", hook_event_name: event, ...extra });

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { clearJson, tempDir } from "./helpers.js";
+import { prng } from "../bench/corpus.mjs";
 import { classifier } from "../src/classify.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { scanJson } from "../src/json/scan.js";
@@ -13,17 +14,6 @@ import type { JsonDocument } from "../src/types.js";
 
 const SEED = Number(process.env.CLEAR_PROPERTY_SEED ?? Date.now() % 2 ** 31);
 const DOCS = Number(process.env.CLEAR_PROPERTY_DOCS ?? 3000);
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PATH_KEYS = ["cwd", "transcript_path", "agent_transcript_path"];
 const FREE_KEYS = ["prompt", "last_assistant_message"];

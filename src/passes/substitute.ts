@@ -51,7 +51,7 @@ export function homeReplacers(users: string[]): Replacer[] {
     {
       rule: HOME_RULE,
       hint: /home|users/i,
-      // /home/u, /Users/u, C:\Users\u, C:/Users/u, file:// forms, and the relative home/u, Users/u
+      // absolute homes on Linux, macOS and Windows (either slash), file:// forms, and the relative home/<name> and Users/<name>
       pattern: new RegExp(`(?<![A-Za-z0-9_.-])(home|Users)([/\\\\]+)(?:${plain})(?![A-Za-z0-9_-])`, "gi"),
       replace: (m) => `${m[1]}${m[2]}${USER_PLACEHOLDER}`,
     },

@@ -107,7 +107,9 @@ describe("clear substitute", () => {
     expect(refusedCodes("claude-code_post_tool_use_2_1_261.1.json")).toEqual(["refused-class"]);
     expect(refusedCodes("codex_stop_0_153_0.1.json")).toEqual(["home-in-key"]);
     expect(refusedCodes("codex_session_end_0_153_0.1.json")).toEqual(["user-name-left"]);
-    expect(files.find((f) => f.name === "codex_session_end_0_153_0.1.json")?.refused[0]?.pointer).toBe("/model");
+    const left = files.find((f) => f.name === "codex_session_end_0_153_0.1.json")?.refused[0] as { pointer: string; line: number; column: number };
+    const rawEnd = readFileSync(path.join(dir, "codex_session_end_0_153_0.1.json"), "utf8");
+    expect(left).toMatchObject({ pointer: "/model", line: 1, column: rawEnd.indexOf(`"${U}-model"`) + 1 });
     expect(json.skipped).toEqual([{ file: "codex_pre_tool_use_0_153_0.1.json", reason: expect.stringContaining("invalid-json") }]);
     expect(readdirSync(out)).toEqual(["codex_session_start_0_153_0.1.json"]);
     expect(JSON.stringify(json)).not.toMatch(new RegExp(U, "i"));

@@ -1,7 +1,7 @@
 import { classifier, classifyDocument, type Classifier } from "../classify.js";
 import { placeOf } from "../json/scan.js";
 import { isCompanion, nameGrammar, parseCaptureName, type NameGrammar } from "../names.js";
-import { findMatches } from "../pointers.js";
+import { findRefusals, refusalFinding } from "../refusals.js";
 import { displayPointer } from "../homes.js";
 import type { CaptureEntry, Finding, Inventory, InventoryFile, JsonDocument, MissingEvent, Recipe, Rules, FieldInfo } from "../types.js";
 
@@ -40,54 +40,6 @@ const READ_PROBLEM_CODES: Record<string, string> = {
   "too-deep": "too-deep",
   unreadable: "not-a-file",
 };
-
-function utf8Length(text: string): number {
-  return Buffer.byteLength(text, "utf8");
-}
-
-/** The refused classes: a tool response too large to clear, an environment dump. */
-export function refusedClasses(doc: JsonDocument, rules: Rules, file: string): Finding[] {
-  const findings: Finding[] = [];
-  const { toolResponse, envDump } = rules.refusals;
-  const spanAt = new Map(doc.spans.map((s) => [s.pointer, s]));
-  for (const pattern of toolResponse.pointers) {
-    for (const m of findMatches(doc.value, pattern)) {
-      const pointer = m.tokens.length === 0 ? "" : `/${m.tokens.map((t) => t.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
-      const span = spanAt.get(pointer);
-      if (!span) continue;
-      const bytes = utf8Length(doc.text.slice(span.start, span.end));
-      if (bytes > toolResponse.maxBytes) {
-        findings.push({
-          code: "refused-class",
-          severity: "block",
-          file,
-          pointer,
-          ...placeOf(doc.text, span.start),
-          message: `tool response of ${bytes} bytes, above the ${toolResponse.maxBytes}-byte limit; substitution cannot clear it (capture a smaller trigger)`,
-        });
-      }
-    }
-  }
-  const member = new RegExp(envDump.memberPattern);
-  for (const span of doc.spans) {
-    if (span.kind !== "object") continue;
-    const tokens = span.pointer === "" ? [] : span.pointer.slice(1).split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
-    const obj = tokens.reduce<unknown>((cur, t) => (cur as Record<string, unknown>)[t], doc.value) as Record<string, unknown>;
-    const names = Object.keys(obj);
-    const envLike = names.filter((k) => member.test(k)).length;
-    if (envLike >= envDump.minMembers) {
-      findings.push({
-        code: "refused-class",
-        severity: "block",
-        file,
-        pointer: span.pointer,
-        ...placeOf(doc.text, span.start),
-        message: `environment dump: ${envLike} environment-variable-like members; refused unless clear.config.json opts into the env-dump-v1 policy`,
-      });
-    }
-  }
-  return findings;
-}
 
 function versionIn(line: string): string | null {
   const m = /(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)/.exec(line);
@@ -203,7 +155,7 @@ export function inventoryEntry(entry: CaptureEntry, ctx: InventoryContext, { fie
       });
     }
   }
-  findings.push(...refusedClasses(doc, ctx.rules, file).map((f) => ({ ...f, pointer: displayPointer(f.pointer ?? "") })));
+  findings.push(...findRefusals(doc, ctx.rules).map((r) => refusalFinding(r, doc, file)));
   const top = doc.value as Record<string, unknown>;
   const hookEventName = typeof top.hook_event_name === "string" ? top.hook_event_name : undefined;
   if (hookEventName !== undefined && name.hostEvent !== undefined && hookEventName !== name.hostEvent) {

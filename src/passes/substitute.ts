@@ -1,7 +1,7 @@
 import { classifyDocument, type Classifier } from "../classify.js";
 import { placeOf, scanJson } from "../json/scan.js";
 import type { ClearedFile, Finding, JsonDocument, RuleApplication, Rules } from "../types.js";
-import { refusedClasses } from "./inventory.js";
+import { findRefusals, refusalFinding } from "../refusals.js";
 import { displayPointer, escapeRegex, isUserName, USER_PLACEHOLDER, userNamePattern } from "../homes.js";
 
 export { homeOwnersIn, isUserName } from "../homes.js";
@@ -195,11 +195,11 @@ export function clearFile(file: FileToClear, c: Classifier, rules: Rules, option
 
   // Refused classes; an environment dump is admitted only under the opt-in policy.
   const envDumps: string[] = [];
-  for (const f of refusedClasses(doc, rules, name)) {
-    const isEnvDump = f.message.startsWith("environment dump");
-    const admitted = isEnvDump && options.envDump !== null && (options.envDump.pointers === undefined || options.envDump.pointers.includes(f.pointer ?? ""));
-    if (admitted) envDumps.push(f.pointer ?? "");
-    else refused.push({ ...f, pointer: displayPointer(f.pointer ?? "", options.users) });
+  for (const r of findRefusals(doc, rules)) {
+    const policy = options.envDump;
+    const admitted = r.kind === "env-dump" && policy !== null && (policy.pointers === undefined || policy.pointers.includes(r.pointer));
+    if (admitted) envDumps.push(r.pointer);
+    else refused.push(refusalFinding(r, doc, name, options.users));
   }
 
   const leaves = classifyDocument(doc, file.event, c);
@@ -278,7 +278,14 @@ export function clearFile(file: FileToClear, c: Classifier, rules: Rules, option
       cleared.spans.every((s, i) => s.pointer === (doc.spans[i] as { pointer: string }).pointer && s.kind === (doc.spans[i] as { kind: string }).kind);
     if (!sameShape) refused.push({ code: "substitution-changed-shape", severity: "block", file: name, message: "cleared payload does not have the capture's shape; nothing written" });
     const residues = [...(userName ? [userName] : []), ...literals.map((l) => new RegExp(l.pattern.source, "i"))];
-    for (const span of [...cleared.keys, ...cleared.spans.filter((s) => s.kind === "string" && !placeholders.has(s.pointer))]) {
+    // Spans of the cleared text line up one for one with the capture's; places are given in the capture.
+    const keyAt = new Map(doc.keys.map((k) => [k.pointer, k.start]));
+    const valueAt = new Map(doc.spans.map((v) => [v.pointer, v.start]));
+    const candidates = [
+      ...cleared.keys.map((k) => ({ span: k, rawStart: keyAt.get(k.pointer) ?? 0 })),
+      ...cleared.spans.filter((v) => v.kind === "string" && !placeholders.has(v.pointer)).map((v) => ({ span: v, rawStart: valueAt.get(v.pointer) ?? 0 })),
+    ];
+    for (const { span, rawStart } of candidates) {
       const token = cleared.text.slice(span.start, span.end);
       if (residues.some((re) => re.test(rawOffsets(token.slice(1, -1)).decoded))) {
         const pointer = displayPointer(span.pointer, options.users);
@@ -288,7 +295,7 @@ export function clearFile(file: FileToClear, c: Classifier, rules: Rules, option
           severity: "block",
           file: name,
           pointer,
-          ...placeOf(cleared.text, span.start),
+          ...placeOf(doc.text, rawStart),
           message: "the user's name (or a configured literal) is still here outside any substituted span; add a field rule or a literal rule",
         });
       }
@@ -304,7 +311,7 @@ export function clearFile(file: FileToClear, c: Classifier, rules: Rules, option
   }
 
   const blocked = refused.length > 0;
-  const bytes = blocked ? null : new Uint8Array(Buffer.from(text, "utf8"));
+  const bytes = blocked ? null : Buffer.from(text, "utf8");
   return {
     name,
     rawBytes: file.rawBytes,

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { scanJson } from "../src/json/scan.js";
+import type { Finding } from "../src/types.js";
 import { clear, clearJson, folderDigest, PASTURE_PRESENT, PASTURE_SKIP_REASON, tempDir } from "./helpers.js";
 import { clearanceRules, dottedToPointer, rebuildSitting } from "./pasture.js";
 
@@ -16,7 +17,7 @@ interface FileRow {
   clearedBytes: number | null;
   rules: RuleRow[];
   review: string[];
-  refused: { code: string; pointer?: string; message: string }[];
+  refused: Finding[];
 }
 
 // A user name built at run time, so the repository never holds a real-looking home path.
@@ -107,7 +108,7 @@ describe("clear substitute", () => {
     expect(refusedCodes("claude-code_post_tool_use_2_1_261.1.json")).toEqual(["refused-class"]);
     expect(refusedCodes("codex_stop_0_153_0.1.json")).toEqual(["home-in-key"]);
     expect(refusedCodes("codex_session_end_0_153_0.1.json")).toEqual(["user-name-left"]);
-    const left = files.find((f) => f.name === "codex_session_end_0_153_0.1.json")?.refused[0] as { pointer: string; line: number; column: number };
+    const left = files.find((f) => f.name === "codex_session_end_0_153_0.1.json")?.refused[0];
     const rawEnd = readFileSync(path.join(dir, "codex_session_end_0_153_0.1.json"), "utf8");
     expect(left).toMatchObject({ pointer: "/model", line: 1, column: rawEnd.indexOf(`"${U}-model"`) + 1 });
     expect(json.skipped).toEqual([{ file: "codex_pre_tool_use_0_153_0.1.json", reason: expect.stringContaining("invalid-json") }]);

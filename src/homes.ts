@@ -13,8 +13,11 @@ export function escapeRegex(s: string): string {
 const OWNER_AT = /(?:\/home|\/Users|[A-Za-z]:[\\/]+Users)[\\/]+([^\\/\s"'<>|:*?]+)/y;
 const NAME_CHAR = /[A-Za-z0-9_.-]/;
 
-/** User names seen as the owner of a home directory in a string. */
-export function homeOwnersIn(value: string): string[] {
+/**
+ * User names seen as the owner of a home directory in a string. In a window cut from a longer
+ * text (`window`), a name that runs into the window's end may be cut short, so it is not taken.
+ */
+export function homeOwnersIn(value: string, window = false): string[] {
   const out: string[] = [];
   // Find the words natively first, then try the pattern only where a home can start.
   for (const word of ["home", "Users"]) {
@@ -25,7 +28,8 @@ export function homeOwnersIn(value: string): string[] {
         OWNER_AT.lastIndex = start;
         const m = OWNER_AT.exec(value);
         if (m) {
-          if (isUserName(m[1] as string)) out.push(m[1] as string);
+          const cut = window && m.index + m[0].length === value.length;
+          if (!cut && isUserName(m[1] as string)) out.push(m[1] as string);
           break;
         }
       }
@@ -34,13 +38,13 @@ export function homeOwnersIn(value: string): string[] {
   return out;
 }
 
-/** Home owners in raw JSON text, read without parsing: `\/`, `\\` and `\uXXXX` count as what they spell. */
+/** Home owners in a window of raw JSON text, read without parsing: `\/`, `\\` and `\uXXXX` count as what they spell. */
 export function homeOwnersInJsonText(text: string): string[] {
-  if (!text.includes("\\")) return homeOwnersIn(text);
+  if (!text.includes("\\")) return homeOwnersIn(text, true);
   const unescaped = text.replace(/\\(?:u([0-9a-fA-F]{4})|([\\/]))/g, (_m, hex: string | undefined, ch: string | undefined) =>
     hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : (ch as string),
   );
-  return homeOwnersIn(unescaped);
+  return homeOwnersIn(unescaped, true);
 }
 
 export function isUserName(name: string): boolean {

@@ -122,7 +122,7 @@ export async function substituteCommand(argv: string[], io: Io): Promise<number>
         continue;
       }
       // The first reading saw every home owner; one it did not see means the file changed since.
-      const unseen = stringValues(entry.doc.value).flatMap(homeOwnersIn).filter((u) => !users.includes(u));
+      const unseen = stringValues(entry.doc.value).flatMap((v) => homeOwnersIn(v)).filter((u) => !users.includes(u));
       if (unseen.length > 0) {
         skipped.push({ file: entry.name, reason: "names a home directory the first reading did not see (changed while being cleared?); run again" });
         continue;

@@ -3,7 +3,7 @@ import { placeOf } from "../json/scan.js";
 import { isCompanion, nameGrammar, parseCaptureName, type NameGrammar } from "../names.js";
 import { findRefusals, refusalFinding } from "../refusals.js";
 import { displayPointer } from "../homes.js";
-import type { CaptureEntry, Finding, Inventory, InventoryFile, JsonDocument, MissingEvent, Recipe, Rules, FieldInfo } from "../types.js";
+import type { CaptureEntry, FieldInfo, Finding, Inventory, InventoryFile, JsonDocument, MissingEvent, ReadProblem, Recipe, Rules } from "../types.js";
 
 // Inventory: what a sitting holds, what its recipe expected, what is missing or broken.
 // Per file first (so a large sitting streams through in constant memory), then the sitting.
@@ -28,18 +28,16 @@ export interface EntryInventory {
   companion?: string;
   /** The host version a sitting.json declares, per harness ("*" for all). */
   declaredVersions?: Map<string, { line: string; version: string | null }>;
-  hookEventName?: string;
 }
 
-const READ_PROBLEM_CODES: Record<string, string> = {
-  oversize: "oversize",
-  "not-utf8": "not-utf8",
-  "invalid-json": "invalid-json",
-  "not-an-object": "not-an-object",
-  "duplicate-key": "duplicate-key",
-  "too-deep": "too-deep",
-  unreadable: "not-a-file",
-};
+/** A file the reader could not take whole, as a finding; `unreadable` is reported as `not-a-file`. */
+function problemFinding(p: ReadProblem, file: string): Finding {
+  const f: Finding = { code: p.code === "unreadable" ? "not-a-file" : p.code, severity: "block", file, message: p.message };
+  if (p.pointer !== undefined) f.pointer = displayPointer(p.pointer);
+  if (p.line !== undefined) f.line = p.line;
+  if (p.column !== undefined) f.column = p.column;
+  return f;
+}
 
 function versionIn(line: string): string | null {
   const m = /(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)/.exec(line);
@@ -54,12 +52,7 @@ function inventoryCompanion(entry: CaptureEntry, ctx: InventoryContext): EntryIn
     return out;
   }
   if (entry.problem) {
-    const p = entry.problem;
-    const f: Finding = { code: READ_PROBLEM_CODES[p.code] ?? p.code, severity: "block", file: entry.name, message: p.message };
-    if (p.pointer !== undefined) f.pointer = p.pointer;
-    if (p.line !== undefined) f.line = p.line;
-    if (p.column !== undefined) f.column = p.column;
-    out.findings.push(f);
+    out.findings.push(problemFinding(entry.problem, entry.name));
     return out;
   }
   if (entry.name === "sitting.json" && entry.doc) {
@@ -129,12 +122,7 @@ export function inventoryEntry(entry: CaptureEntry, ctx: InventoryContext, { fie
     fields: [],
   };
   if (entry.problem) {
-    const p = entry.problem;
-    const f: Finding = { code: READ_PROBLEM_CODES[p.code] ?? p.code, severity: "block", file, message: p.message };
-    if (p.pointer !== undefined) f.pointer = displayPointer(p.pointer);
-    if (p.line !== undefined) f.line = p.line;
-    if (p.column !== undefined) f.column = p.column;
-    findings.push(f);
+    findings.push(problemFinding(entry.problem, file));
     return { file: inv, findings };
   }
   const doc = entry.doc as JsonDocument;

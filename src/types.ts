@@ -239,6 +239,15 @@ export interface RuleApplication {
   changed: string[];
 }
 
+/** An opt-in policy that admitted what would otherwise be refused, and what it left in place. */
+export interface Exemption {
+  rule: string;
+  pointer: string;
+  reason: string;
+  /** What remains readable: the member names of the admitted object. */
+  remaining: string[];
+}
+
 export interface ClearedFile {
   name: string;
   rawBytes: number;
@@ -246,6 +255,7 @@ export interface ClearedFile {
   cleared: Uint8Array | null;
   rules: RuleApplication[];
   review: string[];
+  exemptions: Exemption[];
   refused: Finding[];
 }
 

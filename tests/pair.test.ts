@@ -49,6 +49,46 @@ describe("clear pair", () => {
     expect(unpaired).toEqual([{ file: "claude-code_session_start_2_1_261.1.json", reason: "carries only an identifier every file shares (session_id)" }]);
   });
 
+  const prePost: [string, Record<string, object>, string][] = [
+    [
+      "claude-code",
+      {
+        "claude-code_pre_tool_use_2_1_261.1.json": { session_id: S, prompt_id: "p1", tool_use_id: "toolu_1" },
+        "claude-code_post_tool_use_2_1_261.1.json": { session_id: S, prompt_id: "p1", tool_use_id: "toolu_1" },
+        "claude-code_pre_tool_use_2_1_261.2.json": { session_id: S, prompt_id: "p2", tool_use_id: "toolu_2" },
+      },
+      "toolu_1",
+    ],
+    [
+      "codex",
+      {
+        "codex_pre_tool_use_0_153_0.1.json": { session_id: S, turn_id: "t1", tool_use_id: "exec-1" },
+        "codex_post_tool_use_0_153_0.1.json": { session_id: S, turn_id: "t1", tool_use_id: "exec-1" },
+        "codex_pre_tool_use_0_153_0.2.json": { session_id: S, turn_id: "t2", tool_use_id: "exec-2" },
+      },
+      "exec-1",
+    ],
+    [
+      "opencode",
+      {
+        "opencode_tool_execute_before_1_18_29.1.json": { input: { tool: "bash", sessionID: "ses", callID: "call_1" } },
+        "opencode_tool_execute_after_1_18_29.1.json": { input: { tool: "bash", sessionID: "ses", callID: "call_1" } },
+        "opencode_tool_execute_before_1_18_29.2.json": { input: { tool: "bash", sessionID: "ses", callID: "call_2" } },
+      },
+      "call_1",
+    ],
+  ];
+  for (const [harness, files, id] of prePost) {
+    it(`${harness}: pairs a pre and a post by the tool call's own id, and not the other call`, () => {
+      const { pairs, unpaired } = pair(sitting(files));
+      const [pre1, post1, pre2] = Object.keys(files) as [string, string, string];
+      const tool = pairs.filter((p) => ["tool_use_id", "callID"].includes(p.scope));
+      expect(tool).toEqual([{ harness, scope: harness === "opencode" ? "callID" : "tool_use_id", id, files: [post1, pre1].sort() }]);
+      expect(pairs.some((p) => p.files.includes(pre2))).toBe(false);
+      expect(unpaired.map((u) => u.file)).toEqual([pre2]);
+    });
+  }
+
   it("an identifier every file shares pairs nothing, and says so", () => {
     const dir = sitting({
       "codex_session_start_0_153_0.1.json": { session_id: S, hook_event_name: "SessionStart" },

@@ -17,6 +17,7 @@ interface FileRow {
   clearedBytes: number | null;
   rules: RuleRow[];
   review: string[];
+  exemptions: { rule: string; pointer: string; reason: string; remaining: string[] }[];
   refused: Finding[];
 }
 
@@ -131,6 +132,7 @@ describe("clear substitute", () => {
     expect(Object.keys(cleared.env)).toEqual(Object.keys(env));
     expect(new Set(Object.values(cleared.env))).toEqual(new Set(["[env-dump-v1]"]));
     expect(admitted.files[0]?.rules.map((r) => r.rule)).toEqual(["home-path-v1", "env-dump-v1"]);
+    expect(admitted.files[0]?.exemptions).toEqual([{ rule: "env-dump-v1", pointer: "/env", reason: "the hook reads the variable names", remaining: Object.keys(env) }]);
   });
 
   it("applies literal rules from clear.config.json and records them by name", () => {

@@ -55,10 +55,13 @@ export function renderSubstitution(files: ClearedFile[], skipped: { file: string
   lines.push(table(rows));
   lines.push("");
   for (const f of files) {
-    if (f.rules.length === 0 && f.refused.length === 0 && f.review.length === 0) continue;
+    if (f.rules.length === 0 && f.refused.length === 0 && f.review.length === 0 && f.exemptions.length === 0) continue;
     lines.push(f.name);
     for (const r of f.rules) lines.push(`  ${r.rule}: ${r.pointers.join(", ")}`);
     for (const p of f.review) lines.push(`  review: ${p} had no field rule and looked like free text; substituted`);
+    for (const e of f.exemptions) {
+      lines.push(`  exemption ${e.rule} at ${e.pointer}: ${e.reason}; every value is the placeholder, what remains is ${e.remaining.length} member names: ${e.remaining.join(", ")}`);
+    }
     for (const x of f.refused) lines.push(`  ${findingLine(x)}`);
   }
   if (skipped.length > 0) {

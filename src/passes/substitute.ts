@@ -1,6 +1,7 @@
 import { classifyDocument, type Classifier } from "../classify.js";
-import { placeOf, scanJson } from "../json/scan.js";
-import type { ClearedFile, Finding, JsonDocument, RuleApplication, Rules } from "../types.js";
+import { placeOf, pointerTokens, scanJson } from "../json/scan.js";
+import type { ClearedFile, Exemption, Finding, JsonDocument, RuleApplication, Rules } from "../types.js";
+import { valueAt } from "../pointers.js";
 import { findRefusals, refusalFinding } from "../refusals.js";
 import { displayPointer, escapeRegex, isUserName, USER_PLACEHOLDER, userNamePattern } from "../homes.js";
 
@@ -195,11 +196,15 @@ export function clearFile(file: FileToClear, c: Classifier, rules: Rules, option
 
   // Refused classes; an environment dump is admitted only under the opt-in policy.
   const envDumps: string[] = [];
+  const exemptions: Exemption[] = [];
   for (const r of findRefusals(doc, rules)) {
     const policy = options.envDump;
     const admitted = r.kind === "env-dump" && policy !== null && (policy.pointers === undefined || policy.pointers.includes(r.pointer));
-    if (admitted) envDumps.push(r.pointer);
-    else refused.push(refusalFinding(r, doc, name, options.users));
+    if (admitted) {
+      envDumps.push(r.pointer);
+      const members = Object.keys(valueAt(doc.value, pointerTokens(r.pointer)) as object);
+      exemptions.push({ rule: ENV_DUMP_RULE, pointer: displayPointer(r.pointer, options.users), reason: policy.reason, remaining: members });
+    } else refused.push(refusalFinding(r, doc, name, options.users));
   }
 
   const leaves = classifyDocument(doc, file.event, c);
@@ -319,6 +324,7 @@ export function clearFile(file: FileToClear, c: Classifier, rules: Rules, option
     cleared: bytes,
     rules: rulesApplied,
     review: review.map((p) => displayPointer(p, options.users)),
+    exemptions,
     refused,
   };
 }

@@ -44,6 +44,7 @@ for (const count of counts.length ? counts : [1000, 5000]) {
     const t = process.hrtime.bigint();
     const cmd = spawnSync(process.execPath, [cli, "inventory", path.join(dir, "sitting"), "--json"], { encoding: "utf8", maxBuffer: 1 << 30 });
     const s = Number(process.hrtime.bigint() - t) / 1e9;
+    // Exit 1 is expected: the generated sitting does not hold every event its recipes expect.
     console.log(`  clear inventory --json: exit ${cmd.status}, ${s.toFixed(2)} s wall, ${(mb / s).toFixed(1)} MB/s`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -124,10 +124,11 @@ export async function substituteCommand(argv: string[], io: Io): Promise<number>
         skipped.push({ file: entry.name, reason: why ? `${why.code}: ${why.message}` : "not a readable capture" });
         continue;
       }
-      // The first reading saw every home owner; one it did not see means the file changed since.
+      // Every capture is cleared against the same names; a home owner the first reading missed
+      // (a file changed since, or a name spelled only in escapes) could hide elsewhere too.
       const unseen = stringValues(entry.doc.value).flatMap((v) => homeOwnersIn(v)).filter((u) => !users.includes(u));
       if (unseen.length > 0) {
-        skipped.push({ file: entry.name, reason: "names a home directory the first reading did not see (changed while being cleared?); run again" });
+        skipped.push({ file: entry.name, reason: "names a home directory the first reading did not find (changed since, or spelled in escapes); pass that user with --user and run again" });
         continue;
       }
       const cleared = clearFile({ name: entry.name, event: inv.file.event, doc: entry.doc, rawBytes: entry.size }, ctx.classifiers.get(inv.file.harness) as Classifier, s.rules, options);

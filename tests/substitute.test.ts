@@ -117,6 +117,18 @@ describe("clear substitute", () => {
     expect(JSON.stringify(json)).not.toMatch(new RegExp(U, "i"));
   });
 
+  it("refuses a capture whose home owner the first, textual reading could not see, until --user names it", () => {
+    const dir = tempDir();
+    // "home" itself spelled in escapes: invisible to a byte search, plain to a JSON parser.
+    write(dir, "codex_session_start_0_153_0.1.json", `{"session_id":"s","cwd":"/\\u0068ome/${U}/p"}`);
+    const missed = run(dir);
+    expect(missed.code).toBe(1);
+    expect(missed.json.skipped).toEqual([{ file: "codex_session_start_0_153_0.1.json", reason: expect.stringContaining("pass that user with --user") }]);
+    const named = run(dir, ["--user", U]);
+    expect(named.code).toBe(0);
+    expect(readFileSync(path.join(named.out, "codex_session_start_0_153_0.1.json"), "utf8")).toBe('{"session_id":"s","cwd":"/home/user/p"}');
+  });
+
   it("keeps an environment dump refused unless clear.config.json opts into env-dump-v1, then keeps only member names", () => {
     const dir = tempDir();
     const env = Object.fromEntries(Array.from({ length: 22 }, (_, i) => [`VAR_${i}`, `/home/${U}/bin:${i}`]));

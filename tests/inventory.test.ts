@@ -156,6 +156,20 @@ describe("clear inventory", () => {
     expect(human.stdout).toContain("symlink");
   });
 
+  it("notes counters a sink would not have skipped, without walking a hostile one", () => {
+    const dir = tempDir();
+    codexSitting(dir);
+    writeFileSync(path.join(dir, "codex_pre_tool_use_0_153_0.4.json"), payload("PreToolUse"));
+    writeFileSync(path.join(dir, "codex_session_start_0_153_0.999999999.json"), payload("SessionStart"));
+    const { code, json } = clearJson(["inventory", dir]);
+    expect(code).toBe(0);
+    const gaps = (json.findings as FindingRow[]).filter((f) => f.code === "counter-gap");
+    expect(gaps.map((g) => [g.severity, g.message.split(":")[1]?.trim()])).toEqual([
+      ["note", "counters .2, .3 are absent; a sink never skips a number, so a file may have been removed"],
+      ["note", "999999997 counters below .999999999 are absent; a sink never skips a number, so a file may have been removed"],
+    ]);
+  });
+
   it("takes the size cap from --max-file-bytes", () => {
     const dir = tempDir();
     codexSitting(dir);

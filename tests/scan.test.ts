@@ -52,6 +52,9 @@ describe("the JSON scanner", () => {
 
   it("places an error by line and column", () => {
     expect(placeOf("ab\ncd\nef", 7)).toEqual({ line: 3, column: 2 });
+    expect(placeOf("x\ny", 2)).toEqual({ line: 2, column: 1 });
+    expect(placeOf("ab\ncd\nef", 0)).toEqual({ line: 1, column: 1 });
+    expect(placeOf("ab\ncd\nef", 2)).toEqual({ line: 1, column: 3 });
     const r = parseCaptureBytes(Buffer.from('{\n  "a": 1,\n  "b": }'), { maxDepth: 8, maxFileBytes: 100 });
     expect(r.problem).toMatchObject({ code: "invalid-json", line: 3, column: 8 });
   });

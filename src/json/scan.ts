@@ -28,17 +28,26 @@ export function pointerTokens(pointer: string): string[] {
   return pointer.slice(1).split("/").map(unescapePointerToken);
 }
 
+// Line starts of the last text asked about: findings for one document come together, so one
+// index serves them all and a place costs a binary search, not a scan from the start.
+let indexedText: string | null = null;
+let lineStarts: number[] = [0];
+
 export function placeOf(text: string, offset: number): SourcePlace {
-  let line = 1;
-  let lineStart = 0;
-  const end = Math.min(offset, text.length);
-  for (let i = 0; i < end; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
+  if (text !== indexedText) {
+    lineStarts = [0];
+    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lineStarts.push(i + 1);
+    indexedText = text;
   }
-  return { line, column: end - lineStart + 1 };
+  const at = Math.min(Math.max(offset, 0), text.length);
+  let lo = 0;
+  let hi = lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((lineStarts[mid] as number) <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: at - (lineStarts[lo] as number) + 1 };
 }
 
 interface Frame {

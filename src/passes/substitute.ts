@@ -211,14 +211,14 @@ export function clearFile(file: FileToClear, c: Classifier, rules: Rules, option
   const promptEvent = rules.refusals.promptEvents.includes(file.event);
   // Per rule, the pointers it covers (a placeholder already in place is covered, unchanged) and
   // the pointers whose bytes it changed.
-  const applied = new Map<string, string[]>();
-  const changedBy = new Map<string, string[]>();
+  const applied = new Map<string, Set<string>>();
+  const changedBy = new Map<string, Set<string>>();
   const touch = (rule: string, pointer: string, changed: boolean): void => {
     for (const [map, add] of [[applied, true], [changedBy, changed]] as const) {
       if (!add) continue;
-      const list = map.get(rule) ?? [];
-      if (!list.includes(pointer)) list.push(pointer);
-      map.set(rule, list);
+      const set = map.get(rule) ?? new Set<string>();
+      set.add(pointer);
+      map.set(rule, set);
     }
   };
   const review: string[] = [];
@@ -311,8 +311,8 @@ export function clearFile(file: FileToClear, c: Classifier, rules: Rules, option
   const order = [HOME_RULE, ...literals.map((l) => l.rule), ENV_DUMP_RULE, FREE_TEXT_RULE];
   for (const rule of order) {
     const pointers = applied.get(rule);
-    const shown = (list: string[]): string[] => list.map((p) => displayPointer(p, options.users));
-    if (pointers) rulesApplied.push({ rule, pointers: shown(pointers), changed: shown(changedBy.get(rule) ?? []) });
+    const shown = (set: Set<string> | undefined): string[] => [...(set ?? [])].map((p) => displayPointer(p, options.users));
+    if (pointers) rulesApplied.push({ rule, pointers: shown(pointers), changed: shown(changedBy.get(rule)) });
   }
 
   const blocked = refused.length > 0;

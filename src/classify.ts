@@ -1,4 +1,4 @@
-import { pointerTokens } from "./json/scan.js";
+import { pointerTokens, stringAt } from "./json/scan.js";
 import { matchesPattern } from "./pointers.js";
 import type { FieldClass, FieldRule, FieldRuleSet, JsonDocument, ValueKind } from "./types.js";
 
@@ -76,7 +76,10 @@ export function classifyDocument(doc: JsonDocument, event: string, c: Classifier
 }
 
 function leafValue(doc: JsonDocument, kind: ValueKind, start: number, end: number): unknown {
-  const raw = doc.text.slice(start, end);
-  if (kind === "string") return raw.includes("\\") ? JSON.parse(raw) : raw.slice(1, -1);
-  return JSON.parse(raw);
+  return kind === "string" ? stringAt(doc.text, start, end) : JSON.parse(doc.text.slice(start, end));
+}
+
+/** Every string value of a document, read from its spans. */
+export function stringLeaves(doc: JsonDocument): string[] {
+  return doc.spans.filter((s) => s.kind === "string").map((s) => stringAt(doc.text, s.start, s.end));
 }

@@ -46,7 +46,8 @@ export interface KeySpan {
 
 export interface JsonDocument {
   text: string;
-  value: unknown;
+  /** The parsed value, made on first use. */
+  readonly value: unknown;
   spans: ValueSpan[];
   keys: KeySpan[];
 }

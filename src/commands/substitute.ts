@@ -5,10 +5,10 @@ import { many, one, parseArgs, UsageError } from "../args.js";
 import { readCaptureEntry } from "../io/read-capture-dir.js";
 import { isInside, writeAtomic } from "../io/write-atomic.js";
 import { inventoryContext, inventoryEntry } from "../passes/inventory.js";
-import { clearFile, homeOwnersIn, isUserName, stringValues, type SubstituteOptions } from "../passes/substitute.js";
+import { clearFile, homeOwnersIn, isUserName, type SubstituteOptions } from "../passes/substitute.js";
 import { homeOwnersInJsonText } from "../homes.js";
 import type { ClearedFile, Finding } from "../types.js";
-import type { Classifier } from "../classify.js";
+import { stringLeaves, type Classifier } from "../classify.js";
 import { checkSitting } from "./inventory.js";
 import { findingLine, guarded, listing, setting, table, writeJson, type Io } from "./common.js";
 
@@ -126,7 +126,7 @@ export async function substituteCommand(argv: string[], io: Io): Promise<number>
       }
       // Every capture is cleared against the same names; a home owner the first reading missed
       // (a file changed since, or a name spelled only in escapes) could hide elsewhere too.
-      const unseen = stringValues(entry.doc.value).flatMap((v) => homeOwnersIn(v)).filter((u) => !users.includes(u));
+      const unseen = stringLeaves(entry.doc).flatMap((v) => homeOwnersIn(v)).filter((u) => !users.includes(u));
       if (unseen.length > 0) {
         skipped.push({ file: entry.name, reason: "names a home directory the first reading did not find (changed since, or spelled in escapes); pass that user with --user and run again" });
         continue;

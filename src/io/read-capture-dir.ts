@@ -72,9 +72,9 @@ export function parseCaptureBytes(bytes: Uint8Array, limits: ReadLimits): Pick<C
   }
   try {
     const doc = scanJson(text, { maxDepth: limits.maxDepth });
-    const top = doc.value;
-    if (top === null || typeof top !== "object" || Array.isArray(top)) {
-      const kind = Array.isArray(top) ? "an array" : top === null ? "null" : `a ${typeof top}`;
+    const top = doc.spans[0]?.kind;
+    if (top !== "object") {
+      const kind = top === "array" ? "an array" : top === "null" ? "null" : top === "bool" ? "a boolean" : `a ${top}`;
       return { problem: { code: "not-an-object", message: `the top-level value is ${kind}, not an object`, line: 1, column: 1 } };
     }
     return { doc };
@@ -112,7 +112,8 @@ function readRegularFile(filePath: string, limits: ReadLimits): { bytes?: Uint8A
         problem: { code: "oversize", message: `${stat.size} bytes, above the cap of ${limits.maxFileBytes} bytes; not read` },
       };
     }
-    const bytes = new Uint8Array(stat.size);
+    // Not zero-filled first: every byte is read into it, and a short read is refused below.
+    const bytes = Buffer.allocUnsafe(stat.size);
     let filled = 0;
     while (filled < stat.size) {
       const n = readSync(fd, bytes, filled, stat.size - filled, filled);

@@ -116,15 +116,14 @@ function scanScalar(text: string, i: number): { end: number; kind: ValueSpan["ki
   throw new JsonScanError("invalid-json", `unexpected ${describe(text, i)}`, i);
 }
 
-function keyOf(text: string, start: number, end: number): string {
+/** The string a string token (quotes included, from `start` to `end`) spells. */
+export function stringAt(text: string, start: number, end: number): string {
   const raw = text.slice(start + 1, end - 1);
   return raw.includes("\\") ? (JSON.parse(text.slice(start, end)) as string) : raw;
 }
 
 export interface ScanOptions {
   maxDepth: number;
-  /** Also parse the value (default true); spans alone are enough to check a document's shape. */
-  parse?: boolean;
 }
 
 function skipWs(text: string, i: number): number {
@@ -187,7 +186,7 @@ export function scanJson(text: string, options: ScanOptions): JsonDocument {
       }
       const keyStart = i;
       const keyEnd = scanString(text, i);
-      const name = keyOf(text, keyStart, keyEnd);
+      const name = stringAt(text, keyStart, keyEnd);
       const memberPointer = `${frame.pointer}/${escapePointerToken(name)}`;
       if ((frame.keys as Set<string>).has(name)) {
         throw new JsonScanError("duplicate-key", `member name "${name}" appears twice in one object`, keyStart, memberPointer);
@@ -212,7 +211,28 @@ export function scanJson(text: string, options: ScanOptions): JsonDocument {
   i = skipWs(text, i);
   if (i < n) throw new JsonScanError("invalid-json", `unexpected ${describe(text, i)} after the document`, i);
 
-  // The scan above accepts exactly JSON's grammar, so the native parser cannot disagree.
-  const value: unknown = options.parse === false ? undefined : JSON.parse(text);
-  return { text, value, spans, keys };
+  return new ScannedDocument(text, spans, keys);
+}
+
+/**
+ * A scanned document. The scan accepts exactly JSON's grammar, so the native parser cannot
+ * disagree; the parsed value is made only when asked for, since the passes mostly read spans.
+ */
+class ScannedDocument implements JsonDocument {
+  #value: unknown;
+  #parsed = false;
+
+  constructor(
+    readonly text: string,
+    readonly spans: ValueSpan[],
+    readonly keys: KeySpan[],
+  ) {}
+
+  get value(): unknown {
+    if (!this.#parsed) {
+      this.#value = JSON.parse(this.text);
+      this.#parsed = true;
+    }
+    return this.#value;
+  }
 }

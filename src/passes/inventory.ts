@@ -1,5 +1,5 @@
 import { classifier, classifyDocument, type Classifier } from "../classify.js";
-import { placeOf } from "../json/scan.js";
+import { placeOf, stringAt } from "../json/scan.js";
 import { isCompanion, nameGrammar, parseCaptureName, type NameGrammar } from "../names.js";
 import { findRefusals, refusalFinding } from "../refusals.js";
 import { displayPointer } from "../homes.js";
@@ -144,8 +144,8 @@ export function inventoryEntry(entry: CaptureEntry, ctx: InventoryContext, { fie
     }
   }
   findings.push(...findRefusals(doc, ctx.rules).map((r) => refusalFinding(r, doc, file)));
-  const top = doc.value as Record<string, unknown>;
-  const hookEventName = typeof top.hook_event_name === "string" ? top.hook_event_name : undefined;
+  const eventSpan = doc.spans.find((s) => s.pointer === "/hook_event_name" && s.kind === "string");
+  const hookEventName = eventSpan ? stringAt(doc.text, eventSpan.start, eventSpan.end) : undefined;
   if (hookEventName !== undefined && name.hostEvent !== undefined && hookEventName !== name.hostEvent) {
     findings.push({
       code: "event-mismatch",

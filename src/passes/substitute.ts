@@ -1,8 +1,7 @@
 import { classifyDocument, type Classifier } from "../classify.js";
-import { placeOf, pointerTokens, scanJson } from "../json/scan.js";
+import { placeOf, scanJson } from "../json/scan.js";
 import type { ClearedFile, Exemption, Finding, JsonDocument, RuleApplication, Rules } from "../types.js";
-import { valueAt } from "../pointers.js";
-import { findRefusals, refusalFinding } from "../refusals.js";
+import { findRefusals, memberNames, refusalFinding } from "../refusals.js";
 import { displayPointer, escapeRegex, isUserName, USER_PLACEHOLDER, userNamePattern } from "../homes.js";
 
 export { homeOwnersIn, isUserName } from "../homes.js";
@@ -26,14 +25,6 @@ export interface SubstituteOptions {
   literals: Literal[];
   /** Present when clear.config.json opts into the env-dump-v1 policy. */
   envDump: { reason: string; pointers?: string[] } | null;
-}
-
-/** Every string value of a payload, for discovering user names across a whole sitting. */
-export function stringValues(value: unknown, out: string[] = []): string[] {
-  if (typeof value === "string") out.push(value);
-  else if (Array.isArray(value)) for (const v of value) stringValues(v, out);
-  else if (value !== null && typeof value === "object") for (const v of Object.values(value)) stringValues(v, out);
-  return out;
 }
 
 interface Replacer {
@@ -202,7 +193,7 @@ export function clearFile(file: FileToClear, c: Classifier, rules: Rules, option
     const admitted = r.kind === "env-dump" && policy !== null && (policy.pointers === undefined || policy.pointers.includes(r.pointer));
     if (admitted) {
       envDumps.push(r.pointer);
-      const members = Object.keys(valueAt(doc.value, pointerTokens(r.pointer)) as object);
+      const members = memberNames(doc).get(r.pointer) ?? [];
       exemptions.push({ rule: ENV_DUMP_RULE, pointer: displayPointer(r.pointer, options.users), reason: policy.reason, remaining: members });
     } else refused.push(refusalFinding(r, doc, name, options.users));
   }
@@ -273,7 +264,7 @@ export function clearFile(file: FileToClear, c: Classifier, rules: Rules, option
   // Check the result: it parses, keeps the input's shape, and carries no user name or home.
   let cleared: JsonDocument | null = null;
   try {
-    cleared = scanJson(text, { maxDepth: Number.MAX_SAFE_INTEGER, parse: false });
+    cleared = scanJson(text, { maxDepth: Number.MAX_SAFE_INTEGER });
   } catch (err) {
     refused.push({ code: "substitution-broke-json", severity: "block", file: name, message: `cleared text does not parse (${(err as Error).message}); nothing written` });
   }

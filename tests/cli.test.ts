@@ -26,6 +26,14 @@ describe("the clear command line", () => {
     expect(option.stderr).toContain("unknown option --frob");
   });
 
+  it("with --json still prints one JSON object when the input cannot be read, and exits 2", () => {
+    const missing = path.join(tempDir(), "nope");
+    const r = clear(["inventory", missing, "--json"]);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toEqual({ schemaVersion: 1, ok: false, error: `${missing}: no such folder`, findings: [] });
+    expect(r.stderr).toContain("no such folder");
+  });
+
   it("with --json prints exactly one JSON object with schemaVersion 1, from any current directory", () => {
     const dir = tempDir();
     for (const command of [["inventory", dir], ["pair", dir]]) {

@@ -67,13 +67,17 @@ export function table(rows: string[][]): string {
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] as number))).join("  ")).join("\n");
 }
 
-/** Maps the errors that mean "could not read the input at all" to exit 2 with a clear line. */
-export async function guarded(io: Io, run: () => Promise<number>): Promise<number> {
+/**
+ * Maps the errors that mean "could not read the input at all" to exit 2 with a clear line; under
+ * --json, stdout still carries its one JSON object, saying the same.
+ */
+export async function guarded(io: Io, argv: string[], run: () => Promise<number>): Promise<number> {
   try {
     return await run();
   } catch (err) {
     if (err instanceof UsageError || err instanceof CaptureDirError || err instanceof RulesError) {
       io.stderr(`clear: ${err.message}\n`);
+      if (argv.includes("--json")) writeJson(io, { ok: false, error: err.message, findings: [] });
       return 2;
     }
     throw err;

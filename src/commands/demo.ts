@@ -17,7 +17,7 @@ inventory, pair, substitute. The temporary folder is removed afterwards unless -
 const EXAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "examples", "sitting");
 
 export async function demoCommand(argv: string[], io: Io): Promise<number> {
-  return guarded(io, async () => {
+  return guarded(io, argv, async () => {
     const args = parseArgs(argv, { keep: "bool", help: "bool" });
     if (args.bools.has("help")) {
       io.stdout(demoHelp);

@@ -84,7 +84,7 @@ export function renderInventory(inv: Inventory): string {
 }
 
 export async function inventoryCommand(argv: string[], io: Io): Promise<number> {
-  return guarded(io, async () => {
+  return guarded(io, argv, async () => {
     const args = parseArgs(argv, { json: "bool", recipe: "strings", root: "string", "max-file-bytes": "string", help: "bool" });
     if (args.bools.has("help")) {
       io.stdout(inventoryHelp);

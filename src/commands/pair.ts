@@ -36,7 +36,7 @@ export function renderPairing(p: Pairing): string {
 }
 
 export async function pairCommand(argv: string[], io: Io): Promise<number> {
-  return guarded(io, async () => {
+  return guarded(io, argv, async () => {
     const args = parseArgs(argv, { json: "bool", root: "string", help: "bool" });
     if (args.bools.has("help")) {
       io.stdout(pairHelp);

@@ -75,7 +75,7 @@ export function renderSubstitution(files: ClearedFile[], skipped: { file: string
 }
 
 export async function substituteCommand(argv: string[], io: Io): Promise<number> {
-  return guarded(io, async () => {
+  return guarded(io, argv, async () => {
     const args = parseArgs(argv, { json: "bool", out: "string", user: "strings", root: "string", help: "bool" });
     if (args.bools.has("help")) {
       io.stdout(substituteHelp);

@@ -40,22 +40,6 @@ export function matchesPattern(pattern: string, tokens: string[]): boolean {
   return matchFrom(compilePattern(pattern), 0, tokens, 0);
 }
 
-/** Reads the value at a concrete pointer, or undefined. */
-export function valueAt(root: unknown, tokens: string[]): unknown {
-  let cur: unknown = root;
-  for (const t of tokens) {
-    if (cur === null || typeof cur !== "object") return undefined;
-    if (Array.isArray(cur)) {
-      if (!/^(0|[1-9][0-9]*)$/.test(t)) return undefined;
-      cur = cur[Number(t)];
-    } else {
-      if (!Object.prototype.hasOwnProperty.call(cur, t)) return undefined;
-      cur = (cur as Record<string, unknown>)[t];
-    }
-  }
-  return cur;
-}
-
 /** Every concrete pointer (as tokens) under `root` that matches a pattern, with its value. */
 export function findMatches(root: unknown, pattern: string): { tokens: string[]; value: unknown }[] {
   const compiled = compilePattern(pattern);

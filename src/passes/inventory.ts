@@ -158,15 +158,10 @@ export function inventoryEntry(entry: CaptureEntry, ctx: InventoryContext, { fie
   return { file: inv, findings };
 }
 
+/** The recipes named (the command refuses unknown names first), or each harness's default. */
 function recipesFor(rules: Rules, recipeNames: string[]): Recipe[] {
-  if (recipeNames.length > 0) {
-    return recipeNames.map((n) => {
-      const r = rules.recipes.find((x) => x.name === n);
-      if (!r) throw new Error(`no recipe named "${n}" (known: ${rules.recipes.map((x) => x.name).join(", ")})`);
-      return r;
-    });
-  }
-  return rules.recipes.filter((r) => r.default);
+  if (recipeNames.length === 0) return rules.recipes.filter((r) => r.default);
+  return recipeNames.flatMap((n) => rules.recipes.filter((r) => r.name === n));
 }
 
 /** Checks that every recipe names a known recipe; returns the unknown names. */

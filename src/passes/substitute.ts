@@ -4,8 +4,6 @@ import type { ClearedFile, Exemption, Finding, JsonDocument, RuleApplication, Ru
 import { findRefusals, memberNames, refusalFinding } from "../refusals.js";
 import { displayPointer, escapeRegex, isUserName, USER_PLACEHOLDER, userNamePattern } from "../homes.js";
 
-export { homeOwnersIn, isUserName } from "../homes.js";
-
 // Substitution: values, never structure. Each string token that a rule changes is rewritten inside
 // its own span; every other byte of the capture is kept as it was.
 

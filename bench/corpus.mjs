@@ -2,18 +2,9 @@
 // 100 KB, shaped like real Claude Code, Codex and OpenCode payloads, with a home path to clear.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { prng } from "../tests/seeded.mjs";
 
-/** A small seeded generator (mulberry32), shared with the property tests. */
-export function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng };
 
 const WORDS = ["the", "file", "read", "line", "project", "output", "error", "build", "test", "café", "日本", "path"];
 

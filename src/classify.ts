@@ -1,5 +1,5 @@
-import { pointerTokens, stringAt } from "./json/scan.js";
-import { matchesPattern } from "./pointers.js";
+import { pointerTokens, stringAt } from "./json/reader.js";
+import { compilePattern, matchesPattern } from "./pointers.js";
 import type { FieldClass, FieldRule, FieldRuleSet, JsonDocument, ValueKind } from "./types.js";
 
 // Which class of value each leaf of a payload holds, by the harness's field rules; a leaf no rule
@@ -36,9 +36,34 @@ export interface Classifier {
 
 export function classifier(ruleSet: FieldRuleSet | undefined): Classifier {
   const rules = ruleSet?.rules ?? [];
+  // Rules indexed by the member name their pattern ends with; a pattern ending in a wildcard is
+  // tried for every leaf. Order is kept: the first rule that matches wins.
+  const byLast = new Map<string, number[]>();
+  const open: number[] = [];
+  rules.forEach((r, i) => {
+    const last = compilePattern(r.pointer).at(-1) ?? "";
+    if (last === "*" || last === "**") open.push(i);
+    else byLast.set(last, [...(byLast.get(last) ?? []), i]);
+  });
+  const candidates = new Map<string, number[]>();
+  const candidatesFor = (last: string): number[] => {
+    let list = candidates.get(last);
+    if (!list) {
+      list = [...(byLast.get(last) ?? []), ...open].sort((a, b) => a - b);
+      candidates.set(last, list);
+    }
+    return list;
+  };
   return {
     classify(event, tokens, kind, value) {
-      const rule = rules.find((r) => (r.events === undefined || r.events.includes(event)) && matchesPattern(r.pointer, tokens)) ?? null;
+      let rule: FieldRule | null = null;
+      for (const i of candidatesFor(tokens.at(-1) ?? "")) {
+        const r = rules[i] as FieldRule;
+        if ((r.events === undefined || r.events.includes(event)) && matchesPattern(r.pointer, tokens)) {
+          rule = r;
+          break;
+        }
+      }
       const byKind = classOfKind(kind);
       if (rule) {
         // A string class on a number, bool or null leaf means the leaf's own type.
@@ -79,7 +104,3 @@ function leafValue(doc: JsonDocument, kind: ValueKind, start: number, end: numbe
   return kind === "string" ? stringAt(doc.text, start, end) : JSON.parse(doc.text.slice(start, end));
 }
 
-/** Every string value of a document, read from its spans. */
-export function stringLeaves(doc: JsonDocument): string[] {
-  return doc.spans.filter((s) => s.kind === "string").map((s) => stringAt(doc.text, s.start, s.end));
-}

@@ -1,6 +1,62 @@
 #!/usr/bin/env node
-import { processIo } from "./commands/common.js";
-import { main } from "./main.js";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { wantsHelp } from "./cli-args.js";
+import type { Command } from "./command.js";
+import { demoCommand } from "./commands/demo.js";
+import { inventoryCommand } from "./commands/inventory.js";
+import { pairCommand } from "./commands/pair.js";
+import { substituteCommand } from "./commands/substitute.js";
+import { processIo, type Io } from "./io/setting.js";
+
+const COMMANDS: Record<string, Command> = {
+  inventory: inventoryCommand,
+  pair: pairCommand,
+  substitute: substituteCommand,
+  demo: demoCommand,
+};
+
+const HELP = `clear: clear raw captured hook payloads into committed test fixtures with provenance
+
+Usage:
+  clear inventory  <capture-dir> [--recipe NAME]... [--json] [--fields]
+  clear pair       <capture-dir> [--json]
+  clear substitute <capture-dir> --out <dir> [--user NAME]... [--json]
+  clear demo       [--keep]
+  clear --help | clear <command> --help | clear --version
+
+No command ever writes inside a capture directory, follows a symlink, or deletes a capture.
+Exit codes: 0 clean, 1 something blocks, 2 usage error or unreadable input.
+`;
+
+function version(): string {
+  const pkg = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "package.json");
+  return (JSON.parse(readFileSync(pkg, "utf8")) as { version: string }).version;
+}
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    const topic = name === "help" ? rest[0] : undefined;
+    io.stdout(topic && COMMANDS[topic] ? COMMANDS[topic].help : HELP);
+    return 0;
+  }
+  if (name === "--version" || name === "-V") {
+    io.stdout(`${version()}\n`);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr(`clear: unknown command "${name}"\n\n${HELP}`);
+    return 2;
+  }
+  if (wantsHelp(rest)) {
+    io.stdout(command.help);
+    return 0;
+  }
+  return command.run(rest, io);
+}
 
 main(process.argv.slice(2), processIo).then(
   (code) => {

@@ -1,72 +1,129 @@
-// What a home directory and a user name look like, in values and in printed pointers.
+import type { HomeRules } from "./types.js";
 
-export const USER_PLACEHOLDER = "user";
+// The one grammar of home directories, built from rules/homes.json. Whatever stands after a home
+// root is the owner, and it is found whether or not the name was known beforehand. Classification,
+// owner discovery, replacement and the final check all read homes through here.
 
-/** Names that stand where a user name would but belong to nobody. */
-const NOT_USERS = new Set(["user", "shared", "public", "default", "all users", "default user", "guest"]);
-
-export function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+/** Where an owner stands in a text: [start, end) in UTF-16 units. */
+export interface OwnerSpan {
+  start: number;
+  end: number;
+  owner: string;
+  /** False for the placeholder and for names that belong to nobody (Shared, Public). */
+  real: boolean;
+  /** Found by the `~name` form, which free text also writes for other things: replaced, never learned. */
+  tilde: boolean;
 }
 
-// The owner of a home directory: the folder under /home, under /Users, or under a drive's Users folder.
-const OWNER_AT = /(?:\/home|\/Users|[A-Za-z]:[\\/]+Users)[\\/]+([^\\/\s"'<>|:*?]+)/y;
-const NAME_CHAR = /[A-Za-z0-9_.-]/;
+export interface HomeGrammar {
+  placeholder: string;
+  /** Every owner span in `text`; with `anySeparator`, every root accepts both slashes and escaped ones. */
+  owners(text: string, anySeparator?: boolean): OwnerSpan[];
+  /** Only the owners that are someone: not the placeholder, not a name that belongs to nobody. */
+  realOwners(text: string, anySeparator?: boolean): OwnerSpan[];
+  /** True when `text` may hold a home (a cheap test before `owners`). */
+  mayHold(text: string): boolean;
+  isOwner(name: string): boolean;
+}
 
-/**
- * User names seen as the owner of a home directory in a string. In a window cut from a longer
- * text (`window`), a name that runs into the window's end may be cut short, so it is not taken.
- */
-export function homeOwnersIn(value: string, window = false): string[] {
-  const out: string[] = [];
-  // Find the words natively first, then try the pattern only where a home can start.
-  for (const word of ["home", "Users"]) {
-    for (let at = value.indexOf(word); at !== -1; at = value.indexOf(word, at + 1)) {
-      for (let back = 1; back <= 5 && at - back >= 0; back++) {
-        const start = at - back;
-        if (start > 0 && NAME_CHAR.test(value[start - 1] as string)) continue;
-        OWNER_AT.lastIndex = start;
-        const m = OWNER_AT.exec(value);
-        if (m) {
-          const cut = window && m.index + m[0].length === value.length;
-          if (!cut && isUserName(m[1] as string)) out.push(m[1] as string);
-          break;
-        }
-      }
+// A separator, also as written inside text that is itself JSON or URL-encoded: `\/`, `\\/`, `\u002F`, `%2F`.
+const POSIX_SEP = String.raw`(?:\\*\/|\\+u002[fF]|%2[fF])+`;
+const ANY_SEP = String.raw`(?:\\+u002[fF]|\\+u005[cC]|\\*\/|\\+|%2[fF]|%5[cC])+`;
+const STOP = String.raw`\/\\"'\x60<>|:;,=?*#%&(){}\[\]\x00-\x1f\x7f`;
+const SEGMENT_OWNER = new RegExp(String.raw`[^${STOP}\s]+`, "uy");
+const SPACED_OWNER = new RegExp(String.raw`[^${STOP}\n\r\t]+`, "uy");
+const SLUG_OWNER = new RegExp(String.raw`[^${STOP}\s\-]+`, "uy");
+const WORD_BEFORE = String.raw`(?<![\p{L}\p{N}_.\-])`;
+
+function escapeRegex(s: string): string {
+  // Unicode-mode patterns take no escape of "-" outside a class, so it is left as is.
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
+
+function rootSource(root: string, sep: string, groups: string): string {
+  const body = root
+    .split(/(\{drive\}|\{name\}|\{group\}|\/)/)
+    .map((part) => {
+      if (part === "/") return sep;
+      if (part === "{drive}") return "[A-Za-z]";
+      if (part === "{name}") return String.raw`[^\/\\"\n]+?`;
+      if (part === "{group}") return groups;
+      return escapeRegex(part);
+    })
+    .join("");
+  // A root written from "/" also stands relative ("home/ana/"), but not inside a word ("myhome/ana").
+  if (root.startsWith("/")) return `(?:${sep}|${WORD_BEFORE})${body.slice(sep.length)}`;
+  return /^[\p{L}\p{N}{]/u.test(root) ? `${WORD_BEFORE}${body}` : body;
+}
+
+function ownerAt(text: string, at: number, pattern: RegExp, known: string[]): string | null {
+  pattern.lastIndex = at;
+  let owner = pattern.exec(text)?.[0] ?? "";
+  if (pattern === SPACED_OWNER) owner = owner.trimEnd();
+  // A known name may hold what the generic segment stops at (a dot or a dash in a slug).
+  const lower = text.slice(at, at + 64).toLowerCase();
+  for (const name of known) {
+    if (name.length <= owner.length || !lower.startsWith(name.toLowerCase())) continue;
+    if (!/[\p{L}\p{N}]/u.test(text.charAt(at + name.length))) owner = text.slice(at, at + name.length);
+  }
+  return owner === "" ? null : owner;
+}
+
+/** Builds the grammar; `known` user names (and their slug spellings) extend an owner a generic segment would cut. */
+export function homeGrammar(rules: HomeRules, known: string[] = []): HomeGrammar {
+  const groups = `(?:${rules.groupFolders.map(escapeRegex).join("|")})`;
+  const notOwners = new Set(rules.notOwners.map((n) => n.toLowerCase()));
+  const knownForms = [...new Set(known.flatMap((n) => [n, n.replace(/[^\p{L}\p{N}]/gu, "-")]))].sort((a, b) => b.length - a.length);
+  const build = (anySep: boolean): { roots: RegExp; slugs: RegExp } => {
+    const alternatives = [...rules.roots]
+      .sort((a, b) => b.root.length - a.root.length)
+      .map((r) => {
+        const sep = anySep || r.separators.includes("\\") ? ANY_SEP : POSIX_SEP;
+        const after = r.root === "~" ? String.raw`(?=\p{L})` : sep;
+        const lead = r.root === "~" ? String.raw`(?<![\p{L}\p{N}_~.\-])` : "";
+        return `${lead}(?<${r.owner === "segment" ? "s" : "w"}${r.id.replace(/-/g, "_")}>${rootSource(r.root, sep, groups)}${after})`;
+      });
+    const slugAlternatives = [...rules.slugs]
+      .sort((a, b) => b.root.length - a.root.length)
+      .map((s) => rootSource(s.root, "-", groups).replace(/^/, String.raw`(?<![\p{L}\p{N}])`));
+    return { roots: new RegExp(alternatives.join("|"), "giu"), slugs: new RegExp(slugAlternatives.join("|"), "giu") };
+  };
+  const strict = build(false);
+  const loose = build(true);
+  const isOwner = (name: string): boolean => name !== rules.placeholder && !notOwners.has(name.toLowerCase()) && !/^[$%~.]|^\.\.?$/.test(name);
+
+  const collect = (text: string, re: RegExp, pick: (m: RegExpExecArray) => RegExp, out: OwnerSpan[]): void => {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      const at = m.index + m[0].length;
+      const owner = ownerAt(text, at, pick(m), knownForms);
+      if (owner !== null) out.push({ start: at, end: at + owner.length, owner, real: isOwner(owner), tilde: m.groups?.["stilde"] !== undefined });
+      if (m[0].length === 0) re.lastIndex++;
     }
-  }
-  return out;
+  };
+
+  const grammar: HomeGrammar = {
+    placeholder: rules.placeholder,
+    isOwner,
+    mayHold: (text) => /home|users|~|%2f|\\u/i.test(text),
+    realOwners: (text, anySeparator = false) => grammar.owners(text, anySeparator).filter((o) => o.real),
+    owners(text, anySeparator = false) {
+      const out: OwnerSpan[] = [];
+      const { roots, slugs } = anySeparator ? loose : strict;
+      collect(text, roots, (m) => (Object.entries(m.groups ?? {}).some(([k, v]) => v !== undefined && k.startsWith("w")) ? SPACED_OWNER : SEGMENT_OWNER), out);
+      collect(text, slugs, () => SLUG_OWNER, out);
+      // Overlapping finds (a root inside a longer root) keep the one that starts first and reaches furthest.
+      out.sort((a, b) => a.start - b.start || b.end - a.end);
+      return out.filter((o, i) => i === 0 || o.start >= (out[i - 1] as OwnerSpan).end);
+    },
+  };
+  return grammar;
 }
 
-/** Home owners in a window of raw JSON text, read without parsing: `\/`, `\\` and `\uXXXX` count as what they spell. */
-export function homeOwnersInJsonText(text: string): string[] {
-  if (!text.includes("\\")) return homeOwnersIn(text, true);
-  const unescaped = text.replace(/\\(?:u([0-9a-fA-F]{4})|([\\/]))/g, (_m, hex: string | undefined, ch: string | undefined) =>
-    hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : (ch as string),
-  );
-  return homeOwnersIn(unescaped, true);
-}
-
-export function isUserName(name: string): boolean {
-  return name.length >= 2 && !NOT_USERS.has(name.toLowerCase()) && /^[A-Za-z0-9][A-Za-z0-9._ -]*$/.test(name);
-}
-
-/** A pointer safe to print: any home directory spelled in a member name shows the placeholder. */
-export function displayPointer(pointer: string, users: string[] = []): string {
-  if (!pointer.includes("home") && !pointer.includes("Users") && users.length === 0) return pointer;
-  const generic = pointer.replace(/((?:~1|\\)(?:home|Users)(?:~1|\\)+)([^~\\/]+)/gi, (m, lead: string, name: string) => (isUserName(name) ? `${lead}${USER_PLACEHOLDER}` : m));
-  const named = userNamePattern(users);
-  return named ? generic.replace(new RegExp(named.source, "gi"), USER_PLACEHOLDER) : generic;
-}
-
+/** A pattern for user names as whole words in any letter case, also in their slug spelling. */
 export function userNamePattern(users: string[]): RegExp | null {
-  const names = [...new Set(users.filter(isUserName))].sort((a, b) => b.length - a.length);
-  if (names.length === 0) return null;
-  const variants = new Set<string>();
-  for (const n of names) {
-    variants.add(escapeRegex(n));
-    variants.add(escapeRegex(n.replace(/[^A-Za-z0-9-]/g, "-")));
-  }
-  return new RegExp(`(?<![A-Za-z0-9])(?:${[...variants].join("|")})(?![A-Za-z0-9])`, "i");
+  const forms = [...new Set(users.flatMap((n) => [n, n.replace(/[^\p{L}\p{N}]/gu, "-")]))].filter((n) => n.length > 0);
+  if (forms.length === 0) return null;
+  forms.sort((a, b) => b.length - a.length);
+  return new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${forms.map(escapeRegex).join("|")})(?![\p{L}\p{N}])`, "iu");
 }
-

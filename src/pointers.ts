@@ -1,4 +1,4 @@
-import { pointerTokens } from "./json/scan.js";
+import { pointerTokens } from "./json/reader.js";
 
 // Pointer patterns in rules: RFC 6901 pointers where a token `*` stands for one member name or
 // array index and `**` for any number of them (zero included).

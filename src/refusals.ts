@@ -1,16 +1,17 @@
-import { displayPointer } from "./homes.js";
-import { placeOf, pointerTokens, unescapePointerToken } from "./json/scan.js";
-import { matchesPattern } from "./pointers.js";
-import type { Finding, JsonDocument, Rules } from "./types.js";
+import { unescapePointerToken } from "./json/reader.js";
+import { compilePattern, matchesPattern } from "./pointers.js";
+import { pointerTokens } from "./json/reader.js";
+import type { JsonDocument, RefusalRules } from "./types.js";
 
-// The refused classes: payloads substitution cannot clear. A tool response above the size limit;
-// an environment dump (admitted only by the opt-in env-dump-v1 policy).
+// The refused classes: payloads substitution cannot clear. A tool response above the size limit,
+// wherever the host carries tool output; an environment dump (admitted only by the opt-in
+// env-dump-v1 policy).
 
 export interface Refusal {
   kind: "tool-response" | "env-dump";
   pointer: string;
   start: number;
-  message: string;
+  detail: string;
 }
 
 /** Member names of each object in a document, by the object's pointer. */
@@ -26,42 +27,45 @@ export function memberNames(doc: JsonDocument): Map<string, string[]> {
   return out;
 }
 
-export function findRefusals(doc: JsonDocument, rules: Rules): Refusal[] {
-  const found: Refusal[] = [];
-  const { toolResponse, envDump } = rules.refusals;
+function toolResponses(doc: JsonDocument, harness: string, event: string, rules: RefusalRules): Refusal[] {
+  const patterns = rules.toolResponse.pointers.filter((p) => p.harness === harness && (p.events === undefined || p.events.includes(event)));
+  if (patterns.length === 0) return [];
   // Only spans whose last token a pattern can end with are tried against the patterns.
-  const lastTokens = toolResponse.pointers.map((p) => p.slice(p.lastIndexOf("/") + 1));
-  const anyLast = lastTokens.some((t) => t === "*" || t === "**");
+  const lastTokens = new Set(patterns.map((p) => compilePattern(p.pointer).at(-1) ?? ""));
+  const anyLast = lastTokens.has("*") || lastTokens.has("**");
+  const found: Refusal[] = [];
   for (const span of doc.spans) {
-    if (!anyLast && !lastTokens.includes(span.pointer.slice(span.pointer.lastIndexOf("/") + 1))) continue;
-    if (!toolResponse.pointers.some((p) => matchesPattern(p, pointerTokens(span.pointer)))) continue;
+    if (!anyLast && !lastTokens.has(span.pointer.slice(span.pointer.lastIndexOf("/") + 1))) continue;
+    const tokens = pointerTokens(span.pointer);
+    if (!patterns.some((p) => matchesPattern(p.pointer, tokens))) continue;
     const bytes = Buffer.byteLength(doc.text.slice(span.start, span.end), "utf8");
-    if (bytes > toolResponse.maxBytes) {
-      found.push({
-        kind: "tool-response",
-        pointer: span.pointer,
-        start: span.start,
-        message: `tool response of ${bytes} bytes, above the ${toolResponse.maxBytes}-byte limit; substitution cannot clear it (capture a smaller trigger)`,
-      });
-    }
-  }
-  const member = new RegExp(envDump.memberPattern);
-  const objects = memberNames(doc);
-  for (const span of doc.spans) {
-    if (span.kind !== "object") continue;
-    const envLike = (objects.get(span.pointer) ?? []).filter((k) => member.test(k)).length;
-    if (envLike >= envDump.minMembers) {
-      found.push({
-        kind: "env-dump",
-        pointer: span.pointer,
-        start: span.start,
-        message: `environment dump: ${envLike} environment-variable-like members; refused unless clear.config.json opts into the env-dump-v1 policy`,
-      });
+    if (bytes > rules.toolResponse.maxBytes) {
+      const detail = `tool output of ${bytes} bytes, above the ${rules.toolResponse.maxBytes}-byte limit; substitution cannot clear it (capture a smaller trigger)`;
+      found.push({ kind: "tool-response", pointer: span.pointer, start: span.start, detail });
     }
   }
   return found;
 }
 
-export function refusalFinding(r: Refusal, doc: JsonDocument, file: string, users: string[] = []): Finding {
-  return { code: "refused-class", severity: "block", file, pointer: displayPointer(r.pointer, users), ...placeOf(doc.text, r.start), message: r.message };
+function envDumps(doc: JsonDocument, rules: RefusalRules): Refusal[] {
+  const member = new RegExp(rules.envDump.memberPattern);
+  const objects = memberNames(doc);
+  const found: Refusal[] = [];
+  for (const span of doc.spans) {
+    if (span.kind !== "object") continue;
+    const envLike = (objects.get(span.pointer) ?? []).filter((k) => member.test(k)).length;
+    if (envLike >= rules.envDump.minMembers) {
+      const detail = `environment dump: ${envLike} environment-variable-like members; refused unless clear.config.json opts into the env-dump-v1 policy`;
+      found.push({ kind: "env-dump", pointer: span.pointer, start: span.start, detail });
+    }
+  }
+  return found;
+}
+
+export function findRefusals(doc: JsonDocument, harness: string, event: string, rules: RefusalRules): Refusal[] {
+  return [...toolResponses(doc, harness, event, rules), ...envDumps(doc, rules)];
+}
+
+export function isUnder(pointer: string, parent: string): boolean {
+  return pointer === parent || pointer.startsWith(`${parent}/`);
 }

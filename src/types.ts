@@ -1,28 +1,10 @@
+import type { Finding } from "./findings.js";
+
 // The shapes that flow from one pass to the next. A reader who knows these knows the program.
 
-export type Severity = "block" | "note";
+export type { Finding, FindingCode, Severity } from "./findings.js";
 
-export interface Finding {
-  code: string;
-  severity: Severity;
-  file?: string;
-  pointer?: string;
-  line?: number;
-  column?: number;
-  message: string;
-}
-
-export const FIELD_CLASSES = [
-  "identifier",
-  "path",
-  "free-text",
-  "enum",
-  "timestamp",
-  "url",
-  "number",
-  "bool",
-  "null",
-] as const;
+export const FIELD_CLASSES = ["identifier", "path", "free-text", "enum", "timestamp", "url", "number", "bool", "null"] as const;
 export type FieldClass = (typeof FIELD_CLASSES)[number];
 
 // ---- JSON with source positions ----
@@ -61,14 +43,7 @@ export interface SourcePlace {
 
 export type EntryKind = "file" | "symlink" | "directory" | "other";
 
-export type ReadProblemCode =
-  | "oversize"
-  | "not-utf8"
-  | "invalid-json"
-  | "not-an-object"
-  | "duplicate-key"
-  | "too-deep"
-  | "unreadable";
+export type ReadProblemCode = "oversize" | "not-utf8" | "invalid-json" | "not-an-object" | "duplicate-key" | "too-deep" | "unreadable";
 
 export interface ReadProblem {
   code: ReadProblemCode;
@@ -78,15 +53,41 @@ export interface ReadProblem {
   column?: number;
 }
 
-export interface CaptureEntry {
-  name: string;
-  entryKind: EntryKind;
-  /** Size on disk in bytes (from lstat). */
-  size: number;
-  bytes?: Uint8Array;
-  sha256?: string;
-  doc?: JsonDocument;
-  problem?: ReadProblem;
+/** One directory entry: a file read whole and parsed, or something that could not be. */
+export type CaptureEntry =
+  | { kind: "readable"; name: string; size: number; bytes: Uint8Array; sha256: string; doc: JsonDocument; mtimeMs: number }
+  | { kind: "unreadable"; name: string; size: number; entryKind: EntryKind; problem: ReadProblem | null; sha256: string | null; mtimeMs: number | null };
+
+export interface SittingInfo {
+  driver?: string;
+  method?: string;
+  versionLine?: string;
+  versionLines?: Record<string, string>;
+  startedAt?: string;
+}
+
+export interface KitFile {
+  path: string;
+  sha256: string;
+  bytes: number;
+}
+
+export interface Kit {
+  head: string;
+  rootEdits: string[];
+  binary: KitFile | null;
+  transports: KitFile[];
+  hostVersions: Record<string, string>;
+}
+
+/** A sitting read once at the edge: every entry, and its companions validated. */
+export interface Sitting {
+  dir: string;
+  entries: CaptureEntry[];
+  info: SittingInfo | null;
+  kit: Kit | null;
+  /** Findings about the companions themselves (a sitting.json that breaks its schema). */
+  findings: Finding[];
 }
 
 // ---- Rules as data ----
@@ -100,6 +101,8 @@ export interface HarnessCatalogue {
   harness: string;
   aliases: string[];
   displayName: string;
+  /** The shape of this host's version strings, dotted, as a regular expression source. */
+  versionPattern: string;
   events: HarnessEvent[];
 }
 
@@ -111,12 +114,20 @@ export interface Recipe {
   events: string[];
 }
 
+export interface FieldExample {
+  event: string;
+  pointer: string;
+  value?: string | number | boolean | null;
+}
+
 export interface FieldRule {
   pointer: string;
   class: FieldClass;
   events?: string[];
   note?: string;
-  examples: { event: string; pointer: string }[];
+  examples: FieldExample[];
+  /** Values this rule must not take for its class (a prose reason is not an enum). */
+  notValues?: string[];
 }
 
 export interface FieldRuleSet {
@@ -139,12 +150,46 @@ export interface PairingScope {
 export interface PairingRuleSet {
   harness: string;
   scopes: PairingScope[];
+  /** Event pairs selection keeps together: [earlier, later] stems. */
+  keep?: [string, string][];
+}
+
+export interface RefusalExample {
+  harness: string;
+  event: string;
+  pointer: string;
+  fill: { bytes: number } | { members: number };
+  refused: boolean;
 }
 
 export interface RefusalRules {
-  toolResponse: { pointers: string[]; maxBytes: number };
-  envDump: { minMembers: number; memberPattern: string };
+  toolResponse: { pointers: { harness: string; pointer: string; events?: string[] }[]; maxBytes: number };
+  envDump: { minMembers: number; memberPattern: string; knownNames: string[] };
   promptEvents: string[];
+  placeholderIds: string[];
+  examples: RefusalExample[];
+}
+
+export interface HomeRoot {
+  id: string;
+  root: string;
+  separators: ("/" | "\\")[];
+  owner: "segment" | "segment-with-spaces";
+  examples: { text: string; owner: string }[];
+  notExamples?: string[];
+}
+
+export interface HomeRules {
+  placeholder: string;
+  notOwners: string[];
+  groupFolders: string[];
+  roots: HomeRoot[];
+  slugs: { id: string; root: string; examples: { text: string; owner: string }[]; notExamples?: string[] }[];
+}
+
+export interface UrlRules {
+  /** URLs kept whole: fixed endpoints of a host, by prefix. */
+  fixedEndpoints: string[];
 }
 
 export interface Rules {
@@ -154,6 +199,10 @@ export interface Rules {
   fields: FieldRuleSet[];
   pairing: PairingRuleSet[];
   refusals: RefusalRules;
+  homes: HomeRules;
+  urls: UrlRules;
+  /** Every literal member name a rule pointer spells: these are printed; others are masked. */
+  knownMembers: ReadonlySet<string>;
 }
 
 // ---- Pass results ----
@@ -202,6 +251,20 @@ export interface Inventory {
   recipes: string[];
 }
 
+/** A valid capture, named and parsed: what the passes after inventory work on. */
+export interface Capture {
+  name: string;
+  harness: string;
+  event: string;
+  hostEvent: string | undefined;
+  version: string;
+  n: number;
+  bytes: Uint8Array;
+  sha256: string;
+  doc: JsonDocument;
+  mtimeMs: number;
+}
+
 export interface Pair {
   harness: string;
   scope: string;
@@ -217,10 +280,12 @@ export interface ScopeCount {
   carriers: number;
   filesWithout: number;
   sharedByAll: boolean;
+  placeholders: number;
 }
 
 export interface Unpaired {
   file: string;
+  scope: string | null;
   reason: string;
 }
 
@@ -245,24 +310,94 @@ export interface Exemption {
   rule: string;
   pointer: string;
   reason: string;
-  /** What remains readable: the member names of the admitted object. */
+  /** How many member names remain readable, and those shown (common variable names); the rest are masked. */
+  remainingCount: number;
   remaining: string[];
 }
 
-export interface ClearedFile {
+/** The report on one cleared capture; its bytes travel beside it, never inside. */
+export interface ClearedReport {
   name: string;
   rawBytes: number;
   clearedBytes: number | null;
-  cleared: Uint8Array | null;
   rules: RuleApplication[];
   review: string[];
   exemptions: Exemption[];
   refused: Finding[];
 }
 
+export interface ClearedFile {
+  report: ClearedReport;
+  /** The cleared bytes; null when the capture was refused. */
+  cleared: Uint8Array | null;
+}
+
+/** Where a user name was learned: the file and pointer, never the name. */
+export interface LearnedName {
+  file: string;
+  pointer: string;
+}
+
 export interface Substitution {
-  users: string[];
+  userNames: number;
   files: ClearedFile[];
   skipped: { file: string; reason: string }[];
   findings: Finding[];
+}
+
+export interface SelectedFixture {
+  harness: string;
+  event: string;
+  version: string;
+  file: string;
+  bytes: number;
+  why: string;
+  override: boolean;
+  notChosen: { file: string; bytes: number; why: string }[];
+}
+
+export interface Selection {
+  selected: SelectedFixture[];
+  findings: Finding[];
+}
+
+export interface ScanFinding {
+  file: string;
+  rule: string;
+  line: number;
+  column: number;
+  pointer?: string;
+  masked: string;
+  message: string;
+}
+
+export interface ScanResult {
+  files: number;
+  findings: ScanFinding[];
+  control: { red: boolean; rules: string[]; silent: string[] };
+}
+
+export interface Provenance {
+  schemaVersion: 1;
+  origin: "authentic-capture";
+  harness: string;
+  hostVersion: string;
+  event: string;
+  captureName: string;
+  capturedAt: string | null;
+  capturedAtSource: "sitting.json" | "file-mtime" | "unknown";
+  raw: { sha256: string; bytes: number };
+  cleared: { sha256: string; bytes: number };
+  rules: { rule: string; pointers: string[] }[];
+  pairs: { scope: string; id: string; files: string[] }[];
+  kit: { head: string; binarySha256: string | null; transports: KitFile[] } | null;
+  batch: string;
+}
+
+export interface FixtureOut {
+  path: string; // repository-relative
+  sidecarPath: string;
+  bytes: Uint8Array;
+  sidecar: Uint8Array;
+  provenance: Provenance;
 }

@@ -3,6 +3,11 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, lstatSync, readlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { makeDisplay } from "../src/display.js";
+import { loadRules } from "../src/io/load-rules.js";
+import { scanJson } from "../src/json/reader.js";
+import { substitutePass } from "../src/passes/substitute/index.js";
+import type { Capture, Rules, Substitution } from "../src/types.js";
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..");
 export const CLI = path.join(PROJECT_ROOT, "dist", "cli.js");
@@ -63,4 +68,15 @@ export function folderDigest(dir: string): string {
 
 export function sha256(bytes: Buffer | Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** A capture in memory, as the inventory pass hands it on, for calling the pure passes directly. */
+export function captureOf(text: string, name: string, harness: string, event: string): Capture {
+  const bytes = Buffer.from(text, "utf8");
+  return { name, harness, event, hostEvent: undefined, version: "0.0.0", n: 1, bytes, sha256: sha256(bytes), doc: scanJson(text, { maxDepth: 256 }), mtimeMs: 0 };
+}
+
+/** Clears captures with the pure substitution pass and the bundled rules, no process spawned. */
+export function clearInMemory(captures: Capture[], users: string[] = [], rules: Rules = loadRules()): Substitution {
+  return substitutePass(captures, rules, { users, literals: [], envDump: null }, makeDisplay(rules, users, null));
 }

@@ -10,6 +10,7 @@ interface PairRow {
   files: string[];
 }
 interface UnpairedRow {
+  scope: string | null;
   file: string;
   reason: string;
 }
@@ -46,7 +47,7 @@ describe("clear pair", () => {
     ]);
     // The failed call's post never joins the other call's pre, though both run the same command.
     for (const p of pairs) expect(p.files.includes("claude-code_post_tool_use_failure_2_1_261.1.json") && p.files.includes("claude-code_pre_tool_use_2_1_261.1.json")).toBe(false);
-    expect(unpaired).toEqual([{ file: "claude-code_session_start_2_1_261.1.json", reason: "carries only an identifier every file shares (session_id)" }]);
+    expect(unpaired).toEqual([{ file: "claude-code_session_start_2_1_261.1.json", scope: "session_id", reason: "carries only a session_id every file shares, which pairs nothing" }]);
   });
 
   const prePost: [string, Record<string, object>, string][] = [
@@ -96,7 +97,10 @@ describe("clear pair", () => {
     });
     const { pairs, unpaired, json } = pair(dir);
     expect(pairs).toEqual([]);
-    expect(unpaired.map((u) => u.reason)).toEqual(["carries only an identifier every file shares (session_id)", "carries only an identifier every file shares (session_id)"]);
+    expect(unpaired.map((u) => [u.scope, u.reason])).toEqual([
+      ["session_id", "carries only a session_id every file shares, which pairs nothing"],
+      ["session_id", "carries only a session_id every file shares, which pairs nothing"],
+    ]);
     const counts = json.counts as { scope: string; distinctValues: number; sharedByAll: boolean }[];
     expect(counts.find((c) => c.scope === "session_id")).toMatchObject({ distinctValues: 1, sharedByAll: true });
     const human = clear(["pair", dir]);
@@ -111,8 +115,8 @@ describe("clear pair", () => {
     const { pairs, unpaired } = pair(dir);
     expect(pairs).toEqual([]);
     expect(unpaired).toEqual([
-      { file: "opencode_session_created_1_18_29.1.json", reason: "carries no identifier at any scope" },
-      { file: "opencode_tool_execute_before_1_18_29.1.json", reason: "carries no identifier at any scope" },
+      { file: "opencode_session_created_1_18_29.1.json", scope: null, reason: "carries no identifier at any scope" },
+      { file: "opencode_tool_execute_before_1_18_29.1.json", scope: null, reason: "carries no identifier at any scope" },
     ]);
   });
 
@@ -124,7 +128,7 @@ describe("clear pair", () => {
     const { pairs, unpaired } = pair(dir);
     expect(pairs).toEqual([]);
     expect(unpaired.map((u) => u.file)).toEqual(["codex_post_tool_use_0_153_0.1.json", "codex_pre_tool_use_0_153_0.1.json"]);
-    expect(unpaired[1]?.reason).toContain("no other file carries its tool_use_id call_42");
+    expect(unpaired[1]?.reason).toContain("no other file's finest identifier is its tool_use_id call_42");
   });
 
   it("OpenCode: pairs tool hooks by callID, and session events by session", () => {
@@ -152,10 +156,8 @@ describe("clear pair", () => {
     const before = folderDigest(dir);
     const { json } = pair(dir);
     expect(json.skipped).toEqual([{ file: "codex_stop_0_153_0.1.json", reason: expect.stringContaining("invalid-json") }]);
-    expect((json.pairs as PairRow[]).map((p) => [p.scope, p.id])).toEqual([
-      ["tool_use_id", "c1"],
-      ["turn_id", "t"],
-    ]);
+    // Both files' finest identifier is the call, so they pair there and not again by their turn.
+    expect((json.pairs as PairRow[]).map((p) => [p.scope, p.id])).toEqual([["tool_use_id", "c1"]]);
     expect(folderDigest(dir)).toBe(before);
   });
 });
@@ -170,14 +172,15 @@ describe.skipIf(!PASTURE_PRESENT)(`clear pair on pasture's Codex 0.153.0 fixture
     const fine = pairs.filter((p) => ["tool_use_id", "turn_id", "agent_id"].includes(p.scope));
     expect(fine).toEqual([
       { harness: "codex", scope: "agent_id", id: "01a0736f-5370-7d02-9eb9-7a28a3563b32", files: [name("subagent_start"), name("subagent_stop")] },
-      { harness: "codex", scope: "turn_id", id: "01a0736d-6431-7730-9321-53425562ab77", files: [name("post_tool_use"), name("stop"), name("user_prompt_submit")] },
+      { harness: "codex", scope: "turn_id", id: "01a0736d-6431-7730-9321-53425562ab77", files: [name("stop"), name("user_prompt_submit")] },
       { harness: "codex", scope: "turn_id", id: "01a0736d-ca76-78a2-bfef-180da6c981f0", files: [name("post_compact"), name("pre_compact")] },
-      { harness: "codex", scope: "turn_id", id: "01a0736f-5397-7b20-b1a0-ca343c2d5327", files: [name("subagent_start"), name("subagent_stop")] },
     ]);
     // The committed PreToolUse and PostToolUse are not one call.
     expect(pairs.some((p) => p.files.includes(name("pre_tool_use")) && p.files.includes(name("post_tool_use")))).toBe(false);
     expect(pairs.filter((p) => p.scope === "session_id")).toEqual([]);
-    expect(unpaired.map((u) => u.file)).toEqual([name("interrupt"), name("permission_request"), name("pre_tool_use"), name("session_end"), name("session_start")]);
+    // A coarser scope never joins what a finer one separates: the PostToolUse's finest id is its call, which has no partner.
+    expect(unpaired.map((u) => u.file)).toEqual([name("interrupt"), name("permission_request"), name("post_tool_use"), name("pre_tool_use"), name("session_end"), name("session_start")]);
+    expect(unpaired.find((u) => u.file === name("post_tool_use"))?.scope).toBe("tool_use_id");
     expect(unpaired.find((u) => u.file === name("permission_request"))?.reason).toContain("turn_id 01a0736f-d539-7812-9525-a5731c764606");
     const counts = json.counts as { scope: string; distinctValues: number; filesWithout: number }[];
     expect(counts.find((c) => c.scope === "turn_id")).toMatchObject({ distinctValues: 6, filesWithout: 2 });

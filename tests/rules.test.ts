@@ -3,8 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifier } from "../src/classify.js";
 import { BUNDLED_RULES_DIR, loadRules } from "../src/io/load-rules.js";
-import { pointerTokens } from "../src/json/scan.js";
-import { nameGrammar, parseCaptureName } from "../src/names.js";
+import { pointerTokens } from "../src/json/reader.js";
+import { nameGrammar, parseCaptureName } from "../src/capture-name.js";
 import { clear, tempDir } from "./helpers.js";
 
 const rules = loadRules();
@@ -108,7 +108,7 @@ describe("capture file names", () => {
   });
 
   it("tells apart unknown harnesses, unknown events and names that are not captures", () => {
-    expect(parse("gemini_session_start_1_0_0.1.json")).toEqual({ kind: "unknown-harness", harness: "gemini" });
+    expect(parse("gemini_session_start_1_0_0.1.json")).toEqual({ kind: "unknown-harness" });
     expect(parse("codex_warp_drive_0_153_0.1.json")).toMatchObject({ kind: "unknown-event", stem: "warp_drive", version: "0.153.0" });
     expect(parse("codex_stop_0_153_0.json")).toMatchObject({ kind: "not-a-capture", reason: expect.stringContaining("no .<n> counter") });
     expect(parse("notes.txt")).toMatchObject({ kind: "not-a-capture" });

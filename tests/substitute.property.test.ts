@@ -1,12 +1,11 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { clearJson, tempDir } from "./helpers.js";
-import { prng } from "../bench/corpus.mjs";
-import { classifier } from "../src/classify.js";
+import { captureOf, clearInMemory, clearJson, tempDir } from "./helpers.js";
+import { prng } from "./seeded.mjs";
+import { makeDisplay } from "../src/display.js";
 import { loadRules } from "../src/io/load-rules.js";
-import { scanJson } from "../src/json/scan.js";
-import { clearFile, type SubstituteOptions } from "../src/passes/substitute.js";
+import { scanJson } from "../src/json/reader.js";
 import type { JsonDocument } from "../src/types.js";
 
 // Thousands of generated payloads per run, from a printed seed: home paths planted in every
@@ -18,7 +17,7 @@ const DOCS = Number(process.env.CLEAR_PROPERTY_DOCS ?? 3000);
 const PATH_KEYS = ["cwd", "transcript_path", "agent_transcript_path"];
 const FREE_KEYS = ["prompt", "last_assistant_message"];
 const ID_KEYS = ["session_id", "turn_id", "tool_use_id"];
-const OTHER_KEYS = ["model", "notes", "detail", "é", "a\"b", "sl/ash", "k~0", ""];
+const OTHER_KEYS = ["notes", "detail", "é", "a\"b", "sl/ash", "k~0", ""];
 const ALPHABET = ["a", "b", "Z", "0", " ", "-", "_", ".", "/", "\\", '"', "\n", "\t", "é", "ß", "中", "😀", "\u0001", "\u2028", "~"];
 
 function spellings(user: string, rnd: () => number): string[] {
@@ -87,7 +86,7 @@ function generator(rnd: () => number, users: string[]): () => Gen {
         const leafIsString = PATH_KEYS.includes(key) || FREE_KEYS.includes(key) || ID_KEYS.includes(key);
         members.push([key, leafIsString ? { value: "", text: "" } : gen(depth - 1)]);
         if (leafIsString) {
-          const s = PATH_KEYS.includes(key) || rnd() < 0.4 ? planted() : ID_KEYS.includes(key) ? `id-${Math.floor(rnd() * 1e6)}` : randomString();
+          const s = ID_KEYS.includes(key) ? `id-${Math.floor(rnd() * 1e6)}` : PATH_KEYS.includes(key) || rnd() < 0.4 ? planted() : randomString();
           members[members.length - 1] = [key, { value: s, text: encodeString(s) }];
         }
       }
@@ -149,15 +148,15 @@ describe("substitution, as a property", () => {
     const users = ["zqvexa", "ann.lee", "bo-kraw", "Xyloph"];
     const next = generator(rnd, users);
     const rules = loadRules();
-    const c = classifier(rules.fields.find((f) => f.harness === "codex"));
-    const options: SubstituteOptions = { users, literals: [], envDump: null };
+    const display = makeDisplay(rules, users, null);
     const leftover = new RegExp(`(?<![A-Za-z0-9])(?:zqvexa|ann.lee|ann-lee|bo-kraw|xyloph)(?![A-Za-z0-9])`, "i");
     let planted = 0;
     for (let i = 0; i < DOCS; i++) {
       const g = next();
       const doc = scanJson(g.text, { maxDepth: 64 });
       expect(doc.value).toEqual(g.value);
-      const cleared = clearFile({ name: `doc-${i}`, event: "pre_tool_use", doc, rawBytes: Buffer.byteLength(g.text) }, c, rules, options);
+      const [result] = clearInMemory([captureOf(g.text, `doc-${i}`, "codex", "pre_tool_use")], users, rules).files;
+      const cleared = { ...result!.report, cleared: result!.cleared };
       expect(cleared.refused, `doc ${i} refused: ${JSON.stringify(cleared.refused)}\n${g.text}`).toEqual([]);
       const out = Buffer.from(cleared.cleared as Uint8Array).toString("utf8");
       const outDoc = scanJson(out, { maxDepth: 64 });
@@ -166,13 +165,14 @@ describe("substitution, as a property", () => {
       const touched = new Set(cleared.rules.flatMap((r) => r.changed));
       doc.spans.forEach((s, k) => {
         const o = outDoc.spans[k] as (typeof outDoc.spans)[number];
-        if (s.kind === "string" && !touched.has(s.pointer)) expect(out.slice(o.start, o.end)).toBe(g.text.slice(s.start, s.end));
+        // Reported pointers are masked where a member name is not in the rules; compare them so.
+        if (s.kind === "string" && !touched.has(display.pointer(s.pointer))) expect(out.slice(o.start, o.end)).toBe(g.text.slice(s.start, s.end));
       });
       if (leftover.test(g.text)) planted++;
       expect(leftover.test(out), `a user name survived in doc ${i}:\n${out}`).toBe(false);
-      const again = clearFile({ name: `doc-${i}`, event: "pre_tool_use", doc: outDoc, rawBytes: cleared.clearedBytes as number }, c, rules, options);
-      expect(Buffer.from(again.cleared as Uint8Array).toString("utf8"), `second pass over doc ${i}`).toBe(out);
-      expect(again.rules.flatMap((r) => r.changed)).toEqual([]);
+      const [again] = clearInMemory([captureOf(out, `doc-${i}`, "codex", "pre_tool_use")], users, rules).files;
+      expect(Buffer.from(again!.cleared as Uint8Array).toString("utf8"), `second pass over doc ${i}`).toBe(out);
+      expect(again!.report.rules.flatMap((r) => r.changed)).toEqual([]);
     }
     expect(planted).toBeGreaterThan(DOCS / 4);
   });
@@ -195,8 +195,10 @@ describe("substitution of a generated sitting, through the command line", () => 
     const out = path.join(tempDir(), "out");
     const { code, json } = clearJson(["substitute", dir, "--out", out]);
     expect(json.skipped).toEqual([]);
+    const blocking = (json.findings as { severity: string }[]).filter((f) => f.severity === "block");
+    expect(blocking, JSON.stringify(blocking)).toEqual([]);
     expect(code).toBe(0);
-    expect(json.userNames).toBe(3);
+    expect(json.userNames).toBeGreaterThanOrEqual(3);
     const leftover = /(?<![A-Za-z0-9])(?:qwolfe|jo.anne|jo-anne|t-rex9)(?![A-Za-z0-9])/i;
     expect(texts.filter((t) => leftover.test(t)).length).toBeGreaterThan(50);
     const written = readdirSync(out);

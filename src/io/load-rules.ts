@@ -3,7 +3,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
-import type { FieldRuleSet, HarnessCatalogue, PairingRuleSet, Recipe, RefusalRules, Rules } from "../types.js";
+import { pointerTokens } from "../json/reader.js";
+import type { FieldRuleSet, HarnessCatalogue, HomeRules, PairingRuleSet, Recipe, RefusalRules, Rules, UrlRules } from "../types.js";
 
 // Rules live in rules/ as JSON; each kind has a JSON Schema there, compiled once in strict mode.
 
@@ -11,15 +12,15 @@ export class RulesError extends Error {}
 
 export const BUNDLED_RULES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "rules");
 
-const SCHEMA_NAMES = ["harness", "recipe", "fields", "pairing", "refusals", "config", "sitting"] as const;
-type SchemaName = (typeof SCHEMA_NAMES)[number];
+const SCHEMA_NAMES = ["harness", "recipe", "fields", "pairing", "refusals", "homes", "urls", "config", "sitting", "kit", "provenance"] as const;
+export type SchemaName = (typeof SCHEMA_NAMES)[number];
 
 const validators = new Map<string, Map<SchemaName, ValidateFunction>>();
 
 function compiledSchemas(schemaDir: string): Map<SchemaName, ValidateFunction> {
   const cached = validators.get(schemaDir);
   if (cached) return cached;
-  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
   const compiled = new Map<SchemaName, ValidateFunction>();
   for (const name of SCHEMA_NAMES) {
     const file = path.join(schemaDir, `${name}.schema.json`);
@@ -105,23 +106,40 @@ function crossCheck(rules: Rules): void {
   }
 }
 
+function loadOne<T>(dir: string, name: string, kind: SchemaName, validate: ValidateFunction): T {
+  const file = path.join(dir, name);
+  const value = readJson(file);
+  if (!validate(value)) throw new RulesError(`${file}: does not match ${kind}.schema.json ${describeErrors(validate.errors)}`);
+  return value as T;
+}
+
+/** Every literal member name some rule pointer spells: printed as is, where any other name is masked. */
+function knownMembers(rules: Omit<Rules, "knownMembers">): Set<string> {
+  const pointers = [
+    ...rules.fields.flatMap((f) => f.rules.flatMap((r) => [r.pointer, ...r.examples.map((e) => e.pointer)])),
+    ...rules.pairing.flatMap((p) => p.scopes.flatMap((s) => s.pointers.map((x) => x.pointer))),
+    ...rules.refusals.toolResponse.pointers.map((p) => p.pointer),
+  ];
+  return new Set(pointers.flatMap((p) => pointerTokens(p)).filter((t) => t !== "*" && t !== "**"));
+}
+
 /** Loads and checks every rules file under `rulesDir` against the schemas in `rulesDir/schemas`. */
 export function loadRules(rulesDir: string = BUNDLED_RULES_DIR): Rules {
   const dir = path.resolve(rulesDir);
   const ownSchemas = path.join(dir, "schemas");
-  const schemas = compiledSchemas(existsSync(ownSchemas) ? ownSchemas : path.join(BUNDLED_RULES_DIR, "schemas"));
+  const schemas = compiledSchemas(existsSync(path.join(ownSchemas, "homes.schema.json")) ? ownSchemas : path.join(BUNDLED_RULES_DIR, "schemas"));
   const v = (k: SchemaName): ValidateFunction => schemas.get(k) as ValidateFunction;
-  const refusalsFile = path.join(dir, "refusals.json");
-  const refusals = readJson(refusalsFile);
-  if (!v("refusals")(refusals)) throw new RulesError(`${refusalsFile}: does not match refusals.schema.json ${describeErrors(v("refusals").errors)}`);
-  const rules: Rules = {
+  const loaded = {
     dir,
     harnesses: loadKind<HarnessCatalogue>(dir, "harnesses", "harness", v("harness")),
     recipes: loadKind<Recipe>(dir, "recipes", "recipe", v("recipe")),
     fields: loadKind<FieldRuleSet>(dir, "fields", "fields", v("fields")),
     pairing: loadKind<PairingRuleSet>(dir, "pairing", "pairing", v("pairing")),
-    refusals: refusals as RefusalRules,
+    refusals: loadOne<RefusalRules>(dir, "refusals.json", "refusals", v("refusals")),
+    homes: loadOne<HomeRules>(dir, "homes.json", "homes", v("homes")),
+    urls: loadOne<UrlRules>(dir, "urls.json", "urls", v("urls")),
   };
+  const rules: Rules = { ...loaded, knownMembers: knownMembers(loaded) };
   crossCheck(rules);
   return rules;
 }

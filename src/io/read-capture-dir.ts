@@ -3,8 +3,8 @@ import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } f
 import path from "node:path";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
-import { JsonScanError, placeOf, scanJson } from "../json/scan.js";
-import type { CaptureEntry, EntryKind, ReadProblem } from "../types.js";
+import { JsonScanError, placeOf, scanJson } from "../json/reader.js";
+import type { CaptureEntry, EntryKind, JsonDocument, ReadProblem } from "../types.js";
 
 // The only way into a capture directory: regular files only, opened without following links,
 // capped in size, checked as UTF-8 and parsed with source positions. It never writes.
@@ -55,7 +55,7 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** Decodes and parses one file's bytes; pure, so tests and the bench can call it on bytes in memory. */
-export function parseCaptureBytes(bytes: Uint8Array, limits: ReadLimits): Pick<CaptureEntry, "doc" | "problem"> {
+export function parseCaptureBytes(bytes: Uint8Array, limits: ReadLimits): { doc?: JsonDocument; problem?: ReadProblem } {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
     return { problem: { code: "not-utf8", message: "starts with a UTF-8 byte order mark; a host never sends one", line: 1, column: 1 } };
   }
@@ -92,25 +92,30 @@ export function sha256Hex(bytes: Uint8Array): string {
   return bytesToHex(sha256(bytes));
 }
 
+interface RawRead {
+  bytes?: Uint8Array;
+  size: number;
+  mtimeMs: number | null;
+  problem?: ReadProblem;
+}
+
 // Synchronous on purpose: one local file at a time, without a thread-pool round trip per call.
-function readRegularFile(filePath: string, limits: ReadLimits): { bytes?: Uint8Array; size: number; problem?: ReadProblem } {
+function readRegularFile(filePath: string, limits: ReadLimits): RawRead {
   let fd: number;
   try {
     // O_NOFOLLOW: a file swapped for a link between listing and opening is refused, not followed.
     fd = openSync(filePath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ELOOP") return { size: 0, problem: { code: "unreadable", message: "became a symbolic link while being read; not followed" } };
-    return { size: 0, problem: { code: "unreadable", message: `could not be opened (${code ?? String(err)})` } };
+    if (code === "ELOOP") return { size: 0, mtimeMs: null, problem: { code: "unreadable", message: "became a symbolic link while being read; not followed" } };
+    return { size: 0, mtimeMs: null, problem: { code: "unreadable", message: `could not be opened (${code ?? String(err)})` } };
   }
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) return { size: stat.size, problem: { code: "unreadable", message: "is not a regular file" } };
+    const base = { size: stat.size, mtimeMs: stat.mtimeMs };
+    if (!stat.isFile()) return { ...base, problem: { code: "unreadable", message: "is not a regular file" } };
     if (stat.size > limits.maxFileBytes) {
-      return {
-        size: stat.size,
-        problem: { code: "oversize", message: `${stat.size} bytes, above the cap of ${limits.maxFileBytes} bytes; not read` },
-      };
+      return { ...base, problem: { code: "oversize", message: `${stat.size} bytes, above the cap of ${limits.maxFileBytes} bytes; not read` } };
     }
     // Not zero-filled first: every byte is read into it, and a short read is refused below.
     const bytes = Buffer.allocUnsafe(stat.size);
@@ -120,31 +125,38 @@ function readRegularFile(filePath: string, limits: ReadLimits): { bytes?: Uint8A
       if (n === 0) break;
       filled += n;
     }
-    if (filled !== stat.size) {
-      return { size: stat.size, problem: { code: "unreadable", message: `changed size while being read (${filled} of ${stat.size} bytes)` } };
+    // One byte more than the size said means the file grew while being read.
+    const grew = filled === stat.size && readSync(fd, Buffer.alloc(1), 0, 1, filled) > 0;
+    if (filled !== stat.size || grew) {
+      return { ...base, problem: { code: "unreadable", message: `changed size while being read (${filled} of ${stat.size} bytes)` } };
     }
-    return { bytes, size: stat.size };
+    return { ...base, bytes };
   } finally {
     closeSync(fd);
   }
 }
 
+export interface CaptureListing {
+  path: string;
+  entries: { name: string; entryKind: EntryKind }[];
+}
+
 /** Lists a capture directory without reading any file. Throws CaptureDirError when the folder itself cannot be read. */
-export async function listCaptureDir(dir: string): Promise<CaptureListing> {
+export async function listCaptureDir(dir: string, shownAs: string = dir): Promise<CaptureListing> {
   const abs = path.resolve(dir);
   let stat;
   try {
     stat = await fs.lstat(abs);
   } catch {
-    throw new CaptureDirError(`${dir}: no such folder`);
+    throw new CaptureDirError(`${shownAs}: no such folder`);
   }
-  if (stat.isSymbolicLink()) throw new CaptureDirError(`${dir}: is a symbolic link; name the real folder`);
-  if (!stat.isDirectory()) throw new CaptureDirError(`${dir}: not a directory`);
+  if (stat.isSymbolicLink()) throw new CaptureDirError(`${shownAs}: is a symbolic link; name the real folder`);
+  if (!stat.isDirectory()) throw new CaptureDirError(`${shownAs}: not a directory`);
   let dirents;
   try {
     dirents = await fs.readdir(abs, { withFileTypes: true });
   } catch (err) {
-    throw new CaptureDirError(`${dir}: cannot be listed (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    throw new CaptureDirError(`${shownAs}: cannot be listed (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
   const entries = dirents.map((d) => ({
     name: d.name,
@@ -154,30 +166,19 @@ export async function listCaptureDir(dir: string): Promise<CaptureListing> {
   return { path: abs, entries };
 }
 
-export interface CaptureListing {
-  path: string;
-  entries: { name: string; entryKind: EntryKind }[];
+/** Reads one listed entry: a regular file is read, hashed and parsed; anything else only named. */
+export function readCaptureEntry(dirPath: string, listed: { name: string; entryKind: EntryKind }, limits: ReadLimits): CaptureEntry {
+  const { name, entryKind } = listed;
+  if (entryKind !== "file") return { kind: "unreadable", name, size: 0, entryKind, problem: null, sha256: null, mtimeMs: null };
+  const read = readRegularFile(path.join(dirPath, name), limits);
+  if (!read.bytes) return { kind: "unreadable", name, size: read.size, entryKind, problem: read.problem ?? null, sha256: null, mtimeMs: read.mtimeMs };
+  const sha256 = sha256Hex(read.bytes);
+  const parsed = parseCaptureBytes(read.bytes, limits);
+  if (!parsed.doc) return { kind: "unreadable", name, size: read.size, entryKind, problem: parsed.problem ?? null, sha256, mtimeMs: read.mtimeMs };
+  return { kind: "readable", name, size: read.size, bytes: read.bytes, sha256, doc: parsed.doc, mtimeMs: read.mtimeMs ?? 0 };
 }
 
-/** Reads one listed entry: a regular file is read, hashed and parsed; anything else only named. */
-export async function readCaptureEntry(
-  dirPath: string,
-  listed: { name: string; entryKind: EntryKind },
-  limits: ReadLimits,
-  { parse = true, hash = true }: { parse?: boolean; hash?: boolean } = {},
-): Promise<CaptureEntry> {
-  if (listed.entryKind !== "file") return { name: listed.name, entryKind: listed.entryKind, size: 0 };
-  const read = readRegularFile(path.join(dirPath, listed.name), limits);
-  const entry: CaptureEntry = { name: listed.name, entryKind: "file", size: read.size };
-  if (read.problem) entry.problem = read.problem;
-  if (read.bytes) {
-    entry.bytes = read.bytes;
-    if (hash) entry.sha256 = sha256Hex(read.bytes);
-    if (parse) {
-      const parsed = parseCaptureBytes(read.bytes, limits);
-      if (parsed.doc) entry.doc = parsed.doc;
-      if (parsed.problem) entry.problem = parsed.problem;
-    }
-  }
-  return entry;
+/** Reads every entry of a listed folder, in name order. */
+export function readCaptureEntries(list: CaptureListing, limits: ReadLimits): CaptureEntry[] {
+  return list.entries.map((listed) => readCaptureEntry(list.path, listed, limits));
 }

@@ -1,11 +1,22 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
+import { OutputError } from "../command.js";
 
-// Writes land whole or not at all: a temporary file in the same folder, flushed, then renamed.
+// Writes land whole or not at all: a temporary file in the same folder, flushed, renamed, and the
+// folder flushed so the rename is durable.
 
 let written = 0;
 
-export async function writeAtomic(file: string, bytes: Uint8Array): Promise<void> {
+async function syncDir(dir: string): Promise<void> {
+  const handle = await fs.open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function writeAtomic(file: string, bytes: Uint8Array, { syncFolder = true }: { syncFolder?: boolean } = {}): Promise<void> {
   const dir = path.dirname(file);
   // Unique within this process; "wx" refuses a name that exists rather than overwrite it.
   const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${++written}.tmp`);
@@ -13,15 +24,19 @@ export async function writeAtomic(file: string, bytes: Uint8Array): Promise<void
   try {
     await handle.writeFile(bytes);
     await handle.sync();
-  } finally {
+  } catch (err) {
     await handle.close();
+    await fs.rm(temp, { force: true });
+    throw err;
   }
+  await handle.close();
   try {
     await fs.rename(temp, file);
   } catch (err) {
     await fs.rm(temp, { force: true });
     throw err;
   }
+  if (syncFolder) await syncDir(dir);
 }
 
 /** True when `inner` is `outer` or lies inside it, comparing real paths. */
@@ -45,4 +60,51 @@ export async function isInside(inner: string, outer: string): Promise<boolean> {
   const b = await real(outer);
   const rel = path.relative(b, a);
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/**
+ * Writes a whole folder of files, all or nothing, with one writer: a lock beside `out` taken
+ * exclusively, the files written into a staging folder beside it, then the staging folder renamed
+ * onto `out` (which must be absent or empty). Any failure removes the staging folder and the lock.
+ */
+export async function writeFolderWhole(out: string, files: { name: string; bytes: Uint8Array }[], shownAs: string): Promise<void> {
+  const parent = path.dirname(out);
+  const lock = path.join(parent, `.${path.basename(out)}.clear-lock`);
+  try {
+    await fs.mkdir(parent, { recursive: true });
+    await fs.mkdir(lock);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") throw new OutputError(`--out ${shownAs}: another clear is writing there (remove ${path.basename(lock)} beside it if none is)`);
+    throw err;
+  }
+  const staging = await fs.mkdtemp(path.join(parent, `.${path.basename(out)}.staging-`));
+  try {
+    const writing = new Set<Promise<void>>();
+    for (const f of files) {
+      // Writes overlap, since each waits on its own fsync; a bounded number are in flight at once.
+      const w = writeAtomic(path.join(staging, f.name), f.bytes, { syncFolder: false }).finally(() => writing.delete(w));
+      writing.add(w);
+      if (writing.size >= 16) await Promise.race(writing);
+    }
+    await Promise.all(writing);
+    await syncDir(staging);
+    await placeStaging(staging, out, shownAs);
+    await syncDir(parent);
+  } catch (err) {
+    await fs.rm(staging, { recursive: true, force: true });
+    throw err;
+  } finally {
+    await fs.rm(lock, { recursive: true, force: true });
+  }
+}
+
+async function placeStaging(staging: string, out: string, shownAs: string): Promise<void> {
+  const stat = await fs.lstat(out).catch(() => null);
+  if (stat && !stat.isDirectory()) throw new OutputError(`--out ${shownAs}: is no longer a folder (it became a link or a file during the run); nothing written`);
+  if (stat) {
+    if ((await fs.readdir(out)).length > 0) throw new OutputError(`--out ${shownAs}: is not empty; nothing written`);
+    await fs.rmdir(out);
+  }
+  // rename(2) never follows a link at its target and refuses a non-empty folder.
+  await fs.rename(staging, out);
 }

@@ -1,31 +1,41 @@
 import { findMatches } from "../pointers.js";
-import type { Pair, Pairing, PairingRuleSet, PairingScope, Rules, ScopeCount, Unpaired } from "../types.js";
+import type { Capture, Pair, Pairing, PairingRuleSet, PairingScope, Rules, ScopeCount, Unpaired } from "../types.js";
 
-// Pairing: which files belong to one host operation, by the host's own identifiers only.
-// Never by field values, never by arrival order.
+// Pairing: which files belong to one host operation, by the host's own identifiers only, never by
+// field values or arrival order. A file takes part only at its finest scope, so a coarser scope
+// never joins files that a finer scope separates. A placeholder id pairs nothing.
 
 export interface FileIds {
   name: string;
   harness: string;
-  event: string;
-  /** scope -> the identifier values this file carries at that scope (a batch event may carry several) */
+  /** scope -> the identifier values this file carries there (a batch event may carry several) */
   ids: Map<string, string[]>;
+  /** scope -> how many placeholder values (empty, redacted, a run of x) it carries there */
+  placeholders: Map<string, number>;
+}
+
+export function placeholderTest(rules: Rules): (id: string) => boolean {
+  const patterns = rules.refusals.placeholderIds.map((p) => new RegExp(p, "iu"));
+  return (id) => patterns.some((p) => p.test(id.trim()));
 }
 
 /** The identifiers one payload carries, per scope. Pure. */
-export function identifiersOf(name: string, harness: string, event: string, payload: unknown, rules: PairingRuleSet | undefined): FileIds {
+export function identifiersOf(capture: Pick<Capture, "name" | "harness" | "event" | "doc">, ruleSet: PairingRuleSet | undefined, isPlaceholder: (id: string) => boolean): FileIds {
   const ids = new Map<string, string[]>();
-  for (const scope of rules?.scopes ?? []) {
+  const placeholders = new Map<string, number>();
+  for (const scope of ruleSet?.scopes ?? []) {
     const values: string[] = [];
     for (const p of scope.pointers) {
-      if (p.events && !p.events.includes(event)) continue;
-      for (const m of findMatches(payload, p.pointer)) {
-        if (typeof m.value === "string" && m.value !== "" && !values.includes(m.value)) values.push(m.value);
+      if (p.events && !p.events.includes(capture.event)) continue;
+      for (const m of findMatches(capture.doc.value, p.pointer)) {
+        if (typeof m.value !== "string") continue;
+        if (isPlaceholder(m.value)) placeholders.set(scope.scope, (placeholders.get(scope.scope) ?? 0) + 1);
+        else if (!values.includes(m.value)) values.push(m.value);
       }
     }
     if (values.length > 0) ids.set(scope.scope, values);
   }
-  return { name, harness, event, ids };
+  return { name: capture.name, harness: capture.harness, ids, placeholders };
 }
 
 const WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
@@ -35,86 +45,84 @@ function counted(n: number, one: string, many: string): string {
 
 /** Says a scope's counts the way a clearance record does: "one session_id; two files carry no turn_id". */
 export function describeCount(c: ScopeCount): string {
-  if (c.distinctValues === 0) return `no file carries ${c.scope}`;
+  const held = c.placeholders > 0 ? `; ${counted(c.placeholders, "placeholder value", "placeholder values")} (never paired)` : "";
+  if (c.distinctValues === 0) return `no file carries ${c.scope}${held}`;
   const ids = counted(c.distinctValues, c.scope, `distinct ${c.scope} values`);
   const without = c.filesWithout === 0 ? "every file carries one" : `${counted(c.filesWithout, "file carries", "files carry")} no ${c.scope}`;
-  return `${ids}; ${without}${c.sharedByAll ? "; shared by every file, so it pairs nothing" : ""}`;
+  return `${ids}; ${without}${c.sharedByAll ? "; shared by every file, so it pairs nothing" : ""}${held}`;
 }
 
 function byName<T extends { name: string }>(a: T, b: T): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-/** Files that may pair at a scope: all carriers, or for a coarse scope only those with no finer identifier. */
-function eligible(batch: FileIds[], scopes: PairingScope[], index: number): FileIds[] {
-  const scope = scopes[index] as PairingScope;
-  const finer = scopes.slice(0, index).map((s) => s.scope);
-  return batch.filter((f) => f.ids.has(scope.scope) && (!scope.coarse || finer.every((s) => !f.ids.has(s))));
+/** The finest scope a file carries a real identifier at, or null. */
+function finestScope(f: FileIds, scopes: PairingScope[]): PairingScope | null {
+  return scopes.find((s) => f.ids.has(s.scope)) ?? null;
 }
 
-export function pairSitting(files: FileIds[], rules: Rules, skipped: { file: string; reason: string }[] = []): Pairing {
-  const pairs: Pair[] = [];
-  const counts: ScopeCount[] = [];
-  const finest = new Map<string, { scope: string; id: string }>();
-  const unpaired: Unpaired[] = [];
+function countsFor(harness: string, batch: FileIds[], scopes: PairingScope[], uninformative: (scope: string, id: string) => boolean): ScopeCount[] {
+  return scopes.map((scope) => {
+    const carriers = batch.filter((f) => f.ids.has(scope.scope));
+    const values = new Set(carriers.flatMap((f) => f.ids.get(scope.scope) as string[]));
+    return {
+      harness,
+      scope: scope.scope,
+      label: scope.label,
+      distinctValues: values.size,
+      carriers: carriers.length,
+      filesWithout: batch.length - carriers.length,
+      sharedByAll: [...values].some((v) => uninformative(scope.scope, v)),
+      placeholders: batch.reduce((n, f) => n + (f.placeholders.get(scope.scope) ?? 0), 0),
+    };
+  });
+}
 
+function unpairedReason(f: FileIds, scope: PairingScope | null, uninformative: (scope: string, id: string) => boolean): Unpaired {
+  if (scope === null) {
+    const held = [...f.placeholders.keys()];
+    const reason = held.length > 0 ? `carries only placeholder identifiers (${held.join(", ")}), which pair nothing` : "carries no identifier at any scope";
+    return { file: f.name, scope: null, reason };
+  }
+  const values = f.ids.get(scope.scope) as string[];
+  if (values.every((v) => uninformative(scope.scope, v))) return { file: f.name, scope: scope.scope, reason: `carries only a ${scope.scope} every file shares, which pairs nothing` };
+  return { file: f.name, scope: scope.scope, reason: `no other file's finest identifier is its ${scope.scope} ${values.join(", ")}` };
+}
+
+function pairHarness(harness: string, batch: FileIds[], scopes: PairingScope[]): { pairs: Pair[]; unpaired: Unpaired[]; counts: ScopeCount[]; finest: Map<string, { scope: string; id: string }> } {
+  const sharedByAll = (scope: string, value: string): boolean => batch.length > 1 && batch.every((f) => f.ids.get(scope)?.includes(value));
+  // A coarse identifier (a session) that every file carries says nothing about which file goes with which.
+  const uninformative = (scope: string, value: string): boolean => scopes.find((s) => s.scope === scope)?.coarse === true && sharedByAll(scope, value);
+  const pairs: Pair[] = [];
+  const finest = new Map<string, { scope: string; id: string }>();
+  for (const scope of scopes) {
+    const groups = new Map<string, string[]>();
+    for (const f of batch.filter((x) => finestScope(x, scopes) === scope)) {
+      for (const v of f.ids.get(scope.scope) as string[]) groups.set(v, [...(groups.get(v) ?? []), f.name]);
+    }
+    for (const [id, members] of [...groups.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+      if (members.length < 2 || uninformative(scope.scope, id)) continue;
+      pairs.push({ harness, scope: scope.scope, id, files: members });
+      for (const m of members) if (!finest.has(m)) finest.set(m, { scope: scope.scope, id });
+    }
+  }
+  const unpaired = batch.filter((f) => !finest.has(f.name)).map((f) => unpairedReason(f, finestScope(f, scopes), uninformative));
+  return { pairs, unpaired, counts: countsFor(harness, batch, scopes, uninformative), finest };
+}
+
+/** The pairing pass. Pure. */
+export function pairPass(files: FileIds[], rules: Rules, skipped: { file: string; reason: string }[] = []): Pairing {
+  const pairing: Pairing = { pairs: [], finest: [], unpaired: [], counts: [], skipped };
   for (const harness of [...new Set(files.map((f) => f.harness))].sort()) {
     const batch = files.filter((f) => f.harness === harness).sort(byName);
     const scopes = rules.pairing.find((p) => p.harness === harness)?.scopes ?? [];
-    const sharedByAll = (scope: string, value: string): boolean => batch.length > 1 && batch.every((f) => f.ids.get(scope)?.includes(value));
-    // A coarse identifier (a session) that every file carries says nothing about which file goes
-    // with which. A fine one (a tool call) shared by every file means the batch is that one call.
-    const isCoarse = (scope: string): boolean => scopes.find((s) => s.scope === scope)?.coarse === true;
-    const uninformative = (scope: string, value: string): boolean => isCoarse(scope) && sharedByAll(scope, value);
-
-    scopes.forEach((scope, index) => {
-      const carriers = batch.filter((f) => f.ids.has(scope.scope));
-      const values = new Set(carriers.flatMap((f) => f.ids.get(scope.scope) as string[]));
-      counts.push({
-        harness,
-        scope: scope.scope,
-        label: scope.label,
-        distinctValues: values.size,
-        carriers: carriers.length,
-        filesWithout: batch.length - carriers.length,
-        sharedByAll: [...values].some((v) => uninformative(scope.scope, v)),
-      });
-      const groups = new Map<string, string[]>();
-      for (const f of eligible(batch, scopes, index)) {
-        for (const v of f.ids.get(scope.scope) as string[]) groups.set(v, [...(groups.get(v) ?? []), f.name]);
-      }
-      for (const [id, members] of [...groups.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
-        if (members.length < 2 || uninformative(scope.scope, id)) continue;
-        pairs.push({ harness, scope: scope.scope, id, files: members });
-        for (const m of members) if (!finest.has(m)) finest.set(m, { scope: scope.scope, id });
-      }
-    });
-
-    for (const f of batch) {
-      if (finest.has(f.name)) continue;
-      let reason: string;
-      const own = [...f.ids.entries()];
-      if (own.length === 0) reason = "carries no identifier at any scope";
-      else if (own.every(([scope, values]) => values.every((v) => uninformative(scope, v)))) {
-        reason = `carries only an identifier every file shares (${own.map(([scope]) => scope).join(", ")})`;
-      } else {
-        const described = own
-          .filter(([scope, values]) => !values.every((v) => uninformative(scope, v)))
-          .map(([scope, values]) => {
-            const coarse = isCoarse(scope) && own.length > 1 ? " (a coarse scope, which pairs only files with no finer identifier)" : "";
-            return `${scope} ${values.join(", ")}${coarse}`;
-          });
-        reason = `no other file carries its ${described.join("; nor its ")}`;
-      }
-      unpaired.push({ file: f.name, reason });
-    }
+    const r = pairHarness(harness, batch, scopes);
+    pairing.pairs.push(...r.pairs);
+    pairing.unpaired.push(...r.unpaired);
+    pairing.counts.push(...r.counts);
+    for (const [file, p] of r.finest) pairing.finest.push({ file, ...p });
   }
-
-  return {
-    pairs,
-    finest: [...finest.entries()].map(([file, p]) => ({ file, ...p })).sort((a, b) => (a.file < b.file ? -1 : 1)),
-    unpaired: unpaired.sort((a, b) => (a.file < b.file ? -1 : 1)),
-    counts,
-    skipped,
-  };
+  pairing.finest.sort((a, b) => (a.file < b.file ? -1 : 1));
+  pairing.unpaired.sort((a, b) => (a.file < b.file ? -1 : 1));
+  return pairing;
 }

@@ -1,3 +1,4 @@
+import { decodeJsonString } from "./escapes.js";
 import type { JsonDocument, KeySpan, SourcePlace, ValueSpan } from "../types.js";
 
 // A strict JSON reader that records the exact span of every value and member name, finds
@@ -71,24 +72,26 @@ function describe(text: string, i: number): string {
   return `'${c === "\n" ? "\\n" : c}'`;
 }
 
-const ESCAPE_OR_CONTROL = /[\u0000-\u001f\\]/;
+// The next quote, backslash or control character: one native search from where the scan stands,
+// so a string made of many escapes is read in time linear in its length.
+const STRING_STOP = /["\\\u0000-\u001f]/g;
 
 /** Reads one string token starting at the opening quote; returns the offset after the closing quote. */
 function scanString(text: string, i: number): number {
   let j = i + 1;
   for (;;) {
-    const quote = text.indexOf('"', j);
-    if (quote === -1) throw new JsonScanError("invalid-json", "unterminated string", i);
-    // Most strings hold no escape: one native search over the run up to the next quote.
-    const k = text.slice(j, quote).search(ESCAPE_OR_CONTROL);
-    if (k === -1) return quote + 1;
-    j += k;
-    if (text.charCodeAt(j) !== 0x5c) throw new JsonScanError("invalid-json", "control character inside a string", j);
+    STRING_STOP.lastIndex = j;
+    const stop = STRING_STOP.exec(text);
+    if (stop === null) throw new JsonScanError("invalid-json", "unterminated string", i);
+    j = stop.index;
+    const c = text.charCodeAt(j);
+    if (c === 0x22) return j + 1;
+    if (c !== 0x5c) throw new JsonScanError("invalid-json", "control character inside a string", j);
     const e = text.charCodeAt(j + 1);
     if (e === 0x75) {
       for (let h = 2; h < 6; h++) {
-        const c = text.charCodeAt(j + h);
-        const hex = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+        const d = text.charCodeAt(j + h);
+        const hex = (d >= 0x30 && d <= 0x39) || (d >= 0x41 && d <= 0x46) || (d >= 0x61 && d <= 0x66);
         if (!hex) throw new JsonScanError("invalid-json", "bad \\u escape in string", j);
       }
       j += 6;
@@ -118,8 +121,7 @@ function scanScalar(text: string, i: number): { end: number; kind: ValueSpan["ki
 
 /** The string a string token (quotes included, from `start` to `end`) spells. */
 export function stringAt(text: string, start: number, end: number): string {
-  const raw = text.slice(start + 1, end - 1);
-  return raw.includes("\\") ? (JSON.parse(text.slice(start, end)) as string) : raw;
+  return decodeJsonString(text.slice(start + 1, end - 1));
 }
 
 export interface ScanOptions {
@@ -189,7 +191,7 @@ export function scanJson(text: string, options: ScanOptions): JsonDocument {
       const name = stringAt(text, keyStart, keyEnd);
       const memberPointer = `${frame.pointer}/${escapePointerToken(name)}`;
       if ((frame.keys as Set<string>).has(name)) {
-        throw new JsonScanError("duplicate-key", `member name "${name}" appears twice in one object`, keyStart, memberPointer);
+        throw new JsonScanError("duplicate-key", "a member name appears twice in one object", keyStart, memberPointer);
       }
       (frame.keys as Set<string>).add(name);
       keys.push({ pointer: memberPointer, start: keyStart, end: keyEnd });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { firstInvalidUtf8, parseCaptureBytes } from "../src/io/read-capture-dir.js";
-import { JsonScanError, placeOf, scanJson } from "../src/json/scan.js";
+import { JsonScanError, placeOf, scanJson } from "../src/json/reader.js";
 import { findMatches, matchesPattern } from "../src/pointers.js";
 
 const scan = (text: string) => scanJson(text, { maxDepth: 64 });

@@ -1,0 +1,30 @@
+import { UsageError } from "./cli-args.js";
+import { RulesError } from "./io/load-rules.js";
+import { CaptureDirError } from "./io/read-capture-dir.js";
+import type { Io } from "./io/setting.js";
+import { writeJson } from "./render/json.js";
+
+// What every command shares: its help, and the mapping of "could not read the input at all" and
+// of file-system failures to exit 2 with a clear line (and, under --json, still one JSON object).
+
+export interface Command {
+  help: string;
+  run: (argv: string[], io: Io) => Promise<number>;
+}
+
+/** A failure of the file system while writing (full disk, permission): reported, never a stack trace. */
+export class OutputError extends Error {}
+
+export async function guarded(io: Io, argv: string[], run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (err) {
+    const known = err instanceof UsageError || err instanceof CaptureDirError || err instanceof RulesError || err instanceof OutputError;
+    const fsCode = (err as NodeJS.ErrnoException | null)?.code;
+    if (!known && !(typeof fsCode === "string" && /^E[A-Z]+$/.test(fsCode))) throw err;
+    const message = known ? (err as Error).message : `a file-system operation failed (${fsCode}); nothing was left half-written`;
+    io.stderr(`clear: ${message}\n`);
+    if (argv.includes("--json")) writeJson(io, { ok: false, error: message, findings: [] });
+    return 2;
+  }
+}

@@ -1,0 +1,82 @@
+// The catalogue of finding codes: each with its severity and its message template. A template
+// takes only what the tool itself knows or has masked, never a raw value from a capture.
+
+export type Severity = "block" | "note";
+
+type Template<P> = { severity: Severity; message: (p: P) => string };
+const block = <P = void>(message: (p: P) => string): Template<P> => ({ severity: "block", message });
+const note = <P = void>(message: (p: P) => string): Template<P> => ({ severity: "note", message });
+
+const CATALOGUE = {
+  // inventory: the sitting and its files
+  "missing-event": block((p: { harness: string; version: string; event: string; recipe: string }) => `${p.harness} ${p.version}: the recipe ${p.recipe} expects ${p.event}, and no capture of it is here`),
+  "unknown-version": block(() => "the transport was not told the host version (export it in the capture shell and capture again)"),
+  "version-mismatch": block((p: { harness: string; version: string; declared: string }) => `${p.harness} captures say ${p.version} but sitting.json's --version line says ${p.declared}`),
+  "unknown-harness": block(() => "the harness in this name has no catalogue in rules/harnesses"),
+  "unknown-event": block((p: { harness: string; stem: string }) => `event "${p.stem}" is not in the ${p.harness} catalogue (rules/harnesses/${p.harness}.json)`),
+  "not-a-capture": block((p: { reason: string }) => `${p.reason}; move it out of the sitting`),
+  "not-a-file": block((p: { what: string }) => p.what),
+  symlink: block(() => "is a symbolic link; never followed (copy the real file into the sitting)"),
+  oversize: block((p: { detail: string }) => p.detail),
+  "not-utf8": block((p: { detail: string }) => p.detail),
+  "invalid-json": block((p: { detail: string }) => p.detail),
+  "not-an-object": block((p: { detail: string }) => p.detail),
+  "duplicate-key": block(() => "a member name appears twice in one object; a host never sends that"),
+  "too-deep": block((p: { detail: string }) => p.detail),
+  "refused-class": block((p: { detail: string }) => p.detail),
+  "event-mismatch": block((p: { named: string; payload: string }) => `the file name says ${p.named} but the payload's hook_event_name says ${p.payload}`),
+  "invalid-sitting": block((p: { detail: string }) => `sitting.json does not match its schema: ${p.detail}`),
+  "invalid-kit": block((p: { detail: string }) => `kit.json does not match its schema: ${p.detail}`),
+  "no-captures": block(() => "the folder holds no capture file"),
+  "extra-capture": note((p: { n: number; event: string }) => `repeat .${p.n} of ${p.event}; selection chooses among repeats`),
+  "counter-gap": note((p: { detail: string }) => `${p.detail}; a sink never skips a number, so a file may have been removed`),
+  "unknown-field": note((p: { guess: string }) => `no field rule for this pointer; guessed ${p.guess}${p.guess === "free-text" ? " (will be substituted)" : ""}`),
+  // substitute: what cannot be cleared
+  "home-in-key": block(() => "a member name carries a home directory or a user name; member names are structure and are never rewritten"),
+  "home-left": block(() => "a home directory whose owner is not the placeholder is still here after substitution (perhaps spelled in escapes or nested JSON); nothing written"),
+  "user-name-left": block((p: { learned: string }) => `a user name is still here outside any substituted span (${p.learned}); add a field rule or a literal rule in clear.config.json`),
+  "unsubstituted-free-text": block((p: { event: string; cls: string }) => `reads as free text on a ${p.event} event but its field rule classes it ${p.cls}; fix the rule in rules/fields`),
+  "substitution-broke-json": block(() => "the cleared text does not parse; nothing written"),
+  "substitution-changed-shape": block(() => "the cleared payload does not have the capture's shape; nothing written"),
+  "review-free-text": note(() => "no field rule; looked like free text and was substituted"),
+  "url-credentials": note(() => "a URL's user information, query values or fragment were replaced"),
+} as const;
+
+export type FindingCode = keyof typeof CATALOGUE;
+type Params<C extends FindingCode> = Parameters<(typeof CATALOGUE)[C]["message"]>[0];
+
+export interface Finding {
+  code: FindingCode;
+  severity: Severity;
+  file?: string;
+  pointer?: string;
+  line?: number;
+  column?: number;
+  message: string;
+}
+
+export interface Where {
+  file?: string | undefined;
+  pointer?: string | undefined;
+  line?: number | undefined;
+  column?: number | undefined;
+}
+
+/** Makes a finding from its code; the severity and message come from the catalogue. */
+export function finding<C extends FindingCode>(code: C, where: Where, ...params: Params<C> extends void ? [] : [Params<C>]): Finding {
+  const template = CATALOGUE[code] as Template<Params<C>>;
+  const f: Finding = { code, severity: template.severity, message: template.message(params[0] as Params<C>) };
+  if (where.file !== undefined) f.file = where.file;
+  if (where.pointer !== undefined) f.pointer = where.pointer;
+  if (where.line !== undefined) f.line = where.line;
+  if (where.column !== undefined) f.column = where.column;
+  return f;
+}
+
+export function severityOf(code: FindingCode): Severity {
+  return CATALOGUE[code].severity;
+}
+
+export function blocks(findings: Finding[]): boolean {
+  return findings.some((f) => f.severity === "block");
+}

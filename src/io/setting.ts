@@ -1,0 +1,58 @@
+import os from "node:os";
+import { UsageError } from "../cli-args.js";
+import { makeDisplay, type Display } from "../display.js";
+import { loadRules } from "./load-rules.js";
+import { DEFAULT_LIMITS, type ReadLimits } from "./read-capture-dir.js";
+import { loadConfig, repoRoot, rulesDirFor, type ClearConfig } from "./repo.js";
+import type { Rules } from "../types.js";
+
+// What every command starts from: where it is, its config and rules, its limits, and how it may
+// show paths and pointers.
+
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+  /** True when stderr is a terminal (progress lines go there). */
+  tty: boolean;
+}
+
+export const processIo: Io = {
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  cwd: process.cwd(),
+  tty: process.stderr.isTTY === true,
+};
+
+export interface Setting {
+  root: string | null;
+  config: ClearConfig;
+  rules: Rules;
+  limits: ReadLimits;
+  /** User names given (--user, clear.config.json, the runner's home); the sitting adds those it names. */
+  users: string[];
+  display: Display;
+}
+
+/** The runner's own home and its owner's name, whatever root it stands under. */
+export function runnerHome(): { home: string | null; user: string | null } {
+  const home = os.homedir();
+  if (!home || home === "/" || home === "/root") return { home: home || null, user: null };
+  const owner = home.split(/[\\/]/).filter(Boolean).at(-1) ?? null;
+  return { home, user: owner };
+}
+
+export function loadSetting(rootFlag: string | undefined, cwd: string, opts: { users?: string[]; maxFileBytes?: string } = {}): Setting {
+  const root = repoRoot(rootFlag, cwd);
+  const config = loadConfig(root);
+  const rules = loadRules(rulesDirFor(root, config));
+  const limits: ReadLimits = { maxFileBytes: config.limits?.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes, maxDepth: config.limits?.maxDepth ?? DEFAULT_LIMITS.maxDepth };
+  if (opts.maxFileBytes !== undefined) {
+    if (!/^[1-9][0-9]*$/.test(opts.maxFileBytes)) throw new UsageError("--max-file-bytes takes a whole number of bytes");
+    limits.maxFileBytes = Number(opts.maxFileBytes);
+  }
+  for (const u of opts.users ?? []) if (/[\\/]/.test(u) || u.trim() === "") throw new UsageError("--user takes a user name without a path separator");
+  const runner = runnerHome();
+  const users = [...new Set([...(opts.users ?? []), ...(config.users ?? []), ...(runner.user ? [runner.user] : [])])];
+  return { root, config, rules, limits, users, display: makeDisplay(rules, users, runner.home) };
+}

@@ -1,0 +1,77 @@
+// The one decoder of JSON string escapes. Every reader of string content (the positioned reader,
+// substitution, the final check, the secret scan) decodes through here.
+
+const SIMPLE: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+
+export interface DecodedString {
+  decoded: string;
+  /** Raw offset where each decoded UTF-16 unit starts, plus the raw length; null when nothing is escaped. */
+  starts: number[] | null;
+}
+
+/** Decodes raw string content (between the quotes), keeping where each decoded unit came from. */
+export function decodeWithOffsets(raw: string): DecodedString {
+  if (!raw.includes("\\")) return { decoded: raw, starts: null };
+  const starts: number[] = [];
+  const parts: string[] = [];
+  let i = 0;
+  while (i < raw.length) {
+    starts.push(i);
+    if (raw.charCodeAt(i) === 0x5c) {
+      const e = raw[i + 1] as string;
+      if (e === "u") {
+        parts.push(String.fromCharCode(parseInt(raw.slice(i + 2, i + 6), 16)));
+        i += 6;
+      } else {
+        parts.push(SIMPLE[e] ?? e);
+        i += 2;
+      }
+    } else {
+      parts.push(raw[i] as string);
+      i++;
+    }
+  }
+  starts.push(raw.length);
+  return { decoded: parts.join(""), starts };
+}
+
+/** The text raw string content spells. */
+export function decodeJsonString(raw: string): string {
+  return raw.includes("\\") ? decodeWithOffsets(raw).decoded : raw;
+}
+
+/** Encodes text as string content, writing `/` the way `like` (the raw text it replaces) wrote it. */
+export function encodeJsonString(text: string, like = ""): string {
+  const slash = /\\u002[fF]|\\\//.exec(like)?.[0] ?? "/";
+  let out = "";
+  for (const ch of text) {
+    const c = ch.charCodeAt(0);
+    if (ch === '"') out += '\\"';
+    else if (ch === "\\") out += "\\\\";
+    else if (ch === "/") out += slash;
+    else if (c < 0x20) out += `\\u${c.toString(16).padStart(4, "0")}`;
+    else out += ch;
+  }
+  return out;
+}
+
+// One level of escapes as text that is itself JSON (or a shell's quoting of it) writes them.
+const NESTED_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g;
+
+/**
+ * A decoded string and every deeper reading of it: JSON inside a string, inside a string, ...
+ * each level unescaped once more, until nothing changes (at most `depth` levels).
+ */
+export function nestedReadings(decoded: string, depth = 8): string[] {
+  const out = [decoded];
+  let cur = decoded;
+  for (let k = 0; k < depth && cur.includes("\\"); k++) {
+    const next = cur.replace(NESTED_ESCAPE, (_m, hex: string | undefined, ch: string | undefined) =>
+      hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : (SIMPLE[ch as string] as string),
+    );
+    if (next === cur) break;
+    out.push(next);
+    cur = next;
+  }
+  return out;
+}

@@ -1,0 +1,137 @@
+import { classifyDocument, type Classifier } from "../../classify.js";
+import type { Display } from "../../display.js";
+import { finding, type Finding } from "../../findings.js";
+import type { HomeGrammar } from "../../homes.js";
+import { decodeJsonString } from "../../json/escapes.js";
+import { placeOf, scanJson } from "../../json/reader.js";
+import { findRefusals, isUnder, memberNames } from "../../refusals.js";
+import type { Capture, ClearedFile, Exemption, JsonDocument, RuleApplication, Rules } from "../../types.js";
+import { ENV_DUMP_RULE } from "./env-dump.js";
+import { finalCheck, type KnownNames } from "./final-check.js";
+import type { Leaf, SubstitutionRule } from "./rule.js";
+
+// Clearing one capture, in named steps: admit policy exemptions, substitute leaves into a list of
+// edits, splice, re-check the result, run the final check, report. Pure: bytes in, bytes out.
+
+export interface ClearContext {
+  rules: Rules;
+  registry: SubstitutionRule[];
+  classifier: Classifier;
+  grammar: HomeGrammar;
+  names: KnownNames;
+  display: Display;
+  envDumpPolicy: { reason: string; pointers?: string[] } | null;
+}
+
+interface Edit {
+  start: number;
+  end: number;
+  raw: string;
+}
+
+/** Several words, or a long run of text: what a prompt or a message looks like. */
+export function looksLikeProse(value: string): boolean {
+  return value.trim().split(/\s+/).length >= 3 || (value.length > 64 && /\s/.test(value));
+}
+
+function admitExemptions(capture: Capture, ctx: ClearContext): { dumps: string[]; exemptions: Exemption[]; refused: Finding[] } {
+  const out = { dumps: [] as string[], exemptions: [] as Exemption[], refused: [] as Finding[] };
+  const { doc } = capture;
+  for (const r of findRefusals(doc, capture.harness, capture.event, ctx.rules.refusals)) {
+    const policy = ctx.envDumpPolicy;
+    const admitted = r.kind === "env-dump" && policy !== null && (policy.pointers === undefined || policy.pointers.includes(r.pointer));
+    if (!admitted) {
+      out.refused.push(finding("refused-class", { file: capture.name, pointer: ctx.display.pointer(r.pointer), ...placeOf(doc.text, r.start) }, { detail: r.detail }));
+      continue;
+    }
+    out.dumps.push(r.pointer);
+    const members = memberNames(doc).get(r.pointer) ?? [];
+    const known = new Set(ctx.rules.refusals.envDump.knownNames);
+    const remaining = members.filter((m) => known.has(m)).sort();
+    out.exemptions.push({ rule: ENV_DUMP_RULE, pointer: ctx.display.pointer(r.pointer), reason: policy.reason, remainingCount: members.length, remaining });
+  }
+  return out;
+}
+
+class Applications {
+  readonly covered = new Map<string, string[]>();
+  readonly changed = new Map<string, string[]>();
+  touch(rule: string, pointer: string, changed: boolean): void {
+    this.covered.set(rule, [...(this.covered.get(rule) ?? []), pointer]);
+    if (changed) this.changed.set(rule, [...(this.changed.get(rule) ?? []), pointer]);
+  }
+  report(order: string[], display: Display): RuleApplication[] {
+    return order.filter((r) => this.covered.has(r)).map((rule) => ({ rule, pointers: (this.covered.get(rule) ?? []).map(display.pointer), changed: (this.changed.get(rule) ?? []).map(display.pointer) }));
+  }
+}
+
+function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, applied: Applications): { edits: Edit[]; review: string[]; refused: Finding[] } {
+  const out = { edits: [] as Edit[], review: [] as string[], refused: [] as Finding[] };
+  const { doc } = capture;
+  for (const l of classifyDocument(doc, capture.event, ctx.classifier)) {
+    if (l.kind !== "string") continue;
+    const leaf: Leaf = { pointer: l.pointer, class: l.class, known: l.known, inDump: dumps.some((d) => isUnder(l.pointer, d)) };
+    const original = doc.text.slice(l.start + 1, l.end - 1);
+    let raw = original;
+    for (const rule of ctx.registry) {
+      if (!rule.prefilter(raw, leaf)) continue;
+      const next = rule.apply(raw, leaf);
+      if (next.matched || next.raw !== raw) applied.touch(rule.id, l.pointer, next.raw !== raw);
+      raw = next.raw;
+    }
+    if (leaf.class === "free-text" && !leaf.known && !leaf.inDump) out.review.push(ctx.display.pointer(l.pointer));
+    // Prose kept verbatim means a rule classed it wrongly, on any event.
+    if (!leaf.inDump && (leaf.class === "enum" || leaf.class === "identifier") && looksLikeProse(decodeJsonString(raw))) {
+      out.refused.push(finding("unsubstituted-free-text", { file: capture.name, pointer: ctx.display.pointer(l.pointer), ...placeOf(doc.text, l.start) }, { event: capture.event, cls: leaf.class }));
+    }
+    if (raw !== original) out.edits.push({ start: l.start + 1, end: l.end - 1, raw });
+  }
+  return out;
+}
+
+/** The capture's text with each edit spliced in; every other byte kept. */
+export function splice(text: string, edits: Edit[]): string {
+  const parts: string[] = [];
+  let at = 0;
+  for (const e of edits) {
+    parts.push(text.slice(at, e.start), e.raw);
+    at = e.end;
+  }
+  parts.push(text.slice(at));
+  return parts.join("");
+}
+
+function recheck(text: string, doc: JsonDocument, file: string): { cleared: JsonDocument | null; refused: Finding[] } {
+  let cleared: JsonDocument;
+  try {
+    cleared = scanJson(text, { maxDepth: Number.MAX_SAFE_INTEGER });
+  } catch {
+    return { cleared: null, refused: [finding("substitution-broke-json", { file })] };
+  }
+  const same = cleared.spans.length === doc.spans.length && cleared.spans.every((s, i) => s.pointer === doc.spans[i]?.pointer && s.kind === doc.spans[i]?.kind);
+  return same ? { cleared, refused: [] } : { cleared: null, refused: [finding("substitution-changed-shape", { file })] };
+}
+
+/** Clears one parsed capture. */
+export function clearFile(capture: Capture, ctx: ClearContext): ClearedFile {
+  const applied = new Applications();
+  const exempt = admitExemptions(capture, ctx);
+  const leaves = substituteLeaves(capture, exempt.dumps, ctx, applied);
+  const text = splice(capture.doc.text, leaves.edits);
+  const checked = recheck(text, capture.doc, capture.name);
+  const final = checked.cleared ? finalCheck(checked.cleared, capture.doc, capture.name, ctx.grammar, ctx.names, ctx.display) : [];
+  const refused = [...exempt.refused, ...leaves.refused, ...checked.refused, ...final];
+  const bytes = refused.length > 0 ? null : Buffer.from(text, "utf8");
+  return {
+    cleared: bytes,
+    report: {
+      name: capture.name,
+      rawBytes: capture.bytes.length,
+      clearedBytes: bytes ? bytes.length : null,
+      rules: applied.report(ctx.registry.map((r) => r.id), ctx.display),
+      review: leaves.review,
+      exemptions: exempt.exemptions,
+      refused,
+    },
+  };
+}

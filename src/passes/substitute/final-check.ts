@@ -1,0 +1,45 @@
+import type { Display } from "../../display.js";
+import { finding, type Finding } from "../../findings.js";
+import type { HomeGrammar } from "../../homes.js";
+import { decodeJsonString, nestedReadings } from "../../json/escapes.js";
+import { placeOf } from "../../json/reader.js";
+import type { JsonDocument, LearnedName } from "../../types.js";
+import { ENV_DUMP_PLACEHOLDER } from "./env-dump.js";
+
+// The last word on a cleared file, independent of the rules that cleared it: every string and
+// every member name is decoded fully, strings nested in strings included, and the file is refused
+// if a home root is followed by anyone but the placeholder, or a known user name is still there.
+
+export interface KnownNames {
+  pattern: RegExp | null;
+  /** Where each name was learned, by its lower-case spelling (never printed: only the place is). */
+  learnedAt: Map<string, LearnedName>;
+}
+
+function learnedText(names: KnownNames, found: string, display: Display): string {
+  const at = names.learnedAt.get(found.toLowerCase());
+  if (!at) return "a name given with --user, in clear.config.json or by the runner's home";
+  return `a name learned from ${at.file} at ${display.pointer(at.pointer)}`;
+}
+
+/** Refusals for one cleared document; places are given in the capture (`placesIn`), whose spans line up one for one. */
+export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: string, grammar: HomeGrammar, names: KnownNames, display: Display): Finding[] {
+  const findings: Finding[] = [];
+  const tokens = [
+    ...cleared.keys.map((k, i) => ({ span: k, place: placesIn.keys[i]?.start ?? 0, isKey: true })),
+    ...cleared.spans.flatMap((v, i) => (v.kind === "string" ? [{ span: v, place: placesIn.spans[i]?.start ?? 0, isKey: false }] : [])),
+  ];
+  for (const { span, place, isKey } of tokens) {
+    const text = decodeJsonString(cleared.text.slice(span.start + 1, span.end - 1));
+    if (/^x*$/.test(text) || text === ENV_DUMP_PLACEHOLDER) continue;
+    const readings = nestedReadings(text);
+    const where = { file, pointer: display.pointer(span.pointer), ...placeOf(placesIn.text, place) };
+    if (readings.some((r) => grammar.realOwners(r, true).some((o) => !o.tilde))) {
+      findings.push(finding(isKey ? "home-in-key" : "home-left", where));
+      continue;
+    }
+    const name = names.pattern ? readings.map((r) => names.pattern?.exec(r)?.[0]).find((m) => m !== undefined) : undefined;
+    if (name !== undefined) findings.push(isKey ? finding("home-in-key", where) : finding("user-name-left", where, { learned: learnedText(names, name, display) }));
+  }
+  return findings;
+}

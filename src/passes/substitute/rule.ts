@@ -1,0 +1,33 @@
+import type { FieldClass } from "../../types.js";
+
+// A substitution rule: one small module with its id, the cheap prefilter it needs, and its
+// replacement. Rules run in the registry's order on each string value's raw content (between the
+// quotes); a rule returns new raw content and never touches any byte outside it.
+
+export interface Leaf {
+  pointer: string;
+  class: FieldClass;
+  known: boolean;
+  /** Under an environment dump admitted by the env-dump-v1 policy. */
+  inDump: boolean;
+}
+
+export interface RuleResult {
+  raw: string;
+  /** The rule found what it looks for here (already-cleared text counts: a second pass reports it). */
+  matched: boolean;
+}
+
+export interface SubstitutionRule {
+  id: string;
+  /** A cheap look at the raw content; false means the rule has nothing to do here. */
+  prefilter(raw: string, leaf: Leaf): boolean;
+  apply(raw: string, leaf: Leaf): RuleResult;
+}
+
+export const unchanged = (raw: string): RuleResult => ({ raw, matched: false });
+
+/** Same raw length as written (UTF-8 bytes between the quotes), so sizes and size limits survive. */
+export function sameLengthPlaceholder(raw: string): string {
+  return /^x*$/.test(raw) ? raw : "x".repeat(Buffer.byteLength(raw, "utf8"));
+}

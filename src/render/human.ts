@@ -1,0 +1,82 @@
+import { shortPointer } from "../display.js";
+import type { Finding } from "../findings.js";
+import { describeCount } from "../passes/pair.js";
+import type { Inventory, Pairing, Substitution } from "../types.js";
+
+// Human text: one line per capture plus findings. Pointers are already masked by the passes;
+// here they are only shortened.
+
+export function findingLine(f: Finding): string {
+  const pointer = f.pointer === undefined ? undefined : f.pointer === "" ? "(whole document)" : shortPointer(f.pointer);
+  const where = [f.file, pointer, f.line !== undefined ? `line ${f.line}, column ${f.column}` : undefined].filter((x) => x !== undefined).join(" ");
+  return `${f.severity === "block" ? "BLOCK" : "note "} ${f.code.padEnd(16)} ${where ? `${where}: ` : ""}${f.message}`;
+}
+
+export function table(rows: string[][]): string {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] as number))).join("  ")).join("\n");
+}
+
+function findingsBlock(findings: Finding[]): string[] {
+  return findings.length === 0 ? [] : ["Findings:", ...findings.map((f) => `  ${findingLine(f)}`)];
+}
+
+export function renderInventory(inv: Inventory, dirShown: string, withFields: boolean): string {
+  const lines = [`Inventory of ${dirShown}`, ""];
+  const rows = [["capture", "harness", "event", "version", "n", "bytes", "sha256", "fields", "free text"]];
+  for (const f of inv.files) {
+    const freeText = f.fields.filter((x) => x.class === "free-text").length;
+    rows.push([f.name, f.harness, f.event, f.version, String(f.n), String(f.bytes), f.sha256 ? f.sha256.slice(0, 12) : "-", f.valid ? String(f.fields.length) : "invalid", f.valid ? String(freeText) : "-"]);
+  }
+  if (inv.files.length > 0) lines.push(table(rows), "");
+  if (withFields) {
+    for (const f of inv.files.filter((x) => x.valid)) {
+      lines.push(f.name);
+      for (const field of f.fields) lines.push(`  ${shortPointer(field.pointer).padEnd(60)} ${field.class.padEnd(11)}${field.known ? "" : " (unknown field, guessed)"}`.trimEnd());
+    }
+    lines.push("");
+  }
+  if (inv.companions.length > 0) lines.push(`Companions: ${inv.companions.join(", ")}`);
+  if (inv.missing.length > 0) lines.push("Missing events:", ...inv.missing.map((m) => `  ${m.harness} ${m.version} ${m.event} (recipe ${m.recipe})`));
+  lines.push(...findingsBlock(inv.findings));
+  const blocking = inv.findings.filter((f) => f.severity === "block").length;
+  const valid = inv.files.filter((f) => f.valid).length;
+  const verdict = blocking > 0 ? "BLOCKED" : "ready";
+  lines.push("", `${inv.files.length} captures (${valid} valid), ${inv.missing.length} missing events, ${blocking} blocking findings, ${inv.findings.length - blocking} notes; recipes: ${inv.recipes.join(", ") || "none"}: ${verdict}`);
+  return `${lines.join("\n")}\n`;
+}
+
+export function renderPairing(p: Pairing): string {
+  const lines: string[] = [];
+  for (const harness of [...new Set(p.counts.map((c) => c.harness))]) {
+    lines.push(`Pairing, by the host's own identifiers: ${harness}`);
+    for (const c of p.counts.filter((x) => x.harness === harness)) lines.push(`  ${c.label} scope (${c.scope}): ${describeCount(c)}.`);
+    lines.push("");
+  }
+  lines.push(p.pairs.length === 0 ? "Pairs: none" : "Pairs:", ...p.pairs.map((pair) => `  ${pair.scope} ${pair.id}: ${pair.files.join(", ")}`), "");
+  lines.push(p.unpaired.length === 0 ? "Not paired: none" : "Not paired:", ...p.unpaired.map((u) => `  ${u.file}: ${u.reason}`));
+  if (p.skipped.length > 0) lines.push("", "Skipped:", ...p.skipped.map((s) => `  ${s.file}: ${s.reason}`));
+  lines.push("", `${p.pairs.length} pairs, ${p.unpaired.length} files not paired, ${p.skipped.length} skipped`);
+  return `${lines.join("\n")}\n`;
+}
+
+export function renderSubstitution(s: Substitution, outShown: string): string {
+  const rows = [["capture", "raw bytes", "cleared bytes", "rules"]];
+  for (const { report: f } of s.files) rows.push([f.name, String(f.rawBytes), f.clearedBytes === null ? "REFUSED" : String(f.clearedBytes), f.rules.map((r) => `${r.rule} (${r.pointers.length})`).join(", ") || "none"]);
+  const lines = [table(rows), ""];
+  for (const { report: f } of s.files) {
+    if (f.rules.length + f.refused.length + f.review.length + f.exemptions.length === 0) continue;
+    lines.push(f.name, ...f.rules.map((r) => `  ${r.rule}: ${r.pointers.map((p) => shortPointer(p)).join(", ")}`));
+    lines.push(...f.review.map((p) => `  review: ${shortPointer(p)} had no field rule and looked like free text; substituted`));
+    for (const e of f.exemptions) {
+      const shown = e.remaining.length > 0 ? ` (common ones: ${e.remaining.join(", ")})` : "";
+      lines.push(`  exemption ${e.rule} at ${e.pointer}: ${e.reason}; every value is the placeholder, what remains is ${e.remainingCount} member names${shown}`);
+    }
+    lines.push(...f.refused.map((x) => `  ${findingLine(x)}`));
+  }
+  if (s.skipped.length > 0) lines.push("Not cleared (unreadable or not a capture):", ...s.skipped.map((x) => `  ${x.file}: ${x.reason}`));
+  const refused = s.files.filter((f) => f.cleared === null).length;
+  lines.push("", `${s.files.length - refused} cleared into ${outShown}, ${refused} refused, ${s.skipped.length} skipped; ${s.userNames} user name(s) substituted`);
+  return `${lines.join("\n")}\n`;
+}

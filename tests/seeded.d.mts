@@ -1,0 +1,1 @@
+export function prng(seed: number): () => number;

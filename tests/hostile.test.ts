@@ -1,0 +1,114 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { CLI, clear, clearJson, folderDigest, tempDir } from "./helpers.js";
+
+// Hostile payloads, built at run time: each is cleared with no trace of the name in the fixture,
+// the report or any output, or refused with a finding naming the file and pointer. None exits 0
+// with the name left in.
+
+const NAME = ["mar", "got"].join("");
+const cases: [string, (u: string) => object][] = [
+  ["immutable Linux", (u) => ({ cwd: `/var/home/${u}/p` })],
+  ["BSD", (u) => ({ cwd: `/usr/home/${u}/p` })],
+  ["NFS", (u) => ({ cwd: `/export/home/${u}/p` })],
+  ["WSL sees Windows", (u) => ({ cwd: `/mnt/c/Users/${u}/p` })],
+  ["Git Bash", (u) => ({ cwd: `/c/Users/${u}/p` })],
+  ["Cygwin", (u) => ({ cwd: `/cygdrive/d/Users/${u}/p` })],
+  ["Windows reaches WSL", (u) => ({ cwd: `\\\\wsl$\\Ubuntu\\home\\${u}\\p` })],
+  ["macOS data volume", (u) => ({ cwd: `/System/Volumes/Data/Users/${u}/p` })],
+  ["macOS other disk", (u) => ({ cwd: `/Volumes/Backup/Users/${u}/p` })],
+  ["drive and Users in any case", (u) => ({ cwd: `c:\\USERS\\${u}\\p` })],
+  ["tilde", (u) => ({ cwd: `~${u}/p` })],
+  ["a project slug alone", (u) => ({ transcript_path: `/tmp/claude-1000/-home-${u}-proj/s.jsonl` })],
+  ["a group folder", (u) => ({ cwd: `/home/users/${u}/p` })],
+  ["nested JSON two levels down", (u) => ({ tool_input: { command: JSON.stringify({ a: JSON.stringify({ cwd: `/home/${u}/p` }) }) }, cwd: JSON.stringify(JSON.stringify({ d: `/home/${u}` })) })],
+  ["non-ASCII owner", () => ({ cwd: "/home/José/p" })],
+  ["one-letter owner", () => ({ cwd: "/home/j/p" })],
+  ["leading underscore", () => ({ cwd: "/home/_svc/p" })],
+  ["@ and + in the owner", () => ({ cwd: "/Users/ana@corp/p", transcript_path: "/home/ana+1/t.jsonl" })],
+  ["a space in a Windows owner", () => ({ cwd: "C:\\Users\\First Last\\p" })],
+  ["a home path as a member name", (u) => ({ cwd: "/tmp", extra: { [`/home/${u}/x`]: 1 } })],
+];
+const owners: Record<string, string> = { "non-ASCII owner": "José", "one-letter owner": "/home/j/", "leading underscore": "_svc", "@ and + in the owner": "ana", "a space in a Windows owner": "First Last" };
+
+describe("hostile payloads", () => {
+  for (const [label, build] of cases) {
+    it(`${label}: cleared with no trace, or refused naming file and pointer`, () => {
+      const dir = tempDir();
+      const name = "claude-code_pre_tool_use_2_1_261.1.json";
+      writeFileSync(path.join(dir, name), JSON.stringify({ session_id: "s", hook_event_name: "PreToolUse", tool_use_id: "t", ...build(NAME) }));
+      const before = folderDigest(dir);
+      const out = path.join(tempDir(), "out");
+      const r = clear(["substitute", dir, "--out", out, "--json"]);
+      const trace = owners[label] ?? NAME;
+      expect(r.stdout + r.stderr, "printed output").not.toContain(trace);
+      expect(folderDigest(dir)).toBe(before);
+      const json = JSON.parse(r.stdout) as { files: { refused: { code: string; file: string; pointer: string }[] }[] };
+      if (r.code === 0) {
+        expect(readFileSync(path.join(out, name), "utf8")).not.toContain(trace);
+      } else {
+        expect(r.code).toBe(1);
+        const refused = json.files[0]?.refused ?? [];
+        expect(refused.length).toBeGreaterThan(0);
+        for (const f of refused) expect(f.file === name && typeof f.pointer === "string").toBe(true);
+        expect(existsSync(path.join(out, name))).toBe(false);
+      }
+    });
+  }
+
+  it("OpenCode tool events: a prose reason or agent kept as an enum is refused, not written", () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "opencode_tool_execute_before_1_18_29.1.json"), JSON.stringify({ input: { tool: "bash", sessionID: "ses_1", callID: "c1" }, output: { args: { command: "ls", reason: `because ${NAME} asked me to look` } } }));
+    const out = path.join(tempDir(), "out");
+    const r = clear(["substitute", dir, "--out", out, "--json"]);
+    expect(r.stdout).not.toContain(NAME);
+    if (r.code === 0) expect(readFileSync(path.join(out, "opencode_tool_execute_before_1_18_29.1.json"), "utf8")).not.toContain(NAME);
+  });
+
+  it("prints no raw value: a duplicate member name that is a home, a mismatched event, the runner's own home", () => {
+    const home = tempDir();
+    const dir = path.join(home, "caps");
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, "codex_stop_0_153_0.1.json"), `{"session_id":"s","/home/${NAME}/k":1,"/home/${NAME}/k":2}`);
+    writeFileSync(path.join(dir, "codex_session_start_0_153_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: `${NAME} said hello` }));
+    for (const args of [["inventory", dir], ["inventory", dir, "--json"], ["pair", dir, "--json"], ["substitute", dir, "--out", path.join(home, "o"), "--json"]]) {
+      const r = clear(args, { env: { HOME: home } });
+      expect(r.stdout + r.stderr, args.join(" ")).not.toContain(NAME);
+    }
+    expect(clear(["inventory", dir], { env: { HOME: home } }).stdout).toContain("~/caps-");
+  });
+
+  it("two substitutions into one new --out at once: exactly one writes, the other says why", async () => {
+    const dir = tempDir();
+    for (let i = 1; i <= 200; i++) writeFileSync(path.join(dir, `codex_pre_tool_use_0_153_0.${i}.json`), JSON.stringify({ session_id: "s", turn_id: `t${i}`, cwd: `/home/${NAME}/p` }));
+    const out = path.join(tempDir(), "out");
+    const runOne = (): Promise<number> =>
+      new Promise((resolve) => {
+        const child = spawn(process.execPath, [CLI, "substitute", dir, "--out", out, "--json"], { stdio: "ignore" });
+        child.on("exit", (code) => resolve(code ?? -1));
+      });
+    const codes = (await Promise.all([runOne(), runOne()])).sort();
+    expect(codes[0]).toBe(0);
+    expect(codes[1]).toBe(2);
+    expect(readdirSync(out)).toHaveLength(200);
+    expect(readdirSync(path.dirname(out))).toEqual(["out"]);
+  });
+
+  it("reads a legal capture of 8 MiB of escapes whole (linear, not quadratic)", () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "codex_stop_0_153_0.1.json"), `{"session_id":"s","last_assistant_message":"${"\\n".repeat(4 * 1024 * 1024 - 40)}"}`);
+    const { code, json } = clearJson(["inventory", dir, "--max-file-bytes", String(16 * 1024 * 1024)]);
+    expect((json.files as { valid: boolean }[])[0]?.valid).toBe(true);
+    expect(code).toBe(1); // the recipe's session_start and pre_tool_use are missing
+  });
+
+  it("a name missing its .n is not read as a shorter version with a large counter", () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "claude-code_pre_tool_use_2.1.261.json"), "{}");
+    const { json } = clearJson(["inventory", dir]);
+    expect((json.findings as { code: string; file?: string; message: string }[]).find((f) => f.file === "claude-code_pre_tool_use_2.1.261.json")).toMatchObject({ code: "not-a-capture", message: expect.stringContaining("no .<n> counter") });
+    expect(json.files).toEqual([]);
+  });
+});

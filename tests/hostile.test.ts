@@ -77,7 +77,7 @@ describe("hostile payloads", () => {
       const r = clear(args, { env: { HOME: home } });
       expect(r.stdout + r.stderr, args.join(" ")).not.toContain(NAME);
     }
-    expect(clear(["inventory", dir], { env: { HOME: home } }).stdout).toContain("~/caps-");
+    expect(clear(["inventory", dir], { env: { HOME: home } }).stdout).toContain("Inventory of ~/caps");
   });
 
   it("two substitutions into one new --out at once: exactly one writes, the other says why", async () => {

@@ -1,13 +1,27 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { classifier } from "../src/classify.js";
+import { classifier, classifyDocument } from "../src/classify.js";
+import { findRefusals } from "../src/refusals.js";
+import { captureOf, clearInMemory } from "./helpers.js";
 import { BUNDLED_RULES_DIR, loadRules } from "../src/io/load-rules.js";
-import { pointerTokens } from "../src/json/reader.js";
+import { pointerTokens, scanJson } from "../src/json/reader.js";
 import { nameGrammar, parseCaptureName } from "../src/capture-name.js";
 import { clear, tempDir } from "./helpers.js";
 
 const rules = loadRules();
+const STRING_CLASSES = new Set(["identifier", "path", "free-text", "enum", "timestamp", "url"]);
+
+/** A payload holding `value` at `pointer` (array indices become arrays). */
+function payloadAt(pointer: string, value: unknown): Record<string, unknown> {
+  const tokens = pointerTokens(pointer);
+  let node: unknown = value;
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const t = tokens[i] as string;
+    node = /^(0|[1-9][0-9]*)$/.test(t) ? Object.assign(new Array(Number(t) + 1).fill(null), { [Number(t)]: node }) : { [t]: node };
+  }
+  return node as Record<string, unknown>;
+}
 
 function snake(event: string): string {
   return event.replace(/\./g, "_").replace(/(?<=[a-z0-9])([A-Z])/g, "_$1").toLowerCase();
@@ -31,17 +45,40 @@ describe("rules as data", () => {
   });
 
   for (const set of rules.fields) {
-    it(`${set.harness}: every field-class rule classes its own examples, and no earlier rule shadows it`, () => {
+    it(`${set.harness}: every field-class rule classes a payload built from each example's value, and no earlier rule shadows it`, () => {
       const c = classifier(set);
       for (const rule of set.rules) {
         for (const ex of rule.examples) {
-          const got = c.classify(ex.event, pointerTokens(ex.pointer), "string", "example");
+          const doc = scanJson(JSON.stringify(payloadAt(ex.pointer, ex.value ?? null)), { maxDepth: 256 });
+          const leaf = classifyDocument(doc, ex.event, c).find((l) => l.pointer === ex.pointer);
+          const got = c.classify(ex.event, pointerTokens(ex.pointer), leaf?.kind ?? "null", ex.value ?? null);
           expect(got.rule, `${rule.pointer} example ${ex.event} ${ex.pointer}`).toBe(rule);
-          expect(got.class).toBe(rule.class);
+          expect(leaf?.class, `${rule.pointer} example ${ex.event} ${ex.pointer} = ${JSON.stringify(ex.value)}`).toBe(STRING_CLASSES.has(rule.class) && typeof ex.value !== "string" ? leaf?.class : rule.class);
+        }
+      }
+    });
+
+    it(`${set.harness}: a value a rule lists as not its own never survives verbatim (substituted or refused)`, () => {
+      for (const rule of set.rules.filter((r) => r.notValues)) {
+        const ex = rule.examples[0]!;
+        for (const value of rule.notValues ?? []) {
+          const text = JSON.stringify(payloadAt(ex.pointer, value));
+          const [file] = clearInMemory([captureOf(text, `${set.harness}_${ex.event}_1.0.0.1.json`, set.harness, ex.event)], [], rules).files;
+          const kept = file?.cleared ? Buffer.from(file.cleared).toString("utf8").includes(value) : false;
+          expect(kept, `${rule.pointer} kept ${JSON.stringify(value)}`).toBe(false);
         }
       }
     });
   }
+
+  it("refused classes: each example payload is refused or not, as it says", () => {
+    for (const ex of rules.refusals.examples) {
+      const fill = "bytes" in ex.fill ? "y".repeat(ex.fill.bytes) : Object.fromEntries(Array.from({ length: ex.fill.members }, (_, i) => [`VAR_${i}`, "v"]));
+      const doc = scanJson(JSON.stringify(payloadAt(ex.pointer, fill)), { maxDepth: 256 });
+      const found = findRefusals(doc, ex.harness, ex.event, rules.refusals);
+      expect(found.length > 0, `${ex.harness} ${ex.event} ${ex.pointer} ${JSON.stringify(ex.fill)}`).toBe(ex.refused);
+    }
+  });
 
   it("refuses a rules file that breaks its schema, naming the file and the JSON pointer", () => {
     const dir = path.join(tempDir(), "rules");

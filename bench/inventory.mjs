@@ -12,17 +12,11 @@ const cli = path.join(here, "..", "dist", "cli.js");
 
 if (process.argv[2] === "--child") {
   // One measured run in a fresh process, so its peak memory is its own.
-  const { inventoryContext, inventoryEntry, inventorySitting } = await import("../dist/passes/inventory.js");
-  const { loadRules } = await import("../dist/io/load-rules.js");
-  const { listCaptureDir, readCaptureEntry, DEFAULT_LIMITS } = await import("../dist/io/read-capture-dir.js");
-  const { checkSitting } = await import("../dist/commands/inventory.js");
-  const rules = loadRules();
+  const { loadSetting } = await import("../dist/io/setting.js");
+  const { inventoryOf, readSitting } = await import("../dist/pipeline.js");
+  const setting = loadSetting(undefined, process.cwd());
   const start = process.hrtime.bigint();
-  const list = await listCaptureDir(process.argv[3]);
-  const ctx = inventoryContext(rules, checkSitting);
-  const per = [];
-  for (const l of list.entries) per.push(inventoryEntry(await readCaptureEntry(list.path, l, DEFAULT_LIMITS), ctx));
-  const inv = inventorySitting(list.path, per, rules, []);
+  const { inventory: inv } = inventoryOf(await readSitting(process.argv[3], setting), setting);
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   // What stays after a full collection: the per-capture summaries the output is made of.
   globalThis.gc();

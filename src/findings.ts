@@ -39,7 +39,6 @@ const CATALOGUE = {
   "substitution-broke-json": block(() => "the cleared text does not parse; nothing written"),
   "substitution-changed-shape": block(() => "the cleared payload does not have the capture's shape; nothing written"),
   "review-free-text": note(() => "no field rule; looked like free text and was substituted"),
-  "url-credentials": note(() => "a URL's user information, query values or fragment were replaced"),
 } as const;
 
 export type FindingCode = keyof typeof CATALOGUE;
@@ -71,10 +70,6 @@ export function finding<C extends FindingCode>(code: C, where: Where, ...params:
   if (where.line !== undefined) f.line = where.line;
   if (where.column !== undefined) f.column = where.column;
   return f;
-}
-
-export function severityOf(code: FindingCode): Severity {
-  return CATALOGUE[code].severity;
 }
 
 export function blocks(findings: Finding[]): boolean {

@@ -17,23 +17,25 @@ export interface OwnerSpan {
 
 export interface HomeGrammar {
   placeholder: string;
-  /** Every owner span in `text`; with `anySeparator`, every root accepts both slashes and escaped ones. */
-  owners(text: string, anySeparator?: boolean): OwnerSpan[];
+  /** Every owner span in `text`; every root accepts both slashes and their escaped spellings. */
+  owners(text: string): OwnerSpan[];
   /** Only the owners that are someone: not the placeholder, not a name that belongs to nobody. */
-  realOwners(text: string, anySeparator?: boolean): OwnerSpan[];
+  realOwners(text: string): OwnerSpan[];
   /** True when `text` may hold a home (a cheap test before `owners`). */
   mayHold(text: string): boolean;
   isOwner(name: string): boolean;
 }
 
 // A separator, also as written inside text that is itself JSON or URL-encoded: `\/`, `\\/`, `\u002F`, `%2F`.
-const POSIX_SEP = String.raw`(?:\\*\/|\\+u002[fF]|%2[fF])+`;
 const ANY_SEP = String.raw`(?:\\+u002[fF]|\\+u005[cC]|\\*\/|\\+|%2[fF]|%5[cC])+`;
 const STOP = String.raw`\/\\"'\x60<>|:;,=?*#%&(){}\[\]\x00-\x1f\x7f`;
-const SEGMENT_OWNER = new RegExp(String.raw`[^${STOP}\s]+`, "uy");
-const SPACED_OWNER = new RegExp(String.raw`[^${STOP}\n\r\t]+`, "uy");
-const SLUG_OWNER = new RegExp(String.raw`[^${STOP}\s\-]+`, "uy");
-const WORD_BEFORE = String.raw`(?<![\p{L}\p{N}_.\-])`;
+// The patterns are not Unicode-mode, which V8 compiles far more slowly: every unit above ASCII
+// counts as a letter where a word boundary is asked for.
+const SEGMENT_OWNER = new RegExp(String.raw`[^${STOP}\s]+`, "y");
+const SPACED_OWNER = new RegExp(String.raw`[^${STOP}\n\r\t]+`, "y");
+const SLUG_OWNER = new RegExp(String.raw`[^${STOP}\s\-]+`, "y");
+const LETTER = String.raw`A-Za-z0-9\u0080-\uffff`;
+const WORD_BEFORE = String.raw`(?<![${LETTER}_.\-])`;
 
 function escapeRegex(s: string): string {
   // Unicode-mode patterns take no escape of "-" outside a class, so it is left as is.
@@ -53,7 +55,7 @@ function rootSource(root: string, sep: string, groups: string): string {
     .join("");
   // A root written from "/" also stands relative ("home/ana/"), but not inside a word ("myhome/ana").
   if (root.startsWith("/")) return `(?:${sep}|${WORD_BEFORE})${body.slice(sep.length)}`;
-  return /^[\p{L}\p{N}{]/u.test(root) ? `${WORD_BEFORE}${body}` : body;
+  return /^[A-Za-z0-9{]/.test(root) ? `${WORD_BEFORE}${body}` : body;
 }
 
 function ownerAt(text: string, at: number, pattern: RegExp, known: string[]): string | null {
@@ -74,22 +76,23 @@ export function homeGrammar(rules: HomeRules, known: string[] = []): HomeGrammar
   const groups = `(?:${rules.groupFolders.map(escapeRegex).join("|")})`;
   const notOwners = new Set(rules.notOwners.map((n) => n.toLowerCase()));
   const knownForms = [...new Set(known.flatMap((n) => [n, n.replace(/[^\p{L}\p{N}]/gu, "-")]))].sort((a, b) => b.length - a.length);
-  const build = (anySep: boolean): { roots: RegExp; slugs: RegExp } => {
+  // Every root takes either slash: a root's own separators document its platform, but a path
+  // written with the other one (WSL, a Windows tool) still names the same owner.
+  const build = (): { roots: RegExp; slugs: RegExp } => {
     const alternatives = [...rules.roots]
       .sort((a, b) => b.root.length - a.root.length)
       .map((r) => {
-        const sep = anySep || r.separators.includes("\\") ? ANY_SEP : POSIX_SEP;
-        const after = r.root === "~" ? String.raw`(?=\p{L})` : sep;
-        const lead = r.root === "~" ? String.raw`(?<![\p{L}\p{N}_~.\-])` : "";
+        const sep = ANY_SEP;
+        const after = r.root === "~" ? String.raw`(?=[A-Za-z\u0080-\uffff])` : sep;
+        const lead = r.root === "~" ? String.raw`(?<![${LETTER}_~.\-])` : "";
         return `${lead}(?<${r.owner === "segment" ? "s" : "w"}${r.id.replace(/-/g, "_")}>${rootSource(r.root, sep, groups)}${after})`;
       });
     const slugAlternatives = [...rules.slugs]
       .sort((a, b) => b.root.length - a.root.length)
-      .map((s) => rootSource(s.root, "-", groups).replace(/^/, String.raw`(?<![\p{L}\p{N}])`));
-    return { roots: new RegExp(alternatives.join("|"), "giu"), slugs: new RegExp(slugAlternatives.join("|"), "giu") };
+      .map((s) => rootSource(s.root, "-", groups).replace(/^/, String.raw`(?<![${LETTER}])`));
+    return { roots: new RegExp(alternatives.join("|"), "gi"), slugs: new RegExp(slugAlternatives.join("|"), "gi") };
   };
-  const strict = build(false);
-  const loose = build(true);
+  const { roots, slugs } = build();
   const isOwner = (name: string): boolean => name !== rules.placeholder && !notOwners.has(name.toLowerCase()) && !/^[$%~.]|^\.\.?$/.test(name);
 
   const collect = (text: string, re: RegExp, pick: (m: RegExpExecArray) => RegExp, out: OwnerSpan[]): void => {
@@ -106,10 +109,9 @@ export function homeGrammar(rules: HomeRules, known: string[] = []): HomeGrammar
     placeholder: rules.placeholder,
     isOwner,
     mayHold: (text) => /home|users|~|%2f|\\u/i.test(text),
-    realOwners: (text, anySeparator = false) => grammar.owners(text, anySeparator).filter((o) => o.real),
-    owners(text, anySeparator = false) {
+    realOwners: (text) => grammar.owners(text).filter((o) => o.real),
+    owners(text) {
       const out: OwnerSpan[] = [];
-      const { roots, slugs } = anySeparator ? loose : strict;
       collect(text, roots, (m) => (Object.entries(m.groups ?? {}).some(([k, v]) => v !== undefined && k.startsWith("w")) ? SPACED_OWNER : SEGMENT_OWNER), out);
       collect(text, slugs, () => SLUG_OWNER, out);
       // Overlapping finds (a root inside a longer root) keep the one that starts first and reaches furthest.

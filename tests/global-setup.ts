@@ -7,5 +7,6 @@ export default function setup(): void {
   const root = path.resolve(import.meta.dirname, "..");
   const tsc = path.join(root, "node_modules", "typescript", "bin", "tsc");
   execFileSync(process.execPath, [tsc, "-p", path.join(root, "tsconfig.json")], { stdio: "inherit" });
+  execFileSync(process.execPath, [path.join(root, "scripts", "build-schemas.mjs")], { stdio: "inherit" });
   execFileSync(process.execPath, [tsc, "-p", path.join(root, "tsconfig.test.json")], { stdio: "inherit" });
 }

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { createRequire } from "node:module";
 import type { ErrorObject, ValidateFunction } from "ajv";
+import * as bundled from "../schemas.js";
 import { pointerTokens } from "../json/reader.js";
 import type { FieldRuleSet, HarnessCatalogue, HomeRules, PairingRuleSet, Recipe, RefusalRules, Rules, UrlRules } from "../types.js";
 
@@ -17,14 +18,20 @@ export type SchemaName = (typeof SCHEMA_NAMES)[number];
 
 const validators = new Map<string, Map<SchemaName, ValidateFunction>>();
 
+/**
+ * The validators for a schema folder: the bundled schemas come compiled at build time; a
+ * repository's own schemas are compiled here, once, with Ajv loaded only then.
+ */
 function compiledSchemas(schemaDir: string): Map<SchemaName, ValidateFunction> {
   const cached = validators.get(schemaDir);
   if (cached) return cached;
-  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
   const compiled = new Map<SchemaName, ValidateFunction>();
-  for (const name of SCHEMA_NAMES) {
-    const file = path.join(schemaDir, `${name}.schema.json`);
-    compiled.set(name, ajv.compile(readJson(file) as object));
+  if (path.resolve(schemaDir) === path.join(BUNDLED_RULES_DIR, "schemas")) {
+    for (const name of SCHEMA_NAMES) compiled.set(name, bundled[name]);
+  } else {
+    const { Ajv2020 } = createRequire(import.meta.url)("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+    const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
+    for (const name of SCHEMA_NAMES) compiled.set(name, ajv.compile(readJson(path.join(schemaDir, `${name}.schema.json`)) as object));
   }
   validators.set(schemaDir, compiled);
   return compiled;

@@ -13,7 +13,7 @@ export function homePathRule(grammar: HomeGrammar): SubstitutionRule {
     prefilter: (raw) => grammar.mayHold(raw),
     apply(raw) {
       const { decoded, starts } = decodeWithOffsets(raw);
-      const owners = grammar.owners(decoded, true);
+      const owners = grammar.owners(decoded);
       if (owners.length === 0) return { raw, matched: false };
       const at = (i: number): number => (starts ? (starts[i] as number) : i);
       let out = "";

@@ -37,7 +37,7 @@ export function learnOwners(captures: Capture[], grammar: HomeGrammar): Map<stri
       const raw = c.doc.text.slice(t.start + 1, t.end - 1);
       if (!grammar.mayHold(raw)) continue;
       for (const reading of nestedReadings(decodeJsonString(raw))) {
-        for (const o of grammar.realOwners(reading, true).filter((x) => !x.tilde)) {
+        for (const o of grammar.realOwners(reading).filter((x) => !x.tilde)) {
           const key = o.owner.toLowerCase();
           if (!learned.has(key)) learned.set(key, { file: c.name, pointer: t.pointer });
         }

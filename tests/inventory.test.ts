@@ -2,8 +2,13 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { clear, clearJson, folderDigest, PASTURE_FIXTURES, PASTURE_PRESENT, PASTURE_SKIP_REASON, sha256, tempDir } from "./helpers.js";
+import { captureOf } from "./helpers.js";
 import type { Finding, InventoryFile } from "../src/types.js";
 import { clearanceInventory, clearanceRules, committedDigests, dottedToPointer, rebuildSitting } from "./pasture.js";
+import { makeDisplay } from "../src/display.js";
+import { loadRules } from "../src/io/load-rules.js";
+import { inventoryContext, inventoryPass } from "../src/passes/inventory.js";
+import type { CaptureEntry, Sitting } from "../src/types.js";
 
 // The JSON output carries these shapes as they are.
 type FileRow = InventoryFile;
@@ -276,4 +281,38 @@ describe.skipIf(!PASTURE_PRESENT)(`clear inventory on pasture's real payloads${P
       if (moreFreeText.length > 0) console.log(`${harness}: classed as free text here, identifier in pasture's record:\n  ${moreFreeText.join("\n  ")}`);
     });
   }
+});
+
+describe("inventoryPass, called directly", () => {
+  const rules = loadRules();
+  const setting = { rules, display: makeDisplay(rules, [], null) };
+  const readable = (name: string, text: string): CaptureEntry => {
+    const c = captureOf(text, name, "codex", "stop");
+    return { kind: "readable", name, size: c.bytes.length, bytes: c.bytes, sha256: c.sha256, doc: c.doc, mtimeMs: 0 };
+  };
+
+  it("names every capture, hands on the valid ones, and finds missing events and repeats", () => {
+    const sitting: Sitting = {
+      dir: "/sitting",
+      entries: [
+        readable("codex_session_start_0_153_0.1.json", '{"session_id":"s"}'),
+        readable("codex_session_start_0_153_0.3.json", '{"session_id":"s"}'),
+        { kind: "unreadable", name: "codex_stop_0_153_0.1.json", size: 3, entryKind: "file", problem: { code: "invalid-json", message: "unexpected end", line: 1, column: 3 }, sha256: null, mtimeMs: null },
+        { kind: "unreadable", name: "codex_pre_tool_use_0_153_0.1.json", size: 0, entryKind: "symlink", problem: null, sha256: null, mtimeMs: null },
+      ],
+      info: null,
+      kit: null,
+      findings: [],
+    };
+    const { inventory, captures } = inventoryPass(sitting, inventoryContext(setting.rules, setting.display), []);
+    expect(captures.map((c) => c.name)).toEqual(["codex_session_start_0_153_0.1.json", "codex_session_start_0_153_0.3.json"]);
+    expect(inventory.findings.map((f) => [f.code, f.file ?? null])).toEqual([
+      ["invalid-json", "codex_stop_0_153_0.1.json"],
+      ["symlink", "codex_pre_tool_use_0_153_0.1.json"],
+      ["missing-event", null],
+      ["extra-capture", "codex_session_start_0_153_0.3.json"],
+      ["counter-gap", "codex_session_start_0_153_0.1.json"],
+    ]);
+    expect(inventory.missing).toEqual([{ harness: "codex", event: "pre_tool_use", version: "0.153.0", recipe: "codex-measured" }]);
+  });
 });

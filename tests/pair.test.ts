@@ -3,6 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { clear, clearJson, folderDigest, PASTURE_PRESENT, PASTURE_SKIP_REASON, tempDir } from "./helpers.js";
 import { rebuildSitting } from "./pasture.js";
+import { loadRules } from "../src/io/load-rules.js";
+import { pairPass, type FileIds } from "../src/passes/pair.js";
 
 interface PairRow {
   scope: string;
@@ -185,5 +187,83 @@ describe.skipIf(!PASTURE_PRESENT)(`clear pair on pasture's Codex 0.153.0 fixture
     const counts = json.counts as { scope: string; distinctValues: number; filesWithout: number }[];
     expect(counts.find((c) => c.scope === "turn_id")).toMatchObject({ distinctValues: 6, filesWithout: 2 });
     expect(counts.find((c) => c.scope === "session_id")).toMatchObject({ distinctValues: 2, filesWithout: 0 });
+  });
+});
+
+describe.skipIf(!PASTURE_PRESENT)(`clear pair on pasture's OpenCode 2.0.20 payloads${PASTURE_PRESENT ? "" : ` (skipped: ${PASTURE_SKIP_REASON})`}`, () => {
+  it("pairs a permission check with the tool call it asked about, and never a call's before with another call's after", () => {
+    const dir = tempDir();
+    const rebuilt = rebuildSitting("opencode", dir, (c) => c.version === "2.0.20");
+    expect(rebuilt.length).toBeGreaterThanOrEqual(5);
+    const name = (stem: string): string => rebuilt.find((c) => c.stem === stem)?.capture ?? stem;
+    const { pairs, unpaired } = pair(dir);
+    expect(pairs.filter((p) => p.scope === "callID")).toEqual([
+      { harness: "opencode", scope: "callID", id: "call_00_ol6zvpbgwup5or2tz4gkvvmq", files: [name("permission_evaluate"), name("tool_execute_before")] },
+    ]);
+    // The after belongs to another call of the same message: it is not joined by the message id.
+    expect(pairs.some((p) => p.files.includes(name("tool_execute_before")) && p.files.includes(name("tool_execute_after")))).toBe(false);
+    expect(unpaired.find((u) => u.file === name("tool_execute_after"))).toMatchObject({ scope: "callID" });
+  });
+});
+
+describe("clear pair, OpenCode event stream", () => {
+  it("reads the message id of message.updated where session.updated carries the session id, in both forms", () => {
+    const dir = sitting({
+      "opencode_message_updated_1_18_29.1.json": { type: "message.updated", properties: { info: { id: "msg_1", sessionID: "ses_1", role: "assistant" } } },
+      "opencode_message_part_updated_1_18_29.1.json": { type: "message.part.updated", properties: { part: { id: "prt_1", messageID: "msg_1", sessionID: "ses_1", type: "text" } } },
+      "opencode_message_updated_1_18_29.2.json": { event: { type: "message.updated", properties: { info: { id: "msg_2", sessionID: "ses_1" } } } },
+      "opencode_message_part_updated_1_18_29.2.json": { event: { type: "message.part.updated", properties: { part: { id: "prt_2", messageID: "msg_2", sessionID: "ses_1" } } } },
+    });
+    const { pairs } = pair(dir);
+    expect(pairs.map((p) => [p.scope, p.id])).toEqual([
+      ["messageID", "msg_1"],
+      ["messageID", "msg_2"],
+    ]);
+  });
+
+  it("a placeholder id pairs nothing, and the counts say so", () => {
+    const dir = sitting({
+      "claude-code_pre_tool_use_2_1_261.1.json": { session_id: "s", prompt_id: "«redacted»", tool_use_id: "" },
+      "claude-code_post_tool_use_2_1_261.1.json": { session_id: "s", prompt_id: "«redacted»", tool_use_id: "" },
+      "claude-code_stop_2_1_261.1.json": { session_id: "s", prompt_id: "xxxxxxxx" },
+    });
+    const { pairs, json } = pair(dir);
+    expect(pairs).toEqual([]);
+    const counts = json.counts as { scope: string; placeholders: number }[];
+    expect(counts.find((c) => c.scope === "prompt_id")?.placeholders).toBe(3);
+    expect(counts.find((c) => c.scope === "tool_use_id")?.placeholders).toBe(2);
+  });
+});
+
+describe("pairPass, called directly", () => {
+  const rules = loadRules();
+  const ids = (name: string, harness: string, scopes: Record<string, string[]>, placeholders: Record<string, number> = {}): FileIds => ({
+    name,
+    harness,
+    ids: new Map(Object.entries(scopes)),
+    placeholders: new Map(Object.entries(placeholders)),
+  });
+
+  it("joins files only at their finest scope and lists the rest with that scope", () => {
+    const pairing = pairPass(
+      [
+        ids("a", "codex", { tool_use_id: ["c1"], turn_id: ["t1"], session_id: ["s"] }),
+        ids("b", "codex", { tool_use_id: ["c2"], turn_id: ["t1"], session_id: ["s"] }),
+        ids("c", "codex", { turn_id: ["t1"], session_id: ["s"] }),
+        ids("d", "codex", { turn_id: ["t1"], session_id: ["s"] }),
+      ],
+      rules,
+    );
+    expect(pairing.pairs).toEqual([{ harness: "codex", scope: "turn_id", id: "t1", files: ["c", "d"] }]);
+    expect(pairing.unpaired.map((u) => [u.file, u.scope])).toEqual([
+      ["a", "tool_use_id"],
+      ["b", "tool_use_id"],
+    ]);
+  });
+
+  it("says a file with only placeholder ids carries nothing that pairs", () => {
+    const pairing = pairPass([ids("a", "claude-code", { session_id: ["s"] }, { tool_use_id: 1 }), ids("b", "claude-code", { session_id: ["s"] })], rules);
+    expect(pairing.pairs).toEqual([]);
+    expect(pairing.counts.find((c) => c.scope === "tool_use_id")?.placeholders).toBe(1);
   });
 });

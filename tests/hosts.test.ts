@@ -1,0 +1,149 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { classifier } from "../src/classify.js";
+import { loadRules } from "../src/io/load-rules.js";
+import { pointerTokens } from "../src/json/reader.js";
+import { clearJson, tempDir } from "./helpers.js";
+
+// What real hosts send, checked against the hosts' own statements of their payloads, with
+// synthetic values in the documented shapes.
+
+const rules = loadRules();
+const STRING_CLASSES = ["identifier", "path", "free-text", "enum", "timestamp", "url"];
+
+interface FindingRow {
+  code: string;
+  file?: string;
+  pointer?: string;
+  message: string;
+}
+
+describe("Codex's generated hook input schemas against the Codex field rules", () => {
+  const schemas = JSON.parse(readFileSync(path.join(import.meta.dirname, "data", "codex-hook-inputs.json"), "utf8")) as { events: Record<string, Record<string, string>> };
+  const c = classifier(rules.fields.find((f) => f.harness === "codex"));
+  const codex = rules.harnesses.find((h) => h.harness === "codex")!;
+  for (const [event, fields] of Object.entries(schemas.events)) {
+    it(`${event}: the event is catalogued and every field the schema defines is known to a rule of a fitting class`, () => {
+      expect(codex.events.map((e) => e.stem)).toContain(event);
+      for (const [field, type] of Object.entries(fields)) {
+        if (type === "any") continue; // tool_input and tool_response: whatever the tool takes and gives
+        const kind = type === "boolean" ? "bool" : "string";
+        const got = c.classify(event, pointerTokens(`/${field}`), kind, "x");
+        expect(got.known, `${event} /${field}`).toBe(true);
+        if (kind === "string") expect(STRING_CLASSES, `${event} /${field}`).toContain(got.class);
+        else expect(got.class).toBe("bool");
+      }
+    });
+  }
+});
+
+describe("pairing reads only what the field rules call identifiers", () => {
+  for (const set of rules.pairing) {
+    it(`${set.harness}: every pointer a scope reads is classed identifier on every event that carries it`, () => {
+      const c = classifier(rules.fields.find((f) => f.harness === set.harness));
+      const events = rules.harnesses.find((h) => h.harness === set.harness)!.events.map((e) => e.stem);
+      for (const scope of set.scopes) {
+        for (const p of scope.pointers) {
+          const tokens = pointerTokens(p.pointer.replace(/\/\*(?=\/|$)/g, "/0"));
+          for (const event of p.events ?? events) expect(c.classify(event, tokens, "string", "id_1").class, `${set.harness} ${scope.scope} ${p.pointer} on ${event}`).toBe("identifier");
+        }
+      }
+    });
+  }
+});
+
+function write(dir: string, files: Record<string, object>): void {
+  for (const [name, body] of Object.entries(files)) writeFileSync(path.join(dir, name), JSON.stringify(body));
+}
+
+describe("OpenCode's event stream, bare and wrapped", () => {
+  const stream = (wrap: boolean): Record<string, object> => {
+    const w = (e: object): object => (wrap ? { event: e } : e);
+    return {
+      "opencode_session_created_1_18_29.1.json": w({ id: "evt_1", type: "session.created", properties: { sessionID: "ses_A1", info: { id: "ses_A1", title: "private title" } } }),
+      "opencode_tool_execute_before_1_18_29.1.json": { input: { tool: "bash", sessionID: "ses_A1", callID: "call_A1" }, output: { args: { command: "ls" } } },
+      "opencode_message_updated_1_18_29.1.json": w({ id: "evt_2", type: "message.updated", properties: { info: { id: "msg_A1", sessionID: "ses_A1", role: "assistant", mode: "build", finish: "stop" } } }),
+      "opencode_message_part_updated_1_18_29.1.json": w({ id: "evt_3", type: "message.part.updated", properties: { part: { id: "prt_A1", messageID: "msg_A1", sessionID: "ses_A1", type: "tool", tool: "bash", callID: "call_A1", state: { status: "completed", input: { command: "ls" }, output: "total 0" } } } }),
+      "opencode_message_part_delta_1_18_29.1.json": w({ id: "evt_4", type: "message.part.delta", properties: { sessionID: "ses_A1", messageID: "msg_A1", partID: "prt_A1", field: "text", delta: "some words" } }),
+      "opencode_session_next_step_failed_1_18_29.1.json": w({ id: "evt_5", type: "session.next.step.failed", properties: { sessionID: "ses_A1", error: { type: "provider.internal", message: "it broke" } } }),
+      "opencode_server_heartbeat_1_18_29.1.json": w({ id: "evt_6", type: "server.heartbeat", properties: {} }),
+    };
+  };
+
+  for (const wrap of [false, true]) {
+    it(`${wrap ? "wrapped" : "bare"}: no unknown event, ids kept byte for byte and paired by, enums kept, text substituted`, () => {
+      const dir = tempDir();
+      write(dir, stream(wrap));
+      const inv = clearJson(["inventory", dir]);
+      const findings = inv.json.findings as FindingRow[];
+      expect(findings.filter((f) => f.code === "unknown-event")).toEqual([]);
+      expect(findings.filter((f) => f.code === "unknown-field").map((f) => `${f.file} ${f.pointer}`)).toEqual([]);
+      const out = path.join(tempDir(), "out");
+      const sub = clearJson(["substitute", dir, "--out", out]);
+      expect(sub.code).toBe(0);
+      const part = readFileSync(path.join(out, "opencode_message_part_updated_1_18_29.1.json"), "utf8");
+      for (const id of ['"prt_A1"', '"msg_A1"', '"ses_A1"', '"call_A1"', '"tool"', '"bash"', '"completed"']) expect(part).toContain(id);
+      expect(part).not.toContain("total 0");
+      expect(readFileSync(path.join(out, "opencode_message_updated_1_18_29.1.json"), "utf8")).toContain('"role":"assistant"');
+      const pairs = (clearJson(["pair", out]).json.pairs as { scope: string; id: string; files: string[] }[]).map((p) => [p.scope, p.id, p.files.length]);
+      expect(pairs).toContainEqual(["callID", "call_A1", 2]);
+      expect(pairs).toContainEqual(["messageID", "msg_A1", 2]);
+    });
+  }
+});
+
+describe("Claude Code events from the hooks reference, in their documented shapes", () => {
+  it("knows every field of TaskCreated, TaskCompleted, TeammateIdle, WorktreeCreate, WorktreeRemove, StopFailure, Elicitation", () => {
+    const dir = tempDir();
+    const base = { session_id: "s", transcript_path: "/home/user/.claude/projects/-home-user-p/s.jsonl", cwd: "/home/user/p", permission_mode: "default" };
+    write(dir, {
+      "claude-code_task_created_2_1_261.1.json": { ...base, hook_event_name: "TaskCreated", task_id: "task_1", task_subject: "Write tests", task_description: "Write the parser tests", teammate_name: "reviewer", team_name: "core" },
+      "claude-code_task_completed_2_1_261.1.json": { ...base, hook_event_name: "TaskCompleted", task_id: "task_1", task_subject: "Write tests", task_description: "Done", teammate_name: "reviewer", team_name: "core" },
+      "claude-code_teammate_idle_2_1_261.1.json": { ...base, hook_event_name: "TeammateIdle", teammate_name: "reviewer", team_name: "core" },
+      "claude-code_worktree_create_2_1_261.1.json": { ...base, hook_event_name: "WorktreeCreate", name: "feature-x" },
+      "claude-code_worktree_remove_2_1_261.1.json": { ...base, hook_event_name: "WorktreeRemove", worktree_path: "/home/user/p-wt" },
+      "claude-code_stop_failure_2_1_261.1.json": { ...base, hook_event_name: "StopFailure", error: "rate_limit", error_details: "429 from the API" },
+      "claude-code_elicitation_2_1_261.1.json": { ...base, hook_event_name: "Elicitation", mcp_server_name: "srv", message: "Sign in", mode: "url", url: "https://auth.example.com/authorize?state=abc123&code=xyz" },
+      "claude-code_elicitation_result_2_1_261.1.json": { ...base, hook_event_name: "ElicitationResult", mcp_server_name: "srv", elicitation_id: "elic_1", action: "accept" },
+    });
+    const { json } = clearJson(["inventory", dir, "--recipe", "claude-code-measured"]);
+    expect((json.findings as FindingRow[]).filter((f) => f.code === "unknown-field" || f.code === "unknown-event")).toEqual([]);
+  });
+});
+
+describe("URL values", () => {
+  it("keep scheme, host and path; lose user information, query values and fragment; a fixed endpoint stays whole", () => {
+    const dir = tempDir();
+    const secret = ["tok", "en", "Value", "42"].join("");
+    write(dir, {
+      "claude-code_elicitation_2_1_261.1.json": { session_id: "s", hook_event_name: "Elicitation", mode: "url", url: `https://bob:${secret}@auth.example.com/authorize?state=${secret}&x=1#frag${secret}` },
+      "opencode_session_model_request_2_0_20.1.json": { sessionID: "ses_1", baseURL: "https://opencode.ai/inference/go/openai/v1" },
+    });
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code).toBe(0);
+    const cleared = readFileSync(path.join(out, "claude-code_elicitation_2_1_261.1.json"), "utf8");
+    expect(cleared).not.toContain(secret);
+    expect(cleared).not.toContain("bob");
+    expect(cleared).toContain("@auth.example.com/authorize?state=");
+    expect(readFileSync(path.join(out, "opencode_session_model_request_2_0_20.1.json"), "utf8")).toContain('"baseURL":"https://opencode.ai/inference/go/openai/v1"');
+  });
+});
+
+describe("a name learned from a path that only looks like a home", () => {
+  it("refuses other files with user-name-left and says where the name was learned, never the name", () => {
+    const dir = tempDir();
+    const project = ["my", "project"].join("-");
+    write(dir, {
+      "codex_session_start_0_153_0.1.json": { session_id: "s", cwd: `/Users/${project}` },
+      "codex_stop_0_153_0.1.json": { session_id: "s", turn_id: "t", cwd: `/srv/${project}/build` },
+    });
+    const r = clearJson(["substitute", dir, "--out", path.join(tempDir(), "out")]);
+    expect(r.code).toBe(1);
+    const left = (r.json.findings as FindingRow[]).find((f) => f.code === "user-name-left");
+    expect(left).toMatchObject({ file: "codex_stop_0_153_0.1.json", pointer: "/cwd" });
+    expect(left?.message).toContain("learned from codex_session_start_0_153_0.1.json at /cwd");
+    expect(JSON.stringify(r.json)).not.toContain(project);
+  });
+});

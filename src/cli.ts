@@ -1,19 +1,21 @@
 #!/usr/bin/env node
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { wantsHelp } from "./cli-args.js";
 import type { Command } from "./command.js";
 import { demoCommand } from "./commands/demo.js";
 import { inventoryCommand } from "./commands/inventory.js";
 import { pairCommand } from "./commands/pair.js";
+import { scanCommand } from "./commands/scan.js";
+import { selectCommand } from "./commands/select.js";
 import { substituteCommand } from "./commands/substitute.js";
 import { processIo, type Io } from "./io/setting.js";
+import { toolVersion } from "./version.js";
 
 const COMMANDS: Record<string, Command> = {
   inventory: inventoryCommand,
   pair: pairCommand,
   substitute: substituteCommand,
+  select: selectCommand,
+  scan: scanCommand,
   demo: demoCommand,
 };
 
@@ -23,17 +25,14 @@ Usage:
   clear inventory  <capture-dir> [--recipe NAME]... [--json] [--fields]
   clear pair       <capture-dir> [--json]
   clear substitute <capture-dir> --out <dir> [--user NAME]... [--json]
+  clear select     <capture-dir> [--choose FILE]... [--json]
+  clear scan       <path>... [--json] [--sarif FILE]
   clear demo       [--keep]
   clear --help | clear <command> --help | clear --version
 
 No command ever writes inside a capture directory, follows a symlink, or deletes a capture.
 Exit codes: 0 clean, 1 something blocks, 2 usage error or unreadable input.
 `;
-
-function version(): string {
-  const pkg = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "package.json");
-  return (JSON.parse(readFileSync(pkg, "utf8")) as { version: string }).version;
-}
 
 export async function main(argv: string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
@@ -43,7 +42,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   if (name === "--version" || name === "-V") {
-    io.stdout(`${version()}\n`);
+    io.stdout(`${toolVersion()}\n`);
     return 0;
   }
   const command = COMMANDS[name];

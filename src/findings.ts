@@ -39,6 +39,9 @@ const CATALOGUE = {
   "substitution-broke-json": block(() => "the cleared text does not parse; nothing written"),
   "substitution-changed-shape": block(() => "the cleared payload does not have the capture's shape; nothing written"),
   "review-free-text": note(() => "no field rule; looked like free text and was substituted"),
+  // select: which capture stands for each event
+  "no-clearable-capture": block((p: { harness: string; version: string; event: string }) => `${p.harness} ${p.version} ${p.event}: every capture of it was refused or unreadable; nothing can stand for it`),
+  "pair-not-kept": note((p: { first: string; second: string }) => `no ${p.first} and ${p.second} of one operation can both be chosen; the chosen ones are not a pair`),
 } as const;
 
 export type FindingCode = keyof typeof CATALOGUE;

@@ -9,5 +9,6 @@ export const kit: ValidateFunction;
 export const pairing: ValidateFunction;
 export const recipe: ValidateFunction;
 export const refusals: ValidateFunction;
+export const secrets: ValidateFunction;
 export const sitting: ValidateFunction;
 export const urls: ValidateFunction;

@@ -1,4 +1,5 @@
 import type { Finding } from "./findings.js";
+import type { SecretPattern } from "./scan-rules/pattern-rule.js";
 
 // The shapes that flow from one pass to the next. A reader who knows these knows the program.
 
@@ -192,6 +193,12 @@ export interface UrlRules {
   fixedEndpoints: string[];
 }
 
+export interface SecretRules {
+  rules: SecretPattern[];
+  /** One planted shape per preset rule the reach control proves, as parts joined at run time. */
+  presetControls: Record<string, string[][]>;
+}
+
 export interface Rules {
   dir: string;
   harnesses: HarnessCatalogue[];
@@ -201,6 +208,7 @@ export interface Rules {
   refusals: RefusalRules;
   homes: HomeRules;
   urls: UrlRules;
+  secrets: SecretRules;
   /** Every literal member name a rule pointer spells: these are printed; others are masked. */
   knownMembers: ReadonlySet<string>;
 }
@@ -342,5 +350,38 @@ export interface Substitution {
   userNames: number;
   files: ClearedFile[];
   skipped: { file: string; reason: string }[];
+  findings: Finding[];
+}
+
+export interface ScanFinding {
+  file: string;
+  rule: string;
+  line: number;
+  column: number;
+  pointer?: string;
+  masked: string;
+  message: string;
+}
+
+export interface ScanResult {
+  files: number;
+  findings: ScanFinding[];
+  /** The reach control: every rule must fire on a planted copy, or the scan cannot pass. */
+  control: { red: boolean; rules: string[]; silent: string[] };
+}
+
+export interface SelectedFixture {
+  harness: string;
+  event: string;
+  version: string;
+  file: string;
+  bytes: number;
+  why: string;
+  override: boolean;
+  notChosen: { file: string; bytes: number; why: string }[];
+}
+
+export interface Selection {
+  selected: SelectedFixture[];
   findings: Finding[];
 }

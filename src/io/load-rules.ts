@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import * as bundled from "../schemas.js";
 import { pointerTokens } from "../json/reader.js";
-import type { FieldRuleSet, HarnessCatalogue, HomeRules, PairingRuleSet, Recipe, RefusalRules, Rules, UrlRules } from "../types.js";
+import type { FieldRuleSet, HarnessCatalogue, HomeRules, PairingRuleSet, Recipe, RefusalRules, Rules, SecretRules, UrlRules } from "../types.js";
 
 // Rules live in rules/ as JSON; each kind has a JSON Schema there, compiled once in strict mode.
 
@@ -13,7 +13,7 @@ export class RulesError extends Error {}
 
 export const BUNDLED_RULES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "rules");
 
-const SCHEMA_NAMES = ["harness", "recipe", "fields", "pairing", "refusals", "homes", "urls", "config", "sitting", "kit"] as const;
+const SCHEMA_NAMES = ["harness", "recipe", "fields", "pairing", "refusals", "homes", "urls", "secrets", "config", "sitting", "kit"] as const;
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
 
 const validators = new Map<string, Map<SchemaName, ValidateFunction>>();
@@ -145,6 +145,7 @@ export function loadRules(rulesDir: string = BUNDLED_RULES_DIR): Rules {
     refusals: loadOne<RefusalRules>(dir, "refusals.json", "refusals", v("refusals")),
     homes: loadOne<HomeRules>(dir, "homes.json", "homes", v("homes")),
     urls: loadOne<UrlRules>(dir, "urls.json", "urls", v("urls")),
+    secrets: loadOne<SecretRules>(path.join(dir, "secrets"), "patterns.json", "secrets", v("secrets")),
   };
   const rules: Rules = { ...loaded, knownMembers: knownMembers(loaded) };
   crossCheck(rules);

@@ -1,8 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } from "node:fs";
 import path from "node:path";
-import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex } from "@noble/hashes/utils.js";
+import { sha256Hex } from "../digest.js";
 import { JsonScanError, placeOf, scanJson } from "../json/reader.js";
 import type { CaptureEntry, EntryKind, JsonDocument, ReadProblem } from "../types.js";
 
@@ -88,11 +87,8 @@ export function parseCaptureBytes(bytes: Uint8Array, limits: ReadLimits): { doc?
   }
 }
 
-export function sha256Hex(bytes: Uint8Array): string {
-  return bytesToHex(sha256(bytes));
-}
 
-interface RawRead {
+export interface RawRead {
   bytes?: Uint8Array;
   size: number;
   mtimeMs: number | null;
@@ -100,7 +96,7 @@ interface RawRead {
 }
 
 // Synchronous on purpose: one local file at a time, without a thread-pool round trip per call.
-function readRegularFile(filePath: string, limits: ReadLimits): RawRead {
+export function readRegularFile(filePath: string, limits: ReadLimits): RawRead {
   let fd: number;
   try {
     // O_NOFOLLOW: a file swapped for a link between listing and opening is refused, not followed.

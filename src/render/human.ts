@@ -1,7 +1,7 @@
 import { shortPointer } from "../display.js";
 import type { Finding } from "../findings.js";
 import { describeCount } from "../passes/pair.js";
-import type { Inventory, Pairing, Substitution } from "../types.js";
+import type { Inventory, Pairing, ScanResult, Selection, Substitution } from "../types.js";
 
 // Human text: one line per capture plus findings. Pointers are already masked by the passes;
 // here they are only shortened.
@@ -78,5 +78,23 @@ export function renderSubstitution(s: Substitution, outShown: string): string {
   if (s.skipped.length > 0) lines.push("Not cleared (unreadable or not a capture):", ...s.skipped.map((x) => `  ${x.file}: ${x.reason}`));
   const refused = s.files.filter((f) => f.cleared === null).length;
   lines.push("", `${s.files.length - refused} cleared into ${outShown}, ${refused} refused, ${s.skipped.length} skipped; ${s.userNames} user name(s) substituted`);
+  return `${lines.join("\n")}\n`;
+}
+
+export function renderScan(scan: ScanResult, skipped: { file: string; reason: string }[]): string {
+  const lines = scan.findings.map((f) => `SECRET ${f.rule} ${f.file}${f.pointer !== undefined ? ` ${shortPointer(f.pointer)}` : ""} line ${f.line}, column ${f.column}: ${f.masked}`);
+  lines.push(...skipped.map((s) => `NOT SCANNED ${s.file}: ${s.reason}`));
+  const control = scan.control.red ? "control: red as expected" : `control: SILENT for ${scan.control.silent.join(", ")}; the scan does not reach what it should`;
+  lines.push("", `${scan.files} files scanned, ${scan.findings.length} findings, ${skipped.length} not scanned; ${control}`);
+  return `${lines.join("\n")}\n`;
+}
+
+export function renderSelection(s: Selection): string {
+  const lines: string[] = [];
+  for (const f of s.selected) {
+    lines.push(`${f.harness} ${f.version} ${f.event}: ${f.file} (${f.bytes} bytes), ${f.why}${f.override ? " [override]" : ""}`);
+    lines.push(...f.notChosen.map((n) => `  not chosen: ${n.file} (${n.bytes} bytes), ${n.why}`));
+  }
+  lines.push(...findingsBlock(s.findings), "", `${s.selected.length} events selected, ${s.selected.reduce((n, f) => n + f.notChosen.length, 0)} captures not chosen`);
   return `${lines.join("\n")}\n`;
 }

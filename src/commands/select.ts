@@ -1,0 +1,33 @@
+import { parseFlags, requireDir, UsageError } from "../cli-args.js";
+import { guarded, type Command } from "../command.js";
+import { blocks } from "../findings.js";
+import { loadSetting, type Io } from "../io/setting.js";
+import { selectPass } from "../passes/select.js";
+import { clearSitting, readSitting } from "../pipeline.js";
+import { renderSelection } from "../render/human.js";
+import { writeJson } from "../render/json.js";
+
+const help = `clear select <capture-dir> [--choose FILE]... [--json] [--root DIR]
+
+Chooses one capture for each harness, version and event among those that can be cleared: the
+smallest by raw bytes (ties to the lowest .n), except that pairs the rules keep (pre_tool_use with
+post_tool_use, pre_compact with post_compact, ...) are chosen as one operation at their finest
+scope whenever one exists. Every capture not chosen is listed with its size and why. --choose
+overrides a choice, and is recorded as an override. Never writes. Exit 0, or 1 when an event has
+no clearable capture.
+`;
+
+async function run(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, choose: { type: "string", multiple: true }, root: { type: "string" } }, 1, "select");
+  const setting = loadSetting(values.root, io.cwd);
+  const cleared = clearSitting(await readSitting(requireDir(positionals[0], "select"), setting), setting);
+  const overrides = values.choose ?? [];
+  const unknown = overrides.filter((name) => !cleared.captures.some((c) => c.name === name));
+  if (unknown.length > 0) throw new UsageError(`--choose: not a valid capture in this sitting: ${unknown.join(", ")}`);
+  const selection = selectPass(cleared.captures, cleared.substitution, cleared.pairing, setting.rules, overrides);
+  if (values.json) writeJson(io, { command: "select", ok: !blocks(selection.findings), ...selection });
+  else io.stdout(renderSelection(selection));
+  return blocks(selection.findings) ? 1 : 0;
+}
+
+export const selectCommand: Command = { help, run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

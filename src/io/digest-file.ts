@@ -1,0 +1,14 @@
+import { createReadStream } from "node:fs";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
+
+/** SHA-256 and size of a file, streamed so a large binary is never held whole. */
+export async function digestFile(file: string): Promise<{ sha256: string; bytes: number }> {
+  const hash = sha256.create();
+  let bytes = 0;
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
+    hash.update(chunk as Uint8Array);
+    bytes += (chunk as Uint8Array).length;
+  }
+  return { sha256: bytesToHex(hash.digest()), bytes };
+}

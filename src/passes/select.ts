@@ -1,0 +1,97 @@
+import { finding, type Finding } from "../findings.js";
+import type { Capture, Pair, Pairing, Rules, SelectedFixture, Selection, Substitution } from "../types.js";
+
+// Selection: one capture stands for each harness, version and event. The smallest clearable one
+// by raw bytes (ties to the lowest .n), except where the rules declare pairs to keep: then the
+// smallest combination that is one operation at its finest scope, whenever one exists.
+
+interface Choice {
+  file: Capture;
+  why: string;
+  override: boolean;
+}
+
+const groupKey = (harness: string, version: string, event: string): string => `${harness}\u0000${version}\u0000${event}`;
+const bySize = (a: Capture, b: Capture): number => a.bytes.length - b.bytes.length || a.n - b.n;
+
+function pairOf(a: Capture, b: Capture, pairs: Pair[]): Pair | undefined {
+  return pairs.find((p) => p.files.includes(a.name) && p.files.includes(b.name));
+}
+
+/** The smallest combination of an earlier and a later event that is one operation, within what is fixed already. */
+function keepPair(first: Capture[], second: Capture[], fixed: Map<string, Choice>, pairs: Pair[]): { a: Capture; b: Capture; pair: Pair } | null {
+  const keyOf = (c: Capture): string => groupKey(c.harness, c.version, c.event);
+  const allowed = (list: Capture[]): Capture[] => {
+    const f = list[0] ? fixed.get(keyOf(list[0])) : undefined;
+    return f ? [f.file] : list;
+  };
+  let best: { a: Capture; b: Capture; pair: Pair } | null = null;
+  for (const a of allowed(first)) {
+    for (const b of allowed(second)) {
+      const pair = pairOf(a, b, pairs);
+      if (!pair) continue;
+      const better = !best || a.bytes.length + b.bytes.length < best.a.bytes.length + best.b.bytes.length;
+      if (better) best = { a, b, pair };
+    }
+  }
+  return best;
+}
+
+function applyKeeps(groups: Map<string, Capture[]>, fixed: Map<string, Choice>, pairing: Pairing, rules: Rules, findings: Finding[]): void {
+  for (const [key, list] of groups) {
+    const [harness, version, event] = key.split("\u0000") as [string, string, string];
+    for (const [firstEvent, secondEvent] of rules.pairing.find((p) => p.harness === harness)?.keep ?? []) {
+      if (event !== firstEvent) continue;
+      const second = groups.get(groupKey(harness, version, secondEvent));
+      if (!second) continue;
+      const kept = keepPair(list, second, fixed, pairing.pairs);
+      if (!kept) {
+        findings.push(finding("pair-not-kept", { file: list[0]?.name }, { first: firstEvent, second: secondEvent }));
+        continue;
+      }
+      const why = (other: Capture): string => `keeps the ${kept.pair.scope} ${kept.pair.id} pair with ${other.name}`;
+      if (!fixed.has(key)) fixed.set(key, { file: kept.a, why: why(kept.b), override: false });
+      const secondKey = groupKey(harness, version, secondEvent);
+      if (!fixed.has(secondKey)) fixed.set(secondKey, { file: kept.b, why: why(kept.a), override: false });
+    }
+  }
+}
+
+function notChosenWhy(c: Capture, chosen: Choice): string {
+  const size = c.bytes.length < chosen.file.bytes.length ? "smaller" : c.bytes.length > chosen.file.bytes.length ? "larger" : "same size";
+  if (chosen.override) return `${size}; another capture was chosen with --choose`;
+  if (chosen.why.startsWith("keeps")) return `${size}; the chosen one keeps its pair`;
+  return size === "same size" ? "same size, later .n" : size;
+}
+
+/** The selection pass. Pure. `overrides` are capture names given with --choose. */
+export function selectPass(captures: Capture[], substitution: Substitution, pairing: Pairing, rules: Rules, overrides: string[] = []): Selection {
+  const findings: Finding[] = [];
+  const refused = new Map(substitution.files.filter((f) => f.cleared === null).map((f) => [f.report.name, f.report.refused[0]?.code ?? "refused"]));
+  const all = new Map<string, Capture[]>();
+  for (const c of captures) all.set(groupKey(c.harness, c.version, c.event), [...(all.get(groupKey(c.harness, c.version, c.event)) ?? []), c]);
+  const groups = new Map<string, Capture[]>();
+  for (const [key, list] of all) {
+    const clearable = list.filter((c) => !refused.has(c.name)).sort(bySize);
+    if (clearable.length > 0) groups.set(key, clearable);
+    else {
+      const [harness, version, event] = key.split("\u0000") as [string, string, string];
+      findings.push(finding("no-clearable-capture", { file: list[0]?.name }, { harness, version, event }));
+    }
+  }
+  const fixed = new Map<string, Choice>();
+  for (const name of overrides) {
+    const c = captures.find((x) => x.name === name);
+    if (c && !refused.has(c.name)) fixed.set(groupKey(c.harness, c.version, c.event), { file: c, why: "chosen with --choose", override: true });
+  }
+  applyKeeps(groups, fixed, pairing, rules, findings);
+  const selected: SelectedFixture[] = [];
+  for (const [key, list] of [...groups].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const chosen = fixed.get(key) ?? { file: list[0] as Capture, why: list.length > 1 ? "the smallest" : "the only clearable capture", override: false };
+    const others = (all.get(key) ?? []).filter((c) => c !== chosen.file).sort(bySize);
+    const notChosen = others.map((c) => ({ file: c.name, bytes: c.bytes.length, why: refused.has(c.name) ? `refused (${refused.get(c.name)})` : notChosenWhy(c, chosen) }));
+    const f = chosen.file;
+    selected.push({ harness: f.harness, event: f.event, version: f.version, file: f.name, bytes: f.bytes.length, why: chosen.why, override: chosen.override, notChosen });
+  }
+  return { selected, findings };
+}

@@ -1,0 +1,93 @@
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeDisplay } from "../src/display.js";
+import { homeGrammar } from "../src/homes.js";
+import { loadRules } from "../src/io/load-rules.js";
+import { join, scanEngine, scanPass } from "../src/passes/scan.js";
+import { clear, clearJson, PROJECT_ROOT, tempDir } from "./helpers.js";
+
+const rules = loadRules();
+const engine = scanEngine(rules.secrets, homeGrammar(rules.homes), null);
+const display = makeDisplay(rules, [], null);
+const scanText = async (text: string) => (await scanPass([{ file: "x.json", text }], engine, display)).findings;
+
+describe("this project's secret rules prove themselves", () => {
+  for (const rule of rules.secrets.rules) {
+    it(`${rule.id}: fires on each value it must match and on none it must not`, async () => {
+      for (const parts of rule.match) {
+        const text = rule.target === "raw" ? join(parts) : JSON.stringify({ value: join(parts) });
+        expect((await scanText(text)).map((f) => f.rule), join(parts).slice(0, 12)).toContain(rule.id);
+      }
+      for (const parts of rule.noMatch) {
+        const text = rule.target === "raw" ? join(parts) : JSON.stringify({ value: join(parts) });
+        expect((await scanText(text)).map((f) => f.rule)).not.toContain(rule.id);
+      }
+    });
+  }
+
+  it("the sensitive-member rule takes a high-entropy password, not a word or a placeholder", async () => {
+    const high = ["Zq8", "rT2v", "Lm9x", "Wp4k", "Ny7b"].join("");
+    expect((await scanText(JSON.stringify({ password: high }))).map((f) => f.rule)).toContain("clear/sensitive-member");
+    expect(await scanText(JSON.stringify({ password: "x".repeat(20), token: "correct horse" }))).toEqual([]);
+  });
+});
+
+describe("clear scan", () => {
+  it("finds every secret shape planted in a folder (one file each, inside JSON strings), prints no value, and proves its reach", () => {
+    const dir = tempDir();
+    const shapes: Record<string, string> = {};
+    for (const rule of rules.secrets.rules) shapes[rule.id] = rule.target === "raw" ? join(rule.match[0]!) : JSON.stringify({ session_id: "s", tool_response: join(rule.match[0]!) });
+    for (const [id, examples] of Object.entries(rules.secrets.presetControls)) shapes[id] = JSON.stringify({ output: join(examples[0]!) });
+    shapes.home = JSON.stringify({ cwd: ["/home/", "someone", "/p"].join("") });
+    const names = Object.keys(shapes).map((id, i) => {
+      const name = `f${i}.json`;
+      writeFileSync(path.join(dir, name), shapes[id]!);
+      return name;
+    });
+    const sarif = path.join(tempDir(), "out.sarif");
+    const r = clear(["scan", dir, "--json", "--sarif", sarif]);
+    expect(r.code).toBe(1);
+    const json = JSON.parse(r.stdout) as { findings: { file: string; rule: string; pointer?: string; masked: string; line: number }[]; control: { red: boolean } };
+    expect(json.control.red).toBe(true);
+    for (const name of names) expect(json.findings.some((f) => f.file.endsWith(name)), name).toBe(true);
+    const secrets = [
+      ...rules.secrets.rules.map((rule) => (rule.target === "raw" ? (new RegExp(rule.pattern, rule.flags).exec(join(rule.match[0]!))?.[1] ?? "") : join(rule.match[0]!))),
+      ...Object.values(rules.secrets.presetControls).map((examples) => join(examples[0]!)),
+    ];
+    // A masked value keeps its first four characters; nothing after them is printed.
+    for (const secret of secrets) expect(r.stdout + r.stderr, secret.slice(0, 8)).not.toContain(secret.slice(4, 20));
+    for (const f of json.findings) expect(f.masked).toMatch(/^.{0,4}\**$/u);
+    const jsonFinding = json.findings.find((f) => f.rule === "clear/jwt");
+    expect(jsonFinding?.pointer).toBe("/tool_response");
+    // SARIF 2.1.0 with what GitHub code scanning reads (no package on the registry lists ships the schema to validate against).
+    const log = JSON.parse(readFileSync(sarif, "utf8"));
+    expect(log.version).toBe("2.1.0");
+    expect(log.$schema).toMatch(/sarif.*2\.1\.0/);
+    const run = log.runs[0];
+    expect(run.tool.driver.rules.map((x: { id: string }) => x.id)).toContain("clear/jwt");
+    for (const x of run.tool.driver.rules) expect(x.shortDescription.text.length).toBeGreaterThan(0);
+    for (const res of run.results) {
+      const loc = res.locations[0].physicalLocation;
+      expect(path.isAbsolute(loc.artifactLocation.uri)).toBe(false);
+      expect(loc.region.startLine).toBeGreaterThanOrEqual(1);
+      expect(loc.region.startColumn).toBeGreaterThanOrEqual(1);
+    }
+    expect(readFileSync(sarif, "utf8")).not.toContain(join(rules.secrets.rules[0]!.match[0]!).slice(0, 30));
+  });
+
+  it("scans the cleared example sitting clean, and reports a link it does not follow", () => {
+    const out = path.join(tempDir(), "cleared");
+    expect(clear(["substitute", path.join(PROJECT_ROOT, "examples", "sitting"), "--out", out]).code).toBe(0);
+    const clean = clearJson(["scan", out]);
+    expect(clean.json.findings).toEqual([]);
+    expect(clean.code).toBe(0);
+    const linked = tempDir();
+    writeFileSync(path.join(linked, "a.json"), "{}");
+    mkdirSync(path.join(linked, "sub"));
+    symlinkSync("/etc/passwd", path.join(linked, "sub", "link.json"));
+    const r = clearJson(["scan", linked]);
+    expect(r.code).toBe(1);
+    expect(r.json.skipped).toEqual([{ file: expect.stringContaining("link.json"), reason: expect.stringContaining("never followed") }]);
+  });
+});

@@ -1,0 +1,61 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { clearJson, tempDir } from "./helpers.js";
+
+interface Selected {
+  event: string;
+  file: string;
+  bytes: number;
+  why: string;
+  override: boolean;
+  notChosen: { file: string; bytes: number; why: string }[];
+}
+
+function sitting(files: Record<string, object>): string {
+  const dir = tempDir();
+  for (const [name, body] of Object.entries(files)) writeFileSync(path.join(dir, name), JSON.stringify(body));
+  return dir;
+}
+
+describe("clear select", () => {
+  const files = {
+    // The smallest PreToolUse belongs to another call than the only PostToolUse.
+    "claude-code_pre_tool_use_2_1_261.1.json": { session_id: "s", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls -la /tmp" }, tool_use_id: "toolu_KEEP" },
+    "claude-code_pre_tool_use_2_1_261.2.json": { session_id: "s", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "toolu_OTHER" },
+    "claude-code_post_tool_use_2_1_261.1.json": { session_id: "s", hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "ls -la /tmp" }, tool_response: { stdout: "a" }, tool_use_id: "toolu_KEEP" },
+    "claude-code_session_start_2_1_261.1.json": { session_id: "s", hook_event_name: "SessionStart", source: "startup" },
+    "claude-code_session_start_2_1_261.2.json": { session_id: "s", hook_event_name: "SessionStart", source: "compact", model: "claude-opus" },
+  };
+
+  it("chooses the pre that pairs with the only post, and records the smaller one as not chosen, with why", () => {
+    const { code, json } = clearJson(["select", sitting(files)]);
+    expect(code).toBe(0);
+    const selected = json.selected as Selected[];
+    const pre = selected.find((s) => s.event === "pre_tool_use")!;
+    expect(pre.file).toBe("claude-code_pre_tool_use_2_1_261.1.json");
+    expect(pre.why).toBe("keeps the tool_use_id toolu_KEEP pair with claude-code_post_tool_use_2_1_261.1.json");
+    expect(pre.notChosen).toEqual([{ file: "claude-code_pre_tool_use_2_1_261.2.json", bytes: expect.any(Number), why: "smaller; the chosen one keeps its pair" }]);
+    expect(pre.notChosen[0]!.bytes).toBeLessThan(pre.bytes);
+    const start = selected.find((s) => s.event === "session_start")!;
+    expect(start).toMatchObject({ file: "claude-code_session_start_2_1_261.1.json", why: "the smallest" });
+    expect(start.notChosen).toEqual([{ file: "claude-code_session_start_2_1_261.2.json", bytes: expect.any(Number), why: "larger" }]);
+  });
+
+  it("records --choose as an override, and refuses a name that is not a capture here", () => {
+    const dir = sitting(files);
+    const { json } = clearJson(["select", dir, "--choose", "claude-code_session_start_2_1_261.2.json"]);
+    expect((json.selected as Selected[]).find((s) => s.event === "session_start")).toMatchObject({ file: "claude-code_session_start_2_1_261.2.json", override: true });
+    expect(clearJson(["select", dir, "--choose", "nope.json"]).code).toBe(2);
+  });
+
+  it("blocks an event whose every capture is refused, and lists the refused one as not chosen elsewhere", () => {
+    const dir = sitting({
+      "codex_post_tool_use_0_153_0.1.json": { session_id: "s", turn_id: "t", tool_use_id: "c", tool_response: "y".repeat(5000) },
+      "codex_pre_tool_use_0_153_0.1.json": { session_id: "s", turn_id: "t", tool_use_id: "c", tool_input: { command: "ls" } },
+    });
+    const { code, json } = clearJson(["select", dir]);
+    expect(code).toBe(1);
+    expect((json.findings as { code: string }[]).map((f) => f.code)).toContain("no-clearable-capture");
+  });
+});

@@ -4,6 +4,8 @@ import type { Command } from "./command.js";
 import { demoCommand } from "./commands/demo.js";
 import { inventoryCommand } from "./commands/inventory.js";
 import { pairCommand } from "./commands/pair.js";
+import { runCommand } from "./commands/run.js";
+import { verifyCommand } from "./commands/verify.js";
 import { scanCommand } from "./commands/scan.js";
 import { selectCommand } from "./commands/select.js";
 import { substituteCommand } from "./commands/substitute.js";
@@ -16,6 +18,8 @@ const COMMANDS: Record<string, Command> = {
   substitute: substituteCommand,
   select: selectCommand,
   scan: scanCommand,
+  run: runCommand,
+  verify: verifyCommand,
   demo: demoCommand,
 };
 
@@ -27,6 +31,8 @@ Usage:
   clear substitute <capture-dir> --out <dir> [--user NAME]... [--json]
   clear select     <capture-dir> [--choose FILE]... [--json]
   clear scan       <path>... [--json] [--sarif FILE]
+  clear run        [<capture-dir>] [--root DIR] [--json]
+  clear verify     [--root DIR] [--rev REV] [--json]
   clear demo       [--keep]
   clear --help | clear <command> --help | clear --version
 

@@ -1,4 +1,6 @@
 import { UsageError } from "./cli-args.js";
+import { RecordError } from "./clearance/parse.js";
+import { GitError } from "./io/git.js";
 import { RulesError } from "./io/load-rules.js";
 import { CaptureDirError } from "./io/read-capture-dir.js";
 import type { Io } from "./io/setting.js";
@@ -19,7 +21,7 @@ export async function guarded(io: Io, argv: string[], run: () => Promise<number>
   try {
     return await run();
   } catch (err) {
-    const known = err instanceof UsageError || err instanceof CaptureDirError || err instanceof RulesError || err instanceof OutputError;
+    const known = err instanceof UsageError || err instanceof CaptureDirError || err instanceof RulesError || err instanceof OutputError || err instanceof RecordError || err instanceof GitError;
     const fsCode = (err as NodeJS.ErrnoException | null)?.code;
     if (!known && !(typeof fsCode === "string" && /^E[A-Z]+$/.test(fsCode))) throw err;
     const message = known ? (err as Error).message : `a file-system operation failed (${fsCode}); nothing was left half-written`;

@@ -39,6 +39,16 @@ const CATALOGUE = {
   "substitution-broke-json": block(() => "the cleared text does not parse; nothing written"),
   "substitution-changed-shape": block(() => "the cleared payload does not have the capture's shape; nothing written"),
   "review-free-text": note(() => "no field rule; looked like free text and was substituted"),
+  // scan and run
+  "secret-found": block((p: { rule: string; masked: string }) => `a secret shape (${p.rule}) is in the cleared output: ${p.masked}`),
+  "control-silent": block((p: { rules: string }) => `the scan's planted control did not turn red for ${p.rules}; the scan cannot be trusted to reach the files`),
+  // verify and gate: what may be committed and pushed
+  "record-unreadable": block((p: { detail: string }) => p.detail),
+  "batch-edited": block((p: { id: string }) => `batch ${p.id} carries ACCEPT, but its text changed after it was written; its acceptance no longer counts (run clear run again and accept the new batch)`),
+  "fixture-not-accepted": block(() => "no accepted batch lists this fixture; run clear run and write ACCEPT under the new batch"),
+  "fixture-changed": block(() => "its bytes differ from the digest its accepted batch lists; restore it or clear it again in a new batch"),
+  "fixture-missing": block(() => "an accepted batch lists this fixture, and it is not here"),
+  "raw-capture-committed": block(() => "a raw capture is committed under the captures inbox; raw captures never are (remove it from the commit)"),
   // select: which capture stands for each event
   "no-clearable-capture": block((p: { harness: string; version: string; event: string }) => `${p.harness} ${p.version} ${p.event}: every capture of it was refused or unreadable; nothing can stand for it`),
   "pair-not-kept": note((p: { first: string; second: string }) => `no ${p.first} and ${p.second} of one operation can both be chosen; the chosen ones are not a pair`),

@@ -385,3 +385,31 @@ export interface Selection {
   selected: SelectedFixture[];
   findings: Finding[];
 }
+
+export interface Provenance {
+  schemaVersion: 1;
+  origin: "authentic-capture";
+  harness: string;
+  hostVersion: string;
+  event: string;
+  captureName: string;
+  capturedAt: string | null;
+  capturedAtSource: "sitting.json" | "file-mtime";
+  raw: { sha256: string; bytes: number };
+  cleared: { sha256: string; bytes: number };
+  rules: { rule: string; pointers: string[] }[];
+  pairs: { scope: string; id: string; files: string[] }[];
+  kit: { head: string; binarySha256: string | null; transports: KitFile[] } | null;
+  batch: string;
+}
+
+/** A fixture and its sidecar as they are to be written, repository-relative. */
+export interface FixtureOut {
+  path: string;
+  sidecarPath: string;
+  event: string;
+  captureName: string;
+  bytes: Uint8Array;
+  sidecar: Uint8Array;
+  provenance: Provenance;
+}

@@ -1,0 +1,35 @@
+import { sha256Hex } from "../digest.js";
+import type { Capture, FixtureOut, Pairing, Provenance, Selection, Sitting, Substitution } from "../types.js";
+
+// The fixtures a batch writes: fixtures/<harness>/<dotted version>/<snake_event>.json beside its
+// provenance sidecar, tracing every committed byte back to the raw capture by digest.
+
+export function fixturePath(fixturesDir: string, harness: string, version: string, event: string): string {
+  return `${fixturesDir}/${harness}/${version}/${event}.json`;
+}
+
+export function provenancePass(sitting: Sitting, captures: Capture[], substitution: Substitution, pairing: Pairing, selection: Selection, fixturesDir: string, batch: string): FixtureOut[] {
+  return selection.selected.map((s) => {
+    const capture = captures.find((c) => c.name === s.file) as Capture;
+    const cleared = substitution.files.find((f) => f.report.name === s.file);
+    const bytes = cleared?.cleared as Uint8Array;
+    const provenance: Provenance = {
+      schemaVersion: 1,
+      origin: "authentic-capture",
+      harness: s.harness,
+      hostVersion: s.version,
+      event: s.event,
+      captureName: s.file,
+      capturedAt: sitting.info?.startedAt ?? new Date(capture.mtimeMs).toISOString(),
+      capturedAtSource: sitting.info?.startedAt !== undefined ? "sitting.json" : "file-mtime",
+      raw: { sha256: capture.sha256, bytes: capture.bytes.length },
+      cleared: { sha256: sha256Hex(bytes), bytes: bytes.length },
+      rules: (cleared?.report.rules ?? []).map((r) => ({ rule: r.rule, pointers: r.pointers })),
+      pairs: pairing.pairs.filter((p) => p.files.includes(s.file)).map((p) => ({ scope: p.scope, id: p.id, files: p.files })),
+      kit: sitting.kit ? { head: sitting.kit.head, binarySha256: sitting.kit.binary?.sha256 ?? null, transports: sitting.kit.transports } : null,
+      batch,
+    };
+    const path = fixturePath(fixturesDir, s.harness, s.version, s.event);
+    return { path, sidecarPath: path.replace(/\.json$/, ".provenance.json"), event: s.event, captureName: s.file, bytes, sidecar: Buffer.from(`${JSON.stringify(provenance, null, 2)}\n`), provenance };
+  });
+}

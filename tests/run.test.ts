@@ -1,0 +1,125 @@
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseRecord } from "../src/clearance/parse.js";
+import { clear, clearJson, folderDigest, PASTURE_PRESENT, PASTURE_SKIP_REASON, PROJECT_ROOT, tempDir } from "./helpers.js";
+import { rebuildSitting } from "./pasture.js";
+
+function repo(): string {
+  const root = tempDir("clear-repo-");
+  execFileSync("git", ["init", "-q"], { cwd: root });
+  execFileSync("git", ["config", "user.email", "t@example.invalid"], { cwd: root });
+  execFileSync("git", ["config", "user.name", "t"], { cwd: root });
+  cpSync(path.join(PROJECT_ROOT, "examples", "sitting"), path.join(root, "captures-inbox"), { recursive: true });
+  return root;
+}
+
+const accept = (root: string, how = "ACCEPT"): void => {
+  const file = path.join(root, "CLEARANCE.md");
+  writeFileSync(file, readFileSync(file, "utf8").replace("The tool never does. -->\n\n", `The tool never does. -->\n${how}\n`));
+};
+
+describe("clear run", () => {
+  it("writes fixtures and sidecars at fixtures/<harness>/<dotted version>/, and a batch with every section; twice gives the same bytes", () => {
+    const root = repo();
+    const before = folderDigest(path.join(root, "captures-inbox"));
+    const first = clearJson(["run"], { cwd: root });
+    expect(first.code).toBe(0);
+    const fixtures = path.join(root, "fixtures", "claude-code", "2.1.261");
+    expect(readdirSync(fixtures).sort()).toContain("pre_tool_use.provenance.json");
+    const provenance = JSON.parse(readFileSync(path.join(fixtures, "pre_tool_use.provenance.json"), "utf8"));
+    expect(provenance).toMatchObject({ origin: "authentic-capture", harness: "claude-code", hostVersion: "2.1.261", event: "pre_tool_use", capturedAtSource: "sitting.json", batch: first.json.batch });
+    const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+    for (const section of ["### Capture", "### Inventory", "### Pairing", "### Rules applied, in order", "### Selection", "### Secret scan", "### Refused classes and policy exemptions", "### Fixtures", "## User acceptance", "## Pull request"]) expect(record).toContain(section);
+    expect(record).toContain("reach control: red as expected");
+    expect(record).not.toMatch(/^ACCEPT$/m);
+    const digestOf = (): string => folderDigest(path.join(root, "fixtures")) + readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+    const once = digestOf();
+    expect(clearJson(["run"], { cwd: root }).code).toBe(0);
+    expect(digestOf()).toBe(once);
+    expect(parseRecord(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).batches).toHaveLength(1);
+    expect(folderDigest(path.join(root, "captures-inbox"))).toBe(before);
+  });
+
+  it("a blocked sitting writes no fixture and a batch that says why", () => {
+    const root = repo();
+    writeFileSync(path.join(root, "captures-inbox", "claude-code_stop_2.1.261.1.json"), "{ broken");
+    const r = clearJson(["run"], { cwd: root });
+    expect(r.code).toBe(1);
+    expect(existsSync(path.join(root, "fixtures"))).toBe(false);
+    const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+    expect(record).toContain("BLOCKED");
+    expect(record).toContain("blocks: invalid-json `claude-code_stop_2.1.261.1.json`");
+  });
+
+  it.skipIf(!PASTURE_PRESENT)(`clears pasture's real Codex payloads, turned back into a sitting${PASTURE_PRESENT ? "" : ` (skipped: ${PASTURE_SKIP_REASON})`}`, () => {
+    const root = repo();
+    const inbox = path.join(root, "inbox-codex");
+    mkdirSync(inbox);
+    rebuildSitting("codex", inbox, (c) => c.version === "0.153.0");
+    const r = clearJson(["run", inbox], { cwd: root });
+    expect(r.json.findings).toEqual([]);
+    expect(r.code).toBe(0);
+    expect(existsSync(path.join(root, "fixtures", "codex", "0.153.0", "pre_tool_use.json"))).toBe(true);
+  });
+});
+
+describe("clear verify", () => {
+  function accepted(): string {
+    const root = repo();
+    expect(clear(["run"], { cwd: root }).code).toBe(0);
+    accept(root);
+    return root;
+  }
+  const codes = (root: string, args: string[] = []): { code: number; codes: string[]; files: string[] } => {
+    const r = clearJson(["verify", ...args], { cwd: root });
+    const findings = r.json.findings as { code: string; file?: string }[];
+    return { code: r.code, codes: findings.map((f) => f.code), files: findings.map((f) => f.file ?? "") };
+  };
+
+  it("passes on an accepted state", () => {
+    expect(codes(accepted()).code).toBe(0);
+  });
+
+  it("fails, naming the file, for a fixture changed after ACCEPT, a record line edited, an unlisted fixture, a missing one", () => {
+    let root = accepted();
+    writeFileSync(path.join(root, "fixtures/claude-code/2.1.261/session_end.json"), "{}");
+    expect(codes(root)).toMatchObject({ code: 1, codes: ["fixture-changed"], files: ["fixtures/claude-code/2.1.261/session_end.json"] });
+    root = accepted();
+    const file = path.join(root, "CLEARANCE.md");
+    writeFileSync(file, readFileSync(file, "utf8").replace("### Selection", "### Selection (edited)"));
+    expect(codes(root).codes).toContain("batch-edited");
+    root = accepted();
+    writeFileSync(path.join(root, "fixtures/claude-code/2.1.261/extra.json"), "{}");
+    expect(codes(root)).toMatchObject({ code: 1, codes: ["fixture-not-accepted"], files: ["fixtures/claude-code/2.1.261/extra.json"] });
+    root = accepted();
+    execFileSync("rm", [path.join(root, "fixtures/claude-code/2.1.261/session_end.json")]);
+    expect(codes(root)).toMatchObject({ code: 1, codes: ["fixture-missing"], files: ["fixtures/claude-code/2.1.261/session_end.json"] });
+  });
+
+  it("fails for a raw capture committed, and checks a commit's tree with --rev", () => {
+    const root = accepted();
+    execFileSync("git", ["add", "-f", "captures-inbox/claude-code_session_end_2.1.261.1.json", "fixtures", "CLEARANCE.md"], { cwd: root });
+    execFileSync("git", ["commit", "-qm", "x", "--no-verify"], { cwd: root });
+    expect(codes(root).codes).toEqual(["raw-capture-committed"]);
+    expect(codes(root, ["--rev", "HEAD"]).codes).toEqual(["raw-capture-committed"]);
+  });
+
+  for (const [label, how] of [["inside an HTML comment", "<!-- ACCEPT -->"], ["inside a code block", "```\nACCEPT\n```"], ["as ACCEPTED", "ACCEPTED"], ["as ' accept'", " accept"], ["as 'accept'", "accept"]] as const) {
+    it(`does not count ACCEPT ${label}`, () => {
+      const root = repo();
+      clear(["run"], { cwd: root });
+      accept(root, how);
+      expect(codes(root).codes[0]).toBe("fixture-not-accepted");
+    });
+  }
+
+  it("does not count an ACCEPT under another heading", () => {
+    const root = repo();
+    clear(["run"], { cwd: root });
+    const file = path.join(root, "CLEARANCE.md");
+    writeFileSync(file, readFileSync(file, "utf8").replace("## Pull request\n", "## Pull request\nACCEPT\n"));
+    expect(codes(root).code).toBe(1);
+  });
+});

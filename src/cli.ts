@@ -4,6 +4,8 @@ import type { Command } from "./command.js";
 import { demoCommand } from "./commands/demo.js";
 import { inventoryCommand } from "./commands/inventory.js";
 import { pairCommand } from "./commands/pair.js";
+import { gateCommand } from "./commands/gate.js";
+import { hooksCommand } from "./commands/hooks.js";
 import { runCommand } from "./commands/run.js";
 import { verifyCommand } from "./commands/verify.js";
 import { scanCommand } from "./commands/scan.js";
@@ -20,6 +22,8 @@ const COMMANDS: Record<string, Command> = {
   scan: scanCommand,
   run: runCommand,
   verify: verifyCommand,
+  gate: gateCommand,
+  hooks: hooksCommand,
   demo: demoCommand,
 };
 
@@ -33,6 +37,8 @@ Usage:
   clear scan       <path>... [--json] [--sarif FILE]
   clear run        [<capture-dir>] [--root DIR] [--json]
   clear verify     [--root DIR] [--rev REV] [--json]
+  clear gate       pre-commit | pre-push
+  clear hooks      install | status | uninstall [--root DIR]
   clear demo       [--keep]
   clear --help | clear <command> --help | clear --version
 

@@ -1,0 +1,115 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { clear, PROJECT_ROOT, tempDir } from "./helpers.js";
+
+const g = (cwd: string, ...args: string[]): { code: number; out: string } => {
+  const r = spawnSync("git", args, { cwd, encoding: "utf8" });
+  return { code: r.status ?? -1, out: r.stdout + r.stderr };
+};
+
+function repo(): string {
+  const root = tempDir("clear-gate-");
+  execFileSync("git", ["init", "-q", "-b", "main"], { cwd: root });
+  g(root, "config", "user.email", "t@example.invalid");
+  g(root, "config", "user.name", "t");
+  writeFileSync(path.join(root, "README.md"), "x\n");
+  g(root, "add", "README.md");
+  g(root, "commit", "-qm", "init");
+  expect(clear(["hooks", "install"], { cwd: root }).code).toBe(0);
+  cpSync(path.join(PROJECT_ROOT, "examples", "sitting"), path.join(root, "captures-inbox"), { recursive: true });
+  return root;
+}
+
+function cleared(root: string, acceptWith: string | null): void {
+  expect(clear(["run"], { cwd: root }).code).toBe(0);
+  const file = path.join(root, "CLEARANCE.md");
+  if (acceptWith !== null) writeFileSync(file, readFileSync(file, "utf8").replace("The tool never does. -->\n\n", `The tool never does. -->\n${acceptWith}\n`));
+  g(root, "add", "fixtures", "CLEARANCE.md");
+}
+
+describe("the gate, through installed hooks", () => {
+  it("refuses a staged raw capture, fixtures with no record, a record without ACCEPT; allows ACCEPT alone on its line", () => {
+    const root = repo();
+    g(root, "add", "-f", "captures-inbox/claude-code_session_end_2.1.261.1.json");
+    expect(g(root, "commit", "-qm", "raw").code).not.toBe(0);
+    g(root, "reset", "-q");
+    cleared(root, null);
+    g(root, "rm", "-q", "--cached", "CLEARANCE.md");
+    expect(g(root, "commit", "-qm", "no record").code).not.toBe(0);
+    g(root, "add", "CLEARANCE.md");
+    expect(g(root, "commit", "-qm", "no accept").code).not.toBe(0);
+    cleared(root, "ACCEPT");
+    expect(g(root, "commit", "-qm", "accepted").code).toBe(0);
+  });
+
+  for (const how of ["<!-- ACCEPT -->", "```\nACCEPT\n```", "ACCEPTED", " accept"]) {
+    it(`refuses ACCEPT written as ${JSON.stringify(how)}`, () => {
+      const root = repo();
+      cleared(root, how);
+      expect(g(root, "commit", "-qm", "x").code).not.toBe(0);
+    });
+  }
+
+  it("refuses a fixture byte changed after ACCEPT, and a record line edited after ACCEPT", () => {
+    const root = repo();
+    cleared(root, "ACCEPT");
+    writeFileSync(path.join(root, "fixtures/claude-code/2.1.261/session_end.json"), "{}");
+    g(root, "add", "fixtures");
+    expect(g(root, "commit", "-qm", "changed").code).not.toBe(0);
+    const again = repo();
+    cleared(again, "ACCEPT");
+    const file = path.join(again, "CLEARANCE.md");
+    writeFileSync(file, readFileSync(file, "utf8").replace("### Pairing", "### Pairing (edited)"));
+    g(again, "add", "CLEARANCE.md");
+    expect(g(again, "commit", "-qm", "edited").code).not.toBe(0);
+  });
+
+  it("refuses to push a commit made with --no-verify, also on a new branch and a tag; allows a commit touching no fixture", () => {
+    const root = repo();
+    const remote = tempDir("clear-remote-");
+    execFileSync("git", ["init", "-q", "--bare"], { cwd: remote });
+    g(root, "remote", "add", "origin", remote);
+    writeFileSync(path.join(root, "notes.txt"), "n\n");
+    g(root, "add", "notes.txt");
+    expect(g(root, "commit", "-qm", "notes").code).toBe(0);
+    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+    g(root, "add", "-f", "captures-inbox/claude-code_session_end_2.1.261.1.json");
+    expect(g(root, "commit", "-qm", "sneaky", "--no-verify").code).toBe(0);
+    expect(g(root, "push", "-q", "origin", "main").code).not.toBe(0);
+    expect(g(root, "push", "-q", "origin", "main:side").code).not.toBe(0);
+    g(root, "tag", "v1");
+    expect(g(root, "push", "-q", "origin", "v1").code).not.toBe(0);
+  });
+
+  it("keeps a foreign pre-commit hook, runs it first, and gives it back on uninstall", () => {
+    const root = tempDir("clear-gate-");
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    g(root, "config", "user.email", "t@example.invalid");
+    g(root, "config", "user.name", "t");
+    const foreign = path.join(root, ".git", "hooks", "pre-commit");
+    writeFileSync(foreign, "#!/bin/sh\necho foreign refuses >&2\nexit 3\n");
+    chmodSync(foreign, 0o755);
+    expect(clear(["hooks", "install"], { cwd: root }).code).toBe(0);
+    writeFileSync(path.join(root, "a.txt"), "a\n");
+    g(root, "add", "a.txt");
+    const r = g(root, "commit", "-qm", "a");
+    expect(r.code).not.toBe(0);
+    expect(r.out).toContain("foreign refuses");
+    expect(existsSync(`${foreign}.pre-clear`)).toBe(true);
+    clear(["hooks", "uninstall"], { cwd: root });
+    expect(readFileSync(foreign, "utf8")).toContain("foreign refuses");
+  });
+
+  it("with core.hooksPath set, status prints the lines to add there", () => {
+    const root = tempDir("clear-gate-");
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    g(root, "config", "core.hooksPath", ".husky");
+    const r = clear(["hooks", "status"], { cwd: root });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("core.hooksPath is .husky");
+    expect(r.stdout).toMatch(/pre-commit: ".*" ".*cli\.js" gate pre-commit/);
+    expect(r.stdout).toMatch(/pre-push: ".*" ".*cli\.js" gate pre-push/);
+  });
+});

@@ -1,30 +1,21 @@
 #!/usr/bin/env node
 import { wantsHelp } from "./cli-args.js";
 import type { Command } from "./command.js";
-import { demoCommand } from "./commands/demo.js";
-import { inventoryCommand } from "./commands/inventory.js";
-import { pairCommand } from "./commands/pair.js";
-import { gateCommand } from "./commands/gate.js";
-import { hooksCommand } from "./commands/hooks.js";
-import { runCommand } from "./commands/run.js";
-import { verifyCommand } from "./commands/verify.js";
-import { scanCommand } from "./commands/scan.js";
-import { selectCommand } from "./commands/select.js";
-import { substituteCommand } from "./commands/substitute.js";
 import { processIo, type Io } from "./io/setting.js";
 import { toolVersion } from "./version.js";
 
-const COMMANDS: Record<string, Command> = {
-  inventory: inventoryCommand,
-  pair: pairCommand,
-  substitute: substituteCommand,
-  select: selectCommand,
-  scan: scanCommand,
-  run: runCommand,
-  verify: verifyCommand,
-  gate: gateCommand,
-  hooks: hooksCommand,
-  demo: demoCommand,
+// Each command is loaded only when it runs, so the gate's fast path never loads the scanner.
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  inventory: async () => (await import("./commands/inventory.js")).inventoryCommand,
+  pair: async () => (await import("./commands/pair.js")).pairCommand,
+  substitute: async () => (await import("./commands/substitute.js")).substituteCommand,
+  select: async () => (await import("./commands/select.js")).selectCommand,
+  scan: async () => (await import("./commands/scan.js")).scanCommand,
+  run: async () => (await import("./commands/run.js")).runCommand,
+  verify: async () => (await import("./commands/verify.js")).verifyCommand,
+  gate: async () => (await import("./commands/gate.js")).gateCommand,
+  hooks: async () => (await import("./commands/hooks.js")).hooksCommand,
+  demo: async () => (await import("./commands/demo.js")).demoCommand,
 };
 
 const HELP = `clear: clear raw captured hook payloads into committed test fixtures with provenance
@@ -50,18 +41,20 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     const topic = name === "help" ? rest[0] : undefined;
-    io.stdout(topic && COMMANDS[topic] ? COMMANDS[topic].help : HELP);
+    const load = topic ? COMMANDS[topic] : undefined;
+    io.stdout(load ? (await load()).help : HELP);
     return 0;
   }
   if (name === "--version" || name === "-V") {
     io.stdout(`${toolVersion()}\n`);
     return 0;
   }
-  const command = COMMANDS[name];
-  if (!command) {
+  const load = COMMANDS[name];
+  if (!load) {
     io.stderr(`clear: unknown command "${name}"\n\n${HELP}`);
     return 2;
   }
+  const command = await load();
   if (wantsHelp(rest)) {
     io.stdout(command.help);
     return 0;

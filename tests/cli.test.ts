@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { clear, clearJson, PROJECT_ROOT, tempDir } from "./helpers.js";
+import { clear, clearJson, folderDigest, PROJECT_ROOT, tempDir } from "./helpers.js";
 
 describe("the clear command line", () => {
   it("prints help and its version, and exits 0", () => {
@@ -42,14 +42,27 @@ describe("the clear command line", () => {
     }
   });
 
-  it("runs the whole demo on the bundled example and exits 0", () => {
+  it("runs the whole demo: hooks, run, the gate refusing, ACCEPT, the commit going through; the project's files untouched", () => {
+    const before = folderDigest(path.join(PROJECT_ROOT, "examples")) + (existsSync(path.join(PROJECT_ROOT, "fixtures")) ? folderDigest(path.join(PROJECT_ROOT, "fixtures")) : "");
+    const record = readFileSync(path.join(PROJECT_ROOT, "CLEARANCE.md"), "utf8");
     const r = clear(["demo"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("9 captures (9 valid), 0 missing events, 0 blocking findings");
-    expect(r.stdout).toContain("9 cleared into");
-        const cleared = /cleared: (.*)\n/.exec(r.stdout)?.[1] ?? "";
-    expect(cleared).toContain('"cwd":"/home/user/work/demo-project"');
-    expect(cleared).not.toContain("capturer");
+    expect(r.stdout).toContain("pre-commit: installed in");
+    expect(r.stdout).toMatch(/== git commit before ACCEPT: exit 1 \(refused by the gate\)/);
+    expect(r.stdout).toContain("fixture-not-accepted fixtures/claude-code/2.1.261/pre_tool_use.json");
+    expect(r.stdout).toContain("== git commit after ACCEPT: exit 0");
+    expect(r.stdout).toContain("The flow went as it should.");
+    expect(r.stdout).not.toContain("capturer");
+    const after = folderDigest(path.join(PROJECT_ROOT, "examples")) + (existsSync(path.join(PROJECT_ROOT, "fixtures")) ? folderDigest(path.join(PROJECT_ROOT, "fixtures")) : "");
+    expect(after).toBe(before);
+    expect(readFileSync(path.join(PROJECT_ROOT, "CLEARANCE.md"), "utf8")).toBe(record);
+  });
+
+  it("with --keep leaves the demo repository, accepted and verifiable", () => {
+    const r = clear(["demo", "--keep"]);
+    const kept = /the repository is kept at (\S+)\./.exec(r.stdout)?.[1] ?? "";
+    expect(existsSync(path.join(kept, ".git"))).toBe(true);
+    expect(clear(["verify"], { cwd: kept }).code).toBe(0);
   });
 
   it("is also installed as fixture-clear", () => {

@@ -66,6 +66,8 @@ function ownerAt(text: string, at: number, pattern: RegExp, known: string[]): st
   const lower = text.slice(at, at + 64).toLowerCase();
   for (const name of known) {
     if (name.length <= owner.length || !lower.startsWith(name.toLowerCase())) continue;
+    // A space belongs to an owner only where the root allows one (Windows homes).
+    if (pattern !== SPACED_OWNER && /\s/.test(name)) continue;
     if (!/[\p{L}\p{N}]/u.test(text.charAt(at + name.length))) owner = text.slice(at, at + name.length);
   }
   return owner === "" ? null : owner;

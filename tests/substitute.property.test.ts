@@ -195,7 +195,8 @@ describe("substitution of a generated sitting, through the command line", () => 
     const out = path.join(tempDir(), "out");
     const { code, json } = clearJson(["substitute", dir, "--out", out]);
     expect(json.skipped).toEqual([]);
-    const blocking = (json.findings as { severity: string }[]).filter((f) => f.severity === "block");
+    const blocking = (json.findings as { severity: string; file: string }[]).filter((f) => f.severity === "block");
+    if (process.env.CLEAR_PROPERTY_DEBUG) for (const f of blocking) console.log(readFileSync(path.join(dir, f.file), "utf8"));
     expect(blocking, JSON.stringify(blocking)).toEqual([]);
     expect(code).toBe(0);
     expect(json.userNames).toBeGreaterThanOrEqual(3);

@@ -15,6 +15,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   verify: async () => (await import("./commands/verify.js")).verifyCommand,
   gate: async () => (await import("./commands/gate.js")).gateCommand,
   hooks: async () => (await import("./commands/hooks.js")).hooksCommand,
+  kit: async () => (await import("./commands/kit.js")).kitCommand,
+  "verify-kit": async () => (await import("./commands/verify-kit.js")).verifyKitCommand,
   demo: async () => (await import("./commands/demo.js")).demoCommand,
 };
 
@@ -30,6 +32,8 @@ Usage:
   clear verify     [--root DIR] [--rev REV] [--json]
   clear gate       pre-commit | pre-push
   clear hooks      install | status | uninstall [--root DIR]
+  clear kit record <kit-dir> --head <sha> [--binary PATH] [--out FILE]
+  clear verify-kit --kit <kit.json> [--root DIR] [--json]
   clear demo       [--keep]
   clear --help | clear <command> --help | clear --version
 

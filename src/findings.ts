@@ -49,6 +49,12 @@ const CATALOGUE = {
   "fixture-changed": block(() => "its bytes differ from the digest its accepted batch lists; restore it or clear it again in a new batch"),
   "fixture-missing": block(() => "an accepted batch lists this fixture, and it is not here"),
   "raw-capture-committed": block(() => "a raw capture is committed under the captures inbox; raw captures never are (remove it from the commit)"),
+  // kit: the committed transports are the kit's bytes
+  "transport-differs": block((p: { how: string }) => `the committed transport differs from the kit's: ${p.how}`),
+  "transport-missing": block(() => "the kit has this transport, and it is not committed"),
+  "transport-extra": block(() => "this transport is committed, and the kit does not have it"),
+  "binary-differs": block(() => "the kit's binary here does not have the digest kit.json records"),
+  "kit-not-from-head": block((p: { how: string }) => `the kit's transport differs from its head's by more than version strings: ${p.how}`),
   // select: which capture stands for each event
   "no-clearable-capture": block((p: { harness: string; version: string; event: string }) => `${p.harness} ${p.version} ${p.event}: every capture of it was refused or unreadable; nothing can stand for it`),
   "pair-not-kept": note((p: { first: string; second: string }) => `no ${p.first} and ${p.second} of one operation can both be chosen; the chosen ones are not a pair`),

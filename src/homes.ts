@@ -118,7 +118,9 @@ export function homeGrammar(rules: HomeRules, known: string[] = []): HomeGrammar
       collect(text, slugs, () => SLUG_OWNER, out);
       // Overlapping finds (a root inside a longer root) keep the one that starts first and reaches furthest.
       out.sort((a, b) => a.start - b.start || b.end - a.end);
-      return out.filter((o, i) => i === 0 || o.start >= (out[i - 1] as OwnerSpan).end);
+      const kept: OwnerSpan[] = [];
+      for (const o of out) if (kept.length === 0 || o.start >= (kept[kept.length - 1] as OwnerSpan).end) kept.push(o);
+      return kept;
     },
   };
   return grammar;

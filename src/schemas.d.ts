@@ -11,4 +11,5 @@ export const recipe: ValidateFunction;
 export const refusals: ValidateFunction;
 export const secrets: ValidateFunction;
 export const sitting: ValidateFunction;
+export const transports: ValidateFunction;
 export const urls: ValidateFunction;

@@ -199,6 +199,11 @@ export interface SecretRules {
   presetControls: Record<string, string[][]>;
 }
 
+export interface TransportRules {
+  transports: Record<string, string[]>;
+  versionPattern: string;
+}
+
 export interface Rules {
   dir: string;
   harnesses: HarnessCatalogue[];
@@ -209,6 +214,7 @@ export interface Rules {
   homes: HomeRules;
   urls: UrlRules;
   secrets: SecretRules;
+  transports: TransportRules;
   /** Every literal member name a rule pointer spells: these are printed; others are masked. */
   knownMembers: ReadonlySet<string>;
 }

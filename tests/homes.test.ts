@@ -75,3 +75,12 @@ describe("home owners, as a property", () => {
     expect(written).toBeGreaterThan(300);
   });
 });
+
+describe("overlapping finds", () => {
+  it("keep the first and longest owner, so no replacement lands inside another (seed 121, doc 987)", () => {
+    const text = "see /home/ana/a and then U:\\Users\\ana ~é_0 ~😀/";
+    const owners = grammar.owners(text);
+    for (let i = 1; i < owners.length; i++) expect(owners[i]!.start).toBeGreaterThanOrEqual(owners[i - 1]!.end);
+    expect(owners.map((o) => o.owner)).toEqual(["ana", "ana ~é_0 ~😀"]);
+  });
+});

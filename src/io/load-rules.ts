@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import * as bundled from "../schemas.js";
 import { pointerTokens } from "../json/reader.js";
-import type { FieldRuleSet, HarnessCatalogue, HomeRules, PairingRuleSet, Recipe, RefusalRules, Rules, SecretRules, UrlRules } from "../types.js";
+import type { FieldRuleSet, HarnessCatalogue, HomeRules, PairingRuleSet, Recipe, RefusalRules, Rules, SecretRules, TransportRules, UrlRules } from "../types.js";
 
 // Rules live in rules/ as JSON; each kind has a JSON Schema there, compiled once in strict mode.
 
@@ -13,7 +13,7 @@ export class RulesError extends Error {}
 
 export const BUNDLED_RULES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "rules");
 
-const SCHEMA_NAMES = ["harness", "recipe", "fields", "pairing", "refusals", "homes", "urls", "secrets", "config", "sitting", "kit"] as const;
+const SCHEMA_NAMES = ["harness", "recipe", "fields", "pairing", "refusals", "homes", "urls", "secrets", "transports", "config", "sitting", "kit"] as const;
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
 
 const validators = new Map<string, Map<SchemaName, ValidateFunction>>();
@@ -146,6 +146,7 @@ export function loadRules(rulesDir: string = BUNDLED_RULES_DIR): Rules {
     homes: loadOne<HomeRules>(dir, "homes.json", "homes", v("homes")),
     urls: loadOne<UrlRules>(dir, "urls.json", "urls", v("urls")),
     secrets: loadOne<SecretRules>(path.join(dir, "secrets"), "patterns.json", "secrets", v("secrets")),
+    transports: loadOne<TransportRules>(dir, "transports.json", "transports", v("transports")),
   };
   const rules: Rules = { ...loaded, knownMembers: knownMembers(loaded) };
   crossCheck(rules);

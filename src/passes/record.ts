@@ -1,5 +1,6 @@
 import { ACCEPTANCE_HEADING, batchDigest } from "../clearance/parse.js";
 import { sha256Hex } from "../digest.js";
+import type { TransportState } from "./kit.js";
 import { describeCount } from "./pair.js";
 import type { Capture, Finding, FixtureOut, Inventory, Pairing, ScanResult, Selection, Sitting, Substitution } from "../types.js";
 
@@ -18,6 +19,8 @@ export interface BatchInput {
   fixtures: FixtureOut[];
   blockers: Finding[];
   sidecarDigest: (f: FixtureOut) => string;
+  /** The committed transports against the kit's, where a kit.json is present. */
+  kitCheck: TransportState[] | null;
 }
 
 /** A batch id from the raw captures alone: the same sitting gives the same id. */
@@ -34,7 +37,10 @@ function captureSection(b: BatchInput): string[] {
   const kit = b.sitting.kit;
   if (!kit) return [...lines, "- Kit: no kit.json beside the captures; transport digests not recorded", ""];
   lines.push(`- Kit head: ${code(kit.head)}; root edits: ${kit.rootEdits.length === 0 ? "none" : kit.rootEdits.join("; ")}`, `- Binary: ${kit.binary ? `${code(kit.binary.path)} sha256 ${code(kit.binary.sha256)}, ${kit.binary.bytes} bytes` : "not recorded"}`);
-  for (const t of [...kit.transports].sort((x, y) => (x.path < y.path ? -1 : 1))) lines.push(`- Transport ${code(t.path)}: sha256 ${code(t.sha256)}, ${t.bytes} bytes`);
+  for (const t of b.kitCheck ?? []) {
+    const committed = t.committedSha256 === null ? "not committed" : t.state === "equal" ? "committed bytes equal" : `committed sha256 ${code(t.committedSha256)} differs${t.versionStringsOnly === undefined ? "" : t.versionStringsOnly ? " (version strings only)" : " (beyond version strings)"}`;
+    lines.push(`- Transport ${code(t.path)}: kit sha256 ${t.kitSha256 === null ? "none (not in the kit)" : code(t.kitSha256)}; ${committed}`);
+  }
   return [...lines, ""];
 }
 

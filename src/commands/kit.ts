@@ -1,0 +1,39 @@
+import path from "node:path";
+import { parseFlags, UsageError } from "../cli-args.js";
+import { guarded, type Command } from "../command.js";
+import { recordKit } from "../io/kit.js";
+import { loadSetting, type Io } from "../io/setting.js";
+import { writeAtomic } from "../io/write-atomic.js";
+
+const help = `clear kit record <kit-dir> --head <sha> [--binary PATH] [--out FILE] [--root-edit TEXT]... [--host-version HARNESS=VERSION]...
+
+Hashes a sitting's kit: the hook binary (by default the one executable file under <kit-dir>/bin/)
+and every generated transport found in the kit folder (rules/transports.json: Claude
+hooks/hooks.json; Codex .codex/hooks.json and .codex/hooks/events/*.sh; OpenCode
+.opencode/plugins/*.ts), and writes kit.json (default <kit-dir>/kit.json) with the head commit,
+the version edits and the host versions it was built for.
+`;
+
+async function run(argv: string[], io: Io): Promise<number> {
+  const [action, ...rest] = argv;
+  if (action !== "record") throw new UsageError("clear kit takes record");
+  const { values, positionals } = parseFlags(rest, { head: { type: "string" }, binary: { type: "string" }, out: { type: "string" }, "root-edit": { type: "string", multiple: true }, "host-version": { type: "string", multiple: true } }, 1, "kit record");
+  const dir = positionals[0];
+  if (dir === undefined) throw new UsageError("clear kit record needs the kit folder");
+  if (values.head === undefined || !/^[0-9a-f]{7,64}$/.test(values.head)) throw new UsageError("clear kit record needs --head <commit sha> (hex, 7 to 64 digits)");
+  const hostVersions: Record<string, string> = {};
+  for (const hv of values["host-version"] ?? []) {
+    const [harness, version] = hv.split("=");
+    if (!harness || !version) throw new UsageError(`--host-version takes HARNESS=VERSION, not "${hv}"`);
+    hostVersions[harness] = version;
+  }
+  const setting = loadSetting(undefined, io.cwd);
+  const kitDir = path.resolve(io.cwd, dir);
+  const kit = await recordKit(kitDir, values.head, { binary: values.binary && path.resolve(io.cwd, values.binary), rootEdits: values["root-edit"] ?? [], hostVersions }, setting.rules.transports);
+  const out = path.resolve(io.cwd, values.out ?? path.join(dir, "kit.json"));
+  await writeAtomic(out, Buffer.from(`${JSON.stringify(kit, null, 2)}\n`));
+  io.stdout(`kit.json written to ${setting.display.path(out)}: ${kit.transports.length} transports, binary ${kit.binary ? kit.binary.path : "not found (name it with --binary)"}\n`);
+  return 0;
+}
+
+export const kitCommand: Command = { help, run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

@@ -1,0 +1,59 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parseFlags, UsageError } from "../cli-args.js";
+import { guarded, type Command } from "../command.js";
+import { blocks, finding, type Finding } from "../findings.js";
+import { digestFile } from "../io/digest-file.js";
+import { committedTransports, readKit, textAt } from "../io/kit.js";
+import { loadSetting, type Io } from "../io/setting.js";
+import { kitPass, lineDiff, versionStringsOnly } from "../passes/kit.js";
+import { findingLine } from "../render/human.js";
+import { writeJson } from "../render/json.js";
+import type { Kit } from "../types.js";
+
+const help = `clear verify-kit --kit <kit.json> [--root DIR] [--working-tree] [--json]
+
+Proves the committed transports (at HEAD, or in the working tree with --working-tree) are the
+kit's bytes: each is equal, differs (with the lines, and whether in version strings only, where
+the kit's own copy is beside kit.json), missing, or extra. Where the kit's head is a commit of the
+repository, checks that the kit's transports differ from that head's only in version strings.
+Checks the binary's digest where the binary is present. Exit 0 when all are equal, 1 otherwise,
+2 when kit.json breaks its schema (naming the pointer).
+`;
+
+function kitCopies(kit: Kit, kitDir: string): Map<string, string | null> {
+  return new Map(kit.transports.map((t) => [t.path, existsSync(path.join(kitDir, t.path)) ? readFileSync(path.join(kitDir, t.path), "utf8") : null]));
+}
+
+function headFindings(kit: Kit, copies: Map<string, string | null>, root: string, versionPattern: string): Finding[] {
+  return kit.transports.flatMap((t) => {
+    const atHead = textAt(root, kit.head, t.path);
+    const copy = copies.get(t.path) ?? null;
+    if (atHead === null || copy === null || versionStringsOnly(atHead, copy, versionPattern)) return [];
+    return [finding("kit-not-from-head", { file: t.path }, { how: lineDiff(atHead, copy, 4).join(" | ") })];
+  });
+}
+
+async function run(argv: string[], io: Io): Promise<number> {
+  const { values } = parseFlags(argv, { kit: { type: "string" }, root: { type: "string" }, json: { type: "boolean" }, "working-tree": { type: "boolean" } }, 0, "verify-kit");
+  if (values.kit === undefined) throw new UsageError("clear verify-kit needs --kit <kit.json>");
+  const setting = loadSetting(values.root, io.cwd);
+  if (setting.root === null) throw new UsageError("clear verify-kit works inside a git repository (or give --root DIR)");
+  const kitFile = path.resolve(io.cwd, values.kit);
+  const kit = readKit(kitFile);
+  const kitDir = path.dirname(kitFile);
+  const copies = kitCopies(kit, kitDir);
+  const versions = setting.rules.transports.versionPattern;
+  const result = kitPass(kit, await committedTransports(setting.root, setting.rules.transports, values["working-tree"] === true), copies, versions);
+  const findings = [...result.findings, ...headFindings(kit, copies, setting.root, versions)];
+  if (kit.binary && existsSync(path.join(kitDir, kit.binary.path)) && (await digestFile(path.join(kitDir, kit.binary.path))).sha256 !== kit.binary.sha256) findings.push(finding("binary-differs", { file: kit.binary.path }));
+  const ok = !blocks(findings);
+  if (values.json) writeJson(io, { command: "verify-kit", ok, transports: result.transports, findings });
+  else {
+    const lines = result.transports.map((t) => `${t.state.padEnd(8)} ${t.path}${t.versionStringsOnly === true ? " (version strings only)" : ""}${(t.diff ?? []).map((d) => `\n           ${d}`).join("")}`);
+    io.stdout(`${[...lines, ...findings.map(findingLine), ok ? "the committed transports are the kit's bytes" : "the committed transports are NOT the kit's bytes"].join("\n")}\n`);
+  }
+  return ok ? 0 : 1;
+}
+
+export const verifyKitCommand: Command = { help, run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

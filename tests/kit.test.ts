@@ -1,0 +1,135 @@
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { clear, clearJson, tempDir } from "./helpers.js";
+
+const HOOKS = (version: string): string => JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `hook lifecycle --host-version ${version}` }] }] } }, null, 2);
+const PLUGIN = (version: string): string => `export const plugin = { hostVersion: "${version}" };\n`;
+
+function write(root: string, rel: string, text: string): void {
+  mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  writeFileSync(path.join(root, rel), text);
+}
+
+/** A repository whose head has the transports at 2.1.0, and a kit built from it with versions moved to 2.1.261. */
+function setup(): { repo: string; kitDir: string; head: string } {
+  const repo = tempDir("clear-kit-repo-");
+  const git = (...args: string[]): string => execFileSync("git", args, { cwd: repo, encoding: "utf8" }).trim();
+  git("init", "-q");
+  git("config", "user.email", "t@example.invalid");
+  git("config", "user.name", "t");
+  write(repo, "hooks/hooks.json", HOOKS("2.1.0"));
+  write(repo, ".opencode/plugins/lifecycle.ts", PLUGIN("1.18.0"));
+  git("add", ".");
+  git("commit", "-qm", "head");
+  const head = git("rev-parse", "HEAD");
+  const kitDir = tempDir("clear-kit-");
+  write(kitDir, "hooks/hooks.json", HOOKS("2.1.261"));
+  write(kitDir, ".opencode/plugins/lifecycle.ts", PLUGIN("1.18.29"));
+  write(kitDir, "bin/pasture", "#!/bin/sh\necho pasture\n");
+  chmodSync(path.join(kitDir, "bin/pasture"), 0o755);
+  expect(clear(["kit", "record", kitDir, "--head", head, "--host-version", "claude-code=2.1.261"], { cwd: repo }).code).toBe(0);
+  return { repo, kitDir, head };
+}
+
+function commit(repo: string, files: Record<string, string>): void {
+  for (const [rel, text] of Object.entries(files)) write(repo, rel, text);
+  execFileSync("git", ["add", "-A"], { cwd: repo });
+  execFileSync("git", ["commit", "-qm", "transports"], { cwd: repo });
+}
+
+const verify = (repo: string, kitDir: string) => clearJson(["verify-kit", "--kit", path.join(kitDir, "kit.json")], { cwd: repo });
+
+describe("clear kit record", () => {
+  it("hashes the binary under bin/ and every transport, with the head and host versions", () => {
+    const { kitDir, head } = setup();
+    const kit = JSON.parse(readFileSync(path.join(kitDir, "kit.json"), "utf8"));
+    expect(kit.head).toBe(head);
+    expect(kit.binary).toMatchObject({ path: "bin/pasture", bytes: 23 });
+    expect(kit.transports.map((t: { path: string }) => t.path)).toEqual([".opencode/plugins/lifecycle.ts", "hooks/hooks.json"]);
+    expect(kit.hostVersions).toEqual({ "claude-code": "2.1.261" });
+  });
+});
+
+describe("clear verify-kit", () => {
+  it("exits 0 when the committed transports equal the kit's", () => {
+    const { repo, kitDir } = setup();
+    commit(repo, { "hooks/hooks.json": HOOKS("2.1.261"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
+    const r = verify(repo, kitDir);
+    expect(r.json.findings).toEqual([]);
+    expect(r.code).toBe(0);
+  });
+
+  it("one byte changed: exit 1, naming it, beyond version strings", () => {
+    const { repo, kitDir } = setup();
+    commit(repo, { "hooks/hooks.json": HOOKS("2.1.261").replace("lifecycle", "lifecyclE"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
+    const r = verify(repo, kitDir);
+    expect(r.code).toBe(1);
+    expect(r.json.findings).toEqual([expect.objectContaining({ code: "transport-differs", file: "hooks/hooks.json", message: expect.stringContaining("beyond version strings") })]);
+  });
+
+  it("a difference in version strings only: exit 1, reported as such, with the lines", () => {
+    const { repo, kitDir } = setup();
+    commit(repo, { "hooks/hooks.json": HOOKS("2.1.262"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
+    const r = verify(repo, kitDir);
+    expect(r.code).toBe(1);
+    expect(r.json.findings).toEqual([expect.objectContaining({ code: "transport-differs", message: expect.stringContaining("version strings only") })]);
+    const t = (r.json.transports as { path: string; diff?: string[] }[]).find((x) => x.path === "hooks/hooks.json");
+    expect(t?.diff?.some((l) => l.includes("2.1.262"))).toBe(true);
+  });
+
+  it("a transport missing and one extra: each reported", () => {
+    const { repo, kitDir } = setup();
+    execFileSync("git", ["rm", "-q", ".opencode/plugins/lifecycle.ts"], { cwd: repo });
+    commit(repo, { "hooks/hooks.json": HOOKS("2.1.261"), ".codex/hooks.json": "{}" });
+    const r = verify(repo, kitDir);
+    expect(r.code).toBe(1);
+    expect((r.json.findings as { code: string; file: string }[]).map((f) => [f.code, f.file])).toEqual([
+      ["transport-extra", ".codex/hooks.json"],
+      ["transport-missing", ".opencode/plugins/lifecycle.ts"],
+    ]);
+  });
+
+  it("a kit.json that breaks its schema: exit 2, naming the pointer", () => {
+    const { repo, kitDir } = setup();
+    const file = path.join(kitDir, "kit.json");
+    const kit = JSON.parse(readFileSync(file, "utf8"));
+    kit.transports[0].sha256 = "not-a-digest";
+    writeFileSync(file, JSON.stringify(kit));
+    const r = clear(["verify-kit", "--kit", file], { cwd: repo });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("/transports/0/sha256");
+  });
+
+  it("a kit whose transports changed more than version strings against its head: reported", () => {
+    const { repo, kitDir } = setup();
+    write(kitDir, "hooks/hooks.json", HOOKS("2.1.261").replace("lifecycle", "something-else"));
+    expect(clear(["kit", "record", kitDir, "--head", execFileSync("git", ["rev-parse", "HEAD"], { cwd: repo, encoding: "utf8" }).trim()], { cwd: repo }).code).toBe(0);
+    commit(repo, { "hooks/hooks.json": HOOKS("2.1.261").replace("lifecycle", "something-else"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
+    const r = verify(repo, kitDir);
+    expect(r.code).toBe(1);
+    expect((r.json.findings as { code: string; file: string }[]).map((f) => [f.code, f.file])).toEqual([["kit-not-from-head", "hooks/hooks.json"]]);
+  });
+
+  it("reports a binary that no longer has its recorded digest", () => {
+    const { repo, kitDir } = setup();
+    commit(repo, { "hooks/hooks.json": HOOKS("2.1.261"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
+    writeFileSync(path.join(kitDir, "bin/pasture"), "#!/bin/sh\necho changed\n");
+    expect((verify(repo, kitDir).json.findings as { code: string }[]).map((f) => f.code)).toEqual(["binary-differs"]);
+  });
+});
+
+describe("the record quotes the kit", () => {
+  it("lists each transport's kit digest and whether the committed bytes equal it", () => {
+    const { repo, kitDir } = setup();
+    commit(repo, { "hooks/hooks.json": HOOKS("2.1.262"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
+    const inbox = path.join(repo, "captures-inbox");
+    write(inbox, "claude-code_session_start_2.1.261.1.json", JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", source: "startup" }));
+    writeFileSync(path.join(inbox, "kit.json"), readFileSync(path.join(kitDir, "kit.json")));
+    clear(["run"], { cwd: repo });
+    const record = readFileSync(path.join(repo, "CLEARANCE.md"), "utf8");
+    expect(record).toMatch(/- Transport `\.opencode\/plugins\/lifecycle\.ts`: kit sha256 `[0-9a-f]{64}`; committed bytes equal/);
+    expect(record).toMatch(/- Transport `hooks\/hooks\.json`: kit sha256 `[0-9a-f]{64}`; committed sha256 `[0-9a-f]{64}` differs/);
+  });
+});

@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   hooks: async () => (await import("./commands/hooks.js")).hooksCommand,
   kit: async () => (await import("./commands/kit.js")).kitCommand,
   "verify-kit": async () => (await import("./commands/verify-kit.js")).verifyKitCommand,
+  review: async () => (await import("./commands/review.js")).reviewCommand,
   demo: async () => (await import("./commands/demo.js")).demoCommand,
 };
 
@@ -34,6 +35,7 @@ Usage:
   clear hooks      install | status | uninstall [--root DIR]
   clear kit record <kit-dir> --head <sha> [--binary PATH] [--out FILE]
   clear verify-kit --kit <kit.json> [--root DIR] [--json]
+  clear review     [<capture-dir>] [--root DIR] [--port N]
   clear demo       [--keep]
   clear --help | clear <command> --help | clear --version
 

@@ -13,7 +13,7 @@ import { batchId, recordBatch } from "../passes/record.js";
 import { scanEngine, scanPass } from "../passes/scan.js";
 import { selectPass } from "../passes/select.js";
 import { clearSitting, readSitting, type Cleared } from "../pipeline.js";
-import type { ScanResult, Selection } from "../types.js";
+import type { FixtureOut, ScanResult, Selection } from "../types.js";
 import { parseRecord } from "./parse.js";
 
 // What `clear run` does, for the command and the demo alike: every pass over a sitting, then the
@@ -44,9 +44,21 @@ function nextRecord(existing: string | null, batch: string): string {
   return `${keep.replace(/\n*$/, "\n\n")}${batch}`;
 }
 
-export async function clearIntoRepo(setting: Setting, root: string, captureDir: string | undefined): Promise<RunResult> {
+export interface PreparedBatch {
+  id: string;
+  digest: string;
+  text: string;
+  cleared: Cleared;
+  selection: Selection;
+  scan: ScanResult;
+  fixtures: FixtureOut[];
+  blockers: Finding[];
+}
+
+/** Every pass and the batch text, written nowhere: what run writes and review shows. */
+export async function prepareBatch(setting: Setting, root: string | null, captureDir: string): Promise<PreparedBatch> {
   const paths = repoPaths(setting.config);
-  const sitting = await readSitting(captureDir ?? path.join(root, paths.capturesInbox), setting);
+  const sitting = await readSitting(captureDir, setting);
   const cleared = clearSitting(sitting, setting);
   const selection = selectPass(cleared.captures, cleared.substitution, cleared.pairing, setting.rules);
   const id = batchId(cleared.captures);
@@ -55,10 +67,17 @@ export async function clearIntoRepo(setting: Setting, root: string, captureDir: 
   const scan = await scanPass(fixtures.map((f) => ({ file: f.path, text: Buffer.from(f.bytes).toString("utf8") })), engine, setting.display);
   const blockers = blockersOf(cleared, selection, scan);
   const written = blockers.length === 0 ? fixtures : [];
-  const kitCheck = sitting.kit ? kitPass(sitting.kit, await committedTransports(root, setting.rules.transports, false), new Map(), setting.rules.transports.versionPattern).transports : null;
-  const batch = recordBatch({ ...cleared, sittingShown: setting.display.path(sitting.dir), selection, scan, fixtures: written, blockers, kitCheck, sidecarDigest: (f) => sha256Hex(f.sidecar) }, id);
+  const kitCheck = sitting.kit && root ? kitPass(sitting.kit, await committedTransports(root, setting.rules.transports, false), new Map(), setting.rules.transports.versionPattern).transports : null;
+  const text = recordBatch({ ...cleared, sittingShown: setting.display.path(sitting.dir), selection, scan, fixtures: written, blockers, kitCheck, sidecarDigest: (f) => sha256Hex(f.sidecar) }, id);
+  const digest = /sha256:([0-9a-f]{64})/.exec(text)?.[1] ?? "";
+  return { id, digest, text, cleared, selection, scan, fixtures: written, blockers };
+}
+
+export async function clearIntoRepo(setting: Setting, root: string, captureDir: string | undefined): Promise<RunResult> {
+  const paths = repoPaths(setting.config);
+  const b = await prepareBatch(setting, root, captureDir ?? path.join(root, paths.capturesInbox));
   const existing = await readFile(path.join(root, paths.clearance), "utf8").catch(() => null);
-  const files = written.flatMap((f) => [{ path: f.path, bytes: f.bytes }, { path: f.sidecarPath, bytes: f.sidecar }]);
-  await writeRepoFiles(root, [...files, { path: paths.clearance, bytes: Buffer.from(nextRecord(existing, batch)) }]);
-  return { batch: id, fixtures: written.map((f) => f.path), blockers, scan, recordPath: paths.clearance };
+  const files = b.fixtures.flatMap((f) => [{ path: f.path, bytes: f.bytes }, { path: f.sidecarPath, bytes: f.sidecar }]);
+  await writeRepoFiles(root, [...files, { path: paths.clearance, bytes: Buffer.from(nextRecord(existing, b.text)) }]);
+  return { batch: b.id, fixtures: b.fixtures.map((f) => f.path), blockers: b.blockers, scan: b.scan, recordPath: paths.clearance };
 }

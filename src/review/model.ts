@@ -1,0 +1,88 @@
+import { decodeJsonString } from "../json/escapes.js";
+import { scanJson } from "../json/reader.js";
+import type { Cleared } from "../pipeline.js";
+import type { ScanResult, Selection } from "../types.js";
+
+// What the review page shows, built from a cleared sitting: the coverage grid, each selected
+// fixture as it will be committed with every substituted span marked, the pairs, the scan. Raw
+// values stay on the server side of `reveal`; nothing here carries one.
+
+export interface MarkedSpan {
+  index: number;
+  start: number;
+  end: number;
+  rule: string;
+}
+
+export interface ReviewFixture {
+  file: string;
+  harness: string;
+  event: string;
+  version: string;
+  cleared: string;
+  spans: MarkedSpan[];
+}
+
+export interface ReviewModel {
+  grid: { harness: string; events: { event: string; state: "selected" | "captured" | "missing" | "refused" }[] }[];
+  fixtures: ReviewFixture[];
+  pairs: { scope: string; id: string; files: string[] }[];
+  scan: ScanResult;
+  batch: { id: string; digest: string } | null;
+}
+
+/** Which rule a changed value shows: the placeholder it became says so. */
+function ruleOf(cleared: string): string {
+  if (/^x*$/.test(cleared)) return "free-text-v1";
+  if (cleared === "[env-dump-v1]") return "env-dump-v1";
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(cleared)) return "url-v1";
+  return "home-path-v1";
+}
+
+/** The string tokens whose bytes substitution changed; raw and cleared spans line up one for one. */
+export function markedSpans(raw: string, cleared: string): MarkedSpan[] {
+  const a = scanJson(raw, { maxDepth: 10_000 }).spans;
+  const b = scanJson(cleared, { maxDepth: 10_000 }).spans;
+  const out: MarkedSpan[] = [];
+  b.forEach((s, index) => {
+    const r = a[index];
+    if (s.kind !== "string" || !r || raw.slice(r.start, r.end) === cleared.slice(s.start, s.end)) return;
+    out.push({ index, start: s.start, end: s.end, rule: ruleOf(decodeJsonString(cleared.slice(s.start + 1, s.end - 1))) });
+  });
+  return out;
+}
+
+function grid(cleared: Cleared, selection: Selection): ReviewModel["grid"] {
+  const refused = new Set(cleared.substitution.files.filter((f) => f.cleared === null).map((f) => f.report.name));
+  const harnesses = [...new Set([...cleared.inventory.files.map((f) => f.harness), ...cleared.inventory.missing.map((m) => m.harness)])].sort();
+  return harnesses.map((harness) => {
+    const events = [...new Set([...cleared.inventory.files.filter((f) => f.harness === harness).map((f) => f.event), ...cleared.inventory.missing.filter((m) => m.harness === harness).map((m) => m.event)])].sort();
+    return {
+      harness,
+      events: events.map((event) => {
+        const files = cleared.inventory.files.filter((f) => f.harness === harness && f.event === event);
+        if (selection.selected.some((s) => s.harness === harness && s.event === event)) return { event, state: "selected" as const };
+        if (files.length === 0) return { event, state: "missing" as const };
+        return { event, state: files.every((f) => !f.valid || refused.has(f.name)) ? ("refused" as const) : ("captured" as const) };
+      }),
+    };
+  });
+}
+
+export function reviewModel(cleared: Cleared, selection: Selection, scan: ScanResult, batch: ReviewModel["batch"]): ReviewModel {
+  const fixtures = selection.selected.map((s) => {
+    const raw = cleared.captures.find((c) => c.name === s.file)?.doc.text ?? "";
+    const bytes = cleared.substitution.files.find((f) => f.report.name === s.file)?.cleared ?? new Uint8Array();
+    const text = Buffer.from(bytes).toString("utf8");
+    return { file: s.file, harness: s.harness, event: s.event, version: s.version, cleared: text, spans: markedSpans(raw, text) };
+  });
+  return { grid: grid(cleared, selection), fixtures, pairs: cleared.pairing.pairs.map((p) => ({ scope: p.scope, id: p.id, files: p.files })), scan, batch };
+}
+
+/** The raw value behind one marked span, decoded: sent only on an explicit reveal. */
+export function rawValue(cleared: Cleared, file: string, index: number): string | null {
+  const capture = cleared.captures.find((c) => c.name === file);
+  const span = capture?.doc.spans[index];
+  if (!capture || !span || span.kind !== "string") return null;
+  return decodeJsonString(capture.doc.text.slice(span.start + 1, span.end - 1));
+}

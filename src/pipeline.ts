@@ -8,6 +8,9 @@ import { identifiersOf, pairPass, placeholderTest } from "./passes/pair.js";
 import { substitutePass } from "./passes/substitute/index.js";
 import type { CaptureEntry, Inventory, Kit, Pairing, Sitting, SittingInfo, Substitution, Capture } from "./types.js";
 
+/** Progress is said only on sittings larger than this. */
+const PROGRESS_FROM = 300;
+
 // The one pipeline: a sitting is read once, at the edge, into typed values, and the passes run in
 // order over it. Every command, `clear run` and the benches come through here.
 
@@ -32,6 +35,7 @@ function companion<T>(entry: CaptureEntry | undefined, kind: "sitting" | "kit"):
 /** Reads a sitting whole: every entry through the safe reader, and its companions validated. */
 export async function readSitting(dir: string, setting: Setting): Promise<Sitting> {
   const list = await listCaptureDir(dir, setting.display.path(dir));
+  say(setting, list.entries.length, `reading ${list.entries.length} entries`);
   const entries = readCaptureEntries(list, setting.limits);
   const sitting = companion<SittingInfo>(entries.find((e) => e.name === "sitting.json"), "sitting");
   const kit = companion<Kit>(entries.find((e) => e.name === "kit.json"), "kit");
@@ -44,6 +48,7 @@ export function checkRecipes(setting: Setting, recipes: string[]): void {
 }
 
 export function inventoryOf(sitting: Sitting, setting: Setting, recipes: string[] = [], withFields = true): InventoryResult {
+  say(setting, sitting.entries.length, `inventory of ${sitting.entries.length} entries`);
   return inventoryPass(sitting, inventoryContext(setting.rules, setting.display), recipes, withFields);
 }
 
@@ -57,12 +62,14 @@ function skippedOf(inventory: Inventory): { file: string; reason: string }[] {
 }
 
 export function pairingOf(captures: Capture[], inventory: Inventory, setting: Setting): Pairing {
+  say(setting, captures.length, `pairing ${captures.length} captures`);
   const isPlaceholder = placeholderTest(setting.rules);
   const files = captures.map((c) => identifiersOf(c, setting.rules.pairing.find((p) => p.harness === c.harness), isPlaceholder));
   return pairPass(files, setting.rules, skippedOf(inventory));
 }
 
 export function substitutionOf(captures: Capture[], inventory: Inventory, setting: Setting): Substitution {
+  say(setting, captures.length, `substituting ${captures.length} captures`);
   const policy = setting.config.policies?.["env-dump-v1"];
   const options = { users: setting.users, literals: setting.config.literals ?? [], envDump: policy ? { ...policy } : null };
   const substitution = substitutePass(captures, setting.rules, options, setting.display);
@@ -81,4 +88,9 @@ export interface Cleared {
 export function clearSitting(sitting: Sitting, setting: Setting, recipes: string[] = []): Cleared {
   const { inventory, captures } = inventoryOf(sitting, setting, recipes);
   return { sitting, inventory, captures, pairing: pairingOf(captures, inventory, setting), substitution: substitutionOf(captures, inventory, setting) };
+}
+
+/** Says a pass on a long run, where the command asked for progress. */
+function say(setting: Setting, count: number, line: string): void {
+  if (count > PROGRESS_FROM) setting.progress?.(line);
 }

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { clear, clearJson, folderDigest, PROJECT_ROOT, tempDir } from "./helpers.js";
+import { clear, clearJson, CLI, folderDigest, PROJECT_ROOT, tempDir } from "./helpers.js";
 
 describe("the clear command line", () => {
   it("prints help and its version, and exits 0", () => {
@@ -69,5 +70,20 @@ describe("the clear command line", () => {
     const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8"));
     expect(pkg.bin).toEqual({ clear: "dist/cli.js", "fixture-clear": "dist/cli.js" });
     expect(readFileSync(path.join(PROJECT_ROOT, "dist", "cli.js"), "utf8").startsWith("#!/usr/bin/env node")).toBe(true);
+  });
+});
+
+const HAVE_SCRIPT = spawnSync("script", ["--version"]).status === 0;
+
+describe.skipIf(!HAVE_SCRIPT)(`progress on long runs${HAVE_SCRIPT ? "" : " (skipped: no script(1) to give the command a terminal)"}`, () => {
+  it("says each pass on a terminal with more than a few hundred captures, and nothing under --json", () => {
+    const dir = tempDir();
+    for (let i = 1; i <= 320; i++) writeFileSync(path.join(dir, `codex_stop_0_153_0.${i}.json`), JSON.stringify({ session_id: "s", turn_id: `t${i}` }));
+    const out = path.join(tempDir(), "out");
+    const onTerminal = spawnSync("script", ["-qc", `"${process.execPath}" "${CLI}" substitute "${dir}" --out "${out}" >/dev/null`, "/dev/null"], { encoding: "utf8" });
+    expect(onTerminal.stdout).toContain("reading 320 entries");
+    expect(onTerminal.stdout).toContain("substituting 320 captures");
+    const json = spawnSync("script", ["-qc", `"${process.execPath}" "${CLI}" inventory "${dir}" --json`, "/dev/null"], { encoding: "utf8" });
+    expect(json.stdout).not.toContain("reading 320");
   });
 });

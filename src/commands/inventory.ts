@@ -1,7 +1,7 @@
 import { parseFlags, requireDir } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
 import { blocks } from "../findings.js";
-import { loadSetting, type Io } from "../io/setting.js";
+import { loadSetting, progressFor, type Io } from "../io/setting.js";
 import { checkRecipes, inventoryOf, readSitting } from "../pipeline.js";
 import { renderInventory } from "../render/human.js";
 import { writeJson } from "../render/json.js";
@@ -17,6 +17,7 @@ Never writes. Exit 0 when nothing blocks, 1 when a finding blocks, 2 when the fo
 async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, fields: { type: "boolean" }, recipe: { type: "string", multiple: true }, root: { type: "string" }, "max-file-bytes": { type: "string" } }, 1, "inventory");
   const setting = loadSetting(values.root, io.cwd, { maxFileBytes: values["max-file-bytes"] });
+  setting.progress = progressFor(io, values.json);
   const recipes = values.recipe ?? [];
   checkRecipes(setting, recipes);
   const sitting = await readSitting(requireDir(positionals[0], "inventory"), setting);

@@ -1,6 +1,6 @@
 import { parseFlags, requireDir } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
-import { loadSetting, type Io } from "../io/setting.js";
+import { loadSetting, progressFor, type Io } from "../io/setting.js";
 import { inventoryOf, pairingOf, readSitting } from "../pipeline.js";
 import { renderPairing } from "../render/human.js";
 import { writeJson } from "../render/json.js";
@@ -17,6 +17,7 @@ Never writes. Exit 0, or 2 when the folder cannot be read.
 async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, root: { type: "string" } }, 1, "pair");
   const setting = loadSetting(values.root, io.cwd);
+  setting.progress = progressFor(io, values.json);
   const sitting = await readSitting(requireDir(positionals[0], "pair"), setting);
   const { inventory, captures } = inventoryOf(sitting, setting, [], false);
   const pairing = pairingOf(captures, inventory, setting);

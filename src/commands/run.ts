@@ -2,7 +2,7 @@ import path from "node:path";
 import { parseFlags, UsageError } from "../cli-args.js";
 import { clearIntoRepo } from "../clearance/clear-into-repo.js";
 import { guarded, type Command } from "../command.js";
-import { loadSetting, type Io } from "../io/setting.js";
+import { loadSetting, progressFor, type Io } from "../io/setting.js";
 import { writeJson } from "../render/json.js";
 
 const help = `clear run [<capture-dir>] [--root DIR] [--json]
@@ -17,6 +17,7 @@ fixture is written, the batch says why, and the exit code is 1. The tool never w
 async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, root: { type: "string" } }, 1, "run");
   const setting = loadSetting(values.root, io.cwd);
+  setting.progress = progressFor(io, values.json);
   if (setting.root === null) throw new UsageError("clear run works inside a git repository (or give --root DIR)");
   const r = await clearIntoRepo(setting, setting.root, positionals[0] ? path.resolve(io.cwd, positionals[0]) : undefined);
   const ok = r.blockers.length === 0;

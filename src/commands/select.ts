@@ -1,7 +1,7 @@
 import { parseFlags, requireDir, UsageError } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
 import { blocks } from "../findings.js";
-import { loadSetting, type Io } from "../io/setting.js";
+import { loadSetting, progressFor, type Io } from "../io/setting.js";
 import { selectPass } from "../passes/select.js";
 import { clearSitting, readSitting } from "../pipeline.js";
 import { renderSelection } from "../render/human.js";
@@ -20,6 +20,7 @@ no clearable capture.
 async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, choose: { type: "string", multiple: true }, root: { type: "string" } }, 1, "select");
   const setting = loadSetting(values.root, io.cwd);
+  setting.progress = progressFor(io, values.json);
   const cleared = clearSitting(await readSitting(requireDir(positionals[0], "select"), setting), setting);
   const overrides = values.choose ?? [];
   const unknown = overrides.filter((name) => !cleared.captures.some((c) => c.name === name));

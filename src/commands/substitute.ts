@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { parseFlags, requireDir, UsageError } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
-import { loadSetting, type Io } from "../io/setting.js";
+import { loadSetting, progressFor, type Io } from "../io/setting.js";
 import { isInside, writeFolderWhole } from "../io/write-atomic.js";
 import { inventoryOf, readSitting, substitutionOf } from "../pipeline.js";
 import { renderSubstitution } from "../render/human.js";
@@ -31,6 +31,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, out: { type: "string" }, user: { type: "string", multiple: true }, root: { type: "string" } }, 1, "substitute");
   if (values.out === undefined) throw new UsageError("clear substitute needs --out <dir>");
   const setting = loadSetting(values.root, io.cwd, { users: values.user ?? [] });
+  setting.progress = progressFor(io, values.json);
   const sitting = await readSitting(requireDir(positionals[0], "substitute"), setting);
   const out = path.resolve(io.cwd, values.out);
   const outShown = setting.display.path(out);
@@ -38,7 +39,9 @@ async function run(argv: string[], io: Io): Promise<number> {
   const { inventory, captures } = inventoryOf(sitting, setting, [], false);
   const substitution = substitutionOf(captures, inventory, setting);
   const written = substitution.files.flatMap((f) => (f.cleared ? [{ name: f.report.name, bytes: f.cleared }] : []));
+  if (written.length > 300) setting.progress?.(`writing ${written.length} cleared files`);
   await writeFolderWhole(out, written, outShown);
+  setting.progress?.("");
   const ok = substitution.skipped.length === 0 && substitution.files.every((f) => f.cleared !== null);
   if (values.json) {
     const { files, ...rest } = substitution;

@@ -32,6 +32,14 @@ export interface Setting {
   /** User names given (--user, clear.config.json, the runner's home); the sitting adds those it names. */
   users: string[];
   display: Display;
+  /** Where a long run says how far it is: stderr when it is a terminal and output is not --json. */
+  progress: ((line: string) => void) | null;
+}
+
+/** A progress writer for a command, or null (no terminal, --json, or NO_COLOR-style quiet). */
+export function progressFor(io: Io, json: boolean | undefined): ((line: string) => void) | null {
+  if (!io.tty || json === true || process.env.CLEAR_QUIET !== undefined) return null;
+  return (line) => io.stderr(`\r\u001b[K${line}`);
 }
 
 /** The runner's own home and its owner's name, whatever root it stands under. */
@@ -54,5 +62,5 @@ export function loadSetting(rootFlag: string | undefined, cwd: string, opts: { u
   for (const u of opts.users ?? []) if (/[\\/]/.test(u) || u.trim() === "") throw new UsageError("--user takes a user name without a path separator");
   const runner = runnerHome();
   const users = [...new Set([...(opts.users ?? []), ...(config.users ?? []), ...(runner.user ? [runner.user] : [])])];
-  return { root, config, rules, limits, users, display: makeDisplay(rules, users, runner.home) };
+  return { root, config, rules, limits, users, display: makeDisplay(rules, users, runner.home), progress: null };
 }

@@ -34,6 +34,8 @@ function benchCount(count) {
   try {
     const sitting = path.join(work, "sitting");
     const corpus = makeRealisticSitting(sitting, count);
+    const repo = path.join(work, "repo");
+    spawnSync("git", ["init", "-q", repo]);
     const tasks = {
       "node -e 0": () => ["-e", "0"],
       "floor: read+parse+hash": () => [floor, "read", sitting],
@@ -41,6 +43,7 @@ function benchCount(count) {
       "clear inventory --json": () => [cli, "inventory", sitting, "--json"],
       "clear pair --json": () => [cli, "pair", sitting, "--json"],
       "clear substitute --json": (k) => [cli, "substitute", sitting, "--out", path.join(work, `sub-out-${k}`), "--json"],
+      "clear run --json": () => [cli, "run", sitting, "--root", repo, "--json"],
     };
     const results = Object.fromEntries(Object.keys(tasks).map((t) => [t, { seconds: [], mb: [] }]));
     for (let k = 0; k < ROUNDS; k++) {
@@ -56,7 +59,7 @@ function benchCount(count) {
   }
 }
 
-const FLOOR_OF = { "clear inventory --json": "floor: read+parse+hash", "clear pair --json": "floor: read+parse+hash", "clear substitute --json": "floor: +atomic write", "floor: read+parse+hash": "node -e 0", "floor: +atomic write": "node -e 0" };
+const FLOOR_OF = { "clear inventory --json": "floor: read+parse+hash", "clear pair --json": "floor: read+parse+hash", "clear substitute --json": "floor: +atomic write", "clear run --json": "floor: +atomic write", "floor: read+parse+hash": "node -e 0", "floor: +atomic write": "node -e 0" };
 
 const rows = [["captures", "MB", "what", "seconds", "files/s", "MB/s", "peak MB", "ratio to floor"]];
 const runs = [];

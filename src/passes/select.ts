@@ -14,37 +14,40 @@ interface Choice {
 const groupKey = (harness: string, version: string, event: string): string => `${harness}\u0000${version}\u0000${event}`;
 const bySize = (a: Capture, b: Capture): number => a.bytes.length - b.bytes.length || a.n - b.n;
 
-function pairOf(a: Capture, b: Capture, pairs: Pair[]): Pair | undefined {
-  return pairs.find((p) => p.files.includes(a.name) && p.files.includes(b.name));
-}
-
 /** The smallest combination of an earlier and a later event that is one operation, within what is fixed already. */
-function keepPair(first: Capture[], second: Capture[], fixed: Map<string, Choice>, pairs: Pair[]): { a: Capture; b: Capture; pair: Pair } | null {
+function keepPair(first: Capture[], second: Capture[], fixed: Map<string, Choice>, pairsOf: Map<string, Pair[]>): { a: Capture; b: Capture; pair: Pair } | null {
   const keyOf = (c: Capture): string => groupKey(c.harness, c.version, c.event);
   const allowed = (list: Capture[]): Capture[] => {
     const f = list[0] ? fixed.get(keyOf(list[0])) : undefined;
     return f ? [f.file] : list;
   };
+  const later = new Map(allowed(second).map((c) => [c.name, c]));
   let best: { a: Capture; b: Capture; pair: Pair } | null = null;
+  // Only the files each capture is paired with are tried, never every combination.
   for (const a of allowed(first)) {
-    for (const b of allowed(second)) {
-      const pair = pairOf(a, b, pairs);
-      if (!pair) continue;
-      const better = !best || a.bytes.length + b.bytes.length < best.a.bytes.length + best.b.bytes.length;
-      if (better) best = { a, b, pair };
+    for (const pair of pairsOf.get(a.name) ?? []) {
+      for (const name of pair.files) {
+        const b = later.get(name);
+        if (!b) continue;
+        const size = a.bytes.length + b.bytes.length;
+        const better = !best || size < best.a.bytes.length + best.b.bytes.length || (size === best.a.bytes.length + best.b.bytes.length && a.n + b.n < best.a.n + best.b.n);
+        if (better) best = { a, b, pair };
+      }
     }
   }
   return best;
 }
 
 function applyKeeps(groups: Map<string, Capture[]>, fixed: Map<string, Choice>, pairing: Pairing, rules: Rules, findings: Finding[]): void {
+  const pairsOf = new Map<string, Pair[]>();
+  for (const p of pairing.pairs) for (const f of p.files) pairsOf.set(f, [...(pairsOf.get(f) ?? []), p]);
   for (const [key, list] of groups) {
     const [harness, version, event] = key.split("\u0000") as [string, string, string];
     for (const [firstEvent, secondEvent] of rules.pairing.find((p) => p.harness === harness)?.keep ?? []) {
       if (event !== firstEvent) continue;
       const second = groups.get(groupKey(harness, version, secondEvent));
       if (!second) continue;
-      const kept = keepPair(list, second, fixed, pairing.pairs);
+      const kept = keepPair(list, second, fixed, pairsOf);
       if (!kept) {
         findings.push(finding("pair-not-kept", { file: list[0]?.name }, { first: firstEvent, second: secondEvent }));
         continue;

@@ -123,3 +123,18 @@ describe("clear verify", () => {
     expect(codes(root).code).toBe(1);
   });
 });
+
+describe("the record's parser", () => {
+  it("a record edited into a shape it does not know is an error naming the line, never a silent pass", () => {
+    const root = repo();
+    clear(["run"], { cwd: root });
+    const file = path.join(root, "CLEARANCE.md");
+    const text = readFileSync(file, "utf8");
+    writeFileSync(file, text.replace("## User acceptance", "## Acceptance, reworded"));
+    const r = clearJson(["verify"], { cwd: root });
+    expect(r.code).toBe(1);
+    expect(r.json.findings).toContainEqual(expect.objectContaining({ code: "record-unreadable", message: expect.stringMatching(/CLEARANCE\.md line \d+: batch b-[0-9a-f]+ has no "## User acceptance" heading/) }));
+    writeFileSync(file, text.replace(/<!-- clear:batch (\S+) sha256:[0-9a-f]+ -->/, "<!-- clear:batch $1 sha256:short -->"));
+    expect((clearJson(["verify"], { cwd: root }).json.findings as { code: string }[]).map((f) => f.code)).toContain("record-unreadable");
+  });
+});

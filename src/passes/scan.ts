@@ -85,6 +85,8 @@ function toFinding(input: ScanInput, doc: JsonDocument | null, m: SecretLintCore
 
 async function scanOne(input: ScanInput, engine: ScanEngine, display: Display): Promise<ScanFinding[]> {
   const result = await lintSource({ source: { filePath: input.file, content: input.text, contentType: "text" }, options: { config: engine.config, maskSecrets: true, noPhysicFilePath: true } });
+  const messages = result.messages.filter((m): m is SecretLintCoreResultMessage => m.type === "message");
+  if (messages.length === 0) return [];
   let doc: JsonDocument | null = null;
   try {
     doc = scanJson(input.text, { maxDepth: 10_000 });
@@ -93,8 +95,7 @@ async function scanOne(input: ScanInput, engine: ScanEngine, display: Display): 
   }
   const seen = new Set<string>();
   const out: ScanFinding[] = [];
-  for (const m of result.messages) {
-    if (m.type !== "message") continue;
+  for (const m of messages) {
     const f = toFinding(input, doc, m, display);
     const key = `${f.rule}\u0000${f.pointer ?? ""}\u0000${f.line}:${f.column}`;
     if (!seen.has(key)) out.push(f);

@@ -18,7 +18,7 @@ export function homeOwnerRule(grammar: HomeGrammar, names: RegExp | null): Secre
       return {
         file(source) {
           for (const s of stringsOf(source.content)) {
-            if (/^x*$/.test(s.decoded)) continue;
+            if (/^x*$/.test(s.decoded) || !(grammar.mayHold(s.decoded) || (names?.test(s.decoded) ?? false) || s.decoded.includes("\\"))) continue;
             const readings = nestedReadings(s.decoded);
             const owner = grammar.realOwners(s.decoded).find((o) => !o.tilde);
             if (owner) context.report({ message: t("FOUND"), range: [s.rawAt(owner.start), s.rawAt(owner.end)] });

@@ -1,5 +1,5 @@
 import type { SecretLintRuleCreator } from "@secretlint/types";
-import { stringsOf } from "./strings.js";
+import { lowerOf, stringsOf } from "./strings.js";
 
 // A secret shape from rules/secrets/patterns.json as a secretlint rule module: an id, messages
 // by messageId, and a file handler that reports ranges. The message never carries the value.
@@ -9,6 +9,8 @@ export interface SecretPattern {
   description: string;
   target: "strings" | "raw";
   pattern: string;
+  /** Lower-case words one of which any text holding this shape contains. */
+  keywords: string[];
   flags?: string;
   match: string[][];
   noMatch: string[][];
@@ -26,6 +28,8 @@ export function patternRule(p: SecretPattern): SecretLintRuleCreator {
       return {
         file(source) {
           const text = source.content;
+          const lower = lowerOf(text);
+          if (!p.keywords.some((k) => lower.includes(k))) return;
           if (p.target === "raw") {
             for (const m of text.matchAll(pattern)) {
               const value = m[1] ?? m[0];

@@ -42,3 +42,15 @@ function read(text: string): ScannedString[] {
   };
   return [...doc.keys.map((k) => one(k, true)), ...doc.spans.filter((s) => s.kind === "string").map((s) => one(s, false))];
 }
+
+let lowerText: string | null = null;
+let lowered = "";
+
+/** The text in lower case, for the rules' keyword prefilters; made once per source. */
+export function lowerOf(text: string): string {
+  if (text !== lowerText) {
+    lowered = text.toLowerCase();
+    lowerText = text;
+  }
+  return lowered;
+}

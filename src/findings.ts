@@ -54,6 +54,7 @@ const CATALOGUE = {
   "transport-missing": block(() => "the kit has this transport, and it is not committed"),
   "transport-extra": block(() => "this transport is committed, and the kit does not have it"),
   "binary-differs": block(() => "the kit's binary here does not have the digest kit.json records"),
+  "kit-not-quoted": block((p: { id: string }) => `batch ${p.id} names a kit but quotes no committed transport beside the kit's digests; run clear run again`),
   "kit-not-from-head": block((p: { how: string }) => `the kit's transport differs from its head's by more than version strings: ${p.how}`),
   // select: which capture stands for each event
   "no-clearable-capture": block((p: { harness: string; version: string; event: string }) => `${p.harness} ${p.version} ${p.event}: every capture of it was refused or unreadable; nothing can stand for it`),

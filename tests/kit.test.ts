@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -131,5 +132,28 @@ describe("the record quotes the kit", () => {
     const record = readFileSync(path.join(repo, "CLEARANCE.md"), "utf8");
     expect(record).toMatch(/- Transport `\.opencode\/plugins\/lifecycle\.ts`: kit sha256 `[0-9a-f]{64}`; committed bytes equal/);
     expect(record).toMatch(/- Transport `hooks\/hooks\.json`: kit sha256 `[0-9a-f]{64}`; committed sha256 `[0-9a-f]{64}` differs/);
+  });
+});
+
+describe("clear verify and the kit", () => {
+  it("refuses an accepted batch that names a kit but quotes no transport", () => {
+    const { repo, kitDir } = setup();
+    commit(repo, { "hooks/hooks.json": HOOKS("2.1.261"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
+    const inbox = path.join(repo, "captures-inbox");
+    write(inbox, "claude-code_session_start_2.1.261.1.json", JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", source: "startup" }));
+    writeFileSync(path.join(inbox, "kit.json"), readFileSync(path.join(kitDir, "kit.json")));
+    clear(["run"], { cwd: repo });
+    const file = path.join(repo, "CLEARANCE.md");
+    const accepted = readFileSync(file, "utf8").replace("The tool never does. -->\n\n", "The tool never does. -->\nACCEPT\n");
+    writeFileSync(file, accepted);
+    expect(clearJson(["verify"], { cwd: repo }).code).toBe(0);
+    // The same batch without its transport lines, its digest made to hold again, is refused for that.
+    const lines = accepted.split("\n").filter((l) => !l.startsWith("- Transport "));
+    const marker = lines.findIndex((l) => l.startsWith("<!-- clear:batch"));
+    const heading = lines.indexOf("## User acceptance");
+    const digest = createHash("sha256").update(lines.slice(marker + 1, heading).join("\n")).digest("hex");
+    lines[marker] = (lines[marker] as string).replace(/sha256:[0-9a-f]{64}/, `sha256:${digest}`);
+    writeFileSync(file, lines.join("\n"));
+    expect((clearJson(["verify"], { cwd: repo }).json.findings as { code: string }[]).map((f) => f.code)).toEqual(["kit-not-quoted"]);
   });
 });

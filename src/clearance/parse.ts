@@ -16,6 +16,8 @@ export interface ParsedBatch {
   digestActual: string;
   accepted: boolean;
   fixtures: { path: string; sha256: string; bytes: number }[];
+  /** Whether the batch names a kit, and how many transports it quotes. */
+  kit: { named: boolean; transports: number };
 }
 
 export class RecordError extends Error {}
@@ -60,7 +62,9 @@ function parseBatch(lines: string[], start: number, end: number): ParsedBatch {
     const m = FIXTURE_ROW.exec(l);
     return m ? [{ path: m[1] as string, sha256: m[2] as string, bytes: Number(m[3]) }] : [];
   });
-  return { id: marker[1] as string, line: start + 1, digestClaimed: marker[2] as string, digestActual: batchDigest(body.slice(0, headingAt)), accepted: accepted(acceptance), fixtures };
+  const above = body.slice(0, headingAt);
+  const kit = { named: above.some((l) => l.startsWith("- Kit head: ")), transports: above.filter((l) => /^- Transport `[^`]+`: kit sha256 /.test(l)).length };
+  return { id: marker[1] as string, line: start + 1, digestClaimed: marker[2] as string, digestActual: batchDigest(above), accepted: accepted(acceptance), fixtures, kit };
 }
 
 export function parseRecord(text: string): { preamble: string; batches: ParsedBatch[]; starts: number[] } {

@@ -26,6 +26,7 @@ export function verifyPass(tree: TreeToVerify): Finding[] {
       for (const b of parseRecord(tree.record).batches) {
         if (b.accepted && !holds(b)) findings.push(finding("batch-edited", { file: tree.recordPath, line: b.line }, { id: b.id }));
         if (!holds(b)) continue;
+        if (b.kit.named && b.kit.transports === 0) findings.push(finding("kit-not-quoted", { file: tree.recordPath, line: b.line }, { id: b.id }));
         for (const f of b.fixtures) listed.set(f.path, f.sha256);
       }
     } catch (err) {

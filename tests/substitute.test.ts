@@ -236,7 +236,7 @@ describe.skipIf(!PASTURE_PRESENT)(`clear substitute on pasture's real payloads${
           const before = raw.slice(s.start, s.end);
           const after = cleared.slice(o.start, o.end);
           if (before === after) return;
-          expect(after, `${r.fixture} ${s.pointer}`).toBe(`"${"x".repeat(Buffer.byteLength(before, "utf8") - 2)}"`);
+          expect(after, `${r.fixture} ${s.pointer}`).toBe(`"${"x".repeat([...before].length - 2)}"`);
           changedStrings.push(`${r.fixture} ${s.pointer}`);
         });
         expect(report.rules.find((x) => x.rule === "home-path-v1")?.changed ?? []).toEqual([]);
@@ -257,4 +257,14 @@ describe.skipIf(!PASTURE_PRESENT)(`clear substitute on pasture's real payloads${
       expect(legacyWithUser).toBeGreaterThan(0);
     });
   }
+});
+
+describe("free-text-v1's length", () => {
+  it("is the number of characters between the quotes as written: a raw é is one, an escaped one six", () => {
+    const dir = tempDir();
+    write(dir, "codex_user_prompt_submit_0_153_0.1.json", '{"session_id":"s","turn_id":"t","prompt":"café 😀","last_assistant_message":"caf\\u00e9"}');
+    const { out } = run(dir);
+    const cleared = readFileSync(path.join(out, "codex_user_prompt_submit_0_153_0.1.json"), "utf8");
+    expect(cleared).toBe('{"session_id":"s","turn_id":"t","prompt":"xxxxxx","last_assistant_message":"xxxxxxxxx"}');
+  });
 });

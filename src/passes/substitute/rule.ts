@@ -27,7 +27,10 @@ export interface SubstitutionRule {
 
 export const unchanged = (raw: string): RuleResult => ({ raw, matched: false });
 
-/** Same raw length as written (UTF-8 bytes between the quotes), so sizes and size limits survive. */
+/**
+ * Same raw length: the number of characters between the quotes as written in the file (an
+ * escape counts as the characters it is written with), so length limits survive.
+ */
 export function sameLengthPlaceholder(raw: string): string {
-  return /^x*$/.test(raw) ? raw : "x".repeat(Buffer.byteLength(raw, "utf8"));
+  return /^x*$/.test(raw) ? raw : "x".repeat([...raw].length);
 }

@@ -34,7 +34,7 @@ export function makeDisplay(rules: Rules, users: string[], runnerHome: string | 
   const shownToken = (token: string): string => {
     if (/^(?:0|[1-9][0-9]*)$/.test(token)) return token;
     if (!rules.knownMembers.has(token)) return MASKED_MEMBER;
-    if (names?.test(token) || grammar.realOwners(token).length > 0) return MASKED_MEMBER;
+    if (names?.test(token) || (grammar.mayHold(token) && grammar.realOwners(token).length > 0)) return MASKED_MEMBER;
     return escapePointerToken(token);
   };
   const cache = new Map<string, string>();
@@ -50,7 +50,7 @@ export function makeDisplay(rules: Rules, users: string[], runnerHome: string | 
     path(p) {
       let out = p;
       if (runnerHome && (p === runnerHome || p.startsWith(`${runnerHome}/`))) out = `~${p.slice(runnerHome.length)}`;
-      const owners = grammar.realOwners(out);
+      const owners = grammar.mayHold(out) ? grammar.realOwners(out) : [];
       for (const o of owners.reverse()) out = out.slice(0, o.start) + grammar.placeholder + out.slice(o.end);
       return names ? out.replace(new RegExp(names.source, "giu"), grammar.placeholder) : out;
     },

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseRecord } from "../src/clearance/parse.js";
+import { validateAgainst } from "../src/io/load-rules.js";
 import { clear, clearJson, folderDigest, PASTURE_PRESENT, PASTURE_SKIP_REASON, PROJECT_ROOT, tempDir } from "./helpers.js";
 import { rebuildSitting } from "./pasture.js";
 
@@ -29,6 +30,11 @@ describe("clear run", () => {
     const fixtures = path.join(root, "fixtures", "claude-code", "2.1.261");
     expect(readdirSync(fixtures).sort()).toContain("pre_tool_use.provenance.json");
     const provenance = JSON.parse(readFileSync(path.join(fixtures, "pre_tool_use.provenance.json"), "utf8"));
+    // Every sidecar matches the provenance schema in rules/.
+    for (const name of readdirSync(fixtures).filter((n) => n.endsWith(".provenance.json"))) {
+      expect(() => validateAgainst("provenance", JSON.parse(readFileSync(path.join(fixtures, name), "utf8")), name)).not.toThrow();
+    }
+    expect(() => validateAgainst("provenance", { ...provenance, origin: "hand-written" }, "x")).toThrow(/origin/);
     expect(provenance).toMatchObject({ origin: "authentic-capture", harness: "claude-code", hostVersion: "2.1.261", event: "pre_tool_use", capturedAtSource: "sitting.json", batch: first.json.batch });
     const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
     for (const section of ["### Capture", "### Inventory", "### Pairing", "### Rules applied, in order", "### Selection", "### Secret scan", "### Refused classes and policy exemptions", "### Fixtures", "## User acceptance", "## Pull request"]) expect(record).toContain(section);

@@ -13,6 +13,8 @@ export interface Display {
   pointer(pointer: string): string;
   /** A folder or file path safe to print: the runner's home as `~`, any other home's owner as the placeholder. */
   path(p: string): string;
+  /** An identifier value safe to print: itself, or masked where it could hold a home, a name or prose. */
+  id(value: string): string;
 }
 
 export function maskValue(value: string): string {
@@ -39,6 +41,10 @@ export function makeDisplay(rules: Rules, users: string[], runnerHome: string | 
   };
   const cache = new Map<string, string>();
   return {
+    id(value) {
+      const risky = /\s/.test(value) || value.length > 128 || (names?.test(value) ?? false) || (grammar.mayHold(value) && grammar.realOwners(value).length > 0);
+      return risky ? maskValue(value) : value;
+    },
     pointer(pointer) {
       let shown = cache.get(pointer);
       if (shown === undefined) {

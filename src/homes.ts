@@ -95,6 +95,10 @@ export function homeGrammar(rules: HomeRules, known: string[] = []): HomeGrammar
     return { roots: new RegExp(alternatives.join("|"), "gi"), slugs: new RegExp(slugAlternatives.join("|"), "gi") };
   };
   const { roots, slugs } = build();
+  // Every root ends in a word any spelling of it holds ("home", "Users", "Settings", "~"); an
+  // escaped or URL-encoded spelling holds "\u" or "%2F".
+  const words = [...rules.roots, ...rules.slugs].map((r) => (r.root === "~" ? "~" : (r.root.match(/[A-Za-z]+/g) ?? []).at(-1) ?? r.root));
+  const keywords = new RegExp([...new Set(words.map((w) => escapeRegex(w.toLowerCase()))), "%2f", "\\\\u"].join("|"), "i");
   const isOwner = (name: string): boolean => name !== rules.placeholder && !notOwners.has(name.toLowerCase()) && !/^[$%~.]|^\.\.?$/.test(name);
 
   const collect = (text: string, re: RegExp, pick: (m: RegExpExecArray) => RegExp, out: OwnerSpan[]): void => {
@@ -110,7 +114,7 @@ export function homeGrammar(rules: HomeRules, known: string[] = []): HomeGrammar
   const grammar: HomeGrammar = {
     placeholder: rules.placeholder,
     isOwner,
-    mayHold: (text) => /home|users|~|%2f|\\u/i.test(text),
+    mayHold: (text) => keywords.test(text),
     realOwners: (text) => grammar.owners(text).filter((o) => o.real),
     owners(text) {
       const out: OwnerSpan[] = [];

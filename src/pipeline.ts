@@ -65,7 +65,7 @@ export function pairingOf(captures: Capture[], inventory: Inventory, setting: Se
   say(setting, captures.length, `pairing ${captures.length} captures`);
   const isPlaceholder = placeholderTest(setting.rules);
   const files = captures.map((c) => identifiersOf(c, setting.rules.pairing.find((p) => p.harness === c.harness), isPlaceholder));
-  return pairPass(files, setting.rules, skippedOf(inventory));
+  return pairPass(files, setting.rules, skippedOf(inventory), setting.display.id);
 }
 
 export function substitutionOf(captures: Capture[], inventory: Inventory, setting: Setting): Substitution {

@@ -112,3 +112,28 @@ describe("hostile payloads", () => {
     expect(json.files).toEqual([]);
   });
 });
+
+describe("identifiers and paths that could carry a name", () => {
+  it("pair never prints an identifier holding a home or a user name, and scan never a home in a path outside the repository", () => {
+    const home = tempDir();
+    const dir = path.join(home, "home", NAME, "caps");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, "codex_pre_tool_use_0_153_0.1.json"), JSON.stringify({ session_id: `/home/${NAME}/s`, turn_id: `/home/${NAME}/t`, tool_use_id: `${NAME} said so` }));
+    writeFileSync(path.join(dir, "codex_post_tool_use_0_153_0.1.json"), JSON.stringify({ session_id: `/home/${NAME}/s`, turn_id: `/home/${NAME}/t`, tool_use_id: `${NAME} said so` }));
+    for (const args of [["pair", dir], ["pair", dir, "--json"], ["select", dir, "--json"], ["scan", dir, "--json"], ["scan", dir]]) {
+      const r = clear(args, { cwd: home });
+      expect(r.stdout + r.stderr, args.join(" ")).not.toContain(NAME);
+    }
+    const pairs = clearJson(["pair", dir]).json.pairs as { id: string }[];
+    expect(pairs).toHaveLength(1);
+    expect(pairs[0]?.id).toMatch(/^\S{4}\*+$/u);
+  });
+
+  it("a Windows XP home is cleared too", () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "codex_session_start_0_153_0.1.json"), JSON.stringify({ session_id: "s", cwd: `C:\\Documents and Settings\\${NAME} Li\\Desktop` }));
+    const out = path.join(tempDir(), "out");
+    expect(clear(["substitute", dir, "--out", out]).code).toBe(0);
+    expect(readFileSync(path.join(out, "codex_session_start_0_153_0.1.json"), "utf8")).toContain("Documents and Settings\\\\user\\\\Desktop");
+  });
+});

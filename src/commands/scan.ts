@@ -21,10 +21,14 @@ and a masked value. Every scan also scans a planted control and fails unless eve
 it. Exit 0 when clean, 1 on a finding, a file not scanned, or a silent control; 2 on usage errors.
 `;
 
-async function inputsOf(paths: string[], io: Io, base: string, maxBytes: number): Promise<{ inputs: ScanInput[]; skipped: { file: string; reason: string }[] }> {
+async function inputsOf(paths: string[], io: Io, base: string, maxBytes: number, display: (p: string) => string): Promise<{ inputs: ScanInput[]; skipped: { file: string; reason: string }[] }> {
   const listed = await listFiles(paths, io.cwd, ["**/node_modules/**", "**/.git/**"]);
   if (listed.missing.length > 0) throw new UsageError(`clear scan: no such file or folder: ${listed.missing.join(", ")}`);
-  const rel = (p: string): string => path.relative(base, p).split(path.sep).join("/");
+  // Inside the repository a path is shown relative to it, outside it whole; either way as any printed path is.
+  const rel = (p: string): string => {
+    const r = path.relative(base, p);
+    return display(r.startsWith("..") || path.isAbsolute(r) ? p : r.split(path.sep).join("/"));
+  };
   const skipped = listed.links.map((l) => ({ file: rel(l), reason: "a symbolic link; never followed" }));
   const inputs: ScanInput[] = [];
   for (const file of listed.files) {
@@ -39,7 +43,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, sarif: { type: "string" }, user: { type: "string", multiple: true }, root: { type: "string" } }, Number.MAX_SAFE_INTEGER, "scan");
   if (positionals.length === 0) throw new UsageError("clear scan needs at least one file or folder");
   const setting = loadSetting(values.root, io.cwd, { users: values.user ?? [] });
-  const { inputs, skipped } = await inputsOf(positionals, io, setting.root ?? io.cwd, setting.limits.maxFileBytes);
+  const { inputs, skipped } = await inputsOf(positionals, io, setting.root ?? io.cwd, setting.limits.maxFileBytes, setting.display.path);
   const engine = scanEngine(setting.rules.secrets, homeGrammar(setting.rules.homes, setting.users), userNamePattern(setting.users));
   const scan = await scanPass(inputs, engine, setting.display);
   if (values.sarif !== undefined) await writeAtomic(path.resolve(io.cwd, values.sarif), Buffer.from(`${JSON.stringify(sarifLog(scan, setting.rules.secrets, toolVersion()), null, 2)}\n`));

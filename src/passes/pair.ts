@@ -78,7 +78,7 @@ function countsFor(harness: string, batch: FileIds[], scopes: PairingScope[], un
   });
 }
 
-function unpairedReason(f: FileIds, scope: PairingScope | null, uninformative: (scope: string, id: string) => boolean): Unpaired {
+function unpairedReason(f: FileIds, scope: PairingScope | null, uninformative: (scope: string, id: string) => boolean, shown: (id: string) => string): Unpaired {
   if (scope === null) {
     const held = [...f.placeholders.keys()];
     const reason = held.length > 0 ? `carries only placeholder identifiers (${held.join(", ")}), which pair nothing` : "carries no identifier at any scope";
@@ -86,10 +86,10 @@ function unpairedReason(f: FileIds, scope: PairingScope | null, uninformative: (
   }
   const values = f.ids.get(scope.scope) as string[];
   if (values.every((v) => uninformative(scope.scope, v))) return { file: f.name, scope: scope.scope, reason: `carries only a ${scope.scope} every file shares, which pairs nothing` };
-  return { file: f.name, scope: scope.scope, reason: `no other file's finest identifier is its ${scope.scope} ${values.join(", ")}` };
+  return { file: f.name, scope: scope.scope, reason: `no other file's finest identifier is its ${scope.scope} ${values.map(shown).join(", ")}` };
 }
 
-function pairHarness(harness: string, batch: FileIds[], scopes: PairingScope[]): { pairs: Pair[]; unpaired: Unpaired[]; counts: ScopeCount[]; finest: Map<string, { scope: string; id: string }> } {
+function pairHarness(harness: string, batch: FileIds[], scopes: PairingScope[], shown: (id: string) => string): { pairs: Pair[]; unpaired: Unpaired[]; counts: ScopeCount[]; finest: Map<string, { scope: string; id: string }> } {
   const sharedByAll = (scope: string, value: string): boolean => batch.length > 1 && batch.every((f) => f.ids.get(scope)?.includes(value));
   // A coarse identifier (a session) that every file carries says nothing about which file goes with which.
   const uninformative = (scope: string, value: string): boolean => scopes.find((s) => s.scope === scope)?.coarse === true && sharedByAll(scope, value);
@@ -102,21 +102,21 @@ function pairHarness(harness: string, batch: FileIds[], scopes: PairingScope[]):
     }
     for (const [id, members] of [...groups.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
       if (members.length < 2 || uninformative(scope.scope, id)) continue;
-      pairs.push({ harness, scope: scope.scope, id, files: members });
-      for (const m of members) if (!finest.has(m)) finest.set(m, { scope: scope.scope, id });
+      pairs.push({ harness, scope: scope.scope, id: shown(id), files: members });
+      for (const m of members) if (!finest.has(m)) finest.set(m, { scope: scope.scope, id: shown(id) });
     }
   }
-  const unpaired = batch.filter((f) => !finest.has(f.name)).map((f) => unpairedReason(f, finestScope(f, scopes), uninformative));
+  const unpaired = batch.filter((f) => !finest.has(f.name)).map((f) => unpairedReason(f, finestScope(f, scopes), uninformative, shown));
   return { pairs, unpaired, counts: countsFor(harness, batch, scopes, uninformative), finest };
 }
 
-/** The pairing pass. Pure. */
-export function pairPass(files: FileIds[], rules: Rules, skipped: { file: string; reason: string }[] = []): Pairing {
+/** The pairing pass. Pure. Identifier values are reported through `shown`, which may mask one that could carry a home or a name. */
+export function pairPass(files: FileIds[], rules: Rules, skipped: { file: string; reason: string }[] = [], shown: (id: string) => string = (id) => id): Pairing {
   const pairing: Pairing = { pairs: [], finest: [], unpaired: [], counts: [], skipped };
   for (const harness of [...new Set(files.map((f) => f.harness))].sort()) {
     const batch = files.filter((f) => f.harness === harness).sort(byName);
     const scopes = rules.pairing.find((p) => p.harness === harness)?.scopes ?? [];
-    const r = pairHarness(harness, batch, scopes);
+    const r = pairHarness(harness, batch, scopes, shown);
     pairing.pairs.push(...r.pairs);
     pairing.unpaired.push(...r.unpaired);
     pairing.counts.push(...r.counts);

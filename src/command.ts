@@ -1,3 +1,4 @@
+import os from "node:os";
 import { UsageError } from "./cli-args.js";
 import { RecordError } from "./clearance/parse.js";
 import { GitError } from "./io/git.js";
@@ -24,7 +25,10 @@ export async function guarded(io: Io, argv: string[], run: () => Promise<number>
     const known = err instanceof UsageError || err instanceof CaptureDirError || err instanceof RulesError || err instanceof OutputError || err instanceof RecordError || err instanceof GitError;
     const fsCode = (err as NodeJS.ErrnoException | null)?.code;
     if (!known && !(typeof fsCode === "string" && /^E[A-Z]+$/.test(fsCode))) throw err;
-    const message = known ? (err as Error).message : `a file-system operation failed (${fsCode}); nothing was left half-written`;
+    // The runner's home is shown as ~ here as everywhere else.
+    const home = os.homedir();
+    const raw = known ? (err as Error).message : `a file-system operation failed (${fsCode}); nothing was left half-written`;
+    const message = home && home !== "/" ? raw.split(home).join("~") : raw;
     io.stderr(`clear: ${message}\n`);
     if (argv.includes("--json")) writeJson(io, { ok: false, error: message, findings: [] });
     return 2;

@@ -144,3 +144,16 @@ describe("the record's parser", () => {
     expect((clearJson(["verify"], { cwd: root }).json.findings as { code: string }[]).map((f) => f.code)).toContain("record-unreadable");
   });
 });
+
+describe("what the record quotes from sitting.json", () => {
+  it("masks a home or a given user name in who drove and the version line", () => {
+    const root = repo();
+    const name = ["mar", "got"].join("");
+    writeFileSync(path.join(root, "captures-inbox", "sitting.json"), JSON.stringify({ driver: `${name}, from /home/${name}/caps`, versionLine: "2.1.261 (Claude Code)" }));
+    writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ users: [name] }));
+    clear(["run"], { cwd: root });
+    const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+    expect(record).toContain("- Driven by: user, from /home/user/caps");
+    expect(record).not.toContain(name);
+  });
+});

@@ -68,7 +68,7 @@ export async function prepareBatch(setting: Setting, root: string | null, captur
   const blockers = blockersOf(cleared, selection, scan);
   const written = blockers.length === 0 ? fixtures : [];
   const kitCheck = sitting.kit && root ? kitPass(sitting.kit, await committedTransports(root, setting.rules.transports, false), new Map(), setting.rules.transports.versionPattern).transports : null;
-  const text = recordBatch({ ...cleared, sittingShown: setting.display.path(sitting.dir), selection, scan, fixtures: written, blockers, kitCheck, sidecarDigest: (f) => sha256Hex(f.sidecar) }, id);
+  const text = recordBatch({ ...cleared, sittingShown: setting.display.path(sitting.dir), selection, scan, fixtures: written, blockers, kitCheck, mask: setting.display.path, sidecarDigest: (f) => sha256Hex(f.sidecar) }, id);
   const digest = /sha256:([0-9a-f]{64})/.exec(text)?.[1] ?? "";
   return { id, digest, text, cleared, selection, scan, fixtures: written, blockers };
 }

@@ -21,6 +21,8 @@ export interface BatchInput {
   sidecarDigest: (f: FixtureOut) => string;
   /** The committed transports against the kit's, where a kit.json is present. */
   kitCheck: TransportState[] | null;
+  /** Text from sitting.json as it may be written: homes and known names masked. */
+  mask: (text: string) => string;
 }
 
 /** A batch id from the raw captures alone: the same sitting gives the same id. */
@@ -33,7 +35,8 @@ const code = (s: string): string => `\`${s}\``;
 
 function captureSection(b: BatchInput): string[] {
   const info = b.sitting.info;
-  const lines = ["### Capture", "", `- Capture folder: ${code(b.sittingShown)}`, `- Driven by: ${info?.driver ?? "not stated (no sitting.json)"}; how: ${info?.method ?? "not stated"}; started: ${info?.startedAt ?? "not stated"}`];
+  const shown = (text: string | undefined, absent: string): string => (text === undefined ? absent : b.mask(text));
+  const lines = ["### Capture", "", `- Capture folder: ${code(b.sittingShown)}`, `- Driven by: ${shown(info?.driver, "not stated (no sitting.json)")}; how: ${shown(info?.method, "not stated")}; started: ${shown(info?.startedAt, "not stated")}`];
   const kit = b.sitting.kit;
   if (!kit) return [...lines, "- Kit: no kit.json beside the captures; transport digests not recorded", ""];
   lines.push(`- Kit head: ${code(kit.head)}; root edits: ${kit.rootEdits.length === 0 ? "none" : kit.rootEdits.join("; ")}`, `- Binary: ${kit.binary ? `${code(kit.binary.path)} sha256 ${code(kit.binary.sha256)}, ${kit.binary.bytes} bytes` : "not recorded"}`);
@@ -109,7 +112,7 @@ function fixturesSection(b: BatchInput): string[] {
 /** The batch's text, its marker carrying the digest of everything above the acceptance heading. */
 export function recordBatch(b: BatchInput, id: string): string {
   const versions = [...new Set(b.inventory.files.map((f) => `${f.harness} ${f.version}`))].sort();
-  const versionLines = b.sitting.info?.versionLines ? Object.entries(b.sitting.info.versionLines).map(([h, l]) => `${h}: ${l}`) : b.sitting.info?.versionLine ? [b.sitting.info.versionLine] : [];
+  const versionLines = (b.sitting.info?.versionLines ? Object.entries(b.sitting.info.versionLines).map(([h, l]) => `${h}: ${l}`) : b.sitting.info?.versionLine ? [b.sitting.info.versionLine] : []).map(b.mask);
   const body = [
     "",
     `## Batch ${id}`,

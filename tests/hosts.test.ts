@@ -147,3 +147,26 @@ describe("a name learned from a path that only looks like a home", () => {
     expect(JSON.stringify(r.json)).not.toContain(project);
   });
 });
+
+describe("OpenCode plugin hooks and events, in their documented shapes", () => {
+  it("knows every field, keeps every id, and blanks what people and models wrote", () => {
+    const dir = tempDir();
+    write(dir, {
+      "opencode_tool_execute_after_1_18_29.1.json": { input: { tool: "bash", sessionID: "ses_1", callID: "call_1" }, output: { title: "ls -la", output: "total 8", metadata: { output: "total 8", exit: 0, description: "List files" } } },
+      "opencode_chat_message_1_18_29.1.json": { input: { sessionID: "ses_1", agent: "build", model: { providerID: "anthropic", modelID: "claude-sonnet-4" }, messageID: "msg_1" }, output: { message: { id: "msg_1", sessionID: "ses_1", role: "user" }, parts: [{ id: "prt_1", sessionID: "ses_1", messageID: "msg_1", type: "text", text: "Run ls -la in the shell" }] } },
+      "opencode_session_error_1_18_29.1.json": { event: { type: "session.error", properties: { sessionID: "ses_1", error: { name: "ProviderAuthError", data: { providerID: "anthropic", message: "Invalid API key" } } } } },
+      "opencode_permission_asked_1_18_29.1.json": { event: { type: "permission.asked", properties: { id: "per_1", sessionID: "ses_1", permission: "bash", patterns: ["ls *"], metadata: { command: "ls -la" }, always: ["ls *"], tool: { messageID: "msg_1", callID: "call_1" } } } },
+      "opencode_todo_updated_1_18_29.1.json": { event: { type: "todo.updated", properties: { sessionID: "ses_1", todos: [{ id: "1", content: "Write tests", status: "pending", priority: "high" }] } } },
+      "opencode_command_executed_1_18_29.1.json": { event: { type: "command.executed", properties: { name: "init", sessionID: "ses_1", arguments: "", messageID: "msg_2" } } },
+      "opencode_file_edited_1_18_29.1.json": { event: { type: "file.edited", properties: { file: "/home/user/p/src/a.ts" } } },
+    });
+    const findings = clearJson(["inventory", dir]).json.findings as FindingRow[];
+    expect(findings.filter((f) => f.code === "unknown-field" || f.code === "unknown-event")).toEqual([]);
+    const out = path.join(tempDir(), "out");
+    expect(clearJson(["substitute", dir, "--out", out]).code).toBe(0);
+    const asked = readFileSync(path.join(out, "opencode_permission_asked_1_18_29.1.json"), "utf8");
+    for (const kept of ['"id":"per_1"', '"callID":"call_1"', '"messageID":"msg_1"', '"permission":"bash"']) expect(asked).toContain(kept);
+    expect(readFileSync(path.join(out, "opencode_chat_message_1_18_29.1.json"), "utf8")).not.toContain("Run ls");
+    expect(readFileSync(path.join(out, "opencode_todo_updated_1_18_29.1.json"), "utf8")).toContain('"status":"pending"');
+  });
+});

@@ -69,6 +69,27 @@ describe("clear run", () => {
     expect(r.code).toBe(0);
     expect(existsSync(path.join(root, "fixtures", "codex", "0.153.0", "pre_tool_use.json"))).toBe(true);
   });
+
+  it.skipIf(!PASTURE_PRESENT)(`clears pasture's Claude Code payloads, and OpenCode's once the env-dump-v1 policy is opted into${PASTURE_PRESENT ? "" : ` (skipped: ${PASTURE_SKIP_REASON})`}`, () => {
+    const root = repo();
+    const claude = path.join(root, "inbox-claude");
+    mkdirSync(claude);
+    expect(rebuildSitting("claude", claude).length).toBeGreaterThan(20);
+    const c = clearJson(["run", claude], { cwd: root });
+    expect(c.json.findings).toEqual([]);
+    expect(existsSync(path.join(root, "fixtures", "claude-code", "2.1.261", "post_tool_batch.json"))).toBe(true);
+    const opencode = path.join(root, "inbox-opencode");
+    mkdirSync(opencode);
+    rebuildSitting("opencode", opencode);
+    const refused = clearJson(["run", opencode], { cwd: root });
+    expect(refused.code).toBe(1);
+    expect((refused.json.findings as { code: string }[]).map((f) => f.code)).toContain("refused-class");
+    writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ policies: { "env-dump-v1": { reason: "the shell hook reads the variable names" } } }));
+    const admitted = clearJson(["run", opencode], { cwd: root });
+    expect(admitted.json.findings).toEqual([]);
+    expect(admitted.code).toBe(0);
+    expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).toContain("exemption env-dump-v1");
+  });
 });
 
 describe("clear verify", () => {

@@ -28,7 +28,9 @@ export interface RunResult {
 }
 
 function blockersOf(cleared: Cleared, selection: Selection, scan: ScanResult): Finding[] {
-  const out = cleared.inventory.findings.filter((f) => f.severity === "block" && f.code !== "missing-event");
+  // Refused classes are substitution's to judge: only it knows an opt-in policy that admits one.
+  const out = cleared.inventory.findings.filter((f) => f.severity === "block" && f.code !== "missing-event" && f.code !== "refused-class");
+  out.push(...cleared.substitution.files.flatMap((f) => f.report.refused.filter((r) => r.code === "refused-class")));
   out.push(...selection.findings.filter((f) => f.severity === "block"));
   out.push(...scan.findings.map((f) => finding("secret-found", { file: f.file, pointer: f.pointer, line: f.line, column: f.column }, { rule: f.rule, masked: f.masked })));
   if (!scan.control.red) out.push(finding("control-silent", {}, { rules: scan.control.silent.join(", ") }));

@@ -113,19 +113,20 @@ export function readRegularFile(filePath: string, limits: ReadLimits): RawRead {
     if (stat.size > limits.maxFileBytes) {
       return { ...base, problem: { code: "oversize", message: `${stat.size} bytes, above the cap of ${limits.maxFileBytes} bytes; not read` } };
     }
-    // Not zero-filled first: every byte is read into it, and a short read is refused below.
-    const bytes = Buffer.allocUnsafe(stat.size);
+    // One byte more than the size is asked for, so a file that grew while being read shows in the
+    // same read; on a regular file a short read means the end. Not zero-filled: every byte kept is read.
+    const buffer = Buffer.allocUnsafe(stat.size + 1);
     let filled = 0;
-    while (filled < stat.size) {
-      const n = readSync(fd, bytes, filled, stat.size - filled, filled);
-      if (n === 0) break;
+    for (;;) {
+      const want = stat.size + 1 - filled;
+      const n = readSync(fd, buffer, filled, want, filled);
       filled += n;
+      if (n === 0 || n < want || filled > stat.size) break;
     }
-    // One byte more than the size said means the file grew while being read.
-    const grew = filled === stat.size && readSync(fd, Buffer.alloc(1), 0, 1, filled) > 0;
-    if (filled !== stat.size || grew) {
-      return { ...base, problem: { code: "unreadable", message: `changed size while being read (${filled} of ${stat.size} bytes)` } };
+    if (filled !== stat.size) {
+      return { ...base, problem: { code: "unreadable", message: `changed size while being read (${Math.min(filled, stat.size + 1)} bytes where ${stat.size} were expected)` } };
     }
+    const bytes = buffer.subarray(0, stat.size);
     return { ...base, bytes };
   } finally {
     closeSync(fd);

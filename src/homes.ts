@@ -1,3 +1,4 @@
+import { escapeRegex } from "./regex.js";
 import type { HomeRules } from "./types.js";
 
 // The one grammar of home directories, built from rules/homes.json. Whatever stands after a home
@@ -37,10 +38,6 @@ const SLUG_OWNER = new RegExp(String.raw`[^${STOP}\s\-]+`, "y");
 const LETTER = String.raw`A-Za-z0-9\u0080-\uffff`;
 const WORD_BEFORE = String.raw`(?<![${LETTER}_.\-])`;
 
-function escapeRegex(s: string): string {
-  // Unicode-mode patterns take no escape of "-" outside a class, so it is left as is.
-  return s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-}
 
 function rootSource(root: string, sep: string, groups: string): string {
   const body = root

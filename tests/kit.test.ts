@@ -40,6 +40,14 @@ function commit(repo: string, files: Record<string, string>): void {
   execFileSync("git", ["commit", "-qm", "transports"], { cwd: repo });
 }
 
+/** A one-capture sitting with the kit's kit.json beside it, cleared with clear run. */
+function runWithKit(repo: string, kitDir: string): void {
+  const inbox = path.join(repo, "captures-inbox");
+  write(inbox, "claude-code_session_start_2.1.261.1.json", JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", source: "startup" }));
+  writeFileSync(path.join(inbox, "kit.json"), readFileSync(path.join(kitDir, "kit.json")));
+  clear(["run"], { cwd: repo });
+}
+
 const verify = (repo: string, kitDir: string) => clearJson(["verify-kit", "--kit", path.join(kitDir, "kit.json")], { cwd: repo });
 
 describe("clear kit record", () => {
@@ -125,10 +133,7 @@ describe("the record quotes the kit", () => {
   it("lists each transport's kit digest and whether the committed bytes equal it", () => {
     const { repo, kitDir } = setup();
     commit(repo, { "hooks/hooks.json": HOOKS("2.1.262"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
-    const inbox = path.join(repo, "captures-inbox");
-    write(inbox, "claude-code_session_start_2.1.261.1.json", JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", source: "startup" }));
-    writeFileSync(path.join(inbox, "kit.json"), readFileSync(path.join(kitDir, "kit.json")));
-    clear(["run"], { cwd: repo });
+    runWithKit(repo, kitDir);
     const record = readFileSync(path.join(repo, "CLEARANCE.md"), "utf8");
     expect(record).toMatch(/- Transport `\.opencode\/plugins\/lifecycle\.ts`: kit sha256 `[0-9a-f]{64}`; committed bytes equal/);
     expect(record).toMatch(/- Transport `hooks\/hooks\.json`: kit sha256 `[0-9a-f]{64}`; committed sha256 `[0-9a-f]{64}` differs/);
@@ -139,10 +144,7 @@ describe("clear verify and the kit", () => {
   it("refuses an accepted batch that names a kit but quotes no transport", () => {
     const { repo, kitDir } = setup();
     commit(repo, { "hooks/hooks.json": HOOKS("2.1.261"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
-    const inbox = path.join(repo, "captures-inbox");
-    write(inbox, "claude-code_session_start_2.1.261.1.json", JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", source: "startup" }));
-    writeFileSync(path.join(inbox, "kit.json"), readFileSync(path.join(kitDir, "kit.json")));
-    clear(["run"], { cwd: repo });
+    runWithKit(repo, kitDir);
     const file = path.join(repo, "CLEARANCE.md");
     const accepted = readFileSync(file, "utf8").replace("The tool never does. -->\n\n", "The tool never does. -->\nACCEPT\n");
     writeFileSync(file, accepted);

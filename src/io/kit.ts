@@ -3,6 +3,7 @@ import path from "node:path";
 import fg from "fast-glob";
 import { UsageError } from "../cli-args.js";
 import { sha256Hex } from "../digest.js";
+import { escapeRegex } from "../regex.js";
 import type { Kit, KitFile, TransportRules } from "../types.js";
 import { digestFile } from "./digest-file.js";
 import { git, lsIndex, lsTree, readBlobs } from "./git.js";
@@ -50,7 +51,7 @@ export function readKit(file: string): Kit {
 }
 
 function matcher(patterns: string[]): (p: string) => boolean {
-  const res = patterns.map((g) => new RegExp(`^${g.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}$`));
+  const res = patterns.map((g) => new RegExp(`^${escapeRegex(g).replace(/\\\*/g, "[^/]*")}$`));
   return (p) => res.some((r) => r.test(p));
 }
 

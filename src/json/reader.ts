@@ -238,3 +238,17 @@ class ScannedDocument implements JsonDocument {
     return this.#value;
   }
 }
+
+export interface StringToken {
+  span: KeySpan | ValueSpan;
+  isKey: boolean;
+  /** Its index in `doc.keys` or `doc.spans`, which line up one for one between a capture and its cleared text. */
+  index: number;
+}
+
+/** Every string token of a document: member names first, then string values. */
+export function stringTokens(doc: JsonDocument): StringToken[] {
+  const keys = doc.keys.map((span, index) => ({ span, isKey: true, index }));
+  const values = doc.spans.flatMap((span, index) => (span.kind === "string" ? [{ span, isKey: false, index }] : []));
+  return [...keys, ...values];
+}

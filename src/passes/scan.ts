@@ -5,7 +5,7 @@ import type { SecretLintCoreConfig, SecretLintCoreResultMessage } from "@secretl
 import { maskValue, type Display } from "../display.js";
 import type { HomeGrammar } from "../homes.js";
 import { decodeJsonString } from "../json/escapes.js";
-import { placeOf, scanJson } from "../json/reader.js";
+import { placeOf, scanJson, stringTokens } from "../json/reader.js";
 import { homeOwnerRule, HOME_OWNER_RULE } from "../scan-rules/home-owner.js";
 import { patternRule } from "../scan-rules/pattern-rule.js";
 import { sensitiveMemberRule, SENSITIVE_MEMBER_RULE } from "../scan-rules/sensitive-member.js";
@@ -68,7 +68,7 @@ export function scanEngine(secrets: SecretRules, grammar: HomeGrammar, names: Re
 /** The innermost string token overlapping a range: where the finding really is. */
 function locate(doc: JsonDocument | null, range: readonly [number, number]): { pointer?: string; start: number; end: number } {
   if (!doc) return { start: range[0], end: range[1] };
-  const tokens = [...doc.keys, ...doc.spans.filter((s) => s.kind === "string")].filter((s) => s.start < range[1] && s.end > range[0]);
+  const tokens = stringTokens(doc).map((t) => t.span).filter((s) => s.start < range[1] && s.end > range[0]);
   const best = tokens.sort((a, b) => a.end - a.start - (b.end - b.start))[0];
   if (!best) return { start: range[0], end: range[1] };
   return { pointer: best.pointer, start: Math.max(range[0], best.start + 1), end: Math.min(range[1], best.end - 1) };

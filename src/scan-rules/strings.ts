@@ -1,5 +1,5 @@
 import { decodeWithOffsets } from "../json/escapes.js";
-import { scanJson } from "../json/reader.js";
+import { scanJson, stringTokens } from "../json/reader.js";
 import type { KeySpan, ValueSpan } from "../types.js";
 
 // The strings of a scanned text, decoded, with a way back to raw offsets: every string value and
@@ -40,7 +40,7 @@ function read(text: string): ScannedString[] {
     const { decoded, starts } = decodeWithOffsets(text.slice(start, span.end - 1));
     return { start, decoded, rawAt: (i) => start + (starts ? (starts[i] as number) : i), member: memberOf(span.pointer), isKey };
   };
-  return [...doc.keys.map((k) => one(k, true)), ...doc.spans.filter((s) => s.kind === "string").map((s) => one(s, false))];
+  return stringTokens(doc).map((t) => one(t.span, t.isKey));
 }
 
 let lowerText: string | null = null;

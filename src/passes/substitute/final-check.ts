@@ -2,7 +2,7 @@ import type { Display } from "../../display.js";
 import { finding, type Finding } from "../../findings.js";
 import type { HomeGrammar } from "../../homes.js";
 import { decodeJsonString, nestedReadings } from "../../json/escapes.js";
-import { placeOf } from "../../json/reader.js";
+import { placeOf, stringTokens } from "../../json/reader.js";
 import type { JsonDocument, LearnedName } from "../../types.js";
 import { ENV_DUMP_PLACEHOLDER } from "./env-dump.js";
 
@@ -25,11 +25,8 @@ function learnedText(names: KnownNames, found: string, display: Display): string
 /** Refusals for one cleared document; places are given in the capture (`placesIn`), whose spans line up one for one. */
 export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: string, grammar: HomeGrammar, names: KnownNames, display: Display): Finding[] {
   const findings: Finding[] = [];
-  const tokens = [
-    ...cleared.keys.map((k, i) => ({ span: k, place: placesIn.keys[i]?.start ?? 0, isKey: true })),
-    ...cleared.spans.flatMap((v, i) => (v.kind === "string" ? [{ span: v, place: placesIn.spans[i]?.start ?? 0, isKey: false }] : [])),
-  ];
-  for (const { span, place, isKey } of tokens) {
+  for (const { span, isKey, index } of stringTokens(cleared)) {
+    const place = (isKey ? placesIn.keys : placesIn.spans)[index]?.start ?? 0;
     const text = decodeJsonString(cleared.text.slice(span.start + 1, span.end - 1));
     if (/^x*$/.test(text) || text === ENV_DUMP_PLACEHOLDER) continue;
     const readings = nestedReadings(text);

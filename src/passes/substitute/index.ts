@@ -3,6 +3,7 @@ import type { Display } from "../../display.js";
 import { finding } from "../../findings.js";
 import { homeGrammar, userNamePattern, type HomeGrammar } from "../../homes.js";
 import { decodeJsonString, nestedReadings } from "../../json/escapes.js";
+import { stringTokens } from "../../json/reader.js";
 import type { Capture, LearnedName, Rules, Substitution } from "../../types.js";
 import { clearFile, type ClearContext } from "./clear-file.js";
 import { envDumpRule } from "./env-dump.js";
@@ -32,8 +33,7 @@ export function registry(rules: Rules, grammar: HomeGrammar, literals: Literal[]
 export function learnOwners(captures: Capture[], grammar: HomeGrammar): Map<string, LearnedName> {
   const learned = new Map<string, LearnedName>();
   for (const c of captures) {
-    const tokens = [...c.doc.keys, ...c.doc.spans.filter((s) => s.kind === "string")];
-    for (const t of tokens) {
+    for (const { span: t } of stringTokens(c.doc)) {
       const raw = c.doc.text.slice(t.start + 1, t.end - 1);
       if (!grammar.mayHold(raw)) continue;
       for (const reading of nestedReadings(decodeJsonString(raw))) {

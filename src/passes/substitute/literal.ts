@@ -1,4 +1,5 @@
 import { decodeWithOffsets, encodeJsonString } from "../../json/escapes.js";
+import { escapeRegex } from "../../regex.js";
 import type { SubstitutionRule } from "./rule.js";
 
 // literal-v1:<name>: a value named in clear.config.json (a host name, an organisation) becomes its
@@ -11,7 +12,7 @@ export interface Literal {
 }
 
 export function literalRule(literal: Literal): SubstitutionRule {
-  const pattern = new RegExp(literal.value.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"), "giu");
+  const pattern = new RegExp(escapeRegex(literal.value), "giu");
   const lower = literal.value.toLowerCase();
   return {
     id: `literal-v1:${literal.name}`,

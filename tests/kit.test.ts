@@ -135,8 +135,8 @@ describe("the record quotes the kit", () => {
     commit(repo, { "hooks/hooks.json": HOOKS("2.1.262"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
     runWithKit(repo, kitDir);
     const record = readFileSync(path.join(repo, "CLEARANCE.md"), "utf8");
-    expect(record).toMatch(/- Transport `\.opencode\/plugins\/lifecycle\.ts`: kit sha256 `[0-9a-f]{64}`; committed bytes equal/);
-    expect(record).toMatch(/- Transport `hooks\/hooks\.json`: kit sha256 `[0-9a-f]{64}`; committed sha256 `[0-9a-f]{64}` differs/);
+    expect(record).toMatch(/- Transport `\.opencode\/plugins\/lifecycle\.ts`: kit sha256 `[0-9a-f]{64}`; committed: bytes equal/);
+    expect(record).toMatch(/- Transport `hooks\/hooks\.json`: kit sha256 `[0-9a-f]{64}`; committed: sha256 [0-9a-f]{64} differs/);
   });
 });
 

@@ -34,7 +34,7 @@ fi
 `;
   const gate = `"${process.execPath}" "$CLEAR_CLI" gate ${hook}`;
   // pre-push reads the refs on stdin, which both the kept hook and the gate need.
-  if (hook === "pre-push") return `${head}input=$(cat)\nif [ -x ${chained} ]; then\n  printf '%s\\n' "$input" | ${chained} "$@" || exit $?\nfi\nprintf '%s\\n' "$input" | ${gate}\n`;
+  if (hook === "pre-push") return `${head}input=$(cat)\nif [ -x ${chained} ]; then\n  printf '%s\\n' "$input" | ${chained} "$@" || exit $?\nfi\nprintf '%s\\n' "$input" | ${gate} "$@"\n`;
   return `${head}if [ -x ${chained} ]; then\n  ${chained} "$@" || exit $?\nfi\nexec ${gate}\n`;
 }
 

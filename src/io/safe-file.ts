@@ -25,7 +25,9 @@ export function underSystemFolder(p: string): boolean {
 
 /** Opens a regular file for reading, or says why not; the caller closes the handle. */
 export async function openRegular(file: string): Promise<{ handle: fs.FileHandle; size: number } | Refusal> {
-  if (underSystemFolder(path.dirname(file)) || underSystemFolder(file)) return { kind: "system", what: "lies under /proc, /sys or /dev, which hold the machine's state, not files" };
+  const entry = await fs.lstat(file).catch(() => null);
+  if (entry?.isSymbolicLink()) return { kind: "link", what: "is a symbolic link" };
+  if (underSystemFolder(path.dirname(file))) return { kind: "system", what: "lies under /proc, /sys or /dev, which hold the machine's state, not files" };
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);

@@ -26,11 +26,12 @@ export interface HooksOptions {
 }
 
 function carryOut(root: string, plan: ReturnType<typeof installPlan>, yes: boolean, done: string): HooksResult {
-  const lines = describePlan(root, plan);
   if (pendingEdits(plan) && !yes) {
-    return { ok: false, lines: [...lines, "Nothing was written: the changes above touch files you own; run again with --yes to make them."] };
+    const shown = describePlan(root, plan, false);
+    return { ok: false, lines: [...shown, "Nothing was written: the changes above touch files you own; run again with --yes to make them."] };
   }
   applyPlan(plan);
+  const lines = describePlan(root, plan, true);
   if (needsHand(plan)) return { ok: false, lines: [...lines, "The rest was written; the lines above must be added by hand."] };
   return { ok: true, lines: lines.length > 0 ? [...lines, done] : [done] };
 }

@@ -27,16 +27,17 @@ function rel(root: string, file: string): string {
   return r.startsWith("..") || path.isAbsolute(r) ? file : r;
 }
 
-function describe(root: string, step: Step): string[] {
+function describe(root: string, step: Step, done: boolean): string[] {
+  const is = done ? "" : "to be ";
   switch (step.kind) {
     case "write":
-      return [`${rel(root, step.file)}: written by this tool`];
+      return [`${rel(root, step.file)}: ${is}written (this tool's own file)`];
     case "remove":
-      return [`${rel(root, step.file)}: removed (this tool's)`];
+      return [`${rel(root, step.file)}: ${is}removed (this tool's own file)`];
     case "rename":
-      return [`${rel(root, step.from)}: moved to ${rel(root, step.to)}`];
+      return [`${rel(root, step.from)}: ${is}moved to ${rel(root, step.to)}`];
     case "edit": {
-      const what = step.after === null ? "removed" : step.before === null ? "created" : "changed";
+      const what = is + (step.after === null ? "removed" : step.before === null ? "created" : "changed");
       return [`${rel(root, step.file)}: ${what}`, ...showChange(step.before ?? "", step.after ?? "").map((l) => `    ${l}`)];
     }
     case "manual":
@@ -52,9 +53,9 @@ export function needsHand(plan: Plan): boolean {
   return plan.steps.some((s) => s.kind === "manual");
 }
 
-/** The plan in words, as install and uninstall print it. */
-export function describePlan(root: string, plan: Plan): string[] {
-  return [...plan.steps.flatMap((s) => describe(root, s)), ...plan.notes];
+/** The plan in words, as install and uninstall print it, before (`done` false) or after. */
+export function describePlan(root: string, plan: Plan, done: boolean): string[] {
+  return [...plan.steps.flatMap((s) => describe(root, s, done)), ...plan.notes];
 }
 
 function removeEmptyParents(file: string, stopAt: string): void {

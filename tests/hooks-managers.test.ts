@@ -137,3 +137,48 @@ describe("clear hooks with hook managers", () => {
     }
   }
 });
+
+describe("a hook manager arriving after clear hooks install wrote git's own hooks", () => {
+  beforeAll(() => {
+    managers = hookManagers();
+  }, 300_000);
+
+  it("lefthook renames the gate's hook to .old: status says the gate does not run, install again wires it into lefthook", () => {
+    const root = repoWithRemote("clear-late-lefthook-");
+    expect(clearTool(root, "hooks", "install").code).toBe(0);
+    CASES[1]!.configure(root);
+    expect(CASES[1]!.install(root).code).toBe(0);
+    expect(existsSync(path.join(root, ".git", "hooks", "pre-commit.old"))).toBe(true);
+    const status = clearTool(root, "hooks", "status");
+    expect(status.code).toBe(1);
+    expect(status.out).toContain("(lefthook)");
+    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
+    expect(existsSync(path.join(root, ".git", "hooks", "pre-commit.old"))).toBe(false);
+    expect(clearTool(root, "hooks", "status").code).toBe(0);
+    stageUnacceptedFixtures(root);
+    expect(git(root, "commit", "-qm", "fixtures").code).not.toBe(0);
+  });
+
+  it.skipIf(!PRE_COMMIT_PRESENT)(`the pre-commit framework runs the gate's hook as .legacy: status says so, uninstall takes it out${PRE_COMMIT_PRESENT ? "" : ` (skipped: ${PRE_COMMIT_SKIP_REASON})`}`, () => {
+    const root = repoWithRemote("clear-late-pre-commit-");
+    expect(clearTool(root, "hooks", "install").code).toBe(0);
+    CASES[2]!.configure(root);
+    git(root, "add", "-A");
+    expect(CASES[2]!.install(root).code).toBe(0);
+    const status = clearTool(root, "hooks", "status");
+    expect(status.code, status.out).toBe(0);
+    expect(status.out).toContain("migration mode");
+    const docs = env(root, "commit", "-qm", "the team's hooks");
+    expect(docs.code, docs.out).toBe(0);
+    stageUnacceptedFixtures(root);
+    expect(env(root, "commit", "-qm", "fixtures").code).not.toBe(0);
+    git(root, "reset", "-q", "--hard");
+    const out = clearTool(root, "hooks", "uninstall");
+    expect(out.out).toContain("pre-commit.legacy: removed");
+    expect(existsSync(path.join(root, ".git", "hooks", "pre-commit.legacy"))).toBe(false);
+    expect(clearTool(root, "hooks", "status").code).toBe(1);
+    const before = userHookRuns(root);
+    expect(commitDocs(root, "after\n").code).toBe(0);
+    expect(userHookRuns(root)).toBeGreaterThan(before);
+  });
+});

@@ -52,12 +52,13 @@ export function plainInstall(dir: string, installed: Installed, plan: Plan): voi
 
 /**
  * Takes this tool's hook out of git's hooks folder wherever it stands (also where a manager moved
- * it), and puts back the hook it kept last in its place.
+ * it), and puts back the hook it kept last in its place. With `keepRunning`, a hook git still runs
+ * stays: it guards until the manager installs its own, which then moves it aside.
  */
-export function plainUnwrap(dir: string, plan: Plan): void {
+export function plainUnwrap(dir: string, plan: Plan, keepRunning = false): void {
   for (const hook of HOOKS) {
     const kept = keptHooks(dir, hook);
-    for (const suffix of ["", ...MOVED_BY_MANAGER]) {
+    for (const suffix of keepRunning ? MOVED_BY_MANAGER : ["", ...MOVED_BY_MANAGER]) {
       const file = path.join(dir, `${hook}${suffix}`);
       if (!isOurs(readText(file))) continue;
       plan.steps.push({ kind: "remove", file });

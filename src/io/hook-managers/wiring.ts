@@ -87,8 +87,8 @@ export function installPlan(repo: Repo, manager: Manager, installed: Installed):
     plainInstall(manager.place, installed, plan);
     return plan;
   }
-  // A hook this tool wrote into git's own folder earlier would run the gate a second time.
-  plainUnwrap(repo.ownHooksDir, plan);
+  // A copy of this tool's hook that the manager moved aside would run the gate a second time.
+  plainUnwrap(repo.ownHooksDir, plan, repo.hooksPath === null);
   for (const hook of HOOKS) plan.steps.push({ kind: "write", file: wrapperFile(repo, manager, hook), text: gateScript(hook), executable: true });
   wireManager(repo, manager, plan);
   return plan;

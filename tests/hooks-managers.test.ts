@@ -2,7 +2,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "./helpers.js";
-import { clearTool, commitDocs, git, hookManagers, PRE_COMMIT_PRESENT, PRE_COMMIT_SKIP_REASON, repoWithRemote, run, stageUnacceptedFixtures, type Managers, type Ran } from "./hooks-setup.js";
+import {
+  clearTool, commitDocs, git, hookManagers, PRE_COMMIT_PRESENT, PRE_COMMIT_SKIP_REASON, repoWithRemote, run, stageUnacceptedFixtures,
+  type Managers, type Ran,
+} from "./hooks-setup.js";
 
 // husky 9, lefthook 2 and the pre-commit framework in temporary repositories, each wired in both
 // orders (the manager's install before and after clear hooks install), the manager's own
@@ -45,8 +48,9 @@ const CASES: ManagerCase[] = [
   {
     name: "pre-commit",
     configure: (root) => {
-      const hook = `      - id: user-hook\n        name: user hook\n        entry: sh -c '${USER_HOOK}'\n        language: system\n        pass_filenames: false\n        always_run: true\n`;
-      writeFileSync(path.join(root, ".pre-commit-config.yaml"), `repos:\n  - repo: local\n    hooks:\n${hook}`);
+      const hook = ["- id: user-hook", "  name: user hook", `  entry: sh -c '${USER_HOOK}'`, "  language: system", "  pass_filenames: false", "  always_run: true"];
+      const text = `repos:\n  - repo: local\n    hooks:\n${hook.map((l) => `      ${l}\n`).join("")}`;
+      writeFileSync(path.join(root, ".pre-commit-config.yaml"), text);
       return ".pre-commit-config.yaml";
     },
     install: (root) => run(root, ["pre-commit", "install"], { PRE_COMMIT_HOME }),
@@ -127,7 +131,8 @@ describe("clear hooks with hook managers", () => {
   for (const c of CASES) {
     for (const order of ["manager first", "clear first"] as const) {
       const skip = c.name === "pre-commit" && !PRE_COMMIT_PRESENT;
-      it.skipIf(skip)(`${c.name}, ${order}: refused at commit and at push, docs allowed, status right, uninstall clean${skip ? ` (skipped: ${PRE_COMMIT_SKIP_REASON})` : ""}`, () => {
+      const title = `${c.name}, ${order}: refused at commit and at push, docs allowed, status right, uninstall clean`;
+      it.skipIf(skip)(`${title}${skip ? ` (skipped: ${PRE_COMMIT_SKIP_REASON})` : ""}`, () => {
         const root = repoWithRemote(`clear-${c.name}-`);
         const original = wire(root, c, order);
         flows(root, c);
@@ -159,7 +164,8 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
     expect(git(root, "commit", "-qm", "fixtures").code).not.toBe(0);
   });
 
-  it.skipIf(!PRE_COMMIT_PRESENT)(`the pre-commit framework runs the gate's hook as .legacy: status says so, uninstall takes it out${PRE_COMMIT_PRESENT ? "" : ` (skipped: ${PRE_COMMIT_SKIP_REASON})`}`, () => {
+  const title = "the pre-commit framework runs the gate's hook as .legacy: status says so, uninstall takes it out";
+  it.skipIf(!PRE_COMMIT_PRESENT)(`${title}${PRE_COMMIT_PRESENT ? "" : ` (skipped: ${PRE_COMMIT_SKIP_REASON})`}`, () => {
     const root = repoWithRemote("clear-late-pre-commit-");
     expect(clearTool(root, "hooks", "install").code).toBe(0);
     CASES[2]!.configure(root);

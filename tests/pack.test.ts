@@ -18,7 +18,8 @@ function packedTarball(): string {
   }
   symlinkSync(path.join(PROJECT_ROOT, "node_modules"), path.join(copy, "node_modules"));
   const out = tempDir("clear-pack-out-");
-  const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", out], { cwd: copy, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })) as { filename: string }[];
+  const json = execFileSync("npm", ["pack", "--json", "--pack-destination", out], { cwd: copy, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const packed = JSON.parse(json) as { filename: string }[];
   return path.join(out, packed[0]!.filename);
 }
 
@@ -31,9 +32,11 @@ describe("the package", () => {
   it("packs dist, rules, the example sitting, README and LICENSE, and no tests or benches", () => {
     const tarball = packedTarball();
     const entries = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n").filter(Boolean).map((e) => e.replace(/^package\//, ""));
-    expect(entries).toEqual(expect.arrayContaining(["package.json", "README.md", "LICENSE", "dist/cli.js", "dist/schemas.js", "rules/homes.json", "examples/sitting/sitting.json"]));
+    const expected = ["package.json", "README.md", "LICENSE", "dist/cli.js", "dist/schemas.js", "rules/homes.json", "examples/sitting/sitting.json"];
+    expect(entries).toEqual(expect.arrayContaining(expected));
     expect(entries.filter((e) => /^(tests|bench|src|scripts|\.ci)\//.test(e) || e.endsWith(".test.js") || e.endsWith(".ts"))).toEqual([]);
-    const manifest = JSON.parse(execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" })) as Record<string, Record<string, string> | boolean | undefined>;
+    const packedManifest = execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" });
+    const manifest = JSON.parse(packedManifest) as Record<string, Record<string, string> | boolean | undefined>;
     expect(manifest.private).toBeUndefined();
     const scripts = manifest.scripts as Record<string, string>;
     for (const installScript of ["preinstall", "install", "postinstall", "prepare"]) expect(scripts[installScript]).toBeUndefined();

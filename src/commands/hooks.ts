@@ -1,7 +1,7 @@
 import { parseFlags, UsageError } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
 import { MANAGER_KINDS, type ManagerKind } from "../io/hook-managers/detect.js";
-import { hookStatus, installHooks, uninstallHooks } from "../io/hooks.js";
+import { hookStatus, installHooks, uninstallHooks, type HooksResult } from "../io/hooks.js";
 import { repoRoot } from "../io/repo.js";
 import type { Io } from "../io/setting.js";
 
@@ -35,8 +35,14 @@ async function run(argv: string[], io: Io): Promise<number> {
     throw new UsageError(`clear hooks: --manager takes ${MANAGER_KINDS.join(", ")}`);
   }
   const options = { yes: values.yes === true, manager: values.manager as ManagerKind | undefined };
-  const result = action === "install" ? installHooks(root, options) : action === "uninstall" ? uninstallHooks(root, options) : action === "status" ? hookStatus(root) : null;
-  if (result === null) throw new UsageError("clear hooks takes install, status or uninstall");
+  const actions: Record<string, () => HooksResult> = {
+    install: () => installHooks(root, options),
+    uninstall: () => uninstallHooks(root, options),
+    status: () => hookStatus(root),
+  };
+  const act = action !== undefined && Object.hasOwn(actions, action) ? actions[action] : undefined;
+  if (act === undefined) throw new UsageError("clear hooks takes install, status or uninstall");
+  const result = act();
   io.stdout(`${result.lines.join("\n")}\n`);
   return result.ok ? 0 : 1;
 }

@@ -95,5 +95,6 @@ export function detectManager(repo: Repo, chosen?: ManagerKind): Manager {
   if (configured.length === 1) return managerOf(repo, configured[0]!);
   const running = installedInOwnDir(repo);
   if (running !== null && configured.includes(running)) return managerOf(repo, running);
-  throw new UsageError(`this repository configures ${configured.join(" and ")}, and git runs none of them yet: say which with --manager ${configured.join("|")}`);
+  const names = configured.join(" and ");
+  throw new UsageError(`this repository configures ${names}, and git runs none of them yet: say which with --manager ${configured.join("|")}`);
 }

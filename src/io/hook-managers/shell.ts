@@ -54,7 +54,8 @@ elif [ -z "$clear_node" ] || [ ! -x "$clear_node" ]; then
   clear_missing="node is not on PATH"
 fi
 clear_refuse() {
-  echo "clear gate: $clear_missing, and this $1 touches fixtures/, captures-inbox/, CLEARANCE.md, clear.config.json or a .json, .jsonl or .ndjson file; install it (npm install --save-dev fixture-clear, or npm ci) and try again" >&2
+  clear_what="fixtures/, captures-inbox/, CLEARANCE.md, clear.config.json or a .json, .jsonl or .ndjson file"
+  echo "clear gate: $clear_missing, and this $1 touches $clear_what; install it (npm install --save-dev fixture-clear, or npm ci) and try again" >&2
   exit 1
 }
 clear_could_hold_capture() {
@@ -75,7 +76,8 @@ exec "$clear_node" "$clear_cli" gate pre-commit
 // framework keeps stdin and names only one ref, and a hook before this one may have read stdin:
 // then every local branch and tag is checked, so that nothing unchecked leaves.
 const PRE_PUSH_REFS = `clear_every_ref() {
-  [ -z "\${PRE_COMMIT_TO_REF-}" ] || printf '%s %s %s %s\\n' "\${PRE_COMMIT_LOCAL_BRANCH:-HEAD}" "$PRE_COMMIT_TO_REF" "\${PRE_COMMIT_REMOTE_BRANCH:-HEAD}" "\${PRE_COMMIT_FROM_REF:-$clear_zero}"
+  [ -z "\${PRE_COMMIT_TO_REF-}" ] || printf '%s %s %s %s\\n' "\${PRE_COMMIT_LOCAL_BRANCH:-HEAD}" "$PRE_COMMIT_TO_REF" \\
+    "\${PRE_COMMIT_REMOTE_BRANCH:-HEAD}" "\${PRE_COMMIT_FROM_REF:-$clear_zero}"
   git for-each-ref --format="%(refname) %(objectname) %(refname) $clear_zero" refs/heads refs/tags
   clear_head=$(git rev-parse -q --verify HEAD) && printf 'HEAD %s HEAD %s\\n' "$clear_head" "$clear_zero"
   return 0

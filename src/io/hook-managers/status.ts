@@ -42,7 +42,8 @@ function wrapperState(repo: Repo, hook: HookName, file: string, via: string): Ho
   if (text === null) return no(hook, `${via}, which runs ${shown}: it does not exist; ${AGAIN}`);
   if (text !== gateScript(hook)) return no(hook, `${via}, which runs ${shown}: it was changed since this tool wrote it; ${AGAIN}`);
   if (!existsSync(path.join(repo.root, "node_modules", ".bin", "fixture-clear"))) {
-    return no(hook, `${via}, which runs ${shown}; fixture-clear is not installed in this repository, so it refuses anything that could hold a capture without checking it (npm install --save-dev fixture-clear)`);
+    const missing = "fixture-clear is not installed in this repository, so it refuses anything that could hold a capture unchecked";
+    return no(hook, `${via}, which runs ${shown}; ${missing} (npm install --save-dev fixture-clear)`);
   }
   return yes(hook, `${via}, which runs ${shown}: the gate runs`);
 }
@@ -63,10 +64,13 @@ function lefthookState(repo: Repo, hook: HookName, via: string): HookState {
   const js = config === null ? null : yamlObject(readText(config) ?? "");
   const entry = js === null ? undefined : lefthookEntry(js, hook);
   if (config === null || js === null || entry === undefined || (entry.runner !== "sh" && entry.runner !== "bash")) {
-    return no(hook, `${via} (lefthook): ${config === null ? "no lefthook config" : rel(repo, config)} has no ${hook} script clear-gate.sh run by sh; ${AGAIN}`);
+    const where = config === null ? "no lefthook config" : rel(repo, config);
+    return no(hook, `${via} (lefthook): ${where} has no ${hook} script clear-gate.sh run by sh; ${AGAIN}`);
   }
   const state = wrapperState(repo, hook, wrapperFile(repo, { kind: "lefthook", place: config }, hook), `${via} (lefthook, ${rel(repo, config)})`);
-  if (hook === "pre-push" && entry.use_stdin !== true) state.says.push("  without use_stdin: true lefthook hands it no refs, so it checks every local branch and tag");
+  if (hook === "pre-push" && entry.use_stdin !== true) {
+    state.says.push("  without use_stdin: true lefthook hands it no refs, so it checks every local branch and tag");
+  }
   if (entry.skip !== undefined || entry.only !== undefined) state.says.push("  lefthook skips it under the skip or only conditions set on it");
   return state;
 }
@@ -118,8 +122,12 @@ export function idleManagers(repo: Repo, states: HookState[]): string[] {
   const notes: string[] = [];
   const lefthook = lefthookConfig(repo.root);
   if (lefthook !== null && !said.includes("(lefthook")) notes.push(`${rel(repo, lefthook)} is here, but git does not run lefthook: npx lefthook install`);
-  if (existsSync(path.join(repo.root, PRE_COMMIT_CONFIG)) && !said.includes("pre-commit framework")) notes.push(`${PRE_COMMIT_CONFIG} is here, but git does not run it: pre-commit install`);
-  if (existsSync(path.join(repo.root, ".husky")) && !said.includes("(husky)")) notes.push(".husky/ is here, but git does not run husky: npx husky (npm install runs it through prepare)");
+  if (existsSync(path.join(repo.root, PRE_COMMIT_CONFIG)) && !said.includes("pre-commit framework")) {
+    notes.push(`${PRE_COMMIT_CONFIG} is here, but git does not run it: pre-commit install`);
+  }
+  if (existsSync(path.join(repo.root, ".husky")) && !said.includes("(husky)")) {
+    notes.push(".husky/ is here, but git does not run husky: npx husky (npm install runs it through prepare)");
+  }
   const marked = HOOKS.some((h) => (readText(path.join(repo.root, ".husky", h)) ?? "").includes(BLOCK_MARK));
   if (marked && !said.includes("(husky)")) notes.push("  the gate's lines in .husky/ run once husky is installed");
   return notes;

@@ -72,7 +72,10 @@ function wireManager(repo: Repo, manager: Manager, plan: Plan): void {
   if (manager.kind === "husky") for (const hook of HOOKS) addCallTo(path.join(manager.place, hook), hook, plan, false);
   if (manager.kind === "hooks-path") {
     if (inWorkTree(repo, manager.place)) for (const hook of HOOKS) addCallTo(path.join(manager.place, hook), hook, plan, true);
-    else for (const hook of HOOKS) plan.steps.push({ kind: "manual", file: path.join(manager.place, hook), reason: "that hooks folder is outside this repository and may serve others", lines: [guardedCallLine(hook)] });
+    else {
+      const reason = "that hooks folder is outside this repository and may serve others";
+      for (const hook of HOOKS) plan.steps.push({ kind: "manual", file: path.join(manager.place, hook), reason, lines: [guardedCallLine(hook)] });
+    }
   }
   if (manager.kind === "lefthook") configEdit(manager.place, plan, (text) => {
     const first = lefthookAdd(text, "pre-commit");
@@ -121,7 +124,10 @@ export function uninstallPlan(repo: Repo): Plan {
     }
   }
   for (const file of lineFilesOf(repo)) unwireLineFile(file, plan);
-  const configs: [string | null, "lefthook" | "pre-commit"][] = [[lefthookConfig(repo.root), "lefthook"], [path.join(repo.root, PRE_COMMIT_CONFIG), "pre-commit"]];
+  const configs: [string | null, "lefthook" | "pre-commit"][] = [
+    [lefthookConfig(repo.root), "lefthook"],
+    [path.join(repo.root, PRE_COMMIT_CONFIG), "pre-commit"],
+  ];
   for (const [file, kind] of configs) {
     const text = file === null ? null : readText(file);
     if (file === null || text === null || !text.includes(BLOCK_MARK)) continue;

@@ -67,11 +67,12 @@ function withoutLefthook(js: Json): string {
 
 function lefthookInsert(text: string, doc: Document, hook: HookName): string | null {
   const lines = lefthookLines(hook);
+  const whole = [`${hook}:`, "  scripts:", ...lines.map((l) => `    ${l}`)];
   const top = doc.contents;
-  if (top === null || (isScalar(top) && top.value === null)) return insertBlock(text, text.length, 0, [`${hook}:`, "  scripts:", ...lines.map((l) => `    ${l}`)]);
+  if (top === null || (isScalar(top) && top.value === null)) return insertBlock(text, text.length, 0, whole);
   if (!isMap(top) || top.flow) return null;
   const section = top.get(hook, true) as Node | undefined;
-  if (section === undefined) return insertBlock(text, text.length, 0, [`${hook}:`, "  scripts:", ...lines.map((l) => `    ${l}`)]);
+  if (section === undefined) return insertBlock(text, text.length, 0, whole);
   if (!isMap(section) || section.flow || section.items.length === 0) return null;
   const scripts = section.get("scripts", true) as Node | undefined;
   if (scripts === undefined) {

@@ -1,7 +1,7 @@
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { PROJECT_ROOT, tempDir } from "./helpers.js";
+import { CLI, PROJECT_ROOT, tempDir } from "./helpers.js";
 import { clearTool, commitDocs, git, repoWithRemote, run, stageUnacceptedFixtures } from "./hooks-setup.js";
 
 // clear hooks without a manager: git's own hooks folder, a hand-set core.hooksPath, kept foreign
@@ -112,11 +112,15 @@ describe("clear hooks with core.hooksPath set by hand", () => {
 
   it("prints the lines for a hooks folder outside the repository and writes nothing there", () => {
     const root = repoWithRemote("clear-hookspath-");
-    const shared = tempDir("clear-shared-hooks-");
+    const home = tempDir("clear-home-");
+    const shared = path.join(home, ".githooks");
+    mkdirSync(shared);
     git(root, "config", "core.hooksPath", shared);
-    const r = clearTool(root, "hooks", "install", "--yes");
+    const r = run(root, [process.execPath, CLI, "hooks", "install", "--yes"], { HOME: home });
     expect(r.code).toBe(1);
     expect(r.out).toContain("if [ -f .clear/hooks/pre-commit ]; then sh .clear/hooks/pre-commit || exit $?; fi");
+    expect(r.out).toContain("~/.githooks/pre-commit: not changed");
+    expect(r.out).not.toContain(home);
     expect(readdirSync(shared)).toEqual([]);
   });
 

@@ -1,6 +1,9 @@
+import os from "node:os";
 import { parseFlags, UsageError } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
 import { MANAGER_KINDS, type ManagerKind } from "../io/hook-managers/detect.js";
+import { makeDisplay } from "../display.js";
+import { loadRules } from "../io/load-rules.js";
 import { hookStatus, installHooks, uninstallHooks, type HooksResult } from "../io/hooks.js";
 import { repoRoot } from "../io/repo.js";
 import type { Io } from "../io/setting.js";
@@ -43,7 +46,11 @@ async function run(argv: string[], io: Io): Promise<number> {
   const act = action !== undefined && Object.hasOwn(actions, action) ? actions[action] : undefined;
   if (act === undefined) throw new UsageError("clear hooks takes install, status or uninstall");
   const result = act();
-  io.stdout(`${result.lines.join("\n")}\n`);
+  // Paths outside the repository (a shared hooks folder) are shown as every path is: no home, no name.
+  const home = os.homedir();
+  const display = makeDisplay(loadRules(), [], home);
+  const shown = (line: string): string => display.path(home && home !== "/" ? line.split(home).join("~") : line);
+  io.stdout(`${result.lines.map(shown).join("\n")}\n`);
   return result.ok ? 0 : 1;
 }
 

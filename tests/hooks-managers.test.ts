@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "./helpers.js";
+import { PROJECT_ROOT, tempDir } from "./helpers.js";
 import {
   clearTool, commitDocs, git, hookManagers, PRE_COMMIT_PRESENT, PRE_COMMIT_SKIP_REASON, repoWithRemote, run, stageUnacceptedFixtures,
   type Managers, type Ran,
@@ -83,6 +84,9 @@ function wire(root: string, c: ManagerCase, order: "manager first" | "clear firs
   expect(c.install(root).code).toBe(0);
   expect(c.install(root).code).toBe(0); // the manager's own reinstall keeps the wiring
   git(root, "add", "-A");
+  const staged = git(root, "diff", "--cached").out;
+  expect(staged).toContain("# clear: managed hook");
+  for (const machinePath of [PROJECT_ROOT, process.execPath, root, os.tmpdir()]) expect(staged).not.toContain(machinePath);
   const committed = env(root, "commit", "-qm", "wire the gate");
   expect(committed.code, committed.out).toBe(0);
   expect(env(root, "push", "-q", "origin", "main").code).toBe(0);

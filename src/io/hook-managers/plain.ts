@@ -31,7 +31,7 @@ function nextKeptName(kept: string[], hook: HookName): string {
   return `${hook}.pre-clear.${n + 1}`;
 }
 
-export function plainInstall(dir: string, installed: Installed, plan: Plan): void {
+export function plainInstall(dir: string, installed: Installed, plan: Plan, shownDir: string): void {
   for (const hook of HOOKS) {
     const file = path.join(dir, hook);
     const kept = keptHooks(dir, hook);
@@ -47,6 +47,7 @@ export function plainInstall(dir: string, installed: Installed, plan: Plan): voi
       if (isOurs(readText(`${file}${suffix}`))) plan.steps.push({ kind: "remove", file: `${file}${suffix}` });
     }
     plan.steps.push({ kind: "write", file, text: gateScript(hook, { installed, kept }), executable: true });
+    plan.notes.push(`${hook}: installed in ${shownDir}`);
   }
 }
 

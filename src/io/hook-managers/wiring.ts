@@ -87,7 +87,8 @@ function wireManager(repo: Repo, manager: Manager, plan: Plan): void {
 export function installPlan(repo: Repo, manager: Manager, installed: Installed): Plan {
   const plan = emptyPlan();
   if (manager.kind === "plain") {
-    plainInstall(manager.place, installed, plan);
+    const shown = path.relative(repo.root, manager.place);
+    plainInstall(manager.place, installed, plan, shown.startsWith("..") || path.isAbsolute(shown) ? manager.place : shown);
     return plan;
   }
   // A copy of this tool's hook that the manager moved aside would run the gate a second time.

@@ -53,7 +53,7 @@ export function uninstallHooks(root: string, options: HooksOptions = {}): HooksR
 
 export function hookStatus(root: string): HooksResult {
   const repo = repoOf(root);
-  const states = HOOKS.map((hook) => hookState(repo, hook, INSTALLED));
+  const states = HOOKS.map((hook) => hookState(repo, hook));
   const lines = states.flatMap((s) => [`${s.hook}: ${s.reaches ? "reaches the gate" : "DOES NOT reach the gate"}`, ...s.says.map((l) => `  ${l}`)]);
   return { ok: states.every((s) => s.reaches), lines: [...lines, ...idleManagers(repo, states)] };
 }

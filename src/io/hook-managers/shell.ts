@@ -121,6 +121,15 @@ function keptHooks(hook: HookName, kept: string[]): string {
   return runs.join("");
 }
 
+/** The installation a hook in .git/hooks names as its last resort, read back from its text. */
+export function recordedInstall(script: string): Installed | undefined {
+  const quoted = "'((?:[^']|'\\\\'')*)'";
+  const cli = new RegExp(`^\\[ -f "\\$clear_cli" \\] \\|\\| clear_cli=${quoted}$`, "m").exec(script);
+  const node = new RegExp(`^\\[ -n "\\$clear_node" \\] \\|\\| clear_node=${quoted}$`, "m").exec(script);
+  const unquote = (s: string): string => s.split(`'\\''`).join("'");
+  return cli && node ? { cli: unquote(cli[1]!), node: unquote(node[1]!) } : undefined;
+}
+
 /**
  * The script for one hook. `installed` is given only for .git/hooks, where a path of this machine
  * may stand; `kept` names the hooks that were there before, run first.

@@ -49,7 +49,8 @@ const CASES: ManagerCase[] = [
   {
     name: "pre-commit",
     configure: (root) => {
-      const hook = ["- id: user-hook", "  name: user hook", `  entry: sh -c '${USER_HOOK}'`, "  language: system", "  pass_filenames: false", "  always_run: true"];
+      const hook = ["- id: user-hook", "  name: user hook", `  entry: sh -c '${USER_HOOK}'`, "  language: system"];
+      hook.push("  pass_filenames: false", "  always_run: true");
       const text = `repos:\n  - repo: local\n    hooks:\n${hook.map((l) => `      ${l}\n`).join("")}`;
       writeFileSync(path.join(root, ".pre-commit-config.yaml"), text);
       return ".pre-commit-config.yaml";

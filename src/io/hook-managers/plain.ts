@@ -69,6 +69,8 @@ export function plainUnwrap(dir: string, plan: Plan, keepRunning = false): void 
         plan.notes.push(`${hook}: the hook kept as ${back} is back as ${hook}${suffix}`);
       }
     }
-    for (const name of kept) plan.notes.push(`${hook}: ${name}, kept at an earlier install, is left in git's hooks folder; it ran only through this tool's hook`);
+    for (const name of kept) {
+      plan.notes.push(`${hook}: ${name}, kept at an earlier install, is left in git's hooks folder; it ran only through this tool's hook`);
+    }
   }
 }

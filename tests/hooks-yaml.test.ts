@@ -54,7 +54,8 @@ describe(".pre-commit-config.yaml", () => {
   const shapes: Record<string, string> = {
     "items at the key's indentation": "repos:\n- repo: local\n  hooks:\n  - id: a\n    name: a\n    entry: 'true'\n    language: system\n",
     "items indented, more keys after":
-      "minimum_pre_commit_version: '3.0'\nrepos:\n  - repo: local\n    hooks:\n      - id: a\n        name: a\n        entry: 'true'\n        language: system\nfail_fast: false\n",
+      "minimum_pre_commit_version: '3.0'\nrepos:\n  - repo: local\n    hooks:\n      - id: a\n        name: a\n" +
+      "        entry: 'true'\n        language: system\nfail_fast: false\n",
   };
   for (const [shape, text] of Object.entries(shapes)) {
     it(`adds a local hook for both stages with ${shape}, and takes it out to the byte`, () => {

@@ -91,6 +91,8 @@ function wire(root: string, c: ManagerCase, order: "manager first" | "clear firs
   const committed = env(root, "commit", "-qm", "wire the gate");
   expect(committed.code, committed.out).toBe(0);
   expect(env(root, "push", "-q", "origin", "main").code).toBe(0);
+  expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0); // a second install changes nothing
+  expect(git(root, "status", "--porcelain").out).toBe("");
   return original;
 }
 
@@ -112,7 +114,13 @@ function flows(root: string, c: ManagerCase): void {
   expect(pushed.code, pushed.out).not.toBe(0);
   expect(pushed.out).toContain("clear gate");
   expect(git(root, "ls-remote", "origin", "refs/heads/main").out.split("\t")[0]).toBe(remoteHead);
+  // Pushed from another branch while HEAD equals what the remote has: lefthook's "push files"
+  // come out empty then, and a command (not a script) would be skipped.
+  git(root, "branch", "side");
   git(root, "reset", "-q", "--hard", remoteHead);
+  const side = env(root, "push", "origin", "side");
+  expect(side.code, side.out).not.toBe(0);
+  expect(git(root, "ls-remote", "origin", "refs/heads/side").out).toBe("");
 }
 
 function uninstalls(root: string, configFile: string, original: string): void {

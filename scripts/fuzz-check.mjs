@@ -1,5 +1,7 @@
 // The fuzz target's check, shared by scripts/fuzz.mjs and the replay of tests/regressions/.
+import { classifier, classifyDocument } from "../dist/classify.js";
 import { makeDisplay } from "../dist/display.js";
+import { judgeRefusals } from "../dist/refusals.js";
 import { loadRules } from "../dist/io/load-rules.js";
 import { JsonScanError, scanJson } from "../dist/json/reader.js";
 import { substitutePass } from "../dist/passes/substitute/index.js";
@@ -9,8 +11,10 @@ const display = makeDisplay(rules, [], null);
 
 /** Clears one payload in memory; the cleared text, or null when it was refused. */
 export function clearOnce(text, doc) {
-  const capture = { name: "f.json", harness: "codex", event: "stop", hostEvent: undefined, version: "0.0.0", n: 1, bytes: Buffer.from(text), sha256: "", doc, mtimeMs: 0 };
-  const [file] = substitutePass([capture], rules, { users: [], literals: [], envDump: null }, display).files;
+  const leaves = classifyDocument(doc, "stop", classifier(rules.fields.find((f) => f.harness === "codex")));
+  const refusals = judgeRefusals(doc, { file: "f.json", harness: "codex", event: "stop" }, rules.refusals, null, display);
+  const capture = { name: "f.json", harness: "codex", event: "stop", hostEvent: undefined, version: "0.0.0", n: 1, bytes: Buffer.from(text), sha256: "", doc, mtimeMs: 0, leaves, refusals };
+  const [file] = substitutePass([capture], rules, { users: [], literals: [] }, display).files;
   return file.cleared ? Buffer.from(file.cleared).toString("utf8") : null;
 }
 

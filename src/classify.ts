@@ -1,6 +1,8 @@
 import { pointerTokens, stringAt } from "./json/reader.js";
 import { compilePattern, matchesPattern } from "./pointers.js";
-import type { FieldClass, FieldRule, FieldRuleSet, JsonDocument, ValueKind } from "./types.js";
+import type { ClassifiedLeaf, FieldClass, FieldRule, FieldRuleSet, JsonDocument, ValueKind } from "./types.js";
+
+export type { ClassifiedLeaf };
 
 // Which class of value each leaf of a payload holds, by the harness's field rules; a leaf no rule
 // knows gets a class guessed from its value and is flagged unknown.
@@ -31,7 +33,7 @@ export function guessStringClass(value: string): FieldClass {
 }
 
 export interface Classifier {
-  classify(event: string, tokens: string[], kind: ValueKind, value: unknown): { class: FieldClass; known: boolean; rule: FieldRule | null };
+  classify(event: string, tokens: readonly string[], kind: ValueKind, value: unknown): { class: FieldClass; known: boolean; rule: FieldRule | null };
 }
 
 export function classifier(ruleSet: FieldRuleSet | undefined): Classifier {
@@ -76,31 +78,34 @@ export function classifier(ruleSet: FieldRuleSet | undefined): Classifier {
   };
 }
 
-export interface ClassifiedLeaf {
-  pointer: string;
-  tokens: string[];
-  kind: ValueKind;
-  start: number;
-  end: number;
-  value: unknown;
-  class: FieldClass;
-  known: boolean;
-}
-
 /** Every scalar leaf of a document with its class, in document order. */
 export function classifyDocument(doc: JsonDocument, event: string, c: Classifier): ClassifiedLeaf[] {
   const out: ClassifiedLeaf[] = [];
-  for (const span of doc.spans) {
-    if (span.kind === "object" || span.kind === "array") continue;
-    const tokens = pointerTokens(span.pointer);
+  doc.spans.forEach((span, index) => {
+    if (span.kind === "object" || span.kind === "array") return;
+    const tokens = tokensOf(span.pointer);
     const value = leafValue(doc, span.kind, span.start, span.end);
     const { class: cls, known } = c.classify(event, tokens, span.kind, value);
-    out.push({ pointer: span.pointer, tokens, kind: span.kind, start: span.start, end: span.end, value, class: cls, known });
-  }
+    out.push({ pointer: span.pointer, tokens, kind: span.kind, start: span.start, end: span.end, index, class: cls, known });
+  });
   return out;
 }
 
-function leafValue(doc: JsonDocument, kind: ValueKind, start: number, end: number): unknown {
-  return kind === "string" ? stringAt(doc.text, start, end) : JSON.parse(doc.text.slice(start, end));
+/** A leaf's value: strings decoded, other scalars read without a JSON parse. */
+export function leafValue(doc: JsonDocument, kind: ValueKind, start: number, end: number): unknown {
+  if (kind === "string") return stringAt(doc.text, start, end);
+  if (kind === "bool") return doc.text.charCodeAt(start) === 0x74;
+  if (kind === "null") return null;
+  return Number(doc.text.slice(start, end));
 }
 
+// Pointers repeat across the captures of a sitting: each one's tokens are made once.
+const tokenCache = new Map<string, readonly string[]>();
+function tokensOf(pointer: string): readonly string[] {
+  let t = tokenCache.get(pointer);
+  if (!t) {
+    t = Object.freeze(pointerTokens(pointer));
+    if (tokenCache.size < 100_000) tokenCache.set(pointer, t);
+  }
+  return t;
+}

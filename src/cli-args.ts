@@ -1,9 +1,11 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { UsageError } from "./errors.js";
+
+export { UsageError };
 
 // Flags with node:util parseArgs in strict mode: an unknown flag, a missing value or a stray
 // positional is a usage error, never ignored.
 
-export class UsageError extends Error {}
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 

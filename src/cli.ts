@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { wantsHelp } from "./cli-args.js";
 import type { Command } from "./command.js";
-import { processIo, type Io } from "./io/setting.js";
+import { processIo } from "./io/process-io.js";
+import type { Io } from "./types.js";
 import { toolVersion } from "./version.js";
 
 // Each command is loaded only when it runs, so the gate's fast path never loads the scanner.

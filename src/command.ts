@@ -1,12 +1,12 @@
 import os from "node:os";
 import { UsageError } from "./cli-args.js";
-import { OutputError } from "./io/errors.js";
+import { OutputError } from "./errors.js";
 import { printable } from "./record/data.js";
 import { RecordError } from "./record/parse.js";
 import { GitError } from "./io/git.js";
 import { RulesError } from "./io/load-rules.js";
 import { CaptureDirError } from "./io/read-capture-dir.js";
-import type { Io } from "./io/setting.js";
+import type { Io } from "./types.js";
 import { writeJson } from "./render/json.js";
 
 // What every command shares: its help, and the mapping of "could not read the input at all" and

@@ -16,7 +16,7 @@ export function compilePattern(pattern: string): PointerPattern {
   return tokens;
 }
 
-function matchFrom(pattern: PointerPattern, pi: number, tokens: string[], ti: number): boolean {
+function matchFrom(pattern: PointerPattern, pi: number, tokens: readonly string[], ti: number): boolean {
   while (pi < pattern.length) {
     const p = pattern[pi];
     if (p === "**") {
@@ -36,7 +36,7 @@ function matchFrom(pattern: PointerPattern, pi: number, tokens: string[], ti: nu
 }
 
 /** True when the concrete pointer (already split into tokens) matches the pattern. */
-export function matchesPattern(pattern: string, tokens: string[]): boolean {
+export function matchesPattern(pattern: string, tokens: readonly string[]): boolean {
   return matchFrom(compilePattern(pattern), 0, tokens, 0);
 }
 

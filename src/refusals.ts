@@ -1,11 +1,13 @@
-import { unescapePointerToken } from "./json/reader.js";
+import type { Display } from "./display.js";
+import { finding } from "./findings.js";
+import { placeOf, pointerTokens, unescapePointerToken } from "./json/reader.js";
 import { compilePattern, matchesPattern } from "./pointers.js";
-import { pointerTokens } from "./json/reader.js";
-import type { JsonDocument, RefusalRules } from "./types.js";
+import type { JsonDocument, JudgedRefusals, RefusalRules } from "./types.js";
 
 // The refused classes: payloads substitution cannot clear. A tool response above the size limit,
 // wherever the host carries tool output; an environment dump (admitted only by the opt-in
-// env-dump-v1 policy).
+// env-dump-v1 policy). This module is their one owner: it finds them and judges them against the
+// policy in force, once per capture, and every command reads that one verdict.
 
 export interface Refusal {
   kind: "tool-response" | "env-dump";
@@ -68,4 +70,30 @@ export function findRefusals(doc: JsonDocument, harness: string, event: string, 
 
 export function isUnder(pointer: string, parent: string): boolean {
   return pointer === parent || pointer.startsWith(`${parent}/`);
+}
+
+export const ENV_DUMP_RULE = "env-dump-v1";
+
+/** The opt-in policy of clear.config.json that admits an environment dump. */
+export interface EnvDumpPolicy {
+  reason: string;
+  pointers?: string[];
+}
+
+/** Every refused class in one capture, judged: refused unless the env-dump-v1 policy admits it. */
+export function judgeRefusals(doc: JsonDocument, where: { file: string; harness: string; event: string }, rules: RefusalRules, policy: EnvDumpPolicy | null, display: Display): JudgedRefusals {
+  const out: JudgedRefusals = { refused: [], dumps: [], exemptions: [] };
+  for (const r of findRefusals(doc, where.harness, where.event, rules)) {
+    const admitted = r.kind === "env-dump" && policy !== null && (policy.pointers === undefined || policy.pointers.includes(r.pointer));
+    if (!admitted) {
+      out.refused.push(finding("refused-class", { file: where.file, pointer: display.pointer(r.pointer), ...placeOf(doc.text, r.start) }, { detail: r.detail }));
+      continue;
+    }
+    out.dumps.push(r.pointer);
+    const members = memberNames(doc).get(r.pointer) ?? [];
+    const known = new Set(rules.envDump.knownNames);
+    const remaining = members.filter((m) => known.has(m)).sort();
+    out.exemptions.push({ rule: ENV_DUMP_RULE, pointer: display.pointer(r.pointer), reason: policy.reason, remainingCount: members.length, remaining });
+  }
+  return out;
 }

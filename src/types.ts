@@ -1,9 +1,17 @@
 import type { Finding } from "./findings.js";
-import type { SecretPattern } from "./scan-rules/pattern-rule.js";
 
 // The shapes that flow from one pass to the next. A reader who knows these knows the program.
 
 export type { Finding, FindingCode, Severity } from "./findings.js";
+
+/** Where a command writes and from where it starts. */
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+  /** True when stderr is a terminal (progress lines go there). */
+  tty: boolean;
+}
 
 export const FIELD_CLASSES = ["identifier", "path", "free-text", "enum", "timestamp", "url", "number", "bool", "null"] as const;
 export type FieldClass = (typeof FIELD_CLASSES)[number];
@@ -193,6 +201,18 @@ export interface UrlRules {
   fixedEndpoints: string[];
 }
 
+export interface SecretPattern {
+  id: string;
+  description: string;
+  target: "strings" | "raw";
+  pattern: string;
+  /** Lower-case words one of which any text holding this shape contains. */
+  keywords: string[];
+  flags?: string;
+  match: string[][];
+  noMatch: string[][];
+}
+
 export interface SecretRules {
   rules: SecretPattern[];
   /** One planted shape per preset rule the reach control proves, as parts joined at run time. */
@@ -279,6 +299,29 @@ export interface Inventory {
   recipes: string[];
 }
 
+/** One scalar leaf of a payload with its class, in document order. */
+export interface ClassifiedLeaf {
+  pointer: string;
+  tokens: readonly string[];
+  kind: ValueKind;
+  /** The leaf's span in the document (a string's quotes included). */
+  start: number;
+  end: number;
+  /** Its index in the document's spans, which line up one for one with the cleared document's. */
+  index: number;
+  class: FieldClass;
+  known: boolean;
+}
+
+/** The refused classes a capture holds, judged once against the policy in force. */
+export interface JudgedRefusals {
+  /** What blocks: refused classes no policy admits. */
+  refused: Finding[];
+  /** Pointers of environment dumps the env-dump-v1 policy admits. */
+  dumps: string[];
+  exemptions: Exemption[];
+}
+
 /** A valid capture, named and parsed: what the passes after inventory work on. */
 export interface Capture {
   name: string;
@@ -291,6 +334,9 @@ export interface Capture {
   sha256: string;
   doc: JsonDocument;
   mtimeMs: number;
+  /** Classified once, by inventory; every later pass reads these. */
+  leaves: ClassifiedLeaf[];
+  refusals: JudgedRefusals;
 }
 
 export interface Pair {
@@ -349,6 +395,8 @@ export interface ClearedReport {
   rawBytes: number;
   clearedBytes: number | null;
   rules: RuleApplication[];
+  /** Each string the rules changed: its index in the document's spans and the rules that changed it, in order. */
+  spans: { index: number; rules: string[] }[];
   review: string[];
   exemptions: Exemption[];
   refused: Finding[];
@@ -428,6 +476,15 @@ export interface RepoLayout {
   fixtures: string;
   capturesInbox: string;
   clearance: string;
+}
+
+/** A sitting as far as substitution: what the review page and the record read. */
+export interface Cleared {
+  sitting: Sitting;
+  inventory: Inventory;
+  captures: Capture[];
+  pairing: Pairing;
+  substitution: Substitution;
 }
 
 /** A fixture and its sidecar as they are to be written, repository-relative. */

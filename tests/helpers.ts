@@ -3,7 +3,9 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, lstatSync, readlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { classifier, classifyDocument } from "../src/classify.js";
 import { makeDisplay } from "../src/display.js";
+import { judgeRefusals } from "../src/refusals.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { scanJson } from "../src/json/reader.js";
 import { substitutePass } from "../src/passes/substitute/index.js";
@@ -70,13 +72,19 @@ export function sha256(bytes: Buffer | Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-/** A capture in memory, as the inventory pass hands it on, for calling the pure passes directly. */
-export function captureOf(text: string, name: string, harness: string, event: string): Capture {
+let bundled: Rules | null = null;
+const bundledRules = (): Rules => (bundled ??= loadRules());
+
+/** A capture in memory, as the inventory pass hands it on (classified, refused classes judged), for calling the pure passes directly. */
+export function captureOf(text: string, name: string, harness: string, event: string, rules: Rules = bundledRules()): Capture {
   const bytes = Buffer.from(text, "utf8");
-  return { name, harness, event, hostEvent: undefined, version: "0.0.0", n: 1, bytes, sha256: sha256(bytes), doc: scanJson(text, { maxDepth: 256 }), mtimeMs: 0 };
+  const doc = scanJson(text, { maxDepth: 256 });
+  const leaves = classifyDocument(doc, event, classifier(rules.fields.find((f) => f.harness === harness)));
+  const refusals = judgeRefusals(doc, { file: name, harness, event }, rules.refusals, null, makeDisplay(rules, [], null));
+  return { name, harness, event, hostEvent: undefined, version: "0.0.0", n: 1, bytes, sha256: sha256(bytes), doc, mtimeMs: 0, leaves, refusals };
 }
 
 /** Clears captures with the pure substitution pass and the bundled rules, no process spawned. */
-export function clearInMemory(captures: Capture[], users: string[] = [], rules: Rules = loadRules()): Substitution {
-  return substitutePass(captures, rules, { users, literals: [], envDump: null }, makeDisplay(rules, users, null));
+export function clearInMemory(captures: Capture[], users: string[] = [], rules: Rules = bundledRules()): Substitution {
+  return substitutePass(captures, rules, { users, literals: [] }, makeDisplay(rules, users, null));
 }

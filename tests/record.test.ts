@@ -50,7 +50,7 @@ function hostileBatch(rnd: () => number): { input: BatchInput; fixtures: Fixture
     captures: [],
     inventory: { dir: "/tmp/s", files: names.map((name) => ({ name, harness: hostile(rnd, 3), event: "e", version: hostile(rnd, 3), n: 1, bytes: 1, sha256: hex(rnd), valid: true, fields: [] })), companions: [], findings: [f], missing: [{ harness: hostile(rnd), event: hostile(rnd), version: "1", recipe: hostile(rnd) }], recipes: [hostile(rnd)] },
     pairing: { pairs: [{ harness: "h", scope: hostile(rnd), id: hostile(rnd), files: names }], finest: [], unpaired: [{ file: names[0] as string, scope: null, reason: hostile(rnd) }], counts: [], skipped: [] },
-    substitution: { userNames: 0, files: [{ cleared: null, report: { name: names[1] as string, rawBytes: 1, clearedBytes: null, rules: [{ rule: hostile(rnd), pointers: [hostile(rnd)], changed: [] }], review: [], exemptions: [], refused: [f] } }], skipped: [], findings: [] },
+    substitution: { userNames: 0, files: [{ cleared: null, report: { name: names[1] as string, rawBytes: 1, clearedBytes: null, rules: [{ rule: hostile(rnd), pointers: [hostile(rnd)], changed: [] }], spans: [], review: [], exemptions: [], refused: [f] } }], skipped: [], findings: [] },
     selection: { selected: [{ harness: hostile(rnd), event: hostile(rnd), version: hostile(rnd), file: names[0] as string, bytes: 1, why: hostile(rnd), override: false, notChosen: [{ file: names[2] as string, bytes: 2, why: hostile(rnd) }] }], findings: [] },
     scan: { files: 1, findings: [{ file: hostile(rnd), rule: hostile(rnd), line: 1, column: 1, pointer: hostile(rnd), masked: hostile(rnd), message: "m" }], control: { red: true, rules: [], silent: [] } },
     fixtures,

@@ -3,8 +3,9 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { installHooks } from "../io/hooks.js";
-import { loadSetting, type Io } from "../io/setting.js";
-import { clearIntoRepo } from "./clear-into-repo.js";
+import { loadSetting } from "../io/setting.js";
+import type { Io } from "../types.js";
+import { clearIntoRepo } from "../line.js";
 
 // The whole flow on the bundled example, in a temporary git repository: hooks, run, the gate
 // refusing, ACCEPT written as a person would, the commit going through.

@@ -1,4 +1,4 @@
-import { UsageError } from "../cli-args.js";
+import { UsageError } from "../errors.js";
 import { blocks, type Finding } from "../findings.js";
 import { commitChanges, git, gitMaybe, LINK_MODE, lsIndex, lsTree, readBlobs, revList, stagedChanges } from "../io/git.js";
 import { parseConfigText, type ClearConfig } from "../io/repo.js";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { parseFlags } from "../cli-args.js";
 import { demoFlow } from "../clearance/demo-flow.js";
 import { guarded, type Command } from "../command.js";
-import type { Io } from "../io/setting.js";
+import type { Io } from "../types.js";
 
 const help = `clear demo [--keep]
 

@@ -4,7 +4,7 @@ import { checkCommits, checkStaged, commitsToPush, refused } from "../clearance/
 import { loadRawCaptureRules } from "../io/load-rules.js";
 import { repoPaths } from "../io/repo-tree.js";
 import { loadConfig, repoRoot, rulesDirFor } from "../io/repo.js";
-import type { Io } from "../io/setting.js";
+import type { Io } from "../types.js";
 import { rawCaptureCheck, type RawCaptureCheck } from "../passes/raw-capture.js";
 import { gateReport } from "../render/human.js";
 

@@ -6,7 +6,7 @@ import { makeDisplay } from "../display.js";
 import { loadRules } from "../io/load-rules.js";
 import { hookStatus, installHooks, uninstallHooks, type HooksResult } from "../io/hooks.js";
 import { repoRoot } from "../io/repo.js";
-import type { Io } from "../io/setting.js";
+import type { Io } from "../types.js";
 
 const help = `clear hooks install | status | uninstall [--yes] [--manager NAME] [--root DIR]
 

@@ -1,8 +1,9 @@
 import { parseFlags, requireDir } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
 import { blocks } from "../findings.js";
-import { loadSetting, progressFor, type Io } from "../io/setting.js";
-import { checkRecipes, inventoryOf, readSitting } from "../pipeline.js";
+import { loadSetting, progressFor } from "../io/setting.js";
+import type { Io } from "../types.js";
+import { runLine } from "../line.js";
 import { renderInventory } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 
@@ -19,9 +20,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const setting = loadSetting(values.root, io.cwd, { maxFileBytes: values["max-file-bytes"] });
   setting.progress = progressFor(io, values.json);
   const recipes = values.recipe ?? [];
-  checkRecipes(setting, recipes);
-  const sitting = await readSitting(requireDir(positionals[0], "inventory"), setting);
-  const { inventory } = inventoryOf(sitting, setting, recipes);
+  const { inventory } = await runLine(setting, requireDir(positionals[0], "inventory"), "inventory", { recipes });
   const blocked = blocks(inventory.findings);
   const dir = setting.display.path(inventory.dir);
   if (values.json) writeJson(io, { command: "inventory", ok: !blocked, ...inventory, dir });

@@ -1,7 +1,8 @@
 import { parseFlags, requireDir } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
-import { loadSetting, progressFor, type Io } from "../io/setting.js";
-import { inventoryOf, pairingOf, readSitting } from "../pipeline.js";
+import { loadSetting, progressFor } from "../io/setting.js";
+import type { Io } from "../types.js";
+import { runLine } from "../line.js";
 import { renderPairing } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 
@@ -18,9 +19,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, root: { type: "string" } }, 1, "pair");
   const setting = loadSetting(values.root, io.cwd);
   setting.progress = progressFor(io, values.json);
-  const sitting = await readSitting(requireDir(positionals[0], "pair"), setting);
-  const { inventory, captures } = inventoryOf(sitting, setting, [], false);
-  const pairing = pairingOf(captures, inventory, setting);
+  const { sitting, pairing } = await runLine(setting, requireDir(positionals[0], "pair"), "pair");
   if (values.json) writeJson(io, { command: "pair", dir: setting.display.path(sitting.dir), ...pairing });
   else io.stdout(renderPairing(pairing));
   return 0;

@@ -1,10 +1,11 @@
 import path from "node:path";
 import { parseFlags, UsageError } from "../cli-args.js";
-import { prepareBatch } from "../clearance/clear-into-repo.js";
+import { runLine } from "../line.js";
 import { guarded, type Command } from "../command.js";
 import { repoPaths } from "../io/repo-tree.js";
 import { serveReview, type Route } from "../io/review-server.js";
-import { loadSetting, type Io } from "../io/setting.js";
+import { loadSetting } from "../io/setting.js";
+import type { Io } from "../types.js";
 import { rawValue, reviewModel } from "../review/model.js";
 import { pageHtml, SCRIPT, STYLE } from "../review/page.js";
 
@@ -24,10 +25,9 @@ async function run(argv: string[], io: Io): Promise<number> {
   const setting = loadSetting(values.root, io.cwd);
   const dir = positionals[0] ? path.resolve(io.cwd, positionals[0]) : setting.root ? path.join(setting.root, repoPaths(setting.config).capturesInbox) : undefined;
   if (dir === undefined) throw new UsageError("clear review needs a capture directory outside a repository");
-  const prepared = await prepareBatch(setting, setting.root, dir);
-  const { cleared } = prepared;
-  const batch = prepared.blockers.length === 0 ? { id: prepared.id, digest: prepared.digest } : null;
-  const model = reviewModel(cleared, prepared.selection, prepared.scan, batch);
+  const cleared = await runLine(setting, dir, "record");
+  const batch = cleared.batch.blockers.length === 0 ? { id: cleared.batch.id, digest: cleared.batch.digest } : null;
+  const model = reviewModel(cleared, cleared.selection, cleared.scan, batch);
   const reveal: Route = (q) => {
     const fixture = model.fixtures.find((f) => f.file === q.get("file"));
     const index = Number(q.get("span"));

@@ -1,8 +1,9 @@
 import path from "node:path";
 import { parseFlags, UsageError } from "../cli-args.js";
-import { clearIntoRepo } from "../clearance/clear-into-repo.js";
+import { clearIntoRepo } from "../line.js";
 import { guarded, type Command } from "../command.js";
-import { loadSetting, progressFor, type Io } from "../io/setting.js";
+import { loadSetting, progressFor } from "../io/setting.js";
+import type { Io } from "../types.js";
 import { writeJson } from "../render/json.js";
 
 const help = `clear run [<capture-dir>] [--root DIR] [--json]

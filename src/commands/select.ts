@@ -1,9 +1,9 @@
-import { parseFlags, requireDir, UsageError } from "../cli-args.js";
+import { parseFlags, requireDir } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
 import { blocks } from "../findings.js";
-import { loadSetting, progressFor, type Io } from "../io/setting.js";
-import { selectPass } from "../passes/select.js";
-import { clearSitting, readSitting } from "../pipeline.js";
+import { loadSetting, progressFor } from "../io/setting.js";
+import type { Io } from "../types.js";
+import { runLine } from "../line.js";
 import { renderSelection } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 
@@ -21,11 +21,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, choose: { type: "string", multiple: true }, root: { type: "string" } }, 1, "select");
   const setting = loadSetting(values.root, io.cwd);
   setting.progress = progressFor(io, values.json);
-  const cleared = clearSitting(await readSitting(requireDir(positionals[0], "select"), setting), setting);
-  const overrides = values.choose ?? [];
-  const unknown = overrides.filter((name) => !cleared.captures.some((c) => c.name === name));
-  if (unknown.length > 0) throw new UsageError(`--choose: not a valid capture in this sitting: ${unknown.join(", ")}`);
-  const selection = selectPass(cleared.captures, cleared.substitution, cleared.pairing, setting.rules, overrides);
+  const { selection } = await runLine(setting, requireDir(positionals[0], "select"), "select", { choose: values.choose ?? [] });
   if (values.json) writeJson(io, { command: "select", ok: !blocks(selection.findings), ...selection });
   else io.stdout(renderSelection(selection));
   return blocks(selection.findings) ? 1 : 0;

@@ -2,9 +2,10 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { parseFlags, requireDir, UsageError } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
-import { loadSetting, progressFor, type Io } from "../io/setting.js";
+import { loadSetting, progressFor } from "../io/setting.js";
+import type { Io } from "../types.js";
 import { isInside, writeFolderWhole } from "../io/write-atomic.js";
-import { inventoryOf, readSitting, substitutionOf } from "../pipeline.js";
+import { runLine } from "../line.js";
 import { renderSubstitution } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 
@@ -32,12 +33,11 @@ async function run(argv: string[], io: Io): Promise<number> {
   if (values.out === undefined) throw new UsageError("clear substitute needs --out <dir>");
   const setting = loadSetting(values.root, io.cwd, { users: values.user ?? [] });
   setting.progress = progressFor(io, values.json);
-  const sitting = await readSitting(requireDir(positionals[0], "substitute"), setting);
+  const dir = requireDir(positionals[0], "substitute");
   const out = path.resolve(io.cwd, values.out);
   const outShown = setting.display.path(out);
-  await checkOut(out, sitting.dir, outShown);
-  const { inventory, captures } = inventoryOf(sitting, setting, [], false);
-  const substitution = substitutionOf(captures, inventory, setting);
+  await checkOut(out, path.resolve(io.cwd, dir), outShown);
+  const { sitting, substitution } = await runLine(setting, dir, "substitute");
   const written = substitution.files.flatMap((f) => (f.cleared ? [{ name: f.report.name, bytes: f.cleared }] : []));
   if (written.length > 300) setting.progress?.(`writing ${written.length} cleared files`);
   await writeFolderWhole(out, written, outShown);
@@ -45,7 +45,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const ok = substitution.skipped.length === 0 && substitution.files.every((f) => f.cleared !== null);
   if (values.json) {
     const { files, ...rest } = substitution;
-    writeJson(io, { command: "substitute", ok, dir: setting.display.path(sitting.dir), out: outShown, ...rest, files: files.map((f) => f.report) });
+    writeJson(io, { command: "substitute", ok, dir: setting.display.path(sitting.dir), out: outShown, ...rest, files: files.map(({ report: { spans: _spans, ...report } }) => report) });
   } else io.stdout(renderSubstitution(substitution, outShown));
   return ok ? 0 : 1;
 }

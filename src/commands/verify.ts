@@ -3,7 +3,8 @@ import { checkCommits, checkTree, commitsInRange, refused } from "../clearance/g
 import { guarded, type Command } from "../command.js";
 import { blocks, type Finding } from "../findings.js";
 import { candidatesFromWorkingTree, guardedFromWorkingTree, repoPaths } from "../io/repo-tree.js";
-import { loadSetting, type Io } from "../io/setting.js";
+import { loadSetting } from "../io/setting.js";
+import type { Io } from "../types.js";
 import { rawCaptureCheck } from "../passes/raw-capture.js";
 import { verifyPass } from "../passes/verify.js";
 import { RecordError } from "../record/parse.js";

@@ -1,6 +1,6 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { UsageError } from "../cli-args.js";
+import { UsageError } from "../errors.js";
 import { sha256Hex } from "../digest.js";
 import { escapeRegex } from "../regex.js";
 import type { Kit, KitFile, TransportRules } from "../types.js";

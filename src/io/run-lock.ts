@@ -1,7 +1,7 @@
 import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { OutputError } from "./errors.js";
+import { OutputError } from "../errors.js";
 import { gitMaybe } from "./git.js";
 
 // One `clear run` at a time per repository: a lock file in git's own folder, created

@@ -1,28 +1,13 @@
 import os from "node:os";
-import { UsageError } from "../cli-args.js";
+import { UsageError } from "../errors.js";
 import { makeDisplay, type Display } from "../display.js";
 import { loadRules } from "./load-rules.js";
 import { DEFAULT_LIMITS, type ReadLimits } from "./read-capture-dir.js";
 import { loadConfig, repoRoot, rulesDirFor, type ClearConfig } from "./repo.js";
-import type { Rules } from "../types.js";
+import type { Io, Rules } from "../types.js";
 
 // What every command starts from: where it is, its config and rules, its limits, and how it may
 // show paths and pointers.
-
-export interface Io {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  cwd: string;
-  /** True when stderr is a terminal (progress lines go there). */
-  tty: boolean;
-}
-
-export const processIo: Io = {
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
-  cwd: process.cwd(),
-  tty: process.stderr.isTTY === true,
-};
 
 export interface Setting {
   root: string | null;

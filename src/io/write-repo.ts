@@ -1,6 +1,6 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { OutputError } from "./errors.js";
+import { OutputError } from "../errors.js";
 import { writeAtomic } from "./write-atomic.js";
 
 // Writes a set of repository files all or nothing, never through a link: every folder on the way

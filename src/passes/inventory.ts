@@ -3,7 +3,7 @@ import { isCompanion, nameGrammar, parseCaptureName, type NameGrammar } from "..
 import type { Display } from "../display.js";
 import { finding, type Finding } from "../findings.js";
 import { placeOf, stringAt } from "../json/reader.js";
-import { findRefusals, isUnder } from "../refusals.js";
+import { findRefusals, isUnder, judgeRefusals, type EnvDumpPolicy } from "../refusals.js";
 import type { Capture, CaptureEntry, CaptureName, FieldInfo, Inventory, InventoryFile, MissingEvent, ReadProblem, Recipe, Rules, Sitting } from "../types.js";
 
 // Inventory: what a sitting holds, what its recipe expected, what is missing or broken.
@@ -13,12 +13,14 @@ export interface InventoryContext {
   display: Display;
   grammar: NameGrammar;
   classifiers: Map<string, Classifier>;
+  /** The env-dump-v1 policy in force, if clear.config.json opts into it. */
+  policy: EnvDumpPolicy | null;
 }
 
-export function inventoryContext(rules: Rules, display: Display): InventoryContext {
+export function inventoryContext(rules: Rules, display: Display, policy: EnvDumpPolicy | null = null): InventoryContext {
   const classifiers = new Map<string, Classifier>();
   for (const h of rules.harnesses) classifiers.set(h.harness, classifier(rules.fields.find((f) => f.harness === h.harness)));
-  return { rules, display, grammar: nameGrammar(rules.harnesses), classifiers };
+  return { rules, display, grammar: nameGrammar(rules.harnesses), classifiers, policy };
 }
 
 export interface InventoryResult {
@@ -54,16 +56,17 @@ function notRegular(entry: Extract<CaptureEntry, { kind: "unreadable" }>, looksL
   return finding("not-a-capture", { file }, { reason: `is ${what}, not a capture` });
 }
 
-function fieldFindings(doc: Capture["doc"], name: CaptureName, file: string, ctx: InventoryContext): { fields: FieldInfo[]; findings: Finding[] } {
-  const refusals = findRefusals(doc, name.harness, name.event, ctx.rules.refusals);
-  const dumps = refusals.filter((r) => r.kind === "env-dump").map((r) => r.pointer);
-  const leaves = classifyDocument(doc, name.event, ctx.classifiers.get(name.harness) as Classifier).filter((l) => !dumps.some((d) => isUnder(l.pointer, d)));
+function fieldFindings(capture: Capture, name: CaptureName, file: string, ctx: InventoryContext): { fields: FieldInfo[]; findings: Finding[] } {
+  const { doc, refusals } = capture;
+  // Inside an environment dump, admitted or refused, member names are variables, not fields.
+  const dumps = findRefusals(doc, name.harness, name.event, ctx.rules.refusals).filter((r) => r.kind === "env-dump").map((r) => r.pointer);
+  const leaves = capture.leaves.filter((l) => !dumps.some((d) => isUnder(l.pointer, d)));
   const findings: Finding[] = [];
   const fields = leaves.map((l): FieldInfo => ({ pointer: ctx.display.pointer(l.pointer), class: l.class, known: l.known }));
   for (const l of leaves) {
     if (!l.known) findings.push(finding("unknown-field", { file, pointer: ctx.display.pointer(l.pointer), ...placeOf(doc.text, l.start) }, { guess: l.class }));
   }
-  for (const r of refusals) findings.push(finding("refused-class", { file, pointer: ctx.display.pointer(r.pointer), ...placeOf(doc.text, r.start) }, { detail: r.detail }));
+  findings.push(...refusals.refused);
   const eventSpan = doc.spans.find((s) => s.pointer === "/hook_event_name" && s.kind === "string");
   const said = eventSpan ? stringAt(doc.text, eventSpan.start, eventSpan.end) : undefined;
   if (said !== undefined && name.hostEvent !== undefined && said !== name.hostEvent) {
@@ -92,9 +95,11 @@ export function inventoryEntry(entry: CaptureEntry, ctx: InventoryContext, withF
     return { file: inv, findings };
   }
   inv.valid = true;
-  const capture: Capture = { name: file, harness: name.harness, event: name.event, hostEvent: name.hostEvent, version: name.version, n: name.n, bytes: entry.bytes, sha256: entry.sha256, doc: entry.doc, mtimeMs: entry.mtimeMs };
-  if (!withFields) return { file: inv, capture, findings };
-  const checked = fieldFindings(entry.doc, name, file, ctx);
+  const leaves = classifyDocument(entry.doc, name.event, ctx.classifiers.get(name.harness) as Classifier);
+  const refusals = judgeRefusals(entry.doc, { file, harness: name.harness, event: name.event }, ctx.rules.refusals, ctx.policy, ctx.display);
+  const capture: Capture = { name: file, harness: name.harness, event: name.event, hostEvent: name.hostEvent, version: name.version, n: name.n, bytes: entry.bytes, sha256: entry.sha256, doc: entry.doc, mtimeMs: entry.mtimeMs, leaves, refusals };
+  const checked = fieldFindings(capture, name, file, ctx);
+  if (!withFields) checked.fields = [];
   inv.fields = checked.fields;
   return { file: inv, capture, findings: [...findings, ...checked.findings] };
 }

@@ -1,4 +1,5 @@
-import { findMatches } from "../pointers.js";
+import { stringAt } from "../json/reader.js";
+import { matchesPattern } from "../pointers.js";
 import type { Capture, Pair, Pairing, PairingRuleSet, PairingScope, Rules, ScopeCount, Unpaired } from "../types.js";
 
 // Pairing: which files belong to one host operation, by the host's own identifiers only, never by
@@ -19,18 +20,20 @@ export function placeholderTest(rules: Rules): (id: string) => boolean {
   return (id) => patterns.some((p) => p.test(id.trim()));
 }
 
-/** The identifiers one payload carries, per scope. Pure. */
-export function identifiersOf(capture: Pick<Capture, "name" | "harness" | "event" | "doc">, ruleSet: PairingRuleSet | undefined, isPlaceholder: (id: string) => boolean): FileIds {
+/** The identifiers one payload carries, per scope, read from its classified leaves. Pure. */
+export function identifiersOf(capture: Pick<Capture, "name" | "harness" | "event" | "doc" | "leaves">, ruleSet: PairingRuleSet | undefined, isPlaceholder: (id: string) => boolean): FileIds {
   const ids = new Map<string, string[]>();
   const placeholders = new Map<string, number>();
+  const strings = capture.leaves.filter((l) => l.kind === "string");
   for (const scope of ruleSet?.scopes ?? []) {
     const values: string[] = [];
     for (const p of scope.pointers) {
       if (p.events && !p.events.includes(capture.event)) continue;
-      for (const m of findMatches(capture.doc.value, p.pointer)) {
-        if (typeof m.value !== "string") continue;
-        if (isPlaceholder(m.value)) placeholders.set(scope.scope, (placeholders.get(scope.scope) ?? 0) + 1);
-        else if (!values.includes(m.value)) values.push(m.value);
+      for (const leaf of strings) {
+        if (!matchesPattern(p.pointer, leaf.tokens)) continue;
+        const value = stringAt(capture.doc.text, leaf.start, leaf.end);
+        if (isPlaceholder(value)) placeholders.set(scope.scope, (placeholders.get(scope.scope) ?? 0) + 1);
+        else if (!values.includes(value)) values.push(value);
       }
     }
     if (values.length > 0) ids.set(scope.scope, values);

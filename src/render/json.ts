@@ -1,4 +1,4 @@
-import type { Io } from "../io/setting.js";
+import type { Io } from "../types.js";
 
 // The --json envelope: exactly one object on stdout, with schemaVersion 1.
 

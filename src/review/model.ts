@@ -1,7 +1,6 @@
 import { decodeJsonString } from "../json/escapes.js";
 import { scanJson } from "../json/reader.js";
-import type { Cleared } from "../pipeline.js";
-import type { ScanResult, Selection } from "../types.js";
+import type { Cleared, ClearedReport, ScanResult, Selection } from "../types.js";
 
 // What the review page shows, built from a cleared sitting: the coverage grid, each selected
 // fixture as it will be committed with every substituted span marked, the pairs, the scan. Raw
@@ -31,25 +30,13 @@ export interface ReviewModel {
   batch: { id: string; digest: string } | null;
 }
 
-/** Which rule a changed value shows: the placeholder it became says so. */
-function ruleOf(cleared: string): string {
-  if (/^x*$/.test(cleared)) return "free-text-v1";
-  if (cleared === "[env-dump-v1]") return "env-dump-v1";
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(cleared)) return "url-v1";
-  return "home-path-v1";
-}
-
-/** The string tokens whose bytes substitution changed; raw and cleared spans line up one for one. */
-export function markedSpans(raw: string, cleared: string): MarkedSpan[] {
-  const a = scanJson(raw, { maxDepth: 10_000 }).spans;
-  const b = scanJson(cleared, { maxDepth: 10_000 }).spans;
-  const out: MarkedSpan[] = [];
-  b.forEach((s, index) => {
-    const r = a[index];
-    if (s.kind !== "string" || !r || raw.slice(r.start, r.end) === cleared.slice(s.start, s.end)) return;
-    out.push({ index, start: s.start, end: s.end, rule: ruleOf(decodeJsonString(cleared.slice(s.start + 1, s.end - 1))) });
+/** Each string substitution changed, marked with the rule that made it what it is now (the last that changed it). */
+export function markedSpans(report: ClearedReport, cleared: string): MarkedSpan[] {
+  const spans = scanJson(cleared, { maxDepth: 10_000 }).spans;
+  return report.spans.flatMap((s) => {
+    const span = spans[s.index];
+    return span ? [{ index: s.index, start: span.start, end: span.end, rule: s.rules.at(-1) as string }] : [];
   });
-  return out;
 }
 
 function grid(cleared: Cleared, selection: Selection): ReviewModel["grid"] {
@@ -71,10 +58,9 @@ function grid(cleared: Cleared, selection: Selection): ReviewModel["grid"] {
 
 export function reviewModel(cleared: Cleared, selection: Selection, scan: ScanResult, batch: ReviewModel["batch"]): ReviewModel {
   const fixtures = selection.selected.map((s) => {
-    const raw = cleared.captures.find((c) => c.name === s.file)?.doc.text ?? "";
-    const bytes = cleared.substitution.files.find((f) => f.report.name === s.file)?.cleared ?? new Uint8Array();
-    const text = Buffer.from(bytes).toString("utf8");
-    return { file: s.file, harness: s.harness, event: s.event, version: s.version, cleared: text, spans: markedSpans(raw, text) };
+    const file = cleared.substitution.files.find((f) => f.report.name === s.file);
+    const text = Buffer.from(file?.cleared ?? new Uint8Array()).toString("utf8");
+    return { file: s.file, harness: s.harness, event: s.event, version: s.version, cleared: text, spans: file ? markedSpans(file.report, text) : [] };
   });
   return { grid: grid(cleared, selection), fixtures, pairs: cleared.pairing.pairs.map((p) => ({ scope: p.scope, id: p.id, files: p.files })), scan, batch };
 }

@@ -1,20 +1,11 @@
 import type { SecretLintRuleCreator } from "@secretlint/types";
+import type { SecretPattern } from "../types.js";
 import { lowerOf, stringsOf } from "./strings.js";
+
+export type { SecretPattern };
 
 // A secret shape from rules/secrets/patterns.json as a secretlint rule module: an id, messages
 // by messageId, and a file handler that reports ranges. The message never carries the value.
-
-export interface SecretPattern {
-  id: string;
-  description: string;
-  target: "strings" | "raw";
-  pattern: string;
-  /** Lower-case words one of which any text holding this shape contains. */
-  keywords: string[];
-  flags?: string;
-  match: string[][];
-  noMatch: string[][];
-}
 
 export function patternRule(p: SecretPattern): SecretLintRuleCreator {
   const messages = { FOUND: { en: (props: { kind: string }) => `found ${props.kind}` } };

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { UsageError } from "../../cli-args.js";
+import { UsageError } from "../../errors.js";
 import { git } from "../git.js";
 import { HOOKS } from "./shell.js";
 

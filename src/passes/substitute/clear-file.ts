@@ -1,26 +1,23 @@
-import { classifyDocument, type Classifier } from "../../classify.js";
 import type { Display } from "../../display.js";
 import { finding, type Finding } from "../../findings.js";
 import type { HomeGrammar } from "../../homes.js";
 import { decodeJsonString } from "../../json/escapes.js";
 import { placeOf, scanJson } from "../../json/reader.js";
-import { findRefusals, isUnder, memberNames } from "../../refusals.js";
-import type { Capture, ClearedFile, Exemption, JsonDocument, RuleApplication, Rules } from "../../types.js";
-import { ENV_DUMP_RULE } from "./env-dump.js";
+import { isUnder } from "../../refusals.js";
+import type { Capture, ClearedFile, ClearedReport, JsonDocument, RuleApplication, Rules } from "../../types.js";
 import { finalCheck, type KnownNames } from "./final-check.js";
 import type { Leaf, SubstitutionRule } from "./rule.js";
 
-// Clearing one capture, in named steps: admit policy exemptions, substitute leaves into a list of
-// edits, splice, re-check the result, run the final check, report. Pure: bytes in, bytes out.
+// Clearing one capture, in named steps: substitute its leaves (classified and judged for refused
+// classes by inventory) into a list of edits, splice, re-check the result, run the final check,
+// report which rule changed each span. Pure: bytes in, bytes out.
 
 export interface ClearContext {
   rules: Rules;
   registry: SubstitutionRule[];
-  classifier: Classifier;
   grammar: HomeGrammar;
   names: KnownNames;
   display: Display;
-  envDumpPolicy: { reason: string; pointers?: string[] } | null;
 }
 
 interface Edit {
@@ -32,25 +29,6 @@ interface Edit {
 /** Several words, or a long run of text: what a prompt or a message looks like. */
 export function looksLikeProse(value: string): boolean {
   return value.trim().split(/\s+/).length >= 3 || (value.length > 64 && /\s/.test(value));
-}
-
-function admitExemptions(capture: Capture, ctx: ClearContext): { dumps: string[]; exemptions: Exemption[]; refused: Finding[] } {
-  const out = { dumps: [] as string[], exemptions: [] as Exemption[], refused: [] as Finding[] };
-  const { doc } = capture;
-  for (const r of findRefusals(doc, capture.harness, capture.event, ctx.rules.refusals)) {
-    const policy = ctx.envDumpPolicy;
-    const admitted = r.kind === "env-dump" && policy !== null && (policy.pointers === undefined || policy.pointers.includes(r.pointer));
-    if (!admitted) {
-      out.refused.push(finding("refused-class", { file: capture.name, pointer: ctx.display.pointer(r.pointer), ...placeOf(doc.text, r.start) }, { detail: r.detail }));
-      continue;
-    }
-    out.dumps.push(r.pointer);
-    const members = memberNames(doc).get(r.pointer) ?? [];
-    const known = new Set(ctx.rules.refusals.envDump.knownNames);
-    const remaining = members.filter((m) => known.has(m)).sort();
-    out.exemptions.push({ rule: ENV_DUMP_RULE, pointer: ctx.display.pointer(r.pointer), reason: policy.reason, remainingCount: members.length, remaining });
-  }
-  return out;
 }
 
 class Applications {
@@ -65,20 +43,23 @@ class Applications {
   }
 }
 
-function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, applied: Applications): { edits: Edit[]; review: string[]; refused: Finding[] } {
-  const out = { edits: [] as Edit[], review: [] as string[], refused: [] as Finding[] };
+function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, applied: Applications): { edits: Edit[]; review: string[]; refused: Finding[]; spans: ClearedReport["spans"] } {
+  const out = { edits: [] as Edit[], review: [] as string[], refused: [] as Finding[], spans: [] as ClearedReport["spans"] };
   const { doc } = capture;
-  for (const l of classifyDocument(doc, capture.event, ctx.classifier)) {
+  for (const l of capture.leaves) {
     if (l.kind !== "string") continue;
     const leaf: Leaf = { pointer: l.pointer, class: l.class, known: l.known, inDump: dumps.some((d) => isUnder(l.pointer, d)) };
     const original = doc.text.slice(l.start + 1, l.end - 1);
     let raw = original;
+    const changedBy: string[] = [];
     for (const rule of ctx.registry) {
       if (!rule.prefilter(raw, leaf)) continue;
       const next = rule.apply(raw, leaf);
       if (next.matched || next.raw !== raw) applied.touch(rule.id, l.pointer, next.raw !== raw);
+      if (next.raw !== raw) changedBy.push(rule.id);
       raw = next.raw;
     }
+    if (changedBy.length > 0) out.spans.push({ index: l.index, rules: changedBy });
     if (leaf.class === "free-text" && !leaf.known && !leaf.inDump) out.review.push(ctx.display.pointer(l.pointer));
     // Prose kept verbatim means a rule classed it wrongly, on any event.
     if (!leaf.inDump && (leaf.class === "enum" || leaf.class === "identifier") && looksLikeProse(decodeJsonString(raw))) {
@@ -115,7 +96,7 @@ function recheck(text: string, doc: JsonDocument, file: string): { cleared: Json
 /** Clears one parsed capture. */
 export function clearFile(capture: Capture, ctx: ClearContext): ClearedFile {
   const applied = new Applications();
-  const exempt = admitExemptions(capture, ctx);
+  const exempt = capture.refusals;
   const leaves = substituteLeaves(capture, exempt.dumps, ctx, applied);
   const text = splice(capture.doc.text, leaves.edits);
   const checked = recheck(text, capture.doc, capture.name);
@@ -129,6 +110,7 @@ export function clearFile(capture: Capture, ctx: ClearContext): ClearedFile {
       rawBytes: capture.bytes.length,
       clearedBytes: bytes ? bytes.length : null,
       rules: applied.report(ctx.registry.map((r) => r.id), ctx.display),
+      spans: leaves.spans,
       review: leaves.review,
       exemptions: exempt.exemptions,
       refused,

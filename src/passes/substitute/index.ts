@@ -1,4 +1,3 @@
-import { classifier } from "../../classify.js";
 import type { Display } from "../../display.js";
 import { finding } from "../../findings.js";
 import { homeGrammar, userNamePattern, type HomeGrammar } from "../../homes.js";
@@ -20,8 +19,25 @@ export interface SubstituteOptions {
   /** Names given by --user, clear.config.json and the runner's home. */
   users: string[];
   literals: Literal[];
-  /** Present when clear.config.json opts into the env-dump-v1 policy. */
-  envDump: { reason: string; pointers?: string[] } | null;
+}
+
+/** The owners a sitting names and the names given: learned once, used by substitution, its final check and the scan. Never printed. */
+export interface SittingNames {
+  /** Every name, learned or given: the home grammar extends owners by these. */
+  all: string[];
+  /** The names the final check and the scan look for as words (a one-letter learned name is not). */
+  checked: string[];
+  learnedAt: Map<string, LearnedName>;
+  grammar: HomeGrammar;
+}
+
+export function sittingNames(captures: Capture[], rules: Rules, users: string[]): SittingNames {
+  const learnedAt = learnOwners(captures, homeGrammar(rules.homes));
+  const all = [...new Set([...learnedAt.keys(), ...users])];
+  const grammar = homeGrammar(rules.homes, all);
+  // A learned name of one letter would refuse every file with that letter standing alone; its homes are still replaced.
+  const checked = [...[...learnedAt.keys()].filter((n) => n.length >= 2), ...users].filter((n) => grammar.isOwner(n));
+  return { all, checked, learnedAt, grammar };
 }
 
 /** The registry, in the order the rules apply. */
@@ -47,17 +63,10 @@ export function learnOwners(captures: Capture[], grammar: HomeGrammar): Map<stri
   return learned;
 }
 
-export function substitutePass(captures: Capture[], rules: Rules, options: SubstituteOptions, display: Display): Substitution {
-  const plain = homeGrammar(rules.homes);
-  const learnedAt = learnOwners(captures, plain);
-  const names = [...new Set([...learnedAt.keys(), ...options.users])];
-  const grammar = homeGrammar(rules.homes, names);
-  // A learned name of one letter would refuse every file with that letter standing alone; its homes are still replaced.
-  const checked = [...[...learnedAt.keys()].filter((n) => n.length >= 2), ...options.users].filter((n) => grammar.isOwner(n));
-  const known = { pattern: userNamePattern(checked), learnedAt };
-  const base = { rules, registry: registry(rules, grammar, options.literals), grammar, names: known, display, envDumpPolicy: options.envDump };
-  const classifiers = new Map(rules.harnesses.map((h) => [h.harness, classifier(rules.fields.find((f) => f.harness === h.harness))]));
-  const files = captures.map((c) => clearFile(c, { ...base, classifier: classifiers.get(c.harness) ?? classifier(undefined) } satisfies ClearContext));
+export function substitutePass(captures: Capture[], rules: Rules, options: SubstituteOptions, display: Display, names: SittingNames = sittingNames(captures, rules, options.users)): Substitution {
+  const known = { pattern: userNamePattern(names.checked), learnedAt: names.learnedAt };
+  const context: ClearContext = { rules, registry: registry(rules, names.grammar, options.literals), grammar: names.grammar, names: known, display };
+  const files = captures.map((c) => clearFile(c, context));
   const findings = files.flatMap((f) => [...f.report.refused, ...f.report.review.map((pointer) => finding("review-free-text", { file: f.report.name, pointer }))]);
-  return { userNames: names.length, files, skipped: [], findings };
+  return { userNames: names.all.length, files, skipped: [], findings };
 }

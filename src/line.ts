@@ -1,0 +1,208 @@
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { sha256Hex } from "./digest.js";
+import { OutputError, UsageError } from "./errors.js";
+import { finding, type Finding } from "./findings.js";
+import { userNamePattern } from "./homes.js";
+import { committedTransports } from "./io/kit.js";
+import { RulesError, validateAgainst } from "./io/load-rules.js";
+import { listCaptureDir, readCaptureEntries } from "./io/read-capture-dir.js";
+import { CONFIG_FILE, placesOf, repoPaths } from "./io/repo-tree.js";
+import { withRunLock } from "./io/run-lock.js";
+import type { Setting } from "./io/setting.js";
+import { readRepoFile, writeRepoFiles } from "./io/write-repo.js";
+import { inventoryContext, inventoryPass, unknownRecipes } from "./passes/inventory.js";
+import { kitPass } from "./passes/kit.js";
+import { identifiersOf, pairPass, placeholderTest } from "./passes/pair.js";
+import { provenancePass } from "./passes/provenance.js";
+import { batchId, recordBatch } from "./passes/record.js";
+import { scanEngine, scanPass } from "./passes/scan.js";
+import { selectPass } from "./passes/select.js";
+import { sittingNames, substitutePass, type SittingNames } from "./passes/substitute/index.js";
+import { parseRecord } from "./record/parse.js";
+import { alreadyAccepted, withBatch } from "./record/write.js";
+import type { Capture, CaptureEntry, FixtureOut, Inventory, Kit, Pairing, ScanResult, Selection, Sitting, SittingInfo, Substitution } from "./types.js";
+
+// The one line: a sitting read once, at the edge, into parsed captures; then inventory (each
+// capture classified and judged for refused classes once), pairing, substitution, selection,
+// provenance, the scan and the record, each pass adding its result to what the earlier ones
+// found; then the fixtures and the batch written into the repository, all or nothing. A command
+// runs the line as far as it needs.
+
+/** Progress is said only on sittings larger than this. */
+const PROGRESS_FROM = 300;
+
+export type Stage = "inventory" | "pair" | "substitute" | "select" | "record";
+
+export interface LineOptions {
+  recipes?: string[];
+  /** Capture names a person chose with --choose. */
+  choose?: string[];
+}
+
+export interface Line {
+  sitting: Sitting;
+  inventory: Inventory;
+  captures: Capture[];
+  pairing: Pairing;
+  names: SittingNames;
+  substitution: Substitution;
+  selection: Selection;
+  fixtures: FixtureOut[];
+  scan: ScanResult;
+  /** The batch as it would be written: its text, id, digest, and what blocks it. */
+  batch: { id: string; digest: string; text: string; blockers: Finding[] };
+}
+
+function companion<T>(entry: CaptureEntry | undefined, kind: "sitting" | "kit"): { value: T | null; findings: Finding[] } {
+  if (!entry) return { value: null, findings: [] };
+  const file = entry.name;
+  const code = kind === "sitting" ? "invalid-sitting" : "invalid-kit";
+  if (entry.kind === "unreadable") {
+    if (entry.entryKind === "symlink") return { value: null, findings: [finding("symlink", { file })] };
+    return { value: null, findings: [finding(code, { file }, { detail: entry.problem ? entry.problem.message : "is not a regular file" })] };
+  }
+  try {
+    validateAgainst(kind, entry.doc.value, file);
+    return { value: entry.doc.value as T, findings: [] };
+  } catch (err) {
+    if (!(err instanceof RulesError)) throw err;
+    const detail = err.message.replace(/^[^:]*: /, "");
+    return { value: null, findings: [finding(code, { file, pointer: /at (\/[^\s:]*)/.exec(detail)?.[1] }, { detail })] };
+  }
+}
+
+/** Reads a sitting whole: every entry through the safe reader, and its companions validated. */
+export async function readSitting(dir: string, setting: Setting): Promise<Sitting> {
+  const list = await listCaptureDir(dir, setting.display.path(dir));
+  say(setting, list.entries.length, `reading ${list.entries.length} entries`);
+  const entries = readCaptureEntries(list, setting.limits);
+  const sitting = companion<SittingInfo>(entries.find((e) => e.name === "sitting.json"), "sitting");
+  const kit = companion<Kit>(entries.find((e) => e.name === "kit.json"), "kit");
+  return { dir: list.path, entries, info: sitting.value, kit: kit.value, findings: [...sitting.findings, ...kit.findings] };
+}
+
+export function checkRecipes(setting: Setting, recipes: string[]): void {
+  const unknown = unknownRecipes(setting.rules, recipes);
+  if (unknown.length > 0) throw new UsageError(`no recipe named ${unknown.map((n) => `"${n}"`).join(", ")} (known: ${setting.rules.recipes.map((r) => r.name).join(", ")})`);
+}
+
+function skippedOf(inventory: Inventory): { file: string; reason: string }[] {
+  return inventory.files
+    .filter((f) => !f.valid)
+    .map((f) => {
+      const why = inventory.findings.find((x) => x.file === f.name && x.severity === "block");
+      return { file: f.name, reason: why ? `${why.code}: ${why.message}` : "not a readable capture" };
+    });
+}
+
+/** Says a pass on a long run, where the command asked for progress. */
+function say(setting: Setting, count: number, line: string): void {
+  if (count > PROGRESS_FROM) setting.progress?.(line);
+}
+
+function inventoried(sitting: Sitting, setting: Setting, recipes: string[]): Pick<Line, "inventory" | "captures"> {
+  say(setting, sitting.entries.length, `inventory of ${sitting.entries.length} entries`);
+  const policy = setting.config.policies?.["env-dump-v1"] ?? null;
+  return inventoryPass(sitting, inventoryContext(setting.rules, setting.display, policy), recipes);
+}
+
+function paired(captures: Capture[], inventory: Inventory, setting: Setting): Pairing {
+  say(setting, captures.length, `pairing ${captures.length} captures`);
+  const isPlaceholder = placeholderTest(setting.rules);
+  const files = captures.map((c) => identifiersOf(c, setting.rules.pairing.find((p) => p.harness === c.harness), isPlaceholder));
+  return pairPass(files, setting.rules, skippedOf(inventory), setting.display.id);
+}
+
+function substituted(captures: Capture[], inventory: Inventory, names: SittingNames, setting: Setting): Substitution {
+  say(setting, captures.length, `substituting ${captures.length} captures`);
+  const substitution = substitutePass(captures, setting.rules, { users: setting.users, literals: setting.config.literals ?? [] }, setting.display, names);
+  return { ...substitution, skipped: skippedOf(inventory) };
+}
+
+function blockersOf(line: Pick<Line, "inventory" | "selection" | "scan">): Finding[] {
+  // A missing event is recorded in the batch; what is there is still cleared.
+  const out = line.inventory.findings.filter((f) => f.severity === "block" && f.code !== "missing-event");
+  out.push(...line.selection.findings.filter((f) => f.severity === "block"));
+  out.push(...line.scan.findings.map((f) => finding("secret-found", { file: f.file, pointer: f.pointer, line: f.line, column: f.column }, { rule: f.rule, masked: f.masked })));
+  if (!line.scan.control.red) out.push(finding("control-silent", {}, { rules: line.scan.control.silent.join(", ") }));
+  return out;
+}
+
+async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixtures: FixtureOut[], setting: Setting): Promise<Pick<Line, "fixtures" | "scan" | "batch">> {
+  say(setting, line.captures.length, `scanning ${fixtures.length} fixtures`);
+  const engine = scanEngine(setting.rules.secrets, line.names.grammar, userNamePattern(line.names.checked));
+  const scan = await scanPass(fixtures.map((f) => ({ file: f.path, text: Buffer.from(f.bytes).toString("utf8") })), engine, setting.display);
+  const blockers = blockersOf({ ...line, scan });
+  const written = blockers.length === 0 ? fixtures : [];
+  const kit = line.sitting.kit;
+  const kitCheck = kit && setting.root ? kitPass(kit, await committedTransports(setting.root, setting.rules.transports, false), new Map(), setting.rules.transports.versionPattern).transports : null;
+  const id = batchId(line.captures);
+  const text = recordBatch({ ...line, sittingShown: setting.display.path(line.sitting.dir), scan, fixtures: written, blockers, kitCheck, mask: setting.display.path, sidecarDigest: (f) => sha256Hex(f.sidecar) }, id);
+  const digest = parseRecord(text).batches[0]?.digestClaimed ?? "";
+  return { fixtures: written, scan, batch: { id, digest, text, blockers } };
+}
+
+/** Runs the line on a sitting up to and including `until`; later stages are left empty. */
+export async function runLine(setting: Setting, dir: string, until: Stage, options: LineOptions = {}): Promise<Line> {
+  checkRecipes(setting, options.recipes ?? []);
+  const sitting = await readSitting(dir, setting);
+  const { inventory, captures } = inventoried(sitting, setting, options.recipes ?? []);
+  const empty = { pairing: pairPass([], setting.rules), substitution: { userNames: 0, files: [], skipped: [], findings: [] }, selection: { selected: [], findings: [] } };
+  const line: Line = { sitting, inventory, captures, ...empty, names: sittingNames([], setting.rules, []), fixtures: [], scan: { files: 0, findings: [], control: { red: false, rules: [], silent: [] } }, batch: { id: "", digest: "", text: "", blockers: [] } };
+  if (until === "inventory") return line;
+  line.pairing = paired(captures, inventory, setting);
+  if (until === "pair") return line;
+  line.names = sittingNames(captures, setting.rules, setting.users);
+  line.substitution = substituted(captures, inventory, line.names, setting);
+  if (until === "substitute") return line;
+  const unknown = (options.choose ?? []).filter((name) => !captures.some((c) => c.name === name));
+  if (unknown.length > 0) throw new UsageError(`--choose: not a valid capture in this sitting: ${unknown.join(", ")}`);
+  line.selection = selectPass(captures, line.substitution, line.pairing, setting.rules, options.choose ?? []);
+  if (until === "select") return line;
+  const paths = repoPaths(setting.config);
+  const fixtures = provenancePass(sitting, captures, line.substitution, line.pairing, line.selection, paths.fixtures, batchId(captures));
+  Object.assign(line, await recorded(line, fixtures, setting));
+  setting.progress?.("");
+  return line;
+}
+
+export interface RunResult {
+  batch: string;
+  /** Set when an accepted batch already holds exactly this sitting's fixtures: nothing was written. */
+  alreadyAccepted: boolean;
+  /** The pending batch this one replaced, if any. */
+  replaced: string | null;
+  fixtures: string[];
+  blockers: Finding[];
+  scan: ScanResult;
+  recordPath: string;
+}
+
+/** A link where the tool's own files stand, on disk, is refused before anything is read or written. */
+async function refuseLinks(root: string, layout: ReturnType<typeof repoPaths>): Promise<void> {
+  const { places, above } = placesOf(layout);
+  for (const p of [...above, ...places, CONFIG_FILE]) {
+    if ((await fs.lstat(path.join(root, p)).catch(() => null))?.isSymbolicLink()) {
+      throw new OutputError(`${p}: is a symbolic link where the tool's own files stand; the tool never reads or writes through one (replace it with the real folder or file)`);
+    }
+  }
+}
+
+/** `clear run`: the whole line, then the fixtures, their sidecars and the batch written, all or nothing, one run at a time. */
+export async function clearIntoRepo(setting: Setting, root: string, captureDir: string | undefined, options: LineOptions = {}): Promise<RunResult> {
+  const paths = repoPaths(setting.config);
+  return withRunLock(root, async () => {
+    await refuseLinks(root, paths);
+    const line = await runLine(setting, captureDir ?? path.join(root, paths.capturesInbox), "record", options);
+    const b = line.batch;
+    const existing = (await readRepoFile(root, paths.clearance))?.toString("utf8") ?? null;
+    const listed = parseRecord(b.text, paths.clearance).batches[0]?.fixtures ?? [];
+    const result = { batch: b.id, fixtures: line.fixtures.map((f) => f.path), blockers: b.blockers, scan: line.scan, recordPath: paths.clearance };
+    if (b.blockers.length === 0 && alreadyAccepted(existing, b.id, listed, paths.clearance)) return { ...result, alreadyAccepted: true, replaced: null };
+    const next = withBatch(existing, b.text, paths.clearance);
+    const files = line.fixtures.flatMap((f) => [{ path: f.path, bytes: f.bytes }, { path: f.sidecarPath, bytes: f.sidecar }]);
+    await writeRepoFiles(root, [...files, { path: paths.clearance, bytes: Buffer.from(next.text) }]);
+    return { ...result, alreadyAccepted: false, replaced: next.replaced };
+  });
+}

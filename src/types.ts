@@ -180,12 +180,22 @@ export interface HomeRoot {
   notExamples?: string[];
 }
 
+/** A person's word, in clear.config.json, that a path segment standing where an owner would is not a person. */
+export interface NotAPerson {
+  segment: string;
+  reason: string;
+}
+
 export interface HomeRules {
   placeholder: string;
   notOwners: string[];
   groupFolders: string[];
+  /** Where a root written from "/" stands: at a path's beginning, or under one of these mount prefixes. */
+  position: { mounts: string[]; examples: { text: string; owner: string }[]; notExamples: string[] };
   roots: HomeRoot[];
   slugs: { id: string; root: string; examples: { text: string; owner: string }[]; notExamples?: string[] }[];
+  /** Added from clear.config.json's declarations, never from homes.json: segments a person says are nobody. */
+  declared?: NotAPerson[];
 }
 
 export interface UrlRules {
@@ -354,6 +364,8 @@ export interface LearnedName {
 
 export interface Substitution {
   userNames: number;
+  /** The declarations in force (clear.config.json), listed in the batch so that accepting it accepts them. */
+  declarations: NotAPerson[];
   files: ClearedFile[];
   skipped: { file: string; reason: string }[];
   findings: Finding[];

@@ -95,6 +95,7 @@ function refusalSection(b: BatchInput): string[] {
     lines.push(...f.report.refused.map((r) => `- refused ${code(f.report.name)} ${r.code}${r.pointer !== undefined ? ` ${code(r.pointer)}` : ""}: ${r.message}`));
     lines.push(...f.report.exemptions.map((e) => `- exemption ${e.rule} ${code(f.report.name)} ${code(e.pointer)}: ${e.reason}; ${e.remainingCount} member names remain`));
   }
+  lines.push(...b.substitution.declarations.map((d) => `- declaration, not a person: ${code(d.segment)} (clear.config.json): ${d.reason}`));
   return [...lines, lines.length === 2 ? "- none" : "", ""].filter((l, i, a) => !(l === "" && a[i - 1] === ""));
 }
 

@@ -129,6 +129,8 @@ export interface FieldRule {
   examples: FieldExample[];
   /** Values this rule must not take for its class (a prose reason is not an enum). */
   notValues?: string[];
+  /** For an enum: the values the host documents. Any other value may be a person's own word and is substituted as free text. */
+  values?: string[];
 }
 
 export interface FieldRuleSet {
@@ -346,6 +348,8 @@ export interface ClearedReport {
   clearedBytes: number | null;
   rules: RuleApplication[];
   review: string[];
+  /** Pointers where an enum held a value outside its documented values, substituted as free text. */
+  undocumented: string[];
   exemptions: Exemption[];
   refused: Finding[];
 }

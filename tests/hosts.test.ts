@@ -10,7 +10,6 @@ import { clearJson, tempDir } from "./helpers.js";
 // synthetic values in the documented shapes.
 
 const rules = loadRules();
-const STRING_CLASSES = ["identifier", "path", "free-text", "enum", "timestamp", "url"];
 
 interface FindingRow {
   code: string;
@@ -18,25 +17,6 @@ interface FindingRow {
   pointer?: string;
   message: string;
 }
-
-describe("Codex's generated hook input schemas against the Codex field rules", () => {
-  const schemas = JSON.parse(readFileSync(path.join(import.meta.dirname, "data", "codex-hook-inputs.json"), "utf8")) as { events: Record<string, Record<string, string>> };
-  const c = classifier(rules.fields.find((f) => f.harness === "codex"));
-  const codex = rules.harnesses.find((h) => h.harness === "codex")!;
-  for (const [event, fields] of Object.entries(schemas.events)) {
-    it(`${event}: the event is catalogued and every field the schema defines is known to a rule of a fitting class`, () => {
-      expect(codex.events.map((e) => e.stem)).toContain(event);
-      for (const [field, type] of Object.entries(fields)) {
-        if (type === "any") continue; // tool_input and tool_response: whatever the tool takes and gives
-        const kind = type === "boolean" ? "bool" : "string";
-        const got = c.classify(event, pointerTokens(`/${field}`), kind, "x");
-        expect(got.known, `${event} /${field}`).toBe(true);
-        if (kind === "string") expect(STRING_CLASSES, `${event} /${field}`).toContain(got.class);
-        else expect(got.class).toBe("bool");
-      }
-    });
-  }
-});
 
 describe("pairing reads only what the field rules call identifiers", () => {
   for (const set of rules.pairing) {
@@ -168,5 +148,57 @@ describe("OpenCode plugin hooks and events, in their documented shapes", () => {
     for (const kept of ['"id":"per_1"', '"callID":"call_1"', '"messageID":"msg_1"', '"permission":"bash"']) expect(asked).toContain(kept);
     expect(readFileSync(path.join(out, "opencode_chat_message_1_18_29.1.json"), "utf8")).not.toContain("Run ls");
     expect(readFileSync(path.join(out, "opencode_todo_updated_1_18_29.1.json"), "utf8")).toContain('"status":"pending"');
+  });
+});
+
+describe("identifiers that link events, and host enums with their documented values", () => {
+  it("keeps Claude Code's agentId in the Agent tool's response and the host's enums; blanks what people and models wrote", () => {
+    const dir = tempDir();
+    const base = { session_id: "s", transcript_path: "/home/user/.claude/projects/-home-user-p/s.jsonl", cwd: "/home/user/p" };
+    const agentId = "a7f3c2e91b0d4f55";
+    write(dir, {
+      "claude-code_post_tool_use_2_1_332.1.json": {
+        ...base,
+        hook_event_name: "PostToolUse",
+        tool_name: "Agent",
+        tool_use_id: "toolu_01",
+        tool_input: { description: "Review the parser", prompt: "Read src/parser.ts and list its bugs" },
+        tool_response: { status: "async_launched", agentId, description: "Review the parser", prompt: "Read src/parser.ts", outputFile: "/tmp/out.txt" },
+      },
+      "claude-code_subagent_start_2_1_332.1.json": { ...base, hook_event_name: "SubagentStart", agent_id: agentId, agent_type: "general-purpose" },
+      "claude-code_pre_skill_shell_command_2_1_332.1.json": { ...base, hook_event_name: "PreSkillShellCommand", command_name: "deploy", command_source: "project", invoked_by: "claude", tool_input: { command: "make deploy" } },
+    });
+    const inv = clearJson(["inventory", dir]).json.findings as FindingRow[];
+    expect(inv.filter((f) => f.code === "unknown-field" || f.code === "unknown-event")).toEqual([]);
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code).toBe(0);
+    const post = readFileSync(path.join(out, "claude-code_post_tool_use_2_1_332.1.json"), "utf8");
+    expect(post).toContain(`"agentId":"${agentId}"`);
+    expect(post).toContain('"status":"async_launched"');
+    expect(post).not.toContain("parser");
+    expect(readFileSync(path.join(out, "claude-code_subagent_start_2_1_332.1.json"), "utf8")).toContain(`"agent_id":"${agentId}"`);
+    expect(readFileSync(path.join(out, "claude-code_pre_skill_shell_command_2_1_332.1.json"), "utf8")).toContain('"invoked_by":"claude"');
+  });
+
+  it("keeps OpenCode's reply and a built-in agent; a value outside an enum's documented values is substituted as free text, with a note", () => {
+    const dir = tempDir();
+    const custom = ["ana", "reviewer"].join("-");
+    write(dir, {
+      "opencode_permission_replied_1_19_3.1.json": { type: "permission.replied", properties: { sessionID: "ses_1", requestID: "per_1", reply: "once" } },
+      "opencode_message_updated_1_19_3.1.json": { type: "message.updated", properties: { info: { id: "msg_1", sessionID: "ses_1", role: "assistant", agent: "build" } } },
+      "opencode_message_updated_1_19_3.2.json": { type: "message.updated", properties: { info: { id: "msg_2", sessionID: "ses_1", role: "assistant", agent: custom } } },
+    });
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(path.join(out, "opencode_permission_replied_1_19_3.1.json"), "utf8")).toContain('"reply":"once"');
+    expect(readFileSync(path.join(out, "opencode_message_updated_1_19_3.1.json"), "utf8")).toContain('"agent":"build"');
+    const second = readFileSync(path.join(out, "opencode_message_updated_1_19_3.2.json"), "utf8");
+    expect(second).not.toContain(custom);
+    expect(second).toContain(`"agent":"${"x".repeat(custom.length)}"`);
+    const notes = (r.json.findings as FindingRow[]).filter((f) => f.code === "undocumented-value");
+    expect(notes).toEqual([expect.objectContaining({ file: "opencode_message_updated_1_19_3.2.json", pointer: "/properties/info/agent" })]);
+    expect(JSON.stringify(r.json)).not.toContain(custom);
   });
 });

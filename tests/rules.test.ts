@@ -24,7 +24,7 @@ function payloadAt(pointer: string, value: unknown): Record<string, unknown> {
 }
 
 function snake(event: string): string {
-  return event.replace(/\./g, "_").replace(/(?<=[a-z0-9])([A-Z])/g, "_$1").toLowerCase();
+  return event.replace(/[.-]/g, "_").replace(/(?<=[a-z0-9])([A-Z])/g, "_$1").toLowerCase();
 }
 
 describe("rules as data", () => {

@@ -65,8 +65,8 @@ class Applications {
   }
 }
 
-function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, applied: Applications): { edits: Edit[]; review: string[]; refused: Finding[] } {
-  const out = { edits: [] as Edit[], review: [] as string[], refused: [] as Finding[] };
+function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, applied: Applications): { edits: Edit[]; review: string[]; undocumented: string[]; refused: Finding[] } {
+  const out = { edits: [] as Edit[], review: [] as string[], undocumented: [] as string[], refused: [] as Finding[] };
   const { doc } = capture;
   for (const l of classifyDocument(doc, capture.event, ctx.classifier)) {
     if (l.kind !== "string") continue;
@@ -80,6 +80,7 @@ function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, 
       raw = next.raw;
     }
     if (leaf.class === "free-text" && !leaf.known && !leaf.inDump) out.review.push(ctx.display.pointer(l.pointer));
+    if (l.undocumented && !leaf.inDump) out.undocumented.push(ctx.display.pointer(l.pointer));
     // Prose kept verbatim means a rule classed it wrongly, on any event.
     if (!leaf.inDump && (leaf.class === "enum" || leaf.class === "identifier") && looksLikeProse(decodeJsonString(raw))) {
       out.refused.push(finding("unsubstituted-free-text", { file: capture.name, pointer: ctx.display.pointer(l.pointer), ...placeOf(doc.text, l.start) }, { event: capture.event, cls: leaf.class }));
@@ -130,6 +131,7 @@ export function clearFile(capture: Capture, ctx: ClearContext): ClearedFile {
       clearedBytes: bytes ? bytes.length : null,
       rules: applied.report(ctx.registry.map((r) => r.id), ctx.display),
       review: leaves.review,
+      undocumented: leaves.undocumented,
       exemptions: exempt.exemptions,
       refused,
     },

@@ -58,6 +58,10 @@ export function substitutePass(captures: Capture[], rules: Rules, options: Subst
   const base = { rules, registry: registry(rules, grammar, options.literals), grammar, names: known, display, envDumpPolicy: options.envDump };
   const classifiers = new Map(rules.harnesses.map((h) => [h.harness, classifier(rules.fields.find((f) => f.harness === h.harness))]));
   const files = captures.map((c) => clearFile(c, { ...base, classifier: classifiers.get(c.harness) ?? classifier(undefined) } satisfies ClearContext));
-  const findings = files.flatMap((f) => [...f.report.refused, ...f.report.review.map((pointer) => finding("review-free-text", { file: f.report.name, pointer }))]);
+  const findings = files.flatMap((f) => [
+    ...f.report.refused,
+    ...f.report.review.map((pointer) => finding("review-free-text", { file: f.report.name, pointer })),
+    ...f.report.undocumented.map((pointer) => finding("undocumented-value", { file: f.report.name, pointer })),
+  ]);
   return { userNames: names.length, declarations: rules.homes.declared ?? [], files, skipped: [], findings };
 }

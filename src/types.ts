@@ -147,6 +147,8 @@ export interface PairingScope {
   scope: string;
   label: string;
   coarse?: boolean;
+  /** The coarser scope this one lies within; without it, the next scope in the list. */
+  within?: string;
   pointers: PairingPointer[];
 }
 

@@ -68,7 +68,9 @@ describe("OpenCode's event stream, bare and wrapped", () => {
       expect(readFileSync(path.join(out, "opencode_message_updated_1_18_29.1.json"), "utf8")).toContain('"role":"assistant"');
       const pairs = (clearJson(["pair", out]).json.pairs as { scope: string; id: string; files: string[] }[]).map((p) => [p.scope, p.id, p.files.length]);
       expect(pairs).toContainEqual(["callID", "call_A1", 2]);
-      expect(pairs).toContainEqual(["messageID", "msg_A1", 2]);
+      // The part is finest at its call and at its own id: its text delta joins it there, not by the message.
+      expect(pairs).toContainEqual(["partID", "prt_A1", 2]);
+      expect(pairs.filter((p) => p[0] === "messageID")).toEqual([]);
     });
   }
 });

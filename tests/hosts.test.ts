@@ -204,3 +204,39 @@ describe("identifiers that link events, and host enums with their documented val
     expect(JSON.stringify(r.json)).not.toContain(custom);
   });
 });
+
+describe("example payloads as the hosts' documentation shows them", () => {
+  it("inventory knows every event and field of them", () => {
+    const dir = tempDir();
+    write(dir, {
+      // Claude Code's hooks guide: a PostToolUse for TodoWrite and a Stop.
+      "claude-code_post_tool_use_2_1_332.1.json": {
+        session_id: "9ecf22fa-edf8-4332-ae85-b6d5456eda64",
+        transcript_path: "/home/user/.claude/projects/-home-user-p/9ecf22fa.jsonl",
+        hook_event_name: "PostToolUse",
+        tool_name: "TodoWrite",
+        tool_input: { todos: [{ content: "write a readme", status: "pending", priority: "medium", id: "1" }] },
+        tool_response: { oldTodos: [], newTodos: [{ content: "write a readme", status: "pending", priority: "medium", id: "1" }] },
+      },
+      "claude-code_stop_2_1_332.1.json": { session_id: "af9f50b6", transcript_path: "/home/user/t.jsonl", hook_event_name: "Stop", stop_hook_active: false },
+      // Codex's PermissionRequest, as its pull request introducing the hook shows it.
+      "codex_permission_request_0_171_0.1.json": {
+        session_id: "s",
+        turn_id: "t",
+        transcript_path: "/path/to/transcript.jsonl",
+        cwd: "/path/to/cwd",
+        hook_event_name: "PermissionRequest",
+        model: "gpt-5",
+        permission_mode: "default",
+        tool_name: "Bash",
+        tool_input: { command: "rm -f /tmp/example", description: "network-access example.com" },
+      },
+      // OpenCode's plugin guide: tool.execute.before with the arguments a plugin may change.
+      "opencode_tool_execute_before_1_19_3.1.json": { input: { tool: "read", sessionID: "ses_1", callID: "c1" }, output: { args: { filePath: "/tmp/.env" } } },
+      "opencode_session_idle_1_19_3.1.json": { event: { type: "session.idle", properties: { sessionID: "ses_1" } } },
+    });
+    const { json } = clearJson(["inventory", dir]);
+    expect((json.findings as FindingRow[]).filter((f) => f.code === "unknown-field" || f.code === "unknown-event")).toEqual([]);
+    expect(clearJson(["substitute", dir, "--out", path.join(tempDir(), "out")]).code).toBe(0);
+  });
+});

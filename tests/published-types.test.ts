@@ -1,9 +1,11 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadRules } from "../src/io/load-rules.js";
 import type { FieldRule, Rules } from "../src/types.js";
-import { drift, eventsFromSchemas, eventsFromTypes, packageVersion, type DeclaredEvent, type Exceptions, type TypeSource } from "./published-types.js";
+import { clearJson, tempDir } from "./helpers.js";
+import { drift, eventsFromSchemas, eventsFromTypes, examplePayload, packageVersion } from "./published-types.js";
+import type { DeclaredEvent, Exceptions, TypeSource } from "./published-types.js";
 
 // The rules against the hosts' own published statements of their hook inputs: the packages
 // pinned in package.json and Codex's generated schemas. A host's next release shows up here, as a
@@ -76,4 +78,32 @@ describe("the check itself", () => {
     const stale = { ...rules, fields: rules.fields.map((f) => (f.harness === "codex" ? { ...f, rules: f.rules.map(moonlit) } : f)) };
     expect(drift("codex", declared.codex!, stale, sources.exceptions).enumValues).toEqual(["/trigger: values by-moonlight are no longer declared"]);
   });
+});
+
+describe("a payload in the shape of every event the hosts declare", () => {
+  const versions: Record<string, string> = { "claude-code": "2.1.332", codex: "0.171.0", opencode: "1.19.3" };
+  for (const harness of ["claude-code", "codex", "opencode"]) {
+    it(`${harness}: inventories with no unknown event or field, and clears`, () => {
+      const dir = tempDir();
+      const stems = new Map(rules.harnesses.find((h) => h.harness === harness)!.events.map((e) => [e.event, e.stem]));
+      const counters = new Map<string, number>();
+      for (const e of declared[harness]!) {
+        // OpenCode's event stream comes bare and wrapped in {event}; everything else as it is.
+        const forms = e.source.endsWith(" Event") ? [false, true] : [false];
+        for (const wrapped of forms) {
+          const stem = stems.get(e.event)!;
+          const n = (counters.get(stem) ?? 0) + 1;
+          counters.set(stem, n);
+          writeFileSync(path.join(dir, `${harness}_${stem}_${versions[harness]!.replace(/\./g, "_")}.${n}.json`), JSON.stringify(examplePayload(e, wrapped)));
+        }
+      }
+      const inventory = clearJson(["inventory", dir]).json.findings as { code: string; file?: string; pointer?: string }[];
+      const unknown = inventory.filter((f) => f.code === "unknown-event" || f.code === "unknown-field");
+      expect(unknown.map((f) => `${f.code} ${f.file} ${f.pointer}`)).toEqual([]);
+      const r = clearJson(["substitute", dir, "--out", path.join(tempDir(), "out")]);
+      const blocking = (r.json.findings as { code: string; severity: string; file?: string; pointer?: string }[]).filter((f) => f.severity === "block");
+      expect(blocking.map((f) => `${f.code} ${f.file} ${f.pointer}`)).toEqual([]);
+      expect(r.code).toBe(0);
+    });
+  }
 });

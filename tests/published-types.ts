@@ -139,10 +139,11 @@ function exportedType(checker: ts.TypeChecker, file: ts.SourceFile, name: string
 function withPrefixes(walked: Map<string, DeclaredMember>, prefixes: string[]): Map<string, DeclaredMember> {
   const out = new Map<string, DeclaredMember>();
   for (const prefix of prefixes) {
-    const lead = prefix.split("/").filter(Boolean);
+    // A `*` in a prefix stands for an array index (the calls of a batch).
+    const lead = prefix.split("/").filter(Boolean).map((t) => (t === "*" ? "#" : t));
     for (const m of walked.values()) {
       const shape = [...lead, ...m.shape];
-      out.set(shape.join("/"), { ...m, shape, tokens: [...lead, ...m.tokens] });
+      out.set(shape.join("/"), { ...m, shape, tokens: [...lead.map((t) => (t === "#" ? "*" : t)), ...m.tokens] });
     }
   }
   return out;
@@ -159,10 +160,14 @@ export function eventsFromTypes(source: TypeSource): DeclaredEvent[] {
   const from = `${source.package}@${packageVersion(source.package)} ${source.file}`;
   const events: DeclaredEvent[] = [];
   if (source.union && source.under) {
-    const walker = new Walker(checker);
-    walker.walk(exportedType(checker, sourceFile, source.union), [], []);
-    for (const [event, prefix] of Object.entries(source.under)) {
-      events.push({ event, source: `${from} ${source.union}`, members: withPrefixes(walker.members, [prefix]) });
+    // Each member of the union (one tool's input or output) is what one payload carries there.
+    const union = exportedType(checker, sourceFile, source.union);
+    for (const member of union.isUnion() ? union.types : [union]) {
+      const walker = new Walker(checker);
+      walker.walk(member, [], []);
+      for (const [event, prefix] of Object.entries(source.under)) {
+        events.push({ event, source: `${from} ${source.union}`, members: withPrefixes(walker.members, [prefix]) });
+      }
     }
   }
   if (source.union && source.eventMember) {
@@ -365,4 +370,26 @@ export function drift(harness: string, declared: DeclaredEvent[], rules: Rules, 
   }
   out.staleExceptions.push(...ruleExceptions.filter((x) => !set.rules.some((r) => r.pointer === x.pointer)).map((x) => `rule ${x.pointer} (no such rule)`));
   return out;
+}
+
+/** One payload holding every member an event declares: the first declared value, or a plain one of its kind. */
+export function examplePayload(e: DeclaredEvent, wrapped = false): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  const members = [...e.members.values()].filter((m) => (m.shape[0] === "event") === wrapped).sort((a, b) => b.shape.length - a.shape.length);
+  const parents = new Set(members.flatMap((m) => m.shape.map((_, i) => m.shape.slice(0, i).join("/"))));
+  for (const m of members) {
+    if (parents.has(m.shape.join("/"))) continue; // an object here already, from a longer member
+    const literal = [...m.literals][0];
+    const value = m.open ? "x" : literal !== undefined ? literal : m.kinds.has("string") ? "x1" : m.kinds.has("number") ? 1 : m.kinds.has("bool") ? true : null;
+    let node: Record<string, unknown> | unknown[] = root;
+    m.shape.forEach((token, i) => {
+      const key = token === "#" ? 0 : token === "*" ? "k" : token;
+      const last = i === m.shape.length - 1;
+      const container = node as Record<string | number, unknown>;
+      if (last) container[key] ??= value;
+      else container[key] ??= m.shape[i + 1] === "#" ? [] : {};
+      node = container[key] as Record<string, unknown>;
+    });
+  }
+  return root;
 }

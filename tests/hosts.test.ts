@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { classifier } from "../src/classify.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { pointerTokens } from "../src/json/reader.js";
-import { clearJson, tempDir } from "./helpers.js";
+import { captureOf, clearInMemory, clearJson, tempDir } from "./helpers.js";
 
 // What real hosts send, checked against the hosts' own statements of their payloads, with
 // synthetic values in the documented shapes.
@@ -238,5 +238,15 @@ describe("example payloads as the hosts' documentation shows them", () => {
     const { json } = clearJson(["inventory", dir]);
     expect((json.findings as FindingRow[]).filter((f) => f.code === "unknown-field" || f.code === "unknown-event")).toEqual([]);
     expect(clearJson(["substitute", dir, "--out", path.join(tempDir(), "out")]).code).toBe(0);
+  });
+});
+
+describe("a value of another kind than its rule expects", () => {
+  it("a string where a rule expects a number is substituted as free text, never kept on the rule's word", () => {
+    const text = JSON.stringify({ session_id: "s", turn_id: "t", tool_input: { timeout_ms: "wait for the build to finish" } });
+    const [file] = clearInMemory([captureOf(text, "codex_pre_tool_use_0_171_0.1.json", "codex", "pre_tool_use")]).files;
+    const cleared = Buffer.from(file!.cleared!).toString("utf8");
+    expect(cleared).not.toContain("build");
+    expect(JSON.parse(cleared).tool_input.timeout_ms).toBe("x".repeat("wait for the build to finish".length));
   });
 });

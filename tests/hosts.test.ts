@@ -168,7 +168,14 @@ describe("identifiers that link events, and host enums with their documented val
         tool_response: { status: "async_launched", agentId, description: "Review the parser", prompt: "Read src/parser.ts", outputFile: "/tmp/out.txt" },
       },
       "claude-code_subagent_start_2_1_332.1.json": { ...base, hook_event_name: "SubagentStart", agent_id: agentId, agent_type: "general-purpose" },
-      "claude-code_pre_skill_shell_command_2_1_332.1.json": { ...base, hook_event_name: "PreSkillShellCommand", command_name: "deploy", command_source: "project", invoked_by: "claude", tool_input: { command: "make deploy" } },
+      "claude-code_pre_skill_shell_command_2_1_332.1.json": {
+        ...base,
+        hook_event_name: "PreSkillShellCommand",
+        command_name: "deploy",
+        command_source: "project",
+        invoked_by: "claude",
+        tool_input: { command: "make deploy" },
+      },
     });
     const inv = clearJson(["inventory", dir]).json.findings as FindingRow[];
     expect(inv.filter((f) => f.code === "unknown-field" || f.code === "unknown-event")).toEqual([]);
@@ -188,8 +195,8 @@ describe("identifiers that link events, and host enums with their documented val
     const custom = ["ana", "reviewer"].join("-");
     write(dir, {
       "opencode_permission_replied_1_19_3.1.json": { type: "permission.replied", properties: { sessionID: "ses_1", requestID: "per_1", reply: "once" } },
-      "opencode_message_updated_1_19_3.1.json": { type: "message.updated", properties: { info: { id: "msg_1", sessionID: "ses_1", role: "assistant", agent: "build" } } },
-      "opencode_message_updated_1_19_3.2.json": { type: "message.updated", properties: { info: { id: "msg_2", sessionID: "ses_1", role: "assistant", agent: custom } } },
+      "opencode_message_updated_1_19_3.1.json": { type: "message.updated", properties: { info: { id: "msg_1", role: "assistant", agent: "build" } } },
+      "opencode_message_updated_1_19_3.2.json": { type: "message.updated", properties: { info: { id: "msg_2", role: "assistant", agent: custom } } },
     });
     const out = path.join(tempDir(), "out");
     const r = clearJson(["substitute", dir, "--out", out]);
@@ -248,5 +255,26 @@ describe("a value of another kind than its rule expects", () => {
     const cleared = Buffer.from(file!.cleared!).toString("utf8");
     expect(cleared).not.toContain("build");
     expect(JSON.parse(cleared).tool_input.timeout_ms).toBe("x".repeat("wait for the build to finish".length));
+  });
+});
+
+describe("an agent a person defined", () => {
+  it("Claude Code's and Codex's custom agent types are substituted as free text with a note; built-in ones are kept", () => {
+    const custom = ["ana", "reviewer"].join("-");
+    const start = (name: string, harness: string, body: object) => captureOf(JSON.stringify(body), name, harness, "subagent_start");
+    const files = [
+      start("claude-code_subagent_start_2_1_332.1.json", "claude-code", { session_id: "s", agent_id: "a1", agent_type: custom }),
+      start("claude-code_subagent_start_2_1_332.2.json", "claude-code", { session_id: "s", agent_id: "a2", agent_type: "Explore" }),
+      start("codex_subagent_start_0_171_0.1.json", "codex", { session_id: "s", turn_id: "t", agent_id: "a3", agent_type: custom }),
+    ];
+    const s = clearInMemory(files);
+    const text = s.files.map((f) => Buffer.from(f.cleared!).toString("utf8"));
+    expect(text[0]).toContain(`"agent_type":"${"x".repeat(custom.length)}"`);
+    expect(text[1]).toContain('"agent_type":"Explore"');
+    expect(text[2]).not.toContain(custom);
+    expect(s.findings.filter((f) => f.code === "undocumented-value").map((f) => [f.file, f.pointer])).toEqual([
+      ["claude-code_subagent_start_2_1_332.1.json", "/agent_type"],
+      ["codex_subagent_start_0_171_0.1.json", "/agent_type"],
+    ]);
   });
 });

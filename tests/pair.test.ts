@@ -264,6 +264,8 @@ describe("clear pair, OpenCode event stream", () => {
     expect(withIt.pairs.map((p) => [p.scope, p.id])).toEqual([["callID", "call_1"]]);
     const sessionOnly = withIt.unpaired.filter((u) => u.scope === "sessionID").map((u) => u.reason);
     expect(sessionOnly).toEqual(Array(5).fill("carries only a sessionID every file shares, which pairs nothing"));
+    const human = clear(["pair", sitting({ ...files, [OC("server_connected")]: bare("server.connected", {}) })]).stdout;
+    expect(human).toContain("one file carries no sessionID; shared by every file that carries an identifier, so it pairs nothing.");
   });
 
   it("a placeholder id pairs nothing, and the counts say so", () => {

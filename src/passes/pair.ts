@@ -49,7 +49,8 @@ export function describeCount(c: ScopeCount): string {
   if (c.distinctValues === 0) return `no file carries ${c.scope}${held}`;
   const ids = counted(c.distinctValues, c.scope, `distinct ${c.scope} values`);
   const without = c.filesWithout === 0 ? "every file carries one" : `${counted(c.filesWithout, "file carries", "files carry")} no ${c.scope}`;
-  return `${ids}; ${without}${c.sharedByAll ? "; shared by every file, so it pairs nothing" : ""}${held}`;
+  const shared = c.filesWithout === 0 ? "shared by every file" : "shared by every file that carries an identifier";
+  return `${ids}; ${without}${c.sharedByAll ? `; ${shared}, so it pairs nothing` : ""}${held}`;
 }
 
 function byName<T extends { name: string }>(a: T, b: T): number {

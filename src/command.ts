@@ -1,6 +1,8 @@
 import os from "node:os";
 import { UsageError } from "./cli-args.js";
-import { RecordError } from "./clearance/parse.js";
+import { OutputError } from "./io/errors.js";
+import { printable } from "./record/data.js";
+import { RecordError } from "./record/parse.js";
 import { GitError } from "./io/git.js";
 import { RulesError } from "./io/load-rules.js";
 import { CaptureDirError } from "./io/read-capture-dir.js";
@@ -15,8 +17,7 @@ export interface Command {
   run: (argv: string[], io: Io) => Promise<number>;
 }
 
-/** A failure of the file system while writing (full disk, permission): reported, never a stack trace. */
-export class OutputError extends Error {}
+export { OutputError };
 
 export async function guarded(io: Io, argv: string[], run: () => Promise<number>): Promise<number> {
   try {
@@ -28,7 +29,7 @@ export async function guarded(io: Io, argv: string[], run: () => Promise<number>
     // The runner's home is shown as ~ here as everywhere else.
     const home = os.homedir();
     const raw = known ? (err as Error).message : `a file-system operation failed (${fsCode}); nothing was left half-written`;
-    const message = home && home !== "/" ? raw.split(home).join("~") : raw;
+    const message = printable(home && home !== "/" ? raw.split(home).join("~") : raw);
     io.stderr(`clear: ${message}\n`);
     if (argv.includes("--json")) writeJson(io, { ok: false, error: message, findings: [] });
     return 2;

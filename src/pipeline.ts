@@ -28,7 +28,7 @@ function companion<T>(entry: CaptureEntry | undefined, kind: "sitting" | "kit"):
   } catch (err) {
     if (!(err instanceof RulesError)) throw err;
     const detail = err.message.replace(/^[^:]*: /, "");
-    return { value: null, findings: [finding(kind === "sitting" ? "invalid-sitting" : "invalid-kit", { file, pointer: /at (\/\S*)/.exec(detail)?.[1] }, { detail })] };
+    return { value: null, findings: [finding(kind === "sitting" ? "invalid-sitting" : "invalid-kit", { file, pointer: /at (\/[^\s:]*)/.exec(detail)?.[1] }, { detail })] };
   }
 }
 

@@ -7,6 +7,7 @@ export const harness: ValidateFunction;
 export const homes: ValidateFunction;
 export const kit: ValidateFunction;
 export const pairing: ValidateFunction;
+export const payloads: ValidateFunction;
 export const provenance: ValidateFunction;
 export const recipe: ValidateFunction;
 export const refusals: ValidateFunction;

@@ -218,6 +218,19 @@ export interface TransportRules {
   versionPattern: string;
 }
 
+/** An object a raw payload of a host carries, recognised wherever it is committed (rules/payloads.json). */
+export interface PayloadSignature {
+  id: string;
+  harnesses: string[];
+  description: string;
+  members: { pointer: string; is: "string" | "object" | "event" }[];
+}
+
+export interface PayloadRules {
+  signatures: PayloadSignature[];
+  examples: { text: string; payload: boolean; note?: string }[];
+}
+
 export interface Rules {
   dir: string;
   harnesses: HarnessCatalogue[];
@@ -229,6 +242,7 @@ export interface Rules {
   urls: UrlRules;
   secrets: SecretRules;
   transports: TransportRules;
+  payloads: PayloadRules;
   /** Every literal member name a rule pointer spells: these are printed; others are masked. */
   knownMembers: ReadonlySet<string>;
 }
@@ -425,6 +439,13 @@ export interface Provenance {
   pairs: { scope: string; id: string; files: string[] }[];
   kit: { head: string; binarySha256: string | null; transports: KitFile[] } | null;
   batch: string;
+}
+
+/** Where a repository keeps its inbox, fixtures and record, repository-relative. */
+export interface RepoLayout {
+  fixtures: string;
+  capturesInbox: string;
+  clearance: string;
 }
 
 /** A fixture and its sidecar as they are to be written, repository-relative. */

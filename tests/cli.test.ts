@@ -50,7 +50,7 @@ describe("the clear command line", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("pre-commit: installed in");
     expect(r.stdout).toMatch(/== git commit before ACCEPT: exit 1 \(refused by the gate\)/);
-    expect(r.stdout).toContain("fixture-not-accepted fixtures/claude-code/2.1.261/pre_tool_use.json");
+    expect(r.stdout).toContain("fixture-not-accepted fixtures/claude-code/2.1.261/post_compact.json");
     expect(r.stdout).toContain("== git commit after ACCEPT: exit 0");
     expect(r.stdout).toContain("The flow went as it should.");
     expect(r.stdout).not.toContain("capturer");

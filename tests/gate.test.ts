@@ -101,15 +101,4 @@ describe("the gate, through installed hooks", () => {
     clear(["hooks", "uninstall"], { cwd: root });
     expect(readFileSync(foreign, "utf8")).toContain("foreign refuses");
   });
-
-  it("with core.hooksPath set, status prints the lines to add there", () => {
-    const root = tempDir("clear-gate-");
-    execFileSync("git", ["init", "-q"], { cwd: root });
-    g(root, "config", "core.hooksPath", ".husky");
-    const r = clear(["hooks", "status"], { cwd: root });
-    expect(r.code).toBe(1);
-    expect(r.stdout).toContain("core.hooksPath is .husky");
-    expect(r.stdout).toMatch(/pre-commit: ".*" ".*cli\.js" gate pre-commit/);
-    expect(r.stdout).toMatch(/pre-push: ".*" ".*cli\.js" gate pre-push/);
-  });
 });

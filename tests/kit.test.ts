@@ -1,9 +1,9 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { clear, clearJson, tempDir } from "./helpers.js";
+import { CLI, clear, clearJson, tempDir } from "./helpers.js";
 
 const HOOKS = (version: string): string => JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `hook lifecycle --host-version ${version}` }] }] } }, null, 2);
 const PLUGIN = (version: string): string => `export const plugin = { hostVersion: "${version}" };\n`;
@@ -135,8 +135,8 @@ describe("the record quotes the kit", () => {
     commit(repo, { "hooks/hooks.json": HOOKS("2.1.262"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
     runWithKit(repo, kitDir);
     const record = readFileSync(path.join(repo, "CLEARANCE.md"), "utf8");
-    expect(record).toMatch(/- Transport `\.opencode\/plugins\/lifecycle\.ts`: kit sha256 `[0-9a-f]{64}`; committed bytes equal/);
-    expect(record).toMatch(/- Transport `hooks\/hooks\.json`: kit sha256 `[0-9a-f]{64}`; committed sha256 `[0-9a-f]{64}` differs/);
+    expect(record).toMatch(/- Transport `\.opencode\/plugins\/lifecycle\.ts`: kit sha256 `[0-9a-f]{64}`; committed: bytes equal/);
+    expect(record).toMatch(/- Transport `hooks\/hooks\.json`: kit sha256 `[0-9a-f]{64}`; committed: sha256 [0-9a-f]{64} differs/);
   });
 });
 
@@ -157,5 +157,45 @@ describe("clear verify and the kit", () => {
     lines[marker] = (lines[marker] as string).replace(/sha256:[0-9a-f]{64}/, `sha256:${digest}`);
     writeFileSync(file, lines.join("\n"));
     expect((clearJson(["verify"], { cwd: repo }).json.findings as { code: string }[]).map((f) => f.code)).toEqual(["kit-not-quoted"]);
+  });
+});
+
+describe("a kit is read without ever being led elsewhere", () => {
+  it("verify-kit: a transport linked to /proc/self/environ and a binary linked to /dev/zero are findings, never read", () => {
+    const { repo, kitDir } = setup();
+    commit(repo, { "hooks/hooks.json": HOOKS("2.1.261"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
+    rmSync(path.join(kitDir, "hooks", "hooks.json"));
+    symlinkSync("/proc/self/environ", path.join(kitDir, "hooks", "hooks.json"));
+    rmSync(path.join(kitDir, "bin", "pasture"));
+    symlinkSync("/dev/zero", path.join(kitDir, "bin", "pasture"));
+    const secret = ["ci", "secret", String(Date.now())].join("-");
+    const r = spawnSync(process.execPath, [CLI, "verify-kit", "--kit", path.join(kitDir, "kit.json")], { cwd: repo, encoding: "utf8", timeout: 30_000, env: { ...process.env, CLEAR_TEST_SECRET: secret } });
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(1);
+    expect(`${r.stdout}${r.stderr}`).not.toContain(secret);
+    expect(r.stdout).toMatch(/kit-link\s+hooks\/hooks\.json/);
+    expect(r.stdout).toMatch(/kit-link\s+bin\/pasture/);
+  });
+
+  it("kit record: a link or a FIFO among the transports is a finding, and no kit.json is written", () => {
+    for (const plant of ["link", "fifo", "linked folder"] as const) {
+      const kitDir = tempDir("clear-kit-hostile-");
+      write(kitDir, "hooks/hooks.json", HOOKS("2.1.261"));
+      const target = path.join(kitDir, ".opencode", "plugins", "lifecycle.ts");
+      mkdirSync(path.dirname(target), { recursive: true });
+      if (plant === "link") symlinkSync("/proc/self/environ", target);
+      else if (plant === "fifo") execFileSync("mkfifo", [target]);
+      else {
+        rmSync(path.join(kitDir, ".opencode"), { recursive: true });
+        const elsewhere = tempDir("clear-kit-elsewhere-");
+        write(elsewhere, "plugins/lifecycle.ts", PLUGIN("1.18.29"));
+        symlinkSync(elsewhere, path.join(kitDir, ".opencode"));
+      }
+      const r = spawnSync(process.execPath, [CLI, "kit", "record", kitDir, "--head", "abcdef1"], { cwd: kitDir, encoding: "utf8", timeout: 30_000 });
+      expect(r.signal, plant).toBeNull();
+      expect(r.status, plant).toBe(1);
+      expect(r.stdout, plant).toMatch(plant === "fifo" ? /kit-not-a-file/ : /kit-link/);
+      expect(existsSync(path.join(kitDir, "kit.json")), plant).toBe(false);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, PROJECT_ROOT, tempDir } from "./helpers.js";
@@ -48,6 +49,22 @@ describe("clear review, the server", () => {
   it("serves 127.0.0.1 only, with the token in the URL it printed", () => {
     expect(url.hostname).toBe("127.0.0.1");
     expect(token()).toMatch(/^[0-9a-f]{48}$/);
+  });
+
+  it("answers any request it does not serve with a plain error status, and keeps serving", async () => {
+    for (const odd of ["//", "//x/..", `//?token=${token()}`, "*", "/%", `/?token=${token()}%ZZ`]) {
+      const r = await get(odd);
+      expect(r.status, odd).toBeGreaterThanOrEqual(400);
+      expect(r.status, odd).toBeLessThan(500);
+    }
+    const raw = await new Promise<string>((resolve) => {
+      const socket = net.connect(Number(url.port), "127.0.0.1", () => socket.write("NOT A REQUEST\r\n\r\n"));
+      let got = "";
+      socket.on("data", (d: Buffer) => (got += d.toString()));
+      socket.on("close", () => resolve(got));
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400/);
+    expect((await get(`/?token=${token()}`)).status).toBe(200);
   });
 
   it("refuses no token, a wrong token, a foreign Host header; answers 404 outside its paths", async () => {

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseRecord } from "../src/clearance/parse.js";
+import { parseRecord } from "../src/record/parse.js";
 import { validateAgainst } from "../src/io/load-rules.js";
 import { clear, clearJson, folderDigest, PASTURE_PRESENT, PASTURE_SKIP_REASON, PROJECT_ROOT, tempDir } from "./helpers.js";
 import { rebuildSitting } from "./pasture.js";
@@ -37,7 +37,7 @@ describe("clear run", () => {
     expect(() => validateAgainst("provenance", { ...provenance, origin: "hand-written" }, "x")).toThrow(/origin/);
     expect(provenance).toMatchObject({ origin: "authentic-capture", harness: "claude-code", hostVersion: "2.1.261", event: "pre_tool_use", capturedAtSource: "sitting.json", batch: first.json.batch });
     const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
-    for (const section of ["### Capture", "### Inventory", "### Pairing", "### Rules applied, in order", "### Selection", "### Secret scan", "### Refused classes and policy exemptions", "### Fixtures", "## User acceptance", "## Pull request"]) expect(record).toContain(section);
+    for (const section of ["### Capture", "### Inventory", "### Pairing", "### Rules applied, in order", "### Selection", "### Secret scan", "### Refused classes and policy exemptions", "### Fixtures", "## User acceptance"]) expect(record).toContain(section);
     expect(record).toContain("reach control: red as expected");
     expect(record).not.toMatch(/^ACCEPT$/m);
     const digestOf = (): string => folderDigest(path.join(root, "fixtures")) + readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
@@ -88,7 +88,7 @@ describe("clear run", () => {
     const admitted = clearJson(["run", opencode], { cwd: root });
     expect(admitted.json.findings).toEqual([]);
     expect(admitted.code).toBe(0);
-    expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).toContain("exemption env-dump-v1");
+    expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).toContain("exemption `env-dump-v1`");
   });
 });
 
@@ -146,7 +146,9 @@ describe("clear verify", () => {
     const root = repo();
     clear(["run"], { cwd: root });
     const file = path.join(root, "CLEARANCE.md");
-    writeFileSync(file, readFileSync(file, "utf8").replace("## Pull request\n", "## Pull request\nACCEPT\n"));
+    const text = readFileSync(file, "utf8");
+    writeFileSync(file, `${text}## Notes\n\nACCEPT\n`);
+    expect(readFileSync(file, "utf8")).toMatch(/\n## Notes\n\nACCEPT\n$/);
     expect(codes(root).code).toBe(1);
   });
 });
@@ -159,10 +161,12 @@ describe("the record's parser", () => {
     const text = readFileSync(file, "utf8");
     writeFileSync(file, text.replace("## User acceptance", "## Acceptance, reworded"));
     const r = clearJson(["verify"], { cwd: root });
-    expect(r.code).toBe(1);
-    expect(r.json.findings).toContainEqual(expect.objectContaining({ code: "record-unreadable", message: expect.stringMatching(/CLEARANCE\.md line \d+: batch b-[0-9a-f]+ has no "## User acceptance" heading/) }));
+    expect(r.code).toBe(2);
+    expect(r.json).toMatchObject({ ok: false, error: expect.stringMatching(/CLEARANCE\.md line \d+: batch b-[0-9a-f]+ has no "## User acceptance" heading/) });
     writeFileSync(file, text.replace(/<!-- clear:batch (\S+) sha256:[0-9a-f]+ -->/, "<!-- clear:batch $1 sha256:short -->"));
-    expect((clearJson(["verify"], { cwd: root }).json.findings as { code: string }[]).map((f) => f.code)).toContain("record-unreadable");
+    const short = clearJson(["verify"], { cwd: root });
+    expect(short.code).toBe(2);
+    expect(short.json.error).toMatch(/CLEARANCE\.md line \d+: starts like a batch marker but is not one/);
   });
 });
 
@@ -174,7 +178,7 @@ describe("what the record quotes from sitting.json", () => {
     writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ users: [name] }));
     clear(["run"], { cwd: root });
     const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
-    expect(record).toContain("- Driven by: user, from /home/user/caps");
+    expect(record).toContain("- Driven by: `user, from /home/user/caps`");
     expect(record).not.toContain(name);
   });
 });

@@ -1,26 +1,33 @@
-import { readFile } from "node:fs/promises";
+import { promises as fs } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../digest.js";
 import { finding, type Finding } from "../findings.js";
 import { homeGrammar, userNamePattern } from "../homes.js";
 import { committedTransports } from "../io/kit.js";
-import { repoPaths } from "../io/repo-tree.js";
+import { CONFIG_FILE, placesOf, repoPaths } from "../io/repo-tree.js";
 import { kitPass } from "../passes/kit.js";
 import type { Setting } from "../io/setting.js";
-import { writeRepoFiles } from "../io/write-repo.js";
+import { OutputError } from "../io/errors.js";
+import { withRunLock } from "../io/run-lock.js";
+import { readRepoFile, writeRepoFiles } from "../io/write-repo.js";
 import { provenancePass } from "../passes/provenance.js";
 import { batchId, recordBatch } from "../passes/record.js";
 import { scanEngine, scanPass } from "../passes/scan.js";
 import { selectPass } from "../passes/select.js";
 import { clearSitting, readSitting, type Cleared } from "../pipeline.js";
 import type { FixtureOut, ScanResult, Selection } from "../types.js";
-import { parseRecord } from "./parse.js";
+import { parseRecord } from "../record/parse.js";
+import { alreadyAccepted, withBatch } from "../record/write.js";
 
 // What `clear run` does, for the command and the demo alike: every pass over a sitting, then the
 // fixtures, their sidecars and the batch written into the repository, all or nothing.
 
 export interface RunResult {
   batch: string;
+  /** Set when an accepted batch already holds exactly this sitting's fixtures: nothing was written. */
+  alreadyAccepted: boolean;
+  /** The pending batch this one replaced, if any. */
+  replaced: string | null;
   fixtures: string[];
   blockers: Finding[];
   scan: ScanResult;
@@ -35,15 +42,6 @@ function blockersOf(cleared: Cleared, selection: Selection, scan: ScanResult): F
   out.push(...scan.findings.map((f) => finding("secret-found", { file: f.file, pointer: f.pointer, line: f.line, column: f.column }, { rule: f.rule, masked: f.masked })));
   if (!scan.control.red) out.push(finding("control-silent", {}, { rules: scan.control.silent.join(", ") }));
   return out;
-}
-
-/** The record with the pending batch (if any) replaced by this one; accepted batches kept as they are. */
-function nextRecord(existing: string | null, batch: string): string {
-  if (existing === null) return `# Clearance record\n\nEach batch below was written by \`clear run\`. A person reads it and answers with ACCEPT under its acceptance heading.\n\n${batch}`;
-  const { batches, starts } = parseRecord(existing);
-  const last = batches.at(-1);
-  const keep = last && !last.accepted ? existing.split("\n").slice(0, starts.at(-1)).join("\n") : existing;
-  return `${keep.replace(/\n*$/, "\n\n")}${batch}`;
 }
 
 export interface PreparedBatch {
@@ -75,11 +73,28 @@ export async function prepareBatch(setting: Setting, root: string | null, captur
   return { id, digest, text, cleared, selection, scan, fixtures: written, blockers };
 }
 
+/** A link where the tool's own files stand, on disk, is refused before anything is read or written. */
+async function refuseLinks(root: string, layout: ReturnType<typeof repoPaths>): Promise<void> {
+  const { places, above } = placesOf(layout);
+  for (const p of [...above, ...places, CONFIG_FILE]) {
+    if ((await fs.lstat(path.join(root, p)).catch(() => null))?.isSymbolicLink()) {
+      throw new OutputError(`${p}: is a symbolic link where the tool's own files stand; the tool never reads or writes through one (replace it with the real folder or file)`);
+    }
+  }
+}
+
 export async function clearIntoRepo(setting: Setting, root: string, captureDir: string | undefined): Promise<RunResult> {
   const paths = repoPaths(setting.config);
-  const b = await prepareBatch(setting, root, captureDir ?? path.join(root, paths.capturesInbox));
-  const existing = await readFile(path.join(root, paths.clearance), "utf8").catch(() => null);
-  const files = b.fixtures.flatMap((f) => [{ path: f.path, bytes: f.bytes }, { path: f.sidecarPath, bytes: f.sidecar }]);
-  await writeRepoFiles(root, [...files, { path: paths.clearance, bytes: Buffer.from(nextRecord(existing, b.text)) }]);
-  return { batch: b.id, fixtures: b.fixtures.map((f) => f.path), blockers: b.blockers, scan: b.scan, recordPath: paths.clearance };
+  return withRunLock(root, async () => {
+    await refuseLinks(root, paths);
+    const b = await prepareBatch(setting, root, captureDir ?? path.join(root, paths.capturesInbox));
+    const existing = (await readRepoFile(root, paths.clearance))?.toString("utf8") ?? null;
+    const listed = parseRecord(b.text, paths.clearance).batches[0]?.fixtures ?? [];
+    const result = { batch: b.id, fixtures: b.fixtures.map((f) => f.path), blockers: b.blockers, scan: b.scan, recordPath: paths.clearance };
+    if (b.blockers.length === 0 && alreadyAccepted(existing, b.id, listed, paths.clearance)) return { ...result, alreadyAccepted: true, replaced: null };
+    const next = withBatch(existing, b.text, paths.clearance);
+    const files = b.fixtures.flatMap((f) => [{ path: f.path, bytes: f.bytes }, { path: f.sidecarPath, bytes: f.sidecar }]);
+    await writeRepoFiles(root, [...files, { path: paths.clearance, bytes: Buffer.from(next.text) }]);
+    return { ...result, alreadyAccepted: false, replaced: next.replaced };
+  });
 }

@@ -1,50 +1,143 @@
+import { UsageError } from "../cli-args.js";
 import { blocks, type Finding } from "../findings.js";
-import { git } from "../io/git.js";
-import { treeFromGit, type RepoLayout } from "../io/repo-tree.js";
-import type { Io } from "../io/setting.js";
+import { commitChanges, git, gitMaybe, LINK_MODE, lsIndex, lsTree, readBlobs, revList, stagedChanges } from "../io/git.js";
+import { parseConfigText, type ClearConfig } from "../io/repo.js";
+import { candidatesFromGit, CONFIG_FILE, guardedFromGit, placesOf, repoPaths, touchesPlaces, wholeTree } from "../io/repo-tree.js";
+import type { RawCaptureCheck } from "../passes/raw-capture.js";
 import { verifyPass } from "../passes/verify.js";
-import { findingLine } from "../render/human.js";
+import type { RepoLayout } from "../types.js";
 
-// The gate: the staged tree at pre-commit, every pushed commit's tree at pre-push, each checked
-// by the one verify pass. A commit touching none of the fixtures, the inbox and the record passes.
+// The gate: at pre-commit, what is staged; at pre-push, and for `clear verify --range`, every
+// commit the destination does not have. Each is checked by the one verify pass: the tool's own
+// places (fixtures, inbox, record, config) whenever the change touches them, and every file the
+// change brings, anywhere, for raw captures.
 
 const ZERO = /^0+$/;
 
-function touches(paths: string[], layout: RepoLayout): boolean {
-  return paths.some((p) => p === layout.clearance || p.startsWith(`${layout.fixtures}/`) || p.startsWith(`${layout.capturesInbox}/`));
+export interface CommitVerdict {
+  commit: string;
+  findings: Finding[];
 }
 
-function report(io: Io, where: string, findings: Finding[]): void {
-  io.stderr(`clear gate: ${where} is refused:\n${findings.map((f) => `  ${findingLine(f)}`).join("\n")}\n`);
-  io.stderr("  What to do: unstage raw captures; run clear run, read CLEARANCE.md and write ACCEPT under the new batch; then commit again.\n");
+/** The config a commit (or the index) holds; links are reported by the verify pass, so one reads as absent here. */
+export function configAt(root: string, source: string): ClearConfig {
+  const entries = (source === "index" ? lsIndex([CONFIG_FILE], root) : lsTree(source, [CONFIG_FILE], root)).filter((e) => e.path === CONFIG_FILE);
+  const entry = entries[0];
+  if (!entry || entry.mode === LINK_MODE) return {};
+  const bytes = readBlobs([entry.sha], root).get(entry.sha) ?? Buffer.alloc(0);
+  return parseConfigText(bytes.toString("utf8"), `${CONFIG_FILE} in ${source === "index" ? "the index" : `commit ${source.slice(0, 12)}`}`);
 }
 
-export function preCommit(root: string, layout: RepoLayout, io: Io): number {
-  const staged = git(["diff", "--cached", "--name-only", "-z"], root).toString("utf8").split("\0").filter(Boolean);
-  if (!touches(staged, layout)) return 0;
-  const findings = verifyPass(treeFromGit(root, layout, "index"));
-  if (!blocks(findings)) return 0;
-  report(io, "this commit", findings);
-  return 1;
+/** The staged change, checked: the places when touched (by the working tree's layout or the staged one), and every file it brings. */
+export function checkStaged(root: string, workingLayout: RepoLayout, check: () => RawCaptureCheck): Finding[] {
+  const changes = stagedChanges(root);
+  if (changes.length === 0) return [];
+  const staged = repoPaths(configAt(root, "index"));
+  const paths = changes.map((c) => c.path);
+  const touched = touchesPlaces(paths, workingLayout) || touchesPlaces(paths, staged);
+  return verifyPass({ guarded: touched ? guardedFromGit(root, staged, "index") : null, candidates: candidatesFromGit(root, changes, staged) }, check());
 }
 
-function commitsToPush(root: string, localSha: string, remoteSha: string): string[] {
-  const range = ZERO.test(remoteSha) ? [localSha, "--not", "--remotes"] : [localSha, `^${remoteSha}`];
-  return git(["rev-list", ...range], root).toString("utf8").split("\n").filter(Boolean);
+/** The object ids at `<commit>:<path>` for many names at once; absent ones map to null. */
+function objectIds(root: string, names: string[]): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  if (names.length === 0) return out;
+  const lines = git(["cat-file", "--batch-check"], root, `${names.join("\n")}\n`).toString("utf8").split("\n");
+  names.forEach((n, i) => out.set(n, /^[0-9a-f]{40,64} /.test(lines[i] ?? "") ? (lines[i] as string).split(" ")[0] as string : null));
+  return out;
 }
 
-export function prePush(root: string, layout: RepoLayout, io: Io, stdin: string): number {
-  let refused = 0;
-  for (const line of stdin.split("\n").filter(Boolean)) {
-    const [localRef, localSha, , remoteSha] = line.split(" ") as [string, string, string, string];
-    if (ZERO.test(localSha)) continue; // a deletion carries no commit
-    for (const commit of commitsToPush(root, localSha, remoteSha ?? "0")) {
-      const findings = verifyPass(treeFromGit(root, layout, commit));
-      if (!blocks(findings)) continue;
-      report(io, `commit ${commit.slice(0, 12)} on ${localRef}`, findings);
-      refused++;
-    }
+/**
+ * Every commit checked whole: the tool's places in that commit's own layout (commits whose places
+ * hold the same objects are checked once) and every file the commit changes against its parents.
+ */
+export function checkCommits(root: string, commits: string[], check: () => RawCaptureCheck): CommitVerdict[] {
+  const changes = commitChanges(commits, root);
+  const configIds = objectIds(root, commits.map((c) => `${c}:${CONFIG_FILE}`));
+  const layouts = new Map<string, RepoLayout>();
+  const layoutOf = (commit: string): RepoLayout => {
+    const id = configIds.get(`${commit}:${CONFIG_FILE}`) ?? "none";
+    if (!layouts.has(id)) layouts.set(id, repoPaths(id === "none" ? {} : configAt(root, commit)));
+    return layouts.get(id) as RepoLayout;
+  };
+  const placeNames = commits.flatMap((c) => {
+    const { places, above } = placesOf(layoutOf(c));
+    return [...places, ...above].map((p) => `${c}:${p}`);
+  });
+  const placeIds = objectIds(root, placeNames);
+  const seen = new Map<string, Finding[]>();
+  const blobs = readBlobs([...changes.values()].flat().filter((c) => c.status !== "D").map((c) => c.sha), root);
+  return commits.map((commit) => {
+    const layout = layoutOf(commit);
+    const { places, above } = placesOf(layout);
+    const key = JSON.stringify([layout, ...[...places, ...above].map((p) => placeIds.get(`${commit}:${p}`) ?? null)]);
+    if (!seen.has(key)) seen.set(key, verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: [] }, check()));
+    const own = verifyPass({ guarded: null, candidates: candidatesFromGit(root, changes.get(commit) ?? [], layout, blobs) }, check());
+    return { commit, findings: [...(seen.get(key) as Finding[]), ...own] };
+  });
+}
+
+/** `verify --rev`: one commit's places, and every file of its tree for raw captures. */
+export function checkTree(root: string, rev: string, check: () => RawCaptureCheck): Finding[] {
+  const commit = git(["rev-parse", "--verify", `${rev}^{commit}`], root).toString("utf8").trim();
+  const layout = repoPaths(configAt(root, commit));
+  return verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: candidatesFromGit(root, wholeTree(root, commit), layout) }, check());
+}
+
+function hasCommit(root: string, sha: string): boolean {
+  return gitMaybe(["cat-file", "-e", `${sha}^{commit}`], root) !== null;
+}
+
+/** What the named remote is known to have: its remote-tracking refs (a configured remote only). */
+function remoteHas(root: string, remote: string | undefined): string[] {
+  if (remote === undefined || remote === "" || gitMaybe(["config", "--get", `remote.${remote}.url`], root) === null) return [];
+  return [`--remotes=${remote}`];
+}
+
+export interface PushInput {
+  stdin: string;
+  remote: string | undefined;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * The commits a push sends that its destination lacks: from git's ref lines; else from the
+ * pre-commit framework's PRE_COMMIT_FROM_REF/TO_REF; else every local branch and tag the named
+ * remote does not have, so that a hook manager that passes no ref lines never lets a push through unchecked.
+ */
+export function commitsToPush(root: string, push: PushInput): { commits: string[]; how: string } {
+  const remote = push.remote || push.env.PRE_COMMIT_REMOTE_NAME;
+  const known = remoteHas(root, remote);
+  const lines = push.stdin.split("\n").map((l) => l.trim().split(" ")).filter((f) => f.length === 4);
+  const wanted = new Set<string>();
+  const add = (tip: string, base: string | undefined): void => {
+    const not = [...(base && !ZERO.test(base) && hasCommit(root, base) ? [`^${base}`] : []), ...(known.length > 0 ? ["--not", ...known] : [])];
+    for (const c of revList([tip, ...not], root)) wanted.add(c);
+  };
+  if (lines.length > 0) {
+    for (const [, localSha, , remoteSha] of lines) if (!ZERO.test(localSha as string)) add(localSha as string, remoteSha);
+    return { commits: [...wanted], how: "the pushed refs" };
   }
-  return refused > 0 ? 1 : 0;
+  const to = push.env.PRE_COMMIT_TO_REF;
+  if (to) {
+    add(to, push.env.PRE_COMMIT_FROM_REF);
+    return { commits: [...wanted], how: "PRE_COMMIT_FROM_REF..PRE_COMMIT_TO_REF" };
+  }
+  for (const c of revList(["--branches", "--tags", ...(known.length > 0 ? ["--not", ...known] : [])], root)) wanted.add(c);
+  return { commits: [...wanted], how: `no ref lines came on standard input, so every local branch and tag ${known.length > 0 ? `that ${remote} does not have` : "(no remote named to compare with)"}` };
 }
 
+/** `verify --range BASE..HEAD`: every commit of the range. */
+export function commitsInRange(root: string, range: string): string[] {
+  const cut = range.indexOf("..");
+  const [base, head] = [range.slice(0, cut), range.slice(cut + 2)];
+  if (cut <= 0 || head === "" || head.startsWith(".") || /\s/.test(range)) throw new UsageError(`--range takes BASE..HEAD (two commits), not "${range}"`);
+  for (const rev of [base, head]) {
+    if (gitMaybe(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`], root) === null) throw new UsageError(`--range: ${rev} is not a commit of this repository (fetch the history it needs)`);
+  }
+  return revList([head, `^${base}`], root);
+}
+
+export function refused(verdicts: CommitVerdict[]): CommitVerdict[] {
+  return verdicts.filter((v) => blocks(v.findings));
+}

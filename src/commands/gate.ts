@@ -1,16 +1,22 @@
 import { parseFlags, UsageError } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
-import { preCommit, prePush } from "../clearance/gate.js";
+import { checkCommits, checkStaged, commitsToPush, refused } from "../clearance/gate.js";
+import { loadRawCaptureRules } from "../io/load-rules.js";
 import { repoPaths } from "../io/repo-tree.js";
-import { loadConfig, repoRoot } from "../io/repo.js";
+import { loadConfig, repoRoot, rulesDirFor } from "../io/repo.js";
 import type { Io } from "../io/setting.js";
+import { rawCaptureCheck, type RawCaptureCheck } from "../passes/raw-capture.js";
+import { gateReport } from "../render/human.js";
 
-const help = `clear gate pre-commit | pre-push
+const help = `clear gate pre-commit | pre-push [<remote> <url>]
 
-What the installed git hooks run. pre-commit checks the staged tree (the index, not the working
-tree); pre-push reads the refs on stdin and checks the tree of every commit being pushed, new
-branches and tags included, so a commit made with --no-verify still cannot leave the machine.
-A commit that touches none of fixtures/, captures-inbox/ and CLEARANCE.md passes at once.
+What the installed git hooks run. pre-commit checks what is staged (the index, not the working
+tree). pre-push checks every commit the destination does not have yet (by the ref lines git gives
+on standard input and the remote's tracking refs; with no ref lines, the pre-commit framework's
+PRE_COMMIT_FROM_REF/TO_REF, else every local branch and tag the remote lacks), so a commit made
+with --no-verify still cannot leave the machine. Refused: a fixture no accepted batch lists with
+its digest, a link where the tool's own files stand, and a raw capture anywhere in the tree, by
+its name or by its content.
 `;
 
 async function readStdin(): Promise<string> {
@@ -21,14 +27,31 @@ async function readStdin(): Promise<string> {
 }
 
 async function run(argv: string[], io: Io): Promise<number> {
-  const { positionals } = parseFlags(argv, {}, 1, "gate");
+  const { positionals } = parseFlags(argv, {}, 3, "gate");
   const hook = positionals[0];
   if (hook !== "pre-commit" && hook !== "pre-push") throw new UsageError("clear gate takes pre-commit or pre-push");
   const root = repoRoot(undefined, io.cwd);
   if (root === null) throw new UsageError("clear gate runs inside a git repository");
-  // The fast path loads no rules and no scanner: only the repository's layout.
-  const layout = repoPaths(loadConfig(root));
-  return hook === "pre-commit" ? preCommit(root, layout, io) : prePush(root, layout, io, await readStdin());
+  const config = loadConfig(root);
+  let check: RawCaptureCheck | null = null;
+  const lazyCheck = (): RawCaptureCheck => {
+    if (check === null) {
+      const r = loadRawCaptureRules(rulesDirFor(root, config));
+      check = rawCaptureCheck(r.harnesses, r.payloads);
+    }
+    return check;
+  };
+  if (hook === "pre-commit") {
+    const findings = checkStaged(root, repoPaths(config), lazyCheck);
+    if (findings.every((f) => f.severity !== "block")) return 0;
+    io.stderr(gateReport([{ where: "this commit", findings }]));
+    return 1;
+  }
+  const push = commitsToPush(root, { stdin: await readStdin(), remote: positionals[1], env: process.env });
+  const bad = refused(checkCommits(root, push.commits, lazyCheck));
+  if (bad.length === 0) return 0;
+  io.stderr(gateReport(bad.map((v) => ({ where: `commit ${v.commit.slice(0, 12)}`, findings: v.findings })), `checked ${push.commits.length} commits: ${push.how}`));
+  return 1;
 }
 
 export const gateCommand: Command = { help, run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

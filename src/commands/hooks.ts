@@ -1,38 +1,57 @@
+import os from "node:os";
 import { parseFlags, UsageError } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
-import { hookStatus, installHooks, uninstallHooks } from "../io/hooks.js";
+import { MANAGER_KINDS, type ManagerKind } from "../io/hook-managers/detect.js";
+import { makeDisplay } from "../display.js";
+import { loadRules } from "../io/load-rules.js";
+import { hookStatus, installHooks, uninstallHooks, type HooksResult } from "../io/hooks.js";
 import { repoRoot } from "../io/repo.js";
 import type { Io } from "../io/setting.js";
 
-const help = `clear hooks install | status | uninstall [--root DIR]
+const help = `clear hooks install | status | uninstall [--yes] [--manager NAME] [--root DIR]
 
-Installs the pre-commit and pre-push hooks that run clear gate, in the folder git names for hooks,
-calling this installation of clear by absolute path. A hook that is not this tool's is never
-overwritten: it is kept and run first, and its failure fails the commit or push. Where
-core.hooksPath points at a hook manager's folder (husky, lefthook, pre-commit), nothing is written
-there: status and install print the exact lines to add to it instead.
+install wires the pre-commit and pre-push gate through the hook manager the repository uses,
+so that the manager's own reinstall keeps it:
+  husky            a line in .husky/pre-commit and .husky/pre-push
+  lefthook         a script entry in lefthook.yml (pre-push with use_stdin: true)
+  pre-commit       a repo: local hook in .pre-commit-config.yaml, for both stages
+  hooks-path       a line in each hook of a hand-set core.hooksPath folder
+  plain            git's own hooks folder, where no manager is used
+The committed files hold no path of this machine: they run .clear/hooks/<hook> (lefthook: its
+scripts folder), which runs the repository's own node_modules/.bin/fixture-clear. Where that is
+missing, a commit touching nothing that could hold a capture goes through and any other is refused.
+A file you own is changed only with --yes; without it the change is shown and nothing is written.
+--manager names the manager where more than one is configured. A hook that was in git's hooks
+folder is kept, run first, and comes back on uninstall.
+
+status follows, for each hook, what git will actually run down to the gate; exit 1 when the gate
+would not run. uninstall takes out only what install added (also with --yes for files you own).
 `;
 
 async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { root: { type: "string" } }, 1, "hooks");
+  const flags = { root: { type: "string" }, yes: { type: "boolean" }, manager: { type: "string" } } as const;
+  const { values, positionals } = parseFlags(argv, flags, 1, "hooks");
   const action = positionals[0];
   const root = repoRoot(values.root, io.cwd);
   if (root === null) throw new UsageError("clear hooks works inside a git repository (or give --root DIR)");
-  if (action === "install") {
-    const r = installHooks(root);
-    io.stdout(`${r.lines.join("\n")}\n`);
-    return r.ok ? 0 : 1;
+  if (values.manager !== undefined && !MANAGER_KINDS.includes(values.manager as ManagerKind)) {
+    throw new UsageError(`clear hooks: --manager takes ${MANAGER_KINDS.join(", ")}`);
   }
-  if (action === "uninstall") {
-    io.stdout(`${uninstallHooks(root).join("\n")}\n`);
-    return 0;
-  }
-  if (action === "status") {
-    const s = hookStatus(root);
-    io.stdout(`${s.lines.join("\n")}\n`);
-    return s.ok ? 0 : 1;
-  }
-  throw new UsageError("clear hooks takes install, status or uninstall");
+  const options = { yes: values.yes === true, manager: values.manager as ManagerKind | undefined };
+  const actions: Record<string, () => HooksResult> = {
+    install: () => installHooks(root, options),
+    uninstall: () => uninstallHooks(root, options),
+    status: () => hookStatus(root),
+  };
+  const act = action !== undefined && Object.hasOwn(actions, action) ? actions[action] : undefined;
+  if (act === undefined) throw new UsageError("clear hooks takes install, status or uninstall");
+  const result = act();
+  // Paths outside the repository (a shared hooks folder) are shown as every path is: no home, no name.
+  const home = os.homedir();
+  const display = makeDisplay(loadRules(), [], home);
+  const shown = (line: string): string => display.path(home && home !== "/" ? line.split(home).join("~") : line);
+  io.stdout(`${result.lines.map(shown).join("\n")}\n`);
+  return result.ok ? 0 : 1;
 }
 
 export const hooksCommand: Command = { help, run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

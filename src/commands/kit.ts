@@ -4,6 +4,8 @@ import { guarded, type Command } from "../command.js";
 import { recordKit } from "../io/kit.js";
 import { loadSetting, type Io } from "../io/setting.js";
 import { writeAtomic } from "../io/write-atomic.js";
+import { printable } from "../record/data.js";
+import { findingLine } from "../render/human.js";
 
 const help = `clear kit record <kit-dir> --head <sha> [--binary PATH] [--out FILE] [--root-edit TEXT]... [--host-version HARNESS=VERSION]...
 
@@ -11,7 +13,8 @@ Hashes a sitting's kit: the hook binary (by default the one executable file unde
 and every generated transport found in the kit folder (rules/transports.json: Claude
 hooks/hooks.json; Codex .codex/hooks.json and .codex/hooks/events/*.sh; OpenCode
 .opencode/plugins/*.ts), and writes kit.json (default <kit-dir>/kit.json) with the head commit,
-the version edits and the host versions it was built for.
+the version edits and the host versions it was built for. A link, a device, a FIFO or anything
+under /proc in the kit is never read: it is a finding, and no kit.json is written (exit 1).
 `;
 
 async function run(argv: string[], io: Io): Promise<number> {
@@ -29,10 +32,14 @@ async function run(argv: string[], io: Io): Promise<number> {
   }
   const setting = loadSetting(undefined, io.cwd);
   const kitDir = path.resolve(io.cwd, dir);
-  const kit = await recordKit(kitDir, values.head, { binary: values.binary && path.resolve(io.cwd, values.binary), rootEdits: values["root-edit"] ?? [], hostVersions }, setting.rules.transports);
+  const { kit, findings } = await recordKit(kitDir, values.head, { binary: values.binary && path.resolve(io.cwd, values.binary), rootEdits: values["root-edit"] ?? [], hostVersions }, setting.rules.transports);
+  if (findings.length > 0) {
+    io.stdout(`${[...findings.map(findingLine), "kit.json NOT written: a kit must hold its own bytes (no links, no devices, no FIFOs)"].join("\n")}\n`);
+    return 1;
+  }
   const out = path.resolve(io.cwd, values.out ?? path.join(dir, "kit.json"));
   await writeAtomic(out, Buffer.from(`${JSON.stringify(kit, null, 2)}\n`));
-  io.stdout(`kit.json written to ${setting.display.path(out)}: ${kit.transports.length} transports, binary ${kit.binary ? kit.binary.path : "not found (name it with --binary)"}\n`);
+  io.stdout(printable(`kit.json written to ${setting.display.path(out)}: ${kit.transports.length} transports, binary ${kit.binary ? kit.binary.path : "not found (name it with --binary)"}`) + "\n");
   return 0;
 }
 

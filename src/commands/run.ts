@@ -10,8 +10,11 @@ const help = `clear run [<capture-dir>] [--root DIR] [--json]
 Every pass in order on a sitting (default: captures-inbox/ of the repository): inventory, pair,
 substitute, select, scan, digest. Then the selected fixtures and their provenance sidecars are
 written under fixtures/<harness>/<version>/ and a batch is appended to CLEARANCE.md (replacing the
-batch still awaiting acceptance; accepted batches are never touched). When anything blocks, no
-fixture is written, the batch says why, and the exit code is 1. The tool never writes ACCEPT.
+batch still awaiting acceptance; a batch that carries ACCEPT is never touched). When an accepted
+batch already holds this sitting's very fixtures, nothing is written. When anything blocks, no
+fixture is written, the batch says why, and the exit code is 1. The tool never writes ACCEPT. One
+run at a time per repository: a second one exits 2 and changes nothing. A link where fixtures/,
+CLEARANCE.md, captures-inbox/ or clear.config.json stand is refused before anything is read.
 `;
 
 async function run(argv: string[], io: Io): Promise<number> {
@@ -21,8 +24,13 @@ async function run(argv: string[], io: Io): Promise<number> {
   if (setting.root === null) throw new UsageError("clear run works inside a git repository (or give --root DIR)");
   const r = await clearIntoRepo(setting, setting.root, positionals[0] ? path.resolve(io.cwd, positionals[0]) : undefined);
   const ok = r.blockers.length === 0;
-  if (values.json) writeJson(io, { command: "run", ok, batch: r.batch, fixtures: r.fixtures, findings: r.blockers, scan: { findings: r.scan.findings.length, control: r.scan.control } });
-  else io.stdout(`${ok ? `batch ${r.batch}: ${r.fixtures.length} fixtures written; read ${r.recordPath} and write ACCEPT under the batch's acceptance heading` : `batch ${r.batch}: BLOCKED, no fixture written (${r.blockers.length} findings; see ${r.recordPath})`}\n`);
+  const said = r.alreadyAccepted
+    ? `batch ${r.batch} is already accepted in ${r.recordPath} with these very fixtures; nothing written`
+    : ok
+      ? `batch ${r.batch}: ${r.fixtures.length} fixtures written${r.replaced ? ` (it replaces the pending batch ${r.replaced})` : ""}; read ${r.recordPath} and write ACCEPT under the batch's acceptance heading`
+      : `batch ${r.batch}: BLOCKED, no fixture written (${r.blockers.length} findings; see ${r.recordPath})`;
+  if (values.json) writeJson(io, { command: "run", ok, batch: r.batch, alreadyAccepted: r.alreadyAccepted, replaced: r.replaced, fixtures: r.fixtures, findings: r.blockers, scan: { findings: r.scan.findings.length, control: r.scan.control } });
+  else io.stdout(`${said}\n`);
   return ok ? 0 : 1;
 }
 

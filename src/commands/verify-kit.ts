@@ -1,12 +1,13 @@
-import { existsSync, readFileSync } from "node:fs";
+import { promises as fs } from "node:fs";
 import path from "node:path";
 import { parseFlags, UsageError } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
 import { blocks, finding, type Finding } from "../findings.js";
-import { digestFile } from "../io/digest-file.js";
+import { digestSafely, isRefusal, readSafely } from "../io/safe-file.js";
 import { committedTransports, readKit, textAt } from "../io/kit.js";
 import { loadSetting, type Io } from "../io/setting.js";
 import { kitPass, lineDiff, versionStringsOnly } from "../passes/kit.js";
+import { printable } from "../record/data.js";
 import { findingLine } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import type { Kit } from "../types.js";
@@ -21,8 +22,25 @@ Checks the binary's digest where the binary is present. Exit 0 when all are equa
 2 when kit.json breaks its schema (naming the pointer).
 `;
 
-function kitCopies(kit: Kit, kitDir: string): Map<string, string | null> {
-  return new Map(kit.transports.map((t) => [t.path, existsSync(path.join(kitDir, t.path)) ? readFileSync(path.join(kitDir, t.path), "utf8") : null]));
+/** The kit's own copies of its transports, beside kit.json, read without following a link; refusals are findings. */
+async function kitCopies(kit: Kit, kitDir: string, findings: Finding[]): Promise<Map<string, string | null>> {
+  const out = new Map<string, string | null>();
+  for (const t of kit.transports) {
+    const abs = path.join(kitDir, t.path);
+    const bytes = (await fs.lstat(path.dirname(abs)).catch(() => null)) === null ? null : await readSafely(abs).catch(() => null);
+    if (bytes !== null && isRefusal(bytes)) findings.push(bytes.kind === "link" ? finding("kit-link", { file: t.path }) : finding("kit-not-a-file", { file: t.path }, { what: bytes.what }));
+    out.set(t.path, bytes === null || isRefusal(bytes) ? null : bytes.toString("utf8"));
+  }
+  return out;
+}
+
+async function binaryFindings(kit: Kit, kitDir: string): Promise<Finding[]> {
+  if (!kit.binary) return [];
+  const file = path.join(kitDir, kit.binary.path);
+  if ((await fs.lstat(file).catch(() => null)) === null) return [];
+  const d = await digestSafely(file);
+  if (isRefusal(d)) return [d.kind === "link" ? finding("kit-link", { file: kit.binary.path }) : finding("kit-not-a-file", { file: kit.binary.path }, { what: d.what })];
+  return d.sha256 === kit.binary.sha256 ? [] : [finding("binary-differs", { file: kit.binary.path })];
 }
 
 function headFindings(kit: Kit, copies: Map<string, string | null>, root: string, versionPattern: string): Finding[] {
@@ -40,17 +58,17 @@ async function run(argv: string[], io: Io): Promise<number> {
   const setting = loadSetting(values.root, io.cwd);
   if (setting.root === null) throw new UsageError("clear verify-kit works inside a git repository (or give --root DIR)");
   const kitFile = path.resolve(io.cwd, values.kit);
-  const kit = readKit(kitFile);
+  const kit = await readKit(kitFile);
   const kitDir = path.dirname(kitFile);
-  const copies = kitCopies(kit, kitDir);
+  const refusals: Finding[] = [];
+  const copies = await kitCopies(kit, kitDir, refusals);
   const versions = setting.rules.transports.versionPattern;
   const result = kitPass(kit, await committedTransports(setting.root, setting.rules.transports, values["working-tree"] === true), copies, versions);
-  const findings = [...result.findings, ...headFindings(kit, copies, setting.root, versions)];
-  if (kit.binary && existsSync(path.join(kitDir, kit.binary.path)) && (await digestFile(path.join(kitDir, kit.binary.path))).sha256 !== kit.binary.sha256) findings.push(finding("binary-differs", { file: kit.binary.path }));
+  const findings = [...refusals, ...result.findings, ...headFindings(kit, copies, setting.root, versions), ...(await binaryFindings(kit, kitDir))];
   const ok = !blocks(findings);
   if (values.json) writeJson(io, { command: "verify-kit", ok, transports: result.transports, findings });
   else {
-    const lines = result.transports.map((t) => `${t.state.padEnd(8)} ${t.path}${t.versionStringsOnly === true ? " (version strings only)" : ""}${(t.diff ?? []).map((d) => `\n           ${d}`).join("")}`);
+    const lines = result.transports.map((t) => `${t.state.padEnd(8)} ${t.path}${t.versionStringsOnly === true ? " (version strings only)" : ""}${(t.diff ?? []).map((d) => `\n           ${printable(d)}`).join("")}`);
     io.stdout(`${[...lines, ...findings.map(findingLine), ok ? "the committed transports are the kit's bytes" : "the committed transports are NOT the kit's bytes"].join("\n")}\n`);
   }
   return ok ? 0 : 1;

@@ -1,32 +1,56 @@
 import { parseFlags, UsageError } from "../cli-args.js";
+import { checkCommits, checkTree, commitsInRange, refused } from "../clearance/gate.js";
 import { guarded, type Command } from "../command.js";
-import { blocks } from "../findings.js";
-import { repoPaths, treeFromGit, treeFromWorkingTree } from "../io/repo-tree.js";
+import { blocks, type Finding } from "../findings.js";
+import { candidatesFromWorkingTree, guardedFromWorkingTree, repoPaths } from "../io/repo-tree.js";
 import { loadSetting, type Io } from "../io/setting.js";
+import { rawCaptureCheck } from "../passes/raw-capture.js";
 import { verifyPass } from "../passes/verify.js";
+import { RecordError } from "../record/parse.js";
 import { findingLine } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 
+const help = `clear verify [--root DIR] [--rev REV | --range BASE..HEAD] [--json]
 
-const help = `clear verify [--root DIR] [--rev REV] [--json]
-
-For CI: every file under fixtures/ is listed, with a matching SHA-256, in an accepted batch of
+For CI. Every file under fixtures/ is listed, with a matching SHA-256, in an accepted batch of
 CLEARANCE.md whose digest still holds (a later accepted listing of a path supersedes an earlier
-one); every fixture a batch lists is present; no link is among the fixtures; nothing under
-captures-inbox/ is committed. With --rev, the commit's tree is checked, read through git.
-Exit 0 when all holds, 1 with a finding naming the file, 2 on usage errors.
+one); every fixture a batch lists is present; no link stands where the tool's own files do
+(fixtures/, captures-inbox/, CLEARANCE.md, clear.config.json); no raw capture is committed,
+under the inbox or anywhere else, by its name or its content. Without flags the working tree is
+checked; --rev checks one commit's whole tree; --range checks every commit of the range the way
+the pre-push hook does. Exit 0 when all holds, 1 with findings naming the file, 2 on usage errors
+and on a record this tool cannot read.
 `;
 
+function unreadable(findings: Finding[]): void {
+  const bad = findings.find((f) => f.code === "record-unreadable");
+  if (bad) throw new RecordError(bad.message);
+}
+
 async function run(argv: string[], io: Io): Promise<number> {
-  const { values } = parseFlags(argv, { json: { type: "boolean" }, root: { type: "string" }, rev: { type: "string" } }, 0, "verify");
+  const { values } = parseFlags(argv, { json: { type: "boolean" }, root: { type: "string" }, rev: { type: "string" }, range: { type: "string" } }, 0, "verify");
+  if (values.rev !== undefined && values.range !== undefined) throw new UsageError("clear verify takes --rev or --range, not both");
   const setting = loadSetting(values.root, io.cwd);
-  if (setting.root === null) throw new UsageError("clear verify works inside a git repository (or give --root DIR)");
-  const layout = repoPaths(setting.config);
-  const tree = values.rev !== undefined ? treeFromGit(setting.root, layout, values.rev) : await treeFromWorkingTree(setting.root, layout);
-  const findings = verifyPass(tree);
+  const root = setting.root;
+  if (root === null) throw new UsageError("clear verify works inside a git repository (or give --root DIR)");
+  const check = rawCaptureCheck(setting.rules.harnesses, setting.rules.payloads);
+  let findings: Finding[];
+  let commits: { commit: string; findings: Finding[] }[] | undefined;
+  if (values.range !== undefined) {
+    commits = refused(checkCommits(root, commitsInRange(root, values.range), () => check));
+    findings = commits.flatMap((c) => c.findings);
+  } else if (values.rev !== undefined) findings = checkTree(root, values.rev, () => check);
+  else {
+    const layout = repoPaths(setting.config);
+    findings = verifyPass({ guarded: await guardedFromWorkingTree(root, layout), candidates: await candidatesFromWorkingTree(root, layout) }, check);
+  }
+  unreadable(findings);
   const ok = !blocks(findings);
-  if (values.json) writeJson(io, { command: "verify", ok, fixtures: tree.fixtures.length, findings });
-  else io.stdout(`${[...findings.map(findingLine), `${tree.fixtures.length} fixture files checked: ${ok ? "all accepted" : "NOT all accepted"}`].join("\n")}\n`);
+  if (values.json) writeJson(io, { command: "verify", ok, ...(commits ? { commits } : {}), findings });
+  else {
+    const lines = commits ? commits.flatMap((c) => [`commit ${c.commit.slice(0, 12)}:`, ...c.findings.map((f) => `  ${findingLine(f)}`)]) : findings.map(findingLine);
+    io.stdout(`${[...lines, ok ? "verified: every fixture accepted, no raw capture, no link" : "NOT verified"].join("\n")}\n`);
+  }
   return ok ? 0 : 1;
 }
 

@@ -1,6 +1,8 @@
 import { execFileSync } from "node:child_process";
 
-// The edge that talks to git: trees, blobs and the index, read without touching the working tree.
+// The edge that talks to git: trees, blobs, the index and commit ranges, read without touching
+// the working tree. Every listing is read NUL-separated, so a path is taken exactly as git holds
+// it (tabs, newlines, quotes, leading dashes, any letters).
 
 export class GitError extends Error {}
 
@@ -13,17 +15,41 @@ export function git(args: string[], cwd: string, input?: string): Buffer {
   }
 }
 
+/** git's answer, or null when git refuses (an unknown rev, no HEAD yet). */
+export function gitMaybe(args: string[], cwd: string): Buffer | null {
+  try {
+    return git(args, cwd);
+  } catch (err) {
+    if (err instanceof GitError) return null;
+    throw err;
+  }
+}
+
 export interface TreeEntry {
   mode: string;
   sha: string;
   path: string;
 }
 
-/** Entries of a tree-ish (a commit, or ":" style index reads use lsIndex) under the given paths. */
-export function lsTree(rev: string, paths: string[], cwd: string): TreeEntry[] {
-  const out = git(["ls-tree", "-r", "-z", "--full-tree", rev, "--", ...paths], cwd).toString("utf8");
-  return out.split("\0").filter(Boolean).map((line) => {
-    const [meta, path] = line.split("\t") as [string, string];
+export const LINK_MODE = "120000";
+export const SUBMODULE_MODE = "160000";
+
+/** "<meta>\t<path>" records of a -z listing; the path is everything after the first tab. */
+function records(out: Buffer): [string, string][] {
+  return out
+    .toString("utf8")
+    .split("\0")
+    .filter(Boolean)
+    .map((r) => {
+      const tab = r.indexOf("\t");
+      return [r.slice(0, tab), r.slice(tab + 1)];
+    });
+}
+
+/** Entries of a commit's tree under the given paths; `recursive` false lists the named entries themselves. */
+export function lsTree(rev: string, paths: string[], cwd: string, recursive = true): TreeEntry[] {
+  const out = git(["ls-tree", ...(recursive ? ["-r"] : []), "-z", "--full-tree", rev, "--", ...paths], cwd);
+  return records(out).map(([meta, path]) => {
     const [mode, , sha] = meta.split(" ") as [string, string, string];
     return { mode, sha, path };
   });
@@ -31,26 +57,71 @@ export function lsTree(rev: string, paths: string[], cwd: string): TreeEntry[] {
 
 /** Entries of the index (what a commit would hold) under the given paths. */
 export function lsIndex(paths: string[], cwd: string): TreeEntry[] {
-  const out = git(["ls-files", "-s", "-z", "--", ...paths], cwd).toString("utf8");
-  return out.split("\0").filter(Boolean).map((line) => {
-    const [meta, path] = line.split("\t") as [string, string];
+  return records(git(["ls-files", "-s", "-z", "--", ...paths], cwd)).map(([meta, path]) => {
     const [mode, sha] = meta.split(" ") as [string, string];
     return { mode, sha, path };
   });
 }
 
-/** The bytes of several blobs at once. */
+/** One changed path in a diff: its new mode and blob (zeros for a deletion) and git's status letter. */
+export interface Change {
+  path: string;
+  mode: string;
+  sha: string;
+  status: string;
+}
+
+/** Parses `--raw -z` diff output: ":old new oldsha newsha status\0path\0" records, commit lines between. */
+export function parseRawDiff(out: Buffer): { commit: string | null; changes: Change[] }[] {
+  const fields = out.toString("utf8").split("\0");
+  const groups: { commit: string | null; changes: Change[] }[] = [{ commit: null, changes: [] }];
+  for (let i = 0; i < fields.length; i++) {
+    const f = (fields[i] as string).replace(/^\n/, "");
+    if (/^[0-9a-f]{40,64}$/.test(f)) {
+      groups.push({ commit: f, changes: [] });
+      continue;
+    }
+    if (!f.startsWith(":")) continue;
+    const [, newMode, , newSha, status] = f.slice(1).split(" ") as [string, string, string, string, string];
+    (groups.at(-1) as { changes: Change[] }).changes.push({ path: fields[++i] as string, mode: newMode, sha: newSha, status: status.slice(0, 1) });
+  }
+  return groups.filter((g) => g.commit !== null || g.changes.length > 0);
+}
+
+/** What is staged: every path the next commit changes against HEAD (or against nothing, before the first commit). */
+export function stagedChanges(cwd: string): Change[] {
+  return parseRawDiff(git(["diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev"], cwd)).flatMap((g) => g.changes);
+}
+
+/** What each commit changes against each of its parents (all of it, for a root commit). */
+export function commitChanges(commits: string[], cwd: string): Map<string, Change[]> {
+  const out = new Map<string, Change[]>(commits.map((c) => [c, []]));
+  if (commits.length === 0) return out;
+  const raw = git(["diff-tree", "--stdin", "-r", "-z", "-m", "--root", "--no-renames", "--no-abbrev", "--raw"], cwd, `${commits.join("\n")}\n`);
+  for (const g of parseRawDiff(raw)) if (g.commit !== null) out.set(g.commit, [...(out.get(g.commit) ?? []), ...g.changes]);
+  return out;
+}
+
+/** Commits listed by rev-list arguments, oldest first. */
+export function revList(args: string[], cwd: string): string[] {
+  return git(["rev-list", "--reverse", ...args, "--"], cwd).toString("utf8").split("\n").filter(Boolean);
+}
+
+/** The bytes of several objects at once; an object git does not have is left out. */
 export function readBlobs(shas: string[], cwd: string): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
-  if (shas.length === 0) return out;
-  const all = git(["cat-file", "--batch"], cwd, `${shas.join("\n")}\n`);
+  const wanted = [...new Set(shas)];
+  if (wanted.length === 0) return out;
+  const all = git(["cat-file", "--batch"], cwd, `${wanted.join("\n")}\n`);
   let at = 0;
-  for (const sha of shas) {
+  for (const sha of wanted) {
     const nl = all.indexOf(10, at);
     const header = all.subarray(at, nl).toString("utf8").split(" ");
+    at = nl + 1;
+    if (header[1] === "missing" || header.length < 3) continue;
     const size = Number(header[2]);
-    out.set(sha, all.subarray(nl + 1, nl + 1 + size));
-    at = nl + 1 + size + 1;
+    if (header[1] === "blob") out.set(sha, all.subarray(at, at + size));
+    at += size + 1;
   }
   return out;
 }

@@ -1,94 +1,59 @@
-import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { git } from "./git.js";
+import { detectManager, repoOf, type ManagerKind } from "./hook-managers/detect.js";
+import { applyPlan, describePlan, needsHand, pendingEdits } from "./hook-managers/plan.js";
+import { HOOKS, type Installed } from "./hook-managers/shell.js";
+import { hookState, idleManagers } from "./hook-managers/status.js";
+import { installPlan, uninstallPlan } from "./hook-managers/wiring.js";
 
-// The git hooks that run the gate: written where git looks for hooks, calling this installation
-// by absolute path; a foreign hook is kept beside ours and run first.
+// The git hooks that run the gate: wired through the hook manager the repository uses, so that
+// its own reinstall keeps them, or written into git's hooks folder where none is used.
 
-const HOOKS = ["pre-commit", "pre-push"] as const;
-const MARK = "# clear: managed hook (clear hooks install)";
-const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "cli.js");
+/** This installation of clear: the last resort of a hook in .git/hooks, never committed. */
+const INSTALLED: Installed = {
+  node: process.execPath,
+  cli: path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "cli.js"),
+};
 
-function hooksDir(root: string): string {
-  return path.resolve(root, git(["rev-parse", "--git-path", "hooks"], root).toString("utf8").trim());
+export interface HooksResult {
+  ok: boolean;
+  lines: string[];
 }
 
-function managedBy(root: string): string | null {
-  try {
-    return git(["config", "core.hooksPath"], root).toString("utf8").trim() || null;
-  } catch {
-    return null;
+export interface HooksOptions {
+  yes?: boolean;
+  manager?: ManagerKind;
+}
+
+function carryOut(root: string, plan: ReturnType<typeof installPlan>, yes: boolean, done: string): HooksResult {
+  if (pendingEdits(plan) && !yes) {
+    const shown = describePlan(root, plan, false);
+    return { ok: false, lines: [...shown, "Nothing was written: the changes above touch files you own; run again with --yes to make them."] };
   }
+  applyPlan(plan);
+  const lines = describePlan(root, plan, true);
+  if (needsHand(plan)) return { ok: false, lines: [...lines, "The rest was written; the lines above must be added by hand."] };
+  return { ok: true, lines: lines.length > 0 ? [...lines, done] : [done] };
 }
 
-function script(hook: string): string {
-  const chained = `"$(dirname "$0")/${hook}.pre-clear"`;
-  const head = `#!/bin/sh
-${MARK}
-CLEAR_CLI="${CLI}"
-if [ ! -f "$CLEAR_CLI" ]; then
-  echo "clear: the gate is no longer at $CLEAR_CLI; run 'npx clear hooks install' again from its new place" >&2
-  exit 1
-fi
-`;
-  const gate = `"${process.execPath}" "$CLEAR_CLI" gate ${hook}`;
-  // pre-push reads the refs on stdin, which both the kept hook and the gate need.
-  if (hook === "pre-push") return `${head}input=$(cat)\nif [ -x ${chained} ]; then\n  printf '%s\\n' "$input" | ${chained} "$@" || exit $?\nfi\nprintf '%s\\n' "$input" | ${gate}\n`;
-  return `${head}if [ -x ${chained} ]; then\n  ${chained} "$@" || exit $?\nfi\nexec ${gate}\n`;
+export function installHooks(root: string, options: HooksOptions = {}): HooksResult {
+  const repo = repoOf(root);
+  const manager = detectManager(repo, options.manager);
+  const plan = installPlan(repo, manager, INSTALLED);
+  const name = manager.kind === "plain" ? "git's hooks folder" : manager.kind === "hooks-path" ? `the hooks folder ${manager.place}` : manager.kind;
+  const result = carryOut(root, plan, options.yes === true, `The gate is wired through ${name}.`);
+  return { ok: result.ok, lines: [`Hook manager: ${name}`, ...result.lines] };
 }
 
-function linesForManager(): string[] {
-  return HOOKS.map((h) => `  ${h}: "${process.execPath}" "${CLI}" gate ${h}`);
+export function uninstallHooks(root: string, options: HooksOptions = {}): HooksResult {
+  const plan = uninstallPlan(repoOf(root));
+  if (plan.steps.length === 0) return { ok: true, lines: ["no hook of this tool was installed", ...plan.notes] };
+  return carryOut(root, plan, options.yes === true, "This tool's hooks are out; every other hook is as it was.");
 }
 
-export function installHooks(root: string): { ok: boolean; lines: string[] } {
-  const manager = managedBy(root);
-  if (manager) return { ok: false, lines: [`core.hooksPath is ${manager}: a hook manager owns that folder, so nothing was written. Add these lines to its hooks:`, ...linesForManager()] };
-  const dir = hooksDir(root);
-  const lines: string[] = [];
-  for (const hook of HOOKS) {
-    const file = path.join(dir, hook);
-    if (existsSync(file) && !readFileSync(file, "utf8").includes(MARK)) {
-      renameSync(file, `${file}.pre-clear`);
-      lines.push(`${hook}: a hook that is not this tool's was kept as ${hook}.pre-clear and runs first`);
-    }
-    writeFileSync(file, script(hook));
-    chmodSync(file, 0o755);
-    lines.push(`${hook}: installed in ${dir}`);
-  }
-  return { ok: true, lines };
-}
-
-export function uninstallHooks(root: string): string[] {
-  const dir = hooksDir(root);
-  const lines: string[] = [];
-  for (const hook of HOOKS) {
-    const file = path.join(dir, hook);
-    if (existsSync(file) && readFileSync(file, "utf8").includes(MARK)) {
-      rmSync(file);
-      lines.push(`${hook}: removed`);
-    }
-    if (existsSync(`${file}.pre-clear`) && !existsSync(file)) {
-      renameSync(`${file}.pre-clear`, file);
-      lines.push(`${hook}: the hook that was there before is back`);
-    }
-  }
-  return lines.length > 0 ? lines : ["no hook of this tool was installed"];
-}
-
-export function hookStatus(root: string): { ok: boolean; lines: string[] } {
-  const manager = managedBy(root);
-  if (manager) return { ok: false, lines: [`core.hooksPath is ${manager}: git runs the hooks there. Add these lines to them:`, ...linesForManager()] };
-  const dir = hooksDir(root);
-  const lines: string[] = [];
-  let ok = true;
-  for (const hook of HOOKS) {
-    const file = path.join(dir, hook);
-    const text = existsSync(file) ? readFileSync(file, "utf8") : null;
-    const state = text === null ? "not installed" : !text.includes(MARK) ? "a hook that is not this tool's" : text === script(hook) ? "installed, current and used by git" : "installed but out of date (run clear hooks install)";
-    if (state !== "installed, current and used by git") ok = false;
-    lines.push(`${hook}: ${state}`);
-  }
-  return { ok, lines };
+export function hookStatus(root: string): HooksResult {
+  const repo = repoOf(root);
+  const states = HOOKS.map((hook) => hookState(repo, hook));
+  const lines = states.flatMap((s) => [`${s.hook}: ${s.reaches ? "reaches the gate" : "DOES NOT reach the gate"}`, ...s.says.map((l) => `  ${l}`)]);
+  return { ok: states.every((s) => s.reaches), lines: [...lines, ...idleManagers(repo, states)] };
 }

@@ -1,11 +1,11 @@
-import { existsSync, promises as fs, readFileSync } from "node:fs";
+import { promises as fs } from "node:fs";
 import path from "node:path";
-import fg from "fast-glob";
 import { UsageError } from "../cli-args.js";
 import { sha256Hex } from "../digest.js";
 import { escapeRegex } from "../regex.js";
 import type { Kit, KitFile, TransportRules } from "../types.js";
-import { digestFile } from "./digest-file.js";
+import { finding, type Finding } from "../findings.js";
+import { digestSafely, isRefusal, readSafely, underSystemFolder, type Refusal } from "./safe-file.js";
 import { git, lsIndex, lsTree, readBlobs } from "./git.js";
 import { RulesError, validateAgainst } from "./load-rules.js";
 
@@ -16,33 +16,91 @@ export function transportPatterns(rules: TransportRules): string[] {
   return [...new Set(Object.values(rules.transports).flat())].sort();
 }
 
-async function kitFiles(dir: string, patterns: string[]): Promise<KitFile[]> {
-  const found = await fg(patterns, { cwd: dir, dot: true, onlyFiles: true, followSymbolicLinks: false });
-  return Promise.all(found.sort().map(async (p) => ({ path: p, ...(await digestFile(path.join(dir, p))) })));
+/** Why a kit entry was not read, as a finding naming it. */
+function refusalFinding(file: string, r: Refusal): Finding {
+  return r.kind === "link" ? finding("kit-link", { file }) : finding("kit-not-a-file", { file }, { what: r.what });
 }
 
-/** The one executable file under the kit's bin/, unless --binary names one. */
-async function findBinary(dir: string, given: string | undefined): Promise<string | null> {
+/** The files a pattern names in a folder, and the links or other entries on the way that refuse it. */
+async function matchPattern(dir: string, pattern: string, out: { files: string[]; findings: Finding[] }): Promise<void> {
+  const parts = pattern.split("/");
+  const leaf = new RegExp(`^${escapeRegex(parts.at(-1) as string).replace(/\\\*/g, "[^/]*")}$`);
+  for (let k = 1; k < parts.length; k++) {
+    const rel = parts.slice(0, k).join("/");
+    const stat = await fs.lstat(path.join(dir, rel)).catch(() => null);
+    if (stat === null) return;
+    if (stat.isSymbolicLink()) {
+      out.findings.push(finding("kit-link", { file: rel }));
+      return;
+    }
+    if (!stat.isDirectory()) return;
+  }
+  const folder = parts.slice(0, -1).join("/");
+  const entries = await fs.readdir(path.join(dir, folder), { withFileTypes: true }).catch(() => []);
+  for (const e of entries) {
+    const rel = folder === "" ? e.name : `${folder}/${e.name}`;
+    if (!leaf.test(e.name) || e.isDirectory()) continue;
+    if (e.isSymbolicLink()) out.findings.push(finding("kit-link", { file: rel }));
+    else if (e.isFile()) out.files.push(rel);
+    else out.findings.push(finding("kit-not-a-file", { file: rel }, { what: "is not a regular file" }));
+  }
+}
+
+async function kitFiles(dir: string, patterns: string[]): Promise<{ files: KitFile[]; findings: Finding[] }> {
+  const found = { files: [] as string[], findings: [] as Finding[] };
+  for (const p of patterns) await matchPattern(dir, p, found);
+  const files: KitFile[] = [];
+  for (const rel of [...new Set(found.files)].sort()) {
+    const d = await digestSafely(path.join(dir, rel));
+    if (isRefusal(d)) found.findings.push(refusalFinding(rel, d));
+    else files.push({ path: rel, ...d });
+  }
+  return { files, findings: found.findings };
+}
+
+/** The one executable file under the kit's bin/, unless --binary names one; links and other entries there are findings. */
+async function findBinary(dir: string, given: string | undefined, findings: Finding[]): Promise<string | null> {
   if (given !== undefined) return path.resolve(given);
   const bin = path.join(dir, "bin");
-  if (!existsSync(bin)) return null;
+  const stat = await fs.lstat(bin).catch(() => null);
+  if (stat === null) return null;
+  if (stat.isSymbolicLink()) {
+    findings.push(finding("kit-link", { file: "bin" }));
+    return null;
+  }
   const entries = await fs.readdir(bin, { withFileTypes: true });
   const executables = [];
-  for (const e of entries) if (e.isFile() && ((await fs.stat(path.join(bin, e.name))).mode & 0o111) !== 0) executables.push(path.join(bin, e.name));
+  for (const e of entries) {
+    if (e.isSymbolicLink()) findings.push(finding("kit-link", { file: `bin/${e.name}` }));
+    else if (e.isFile() && ((await fs.lstat(path.join(bin, e.name))).mode & 0o111) !== 0) executables.push(path.join(bin, e.name));
+  }
   if (executables.length > 1) throw new UsageError(`${bin}: ${executables.length} executable files; name the binary with --binary`);
   return executables[0] ?? null;
 }
 
-export async function recordKit(dir: string, head: string, opts: { binary?: string; rootEdits: string[]; hostVersions: Record<string, string> }, rules: TransportRules): Promise<Kit> {
-  const binaryPath = await findBinary(dir, opts.binary);
-  const binary = binaryPath ? { path: path.relative(dir, binaryPath).split(path.sep).join("/"), ...(await digestFile(binaryPath)) } : null;
-  return { head, rootEdits: opts.rootEdits, binary, transports: await kitFiles(dir, transportPatterns(rules)), hostVersions: opts.hostVersions };
+/** kit.json's content for a kit folder, or the findings that keep it from being recorded faithfully. */
+export async function recordKit(dir: string, head: string, opts: { binary?: string; rootEdits: string[]; hostVersions: Record<string, string> }, rules: TransportRules): Promise<{ kit: Kit; findings: Finding[] }> {
+  const top = await fs.lstat(dir).catch(() => null);
+  if (top === null || !top.isDirectory() || underSystemFolder(dir)) throw new UsageError(`${dir}: not a kit folder (${top?.isSymbolicLink() ? "a symbolic link; name the real folder" : "not a directory"})`);
+  const findings: Finding[] = [];
+  const binaryPath = await findBinary(dir, opts.binary, findings);
+  let binary: KitFile | null = null;
+  if (binaryPath) {
+    const d = await digestSafely(binaryPath);
+    const shown = path.relative(dir, binaryPath).split(path.sep).join("/");
+    if (isRefusal(d)) findings.push(refusalFinding(shown, d));
+    else binary = { path: shown, ...d };
+  }
+  const transports = await kitFiles(dir, transportPatterns(rules));
+  return { kit: { head, rootEdits: opts.rootEdits, binary, transports: transports.files, hostVersions: opts.hostVersions }, findings: [...findings, ...transports.findings] };
 }
 
-export function readKit(file: string): Kit {
+export async function readKit(file: string): Promise<Kit> {
+  const bytes = await readSafely(file);
+  if (isRefusal(bytes)) throw new RulesError(`${file}: ${bytes.what}; not read`);
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(file, "utf8"));
+    value = JSON.parse(bytes.toString("utf8"));
   } catch (err) {
     throw new RulesError(`${file}: cannot be read as JSON (${(err as Error).message})`);
   }
@@ -60,9 +118,11 @@ export async function committedTransports(root: string, rules: TransportRules, w
   const patterns = transportPatterns(rules);
   const out = new Map<string, { sha256: string; text: string | null }>();
   if (workingTree) {
-    for (const p of await fg(patterns, { cwd: root, dot: true, onlyFiles: true, followSymbolicLinks: false })) {
-      const bytes = await fs.readFile(path.join(root, p));
-      out.set(p, { sha256: sha256Hex(bytes), text: bytes.toString("utf8") });
+    const found = { files: [] as string[], findings: [] as Finding[] };
+    for (const p of patterns) await matchPattern(root, p, found);
+    for (const rel of [...new Set(found.files)].sort()) {
+      const bytes = await readSafely(path.join(root, rel));
+      if (!isRefusal(bytes)) out.set(rel, { sha256: sha256Hex(bytes), text: bytes.toString("utf8") });
     }
     return out;
   }

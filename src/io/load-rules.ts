@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import * as bundled from "../schemas.js";
 import { pointerTokens } from "../json/reader.js";
-import type { FieldRuleSet, HarnessCatalogue, HomeRules, PairingRuleSet, Recipe, RefusalRules, Rules, SecretRules, TransportRules, UrlRules } from "../types.js";
+import type { PayloadRules, FieldRuleSet, HarnessCatalogue, HomeRules, PairingRuleSet, Recipe, RefusalRules, Rules, SecretRules, TransportRules, UrlRules } from "../types.js";
 
 // Rules live in rules/ as JSON; each kind has a JSON Schema there, compiled once in strict mode.
 
@@ -13,7 +13,7 @@ export class RulesError extends Error {}
 
 export const BUNDLED_RULES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "rules");
 
-const SCHEMA_NAMES = ["harness", "recipe", "fields", "pairing", "refusals", "homes", "urls", "secrets", "transports", "config", "sitting", "kit", "provenance"] as const;
+const SCHEMA_NAMES = ["harness", "recipe", "fields", "pairing", "refusals", "homes", "urls", "secrets", "transports", "payloads", "config", "sitting", "kit", "provenance"] as const;
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
 
 const validators = new Map<string, Map<SchemaName, ValidateFunction>>();
@@ -51,9 +51,25 @@ function readJson(file: string): unknown {
   }
 }
 
+// A member name from the file being checked is shown only when it is a plain word: the file may be
+// a hostile sitting.json or kit.json, and its member names are not ours to print.
+const plainToken = (t: string): string => (/^[A-Za-z0-9_$.-]{1,40}$/.test(t) ? t : "[masked]");
+
+/** What a pattern in the bundled schemas asks for, said in words. */
+const PATTERN_WORDS: [RegExp, string][] = [
+  [/\\p\{Cc\}/, "must be one line without line breaks, control or invisible characters"],
+  [/^\^\[0-9\]\{4\}-/, "must be an RFC 3339 date and time (2026-01-31T09:30:00Z)"],
+];
+
 function describeErrors(errors: ErrorObject[] | null | undefined): string {
   return (errors ?? [])
-    .map((e) => `at ${e.instancePath === "" ? "/" : e.instancePath}: ${e.message ?? "is invalid"}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`)
+    .map((e) => {
+      const at = e.instancePath === "" ? "/" : `/${pointerTokens(e.instancePath).map(plainToken).join("/")}`;
+      const extra = e.params && "additionalProperty" in e.params ? ` (${plainToken(String(e.params.additionalProperty))})` : "";
+      const pattern = e.keyword === "pattern" ? String((e.params as { pattern?: string }).pattern ?? "") : "";
+      const words = PATTERN_WORDS.find(([re]) => re.test(pattern))?.[1];
+      return `at ${at}: ${words ?? e.message ?? "is invalid"}${extra}`;
+    })
     .join("; ");
 }
 
@@ -153,8 +169,28 @@ export function loadRules(rulesDir: string = BUNDLED_RULES_DIR): Rules {
     urls: loadOne<UrlRules>(dir, "urls.json", "urls", v("urls")),
     secrets: loadOne<SecretRules>(path.join(dir, "secrets"), "patterns.json", "secrets", v("secrets")),
     transports: loadOne<TransportRules>(dir, "transports.json", "transports", v("transports")),
+    payloads: loadOne<PayloadRules>(existsSync(path.join(dir, "payloads.json")) ? dir : BUNDLED_RULES_DIR, "payloads.json", "payloads", v("payloads")),
   };
   const rules: Rules = { ...loaded, knownMembers: knownMembers(loaded) };
   crossCheck(rules);
   return rules;
+}
+
+/**
+ * Only what the raw-capture check needs (the harness catalogues and the payload signatures), for
+ * the gate, which must stay quick: the bundled ones, and a repository's own harnesses besides.
+ */
+export function loadRawCaptureRules(rulesDir: string): { harnesses: HarnessCatalogue[]; payloads: PayloadRules } {
+  const schemas = compiledSchemas(path.join(BUNDLED_RULES_DIR, "schemas"));
+  const v = (k: SchemaName): ValidateFunction => schemas.get(k) as ValidateFunction;
+  const harnesses = loadKind<HarnessCatalogue>(BUNDLED_RULES_DIR, "harnesses", "harness", v("harness"));
+  if (path.resolve(rulesDir) !== BUNDLED_RULES_DIR && existsSync(path.join(rulesDir, "harnesses"))) {
+    const own = loadKind<HarnessCatalogue>(rulesDir, "harnesses", "harness", v("harness"));
+    for (const h of own) {
+      const same = harnesses.find((x) => x.harness === h.harness);
+      if (same) same.events = [...same.events, ...h.events.filter((e) => !same.events.some((x) => x.event === e.event))];
+      else harnesses.push(h);
+    }
+  }
+  return { harnesses, payloads: loadOne<PayloadRules>(BUNDLED_RULES_DIR, "payloads.json", "payloads", v("payloads")) };
 }

@@ -1,53 +1,152 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../digest.js";
-import type { TreeToVerify } from "../passes/verify.js";
-import { lsIndex, lsTree, readBlobs, type TreeEntry } from "./git.js";
-import { listFiles } from "./list-files.js";
+import { EXEMPT_NAMES, type GuardedState } from "../passes/verify.js";
+import type { RepoLayout } from "../types.js";
+import { git, LINK_MODE, lsIndex, lsTree, readBlobs, SUBMODULE_MODE, type Change, type TreeEntry } from "./git.js";
+import { readRegularFile } from "./read-capture-dir.js";
 
-// What verify and the gate check, read from the working tree, from the index, or from a commit.
+// What verify and the gate check, read from the working tree, from the index or from a commit:
+// the tool's own places (fixtures, inbox, record, config), never through a link, and the other
+// files a change brings, for the raw-capture check.
 
-export interface RepoLayout {
-  fixtures: string;
-  capturesInbox: string;
-  clearance: string;
-}
+export const CONFIG_FILE = "clear.config.json";
+const REGULAR_MODES = new Set(["100644", "100755"]);
+/** Repository files are read whole up to this size; a larger one is a finding, never skipped silently. */
+const MAX_REPO_FILE = 1 << 30;
 
-const INBOX_KEEP = new Set(["README.md", ".gitignore"]);
-
-function inboxFiles(entries: { path: string }[], layout: RepoLayout): string[] {
-  return entries.map((e) => e.path).filter((p) => p.startsWith(`${layout.capturesInbox}/`) && !INBOX_KEEP.has(p.slice(layout.capturesInbox.length + 1)));
-}
-
-/** From git: `source` is a commit (any rev) or "index" for what is staged. */
-export function treeFromGit(root: string, layout: RepoLayout, source: string): TreeToVerify {
-  const paths = [layout.fixtures, layout.capturesInbox, layout.clearance];
-  const entries: TreeEntry[] = source === "index" ? lsIndex(paths, root) : lsTree(source, paths, root);
-  const fixtureEntries = entries.filter((e) => e.path.startsWith(`${layout.fixtures}/`));
-  const record = entries.find((e) => e.path === layout.clearance);
-  const blobs = readBlobs([...fixtureEntries.filter((e) => e.mode !== "120000").map((e) => e.sha), ...(record ? [record.sha] : [])], root);
-  return {
-    fixtures: fixtureEntries.filter((e) => e.mode !== "120000").map((e) => ({ path: e.path, sha256: sha256Hex(blobs.get(e.sha) as Buffer) })),
-    links: fixtureEntries.filter((e) => e.mode === "120000").map((e) => e.path),
-    record: record ? (blobs.get(record.sha) as Buffer).toString("utf8") : null,
-    recordPath: layout.clearance,
-    inbox: inboxFiles(entries, layout),
-    fixturesDir: layout.fixtures,
-  };
-}
-
-/** From the working tree, with the committed inbox read from the index. */
-export async function treeFromWorkingTree(root: string, layout: RepoLayout): Promise<TreeToVerify> {
-  const dir = path.join(root, layout.fixtures);
-  const listed = (await fs.stat(dir).catch(() => null)) ? await listFiles([dir], root) : { files: [], links: [], missing: [] };
-  const rel = (p: string): string => path.relative(root, p).split(path.sep).join("/");
-  const fixtures = await Promise.all(listed.files.map(async (f) => ({ path: rel(f), sha256: sha256Hex(await fs.readFile(f)) })));
-  const record = await fs.readFile(path.join(root, layout.clearance), "utf8").catch(() => null);
-  return { fixtures, links: listed.links.map(rel), record, recordPath: layout.clearance, inbox: inboxFiles(lsIndex([layout.capturesInbox], root), layout), fixturesDir: layout.fixtures };
-}
+const clean = (p: string): string => p.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
 
 /** Where a repository keeps its inbox, fixtures and record: the contract's defaults, or clear.config.json's paths. */
 export function repoPaths(config: { paths?: { capturesInbox?: string; fixtures?: string; clearance?: string } }): RepoLayout {
   const p = config.paths ?? {};
-  return { capturesInbox: p.capturesInbox ?? "captures-inbox", fixtures: p.fixtures ?? "fixtures", clearance: p.clearance ?? "CLEARANCE.md" };
+  return { capturesInbox: clean(p.capturesInbox ?? "captures-inbox"), fixtures: clean(p.fixtures ?? "fixtures"), clearance: clean(p.clearance ?? "CLEARANCE.md") };
+}
+
+/** The tool's own places, and every folder above one of them (a link there would move it). */
+export function placesOf(layout: RepoLayout): { places: string[]; above: string[] } {
+  const places = [layout.fixtures, layout.capturesInbox, layout.clearance, CONFIG_FILE];
+  const above = new Set<string>();
+  for (const p of places) {
+    const parts = p.split("/");
+    for (let k = 1; k < parts.length; k++) above.add(parts.slice(0, k).join("/"));
+  }
+  return { places, above: [...above].sort() };
+}
+
+const under = (p: string, dir: string): boolean => p === dir || p.startsWith(`${dir}/`);
+
+/** True when a changed path is one of the tool's places, under one, or above one. */
+export function touchesPlaces(paths: string[], layout: RepoLayout): boolean {
+  const { places, above } = placesOf(layout);
+  return paths.some((p) => places.some((place) => under(p, place)) || above.includes(p));
+}
+
+interface Sorted {
+  fixtures: TreeEntry[];
+  inbox: string[];
+  exempt: TreeEntry[];
+  record: TreeEntry | null;
+  links: string[];
+  notFiles: string[];
+}
+
+function sortEntries(entries: TreeEntry[], layout: RepoLayout): Sorted {
+  const out: Sorted = { fixtures: [], inbox: [], exempt: [], record: null, links: [], notFiles: [] };
+  for (const e of entries) {
+    if (e.mode === LINK_MODE) out.links.push(e.path);
+    else if (e.mode === SUBMODULE_MODE || !REGULAR_MODES.has(e.mode)) out.notFiles.push(e.path);
+    else if (e.path === layout.clearance) out.record = e;
+    else if (under(e.path, layout.fixtures) || under(e.path, layout.capturesInbox)) {
+      if (EXEMPT_NAMES.has(path.posix.basename(e.path))) out.exempt.push(e);
+      else if (under(e.path, layout.fixtures)) out.fixtures.push(e);
+      else out.inbox.push(e.path);
+    }
+  }
+  return out;
+}
+
+/** The tool's places as git holds them: `source` is a commit, or "index" for what is staged. */
+export function guardedFromGit(root: string, layout: RepoLayout, source: string): GuardedState {
+  const { places, above } = placesOf(layout);
+  const entries = source === "index" ? lsIndex(places, root) : lsTree(source, places, root);
+  const aboveEntries = above.length === 0 ? [] : (source === "index" ? lsIndex(above, root) : lsTree(source, above, root, false)).filter((e) => above.includes(e.path));
+  const sorted = sortEntries([...entries, ...aboveEntries.filter((e) => e.mode !== "040000")], layout);
+  const blobs = readBlobs([...sorted.fixtures, ...sorted.exempt, ...(sorted.record ? [sorted.record] : [])].map((e) => e.sha), root);
+  const bytesOf = (e: TreeEntry): Buffer => blobs.get(e.sha) ?? Buffer.alloc(0);
+  return {
+    layout,
+    fixtures: [...sorted.fixtures, ...sorted.exempt.filter((e) => under(e.path, layout.fixtures))].map((e) => ({ path: e.path, sha256: sha256Hex(bytesOf(e)) })),
+    inbox: sorted.inbox,
+    exempt: sorted.exempt.map((e) => ({ path: e.path, bytes: bytesOf(e) })),
+    links: sorted.links,
+    notFiles: sorted.notFiles,
+    record: sorted.record ? bytesOf(sorted.record).toString("utf8") : null,
+  };
+}
+
+/** Files a change brings outside the fixtures folder and the inbox, with their bytes, for the raw-capture check. */
+export function candidatesFromGit(root: string, changes: Change[], layout: RepoLayout, read?: Map<string, Buffer>): { path: string; bytes: Uint8Array }[] {
+  const wanted = changes.filter((c) => c.status !== "D" && REGULAR_MODES.has(c.mode) && !under(c.path, layout.fixtures) && !under(c.path, layout.capturesInbox));
+  const blobs = read ?? readBlobs(wanted.map((c) => c.sha), root);
+  return wanted.map((c) => ({ path: c.path, bytes: blobs.get(c.sha) ?? Buffer.alloc(0) }));
+}
+
+/** Every file of a commit's tree, as changes from nothing: what `verify --rev` checks by name and content. */
+export function wholeTree(root: string, rev: string): Change[] {
+  return lsTree(rev, [], root).map((e) => ({ path: e.path, mode: e.mode, sha: e.sha, status: "A" }));
+}
+
+interface DiskWalk {
+  files: { path: string; bytes: Uint8Array }[];
+  links: string[];
+  notFiles: string[];
+}
+
+/** Every entry under a folder on disk, never following a link; each regular file read whole. */
+async function walkDisk(root: string, start: string, out: DiskWalk): Promise<void> {
+  const stat = await fs.lstat(path.join(root, start)).catch(() => null);
+  if (!stat) return;
+  if (stat.isSymbolicLink()) out.links.push(start);
+  else if (stat.isDirectory()) {
+    const names = (await fs.readdir(path.join(root, start))).sort();
+    for (const name of names) await walkDisk(root, `${start}/${name}`, out);
+  } else if (stat.isFile()) {
+    const read = readRegularFile(path.join(root, start), { maxFileBytes: MAX_REPO_FILE, maxDepth: 1 });
+    if (read.bytes) out.files.push({ path: start, bytes: read.bytes });
+    else out.notFiles.push(start);
+  } else out.notFiles.push(start);
+}
+
+/** The tool's places as they stand on disk; the inbox as the index holds it (raw sittings land there, uncommitted). */
+export async function guardedFromWorkingTree(root: string, layout: RepoLayout): Promise<GuardedState> {
+  const { above } = placesOf(layout);
+  const disk: DiskWalk = { files: [], links: [], notFiles: [] };
+  for (const a of above) if ((await fs.lstat(path.join(root, a)).catch(() => null))?.isSymbolicLink()) disk.links.push(a);
+  for (const place of [layout.fixtures, layout.clearance, CONFIG_FILE]) if (!disk.links.some((l) => under(place, l))) await walkDisk(root, place, disk);
+  const inbox = sortEntries(lsIndex([layout.capturesInbox], root), layout);
+  const inboxBlobs = readBlobs(inbox.exempt.map((e) => e.sha), root);
+  const fixtureFiles = disk.files.filter((f) => under(f.path, layout.fixtures));
+  const record = disk.files.find((f) => f.path === layout.clearance);
+  return {
+    layout,
+    fixtures: fixtureFiles.map((f) => ({ path: f.path, sha256: sha256Hex(f.bytes) })),
+    inbox: inbox.inbox,
+    exempt: [...fixtureFiles.filter((f) => EXEMPT_NAMES.has(path.posix.basename(f.path))), ...inbox.exempt.map((e) => ({ path: e.path, bytes: inboxBlobs.get(e.sha) ?? Buffer.alloc(0) }))],
+    links: [...disk.links, ...inbox.links],
+    notFiles: [...disk.notFiles, ...inbox.notFiles],
+    record: record ? Buffer.from(record.bytes).toString("utf8") : null,
+  };
+}
+
+/** Every tracked file outside the fixtures folder and the inbox, read from disk (links and missing files left out). */
+export async function candidatesFromWorkingTree(root: string, layout: RepoLayout): Promise<{ path: string; bytes: Uint8Array }[]> {
+  const tracked = git(["ls-files", "-z"], root).toString("utf8").split("\0").filter(Boolean);
+  const out: { path: string; bytes: Uint8Array }[] = [];
+  for (const p of tracked) {
+    if (under(p, layout.fixtures) || under(p, layout.capturesInbox)) continue;
+    const read = readRegularFile(path.join(root, p), { maxFileBytes: MAX_REPO_FILE, maxDepth: 1 });
+    if (read.bytes) out.push({ path: p, bytes: read.bytes });
+  }
+  return out;
 }

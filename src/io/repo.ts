@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, lstatSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { BUNDLED_RULES_DIR, RulesError, validateAgainst } from "./load-rules.js";
+import { readRegularFile } from "./read-capture-dir.js";
 import type { NotAPerson, Rules } from "../types.js";
 
 // The repository a command works in, and its clear.config.json.
@@ -49,18 +50,36 @@ export function repoRoot(rootFlag: string | undefined, cwd = process.cwd()): str
   return gitTopLevel(cwd);
 }
 
+/** A config's text, parsed and checked against its schema; `shownAs` names it in errors. */
+export function parseConfigText(text: string, shownAs: string): ClearConfig {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new RulesError(`${shownAs}: not valid JSON (${(err as Error).message})`);
+  }
+  validateAgainst("config", value, shownAs);
+  return value as ClearConfig;
+}
+
+/** clear.config.json at the root, read without following a link; absent means the defaults. */
 export function loadConfig(root: string | null): ClearConfig {
   if (root === null) return {};
   const file = path.join(root, "clear.config.json");
-  if (!existsSync(file)) return {};
-  let value: unknown;
+  const stat = lstatOrNull(file);
+  if (stat === null) return {};
+  if (stat.isSymbolicLink()) throw new RulesError(`${file}: is a symbolic link; the tool never reads its config through one (replace it with the file itself)`);
+  const read = readRegularFile(file, { maxFileBytes: 1 << 20, maxDepth: 1 });
+  if (!read.bytes) throw new RulesError(`${file}: ${read.problem?.message ?? "cannot be read"}`);
+  return parseConfigText(Buffer.from(read.bytes).toString("utf8"), file);
+}
+
+function lstatOrNull(file: string): Stats | null {
   try {
-    value = JSON.parse(readFileSync(file, "utf8"));
-  } catch (err) {
-    throw new RulesError(`${file}: not valid JSON (${(err as Error).message})`);
+    return lstatSync(file);
+  } catch {
+    return null;
   }
-  validateAgainst("config", value, file);
-  return value as ClearConfig;
 }
 
 /** The rules folder: the config's, else the repository's own rules/ when it holds catalogues, else the bundled one. */

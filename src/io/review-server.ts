@@ -29,18 +29,39 @@ export async function serveReview(routes: (token: string) => Record<string, Rout
   const table = routes(token);
   const server = http.createServer((req, res) => {
     const send = (status: number, type: string, body: string): void => {
+      if (res.headersSent) return;
       res.writeHead(status, { ...SECURITY_HEADERS, "Content-Type": type });
       res.end(body);
     };
+    // Whatever a request holds, it gets a plain answer and the server keeps serving.
+    try {
+      answer(req, send);
+    } catch {
+      send(500, "text/plain", "the request could not be answered\n");
+    }
+  });
+  const answer = (req: http.IncomingMessage, send: (status: number, type: string, body: string) => void): void => {
     const actual = (server.address() as { port: number }).port;
     const host = req.headers.host ?? "";
     if (host !== `127.0.0.1:${actual}` && host !== `localhost:${actual}`) return send(403, "text/plain", "forbidden: unknown host\n");
-    const url = new URL(req.url ?? "/", `http://127.0.0.1:${actual}`);
+    const target = req.url ?? "/";
+    // Only an absolute path is a request for this page; "//x", "http://x", "*" are not.
+    if (!target.startsWith("/") || target.startsWith("//")) return send(400, "text/plain", "bad request\n");
+    let url: URL;
+    try {
+      url = new URL(target, `http://127.0.0.1:${actual}`);
+    } catch {
+      return send(400, "text/plain", "bad request\n");
+    }
     if (!tokenMatches(url.searchParams.get("token"), token)) return send(403, "text/plain", "forbidden: a token is needed\n");
     const route = req.method === "GET" ? table[url.pathname] : undefined;
     if (!route) return send(404, "text/plain", "not found\n");
     const r = route(url.searchParams);
     return send(r.status, r.type, r.body);
+  };
+  server.on("clientError", (_err, socket) => {
+    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+    else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

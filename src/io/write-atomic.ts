@@ -1,6 +1,6 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { OutputError } from "../command.js";
+import { OutputError } from "./errors.js";
 
 // Writes land whole or not at all: a temporary file in the same folder, flushed, renamed, and the
 // folder flushed so the rename is durable.

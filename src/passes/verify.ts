@@ -1,46 +1,91 @@
-import { holds, parseRecord, RecordError } from "../clearance/parse.js";
 import { finding, type Finding } from "../findings.js";
+import { holds, parseRecord, RecordError } from "../record/parse.js";
+import type { RepoLayout } from "../types.js";
+import { namedLikeCapture, payloadIn, type RawCaptureCheck } from "./raw-capture.js";
 
-// The one implementation of "accepted": every fixture is listed with its digest in an accepted
-// batch whose digest holds (a later listing of a path supersedes an earlier one), every listed
-// fixture is present, and no raw capture is committed. Used by clear verify and by the gate.
+// The one implementation of "accepted", for clear verify and the gate alike, over a tree read
+// from the working tree, the index or a commit: every fixture is listed with its digest in an
+// accepted batch whose digest holds (a later listing of a path supersedes an earlier one), every
+// listed fixture is present, no link stands where the tool's own files do, and no raw capture is
+// committed, wherever it is and whatever it is named.
 
-export interface TreeToVerify {
-  /** Every file under the fixtures folder, repository-relative, with its SHA-256. */
+/** Files only named, never listed in a batch: a folder's README and .gitignore, exempt only while they hold no payload. */
+export const EXEMPT_NAMES = new Set(["README.md", ".gitignore"]);
+
+export interface GuardedState {
+  layout: RepoLayout;
+  /** Every regular file under the fixtures folder, with its SHA-256. */
   fixtures: { path: string; sha256: string }[];
-  links: string[];
-  record: string | null;
-  recordPath: string;
-  /** Files under the captures inbox other than its README and .gitignore. */
+  /** Every file under the captures inbox but its exempt names. */
   inbox: string[];
-  fixturesDir: string;
+  /** The exempt files under the fixtures folder and the inbox, with their bytes. */
+  exempt: { path: string; bytes: Uint8Array }[];
+  /** Links where the tool's own files stand (the folders, what is under them, the record, the config). */
+  links: string[];
+  /** Entries there that are neither a file nor a folder (a submodule, a FIFO). */
+  notFiles: string[];
+  record: string | null;
 }
 
-export function verifyPass(tree: TreeToVerify): Finding[] {
-  const findings: Finding[] = [];
-  findings.push(...tree.inbox.map((file) => finding("raw-capture-committed", { file })));
-  findings.push(...tree.links.map((file) => finding("symlink", { file })));
+export interface TreeToVerify {
+  /** The tool's own places, when the change touches them (always, for verify). */
+  guarded: GuardedState | null;
+  /** Files anywhere else, checked by name and content. */
+  candidates: { path: string; bytes: Uint8Array }[];
+}
+
+function acceptedListing(state: GuardedState, findings: Finding[]): Map<string, string> {
   const listed = new Map<string, string>();
-  if (tree.record !== null) {
-    try {
-      for (const b of parseRecord(tree.record).batches) {
-        if (b.accepted && !holds(b)) findings.push(finding("batch-edited", { file: tree.recordPath, line: b.line }, { id: b.id }));
-        if (!holds(b)) continue;
-        if (b.kit.named && b.kit.transports === 0) findings.push(finding("kit-not-quoted", { file: tree.recordPath, line: b.line }, { id: b.id }));
-        for (const f of b.fixtures) listed.set(f.path, f.sha256);
-      }
-    } catch (err) {
-      if (!(err instanceof RecordError)) throw err;
-      findings.push(finding("record-unreadable", { file: tree.recordPath }, { detail: err.message }));
+  if (state.record === null) return listed;
+  const file = state.layout.clearance;
+  try {
+    for (const b of parseRecord(state.record, file).batches) {
+      if (b.accepted && !holds(b)) findings.push(finding("batch-edited", { file, line: b.line }, { id: b.id }));
+      if (!holds(b)) continue;
+      if (b.kit.named && b.kit.transports === 0) findings.push(finding("kit-not-quoted", { file, line: b.line }, { id: b.id }));
+      for (const f of b.fixtures) listed.set(f.path, f.sha256);
     }
+  } catch (err) {
+    if (!(err instanceof RecordError)) throw err;
+    findings.push(finding("record-unreadable", { file }, { detail: err.message }));
   }
-  const present = new Set(tree.fixtures.map((f) => f.path));
-  for (const f of tree.fixtures) {
-    if (f.path === `${tree.fixturesDir}/README.md`) continue;
+  return listed;
+}
+
+function rawCapture(path: string, bytes: Uint8Array, check: RawCaptureCheck): Finding | null {
+  if (namedLikeCapture(path, check)) return finding("raw-capture-committed", { file: path }, { why: "its name follows the capture grammar <harness>_<event>_<version>.<n>.json" });
+  const verdict = payloadIn(bytes, check);
+  if (verdict === null) return null;
+  if ("unchecked" in verdict) return finding("raw-capture-committed", { file: path }, { why: `it cannot be shown to hold no payload (${verdict.unchecked})` });
+  return finding("raw-capture-committed", { file: path, pointer: verdict.pointer }, { why: `it holds a payload of a known host (${verdict.signature})` });
+}
+
+function guardedFindings(state: GuardedState, check: RawCaptureCheck, findings: Finding[]): void {
+  findings.push(...state.links.map((file) => finding("symlink-in-repo", { file })));
+  findings.push(...state.notFiles.map((file) => finding("not-a-file", { file }, { what: "stands where the tool's own files do and is neither a file nor a folder; not read" })));
+  findings.push(...state.inbox.map((file) => finding("raw-capture-committed", { file }, { why: "it is under the captures inbox" })));
+  for (const e of state.exempt) {
+    const f = rawCapture(e.path, e.bytes, check);
+    if (f) findings.push(f);
+  }
+  const listed = acceptedListing(state, findings);
+  const exempt = new Set(state.exempt.map((e) => e.path));
+  const present = new Set(state.fixtures.map((f) => f.path));
+  for (const f of state.fixtures) {
+    if (exempt.has(f.path)) continue;
     const want = listed.get(f.path);
     if (want === undefined) findings.push(finding("fixture-not-accepted", { file: f.path }));
     else if (want !== f.sha256) findings.push(finding("fixture-changed", { file: f.path }));
   }
   for (const p of [...listed.keys()].sort()) if (!present.has(p)) findings.push(finding("fixture-missing", { file: p }));
+}
+
+export function verifyPass(tree: TreeToVerify, check: RawCaptureCheck): Finding[] {
+  const findings: Finding[] = [];
+  if (tree.guarded) guardedFindings(tree.guarded, check, findings);
+  for (const c of tree.candidates) {
+    const f = rawCapture(c.path, c.bytes, check);
+    if (f) findings.push(f);
+  }
   return findings;
 }

@@ -1,4 +1,5 @@
 import { shortPointer } from "../display.js";
+import { printable } from "../record/data.js";
 import type { Finding } from "../findings.js";
 import { describeCount } from "../passes/pair.js";
 import type { Inventory, Pairing, ScanResult, Selection, Substitution } from "../types.js";
@@ -6,13 +7,19 @@ import type { Inventory, Pairing, ScanResult, Selection, Substitution } from "..
 // Human text: one line per capture plus findings. Pointers are already masked by the passes;
 // here they are only shortened.
 
+/** Human text, line by line, with every character that could move a terminal or hide text escaped. */
+export function printableLines(lines: string[]): string {
+  return `${lines.flatMap((l) => l.split("\n")).map(printable).join("\n")}\n`;
+}
+
 export function findingLine(f: Finding): string {
   const pointer = f.pointer === undefined ? undefined : f.pointer === "" ? "(whole document)" : shortPointer(f.pointer);
   const where = [f.file, pointer, f.line !== undefined ? `line ${f.line}, column ${f.column}` : undefined].filter((x) => x !== undefined).join(" ");
-  return `${f.severity === "block" ? "BLOCK" : "note "} ${f.code.padEnd(16)} ${where ? `${where}: ` : ""}${f.message}`;
+  return printable(`${f.severity === "block" ? "BLOCK" : "note "} ${f.code.padEnd(16)} ${where ? `${where}: ` : ""}${f.message}`);
 }
 
 export function table(rows: string[][]): string {
+  rows = rows.map((r) => r.map(printable));
   const widths: number[] = [];
   for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] as number))).join("  ")).join("\n");
@@ -44,7 +51,7 @@ export function renderInventory(inv: Inventory, dirShown: string, withFields: bo
   const valid = inv.files.filter((f) => f.valid).length;
   const verdict = blocking > 0 ? "BLOCKED" : "ready";
   lines.push("", `${inv.files.length} captures (${valid} valid), ${inv.missing.length} missing events, ${blocking} blocking findings, ${inv.findings.length - blocking} notes; recipes: ${inv.recipes.join(", ") || "none"}: ${verdict}`);
-  return `${lines.join("\n")}\n`;
+  return printableLines(lines);
 }
 
 export function renderPairing(p: Pairing): string {
@@ -58,7 +65,7 @@ export function renderPairing(p: Pairing): string {
   lines.push(p.unpaired.length === 0 ? "Not paired: none" : "Not paired:", ...p.unpaired.map((u) => `  ${u.file}: ${u.reason}`));
   if (p.skipped.length > 0) lines.push("", "Skipped:", ...p.skipped.map((s) => `  ${s.file}: ${s.reason}`));
   lines.push("", `${p.pairs.length} pairs, ${p.unpaired.length} files not paired, ${p.skipped.length} skipped`);
-  return `${lines.join("\n")}\n`;
+  return printableLines(lines);
 }
 
 export function renderSubstitution(s: Substitution, outShown: string): string {
@@ -79,7 +86,7 @@ export function renderSubstitution(s: Substitution, outShown: string): string {
   if (s.skipped.length > 0) lines.push("Not cleared (unreadable or not a capture):", ...s.skipped.map((x) => `  ${x.file}: ${x.reason}`));
   const refused = s.files.filter((f) => f.cleared === null).length;
   lines.push("", `${s.files.length - refused} cleared into ${outShown}, ${refused} refused, ${s.skipped.length} skipped; ${s.userNames} user name(s) substituted`);
-  return `${lines.join("\n")}\n`;
+  return printableLines(lines);
 }
 
 export function renderScan(scan: ScanResult, skipped: { file: string; reason: string }[]): string {
@@ -87,7 +94,7 @@ export function renderScan(scan: ScanResult, skipped: { file: string; reason: st
   lines.push(...skipped.map((s) => `NOT SCANNED ${s.file}: ${s.reason}`));
   const control = scan.control.red ? "control: red as expected" : `control: SILENT for ${scan.control.silent.join(", ")}; the scan does not reach what it should`;
   lines.push("", `${scan.files} files scanned, ${scan.findings.length} findings, ${skipped.length} not scanned; ${control}`);
-  return `${lines.join("\n")}\n`;
+  return printableLines(lines);
 }
 
 export function renderSelection(s: Selection): string {
@@ -97,5 +104,35 @@ export function renderSelection(s: Selection): string {
     lines.push(...f.notChosen.map((n) => `  not chosen: ${n.file} (${n.bytes} bytes), ${n.why}`));
   }
   lines.push(...findingsBlock(s.findings), "", `${s.selected.length} events selected, ${s.selected.reduce((n, f) => n + f.notChosen.length, 0)} captures not chosen`);
-  return `${lines.join("\n")}\n`;
+  return printableLines(lines);
+}
+
+/** What a person does about each kind of refusal at commit or push. */
+const GATE_ADVICE: Partial<Record<Finding["code"], string>> = {
+  "raw-capture-committed": "take it out of the commit (git rm --cached -- <file>); raw sittings stay in the git-ignored inbox or outside the repository, and only clear run's fixtures are committed",
+  "fixture-not-accepted": "run clear run, read CLEARANCE.md and write ACCEPT under the new batch, then commit again",
+  "fixture-changed": "restore the accepted bytes (git checkout -- <file>), or clear the sitting again and accept the new batch",
+  "fixture-missing": "restore the fixture, or clear again and accept a batch that no longer lists it",
+  "batch-edited": "restore the batch as the tool wrote it, or run clear run again and accept the new batch",
+  "symlink-in-repo": "replace the link with the real folder or file",
+  "record-unreadable": "restore CLEARANCE.md to the shape the tool wrote (git diff shows the edit)",
+  "kit-not-quoted": "run clear run again so the batch quotes the committed transports",
+};
+
+/** The gate's refusal: for each commit, its findings grouped by code, a few files each, and what to do. */
+export function gateReport(refusals: { where: string; findings: Finding[] }[], note?: string): string {
+  const lines: string[] = [];
+  for (const r of refusals) {
+    lines.push(`clear gate: ${r.where} is refused:`);
+    const codes = [...new Set(r.findings.filter((f) => f.severity === "block").map((f) => f.code))];
+    for (const code of codes) {
+      const of = r.findings.filter((f) => f.code === code);
+      lines.push(...of.slice(0, 5).map((f) => `  ${findingLine(f)}`));
+      if (of.length > 5) lines.push(`  ... and ${of.length - 5} more ${code}`);
+      const advice = GATE_ADVICE[code];
+      if (advice) lines.push(`  What to do: ${advice}.`);
+    }
+  }
+  if (note) lines.push(`(${printable(note)})`);
+  return printableLines(lines);
 }

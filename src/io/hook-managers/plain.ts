@@ -1,0 +1,76 @@
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+import type { Plan } from "./plan.js";
+import { readText } from "./detect.js";
+import { gateScript, HOOKS, MARK, type HookName, type Installed } from "./shell.js";
+
+// The gate written straight into git's hooks folder, where no manager is used. A hook that was
+// there is kept beside it as <hook>.pre-clear (then .pre-clear.2, ...) and run first; nothing
+// kept is ever overwritten.
+
+/** Where a manager moved a hook it found: lefthook to .old, the pre-commit framework to .legacy. */
+const MOVED_BY_MANAGER = [".old", ".legacy"];
+
+export function isOurs(text: string | null): boolean {
+  return text !== null && text.includes(MARK);
+}
+
+/** The hooks kept beside `hook` in `dir`, oldest first. */
+export function keptHooks(dir: string, hook: HookName): string[] {
+  if (!existsSync(dir)) return [];
+  const rank = (name: string): number => (name === `${hook}.pre-clear` ? 1 : Number(name.slice(`${hook}.pre-clear.`.length)));
+  return readdirSync(dir)
+    .filter((n) => n === `${hook}.pre-clear` || (n.startsWith(`${hook}.pre-clear.`) && /^\d+$/.test(n.slice(`${hook}.pre-clear.`.length))))
+    .sort((a, b) => rank(a) - rank(b));
+}
+
+function nextKeptName(kept: string[], hook: HookName): string {
+  if (kept.length === 0) return `${hook}.pre-clear`;
+  const last = kept[kept.length - 1]!;
+  const n = last === `${hook}.pre-clear` ? 1 : Number(last.slice(`${hook}.pre-clear.`.length));
+  return `${hook}.pre-clear.${n + 1}`;
+}
+
+export function plainInstall(dir: string, installed: Installed, plan: Plan, shownDir: string): void {
+  for (const hook of HOOKS) {
+    const file = path.join(dir, hook);
+    const kept = keptHooks(dir, hook);
+    const text = readText(file);
+    if (existsSync(file) && !isOurs(text)) {
+      const name = nextKeptName(kept, hook);
+      plan.steps.push({ kind: "rename", from: file, to: path.join(dir, name) });
+      plan.notes.push(`${hook}: the hook that was there is kept as ${name} and runs first; its failure fails the ${hook === "pre-push" ? "push" : "commit"}`);
+      kept.push(name);
+    }
+    // A copy of this tool's hook that a manager moved aside would run twice, or chain in a loop.
+    for (const suffix of MOVED_BY_MANAGER) {
+      if (isOurs(readText(`${file}${suffix}`))) plan.steps.push({ kind: "remove", file: `${file}${suffix}` });
+    }
+    plan.steps.push({ kind: "write", file, text: gateScript(hook, { installed, kept }), executable: true });
+    plan.notes.push(`${hook}: installed in ${shownDir}`);
+  }
+}
+
+/**
+ * Takes this tool's hook out of git's hooks folder wherever it stands (also where a manager moved
+ * it), and puts back the hook it kept last in its place. With `keepRunning`, a hook git still runs
+ * stays: it guards until the manager installs its own, which then moves it aside.
+ */
+export function plainUnwrap(dir: string, plan: Plan, keepRunning = false): void {
+  for (const hook of HOOKS) {
+    const kept = keptHooks(dir, hook);
+    for (const suffix of keepRunning ? MOVED_BY_MANAGER : ["", ...MOVED_BY_MANAGER]) {
+      const file = path.join(dir, `${hook}${suffix}`);
+      if (!isOurs(readText(file))) continue;
+      plan.steps.push({ kind: "remove", file });
+      const back = suffix === "" || suffix === ".legacy" ? kept.pop() : undefined;
+      if (back !== undefined) {
+        plan.steps.push({ kind: "rename", from: path.join(dir, back), to: file });
+        plan.notes.push(`${hook}: the hook kept as ${back} is back as ${hook}${suffix}`);
+      }
+    }
+    for (const name of kept) {
+      plan.notes.push(`${hook}: ${name}, kept at an earlier install, is left in git's hooks folder; it ran only through this tool's hook`);
+    }
+  }
+}

@@ -1,0 +1,140 @@
+import { accessSync, constants, existsSync } from "node:fs";
+import path from "node:path";
+import { BLOCK_MARK } from "./blocks.js";
+import { huskyDirOf, lefthookConfig, PRE_COMMIT_CONFIG, readText, type Repo } from "./detect.js";
+import { isOurs, keptHooks } from "./plain.js";
+import { gateScript, HOOKS, recordedInstall, WRAPPER_DIR, type HookName } from "./shell.js";
+import { callLine, wrapperFile } from "./wiring.js";
+import { lefthookEntry, yamlObject, preCommitHook } from "./yaml-edit.js";
+
+// What git will actually run for each hook, followed through the manager to the gate: the
+// file git starts, what that file hands on to, and whether the gate is at the end of it.
+
+export interface HookState {
+  hook: HookName;
+  reaches: boolean;
+  says: string[];
+}
+
+const AGAIN = "run clear hooks install";
+
+function rel(repo: Repo, file: string): string {
+  const r = path.relative(repo.root, file);
+  return r.startsWith("..") || path.isAbsolute(r) ? file : r;
+}
+
+function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const yes = (hook: HookName, ...says: string[]): HookState => ({ hook, reaches: true, says });
+const no = (hook: HookName, ...says: string[]): HookState => ({ hook, reaches: false, says });
+
+/** The committed script at the end of the chain: there, as written, and the tool it runs installed. */
+function wrapperState(repo: Repo, hook: HookName, file: string, via: string): HookState {
+  const shown = rel(repo, file);
+  const text = readText(file);
+  if (text === null) return no(hook, `${via}, which runs ${shown}: it does not exist; ${AGAIN}`);
+  if (text !== gateScript(hook)) return no(hook, `${via}, which runs ${shown}: it was changed since this tool wrote it; ${AGAIN}`);
+  if (!existsSync(path.join(repo.root, "node_modules", ".bin", "fixture-clear"))) {
+    const missing = "fixture-clear is not installed in this repository, so it refuses anything that could hold a capture unchecked";
+    return no(hook, `${via}, which runs ${shown}; ${missing} (npm install --save-dev fixture-clear)`);
+  }
+  return yes(hook, `${via}, which runs ${shown}: the gate runs`);
+}
+
+/** A shell hook the user owns (husky's, a hand-set folder's): does it reach the gate's line? */
+function shellFileState(repo: Repo, hook: HookName, file: string, via: string): HookState {
+  const text = readText(file) ?? "";
+  const lines = text.split("\n");
+  const at = lines.findIndex((l) => l.trim() === callLine(hook) || l.includes(`${WRAPPER_DIR}/${hook}`));
+  if (at === -1) return no(hook, `${via}: it does not run the gate; ${AGAIN}`);
+  const stop = lines.slice(0, at).findIndex((l) => /^(exit|exec)\b/.test(l));
+  if (stop !== -1) return no(hook, `${via}: it ends at line ${stop + 1}, before the gate's line ${at + 1}; move that line up`);
+  return wrapperState(repo, hook, path.join(repo.root, WRAPPER_DIR, hook), via);
+}
+
+function lefthookState(repo: Repo, hook: HookName, via: string): HookState {
+  const config = lefthookConfig(repo.root);
+  const js = config === null ? null : yamlObject(readText(config) ?? "");
+  const entry = js === null ? undefined : lefthookEntry(js, hook);
+  if (config === null || js === null || entry === undefined || (entry.runner !== "sh" && entry.runner !== "bash")) {
+    const where = config === null ? "no lefthook config" : rel(repo, config);
+    return no(hook, `${via} (lefthook): ${where} has no ${hook} script clear-gate.sh run by sh; ${AGAIN}`);
+  }
+  const state = wrapperState(repo, hook, wrapperFile(repo, { kind: "lefthook", place: config }, hook), `${via} (lefthook, ${rel(repo, config)})`);
+  if (hook === "pre-push" && entry.use_stdin !== true) {
+    state.says.push("  without use_stdin: true lefthook hands it no refs, so it checks every local branch and tag");
+  }
+  if (entry.skip !== undefined || entry.only !== undefined) state.says.push("  lefthook skips it under the skip or only conditions set on it");
+  return state;
+}
+
+function preCommitState(repo: Repo, hook: HookName, file: string, via: string): HookState {
+  const config = path.join(repo.root, PRE_COMMIT_CONFIG);
+  const js = yamlObject(readText(config) ?? "");
+  const entry = js === null ? undefined : preCommitHook(js, hook);
+  const stages = Array.isArray(entry?.stages) ? (entry!.stages as unknown[]).map(String) : [];
+  const stageOk = stages.includes(hook) || stages.includes(hook.slice(4));
+  const legacy = readText(`${file}.legacy`);
+  if (entry === undefined && isOurs(legacy)) {
+    const state = plainState(repo, hook, `${file}.legacy`, legacy!, `${via} (the pre-commit framework), which runs ${hook}.legacy in migration mode`);
+    state.says.push(`  ${AGAIN} to wire the gate into ${PRE_COMMIT_CONFIG} instead`);
+    return state;
+  }
+  if (entry === undefined || !stageOk || entry.entry !== `sh ${WRAPPER_DIR}/${hook}` || entry.always_run !== true || entry.pass_filenames !== false) {
+    return no(hook, `${via} (the pre-commit framework): ${PRE_COMMIT_CONFIG} has no ${hook} stage hook that runs ${WRAPPER_DIR}/${hook} always; ${AGAIN}`);
+  }
+  const state = wrapperState(repo, hook, path.join(repo.root, WRAPPER_DIR, hook), `${via} (the pre-commit framework, ${PRE_COMMIT_CONFIG})`);
+  if (isOurs(legacy)) state.says.push(`  it also runs ${hook}.legacy, this tool's earlier hook, a second time; ${AGAIN} to take it out`);
+  return state;
+}
+
+function plainState(repo: Repo, hook: HookName, file: string, text: string, via: string): HookState {
+  const kept = keptHooks(path.dirname(file), hook);
+  const recorded = recordedInstall(text);
+  if (recorded === undefined || text !== gateScript(hook, { installed: recorded, kept })) {
+    return no(hook, `${via}, this tool's hook from an older version; ${AGAIN}`);
+  }
+  if (!existsSync(path.join(repo.root, "node_modules", ".bin", "fixture-clear")) && !existsSync(recorded.cli)) {
+    return no(hook, `${via}, this tool's hook; neither this repository's fixture-clear nor the one that wrote it is there; ${AGAIN}`);
+  }
+  const says = [`${via}, this tool's hook: the gate runs`, ...kept.map((k) => `  it runs ${k} first, the hook that was there before`)];
+  return yes(hook, ...says);
+}
+
+export function hookState(repo: Repo, hook: HookName): HookState {
+  const file = path.join(repo.hooksDir, hook);
+  const via = `git runs ${rel(repo, file)}`;
+  const text = readText(file);
+  if (text === null) return no(hook, `git runs no ${hook} hook: ${rel(repo, file)} does not exist (install the hook manager's hooks, or ${AGAIN})`);
+  if (!executable(file)) return no(hook, `git skips ${rel(repo, file)}: it is not executable`);
+  if (isOurs(text)) return plainState(repo, hook, file, text, via);
+  const husky = huskyDirOf(repo.hooksDir);
+  if (husky !== null) return shellFileState(repo, hook, path.join(husky, hook), `${via} (husky), which runs ${rel(repo, path.join(husky, hook))}`);
+  if (/call_lefthook/.test(text)) return lefthookState(repo, hook, via);
+  if (/File generated by pre-commit|hook-impl/.test(text)) return preCommitState(repo, hook, file, via);
+  return shellFileState(repo, hook, file, `${via}, a hook this tool did not write`);
+}
+
+/** Managers configured in the tree whose hooks git does not run (yet). */
+export function idleManagers(repo: Repo, states: HookState[]): string[] {
+  const said = states.flatMap((s) => s.says).join("\n");
+  const notes: string[] = [];
+  const lefthook = lefthookConfig(repo.root);
+  if (lefthook !== null && !said.includes("(lefthook")) notes.push(`${rel(repo, lefthook)} is here, but git does not run lefthook: npx lefthook install`);
+  if (existsSync(path.join(repo.root, PRE_COMMIT_CONFIG)) && !said.includes("pre-commit framework")) {
+    notes.push(`${PRE_COMMIT_CONFIG} is here, but git does not run it: pre-commit install`);
+  }
+  if (existsSync(path.join(repo.root, ".husky")) && !said.includes("(husky)")) {
+    notes.push(".husky/ is here, but git does not run husky: npx husky (npm install runs it through prepare)");
+  }
+  const marked = HOOKS.some((h) => (readText(path.join(repo.root, ".husky", h)) ?? "").includes(BLOCK_MARK));
+  if (marked && !said.includes("(husky)")) notes.push("  the gate's lines in .husky/ run once husky is installed");
+  return notes;
+}

@@ -1,0 +1,155 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { BLOCK_MARK, findBlocks, insertBlock, removeBlock } from "./blocks.js";
+import { huskyDirOf, lefthookConfig, PRE_COMMIT_CONFIG, readText, type Manager, type Repo } from "./detect.js";
+import { emptyPlan, type Plan } from "./plan.js";
+import { isOurs, plainInstall, plainUnwrap } from "./plain.js";
+import { gateScript, HOOKS, WRAPPER_DIR, type HookName, type Installed } from "./shell.js";
+import { LEFTHOOK_SCRIPT, lefthookAdd, yamlObject, preCommitAdd, removeMarked } from "./yaml-edit.js";
+
+// The gate wired the way each manager expects, so that the manager's own reinstall keeps it:
+// husky's .husky/<hook>, lefthook's scripts, a `repo: local` hook for the pre-commit framework, a
+// hand-set hooks folder, or git's own hooks folder. Committed files call .clear/hooks/<hook>
+// (lefthook: its own scripts folder) by a path relative to the repository root.
+
+/** The line a shell hook (husky, a hand-set hooks folder) runs; its failure ends the hook. */
+export function callLine(hook: HookName): string {
+  return `sh ${WRAPPER_DIR}/${hook}${hook === "pre-push" ? ' "$@"' : ""} || exit $?`;
+}
+
+/** For a hooks folder shared by every repository: runs the gate only where it is installed. */
+function guardedCallLine(hook: HookName): string {
+  return `if [ -f ${WRAPPER_DIR}/${hook} ]; then ${callLine(hook)}; fi`;
+}
+
+export function lefthookSourceDir(root: string): string {
+  const config = lefthookConfig(root);
+  const js = config === null ? null : yamlObject(readText(config) ?? "");
+  const dir = typeof js?.source_dir === "string" ? js.source_dir : ".lefthook";
+  return path.resolve(root, dir);
+}
+
+/** The committed script a manager runs for `hook`. */
+export function wrapperFile(repo: Repo, manager: Manager, hook: HookName): string {
+  if (manager.kind === "lefthook") return path.join(lefthookSourceDir(repo.root), hook, LEFTHOOK_SCRIPT);
+  return path.join(repo.root, WRAPPER_DIR, hook);
+}
+
+function inWorkTree(repo: Repo, dir: string): boolean {
+  const r = path.relative(repo.root, dir);
+  return r !== "" && !r.startsWith("..") && !path.isAbsolute(r) && r.split(path.sep)[0] !== ".git";
+}
+
+function addCallTo(file: string, hook: HookName, plan: Plan, shebang: boolean): void {
+  const before = readText(file);
+  if (before !== null && findBlocks(before).some((b) => b.lines.join("\n") === callLine(hook))) return;
+  const base = before ?? (shebang ? "#!/bin/sh\n" : "");
+  const after = insertBlock(base, base.length, 0, [callLine(hook)]);
+  plan.steps.push({ kind: "edit", file, before, after, executable: before === null && shebang });
+}
+
+/** Stage names as the installed pre-commit spells them: `commit`/`push` before 3.2. */
+function preCommitStages(): Record<HookName, string> {
+  let version = "";
+  try {
+    version = execFileSync("pre-commit", ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  } catch {
+    version = "";
+  }
+  const m = /(\d+)\.(\d+)/.exec(version);
+  const modern = m !== null && (Number(m[1]) > 3 || (Number(m[1]) === 3 && Number(m[2]) >= 2));
+  return modern ? { "pre-commit": "pre-commit", "pre-push": "pre-push" } : { "pre-commit": "commit", "pre-push": "push" };
+}
+
+function configEdit(file: string, plan: Plan, edit: (text: string) => ReturnType<typeof lefthookAdd>): void {
+  const before = readText(file) ?? "";
+  const result = edit(before);
+  if (!result.ok) plan.steps.push({ kind: "manual", file, reason: result.reason, lines: result.lines });
+  else if (result.text !== before) plan.steps.push({ kind: "edit", file, before, after: result.text });
+}
+
+function wireManager(repo: Repo, manager: Manager, plan: Plan): void {
+  if (manager.kind === "husky") for (const hook of HOOKS) addCallTo(path.join(manager.place, hook), hook, plan, false);
+  if (manager.kind === "hooks-path") {
+    if (inWorkTree(repo, manager.place)) for (const hook of HOOKS) addCallTo(path.join(manager.place, hook), hook, plan, true);
+    else {
+      const reason = "that hooks folder is outside this repository and may serve others";
+      for (const hook of HOOKS) plan.steps.push({ kind: "manual", file: path.join(manager.place, hook), reason, lines: [guardedCallLine(hook)] });
+    }
+  }
+  if (manager.kind === "lefthook") configEdit(manager.place, plan, (text) => {
+    const first = lefthookAdd(text, "pre-commit");
+    return first.ok ? lefthookAdd(first.text, "pre-push") : first;
+  });
+  if (manager.kind === "pre-commit") configEdit(manager.place, plan, (text) => preCommitAdd(text, preCommitStages()));
+}
+
+/** What the manager itself must still do before git runs the gate through it. */
+function managerToDo(repo: Repo, manager: Manager): string[] {
+  const own = (hook: HookName): string => readText(path.join(repo.ownHooksDir, hook)) ?? "";
+  const missing = (test: RegExp): HookName[] => HOOKS.filter((h) => !test.test(own(h)));
+  if (manager.kind === "husky" && huskyDirOf(repo.hooksDir) === null) {
+    return ["husky's hooks are not installed yet: npx husky (npm install runs it through prepare)"];
+  }
+  const lefthook = manager.kind === "lefthook" ? missing(/call_lefthook/) : [];
+  if (lefthook.length > 0) return [`lefthook has not installed its ${lefthook.join(" and ")} hook yet: npx lefthook install`];
+  const preCommit = manager.kind === "pre-commit" ? missing(/File generated by pre-commit|hook-impl/) : [];
+  if (preCommit.length > 0) return [`the pre-commit framework has not installed its ${preCommit.join(" and ")} hook yet: pre-commit install`];
+  return [];
+}
+
+export function installPlan(repo: Repo, manager: Manager, installed: Installed): Plan {
+  const plan = emptyPlan();
+  if (manager.kind === "plain") {
+    const shown = path.relative(repo.root, manager.place);
+    plainInstall(manager.place, installed, plan, shown.startsWith("..") || path.isAbsolute(shown) ? manager.place : shown);
+    return plan;
+  }
+  // A copy of this tool's hook that the manager moved aside would run the gate a second time.
+  plainUnwrap(repo.ownHooksDir, plan, repo.hooksPath === null);
+  for (const hook of HOOKS) plan.steps.push({ kind: "write", file: wrapperFile(repo, manager, hook), text: gateScript(hook), executable: true });
+  wireManager(repo, manager, plan);
+  plan.notes.push(...managerToDo(repo, manager));
+  return plan;
+}
+
+function lineFilesOf(repo: Repo): string[] {
+  const dirs = [path.join(repo.root, ".husky"), huskyDirOf(repo.hooksDir), repo.hooksPath !== null && inWorkTree(repo, repo.hooksDir) ? repo.hooksDir : null];
+  return [...new Set(dirs.filter((d): d is string => d !== null))].flatMap((d) => HOOKS.map((h) => path.join(d, h)));
+}
+
+function unwireLineFile(file: string, plan: Plan): void {
+  const before = readText(file);
+  if (before === null || !before.includes(BLOCK_MARK)) return;
+  const ours = findBlocks(before).filter((b) => HOOKS.some((h) => b.lines.join("\n") === callLine(h)));
+  let after = before;
+  for (const block of ours.reverse()) after = removeBlock(after, block);
+  if (after === before) return;
+  const empty = after.trim() === "" || after === "#!/bin/sh\n";
+  plan.steps.push({ kind: "edit", file, before, after: empty ? null : after });
+}
+
+export function uninstallPlan(repo: Repo): Plan {
+  const plan = emptyPlan();
+  plainUnwrap(repo.ownHooksDir, plan);
+  const wrappers = [path.join(repo.root, WRAPPER_DIR), ...new Set([path.join(repo.root, ".lefthook"), lefthookSourceDir(repo.root)])];
+  for (const dir of wrappers) {
+    for (const hook of HOOKS) {
+      const file = dir.endsWith(WRAPPER_DIR) ? path.join(dir, hook) : path.join(dir, hook, LEFTHOOK_SCRIPT);
+      if (isOurs(readText(file))) plan.steps.push({ kind: "remove", file, prune: repo.root });
+    }
+  }
+  for (const file of lineFilesOf(repo)) unwireLineFile(file, plan);
+  const configs: [string | null, "lefthook" | "pre-commit"][] = [
+    [lefthookConfig(repo.root), "lefthook"],
+    [path.join(repo.root, PRE_COMMIT_CONFIG), "pre-commit"],
+  ];
+  for (const [file, kind] of configs) {
+    const text = file === null ? null : readText(file);
+    if (file === null || text === null || !text.includes(BLOCK_MARK)) continue;
+    const result = removeMarked(text, kind);
+    if (!result.ok) plan.steps.push({ kind: "manual", file, reason: result.reason, lines: [`take out the lines below each "${BLOCK_MARK}"`] });
+    else if (result.text !== text) plan.steps.push({ kind: "edit", file, before: text, after: result.text });
+  }
+  return plan;
+}

@@ -1,0 +1,124 @@
+import { sha256Hex } from "../digest.js";
+import { ACCEPT_WORD, MARKER_START, SHAPES } from "./grammar.js";
+import { blockLines, standsAlone, type BlockLine } from "./markdown.js";
+
+// The one reader of CLEARANCE.md. A batch starts at its marker, a one-line comment carrying its
+// id and digest; the digest covers every line after the marker up to the batch's acceptance
+// heading, so editing any of them undoes the acceptance. A batch is accepted when ACCEPT stands
+// alone as a paragraph under its own "## User acceptance" heading: outside comments, raw HTML and
+// code (fenced with backticks or tildes, or indented), as CommonMark reads the document. Line
+// endings (CRLF, CR) and a byte order mark are normalised once, here.
+
+export interface ListedFixture {
+  path: string;
+  sha256: string;
+  bytes: number;
+}
+
+export interface ParsedBatch {
+  id: string;
+  /** 1-based line of the marker. */
+  line: number;
+  digestClaimed: string;
+  digestActual: string;
+  accepted: boolean;
+  fixtures: ListedFixture[];
+  /** Whether the batch names a kit, and how many transports it quotes. */
+  kit: { named: boolean; transports: number };
+}
+
+export interface ParsedRecord {
+  batches: ParsedBatch[];
+  /** Offset in the text as given (byte order mark included) where each batch's marker starts. */
+  offsets: number[];
+  /** The line ending the record is written with. */
+  eol: "\n" | "\r\n";
+}
+
+export class RecordError extends Error {}
+
+/** The digest of a batch body: the lines between its marker and its acceptance heading, joined by LF. */
+export function batchDigest(bodyLines: string[]): string {
+  return sha256Hex(Buffer.from(bodyLines.join("\n"), "utf8"));
+}
+
+interface Lines {
+  lines: string[];
+  /** Offset of each line's start in the text as given. */
+  starts: number[];
+  eol: "\n" | "\r\n";
+}
+
+function splitLines(text: string): Lines {
+  const bom = text.startsWith("\ufeff") ? 1 : 0;
+  const lines: string[] = [];
+  const starts: number[] = [];
+  const ending = /\r\n|\r|\n/g;
+  let at = bom;
+  for (let m = ending.exec(text); m !== null; m = ending.exec(text)) {
+    lines.push(text.slice(at, m.index));
+    starts.push(at);
+    at = m.index + m[0].length;
+  }
+  lines.push(text.slice(at));
+  starts.push(at);
+  return { lines, starts, eol: /\r\n/.test(text.slice(0, 4096)) ? "\r\n" : "\n" };
+}
+
+function markerLines(lines: string[], blocks: BlockLine[], file: string): number[] {
+  const found: number[] = [];
+  lines.forEach((line, i) => {
+    if (!line.trimStart().startsWith(MARKER_START)) return;
+    const where = `${file} line ${i + 1}`;
+    if (SHAPES.marker.read(line) === null) throw new RecordError(`${where}: starts like a batch marker but is not one; restore it as the tool wrote it, or remove the batch`);
+    const block = blocks[i] as BlockLine;
+    if (block.kind !== "comment" || block.openedAt !== i + 1) {
+      throw new RecordError(`${where}: a batch marker inside ${block.kind === "fence" || block.kind === "code" ? "a code block" : "a comment or raw HTML"} opened at line ${block.openedAt ?? i + 1}; close that block above it`);
+    }
+    found.push(i);
+  });
+  return found;
+}
+
+function readBatch(lines: string[], blocks: BlockLine[], start: number, end: number, file: string): ParsedBatch {
+  const marker = SHAPES.marker.read(lines[start] as string) as { id: string; digest: string };
+  let heading = -1;
+  for (let i = start + 1; i < end && heading === -1; i++) if (blocks[i]?.kind === "heading" && SHAPES.acceptanceHeading.read(lines[i] as string)) heading = i;
+  if (heading === -1) {
+    throw new RecordError(`${file} line ${start + 1}: batch ${marker.id} has no "## User acceptance" heading standing as a heading; the record was edited into a shape this tool does not know`);
+  }
+  let sectionEnd = end;
+  for (let i = heading + 1; i < end && sectionEnd === end; i++) {
+    const b = blocks[i] as BlockLine;
+    if (b.kind === "heading" && (b.level ?? 9) <= 2) sectionEnd = i;
+  }
+  let accepted = false;
+  for (let i = heading + 1; i < sectionEnd && !accepted; i++) accepted = lines[i] === ACCEPT_WORD && standsAlone(blocks, i);
+  const body = lines.slice(start + 1, heading);
+  const fixtures: ListedFixture[] = [];
+  let kitNamed = false;
+  let transports = 0;
+  for (let i = start + 1; i < heading; i++) {
+    if (blocks[i]?.kind !== "text") continue;
+    const line = lines[i] as string;
+    const row = SHAPES.fixtureRow.read(line);
+    if (row) fixtures.push({ path: row.path as string, sha256: row.sha as string, bytes: Number(row.bytes) });
+    if (SHAPES.kitHead.read(line)) kitNamed = true;
+    if (SHAPES.transportQuote.read(line)) transports++;
+  }
+  return { id: marker.id, line: start + 1, digestClaimed: marker.digest, digestActual: batchDigest(body), accepted, fixtures, kit: { named: kitNamed, transports } };
+}
+
+/** Reads a record; throws RecordError naming the line when it is in a shape this tool does not know. */
+export function parseRecord(text: string, file = "CLEARANCE.md"): ParsedRecord {
+  const { lines, starts, eol } = splitLines(text);
+  const blocks = blockLines(lines);
+  const markers = markerLines(lines, blocks, file);
+  const batches = markers.map((m, k) => readBatch(lines, blocks, m, markers[k + 1] ?? lines.length, file));
+  return { batches, offsets: markers.map((m) => starts[m] as number), eol };
+}
+
+/** A batch counts as accepted only when its ACCEPT stands and its digest still holds. */
+export function holds(b: ParsedBatch): boolean {
+  return b.accepted && b.digestClaimed === b.digestActual;
+}

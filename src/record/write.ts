@@ -1,0 +1,41 @@
+import { parseRecord, type ParsedBatch } from "./parse.js";
+
+// How a new batch joins the record: appended after everything already there, or in place of the
+// last batch when that one still awaits acceptance. A batch that carries ACCEPT (even one whose
+// digest no longer holds) is never rewritten, and no byte before the replaced batch changes. The
+// new batch is written with the record's own line ending.
+
+export const RECORD_PREAMBLE =
+  "# Clearance record\n\nEach batch below was written by `clear run`. A person reads it and answers with ACCEPT under its acceptance heading.\n\n";
+
+export interface NextRecord {
+  text: string;
+  /** The id of the pending batch this one replaces, if any. */
+  replaced: string | null;
+}
+
+/** The record with `batch` added; `existing` null when there is no record yet. Throws RecordError on a record it cannot read. */
+export function withBatch(existing: string | null, batch: string, file: string): NextRecord {
+  if (existing === null || existing === "") return { text: `${RECORD_PREAMBLE}${batch}`, replaced: null };
+  const parsed = parseRecord(existing, file);
+  const last = parsed.batches.at(-1);
+  const pending = last !== undefined && !last.accepted;
+  const keep = pending ? existing.slice(0, parsed.offsets.at(-1)) : existing;
+  const eol = parsed.eol;
+  const gap = /(\r\n|\n|\r){2}$/.test(keep) ? "" : /(\r\n|\n|\r)$/.test(keep) ? eol : `${eol}${eol}`;
+  return { text: `${keep}${gap}${eol === "\n" ? batch : batch.replace(/\n/g, "\r\n")}`, replaced: pending ? (last as ParsedBatch).id : null };
+}
+
+/**
+ * The accepted batch, still holding, that lists exactly these fixtures under this id, where no
+ * later accepted batch lists any of them again: the run has nothing new to say.
+ */
+export function alreadyAccepted(existing: string | null, id: string, fixtures: { path: string; sha256: string }[], file: string): ParsedBatch | null {
+  if (existing === null || fixtures.length === 0) return null;
+  const key = (list: { path: string; sha256: string }[]): string => list.map((f) => `${f.path}\u0000${f.sha256}`).sort().join("\n");
+  const holding = parseRecord(existing, file).batches.filter((b) => b.accepted && b.digestClaimed === b.digestActual);
+  const latest = new Map<string, ParsedBatch>();
+  for (const b of holding) for (const f of b.fixtures) latest.set(f.path, b);
+  const same = holding.find((b) => b.id === id && key(b.fixtures) === key(fixtures));
+  return same && fixtures.every((f) => latest.get(f.path) === same) ? same : null;
+}

@@ -1,0 +1,203 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { PROJECT_ROOT, tempDir } from "./helpers.js";
+import {
+  clearTool, commitDocs, git, hookManagers, PRE_COMMIT_PRESENT, PRE_COMMIT_SKIP_REASON, repoWithRemote, run, stageUnacceptedFixtures,
+  type Managers, type Ran,
+} from "./hooks-setup.js";
+
+// husky 9, lefthook 2 and the pre-commit framework in temporary repositories, each wired in both
+// orders (the manager's install before and after clear hooks install), the manager's own
+// reinstall run afterwards, and the gate shown working through it.
+
+let managers: Managers;
+const PRE_COMMIT_HOME = tempDir("clear-pre-commit-home-");
+
+const USER_HOOK = `echo user-hook >> "$(git rev-parse --git-dir)/user-hook.log"`;
+
+interface ManagerCase {
+  name: "husky" | "lefthook" | "pre-commit";
+  /** The user's own configuration, with one hook of theirs, committed before the tool arrives. */
+  configure: (root: string) => string;
+  install: (root: string) => Ran;
+  /** The manager's switch for skipping its hooks at one commit. */
+  skipEnv: Record<string, string>;
+}
+
+const CASES: ManagerCase[] = [
+  {
+    name: "husky",
+    configure: (root) => {
+      mkdirSync(path.join(root, ".husky"));
+      writeFileSync(path.join(root, ".husky", "pre-commit"), `${USER_HOOK}\n`);
+      return ".husky/pre-commit";
+    },
+    install: (root) => run(root, managers.husky),
+    skipEnv: { HUSKY: "0" },
+  },
+  {
+    name: "lefthook",
+    configure: (root) => {
+      writeFileSync(path.join(root, "lefthook.yml"), `# the team's hooks\npre-commit:\n  commands:\n    user:\n      run: ${USER_HOOK}\n`);
+      return "lefthook.yml";
+    },
+    install: (root) => run(root, [...managers.lefthook, "install"]),
+    skipEnv: { LEFTHOOK: "0" },
+  },
+  {
+    name: "pre-commit",
+    configure: (root) => {
+      const hook = ["- id: user-hook", "  name: user hook", `  entry: sh -c '${USER_HOOK}'`, "  language: system"];
+      hook.push("  pass_filenames: false", "  always_run: true");
+      const text = `repos:\n  - repo: local\n    hooks:\n${hook.map((l) => `      ${l}\n`).join("")}`;
+      writeFileSync(path.join(root, ".pre-commit-config.yaml"), text);
+      return ".pre-commit-config.yaml";
+    },
+    install: (root) => run(root, ["pre-commit", "install"], { PRE_COMMIT_HOME }),
+    skipEnv: { SKIP: "clear-gate-pre-commit" },
+  },
+];
+
+function env(root: string, ...args: string[]): Ran {
+  return run(root, ["git", ...args], { PRE_COMMIT_HOME });
+}
+
+function userHookRuns(root: string): number {
+  const log = path.join(root, ".git", "user-hook.log");
+  return existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0;
+}
+
+function wire(root: string, c: ManagerCase, order: "manager first" | "clear first"): string {
+  const configFile = c.configure(root);
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "the team's hooks", "--no-verify");
+  const original = readFileSync(path.join(root, configFile), "utf8");
+  if (order === "manager first") expect(c.install(root).code).toBe(0);
+  const shown = clearTool(root, "hooks", "install");
+  expect(shown.code, shown.out).toBe(1);
+  expect(shown.out).toContain("run again with --yes");
+  expect(readFileSync(path.join(root, configFile), "utf8")).toBe(original);
+  const wired = clearTool(root, "hooks", "install", "--yes");
+  expect(wired.code, wired.out).toBe(0);
+  expect(wired.out).toContain(`Hook manager: ${c.name}`);
+  expect(c.install(root).code).toBe(0);
+  expect(c.install(root).code).toBe(0); // the manager's own reinstall keeps the wiring
+  git(root, "add", "-A");
+  const staged = git(root, "diff", "--cached").out;
+  expect(staged).toContain("# clear: managed hook");
+  for (const machinePath of [PROJECT_ROOT, process.execPath, root, os.tmpdir()]) expect(staged).not.toContain(machinePath);
+  const committed = env(root, "commit", "-qm", "wire the gate");
+  expect(committed.code, committed.out).toBe(0);
+  expect(env(root, "push", "-q", "origin", "main").code).toBe(0);
+  expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0); // a second install changes nothing
+  expect(git(root, "status", "--porcelain").out).toBe("");
+  return original;
+}
+
+function flows(root: string, c: ManagerCase): void {
+  const status = clearTool(root, "hooks", "status");
+  expect(status.code, status.out).toBe(0);
+  expect(status.out).not.toContain("DOES NOT");
+  const before = userHookRuns(root);
+  expect(commitDocs(root, "documentation only\n").code).toBe(0);
+  expect(userHookRuns(root)).toBeGreaterThan(before);
+  stageUnacceptedFixtures(root);
+  const refused = env(root, "commit", "-qm", "fixtures, not accepted");
+  expect(refused.code, refused.out).not.toBe(0);
+  expect(refused.out).toContain("clear gate");
+  const remoteHead = git(root, "rev-parse", "origin/main").out.trim();
+  const skipped = run(root, ["git", "commit", "-qm", "skipped the hooks"], { ...c.skipEnv, PRE_COMMIT_HOME });
+  expect(skipped.code, skipped.out).toBe(0);
+  const pushed = env(root, "push", "origin", "main");
+  expect(pushed.code, pushed.out).not.toBe(0);
+  expect(pushed.out).toContain("clear gate");
+  expect(git(root, "ls-remote", "origin", "refs/heads/main").out.split("\t")[0]).toBe(remoteHead);
+  // Pushed from another branch while HEAD equals what the remote has: lefthook's "push files"
+  // come out empty then, and a command (not a script) would be skipped.
+  git(root, "branch", "side");
+  git(root, "reset", "-q", "--hard", remoteHead);
+  const side = env(root, "push", "origin", "side");
+  expect(side.code, side.out).not.toBe(0);
+  expect(git(root, "ls-remote", "origin", "refs/heads/side").out).toBe("");
+}
+
+function uninstalls(root: string, configFile: string, original: string): void {
+  const out = clearTool(root, "hooks", "uninstall", "--yes");
+  expect(out.code, out.out).toBe(0);
+  expect(readFileSync(path.join(root, configFile), "utf8")).toBe(original);
+  expect(existsSync(path.join(root, ".clear"))).toBe(false);
+  expect(existsSync(path.join(root, ".lefthook"))).toBe(false);
+  expect(clearTool(root, "hooks", "status").code).toBe(1);
+  git(root, "add", "-A");
+  const before = userHookRuns(root);
+  expect(env(root, "commit", "-qm", "the gate taken out").code).toBe(0);
+  expect(userHookRuns(root)).toBeGreaterThan(before); // the manager still runs the team's hook
+}
+
+describe("clear hooks with hook managers", () => {
+  beforeAll(() => {
+    managers = hookManagers();
+  }, 300_000);
+
+  for (const c of CASES) {
+    for (const order of ["manager first", "clear first"] as const) {
+      const skip = c.name === "pre-commit" && !PRE_COMMIT_PRESENT;
+      const title = `${c.name}, ${order}: refused at commit and at push, docs allowed, status right, uninstall clean`;
+      it.skipIf(skip)(`${title}${skip ? ` (skipped: ${PRE_COMMIT_SKIP_REASON})` : ""}`, () => {
+        const root = repoWithRemote(`clear-${c.name}-`);
+        const original = wire(root, c, order);
+        flows(root, c);
+        const configFile = c.name === "husky" ? ".husky/pre-commit" : c.name === "lefthook" ? "lefthook.yml" : ".pre-commit-config.yaml";
+        uninstalls(root, configFile, original);
+      });
+    }
+  }
+});
+
+describe("a hook manager arriving after clear hooks install wrote git's own hooks", () => {
+  beforeAll(() => {
+    managers = hookManagers();
+  }, 300_000);
+
+  it("lefthook renames the gate's hook to .old: status says the gate does not run, install again wires it into lefthook", () => {
+    const root = repoWithRemote("clear-late-lefthook-");
+    expect(clearTool(root, "hooks", "install").code).toBe(0);
+    CASES[1]!.configure(root);
+    expect(CASES[1]!.install(root).code).toBe(0);
+    expect(existsSync(path.join(root, ".git", "hooks", "pre-commit.old"))).toBe(true);
+    const status = clearTool(root, "hooks", "status");
+    expect(status.code).toBe(1);
+    expect(status.out).toContain("(lefthook)");
+    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
+    expect(existsSync(path.join(root, ".git", "hooks", "pre-commit.old"))).toBe(false);
+    expect(clearTool(root, "hooks", "status").code).toBe(0);
+    stageUnacceptedFixtures(root);
+    expect(git(root, "commit", "-qm", "fixtures").code).not.toBe(0);
+  });
+
+  const title = "the pre-commit framework runs the gate's hook as .legacy: status says so, uninstall takes it out";
+  it.skipIf(!PRE_COMMIT_PRESENT)(`${title}${PRE_COMMIT_PRESENT ? "" : ` (skipped: ${PRE_COMMIT_SKIP_REASON})`}`, () => {
+    const root = repoWithRemote("clear-late-pre-commit-");
+    expect(clearTool(root, "hooks", "install").code).toBe(0);
+    CASES[2]!.configure(root);
+    git(root, "add", "-A");
+    expect(CASES[2]!.install(root).code).toBe(0);
+    const status = clearTool(root, "hooks", "status");
+    expect(status.code, status.out).toBe(0);
+    expect(status.out).toContain("migration mode");
+    const docs = env(root, "commit", "-qm", "the team's hooks");
+    expect(docs.code, docs.out).toBe(0);
+    stageUnacceptedFixtures(root);
+    expect(env(root, "commit", "-qm", "fixtures").code).not.toBe(0);
+    git(root, "reset", "-q", "--hard");
+    const out = clearTool(root, "hooks", "uninstall");
+    expect(out.out).toContain("pre-commit.legacy: removed");
+    expect(existsSync(path.join(root, ".git", "hooks", "pre-commit.legacy"))).toBe(false);
+    expect(clearTool(root, "hooks", "status").code).toBe(1);
+    const before = userHookRuns(root);
+    expect(commitDocs(root, "after\n").code).toBe(0);
+    expect(userHookRuns(root)).toBeGreaterThan(before);
+  });
+});

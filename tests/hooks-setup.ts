@@ -1,0 +1,96 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { CLI, PROJECT_ROOT, sha256, tempDir } from "./helpers.js";
+
+// What the hooks tests share: temporary repositories with a bare remote, the tool linked where
+// an installed package puts it, and the hook managers from npm in a cache folder (installed with
+// their install scripts held back, never as a dependency of this project).
+
+const MANAGERS_SPEC = path.join(PROJECT_ROOT, "tests", "hook-managers");
+const MANAGERS_CACHE = path.join(PROJECT_ROOT, "node_modules", ".cache", "clear-hook-managers");
+
+export interface Managers {
+  husky: string[];
+  lefthook: string[];
+}
+
+/** husky and lefthook at the exact versions tests/hook-managers names, installed once. */
+export function hookManagers(): Managers {
+  // npm ci cannot take a lock file here: lefthook names an optional package the registry lacks.
+  const lock = readFileSync(path.join(MANAGERS_SPEC, "package.json"));
+  const stamp = path.join(MANAGERS_CACHE, "stamp");
+  if (!existsSync(stamp) || readFileSync(stamp, "utf8") !== sha256(lock)) {
+    const staging = `${MANAGERS_CACHE}.${process.pid}`;
+    rmSync(staging, { recursive: true, force: true });
+    mkdirSync(staging, { recursive: true });
+    cpSync(path.join(MANAGERS_SPEC, "package.json"), path.join(staging, "package.json"));
+    execFileSync("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--no-package-lock"], { cwd: staging, stdio: "pipe" });
+    writeFileSync(path.join(staging, "stamp"), sha256(lock));
+    rmSync(MANAGERS_CACHE, { recursive: true, force: true });
+    try {
+      renameSync(staging, MANAGERS_CACHE);
+    } catch {
+      rmSync(staging, { recursive: true, force: true }); // another worker put its copy in place first
+    }
+  }
+  const modules = path.join(MANAGERS_CACHE, "node_modules");
+  return { husky: [process.execPath, path.join(modules, "husky", "bin.js")], lefthook: [process.execPath, path.join(modules, "lefthook", "bin", "index.js")] };
+}
+
+export const PRE_COMMIT_PRESENT = spawnSync("pre-commit", ["--version"], { encoding: "utf8" }).status === 0;
+export const PRE_COMMIT_SKIP_REASON = "the pre-commit framework is not installed (apt-get install pre-commit; .ci/run installs it where it can)";
+
+export interface Ran {
+  code: number;
+  out: string;
+}
+
+export function run(cwd: string, argv: string[], env: Record<string, string> = {}): Ran {
+  const r = spawnSync(argv[0]!, argv.slice(1), { cwd, encoding: "utf8", env: { ...process.env, ...env } });
+  return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
+}
+
+export const git = (cwd: string, ...args: string[]): Ran => run(cwd, ["git", ...args]);
+
+/** The tool where `npm i -D fixture-clear` puts it, so the committed hooks find it. */
+export function linkTool(root: string): void {
+  mkdirSync(path.join(root, "node_modules", ".bin"), { recursive: true });
+  symlinkSync(CLI, path.join(root, "node_modules", ".bin", "fixture-clear"));
+}
+
+/** A repository with one commit on main, pushed to a bare remote `origin` that tracks it. */
+export function repoWithRemote(prefix: string, options: { tool?: boolean } = {}): string {
+  const root = tempDir(prefix);
+  const remote = tempDir(`${prefix}remote-`);
+  execFileSync("git", ["init", "-q", "--bare", "-b", "main"], { cwd: remote });
+  execFileSync("git", ["init", "-q", "-b", "main"], { cwd: root });
+  git(root, "config", "user.email", "t@example.invalid");
+  git(root, "config", "user.name", "t");
+  writeFileSync(path.join(root, ".gitignore"), "node_modules/\n/captures-inbox/*\n");
+  writeFileSync(path.join(root, "README.md"), "a repository\n");
+  git(root, "add", ".");
+  git(root, "commit", "-qm", "init", "--no-verify");
+  git(root, "remote", "add", "origin", remote);
+  git(root, "push", "-q", "--no-verify", "-u", "origin", "main");
+  if (options.tool !== false) linkTool(root);
+  return root;
+}
+
+/** Clears the example sitting into fixtures and a batch awaiting ACCEPT, staged. */
+export function stageUnacceptedFixtures(root: string): void {
+  cpSync(path.join(PROJECT_ROOT, "examples", "sitting"), path.join(root, "captures-inbox"), { recursive: true });
+  const r = run(root, [process.execPath, CLI, "run"]);
+  if (r.code !== 0) throw new Error(`clear run failed:\n${r.out}`);
+  git(root, "add", "fixtures", "CLEARANCE.md");
+}
+
+export function commitDocs(root: string, text: string): Ran {
+  writeFileSync(path.join(root, "NOTES.md"), text);
+  git(root, "add", "NOTES.md");
+  return git(root, "commit", "-qm", "notes");
+}
+
+export function clearTool(root: string, ...args: string[]): Ran {
+  return run(root, [process.execPath, CLI, ...args]);
+}

@@ -1,0 +1,187 @@
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { CLI, PROJECT_ROOT, tempDir } from "./helpers.js";
+import { clearTool, commitDocs, git, repoWithRemote, run, stageUnacceptedFixtures } from "./hooks-setup.js";
+
+// clear hooks without a manager: git's own hooks folder, a hand-set core.hooksPath, kept foreign
+// hooks, quoting, and what the committed scripts do where the tool is not installed.
+
+function foreignHook(file: string, name: string, log: string): void {
+  writeFileSync(file, `#!/bin/sh\necho ${name} >> '${log}'\n`);
+  chmodSync(file, 0o755);
+}
+
+describe("clear hooks in git's own hooks folder", () => {
+  it("creates a missing hooks folder and refuses an unaccepted fixture there", () => {
+    const root = repoWithRemote("clear-hooks-");
+    rmSync(path.join(root, ".git", "hooks"), { recursive: true, force: true });
+    const r = clearTool(root, "hooks", "install");
+    expect(r.code, r.out).toBe(0);
+    expect(existsSync(path.join(root, ".git", "hooks", "pre-commit"))).toBe(true);
+    expect(clearTool(root, "hooks", "status").code).toBe(0);
+    stageUnacceptedFixtures(root);
+    expect(git(root, "commit", "-qm", "fixtures").code).not.toBe(0);
+  });
+
+  it("keeps every foreign hook over two installs, runs each first, and gives the last back on uninstall", () => {
+    const root = repoWithRemote("clear-hooks-");
+    const log = path.join(root, ".git", "ran.log");
+    const hook = path.join(root, ".git", "hooks", "pre-commit");
+    foreignHook(hook, "first", log);
+    expect(clearTool(root, "hooks", "install").code).toBe(0);
+    foreignHook(hook, "second", log); // another tool writes over the hook
+    expect(clearTool(root, "hooks", "status").code).toBe(1);
+    const again = clearTool(root, "hooks", "install");
+    expect(again.out).toContain("pre-commit.pre-clear.2");
+    expect(commitDocs(root, "docs\n").code).toBe(0);
+    expect(readFileSync(log, "utf8")).toBe("first\nsecond\n");
+    stageUnacceptedFixtures(root);
+    expect(git(root, "commit", "-qm", "fixtures").code).not.toBe(0);
+    git(root, "reset", "-q", "--hard");
+    const out = clearTool(root, "hooks", "uninstall");
+    expect(out.code).toBe(0);
+    expect(readFileSync(hook, "utf8")).toContain("second");
+    expect(out.out).toContain("pre-commit.pre-clear, kept at an earlier install, is left");
+    expect(readFileSync(path.join(root, ".git", "hooks", "pre-commit.pre-clear"), "utf8")).toContain("first");
+  });
+
+  it("quotes the installation's path: no part of $(...), backticks, quotes, spaces or a newline in it is run", () => {
+    const base = tempDir("clear-quoting-");
+    const evil = path.join(base, `tool $(touch ran-dollar) \`touch ran-tick\` 'q' "dq" ;touch ran-semi\nnext`);
+    mkdirSync(evil);
+    for (const part of ["dist", "rules", "examples"]) cpSync(path.join(PROJECT_ROOT, part), path.join(evil, part), { recursive: true });
+    cpSync(path.join(PROJECT_ROOT, "package.json"), path.join(evil, "package.json"));
+    symlinkSync(path.join(PROJECT_ROOT, "node_modules"), path.join(evil, "node_modules"));
+    const root = repoWithRemote("clear-quoting-repo $(touch ran-repo) `x` ", { tool: false });
+    const installed = run(root, [process.execPath, path.join(evil, "dist", "cli.js"), "hooks", "install"]);
+    expect(installed.code, installed.out).toBe(0);
+    expect(run(root, [process.execPath, path.join(evil, "dist", "cli.js"), "hooks", "status"]).code).toBe(0);
+    expect(commitDocs(root, "docs\n").code).toBe(0);
+    stageUnacceptedFixtures(root);
+    const refused = git(root, "commit", "-qm", "fixtures");
+    expect(refused.code).not.toBe(0);
+    expect(refused.out).toContain("clear gate: this commit is refused");
+    for (const dir of [root, base, evil, path.dirname(root)]) expect(readdirSync(dir).filter((n) => n.startsWith("ran-"))).toEqual([]);
+  });
+
+  it("survives moving the repository", () => {
+    const root = repoWithRemote("clear-hooks-");
+    expect(clearTool(root, "hooks", "install").code).toBe(0);
+    const moved = `${root}-moved`;
+    renameSync(root, moved);
+    expect(commitDocs(moved, "docs\n").code).toBe(0);
+    stageUnacceptedFixtures(moved);
+    expect(git(moved, "commit", "-qm", "fixtures").code).not.toBe(0);
+  });
+
+  it("says when nothing of this tool is installed", () => {
+    const root = repoWithRemote("clear-hooks-");
+    const r = clearTool(root, "hooks", "uninstall");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("no hook of this tool was installed");
+  });
+});
+
+describe("clear hooks with core.hooksPath set by hand", () => {
+  it("shows the change to a hook the user owns, makes it with --yes, and takes only its line out again", () => {
+    const root = repoWithRemote("clear-hookspath-");
+    const log = path.join(root, ".git", "ran.log");
+    mkdirSync(path.join(root, ".githooks"));
+    foreignHook(path.join(root, ".githooks", "pre-commit"), "team", log);
+    const original = readFileSync(path.join(root, ".githooks", "pre-commit"), "utf8");
+    git(root, "config", "core.hooksPath", ".githooks");
+    const shown = clearTool(root, "hooks", "install");
+    expect(shown.code).toBe(1);
+    expect(shown.out).toContain("+sh .clear/hooks/pre-commit || exit $?");
+    expect(readFileSync(path.join(root, ".githooks", "pre-commit"), "utf8")).toBe(original);
+    expect(clearTool(root, "hooks", "status").code).toBe(1);
+    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
+    const status = clearTool(root, "hooks", "status");
+    expect(status.code, status.out).toBe(0);
+    expect(commitDocs(root, "docs\n").code).toBe(0);
+    expect(readFileSync(log, "utf8")).toBe("team\n");
+    stageUnacceptedFixtures(root);
+    expect(git(root, "commit", "-qm", "fixtures").code).not.toBe(0);
+    git(root, "reset", "-q", "--hard");
+    expect(clearTool(root, "hooks", "uninstall", "--yes").code).toBe(0);
+    expect(readFileSync(path.join(root, ".githooks", "pre-commit"), "utf8")).toBe(original);
+    expect(existsSync(path.join(root, ".githooks", "pre-push"))).toBe(false);
+    expect(existsSync(path.join(root, ".clear"))).toBe(false);
+  });
+
+  it("prints the lines for a hooks folder outside the repository and writes nothing there", () => {
+    const root = repoWithRemote("clear-hookspath-");
+    const home = tempDir("clear-home-");
+    const shared = path.join(home, ".githooks");
+    mkdirSync(shared);
+    git(root, "config", "core.hooksPath", shared);
+    const r = run(root, [process.execPath, CLI, "hooks", "install", "--yes"], { HOME: home });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("if [ -f .clear/hooks/pre-commit ]; then sh .clear/hooks/pre-commit || exit $?; fi");
+    expect(r.out).toContain("~/.githooks/pre-commit: not changed");
+    expect(r.out).not.toContain(home);
+    expect(readdirSync(shared)).toEqual([]);
+  });
+
+  it("asks which manager where two are configured and git runs neither", () => {
+    const root = repoWithRemote("clear-two-");
+    writeFileSync(path.join(root, "lefthook.yml"), "pre-commit:\n  commands: {}\n");
+    writeFileSync(path.join(root, ".pre-commit-config.yaml"), "repos: []\n");
+    const r = clearTool(root, "hooks", "install");
+    expect(r.code).toBe(2);
+    expect(r.out).toContain("--manager lefthook|pre-commit");
+  });
+});
+
+describe("the committed hooks where fixture-clear is not installed", () => {
+  function wiredWithoutTool(): string {
+    const root = repoWithRemote("clear-missing-");
+    mkdirSync(path.join(root, ".githooks"));
+    git(root, "config", "core.hooksPath", ".githooks");
+    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
+    git(root, "add", "-A");
+    expect(git(root, "commit", "-qm", "the gate's hooks").code).toBe(0);
+    expect(git(root, "push", "-q", "origin", "main").code).toBe(0);
+    rmSync(path.join(root, "node_modules"), { recursive: true });
+    return root;
+  }
+
+  it("lets a commit through that touches nothing that could hold a capture, and refuses the rest in one line", () => {
+    const root = wiredWithoutTool();
+    const docs = commitDocs(root, "docs\n");
+    expect(docs.code, docs.out).toBe(0);
+    expect(docs.out).toContain("fixture-clear is not installed in this repository");
+    for (const ok of ["src/app.ts", "docs/guide.md", "fixtures.md", "a.json.d/readme.txt"]) {
+      mkdirSync(path.join(root, path.dirname(ok)), { recursive: true });
+      writeFileSync(path.join(root, ok), "x\n");
+      git(root, "add", "--", ok);
+      expect(git(root, "commit", "-qm", ok).code, ok).toBe(0);
+    }
+    const risky = ["notes/data.json", "LOG.JSONL", "x.ndjson", "old.json.bak", "dump.json~", "fixtures/README.md", "captures-inbox/README.md"];
+    risky.push("CLEARANCE.md", "clear.config.json", "deep/codex_session_start_0.153.0.1.json");
+    for (const bad of risky) {
+      mkdirSync(path.join(root, path.dirname(bad)), { recursive: true });
+      writeFileSync(path.join(root, bad), "{}\n");
+      git(root, "add", "-f", "--", bad);
+      const r = git(root, "commit", "-qm", bad);
+      expect(r.code, bad).not.toBe(0);
+      expect(r.out.trim().split("\n"), bad).toHaveLength(1);
+      expect(r.out).toContain("npm install --save-dev fixture-clear");
+      git(root, "reset", "-q", "--hard", "HEAD");
+    }
+  });
+
+  it("refuses to push a skipped commit holding a JSON file, and lets documentation through", () => {
+    const root = wiredWithoutTool();
+    expect(commitDocs(root, "docs\n").code).toBe(0);
+    expect(git(root, "push", "-q", "origin", "main").code).toBe(0);
+    writeFileSync(path.join(root, "payload.json"), "{}\n");
+    git(root, "add", "payload.json");
+    expect(git(root, "commit", "-qm", "payload", "--no-verify").code).toBe(0);
+    const pushed = git(root, "push", "origin", "main");
+    expect(pushed.code).not.toBe(0);
+    expect(pushed.out).toContain("npm install --save-dev fixture-clear");
+    expect(git(root, "push", "origin", "main:side").code).not.toBe(0);
+  });
+});

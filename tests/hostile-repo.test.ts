@@ -1,0 +1,347 @@
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { CLI, clear, clearJson, PROJECT_ROOT, tempDir } from "./helpers.js";
+
+// The record and the gate in a hostile repository: crafted inputs, links where the tool's files
+// stand, exact paths, raw captures wherever and however they are committed, pushes of commits the
+// destination lacks, CRLF records, concurrent runs. Real git, hooks from `clear hooks install`.
+
+const g = (cwd: string, ...args: string[]): { code: number; out: string } => {
+  const r = spawnSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" } });
+  return { code: r.status ?? -1, out: r.stdout + r.stderr };
+};
+
+const SITTING = path.join(PROJECT_ROOT, "examples", "sitting");
+const RAW = "claude-code_session_end_2.1.261.1.json";
+
+function repo(): string {
+  const root = tempDir("clear-hostile-repo-");
+  g(root, "init", "-q", "-b", "main");
+  writeFileSync(path.join(root, ".gitignore"), "/captures-inbox/*\n!/captures-inbox/README.md\n");
+  g(root, "add", ".gitignore");
+  g(root, "commit", "-qm", "init");
+  expect(clear(["hooks", "install"], { cwd: root }).code).toBe(0);
+  cpSync(SITTING, path.join(root, "captures-inbox"), { recursive: true });
+  return root;
+}
+
+function accept(root: string): void {
+  const file = path.join(root, "CLEARANCE.md");
+  const text = readFileSync(file, "utf8");
+  const note = "The tool never does. -->\n\n";
+  expect(text.lastIndexOf(note)).toBeGreaterThan(0);
+  writeFileSync(file, `${text.slice(0, text.lastIndexOf(note))}The tool never does. -->\nACCEPT\n${text.slice(text.lastIndexOf(note) + note.length)}`);
+}
+
+/** A repository with the example sitting cleared, accepted and committed through the hooks. */
+function acceptedRepo(): string {
+  const root = repo();
+  expect(clear(["run"], { cwd: root }).code).toBe(0);
+  accept(root);
+  g(root, "add", "fixtures", "CLEARANCE.md");
+  expect(g(root, "commit", "-qm", "accepted").code).toBe(0);
+  return root;
+}
+
+function bareRemote(root: string, name = "origin"): string {
+  const remote = tempDir(`clear-remote-${name}-`);
+  execFileSync("git", ["init", "-q", "--bare"], { cwd: remote });
+  g(root, "remote", "add", name, remote);
+  return remote;
+}
+
+const verifyCodes = (root: string, ...args: string[]): { code: number; codes: string[] } => {
+  const r = clearJson(["verify", ...args], { cwd: root });
+  return { code: r.code, codes: (r.json.findings as { code: string }[]).map((f) => f.code) };
+};
+
+/** Commits with --no-verify, so that push and verify are what must refuse. */
+function sneak(root: string, message: string): string {
+  expect(g(root, "commit", "-qm", message, "--no-verify").code).toBe(0);
+  return g(root, "rev-parse", "HEAD").out.trim();
+}
+
+describe("text from inputs is data in the record", () => {
+  it("a sitting.json with newlines, a copied marker, a heading and ACCEPT is refused naming the field, and no batch is accepted", () => {
+    const root = repo();
+    const forged = `me\n\n<!-- clear:batch b-000000000000 sha256:${"0".repeat(64)} -->\n## User acceptance\n\nACCEPT\n`;
+    writeFileSync(path.join(root, "captures-inbox", "sitting.json"), JSON.stringify({ driver: forged, method: "m", startedAt: "2026-01-01T00:00:00Z" }));
+    const r = clearJson(["run"], { cwd: root });
+    expect(r.code).toBe(1);
+    expect(r.json.findings).toContainEqual(expect.objectContaining({ code: "invalid-sitting", pointer: "/driver" }));
+    const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+    expect(record.split("\n").filter((l) => l.startsWith("<!-- clear:batch"))).toHaveLength(1);
+    expect(record).not.toContain("\nACCEPT\n");
+    expect(verifyCodes(root).code).toBe(0);
+  });
+
+  it("a capture file named like a marker, a fence or a heading leaves a readable record with one batch", () => {
+    const root = repo();
+    for (const name of [`x\n<!-- clear:batch b-1 -->.json`, "```\n~~~.json", "\n## User acceptance\nACCEPT\n.json", "a`b|c<d>.json"]) writeFileSync(path.join(root, "captures-inbox", name), "{}");
+    expect(clear(["run"], { cwd: root }).code).toBe(1);
+    const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+    expect(record.split("\n").filter((l) => l.startsWith("<!-- clear:batch"))).toHaveLength(1);
+    expect(record.split("\n").filter((l) => l === "ACCEPT" || l === "## User acceptance")).toEqual(["## User acceptance"]);
+    expect(clear(["run"], { cwd: root }).code).toBe(1);
+  });
+});
+
+describe("no link where the tool's own files stand", () => {
+  it("a committed fixtures link: refused at commit, at push, by verify --rev and --range", () => {
+    const root = acceptedRepo();
+    const base = g(root, "rev-parse", "HEAD").out.trim();
+    const remote = bareRemote(root);
+    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+    const elsewhere = tempDir("clear-elsewhere-");
+    renameSync(path.join(root, "fixtures"), path.join(elsewhere, "fixtures"));
+    symlinkSync(path.join(elsewhere, "fixtures"), path.join(root, "fixtures"));
+    g(root, "add", "-A", "fixtures");
+    const commit = g(root, "commit", "-qm", "fixtures as a link");
+    expect(commit.code).not.toBe(0);
+    expect(commit.out).toContain("symlink-in-repo");
+    sneak(root, "fixtures as a link");
+    expect(g(root, "push", "-q", "origin", "main").code).not.toBe(0);
+    expect(verifyCodes(root, "--rev", "HEAD").codes).toContain("symlink-in-repo");
+    expect(verifyCodes(root, "--range", `${base}..HEAD`).codes).toContain("symlink-in-repo");
+    expect(verifyCodes(root).codes).toContain("symlink-in-repo");
+    expect(existsSync(remote)).toBe(true);
+  });
+
+  it("a link for CLEARANCE.md or clear.config.json: refused by the gate and by verify; clear run never reads through one", () => {
+    for (const place of ["CLEARANCE.md", "clear.config.json"]) {
+      const root = acceptedRepo();
+      const outside = path.join(tempDir("clear-outside-"), "target");
+      writeFileSync(outside, place === "CLEARANCE.md" ? readFileSync(path.join(root, place)) : "{}");
+      rmSync(path.join(root, place), { force: true });
+      symlinkSync(outside, path.join(root, place));
+      g(root, "add", "-A", place);
+      expect(g(root, "commit", "-qm", `${place} as a link`).code).not.toBe(0);
+      sneak(root, "link");
+      const r = clearJson(["run"], { cwd: root });
+      expect(r.code).toBe(2);
+      expect(String(r.json.error)).toMatch(/symbolic link/);
+      const v = clearJson(["verify", "--rev", "HEAD"], { cwd: root });
+      expect(v.code).not.toBe(0);
+      // A config that is a link stops every command before it reads anything (exit 2); the record's link is a finding.
+      if (place === "CLEARANCE.md") expect((v.json.findings as { code: string }[]).map((f) => f.code)).toContain("symlink-in-repo");
+      else expect(String(v.json.error)).toMatch(/symbolic link/);
+    }
+  });
+});
+
+describe("exact paths", () => {
+  for (const name of ["pre\ttool.json", "pre\ntool.json", "-rf.json", "\"quoted\".json", "ñandú é.json"]) {
+    it(`a fixture path ${JSON.stringify(name)} that no batch lists: refused at commit, at push and by verify`, () => {
+      const root = acceptedRepo();
+      bareRemote(root);
+      expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+      const file = path.join(root, "fixtures", "claude-code", "2.1.261", name);
+      writeFileSync(file, readFileSync(path.join(root, "fixtures", "claude-code", "2.1.261", "session_end.json")));
+      g(root, "add", "--", file);
+      expect(g(root, "commit", "-qm", "odd name").code).not.toBe(0);
+      sneak(root, "odd name");
+      expect(g(root, "push", "-q", "origin", "main").code).not.toBe(0);
+      const v = clearJson(["verify", "--rev", "HEAD"], { cwd: root });
+      expect(v.json.findings).toContainEqual(expect.objectContaining({ code: "fixture-not-accepted", file: `fixtures/claude-code/2.1.261/${name}` }));
+    });
+  }
+});
+
+describe("raw captures are recognised by what they are", () => {
+  const places: Record<string, (root: string) => void> = {
+    "under tests/data/ with its capture name": (root) => {
+      mkdirSync(path.join(root, "tests", "data"), { recursive: true });
+      cpSync(path.join(SITTING, RAW), path.join(root, "tests", "data", RAW));
+    },
+    "under tests/data/ renamed": (root) => {
+      mkdirSync(path.join(root, "tests", "data"), { recursive: true });
+      cpSync(path.join(SITTING, RAW), path.join(root, "tests", "data", "sample.json"));
+    },
+    "saved as fixtures/README.md": (root) => cpSync(path.join(SITTING, RAW), path.join(root, "fixtures", "README.md")),
+    "saved as captures-inbox/README.md": (root) => cpSync(path.join(SITTING, RAW), path.join(root, "captures-inbox", "README.md")),
+    "as JSON Lines in a log": (root) => writeFileSync(path.join(root, "session.log"), `started\n${readFileSync(path.join(SITTING, RAW), "utf8").replace(/\n/g, " ")}\n`),
+    "wrapped in another object": (root) => writeFileSync(path.join(root, "wrapped.json"), JSON.stringify({ capturedAt: "t", value: JSON.parse(readFileSync(path.join(SITTING, RAW), "utf8")) })),
+  };
+  for (const [where, plant] of Object.entries(places)) {
+    it(`a raw capture ${where}: refused at commit, at push, by verify --rev and --range`, () => {
+      const root = acceptedRepo();
+      const base = g(root, "rev-parse", "HEAD").out.trim();
+      bareRemote(root);
+      expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+      plant(root);
+      g(root, "add", "-f", "-A");
+      const commit = g(root, "commit", "-qm", "raw");
+      expect(commit.code).not.toBe(0);
+      expect(commit.out).toContain("raw-capture-committed");
+      sneak(root, "raw");
+      expect(g(root, "push", "-q", "origin", "main").code).not.toBe(0);
+      expect(verifyCodes(root, "--rev", "HEAD").codes).toContain("raw-capture-committed");
+      expect(verifyCodes(root, "--range", `${base}..HEAD`).codes).toContain("raw-capture-committed");
+    });
+  }
+
+  it("a README and a .gitignore that hold no payload stay exempt; a documentation commit passes", () => {
+    const root = acceptedRepo();
+    writeFileSync(path.join(root, "fixtures", "README.md"), "# Fixtures\n\nCleared by clear run.\n");
+    writeFileSync(path.join(root, "docs.md"), "hook_event_name names the event; see {the docs}.\n");
+    g(root, "add", "-A");
+    expect(g(root, "commit", "-qm", "docs").code).toBe(0);
+    expect(verifyCodes(root, "--rev", "HEAD").code).toBe(0);
+  });
+
+  it("a raw capture added and removed again inside a pull request is refused by verify --range", () => {
+    const root = acceptedRepo();
+    const base = g(root, "rev-parse", "HEAD").out.trim();
+    cpSync(path.join(SITTING, RAW), path.join(root, "payload.json"));
+    g(root, "add", "payload.json");
+    sneak(root, "add");
+    g(root, "rm", "-q", "payload.json");
+    sneak(root, "remove");
+    expect(verifyCodes(root, "--rev", "HEAD").code).toBe(0);
+    const range = verifyCodes(root, "--range", `${base}..HEAD`);
+    expect(range.code).toBe(1);
+    expect(range.codes).toEqual(["raw-capture-committed"]);
+  });
+});
+
+describe("pre-push checks what the destination lacks", () => {
+  it("checks every commit, not only the tip: a fixture added and removed again is refused", () => {
+    const root = acceptedRepo();
+    bareRemote(root);
+    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+    const extra = path.join(root, "fixtures", "claude-code", "2.1.261", "extra.json");
+    writeFileSync(extra, "{}\n");
+    g(root, "add", extra);
+    sneak(root, "unaccepted");
+    g(root, "rm", "-q", extra);
+    sneak(root, "gone again");
+    const push = g(root, "push", "origin", "main");
+    expect(push.code).not.toBe(0);
+    expect(push.out).toContain("fixture-not-accepted");
+  });
+
+  it("a fork's commit that a remote-tracking ref already holds is still checked when pushed to origin", () => {
+    const root = acceptedRepo();
+    bareRemote(root, "origin");
+    bareRemote(root, "fork");
+    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+    g(root, "checkout", "-q", "-b", "feature");
+    cpSync(path.join(SITTING, RAW), path.join(root, "data.json"));
+    g(root, "add", "data.json");
+    sneak(root, "raw on a branch");
+    expect(g(root, "push", "-q", "--no-verify", "fork", "feature").code).toBe(0);
+    g(root, "fetch", "-q", "fork");
+    expect(g(root, "rev-parse", "refs/remotes/fork/feature").code).toBe(0);
+    expect(g(root, "push", "-q", "origin", "feature").code).not.toBe(0);
+  });
+
+  it("with no ref lines on standard input, an unaccepted fixture on a local branch is not passed", () => {
+    const root = acceptedRepo();
+    const remote = bareRemote(root);
+    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+    writeFileSync(path.join(root, "fixtures", "claude-code", "2.1.261", "extra.json"), "{}\n");
+    g(root, "add", "-A");
+    sneak(root, "unaccepted");
+    const empty = spawnSync(process.execPath, [CLI, "gate", "pre-push", "origin", remote], { cwd: root, input: "", encoding: "utf8" });
+    expect(empty.status).toBe(1);
+    expect(empty.stderr).toContain("no ref lines came on standard input");
+    const none = spawnSync(process.execPath, [CLI, "gate", "pre-push"], { cwd: root, input: "", encoding: "utf8" });
+    expect(none.status).toBe(1);
+  });
+
+  it("a kept foreign pre-push hook that fails fails the push", () => {
+    const root = tempDir("clear-foreign-push-");
+    g(root, "init", "-q", "-b", "main");
+    writeFileSync(path.join(root, "a.txt"), "a\n");
+    g(root, "add", "a.txt");
+    g(root, "commit", "-qm", "a");
+    const hook = path.join(root, ".git", "hooks", "pre-push");
+    writeFileSync(hook, "#!/bin/sh\ncat >/dev/null\necho foreign push refuses >&2\nexit 4\n");
+    chmodSync(hook, 0o755);
+    expect(clear(["hooks", "install"], { cwd: root }).code).toBe(0);
+    bareRemote(root);
+    const push = g(root, "push", "origin", "main");
+    expect(push.code).not.toBe(0);
+    expect(push.out).toContain("foreign push refuses");
+  });
+});
+
+describe("the record holds", () => {
+  it("a record checked out with CRLF line endings, or with a byte order mark, verifies and lets the commit through", () => {
+    for (const convert of [(t: string) => t.replace(/\n/g, "\r\n"), (t: string) => `\ufeff${t}`]) {
+      const root = repo();
+      expect(clear(["run"], { cwd: root }).code).toBe(0);
+      accept(root);
+      const file = path.join(root, "CLEARANCE.md");
+      writeFileSync(file, convert(readFileSync(file, "utf8")));
+      expect(verifyCodes(root).code).toBe(0);
+      g(root, "add", "fixtures", "CLEARANCE.md");
+      expect(g(root, "commit", "-qm", "accepted").code).toBe(0);
+      expect(clear(["run"], { cwd: root }).code).toBe(0);
+      expect(verifyCodes(root).code).toBe(0);
+    }
+  });
+
+  it("clear run on an accepted, unchanged sitting says so and writes nothing", () => {
+    const root = acceptedRepo();
+    const before = readFileSync(path.join(root, "CLEARANCE.md"));
+    const r = clearJson(["run"], { cwd: root });
+    expect(r.code).toBe(0);
+    expect(r.json.alreadyAccepted).toBe(true);
+    expect(readFileSync(path.join(root, "CLEARANCE.md")).equals(before)).toBe(true);
+    expect(clear(["run"], { cwd: root }).stdout).toContain("already accepted");
+  });
+
+  it("an accepted batch is never replaced: a changed sitting appends a batch after it, byte for byte", () => {
+    const root = acceptedRepo();
+    const before = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+    writeFileSync(path.join(root, "captures-inbox", "claude-code_session_end_2.1.261.2.json"), readFileSync(path.join(SITTING, RAW), "utf8").replace('"reason"', '"reason"  '));
+    expect(clear(["run"], { cwd: root }).code).toBe(0);
+    const after = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+    expect(after.startsWith(before)).toBe(true);
+    expect(after.split("\n").filter((l) => l.startsWith("<!-- clear:batch"))).toHaveLength(2);
+  });
+
+  it("a later accepted listing of a fixture supersedes an earlier one", () => {
+    const root = acceptedRepo();
+    const fixture = path.join(root, "fixtures", "claude-code", "2.1.261", "session_end.json");
+    const first = readFileSync(fixture);
+    rmSync(path.join(root, "captures-inbox", RAW));
+    writeFileSync(path.join(root, "captures-inbox", RAW), readFileSync(path.join(SITTING, RAW), "utf8").replace('"reason"', '"reason" '));
+    expect(clear(["run"], { cwd: root }).code).toBe(0);
+    accept(root);
+    expect(readFileSync(fixture).equals(first)).toBe(false);
+    expect(verifyCodes(root).code).toBe(0);
+    writeFileSync(fixture, first);
+    expect(verifyCodes(root).codes).toEqual(["fixture-changed"]);
+  });
+
+  it("two clear runs at once: one runs, the other exits 2 having changed nothing, and the batch matches its fixtures", async () => {
+    const root = repo();
+    for (let n = 2; n <= 60; n++) writeFileSync(path.join(root, "captures-inbox", `claude-code_session_end_2.1.261.${n}.json`), readFileSync(path.join(SITTING, RAW)));
+    const once = (): Promise<number> => new Promise((resolve) => spawn(process.execPath, [CLI, "run"], { cwd: root, stdio: "ignore" }).on("close", (code) => resolve(code ?? -1)));
+    const codes = (await Promise.all([once(), once(), once()])).sort();
+    expect(codes[0]).toBe(0);
+    expect(codes.filter((c) => c === 2).length + codes.filter((c) => c === 0).length).toBe(3);
+    accept(root);
+    const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+    expect(record.split("\n").filter((l) => l.startsWith("<!-- clear:batch"))).toHaveLength(1);
+    expect(verifyCodes(root).code).toBe(0);
+  });
+
+  it("a lock held by a live run refuses a second one; a lock left by a dead process is taken over", () => {
+    const root = repo();
+    const lock = path.join(root, ".git", "clear-run.lock");
+    writeFileSync(lock, `${process.pid} ${os.hostname()}\n`);
+    const held = clearJson(["run"], { cwd: root });
+    expect(held.code).toBe(2);
+    expect(String(held.json.error)).toContain("another clear run is working in this repository");
+    expect(existsSync(path.join(root, "CLEARANCE.md"))).toBe(false);
+    writeFileSync(lock, `999999999 ${os.hostname()}\n`);
+    expect(clear(["run"], { cwd: root }).code).toBe(0);
+    expect(existsSync(lock)).toBe(false);
+  });
+});

@@ -32,8 +32,16 @@ export function guessStringClass(value: string): FieldClass {
   return "free-text";
 }
 
+export interface Classification {
+  class: FieldClass;
+  known: boolean;
+  rule: FieldRule | null;
+  /** An enum's value outside the values the host documents: classed free text, fail-closed. */
+  undocumented?: boolean;
+}
+
 export interface Classifier {
-  classify(event: string, tokens: readonly string[], kind: ValueKind, value: unknown): { class: FieldClass; known: boolean; rule: FieldRule | null };
+  classify(event: string, tokens: readonly string[], kind: ValueKind, value: unknown): Classification;
 }
 
 export function classifier(ruleSet: FieldRuleSet | undefined): Classifier {
@@ -70,6 +78,9 @@ export function classifier(ruleSet: FieldRuleSet | undefined): Classifier {
       if (rule) {
         // A string class on a number, bool or null leaf means the leaf's own type.
         if (byKind !== null && STRING_CLASSES.has(rule.class)) return { class: byKind, known: true, rule };
+        // A string where the rule expects a number, a switch or null is not kept on the rule's word.
+        if (byKind === null && !STRING_CLASSES.has(rule.class)) return { class: "free-text", known: true, rule };
+        if (rule.class === "enum" && rule.values && !rule.values.includes(String(value))) return { class: "free-text", known: true, rule, undocumented: true };
         return { class: rule.class, known: true, rule };
       }
       if (byKind !== null) return { class: byKind, known: false, rule: null };
@@ -85,8 +96,8 @@ export function classifyDocument(doc: JsonDocument, event: string, c: Classifier
     if (span.kind === "object" || span.kind === "array") return;
     const tokens = tokensOf(span.pointer);
     const value = leafValue(doc, span.kind, span.start, span.end);
-    const { class: cls, known } = c.classify(event, tokens, span.kind, value);
-    out.push({ pointer: span.pointer, tokens, kind: span.kind, start: span.start, end: span.end, index, class: cls, known });
+    const { class: cls, known, undocumented } = c.classify(event, tokens, span.kind, value);
+    out.push({ pointer: span.pointer, tokens, kind: span.kind, start: span.start, end: span.end, index, class: cls, known, undocumented: undocumented === true });
   });
   return out;
 }

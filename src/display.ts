@@ -31,7 +31,8 @@ export function shortPointer(pointer: string, max = 80): string {
 }
 
 export function makeDisplay(rules: Rules, users: string[], runnerHome: string | null): Display {
-  const grammar: HomeGrammar = homeGrammar(rules.homes, users);
+  // Printed paths and ids are masked wherever a home root stands, deep in a path or not.
+  const grammar: HomeGrammar = homeGrammar(rules.homes, users, { anywhere: true });
   const names = userNamePattern(users);
   const shownToken = (token: string): string => {
     if (/^(?:0|[1-9][0-9]*)$/.test(token)) return token;

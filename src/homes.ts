@@ -37,6 +37,41 @@ const SPACED_OWNER = new RegExp(String.raw`[^${STOP}\n\r\t]+`, "y");
 const SLUG_OWNER = new RegExp(String.raw`[^${STOP}\s\-]+`, "y");
 const LETTER = String.raw`A-Za-z0-9\u0080-\uffff`;
 const WORD_BEFORE = String.raw`(?<![${LETTER}_.\-])`;
+// Where one path ends and another text begins: a path never holds these unescaped.
+const PATH_BREAK = /[\s"'`=()[\]{}<>,;|:*?!&#]/;
+const SEPARATORS = new RegExp(ANY_SEP, "g");
+const SLUG_BREAK = /[\s"'`=()[\]{}<>,;|:*?!&#\/\\]/;
+const SLUG: RootMeta = { spaced: false, tilde: false, anchored: false };
+// How far back a root looks for the segments before it; a longer run is read fail-closed.
+const PREFIX_REACH = 512;
+
+/** Where the path holding each position begins, found in one forward walk over the text. */
+class PathStarts {
+  private scanned = 0;
+  private start = 0;
+  /** The start of the last path in which a home stood: a `home` folder further in is someone's folder. */
+  homeIn = -1;
+  constructor(
+    private readonly text: string,
+    private readonly breaks: RegExp,
+  ) {}
+  at(index: number): number {
+    for (; this.scanned < index; this.scanned++) if (this.breaks.test(this.text.charAt(this.scanned))) this.start = this.scanned + 1;
+    return this.start;
+  }
+}
+
+/** A mount prefix from rules/homes.json as segment tests: "/mnt/{name}" -> [mnt, any]. */
+function mountShape(prefix: string): ((segment: string) => boolean)[] {
+  return prefix
+    .split("/")
+    .filter(Boolean)
+    .map((part) => {
+      if (part === "{name}") return () => true;
+      if (part === "{drive}") return (segment) => /^[A-Za-z]$/.test(segment);
+      return (segment) => segment.toLowerCase() === part.toLowerCase();
+    });
+}
 
 
 function rootSource(root: string, sep: string, groups: string): string {
@@ -70,43 +105,80 @@ function ownerAt(text: string, at: number, pattern: RegExp, known: string[]): st
   return owner === "" ? null : owner;
 }
 
-/** Builds the grammar; `known` user names (and their slug spellings) extend an owner a generic segment would cut. */
-export function homeGrammar(rules: HomeRules, known: string[] = []): HomeGrammar {
+// A root written from "/" is a home where it begins a path, or under a listed mount prefix;
+// deeper inside another path (a project's `src/home/`, a host's own folder) it is a folder.
+function standsIn(text: string, from: number, at: number, mounts: ((segment: string) => boolean)[][], deepest: number): boolean {
+  const reach = Math.max(from, at - PREFIX_REACH);
+  let segments = text.slice(reach, at).replace(SEPARATORS, "/").split("/").filter((x) => x !== "");
+  if (reach > from) segments = segments.slice(1);
+  if (segments[0]?.startsWith("~")) return false;
+  segments = segments.filter((x) => x !== "." && x !== "..");
+  // Cut off where the path began out of reach, a short remainder cannot be told from a mount: fail closed.
+  if (reach > from && segments.length <= deepest) return true;
+  return segments.length === 0 || mounts.some((m) => m.length === segments.length && m.every((fits, i) => fits(segments[i] as string)));
+}
+
+interface RootMeta {
+  spaced: boolean;
+  tilde: boolean;
+  /** Written from "/": stands only where it begins a path, or under a mount prefix the rules list. */
+  anchored: boolean;
+}
+
+/** The patterns of every root and slug, and what each named group of the root pattern stands for. */
+function patterns(rules: HomeRules): { roots: RegExp; slugs: RegExp; meta: Map<string, RootMeta> } {
   const groups = `(?:${rules.groupFolders.map(escapeRegex).join("|")})`;
-  const notOwners = new Set(rules.notOwners.map((n) => n.toLowerCase()));
-  const knownForms = [...new Set(known.flatMap((n) => [n, n.replace(/[^\p{L}\p{N}]/gu, "-")]))].sort((a, b) => b.length - a.length);
+  const meta = new Map<string, RootMeta>();
   // Every root takes either slash: a root's own separators document its platform, but a path
   // written with the other one (WSL, a Windows tool) still names the same owner.
-  const build = (): { roots: RegExp; slugs: RegExp } => {
-    const alternatives = [...rules.roots]
-      .sort((a, b) => b.root.length - a.root.length)
-      .map((r) => {
-        const sep = ANY_SEP;
-        const after = r.root === "~" ? String.raw`(?=[A-Za-z\u0080-\uffff])` : sep;
-        const lead = r.root === "~" ? String.raw`(?<![${LETTER}_~.\-])` : "";
-        return `${lead}(?<${r.owner === "segment" ? "s" : "w"}${r.id.replace(/-/g, "_")}>${rootSource(r.root, sep, groups)}${after})`;
-      });
-    const slugAlternatives = [...rules.slugs]
-      .sort((a, b) => b.root.length - a.root.length)
-      .map((s) => rootSource(s.root, "-", groups).replace(/^/, String.raw`(?<![${LETTER}])`));
-    return { roots: new RegExp(alternatives.join("|"), "gi"), slugs: new RegExp(slugAlternatives.join("|"), "gi") };
-  };
-  const { roots, slugs } = build();
+  const alternatives = [...rules.roots]
+    .sort((a, b) => b.root.length - a.root.length)
+    .map((r, i) => {
+      const after = r.root === "~" ? String.raw`(?=[A-Za-z\u0080-\uffff])` : ANY_SEP;
+      const lead = r.root === "~" ? String.raw`(?<![${LETTER}_~.\-])` : "";
+      meta.set(`r${i}`, { spaced: r.owner === "segment-with-spaces", tilde: r.root === "~", anchored: r.root.startsWith("/") });
+      return `${lead}(?<r${i}>${rootSource(r.root, ANY_SEP, groups)}${after})`;
+    });
+  const slugAlternatives = [...rules.slugs]
+    .sort((a, b) => b.root.length - a.root.length)
+    .map((s) => rootSource(s.root, "-", groups).replace(/^/, String.raw`(?<![${LETTER}])`));
+  return { roots: new RegExp(alternatives.join("|"), "gi"), slugs: new RegExp(slugAlternatives.join("|"), "gi"), meta };
+}
+
+/**
+ * Builds the grammar; `known` user names (and their slug spellings) extend an owner a generic segment would cut.
+ * `anywhere` reads every root wherever it stands, for masking what the tool prints, where a folder too many costs nothing.
+ */
+export function homeGrammar(rules: HomeRules, known: string[] = [], options: { anywhere?: boolean } = {}): HomeGrammar {
+  const notOwners = new Set([...rules.notOwners, ...(rules.declared ?? []).map((d) => d.segment)].map((n) => n.toLowerCase()));
+  const knownForms = [...new Set(known.flatMap((n) => [n, n.replace(/[^\p{L}\p{N}]/gu, "-")]))].sort((a, b) => b.length - a.length);
+  const { roots, slugs, meta } = patterns(rules);
+  const mounts = rules.position.mounts.map(mountShape);
+  const deepest = Math.max(...mounts.map((m) => m.length));
   // Every root ends in a word any spelling of it holds ("home", "Users", "Settings", "~"); an
   // escaped or URL-encoded spelling holds "\u" or "%2F".
   const words = [...rules.roots, ...rules.slugs].map((r) => (r.root === "~" ? "~" : (r.root.match(/[A-Za-z]+/g) ?? []).at(-1) ?? r.root));
   const keywords = new RegExp([...new Set(words.map((w) => escapeRegex(w.toLowerCase()))), "%2f", "\\\\u"].join("|"), "i");
   const isOwner = (name: string): boolean => name !== rules.placeholder && !notOwners.has(name.toLowerCase()) && !/^[$%~.]|^\.\.?$/.test(name);
 
-  const collect = (text: string, re: RegExp, pick: (m: RegExpExecArray) => RegExp, out: OwnerSpan[]): void => {
+  const stands = (text: string, from: number, at: number): boolean => standsIn(text, from, at, mounts, deepest);
+
+  const collect = (text: string, re: RegExp, breaks: RegExp, pick: (m: RegExpExecArray) => RootMeta, out: OwnerSpan[]): void => {
+    const starts = new PathStarts(text, breaks);
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-      const at = m.index + m[0].length;
-      const owner = ownerAt(text, at, pick(m), knownForms);
-      if (owner !== null) out.push({ start: at, end: at + owner.length, owner, real: isOwner(owner), tilde: m.groups?.["stilde"] !== undefined });
       if (m[0].length === 0) re.lastIndex++;
+      const root = pick(m);
+      const from = starts.at(m.index);
+      if (!options.anywhere && (starts.homeIn === from || (root.anchored && !stands(text, from, m.index)))) continue;
+      const at = m.index + m[0].length;
+      const owner = ownerAt(text, at, root.spaced ? SPACED_OWNER : root === SLUG ? SLUG_OWNER : SEGMENT_OWNER, knownForms);
+      if (owner === null) continue;
+      out.push({ start: at, end: at + owner.length, owner, real: isOwner(owner), tilde: root.tilde });
+      starts.homeIn = from;
     }
   };
+  const rootOf = (m: RegExpExecArray): RootMeta => meta.get(Object.entries(m.groups ?? {}).find(([, v]) => v !== undefined)?.[0] ?? "") ?? SLUG;
 
   const grammar: HomeGrammar = {
     placeholder: rules.placeholder,
@@ -115,8 +187,9 @@ export function homeGrammar(rules: HomeRules, known: string[] = []): HomeGrammar
     realOwners: (text) => grammar.owners(text).filter((o) => o.real),
     owners(text) {
       const out: OwnerSpan[] = [];
-      collect(text, roots, (m) => (Object.entries(m.groups ?? {}).some(([k, v]) => v !== undefined && k.startsWith("w")) ? SPACED_OWNER : SEGMENT_OWNER), out);
-      collect(text, slugs, () => SLUG_OWNER, out);
+      collect(text, roots, PATH_BREAK, rootOf, out);
+      // A slug is one path segment: a second root inside the same slug is a folder of the first owner's.
+      collect(text, slugs, SLUG_BREAK, () => SLUG, out);
       // Overlapping finds (a root inside a longer root) keep the one that starts first and reaches furthest.
       out.sort((a, b) => a.start - b.start || b.end - a.end);
       const kept: OwnerSpan[] = [];

@@ -148,7 +148,7 @@ export async function runLine(setting: Setting, dir: string, until: Stage, optio
   checkRecipes(setting, options.recipes ?? []);
   const sitting = await readSitting(dir, setting);
   const { inventory, captures } = inventoried(sitting, setting, options.recipes ?? []);
-  const empty = { pairing: pairPass([], setting.rules), substitution: { userNames: 0, files: [], skipped: [], findings: [] }, selection: { selected: [], findings: [] } };
+  const empty = { pairing: pairPass([], setting.rules), substitution: { userNames: 0, declarations: [], files: [], skipped: [], findings: [] }, selection: { selected: [], findings: [] } };
   const line: Line = { sitting, inventory, captures, ...empty, names: sittingNames([], setting.rules, []), fixtures: [], scan: { files: 0, findings: [], control: { red: false, rules: [], silent: [] } }, batch: { id: "", digest: "", text: "", blockers: [] } };
   if (until === "inventory") return line;
   line.pairing = paired(captures, inventory, setting);

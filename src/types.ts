@@ -137,6 +137,8 @@ export interface FieldRule {
   examples: FieldExample[];
   /** Values this rule must not take for its class (a prose reason is not an enum). */
   notValues?: string[];
+  /** For an enum: the values the host documents. Any other value may be a person's own word and is substituted as free text. */
+  values?: string[];
 }
 
 export interface FieldRuleSet {
@@ -153,6 +155,8 @@ export interface PairingScope {
   scope: string;
   label: string;
   coarse?: boolean;
+  /** The coarser scope this one lies within; without it, the next scope in the list. */
+  within?: string;
   pointers: PairingPointer[];
 }
 
@@ -188,12 +192,22 @@ export interface HomeRoot {
   notExamples?: string[];
 }
 
+/** A person's word, in clear.config.json, that a path segment standing where an owner would is not a person. */
+export interface NotAPerson {
+  segment: string;
+  reason: string;
+}
+
 export interface HomeRules {
   placeholder: string;
   notOwners: string[];
   groupFolders: string[];
+  /** Where a root written from "/" stands: at a path's beginning, or under one of these mount prefixes. */
+  position: { mounts: string[]; examples: { text: string; owner: string }[]; notExamples: string[] };
   roots: HomeRoot[];
   slugs: { id: string; root: string; examples: { text: string; owner: string }[]; notExamples?: string[] }[];
+  /** Added from clear.config.json's declarations, never from homes.json: segments a person says are nobody. */
+  declared?: NotAPerson[];
 }
 
 export interface UrlRules {
@@ -311,6 +325,8 @@ export interface ClassifiedLeaf {
   index: number;
   class: FieldClass;
   known: boolean;
+  /** An enum's value outside the values the host documents: classed free text, fail-closed. */
+  undocumented: boolean;
 }
 
 /** The refused classes a capture holds, judged once against the policy in force. */
@@ -398,6 +414,8 @@ export interface ClearedReport {
   /** Each string the rules changed: its index in the document's spans and the rules that changed it, in order. */
   spans: { index: number; rules: string[] }[];
   review: string[];
+  /** Pointers where an enum held a value outside its documented values, substituted as free text. */
+  undocumented: string[];
   exemptions: Exemption[];
   refused: Finding[];
 }
@@ -416,6 +434,8 @@ export interface LearnedName {
 
 export interface Substitution {
   userNames: number;
+  /** The declarations in force (clear.config.json), listed in the batch so that accepting it accepts them. */
+  declarations: NotAPerson[];
   files: ClearedFile[];
   skipped: { file: string; reason: string }[];
   findings: Finding[];

@@ -1,8 +1,11 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { homeGrammar } from "../src/homes.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { nestedReadings } from "../src/json/escapes.js";
-import { captureOf, clearInMemory } from "./helpers.js";
+import { captureOf, clearInMemory, clearJson, tempDir } from "./helpers.js";
 import { prng } from "./seeded.mjs";
 
 const rules = loadRules();
@@ -15,6 +18,32 @@ describe("the home grammar (rules/homes.json)", () => {
       for (const text of root.notExamples ?? []) expect(grammar.realOwners(text), text).toEqual([]);
     });
   }
+
+  it("position: a root counts where it begins a path or under a listed mount, never deep inside another path", () => {
+    for (const ex of rules.homes.position.examples) expect(grammar.realOwners(ex.text).map((o) => o.owner), ex.text).toEqual([ex.owner]);
+    for (const text of rules.homes.position.notExamples) expect(grammar.owners(text), text).toEqual([]);
+  });
+
+  it("position holds in every spelling: escaped, URL-encoded, backslashed, after a quote, in a PATH list", () => {
+    const ana = ["a", "na"].join("");
+    const homes = [`"/data/home/${ana}"`, `%2Fnfs%2Fhome%2F${ana}%2Fx`, `\\u002Fdata\\u002Fhome\\u002F${ana}`];
+    homes.push(`D:\\data\\home\\${ana}`, `x=1:/export/home/${ana}`);
+    for (const text of homes) expect(grammar.realOwners(text).map((o) => o.owner), text).toEqual([ana]);
+    const folders = [`/srv/app/src/home/${ana}/Button.tsx`, `%2Fsrv%2Fapp%2Fsrc%2Fhome%2F${ana}`, `/opt/x/y/Users/${ana}`];
+    for (const text of folders) expect(grammar.owners(text), text).toEqual([]);
+  });
+
+  it("a path cut off beyond the reach of the look back is read fail-closed", () => {
+    const long = `/${"d".repeat(600)}/home/ana/x`;
+    expect(grammar.realOwners(long).map((o) => o.owner)).toEqual(["ana"]);
+  });
+
+  it("a declared segment is nobody, and only that one", () => {
+    const declared = homeGrammar({ ...rules.homes, declared: [{ segment: "sessions", reason: "the host's own folder" }] });
+    expect(declared.realOwners("/data/home/sessions/2026/x")).toEqual([]);
+    expect(declared.realOwners("/data/home/ana/x").map((o) => o.owner)).toEqual(["ana"]);
+    expect(grammar.realOwners("/data/home/sessions/2026/x").map((o) => o.owner)).toEqual(["sessions"]);
+  });
 
   it("replaces owners of any letters: non-ASCII, one letter, a leading underscore, @ and +, spaces on Windows", () => {
     const owners = ["José", "j", "_svc", "ana@corp", "ana+1", "Zoë Ødegård"];
@@ -82,5 +111,99 @@ describe("overlapping finds", () => {
     const owners = grammar.owners(text);
     for (let i = 1; i < owners.length; i++) expect(owners[i]!.start).toBeGreaterThanOrEqual(owners[i - 1]!.end);
     expect(owners.map((o) => o.owner)).toEqual(["ana", "ana ~é_0 ~😀"]);
+  });
+});
+
+describe("homes by position, end to end", () => {
+  const user = ["ali", "ce"].join("");
+  const rollout = "rollout-2026-05-01T10-00-00-01a0736d-6431-7730-9321-53425562ab77.jsonl";
+  const write = (dir: string, files: Record<string, object>): void => {
+    for (const [name, body] of Object.entries(files)) writeFileSync(path.join(dir, name), JSON.stringify(body));
+  };
+
+  it("a Codex sitting whose CODEX_HOME is a folder named home clears, and keeps sessions", () => {
+    const dir = tempDir();
+    const codexHome = `/tmp/probes/q5-stop-block/home`;
+    const base = { session_id: "01a0736d-0000-7000-8000-000000000001", cwd: `/home/${user}/work/q5-stop-block`, model: "gpt-5", permission_mode: "default" };
+    write(dir, {
+      "codex_session_start_0_171_0.1.json": {
+        ...base,
+        hook_event_name: "SessionStart",
+        source: "startup",
+        transcript_path: `${codexHome}/sessions/2026/05/01/${rollout}`,
+      },
+      "codex_stop_0_171_0.1.json": {
+        ...base,
+        turn_id: "t1",
+        hook_event_name: "Stop",
+        stop_hook_active: false,
+        transcript_path: `/home/${user}/work/q5-stop-block/home/sessions/2026/05/01/${rollout}`,
+        last_assistant_message: "done",
+      },
+      "codex_user_prompt_submit_0_171_0.1.json": { ...base, turn_id: "t1", hook_event_name: "UserPromptSubmit", prompt: "list the sessions" },
+    });
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.json.findings).toEqual([]);
+    expect(r.code).toBe(0);
+    const start = readFileSync(path.join(out, "codex_session_start_0_171_0.1.json"), "utf8");
+    expect(start).toContain(`"transcript_path":"/tmp/probes/q5-stop-block/home/sessions/2026/05/01/`);
+    const stop = readFileSync(path.join(out, "codex_stop_0_171_0.1.json"), "utf8");
+    expect(stop).toContain(`"/home/user/work/q5-stop-block/home/sessions/2026/05/01/`);
+    expect(stop).not.toContain(user);
+  });
+
+  it("homes under /data/home, /nfs/home, a group folder and the mounted-drive forms still lose their owner", () => {
+    const dir = tempDir();
+    const roots = ["/data/home", "/nfs/home", "/home/staff", "/mnt/c/Users", "/Volumes/Backup Disk/Users", "/System/Volumes/Data/Users"];
+    roots.push("/mnt/backup/home", "/media/usb/home");
+    const homes = roots.map((root) => `${root}/${user}/p`);
+    homes.forEach((cwd, i) => write(dir, { [`codex_session_start_0_171_0.${i + 1}.json`]: { session_id: "s", hook_event_name: "SessionStart", cwd } }));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code).toBe(0);
+    for (let i = 0; i < homes.length; i++) {
+      const cleared = readFileSync(path.join(out, `codex_session_start_0_171_0.${i + 1}.json`), "utf8");
+      expect(cleared, homes[i]).not.toContain(user);
+      expect(JSON.parse(cleared).cwd).toBe(homes[i]!.replace(user, "user"));
+    }
+  });
+
+  it("where the tool cannot tell, it refuses; a person's declaration in clear.config.json says the segment is nobody, and the result lists it", () => {
+    const dir = tempDir();
+    write(dir, {
+      "codex_session_start_0_171_0.1.json": { session_id: "s", hook_event_name: "SessionStart", transcript_path: `/data/home/sessions/2026/05/01/${rollout}` },
+      "codex_user_prompt_submit_0_171_0.1.json": { session_id: "s", turn_id: "t", model: "sessions" },
+    });
+    const refused = clearJson(["substitute", dir, "--out", path.join(tempDir(), "out")]);
+    expect(refused.code).toBe(1);
+    expect((refused.json.findings as { code: string }[]).map((f) => f.code)).toContain("user-name-left");
+    const root = tempDir();
+    const declaration = { segment: "sessions", reason: "Codex keeps its sessions under CODEX_HOME, a folder named home here" };
+    writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ declarations: { notPersons: [declaration] } }));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out, "--root", root]);
+    expect(r.code).toBe(0);
+    expect(r.json.declarations).toEqual([declaration]);
+    expect(readFileSync(path.join(out, "codex_session_start_0_171_0.1.json"), "utf8")).toContain("/data/home/sessions/2026/");
+  });
+});
+
+describe("a declaration in the batch", () => {
+  it("clear run lists every declaration in force, so accepting the batch accepts it", () => {
+    const root = tempDir("clear-repo-");
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    const inbox = path.join(root, "captures-inbox");
+    mkdirSync(inbox);
+    const transcript = "/data/home/sessions/2026/05/01/rollout.jsonl";
+    writeFileSync(path.join(inbox, "codex_session_start_0_171_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", transcript_path: transcript }));
+    writeFileSync(path.join(inbox, "codex_pre_tool_use_0_171_0.1.json"), JSON.stringify({ session_id: "s", turn_id: "t", hook_event_name: "PreToolUse", tool_use_id: "c1" }));
+    const reason = "Codex keeps its sessions under CODEX_HOME, a folder named home here";
+    writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ declarations: { notPersons: [{ segment: "sessions", reason }] } }));
+    const r = clearJson(["run"], { cwd: root });
+    expect(r.code).toBe(0);
+    const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+    expect(record).toContain(`- declaration, not a person: \`sessions\` (clear.config.json): ${reason}`);
+    expect(readFileSync(path.join(root, "fixtures", "codex", "0.171.0", "session_start.json"), "utf8")).toContain(transcript);
   });
 });

@@ -4,13 +4,12 @@ import { describe, expect, it } from "vitest";
 import { classifier } from "../src/classify.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { pointerTokens } from "../src/json/reader.js";
-import { clearJson, tempDir } from "./helpers.js";
+import { captureOf, clearInMemory, clearJson, tempDir } from "./helpers.js";
 
 // What real hosts send, checked against the hosts' own statements of their payloads, with
 // synthetic values in the documented shapes.
 
 const rules = loadRules();
-const STRING_CLASSES = ["identifier", "path", "free-text", "enum", "timestamp", "url"];
 
 interface FindingRow {
   code: string;
@@ -18,25 +17,6 @@ interface FindingRow {
   pointer?: string;
   message: string;
 }
-
-describe("Codex's generated hook input schemas against the Codex field rules", () => {
-  const schemas = JSON.parse(readFileSync(path.join(import.meta.dirname, "data", "codex-hook-inputs.json"), "utf8")) as { events: Record<string, Record<string, string>> };
-  const c = classifier(rules.fields.find((f) => f.harness === "codex"));
-  const codex = rules.harnesses.find((h) => h.harness === "codex")!;
-  for (const [event, fields] of Object.entries(schemas.events)) {
-    it(`${event}: the event is catalogued and every field the schema defines is known to a rule of a fitting class`, () => {
-      expect(codex.events.map((e) => e.stem)).toContain(event);
-      for (const [field, type] of Object.entries(fields)) {
-        if (type === "any") continue; // tool_input and tool_response: whatever the tool takes and gives
-        const kind = type === "boolean" ? "bool" : "string";
-        const got = c.classify(event, pointerTokens(`/${field}`), kind, "x");
-        expect(got.known, `${event} /${field}`).toBe(true);
-        if (kind === "string") expect(STRING_CLASSES, `${event} /${field}`).toContain(got.class);
-        else expect(got.class).toBe("bool");
-      }
-    });
-  }
-});
 
 describe("pairing reads only what the field rules call identifiers", () => {
   for (const set of rules.pairing) {
@@ -88,7 +68,9 @@ describe("OpenCode's event stream, bare and wrapped", () => {
       expect(readFileSync(path.join(out, "opencode_message_updated_1_18_29.1.json"), "utf8")).toContain('"role":"assistant"');
       const pairs = (clearJson(["pair", out]).json.pairs as { scope: string; id: string; files: string[] }[]).map((p) => [p.scope, p.id, p.files.length]);
       expect(pairs).toContainEqual(["callID", "call_A1", 2]);
-      expect(pairs).toContainEqual(["messageID", "msg_A1", 2]);
+      // The part is finest at its call and at its own id: its text delta joins it there, not by the message.
+      expect(pairs).toContainEqual(["partID", "prt_A1", 2]);
+      expect(pairs.filter((p) => p[0] === "messageID")).toEqual([]);
     });
   }
 });
@@ -168,5 +150,131 @@ describe("OpenCode plugin hooks and events, in their documented shapes", () => {
     for (const kept of ['"id":"per_1"', '"callID":"call_1"', '"messageID":"msg_1"', '"permission":"bash"']) expect(asked).toContain(kept);
     expect(readFileSync(path.join(out, "opencode_chat_message_1_18_29.1.json"), "utf8")).not.toContain("Run ls");
     expect(readFileSync(path.join(out, "opencode_todo_updated_1_18_29.1.json"), "utf8")).toContain('"status":"pending"');
+  });
+});
+
+describe("identifiers that link events, and host enums with their documented values", () => {
+  it("keeps Claude Code's agentId in the Agent tool's response and the host's enums; blanks what people and models wrote", () => {
+    const dir = tempDir();
+    const base = { session_id: "s", transcript_path: "/home/user/.claude/projects/-home-user-p/s.jsonl", cwd: "/home/user/p" };
+    const agentId = "a7f3c2e91b0d4f55";
+    write(dir, {
+      "claude-code_post_tool_use_2_1_332.1.json": {
+        ...base,
+        hook_event_name: "PostToolUse",
+        tool_name: "Agent",
+        tool_use_id: "toolu_01",
+        tool_input: { description: "Review the parser", prompt: "Read src/parser.ts and list its bugs" },
+        tool_response: { status: "async_launched", agentId, description: "Review the parser", prompt: "Read src/parser.ts", outputFile: "/tmp/out.txt" },
+      },
+      "claude-code_subagent_start_2_1_332.1.json": { ...base, hook_event_name: "SubagentStart", agent_id: agentId, agent_type: "general-purpose" },
+      "claude-code_pre_skill_shell_command_2_1_332.1.json": {
+        ...base,
+        hook_event_name: "PreSkillShellCommand",
+        command_name: "deploy",
+        command_source: "project",
+        invoked_by: "claude",
+        tool_input: { command: "make deploy" },
+      },
+    });
+    const inv = clearJson(["inventory", dir]).json.findings as FindingRow[];
+    expect(inv.filter((f) => f.code === "unknown-field" || f.code === "unknown-event")).toEqual([]);
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code).toBe(0);
+    const post = readFileSync(path.join(out, "claude-code_post_tool_use_2_1_332.1.json"), "utf8");
+    expect(post).toContain(`"agentId":"${agentId}"`);
+    expect(post).toContain('"status":"async_launched"');
+    expect(post).not.toContain("parser");
+    expect(readFileSync(path.join(out, "claude-code_subagent_start_2_1_332.1.json"), "utf8")).toContain(`"agent_id":"${agentId}"`);
+    expect(readFileSync(path.join(out, "claude-code_pre_skill_shell_command_2_1_332.1.json"), "utf8")).toContain('"invoked_by":"claude"');
+  });
+
+  it("keeps OpenCode's reply and a built-in agent; a value outside an enum's documented values is substituted as free text, with a note", () => {
+    const dir = tempDir();
+    const custom = ["ana", "reviewer"].join("-");
+    write(dir, {
+      "opencode_permission_replied_1_19_3.1.json": { type: "permission.replied", properties: { sessionID: "ses_1", requestID: "per_1", reply: "once" } },
+      "opencode_message_updated_1_19_3.1.json": { type: "message.updated", properties: { info: { id: "msg_1", role: "assistant", agent: "build" } } },
+      "opencode_message_updated_1_19_3.2.json": { type: "message.updated", properties: { info: { id: "msg_2", role: "assistant", agent: custom } } },
+    });
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(path.join(out, "opencode_permission_replied_1_19_3.1.json"), "utf8")).toContain('"reply":"once"');
+    expect(readFileSync(path.join(out, "opencode_message_updated_1_19_3.1.json"), "utf8")).toContain('"agent":"build"');
+    const second = readFileSync(path.join(out, "opencode_message_updated_1_19_3.2.json"), "utf8");
+    expect(second).not.toContain(custom);
+    expect(second).toContain(`"agent":"${"x".repeat(custom.length)}"`);
+    const notes = (r.json.findings as FindingRow[]).filter((f) => f.code === "undocumented-value");
+    expect(notes).toEqual([expect.objectContaining({ file: "opencode_message_updated_1_19_3.2.json", pointer: "/properties/info/agent" })]);
+    expect(JSON.stringify(r.json)).not.toContain(custom);
+  });
+});
+
+describe("example payloads as the hosts' documentation shows them", () => {
+  it("inventory knows every event and field of them", () => {
+    const dir = tempDir();
+    write(dir, {
+      // Claude Code's hooks guide: a PostToolUse for TodoWrite and a Stop.
+      "claude-code_post_tool_use_2_1_332.1.json": {
+        session_id: "9ecf22fa-edf8-4332-ae85-b6d5456eda64",
+        transcript_path: "/home/user/.claude/projects/-home-user-p/9ecf22fa.jsonl",
+        hook_event_name: "PostToolUse",
+        tool_name: "TodoWrite",
+        tool_input: { todos: [{ content: "write a readme", status: "pending", priority: "medium", id: "1" }] },
+        tool_response: { oldTodos: [], newTodos: [{ content: "write a readme", status: "pending", priority: "medium", id: "1" }] },
+      },
+      "claude-code_stop_2_1_332.1.json": { session_id: "af9f50b6", transcript_path: "/home/user/t.jsonl", hook_event_name: "Stop", stop_hook_active: false },
+      // Codex's PermissionRequest, as its pull request introducing the hook shows it.
+      "codex_permission_request_0_171_0.1.json": {
+        session_id: "s",
+        turn_id: "t",
+        transcript_path: "/path/to/transcript.jsonl",
+        cwd: "/path/to/cwd",
+        hook_event_name: "PermissionRequest",
+        model: "gpt-5",
+        permission_mode: "default",
+        tool_name: "Bash",
+        tool_input: { command: "rm -f /tmp/example", description: "network-access example.com" },
+      },
+      // OpenCode's plugin guide: tool.execute.before with the arguments a plugin may change.
+      "opencode_tool_execute_before_1_19_3.1.json": { input: { tool: "read", sessionID: "ses_1", callID: "c1" }, output: { args: { filePath: "/tmp/.env" } } },
+      "opencode_session_idle_1_19_3.1.json": { event: { type: "session.idle", properties: { sessionID: "ses_1" } } },
+    });
+    const { json } = clearJson(["inventory", dir]);
+    expect((json.findings as FindingRow[]).filter((f) => f.code === "unknown-field" || f.code === "unknown-event")).toEqual([]);
+    expect(clearJson(["substitute", dir, "--out", path.join(tempDir(), "out")]).code).toBe(0);
+  });
+});
+
+describe("a value of another kind than its rule expects", () => {
+  it("a string where a rule expects a number is substituted as free text, never kept on the rule's word", () => {
+    const text = JSON.stringify({ session_id: "s", turn_id: "t", tool_input: { timeout_ms: "wait for the build to finish" } });
+    const [file] = clearInMemory([captureOf(text, "codex_pre_tool_use_0_171_0.1.json", "codex", "pre_tool_use")]).files;
+    const cleared = Buffer.from(file!.cleared!).toString("utf8");
+    expect(cleared).not.toContain("build");
+    expect(JSON.parse(cleared).tool_input.timeout_ms).toBe("x".repeat("wait for the build to finish".length));
+  });
+});
+
+describe("an agent a person defined", () => {
+  it("Claude Code's and Codex's custom agent types are substituted as free text with a note; built-in ones are kept", () => {
+    const custom = ["ana", "reviewer"].join("-");
+    const start = (name: string, harness: string, body: object) => captureOf(JSON.stringify(body), name, harness, "subagent_start");
+    const files = [
+      start("claude-code_subagent_start_2_1_332.1.json", "claude-code", { session_id: "s", agent_id: "a1", agent_type: custom }),
+      start("claude-code_subagent_start_2_1_332.2.json", "claude-code", { session_id: "s", agent_id: "a2", agent_type: "Explore" }),
+      start("codex_subagent_start_0_171_0.1.json", "codex", { session_id: "s", turn_id: "t", agent_id: "a3", agent_type: custom }),
+    ];
+    const s = clearInMemory(files);
+    const text = s.files.map((f) => Buffer.from(f.cleared!).toString("utf8"));
+    expect(text[0]).toContain(`"agent_type":"${"x".repeat(custom.length)}"`);
+    expect(text[1]).toContain('"agent_type":"Explore"');
+    expect(text[2]).not.toContain(custom);
+    expect(s.findings.filter((f) => f.code === "undocumented-value").map((f) => [f.file, f.pointer])).toEqual([
+      ["claude-code_subagent_start_2_1_332.1.json", "/agent_type"],
+      ["codex_subagent_start_0_171_0.1.json", "/agent_type"],
+    ]);
   });
 });

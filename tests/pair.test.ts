@@ -207,18 +207,65 @@ describe.skipIf(!PASTURE_PRESENT)(`clear pair on pasture's OpenCode 2.0.20 paylo
 });
 
 describe("clear pair, OpenCode event stream", () => {
-  it("reads the message id of message.updated where session.updated carries the session id, in both forms", () => {
+  const OC = (stem: string, n = 1): string => `opencode_${stem}_1_18_29.${n}.json`;
+  const bare = (type: string, properties: object): object => ({ type, properties });
+  const wrapped = (type: string, properties: object): object => ({ event: { type, properties } });
+
+  it("pairs a message's events by the message id and a part's by the part id, in both forms; two parts of one message are not one pair", () => {
+    const text = (id: string): object => ({ part: { id, messageID: "msg_1", sessionID: "ses_1", type: "text" } });
     const dir = sitting({
-      "opencode_message_updated_1_18_29.1.json": { type: "message.updated", properties: { info: { id: "msg_1", sessionID: "ses_1", role: "assistant" } } },
-      "opencode_message_part_updated_1_18_29.1.json": { type: "message.part.updated", properties: { part: { id: "prt_1", messageID: "msg_1", sessionID: "ses_1", type: "text" } } },
-      "opencode_message_updated_1_18_29.2.json": { event: { type: "message.updated", properties: { info: { id: "msg_2", sessionID: "ses_1" } } } },
-      "opencode_message_part_updated_1_18_29.2.json": { event: { type: "message.part.updated", properties: { part: { id: "prt_2", messageID: "msg_2", sessionID: "ses_1" } } } },
+      [OC("message_updated")]: bare("message.updated", { info: { id: "msg_1", sessionID: "ses_1", role: "assistant" } }),
+      [OC("message_removed")]: wrapped("message.removed", { sessionID: "ses_1", messageID: "msg_1" }),
+      [OC("message_part_updated")]: bare("message.part.updated", text("prt_1")),
+      [OC("message_part_updated", 2)]: wrapped("message.part.updated", text("prt_2")),
+      [OC("message_part_delta")]: bare("message.part.delta", { sessionID: "ses_1", messageID: "msg_1", partID: "prt_2", field: "text", delta: "x" }),
     });
-    const { pairs } = pair(dir);
-    expect(pairs.map((p) => [p.scope, p.id])).toEqual([
-      ["messageID", "msg_1"],
-      ["messageID", "msg_2"],
+    const { pairs, unpaired } = pair(dir);
+    expect(pairs.map((p) => [p.scope, p.id, p.files])).toEqual([
+      ["partID", "prt_2", [OC("message_part_delta"), OC("message_part_updated", 2)]],
+      ["messageID", "msg_1", [OC("message_removed"), OC("message_updated")]],
     ]);
+    expect(unpaired).toEqual([{ file: OC("message_part_updated"), scope: "partID", reason: "no other file's finest identifier is its partID prt_1" }]);
+  });
+
+  it("a permission joins its tool part by call id, and asked and replied join by request id, in both versions of the stream", () => {
+    const tool = (callID: string): object => ({ messageID: "msg_1", callID });
+    const dir = sitting({
+      [OC("message_part_updated")]: bare("message.part.updated", { part: { id: "prt_1", messageID: "msg_1", type: "tool", callID: "call_1" } }),
+      [OC("tool_execute_before")]: { input: { tool: "bash", sessionID: "ses_1", callID: "call_1" }, output: { args: { command: "ls" } } },
+      [OC("permission_asked")]: bare("permission.asked", { id: "per_1", sessionID: "ses_1", permission: "bash", tool: tool("call_1") }),
+      [OC("permission_replied")]: bare("permission.replied", { sessionID: "ses_1", requestID: "per_1", reply: "once" }),
+      [OC("permission_updated")]: wrapped("permission.updated", { id: "per_2", sessionID: "ses_1", messageID: "msg_1", callID: "call_2", type: "bash" }),
+      [OC("permission_replied", 2)]: wrapped("permission.replied", { sessionID: "ses_1", permissionID: "per_2", response: "once" }),
+      [OC("question_asked")]: bare("question.asked", { id: "que_1", sessionID: "ses_1", questions: [], tool: tool("call_3") }),
+      [OC("question_replied")]: bare("question.replied", { sessionID: "ses_1", requestID: "que_1", answers: [] }),
+    });
+    expect(pair(dir).pairs.map((p) => [p.scope, p.id, p.files])).toEqual([
+      ["requestID", "per_1", [OC("permission_asked"), OC("permission_replied")]],
+      ["requestID", "per_2", [OC("permission_replied", 2), OC("permission_updated")]],
+      ["requestID", "que_1", [OC("question_asked"), OC("question_replied")]],
+      ["callID", "call_1", [OC("message_part_updated"), OC("permission_asked"), OC("tool_execute_before")]],
+    ]);
+  });
+
+  it("pairs the same with and without an event that carries no identifier (server.connected comes first on every stream)", () => {
+    const files: Record<string, object> = {
+      [OC("session_created")]: bare("session.created", { info: { id: "ses_1", title: "t" } }),
+      [OC("session_updated")]: bare("session.updated", { info: { id: "ses_1", title: "t" } }),
+      [OC("session_idle")]: bare("session.idle", { sessionID: "ses_1" }),
+      [OC("session_status")]: bare("session.status", { sessionID: "ses_1", status: { type: "busy" } }),
+      [OC("session_diff")]: bare("session.diff", { sessionID: "ses_1", diff: [] }),
+      [OC("tool_execute_before")]: { input: { tool: "bash", sessionID: "ses_1", callID: "call_1" } },
+      [OC("tool_execute_after")]: { input: { tool: "bash", sessionID: "ses_1", callID: "call_1" } },
+    };
+    const without = pair(sitting(files));
+    const withIt = pair(sitting({ ...files, [OC("server_connected")]: bare("server.connected", {}) }));
+    expect(withIt.pairs).toEqual(without.pairs);
+    expect(withIt.pairs.map((p) => [p.scope, p.id])).toEqual([["callID", "call_1"]]);
+    const sessionOnly = withIt.unpaired.filter((u) => u.scope === "sessionID").map((u) => u.reason);
+    expect(sessionOnly).toEqual(Array(5).fill("carries only a sessionID every file shares, which pairs nothing"));
+    const human = clear(["pair", sitting({ ...files, [OC("server_connected")]: bare("server.connected", {}) })]).stdout;
+    expect(human).toContain("one file carries no sessionID; shared by every file that carries an identifier, so it pairs nothing.");
   });
 
   it("a placeholder id pairs nothing, and the counts say so", () => {

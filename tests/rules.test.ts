@@ -24,7 +24,7 @@ function payloadAt(pointer: string, value: unknown): Record<string, unknown> {
 }
 
 function snake(event: string): string {
-  return event.replace(/\./g, "_").replace(/(?<=[a-z0-9])([A-Z])/g, "_$1").toLowerCase();
+  return event.replace(/[.-]/g, "_").replace(/(?<=[a-z0-9])([A-Z])/g, "_$1").toLowerCase();
 }
 
 describe("rules as data", () => {
@@ -102,6 +102,16 @@ describe("rules as data", () => {
     recipe.events.push("teleport");
     writeFileSync(file, JSON.stringify(recipe));
     expect(() => loadRules(dir)).toThrow(/codex-measured\.json: event "teleport" is not in the codex catalogue/);
+  });
+
+  it("refuses a pairing scope that lies within a scope that is not coarser than it", () => {
+    const dir = path.join(tempDir(), "rules");
+    cpSync(BUNDLED_RULES_DIR, dir, { recursive: true });
+    const file = path.join(dir, "pairing", "opencode.json");
+    const set = JSON.parse(readFileSync(file, "utf8"));
+    set.scopes.find((s: { scope: string }) => s.scope === "sessionID").within = "callID";
+    writeFileSync(file, JSON.stringify(set));
+    expect(() => loadRules(dir)).toThrow(/opencode\.json: scope "sessionID" lies within "callID", which is not a coarser scope after it/);
   });
 
   it("uses a repository's own rules/ folder, and a broken one is exit 2 naming the file", () => {

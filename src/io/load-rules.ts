@@ -126,6 +126,12 @@ function crossCheck(rules: Rules): void {
   }
   for (const p of rules.pairing) {
     check(`${rules.dir}/pairing/${p.harness}.json`, p.harness, p.scopes.flatMap((s) => s.pointers.flatMap((x) => x.events ?? [])));
+    // A scope lies within a coarser one, later in the list, so nesting never runs in a circle.
+    p.scopes.forEach((s, i) => {
+      if (s.within !== undefined && !p.scopes.slice(i + 1).some((c) => c.scope === s.within)) {
+        throw new RulesError(`${rules.dir}/pairing/${p.harness}.json: scope "${s.scope}" lies within "${s.within}", which is not a coarser scope after it`);
+      }
+    });
   }
 }
 

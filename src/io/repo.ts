@@ -3,6 +3,7 @@ import { existsSync, lstatSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { BUNDLED_RULES_DIR, RulesError, validateAgainst } from "./load-rules.js";
 import { readRegularFile } from "./read-capture-dir.js";
+import type { NotAPerson, Rules } from "../types.js";
 
 // The repository a command works in, and its clear.config.json.
 
@@ -12,6 +13,7 @@ export interface ClearConfig {
   users?: string[];
   literals?: { name: string; value: string; placeholder: string }[];
   policies?: { "env-dump-v1"?: { reason: string; pointers?: string[] } };
+  declarations?: { notPersons?: NotAPerson[] };
 }
 
 /**
@@ -85,4 +87,10 @@ export function rulesDirFor(root: string | null, config: ClearConfig): string {
   if (root !== null && config.paths?.rules) return path.resolve(root, config.paths.rules);
   if (root !== null && existsSync(path.join(root, "rules", "harnesses"))) return path.join(root, "rules");
   return BUNDLED_RULES_DIR;
+}
+
+/** The rules with the config's declarations in force: every home grammar built from them (substitution, final check, scan, display) honours them. */
+export function withDeclarations(rules: Rules, config: ClearConfig): Rules {
+  const declared = config.declarations?.notPersons ?? [];
+  return declared.length === 0 ? rules : { ...rules, homes: { ...rules.homes, declared } };
 }

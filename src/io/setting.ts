@@ -3,7 +3,7 @@ import { UsageError } from "../errors.js";
 import { makeDisplay, type Display } from "../display.js";
 import { loadRules } from "./load-rules.js";
 import { DEFAULT_LIMITS, type ReadLimits } from "./read-capture-dir.js";
-import { loadConfig, repoRoot, rulesDirFor, type ClearConfig } from "./repo.js";
+import { loadConfig, repoRoot, rulesDirFor, withDeclarations, type ClearConfig } from "./repo.js";
 import type { Io, Rules } from "../types.js";
 
 // What every command starts from: where it is, its config and rules, its limits, and how it may
@@ -38,7 +38,7 @@ export function runnerHome(): { home: string | null; user: string | null } {
 export function loadSetting(rootFlag: string | undefined, cwd: string, opts: { users?: string[]; maxFileBytes?: string } = {}): Setting {
   const root = repoRoot(rootFlag, cwd);
   const config = loadConfig(root);
-  const rules = loadRules(rulesDirFor(root, config));
+  const rules = withDeclarations(loadRules(rulesDirFor(root, config)), config);
   const limits: ReadLimits = { maxFileBytes: config.limits?.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes, maxDepth: config.limits?.maxDepth ?? DEFAULT_LIMITS.maxDepth };
   if (opts.maxFileBytes !== undefined) {
     if (!/^[1-9][0-9]*$/.test(opts.maxFileBytes)) throw new UsageError("--max-file-bytes takes a whole number of bytes");

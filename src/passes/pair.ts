@@ -52,16 +52,37 @@ export function describeCount(c: ScopeCount): string {
   if (c.distinctValues === 0) return `no file carries ${c.scope}${held}`;
   const ids = counted(c.distinctValues, c.scope, `distinct ${c.scope} values`);
   const without = c.filesWithout === 0 ? "every file carries one" : `${counted(c.filesWithout, "file carries", "files carry")} no ${c.scope}`;
-  return `${ids}; ${without}${c.sharedByAll ? "; shared by every file, so it pairs nothing" : ""}${held}`;
+  const shared = c.filesWithout === 0 ? "shared by every file" : "shared by every file that carries an identifier";
+  return `${ids}; ${without}${c.sharedByAll ? `; ${shared}, so it pairs nothing` : ""}${held}`;
 }
 
 function byName<T extends { name: string }>(a: T, b: T): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-/** The finest scope a file carries a real identifier at, or null. */
-function finestScope(f: FileIds, scopes: PairingScope[]): PairingScope | null {
-  return scopes.find((s) => f.ids.has(s.scope)) ?? null;
+/** The scope each scope lies within: the one it names, else the next in the list (finest first). */
+function parents(scopes: PairingScope[]): Map<string, string | undefined> {
+  return new Map(scopes.map((s, i) => [s.scope, s.within ?? scopes[i + 1]?.scope]));
+}
+
+/** True when `inner` lies within `outer`, through any number of scopes between. */
+function within(inner: string, outer: string, parentOf: Map<string, string | undefined>): boolean {
+  const seen = new Set<string>();
+  for (let at = parentOf.get(inner); at !== undefined && !seen.has(at); at = parentOf.get(at)) {
+    if (at === outer) return true;
+    seen.add(at);
+  }
+  return false;
+}
+
+/**
+ * The finest scopes a file carries a real identifier at: those no other carried scope lies within.
+ * Ids nest (a part inside a message inside a session), so one file has one finest scope on each
+ * line of nesting: a permission request that names its tool call is finest at both.
+ */
+function finestScopes(f: FileIds, scopes: PairingScope[], parentOf: Map<string, string | undefined>): PairingScope[] {
+  const carried = scopes.filter((s) => f.ids.has(s.scope));
+  return carried.filter((outer) => !carried.some((inner) => inner !== outer && within(inner.scope, outer.scope, parentOf)));
 }
 
 function countsFor(harness: string, batch: FileIds[], scopes: PairingScope[], uninformative: (scope: string, id: string) => boolean): ScopeCount[] {
@@ -81,8 +102,8 @@ function countsFor(harness: string, batch: FileIds[], scopes: PairingScope[], un
   });
 }
 
-function unpairedReason(f: FileIds, scope: PairingScope | null, uninformative: (scope: string, id: string) => boolean, shown: (id: string) => string): Unpaired {
-  if (scope === null) {
+function unpairedReason(f: FileIds, scope: PairingScope | undefined, uninformative: (scope: string, id: string) => boolean, shown: (id: string) => string): Unpaired {
+  if (scope === undefined) {
     const held = [...f.placeholders.keys()];
     const reason = held.length > 0 ? `carries only placeholder identifiers (${held.join(", ")}), which pair nothing` : "carries no identifier at any scope";
     return { file: f.name, scope: null, reason };
@@ -93,14 +114,19 @@ function unpairedReason(f: FileIds, scope: PairingScope | null, uninformative: (
 }
 
 function pairHarness(harness: string, batch: FileIds[], scopes: PairingScope[], shown: (id: string) => string): { pairs: Pair[]; unpaired: Unpaired[]; counts: ScopeCount[]; finest: Map<string, { scope: string; id: string }> } {
-  const sharedByAll = (scope: string, value: string): boolean => batch.length > 1 && batch.every((f) => f.ids.get(scope)?.includes(value));
+  // A file that carries no identifier says nothing about which file goes with which, so it never
+  // decides whether an identifier is shared by every file (an event stream's server.connected).
+  const carriers = batch.filter((f) => f.ids.size > 0);
+  const sharedByAll = (scope: string, value: string): boolean => carriers.length > 1 && carriers.every((f) => f.ids.get(scope)?.includes(value));
   // A coarse identifier (a session) that every file carries says nothing about which file goes with which.
   const uninformative = (scope: string, value: string): boolean => scopes.find((s) => s.scope === scope)?.coarse === true && sharedByAll(scope, value);
+  const parentOf = parents(scopes);
+  const finestOf = new Map(batch.map((f) => [f.name, finestScopes(f, scopes, parentOf)]));
   const pairs: Pair[] = [];
   const finest = new Map<string, { scope: string; id: string }>();
   for (const scope of scopes) {
     const groups = new Map<string, string[]>();
-    for (const f of batch.filter((x) => finestScope(x, scopes) === scope)) {
+    for (const f of batch.filter((x) => finestOf.get(x.name)?.includes(scope))) {
       for (const v of f.ids.get(scope.scope) as string[]) groups.set(v, [...(groups.get(v) ?? []), f.name]);
     }
     for (const [id, members] of [...groups.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
@@ -109,7 +135,7 @@ function pairHarness(harness: string, batch: FileIds[], scopes: PairingScope[], 
       for (const m of members) if (!finest.has(m)) finest.set(m, { scope: scope.scope, id: shown(id) });
     }
   }
-  const unpaired = batch.filter((f) => !finest.has(f.name)).map((f) => unpairedReason(f, finestScope(f, scopes), uninformative, shown));
+  const unpaired = batch.filter((f) => !finest.has(f.name)).map((f) => unpairedReason(f, finestOf.get(f.name)?.[0], uninformative, shown));
   return { pairs, unpaired, counts: countsFor(harness, batch, scopes, uninformative), finest };
 }
 

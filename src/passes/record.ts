@@ -111,6 +111,7 @@ function refusalSection(b: BatchInput): string[] {
     lines.push(...f.report.refused.map((r) => `- refused ${d(f.report.name)} ${r.code}${r.pointer !== undefined ? ` ${d(r.pointer)}` : ""}: ${p(r.message)}`));
     lines.push(...f.report.exemptions.map((e) => `- exemption ${d(e.rule)} ${d(f.report.name)} ${d(e.pointer)}: ${p(e.reason)}; ${e.remainingCount} member names remain`));
   }
+  lines.push(...b.substitution.declarations.map((x) => `- declaration, not a person: ${d(x.segment)} (clear.config.json): ${p(x.reason)}`));
   return [...lines, lines.length === 2 ? "- none" : "", ""].filter((l, i, a) => !(l === "" && a[i - 1] === ""));
 }
 

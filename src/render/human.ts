@@ -76,6 +76,7 @@ export function renderSubstitution(s: Substitution, outShown: string): string {
     if (f.rules.length + f.refused.length + f.review.length + f.exemptions.length === 0) continue;
     lines.push(f.name, ...f.rules.map((r) => `  ${r.rule}: ${r.pointers.map((p) => shortPointer(p)).join(", ")}`));
     lines.push(...f.review.map((p) => `  review: ${shortPointer(p)} had no field rule and looked like free text; substituted`));
+    lines.push(...f.undocumented.map((p) => `  note: ${shortPointer(p)} held a value outside its enum's documented values; substituted as free text`));
     for (const e of f.exemptions) {
       const shown = e.remaining.length > 0 ? ` (common ones: ${e.remaining.join(", ")})` : "";
       lines.push(`  exemption ${e.rule} at ${e.pointer}: ${e.reason}; every value is the placeholder, what remains is ${e.remainingCount} member names${shown}`);

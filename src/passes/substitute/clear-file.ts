@@ -31,6 +31,14 @@ export function looksLikeProse(value: string): boolean {
   return value.trim().split(/\s+/).length >= 3 || (value.length > 64 && /\s/.test(value));
 }
 
+interface Leaves {
+  edits: Edit[];
+  review: string[];
+  undocumented: string[];
+  refused: Finding[];
+  spans: ClearedReport["spans"];
+}
+
 class Applications {
   readonly covered = new Map<string, string[]>();
   readonly changed = new Map<string, string[]>();
@@ -43,8 +51,8 @@ class Applications {
   }
 }
 
-function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, applied: Applications): { edits: Edit[]; review: string[]; refused: Finding[]; spans: ClearedReport["spans"] } {
-  const out = { edits: [] as Edit[], review: [] as string[], refused: [] as Finding[], spans: [] as ClearedReport["spans"] };
+function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, applied: Applications): Leaves {
+  const out: Leaves = { edits: [], review: [], undocumented: [], refused: [], spans: [] };
   const { doc } = capture;
   for (const l of capture.leaves) {
     if (l.kind !== "string") continue;
@@ -61,6 +69,7 @@ function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, 
     }
     if (changedBy.length > 0) out.spans.push({ index: l.index, rules: changedBy });
     if (leaf.class === "free-text" && !leaf.known && !leaf.inDump) out.review.push(ctx.display.pointer(l.pointer));
+    if (l.undocumented && !leaf.inDump) out.undocumented.push(ctx.display.pointer(l.pointer));
     // Prose kept verbatim means a rule classed it wrongly, on any event.
     if (!leaf.inDump && (leaf.class === "enum" || leaf.class === "identifier") && looksLikeProse(decodeJsonString(raw))) {
       out.refused.push(finding("unsubstituted-free-text", { file: capture.name, pointer: ctx.display.pointer(l.pointer), ...placeOf(doc.text, l.start) }, { event: capture.event, cls: leaf.class }));
@@ -112,6 +121,7 @@ export function clearFile(capture: Capture, ctx: ClearContext): ClearedFile {
       rules: applied.report(ctx.registry.map((r) => r.id), ctx.display),
       spans: leaves.spans,
       review: leaves.review,
+      undocumented: leaves.undocumented,
       exemptions: exempt.exemptions,
       refused,
     },

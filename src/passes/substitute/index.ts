@@ -67,6 +67,10 @@ export function substitutePass(captures: Capture[], rules: Rules, options: Subst
   const known = { pattern: userNamePattern(names.checked), learnedAt: names.learnedAt };
   const context: ClearContext = { rules, registry: registry(rules, names.grammar, options.literals), grammar: names.grammar, names: known, display };
   const files = captures.map((c) => clearFile(c, context));
-  const findings = files.flatMap((f) => [...f.report.refused, ...f.report.review.map((pointer) => finding("review-free-text", { file: f.report.name, pointer }))]);
-  return { userNames: names.all.length, files, skipped: [], findings };
+  const findings = files.flatMap((f) => [
+    ...f.report.refused,
+    ...f.report.review.map((pointer) => finding("review-free-text", { file: f.report.name, pointer })),
+    ...f.report.undocumented.map((pointer) => finding("undocumented-value", { file: f.report.name, pointer })),
+  ]);
+  return { userNames: names.all.length, declarations: rules.homes.declared ?? [], files, skipped: [], findings };
 }

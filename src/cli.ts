@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-import { wantsHelp } from "./cli-args.js";
 import type { Command } from "./command.js";
-import { processIo, type Io } from "./io/setting.js";
-import { toolVersion } from "./version.js";
+import type { Io } from "./io/setting.js";
+
+// Nothing is imported before the command is known: the capture sink's start stays Node's own.
 
 // Each command is loaded only when it runs, so the gate's fast path never loads the scanner.
 const COMMANDS: Record<string, () => Promise<Command>> = {
@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   "verify-kit": async () => (await import("./commands/verify-kit.js")).verifyKitCommand,
   review: async () => (await import("./commands/review.js")).reviewCommand,
   demo: async () => (await import("./commands/demo.js")).demoCommand,
+  capture: async () => (await import("./commands/capture.js")).captureCommand,
 };
 
 const HELP = `clear: clear raw captured hook payloads into committed test fixtures with provenance
@@ -52,7 +53,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   if (name === "--version" || name === "-V") {
-    io.stdout(`${toolVersion()}\n`);
+    io.stdout(`${(await import("./version.js")).toolVersion()}\n`);
     return 0;
   }
   const load = COMMANDS[name];
@@ -61,19 +62,26 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return 2;
   }
   const command = await load();
-  if (wantsHelp(rest)) {
+  if ((await import("./cli-args.js")).wantsHelp(rest)) {
     io.stdout(command.help);
     return 0;
   }
   return command.run(rest, io);
 }
 
-main(process.argv.slice(2), processIo).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`clear: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exitCode = 2;
-  },
-);
+const argv = process.argv.slice(2);
+// The capture sink runs on every tool call a host makes: it loads no rules, schemas or commands.
+if (argv[0] === "capture" && argv[1] === "hook") {
+  (await import("./capture/sink.js")).sinkProcess(argv.slice(2));
+} else {
+  const { processIo } = await import("./io/setting.js");
+  await main(argv, processIo).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`clear: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exitCode = 2;
+    },
+  );
+}

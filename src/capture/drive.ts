@@ -29,6 +29,8 @@ export interface DriveOptions {
   /** How the network was closed off, said in sitting.json. */
   network: string;
   keep: boolean;
+  /** Only these steps (all when empty). */
+  only: string[];
 }
 
 export interface StepResult {
@@ -40,6 +42,7 @@ export interface StepResult {
   expected: string[];
   fired: string[];
   missing: string[];
+  attempts?: number;
 }
 
 export interface DriveReport {
@@ -73,9 +76,10 @@ export function recipeScript(recipe: DrivenRecipe, values: Record<string, string
   return fillScript(script, values);
 }
 
-function runHost(bin: string, args: string[], cwd: string, env: Record<string, string>, timeoutSeconds: number): Promise<{ code: number | null; timedOut: boolean }> {
+function runHost(bin: string, args: string[], cwd: string, env: Record<string, string>, timeoutSeconds: number, started: (kill: (s: NodeJS.Signals) => void) => void): Promise<{ code: number | null; timedOut: boolean }> {
   return new Promise((resolve) => {
     const child = spawn(bin, args, { cwd, env, stdio: ["ignore", "ignore", "ignore"], detached: true });
+    started((s) => child.kill(s));
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -96,16 +100,29 @@ function runHost(bin: string, args: string[], cwd: string, env: Record<string, s
 async function runStep(step: RecipeStep, o: DriveOptions, folders: DriveFolders, env: Record<string, string>): Promise<StepResult> {
   const run = step.run ?? {};
   const fill = (text: string): string => text.replace(/\{project\}/g, folders.project).replace(/\{home\}/g, folders.home);
-  for (const [rel, text] of Object.entries(run.files ?? {})) {
-    const target = path.join(folders.project, rel);
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, fill(text));
-  }
+  const writeFiles = (files: Record<string, string>): void => {
+    for (const [rel, text] of Object.entries(files)) {
+      const target = path.join(folders.project, rel);
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileSync(target, fill(text));
+    }
+  };
+  writeFiles(run.files ?? {});
+  let signal: (() => void) | null = null;
+  const during = run.during
+    ? setTimeout(() => {
+        writeFiles(run.during?.files ?? {});
+        signal?.();
+      }, run.during.afterMs)
+    : null;
   const before = eventsIn(o.into, o.rules);
   const prompt = run.raw ? fill(run.prompt ?? "") : `[[scenario:${step.name}]] ${fill(run.prompt ?? "Go on.")}`;
   const driver = DRIVERS[o.harness];
   const started = Date.now();
-  const r = await runHost(o.hostBin, driver.args(run, prompt).map(fill), folders.project, { ...env, ...(run.env ?? {}) }, driver.stepTimeout);
+  const r = await runHost(o.hostBin, driver.args(run, prompt).map(fill), folders.project, { ...env, ...(run.env ?? {}) }, driver.stepTimeout, (kill) => {
+    if (run.during?.signal) signal = () => kill(run.during?.signal as NodeJS.Signals);
+  });
+  if (during) clearTimeout(during);
   if (run.settleMs) await new Promise((done) => setTimeout(done, run.settleMs));
   const after = eventsIn(o.into, o.rules);
   const fired = [...after].filter(([e, n]) => n > (before.get(e) ?? 0)).map(([e]) => e).sort();
@@ -149,7 +166,16 @@ export async function drive(o: DriveOptions): Promise<DriveReport> {
   const env = { ...driver.env(folders), [CAPTURE_DIR_VARIABLE]: o.into };
   const steps: StepResult[] = [];
   try {
-    for (const step of o.recipe.steps ?? []) steps.push(await runStep(step, o, folders, env));
+    for (const step of (o.recipe.steps ?? []).filter((s) => o.only.length === 0 || o.only.includes(s.name))) {
+      let result = await runStep(step, o, folders, env);
+      for (let attempt = 2; attempt <= (step.run?.attempts ?? 1) && result.missing.length > 0; attempt++) {
+        o.say(`  ${step.name}: again (attempt ${attempt}), as the recipe allows for this trigger`);
+        const again = await runStep(step, o, folders, env);
+        const fired = [...new Set([...result.fired, ...again.fired])].sort();
+        result = { ...again, fired, missing: step.events.filter((e) => !fired.includes(e)), attempts: attempt };
+      }
+      steps.push(result);
+    }
   } finally {
     await server.close();
     if (!o.keep) rmSync(base, { recursive: true, force: true });

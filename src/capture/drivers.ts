@@ -79,6 +79,12 @@ const codex: HostDriver = {
       "request_max_retries = 0",
       "stream_max_retries = 0",
       "",
+      // The sandbox would make /tmp writable and mark a .git inside it read-only, leaving an empty
+      // .git folder behind in the machine's temporary folder.
+      "[sandbox_workspace_write]",
+      "exclude_slash_tmp = true",
+      "exclude_tmpdir_env_var = true",
+      "",
       "[analytics]",
       "enabled = false",
       "",

@@ -18,12 +18,11 @@ function textsOf(content: unknown): string[] {
   return content.flatMap((part: Json) => (typeof part?.text === "string" ? [part.text] : []));
 }
 
+/** The last scenario named: a compacted conversation names its summary's scenario after the first. */
 function scenarioIn(texts: string[]): string | null {
-  for (const t of texts) {
-    const m = SCENARIO_MARK.exec(t);
-    if (m) return m[1] as string;
-  }
-  return null;
+  let found: string | null = null;
+  for (const t of texts) for (const m of t.matchAll(new RegExp(SCENARIO_MARK.source, "g"))) found = m[1] as string;
+  return found;
 }
 
 const sse = (events: [string | null, Json | string][]): string =>

@@ -22,6 +22,10 @@ export interface StepRun {
   continue?: boolean;
   /** Milliseconds to wait after the host exits, for hooks still running. */
   settleMs?: number;
+  /** Files the driver writes while the host runs, after a pause (a settings change the host watches). */
+  during?: { afterMs: number; files?: Record<string, string>; signal?: "SIGINT" | "SIGTERM" };
+  /** Runs of the step while an expected event is still missing: for triggers the host fires unreliably. */
+  attempts?: number;
   /** The host's own command, when the step is not a prompt (`--init-only`). */
   command?: string[];
 }

@@ -93,6 +93,17 @@ function isDir(p: string): boolean {
   }
 }
 
+/** A `.git` file (a linked work tree or submodule) or a `.git` folder with a HEAD; an empty one is not. */
+function isWorkTree(at: string): boolean {
+  const dotGit = path.join(at, ".git");
+  try {
+    const st = lstatSync(dotGit);
+    return !st.isDirectory() || exists(path.join(dotGit, "HEAD"));
+  } catch {
+    return false;
+  }
+}
+
 /** The nearest folder at or above `dir` that is a work tree, a git directory or a bare repository. */
 export function repositoryAround(dir: string): string | null {
   let real: string;
@@ -102,7 +113,7 @@ export function repositoryAround(dir: string): string | null {
     return dir;
   }
   for (let at = real; ; at = path.dirname(at)) {
-    if (path.basename(at) === ".git" || exists(path.join(at, ".git"))) return at;
+    if (path.basename(at) === ".git" || isWorkTree(at)) return at;
     const bare = exists(path.join(at, "HEAD")) && isDir(path.join(at, "objects")) && isDir(path.join(at, "refs"));
     if (bare) return at;
     if (path.dirname(at) === at) return null;

@@ -31,7 +31,7 @@ const help = `clear capture: record a sitting from the real hosts
   clear capture dry-run <harness> [--host-version V] [--host-bin BIN]
       One synthetic payload through the transport's exact hook command into a temporary folder,
       checked and removed.
-  clear capture drive <harness> --into DIR [--recipe NAME] [--host-bin BIN] [--isolate auto|always|never] [--keep]
+  clear capture drive <harness> --into DIR [--recipe NAME] [--host-bin BIN] [--isolate auto|always|never] [--step NAME]... [--keep]
       A sitting without a person or a network: the real host against a scripted model on 127.0.0.1.
   clear capture install [<harness>...]
       Installs the pinned hosts (${HARNESSES.map((h) => `${HOST_PINS[h].npmPackage}@${HOST_PINS[h].version}`).join(", ")})
@@ -146,7 +146,7 @@ function isolated(argv: string[], mode: string): number | null {
 }
 
 async function driveCommand(argv: string[], io: Io): Promise<number> {
-  const options = { into: { type: "string" }, recipe: { type: "string" }, "host-bin": { type: "string" }, isolate: { type: "string" }, keep: { type: "boolean" }, json: { type: "boolean" } } as const;
+  const options = { into: { type: "string" }, recipe: { type: "string" }, "host-bin": { type: "string" }, isolate: { type: "string" }, keep: { type: "boolean" }, step: { type: "string", multiple: true }, json: { type: "boolean" } } as const;
   const { values, positionals } = parseFlags(argv, options, 1, "capture drive");
   const harness = harnessOf(positionals[0], "drive");
   if (values.into === undefined) throw new UsageError("clear capture drive needs --into DIR (the sitting folder, outside every repository)");
@@ -162,7 +162,7 @@ async function driveCommand(argv: string[], io: Io): Promise<number> {
   const say = values.json ? () => undefined : (line: string) => io.stderr(`${line}\n`);
   say(`driving ${HOST_PINS[harness].displayName} through recipe ${recipe.name}; ${network}`);
   const into = absolute(io, values.into);
-  const report = await drive({ harness, into, recipe, hostBin: hostBinFor(harness, values["host-bin"], io.cwd), rules: setting.rules, shown: setting.display.path, say, network, keep: values.keep === true });
+  const report = await drive({ harness, into, recipe, hostBin: hostBinFor(harness, values["host-bin"], io.cwd), rules: setting.rules, shown: setting.display.path, say, network, keep: values.keep === true, only: values.step ?? [] });
   const ok = report.missing.length === 0;
   if (values.json) writeJson(io, { command: "capture drive", ok, sitting: setting.display.path(into), ...report });
   else io.stdout(`${report.versionLine}: ${report.captured.length} events captured in ${setting.display.path(into)}${ok ? "; every event of the recipe" : `; missing ${report.missing.join(", ")}`}\nNext: clear run ${setting.display.path(into)}\n`);

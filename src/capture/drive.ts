@@ -55,6 +55,8 @@ export interface DriveReport {
   requests: { route: string; status: number; count: number }[];
 }
 
+export const THROWAWAY_OWNER = "sitter";
+
 function eventsIn(dir: string, rules: Rules): Map<string, number> {
   const grammar = nameGrammar(rules.harnesses);
   const counts = new Map<string, number>();
@@ -142,7 +144,9 @@ export async function drive(o: DriveOptions): Promise<DriveReport> {
   if (probe === null) throw new UsageError(`${o.shown(o.hostBin)} --version did not answer; install the pinned host with clear capture install ${o.harness}`);
   prepareSittingFolder(o.into, o.shown);
   const base = mkdtempSync(path.join(os.tmpdir(), `clear-drive-${o.harness}-`));
-  const folders = { home: path.join(base, "home"), project: path.join(base, "project"), modelUrl: "", npmStore: npmStore() };
+  // The throwaway home has a home's shape, so clearance reads its last part as the owner and
+  // substitutes it, instead of taking whatever follows a bare "home/" for a user's name.
+  const folders = { home: path.join(base, "home", THROWAWAY_OWNER), project: path.join(base, "project"), modelUrl: "", npmStore: npmStore() };
   for (const d of [folders.home, folders.project]) mkdirSync(d, { recursive: true });
   const version = probe.version ?? "unknown";
   setupTransports(o.harness, folders.project, { version, rules: o.rules, kitDir: o.into, shown: o.shown });

@@ -37,7 +37,11 @@ function repository(): string {
 /** What a person does after reading the batch: ACCEPT alone on a line under its acceptance heading. */
 function accept(root: string): void {
   const file = path.join(root, "CLEARANCE.md");
-  writeFileSync(file, `${readFileSync(file, "utf8").trimEnd()}\n\nACCEPT\n`);
+  const lines = readFileSync(file, "utf8").split("\n");
+  const heading = lines.lastIndexOf("## User acceptance");
+  const comment = lines.findIndex((l, i) => i > heading && l.startsWith("<!--") && l.endsWith("-->"));
+  lines.splice((comment > heading ? comment : heading) + 1, 0, "", "ACCEPT");
+  writeFileSync(file, lines.join("\n"));
 }
 
 const rules = loadRules();

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { HARNESSES, HOST_PINS, pinnedBin, probeVersion, type Harness } from "../src/capture/hosts.js";
@@ -86,8 +86,9 @@ for (const harness of HARNESSES) {
       expect(committed.some((f) => f.startsWith(`fixtures/${harness}/${HOST_PINS[harness].version}/`))).toBe(true);
       expect(clear(["verify"], { cwd: root }).code).toBe(0);
       const raw = readdirSync(sitting).find((n) => n.startsWith(`${harness}_`))!;
-      writeFileSync(path.join(root, raw), readFileSync(path.join(sitting, raw)));
-      git(root, "add", raw);
+      mkdirSync(path.join(root, "captures-inbox"), { recursive: true });
+      writeFileSync(path.join(root, "captures-inbox", raw), readFileSync(path.join(sitting, raw)));
+      git(root, "add", "-f", `captures-inbox/${raw}`);
       expect(spawnSync("git", ["commit", "-q", "-m", "a raw capture"], { cwd: root, encoding: "utf8" }).status).not.toBe(0);
       expect(existsSync(path.join(sitting, raw))).toBe(true);
     });

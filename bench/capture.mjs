@@ -3,7 +3,7 @@
 // interleaved rounds. With --drive, one driven sitting per installed host, in seconds, beside
 // the host's own `--version` as its floor. Nothing asserted.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,5 +35,26 @@ function sinkStart(rounds) {
   console.log(`capture hook, CLEAR_CAPTURE_DIR unset: ${(u * 1000).toFixed(0)} ms, ${(u / f).toFixed(2)}x node -e 0`);
 }
 
+/** One driven sitting per installed pinned host, beside the host's own `--version` as its floor. */
+function drivenSittings() {
+  const { HARNESSES, pinnedBin } = hosts;
+  for (const harness of HARNESSES) {
+    const bin = pinnedBin(harness);
+    if (!existsSync(bin)) {
+      console.log(`drive ${harness}: the pinned host is not installed (clear capture install ${harness})`);
+      continue;
+    }
+    const floor = seconds([bin, "--version"]);
+    const base = mkdtempSync(path.join(os.tmpdir(), "clear-drive-bench-"));
+    const t = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, [cli, "capture", "drive", harness, "--into", path.join(base, "sitting"), "--json"], { encoding: "utf8" });
+    const s = Number(process.hrtime.bigint() - t) / 1e9;
+    const report = JSON.parse(r.stdout);
+    console.log(`drive ${harness} (${report.steps.length} steps, ${report.captured.length} events, ${report.missing.length} missing): ${s.toFixed(1)} s; the host's --version alone: ${floor.toFixed(2)} s`);
+    rmSync(base, { recursive: true, force: true });
+  }
+}
+
+const hosts = await import("../dist/capture/hosts.js");
 sinkStart(Number(process.env.CLEAR_BENCH_ROUNDS ?? 41));
-if (process.argv.includes("--drive")) (await import("./capture-drive.mjs")).driveBench(cli);
+if (process.argv.includes("--drive")) drivenSittings();

@@ -38,9 +38,10 @@ Usage:
   clear verify-kit --kit <kit.json> [--root DIR] [--json]
   clear review     [<capture-dir>] [--root DIR] [--port N]
   clear demo       [--keep]
+  clear capture    hook | setup | start | status | dry-run | drive | install   (clear capture --help)
   clear --help | clear <command> --help | clear --version
 
-No command ever writes inside a capture directory, follows a symlink, or deletes a capture.
+No command but clear capture writes inside a capture directory; none follows a symlink or deletes a capture.
 Exit codes: 0 clean, 1 something blocks, 2 usage error or unreadable input.
 `;
 

@@ -25,13 +25,20 @@ function sinkStart(rounds) {
   const times = { floor: [], sink: [], unset: [] };
   for (let round = 0; round < rounds; round++) {
     times.floor.push(seconds([process.execPath, "-e", "0"]));
-    times.sink.push(seconds([process.execPath, cli, "capture", "hook", "claude-code", "PreToolUse", "--host-version", "2.1.328"], { CLEAR_CAPTURE_DIR: dir }));
+    times.sink.push(
+      seconds([process.execPath, cli, "capture", "hook", "claude-code", "PreToolUse", "--host-version", "2.1.328"], {
+        CLEAR_CAPTURE_DIR: dir,
+      }),
+    );
     times.unset.push(seconds([process.execPath, cli, "capture", "hook", "claude-code", "PreToolUse"], { CLEAR_CAPTURE_DIR: "" }));
   }
   const written = readdirSync(dir).length;
   rmSync(dir, { recursive: true, force: true });
   const [f, s, u] = [median(times.floor), median(times.sink), median(times.unset)];
-  console.log(`capture hook, writing a capture: ${(s * 1000).toFixed(0)} ms, ${(s / f).toFixed(2)}x node -e 0 (${(f * 1000).toFixed(0)} ms; target at most 1.3x; ${written} files written)`);
+  console.log(
+    `capture hook, writing a capture: ${(s * 1000).toFixed(0)} ms, ${(s / f).toFixed(2)}x node -e 0 ` +
+      `(${(f * 1000).toFixed(0)} ms; target at most 1.3x; ${written} files written)`,
+  );
   console.log(`capture hook, CLEAR_CAPTURE_DIR unset: ${(u * 1000).toFixed(0)} ms, ${(u / f).toFixed(2)}x node -e 0`);
 }
 
@@ -47,10 +54,15 @@ function drivenSittings() {
     const floor = seconds([bin, "--version"]);
     const base = mkdtempSync(path.join(os.tmpdir(), "clear-drive-bench-"));
     const t = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, [cli, "capture", "drive", harness, "--into", path.join(base, "sitting"), "--json"], { encoding: "utf8" });
+    const r = spawnSync(process.execPath, [cli, "capture", "drive", harness, "--into", path.join(base, "sitting"), "--json"], {
+      encoding: "utf8",
+    });
     const s = Number(process.hrtime.bigint() - t) / 1e9;
     const report = JSON.parse(r.stdout);
-    console.log(`drive ${harness} (${report.steps.length} steps, ${report.captured.length} events, ${report.missing.length} missing): ${s.toFixed(1)} s; the host's --version alone: ${floor.toFixed(2)} s`);
+    console.log(
+      `drive ${harness} (${report.steps.length} steps, ${report.captured.length} events, ${report.missing.length} missing): ` +
+        `${s.toFixed(1)} s; the host's --version alone: ${floor.toFixed(2)} s`,
+    );
     rmSync(base, { recursive: true, force: true });
   }
 }

@@ -17,11 +17,18 @@ function hostReady(harness: Harness): { ready: boolean; reason: string } {
   const bin = pinnedBin(harness);
   if (probeVersion(bin)?.version !== HOST_PINS[harness].version) clear(["capture", "install", harness]);
   const ok = probeVersion(bin)?.version === HOST_PINS[harness].version;
-  if (!ok && IN_CI) throw new Error(`the pinned ${harness} ${HOST_PINS[harness].version} is not installed at ${bin}; .ci/run installs it with clear capture install`);
-  return { ready: ok, reason: ok ? "" : ` (skipped: the pinned ${harness} ${HOST_PINS[harness].version} could not be installed from npm here)` };
+  if (!ok && IN_CI)
+    throw new Error(
+      `the pinned ${harness} ${HOST_PINS[harness].version} is not installed at ${bin}; .ci/run installs it with clear capture install`,
+    );
+  return {
+    ready: ok,
+    reason: ok ? "" : ` (skipped: the pinned ${harness} ${HOST_PINS[harness].version} could not be installed from npm here)`,
+  };
 }
 
-const git = (cwd: string, ...args: string[]): string => execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
 function repository(): string {
   const root = tempDir("clear-drive-repo-");
@@ -64,50 +71,58 @@ for (const harness of HARNESSES) {
       expect(record).toMatchObject({ driver: "clear capture drive", model: "scripted", harness, hostVersion: HOST_PINS[harness].version });
       expect(record.method).toMatch(/scripted model on 127\.0\.0\.1/);
       // As root with unshare and ip, the host ran where loopback was the only interface.
-      const canIsolate = process.getuid?.() === 0 && spawnSync("unshare", ["-n", "true"]).status === 0 && spawnSync("ip", ["-V"]).status === 0;
+      const canIsolate =
+        process.getuid?.() === 0 && spawnSync("unshare", ["-n", "true"]).status === 0 && spawnSync("ip", ["-V"]).status === 0;
       if (canIsolate) expect(record.method).toMatch(/network namespace with loopback only \(unshare -n; interfaces: lo\)/);
       expect(record.hostBinarySha256).toMatch(/^[0-9a-f]{64}$/);
       expect(report.requests.length).toBeGreaterThan(0);
       const kit = JSON.parse(readFileSync(path.join(sitting, "kit.json"), "utf8")) as { transports: { sha256: string }[] };
       expect(kit.transports).toHaveLength(1);
       // Every capture is named with the host's own version, never unknown.
-      for (const name of readdirSync(sitting).filter((n) => n.startsWith(`${harness}_`))) expect(name).toContain(`_${HOST_PINS[harness].version}.`);
+      for (const name of readdirSync(sitting).filter((n) => n.startsWith(`${harness}_`)))
+        expect(name).toContain(`_${HOST_PINS[harness].version}.`);
     });
 
     // OpenCode's own bash tool description quotes `mkdir "/Users/name/My Documents"`: clearance
     // learns "name" as a home owner and then refuses every member called name (home-in-key).
     // Until clearance tells a member name from a value, the OpenCode sitting is held at clear run.
-    it.runIf(harness === "opencode")("is held at clear run only by home-in-key on members called name, learned from the host's own tool text", () => {
-      const root = repository();
-      const run = clear(["run", sitting, "--json"], { cwd: root });
-      expect(run.code).toBe(1);
-      const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
-      const refused = record.split("\n").filter((l) => l.startsWith("- refused "));
-      expect(refused.length).toBeGreaterThan(0);
-      expect(refused.every((l) => / home-in-key `[^`]*\/name`/.test(l))).toBe(true);
-      expect(readdirSync(sitting).filter((n) => n.endsWith(".json")).length).toBeGreaterThan(0);
-    });
+    it.runIf(harness === "opencode")(
+      "is held at clear run only by home-in-key on members called name, learned from the host's own tool text",
+      () => {
+        const root = repository();
+        const run = clear(["run", sitting, "--json"], { cwd: root });
+        expect(run.code).toBe(1);
+        const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+        const refused = record.split("\n").filter((l) => l.startsWith("- refused "));
+        expect(refused.length).toBeGreaterThan(0);
+        expect(refused.every((l) => / home-in-key `[^`]*\/name`/.test(l))).toBe(true);
+        expect(readdirSync(sitting).filter((n) => n.endsWith(".json")).length).toBeGreaterThan(0);
+      },
+    );
 
-    it.skipIf(harness === "opencode")("is cleared by clear run, accepted, and committed through the installed gate; a raw capture is refused", () => {
-      const root = repository();
-      expect(clear(["hooks", "install"], { cwd: root }).code).toBe(0);
-      const run = clear(["run", sitting], { cwd: root });
-      expect(run.code, `${run.stdout}\n${readFileSync(path.join(root, "CLEARANCE.md"), "utf8").slice(0, 4000)}`).toBe(0);
-      git(root, "add", "-A");
-      const refused = spawnSync("git", ["commit", "-q", "-m", "fixtures before ACCEPT"], { cwd: root, encoding: "utf8" });
-      expect(refused.status).not.toBe(0);
-      accept(root);
-      git(root, "add", "-A");
-      git(root, "commit", "-q", "-m", "fixtures, accepted");
-      const committed = git(root, "ls-files", "fixtures").split("\n").filter(Boolean);
-      expect(committed.some((f) => f.startsWith(`fixtures/${harness}/${HOST_PINS[harness].version}/`))).toBe(true);
-      expect(clear(["verify"], { cwd: root }).code).toBe(0);
-      const raw = readdirSync(sitting).find((n) => n.startsWith(`${harness}_`))!;
-      mkdirSync(path.join(root, "captures-inbox"), { recursive: true });
-      writeFileSync(path.join(root, "captures-inbox", raw), readFileSync(path.join(sitting, raw)));
-      git(root, "add", "-f", `captures-inbox/${raw}`);
-      expect(spawnSync("git", ["commit", "-q", "-m", "a raw capture"], { cwd: root, encoding: "utf8" }).status).not.toBe(0);
-      expect(existsSync(path.join(sitting, raw))).toBe(true);
-    });
+    it.skipIf(harness === "opencode")(
+      "is cleared by clear run, accepted, and committed through the installed gate; a raw capture is refused",
+      () => {
+        const root = repository();
+        expect(clear(["hooks", "install"], { cwd: root }).code).toBe(0);
+        const run = clear(["run", sitting], { cwd: root });
+        expect(run.code, `${run.stdout}\n${readFileSync(path.join(root, "CLEARANCE.md"), "utf8").slice(0, 4000)}`).toBe(0);
+        git(root, "add", "-A");
+        const refused = spawnSync("git", ["commit", "-q", "-m", "fixtures before ACCEPT"], { cwd: root, encoding: "utf8" });
+        expect(refused.status).not.toBe(0);
+        accept(root);
+        git(root, "add", "-A");
+        git(root, "commit", "-q", "-m", "fixtures, accepted");
+        const committed = git(root, "ls-files", "fixtures").split("\n").filter(Boolean);
+        expect(committed.some((f) => f.startsWith(`fixtures/${harness}/${HOST_PINS[harness].version}/`))).toBe(true);
+        expect(clear(["verify"], { cwd: root }).code).toBe(0);
+        const raw = readdirSync(sitting).find((n) => n.startsWith(`${harness}_`))!;
+        mkdirSync(path.join(root, "captures-inbox"), { recursive: true });
+        writeFileSync(path.join(root, "captures-inbox", raw), readFileSync(path.join(sitting, raw)));
+        git(root, "add", "-f", `captures-inbox/${raw}`);
+        expect(spawnSync("git", ["commit", "-q", "-m", "a raw capture"], { cwd: root, encoding: "utf8" }).status).not.toBe(0);
+        expect(existsSync(path.join(sitting, raw))).toBe(true);
+      },
+    );
   });
 }

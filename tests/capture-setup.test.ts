@@ -22,12 +22,18 @@ function publishedTypes(): { sdk: string; plugin: string } | null {
   const plugin = path.join(dir, "plugin", "package", "dist", "index.d.ts");
   if (!existsSync(sdk) || !existsSync(plugin)) {
     mkdirSync(dir, { recursive: true });
-    const packed = spawnSync("npm", ["pack", "@anthropic-ai/claude-agent-sdk@0.3.328", "@opencode-ai/plugin@1.18.33"], { cwd: dir, encoding: "utf8" });
+    const packed = spawnSync("npm", ["pack", "@anthropic-ai/claude-agent-sdk@0.3.328", "@opencode-ai/plugin@1.18.33"], {
+      cwd: dir,
+      encoding: "utf8",
+    });
     if (packed.status !== 0) {
       if (IN_CI) throw new Error(`npm pack of the hosts' published types failed: ${packed.stderr}`);
       return null;
     }
-    for (const [tgz, into] of [["anthropic-ai-claude-agent-sdk-0.3.328.tgz", "sdk"], ["opencode-ai-plugin-1.18.33.tgz", "plugin"]] as const) {
+    for (const [tgz, into] of [
+      ["anthropic-ai-claude-agent-sdk-0.3.328.tgz", "sdk"],
+      ["opencode-ai-plugin-1.18.33.tgz", "plugin"],
+    ] as const) {
       mkdirSync(path.join(dir, into), { recursive: true });
       execFileSync("tar", ["xzf", path.join(dir, tgz), "-C", path.join(dir, into)]);
     }
@@ -38,7 +44,24 @@ function publishedTypes(): { sdk: string; plugin: string } | null {
 function typeCheck(source: string): { code: number | null; out: string } {
   const dir = tempDir("clear-types-");
   writeFileSync(path.join(dir, "check.ts"), source);
-  const r = spawnSync(process.execPath, [TSC, "--noEmit", "--strict", "--skipLibCheck", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--allowImportingTsExtensions", path.join(dir, "check.ts")], { encoding: "utf8" });
+  const r = spawnSync(
+    process.execPath,
+    [
+      TSC,
+      "--noEmit",
+      "--strict",
+      "--skipLibCheck",
+      "--module",
+      "nodenext",
+      "--moduleResolution",
+      "nodenext",
+      "--target",
+      "es2022",
+      "--allowImportingTsExtensions",
+      path.join(dir, "check.ts"),
+    ],
+    { encoding: "utf8" },
+  );
   return { code: r.status, out: r.stdout + r.stderr };
 }
 
@@ -67,14 +90,17 @@ describe("clear capture setup", () => {
     const hooks = (JSON.parse(text) as { hooks: Record<string, { matcher: string; hooks: { command: string }[] }[]> }).hooks;
     const catalogue = rules.harnesses.find((h) => h.harness === "claude-code")!.events.map((e) => e.event);
     expect(Object.keys(hooks).sort()).toEqual(catalogue.filter((e) => e !== "WorktreeCreate").sort());
-    for (const [event, entries] of Object.entries(hooks)) expect(entries[0]!.hooks[0]!.command).toMatch(new RegExp(`capture hook claude-code ${event} --host-version 2\\.1\\.328$`));
+    for (const [event, entries] of Object.entries(hooks))
+      expect(entries[0]!.hooks[0]!.command).toMatch(new RegExp(`capture hook claude-code ${event} --host-version 2\\.1\\.328$`));
     if (types === null) return;
     const published = readFileSync(types.sdk, "utf8");
     const known = JSON.parse(`[${/HOOK_EVENTS: readonly \[([^\]]*)\]/.exec(published)![1]!.replace(/'/g, '"')}]`) as string[];
     for (const event of Object.keys(hooks)) expect(known, event).toContain(event);
     const good = typeCheck(`import type { Settings } from ${JSON.stringify(types.sdk)};\nexport const s: Settings = ${text};\n`);
     expect(good.out).toBe("");
-    const broken = typeCheck(`import type { Settings } from ${JSON.stringify(types.sdk)};\nexport const s: Settings = ${text.replace('"type": "command"', '"type": "commands"')};\n`);
+    const broken = typeCheck(
+      `import type { Settings } from ${JSON.stringify(types.sdk)};\nexport const s: Settings = ${text.replace('"type": "command"', '"type": "commands"')};\n`,
+    );
     expect(broken.code).not.toBe(0);
   });
 
@@ -82,25 +108,49 @@ describe("clear capture setup", () => {
     const { project, code } = setup("opencode");
     expect(code).toBe(0);
     const plugin = path.join(project, ".opencode", "plugins", "clear-capture.js");
-    const loaded = spawnSync(process.execPath, ["--input-type=module", "-e", `const m = await import(${JSON.stringify(plugin)}); const h = await m.ClearCapture({}); console.log(Object.keys(h).sort().join(","));`], { encoding: "utf8" });
+    const loaded = spawnSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const m = await import(${JSON.stringify(plugin)}); const h = await m.ClearCapture({}); console.log(Object.keys(h).sort().join(","));`,
+      ],
+      { encoding: "utf8" },
+    );
     expect(loaded.stdout.trim().split(",")).toEqual(["event", ...OPENCODE_PLUGIN_HOOKS].sort());
     if (types === null) return;
-    const good = typeCheck(`import type { Hooks } from ${JSON.stringify(types.plugin)};\nexport const names: (keyof Hooks)[] = ${JSON.stringify(["event", ...OPENCODE_PLUGIN_HOOKS])};\n`);
+    const good = typeCheck(
+      `import type { Hooks } from ${JSON.stringify(types.plugin)};\n` +
+        `export const names: (keyof Hooks)[] = ${JSON.stringify(["event", ...OPENCODE_PLUGIN_HOOKS])};\n`,
+    );
     expect(good.out).toBe("");
-    expect(typeCheck(`import type { Hooks } from ${JSON.stringify(types.plugin)};\nexport const names: (keyof Hooks)[] = ["tool.execute.sideways"];\n`).code).not.toBe(0);
+    expect(
+      typeCheck(
+        `import type { Hooks } from ${JSON.stringify(types.plugin)};\nexport const names: (keyof Hooks)[] = ["tool.execute.sideways"];\n`,
+      ).code,
+    ).not.toBe(0);
   });
 
   it("Codex: .codex/hooks.json with a command hook for every catalogued event", () => {
     const { project, code } = setup("codex");
     expect(code).toBe(0);
-    const hooks = (JSON.parse(readFileSync(path.join(project, ".codex", "hooks.json"), "utf8")) as { hooks: Record<string, unknown> }).hooks;
-    expect(Object.keys(hooks).sort()).toEqual(rules.harnesses.find((h) => h.harness === "codex")!.events.map((e) => e.event).sort());
+    const hooks = (JSON.parse(readFileSync(path.join(project, ".codex", "hooks.json"), "utf8")) as { hooks: Record<string, unknown> })
+      .hooks;
+    expect(Object.keys(hooks).sort()).toEqual(
+      rules.harnesses
+        .find((h) => h.harness === "codex")!
+        .events.map((e) => e.event)
+        .sort(),
+    );
   });
 
   it("records the SHA-256 of every file it wrote in a kit.json that meets its schema", () => {
     for (const harness of ["claude-code", "codex", "opencode"] as const) {
       const { project, sitting } = setup(harness);
-      const kit = JSON.parse(readFileSync(path.join(sitting, "kit.json"), "utf8")) as { transports: { path: string; sha256: string; bytes: number }[]; hostVersions: Record<string, string> };
+      const kit = JSON.parse(readFileSync(path.join(sitting, "kit.json"), "utf8")) as {
+        transports: { path: string; sha256: string; bytes: number }[];
+        hostVersions: Record<string, string>;
+      };
       expect(() => validateAgainst("kit", kit, "kit.json")).not.toThrow();
       expect(kit.hostVersions).toEqual({ [harness]: VERSIONS[harness] });
       for (const t of kit.transports) {
@@ -138,21 +188,50 @@ describe("clear capture start and status", () => {
   it("start probes --version, writes sitting.json from the flags and prints the checklist; status is live and a moved host is a stop", () => {
     const host = fakeHost("0.169.0 (fake)");
     const sitting = path.join(tempDir("clear-start-"), "sitting");
-    const start = clear(["capture", "start", "codex", "--into", sitting, "--driver", "a person", "--method", "codex exec", "--host-bin", host]);
+    const start = clear([
+      "capture",
+      "start",
+      "codex",
+      "--into",
+      sitting,
+      "--driver",
+      "a person",
+      "--method",
+      "codex exec",
+      "--host-bin",
+      host,
+    ]);
     expect(start.code, start.stderr).toBe(0);
     expect(start.stdout).toMatch(/export CLEAR_CAPTURE_DIR=/);
     expect(start.stdout).toMatch(/\[ \] 1\. bash: /);
     const record = JSON.parse(readFileSync(path.join(sitting, "sitting.json"), "utf8")) as Record<string, string>;
-    expect(record).toMatchObject({ driver: "a person", method: "codex exec", versionLine: "0.169.0 (fake)", harness: "codex", recipe: "codex-driven", hostVersion: "0.169.0" });
+    expect(record).toMatchObject({
+      driver: "a person",
+      method: "codex exec",
+      versionLine: "0.169.0 (fake)",
+      harness: "codex",
+      recipe: "codex-driven",
+      hostVersion: "0.169.0",
+    });
     expect(() => new Date(record.startedAt!).toISOString()).not.toThrow();
     const hook = (event: string): void => {
-      spawnSync(process.execPath, [path.join(PROJECT_ROOT, "dist", "cli.js"), "capture", "hook", "codex", event, "--host-version", "0.169.0"], { input: "{}", env: { ...process.env, CLEAR_CAPTURE_DIR: sitting } });
+      spawnSync(
+        process.execPath,
+        [path.join(PROJECT_ROOT, "dist", "cli.js"), "capture", "hook", "codex", event, "--host-version", "0.169.0"],
+        { input: "{}", env: { ...process.env, CLEAR_CAPTURE_DIR: sitting } },
+      );
     };
     hook("SessionStart");
     hook("PreToolUse");
     hook("PreToolUse");
     const status = clear(["capture", "status", sitting, "--host-bin", host, "--json"]);
-    const s = JSON.parse(status.stdout) as { ok: boolean; missing: string[]; repeats: { event: string; files: number }[]; captured: { event: string }[]; moved: boolean };
+    const s = JSON.parse(status.stdout) as {
+      ok: boolean;
+      missing: string[];
+      repeats: { event: string; files: number }[];
+      captured: { event: string }[];
+      moved: boolean;
+    };
     expect(status.code).toBe(1);
     expect(s.captured.map((c) => c.event)).toEqual(["pre_tool_use", "session_start"]);
     expect(s.repeats).toEqual([{ event: "pre_tool_use", files: 2 }]);
@@ -182,7 +261,12 @@ describe("clear capture dry-run", () => {
       const before = readdirSync(os.tmpdir()).filter((n) => n.startsWith("clear-dry-run-")).length;
       const r = clear(["capture", "dry-run", harness, "--host-version", VERSIONS[harness]]);
       expect(r.code, r.stdout + r.stderr).toBe(0);
-      expect(r.stdout).toMatch(new RegExp(`dry run ok: expected ${harness}_session_(start|created)_${VERSIONS[harness].replace(/\./g, "\\.")}\\.1\\.json; found \\S+; bytes equal; stdout empty; exit 0; notice said`));
+      expect(r.stdout).toMatch(
+        new RegExp(
+          `dry run ok: expected ${harness}_session_(start|created)_${VERSIONS[harness].replace(/\./g, "\\.")}\\.1\\.json; ` +
+            "found \\S+; bytes equal; stdout empty; exit 0; notice said",
+        ),
+      );
       expect(readdirSync(os.tmpdir()).filter((n) => n.startsWith("clear-dry-run-")).length).toBe(before);
     });
   }

@@ -21,7 +21,12 @@ function sink(args: string[], dir: string | undefined, input: Buffer | string | 
   else env.CLEAR_CAPTURE_DIR = dir;
   delete env.CLEAR_HOST_VERSION;
   Object.assign(env, extraEnv);
-  const r = spawnSync(process.execPath, [CLI, "capture", "hook", ...args], { input: input ?? undefined, stdio: input === null ? ["ignore", "pipe", "pipe"] : "pipe", env, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [CLI, "capture", "hook", ...args], {
+    input: input ?? undefined,
+    stdio: input === null ? ["ignore", "pipe", "pipe"] : "pipe",
+    env,
+    encoding: "utf8",
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -58,12 +63,21 @@ describe("the sink writes the bytes unchanged", () => {
 
   it("50 concurrent invocations write 50 files with distinct counters 1..50, each holding its own exact bytes, and one notice", async () => {
     const dir = sittingDir();
-    const payloads = Array.from({ length: 50 }, (_, i) => Buffer.concat([Buffer.from(`{"i":${i},"pad":"`), Buffer.alloc(i * 997, 0x61 + (i % 26)), Buffer.from('"}\n')]));
+    const payloads = Array.from({ length: 50 }, (_, i) =>
+      Buffer.concat([Buffer.from(`{"i":${i},"pad":"`), Buffer.alloc(i * 997, 0x61 + (i % 26)), Buffer.from('"}\n')]),
+    );
     const runs = await Promise.all(payloads.map((p) => sinkAsync(["codex", "PostToolUse", "--host-version", "0.169.0"], dir, p)));
     expect(runs.every((r) => r.code === 0 && r.stdout === "")).toBe(true);
-    expect(runs.map((r) => r.stderr).join("").match(/capture mode is recording/g)).toHaveLength(1);
+    expect(
+      runs
+        .map((r) => r.stderr)
+        .join("")
+        .match(/capture mode is recording/g),
+    ).toHaveLength(1);
     const names = readdirSync(dir);
-    expect(names.map((n) => Number(/\.([0-9]+)\.json$/.exec(n)?.[1])).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(names.map((n) => Number(/\.([0-9]+)\.json$/.exec(n)?.[1])).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i + 1),
+    );
     const found = names.map((n) => readFileSync(path.join(dir, n)));
     for (const p of payloads) expect(found.filter((f) => f.equals(p))).toHaveLength(1);
   });
@@ -84,7 +98,12 @@ describe("the sink writes the bytes unchanged", () => {
     sink(["codex", "Stop"], dir, "{}", { CLEAR_HOST_VERSION: "0.169.0" });
     sink(["codex", "PreToolUse", "--host-version", "codex-cli 0.169.0"], dir, "{}");
     const odd = sink(["codex", "PostToolUse", "--host-version", "../../etc"], dir, "{}");
-    expect(readdirSync(dir).sort()).toEqual(["codex_post_tool_use_unknown.1.json", "codex_pre_tool_use_0.169.0.1.json", "codex_session_start_unknown.1.json", "codex_stop_0.169.0.1.json"]);
+    expect(readdirSync(dir).sort()).toEqual([
+      "codex_post_tool_use_unknown.1.json",
+      "codex_pre_tool_use_0.169.0.1.json",
+      "codex_session_start_unknown.1.json",
+      "codex_stop_0.169.0.1.json",
+    ]);
     expect(odd.stderr).toMatch(/not a version; the capture is named unknown/);
   });
 });
@@ -139,7 +158,15 @@ describe("whatever happens, nothing on stdout and exit 0", () => {
 
   it("bad arguments: too few, an unknown option, a harness or event that cannot name a file", () => {
     const dir = sittingDir();
-    for (const args of [[], ["claude-code"], ["claude-code", "Stop", "--verbose"], ["../x", "Stop"], ["claude-code", "../../Stop"], ["claude-code", "Stop", "--help"], ["a", "b", "c"]]) {
+    for (const args of [
+      [],
+      ["claude-code"],
+      ["claude-code", "Stop", "--verbose"],
+      ["../x", "Stop"],
+      ["claude-code", "../../Stop"],
+      ["claude-code", "Stop", "--help"],
+      ["a", "b", "c"],
+    ]) {
       const r = sink(args, dir, PAYLOAD);
       expect([r.code, r.stdout], args.join(" ")).toEqual([0, ""]);
       expect(r.stderr.trim().split("\n"), args.join(" ")).toHaveLength(1);
@@ -150,7 +177,11 @@ describe("whatever happens, nothing on stdout and exit 0", () => {
   it("unreadable standard input (a folder) writes nothing", () => {
     const dir = sittingDir();
     const fd = openSync(dir, "r");
-    const r = spawnSync(process.execPath, [CLI, "capture", "hook", "codex", "Stop"], { stdio: [fd, "pipe", "pipe"], env: { ...process.env, CLEAR_CAPTURE_DIR: dir }, encoding: "utf8" });
+    const r = spawnSync(process.execPath, [CLI, "capture", "hook", "codex", "Stop"], {
+      stdio: [fd, "pipe", "pipe"],
+      env: { ...process.env, CLEAR_CAPTURE_DIR: dir },
+      encoding: "utf8",
+    });
     closeSync(fd);
     expect([r.status, r.stdout]).toEqual([0, ""]);
     expect(r.stderr).toMatch(/standard input could not be read/);
@@ -200,11 +231,28 @@ describe("the sink's start", () => {
     const dir = sittingDir();
     const log = path.join(sittingDir(), "resolved.log");
     const hooks = path.join(dir, "..", `hooks-${path.basename(dir)}.mjs`);
-    writeFileSync(hooks, `import { appendFileSync } from "node:fs";\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + "\\n"); return r; }\n`);
+    writeFileSync(
+      hooks,
+      [
+        'import { appendFileSync } from "node:fs";',
+        "export async function resolve(s, c, next) {",
+        "  const r = await next(s, c);",
+        `  appendFileSync(${JSON.stringify(log)}, r.url + "\\n");`,
+        "  return r;",
+        "}",
+        "",
+      ].join("\n"),
+    );
     const register = `data:text/javascript,import{register}from"node:module";register(${JSON.stringify(`file://${hooks}`)});`;
-    const r = spawnSync(process.execPath, ["--import", register, CLI, "capture", "hook", "codex", "Stop", "--host-version", "0.169.0"], { input: "{}", env: { ...process.env, CLEAR_CAPTURE_DIR: dir }, encoding: "utf8" });
+    const r = spawnSync(process.execPath, ["--import", register, CLI, "capture", "hook", "codex", "Stop", "--host-version", "0.169.0"], {
+      input: "{}",
+      env: { ...process.env, CLEAR_CAPTURE_DIR: dir },
+      encoding: "utf8",
+    });
     expect(r.status).toBe(0);
-    const tool = readFileSync(log, "utf8").split("\n").filter((u) => u.startsWith("file:") && !u.endsWith(".mjs"));
+    const tool = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((u) => u.startsWith("file:") && !u.endsWith(".mjs"));
     expect(tool.map((u) => path.relative(path.dirname(CLI), new URL(u).pathname)).sort()).toEqual(["capture/sink.js", "cli.js"]);
     expect(readdirSync(dir)).toEqual(["codex_stop_0.169.0.1.json"]);
   });

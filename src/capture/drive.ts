@@ -78,7 +78,14 @@ export function recipeScript(recipe: DrivenRecipe, values: Record<string, string
   return fillScript(script, values);
 }
 
-function runHost(bin: string, args: string[], cwd: string, env: Record<string, string>, timeoutSeconds: number, started: (kill: (s: NodeJS.Signals) => void) => void): Promise<{ code: number | null; timedOut: boolean }> {
+function runHost(
+  bin: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  timeoutSeconds: number,
+  started: (kill: (s: NodeJS.Signals) => void) => void,
+): Promise<{ code: number | null; timedOut: boolean }> {
   return new Promise((resolve) => {
     const child = spawn(bin, args, { cwd, env, stdio: ["ignore", "ignore", "ignore"], detached: true });
     started((s) => child.kill(s));
@@ -121,15 +128,41 @@ async function runStep(step: RecipeStep, o: DriveOptions, folders: DriveFolders,
   const prompt = run.raw ? fill(run.prompt ?? "") : `[[scenario:${step.name}]] ${fill(run.prompt ?? "Go on.")}`;
   const driver = DRIVERS[o.harness];
   const started = Date.now();
-  const r = await runHost(o.hostBin, driver.args(run, prompt).map(fill), folders.project, { ...env, ...(run.env ?? {}) }, driver.stepTimeout, (kill) => {
-    if (run.during?.signal) signal = () => kill(run.during?.signal as NodeJS.Signals);
-  });
+  const r = await runHost(
+    o.hostBin,
+    driver.args(run, prompt).map(fill),
+    folders.project,
+    { ...env, ...(run.env ?? {}) },
+    driver.stepTimeout,
+    (kill) => {
+      if (run.during?.signal) signal = () => kill(run.during?.signal as NodeJS.Signals);
+    },
+  );
   if (during) clearTimeout(during);
   if (run.settleMs) await new Promise((done) => setTimeout(done, run.settleMs));
   const after = eventsIn(o.into, o.rules);
-  const fired = [...after].filter(([e, n]) => n > (before.get(e) ?? 0)).map(([e]) => e).sort();
-  const result = { name: step.name, trigger: step.trigger, exitCode: r.code, timedOut: r.timedOut, seconds: Math.round((Date.now() - started) / 100) / 10, expected: step.events, fired, missing: step.events.filter((e) => !fired.includes(e)) };
-  o.say(`  ${step.name}: ${fired.length} events fired${result.missing.length ? `; missing ${result.missing.join(", ")}` : ""}${r.timedOut ? " (stopped after the step's time limit)" : ""} (${result.seconds} s)`);
+  const fired = [...after]
+    .filter(([e, n]) => n > (before.get(e) ?? 0))
+    .map(([e]) => e)
+    .sort();
+  const result = {
+    name: step.name,
+    trigger: step.trigger,
+    exitCode: r.code,
+    timedOut: r.timedOut,
+    seconds: Math.round((Date.now() - started) / 100) / 10,
+    expected: step.events,
+    fired,
+    missing: step.events.filter((e) => !fired.includes(e)),
+  };
+  o.say(
+    [
+      `  ${step.name}: ${fired.length} events fired`,
+      result.missing.length ? `; missing ${result.missing.join(", ")}` : "",
+      r.timedOut ? " (stopped after the step's time limit)" : "",
+      ` (${result.seconds} s)`,
+    ].join(""),
+  );
   return result;
 }
 
@@ -139,18 +172,43 @@ function requestSummary(requests: ModelRequest[]): DriveReport["requests"] {
   return [...counts].sort().map(([k, count]) => ({ route: k.split(" ")[0] as string, status: Number(k.split(" ")[1]), count }));
 }
 
+/** Each step of the recipe in turn; a step whose trigger is unreliable is run again, as the recipe allows. */
+async function runSteps(o: DriveOptions, folders: DriveFolders, env: Record<string, string>): Promise<StepResult[]> {
+  const steps: StepResult[] = [];
+  for (const step of (o.recipe.steps ?? []).filter((s) => o.only.length === 0 || o.only.includes(s.name))) {
+    let result = await runStep(step, o, folders, env);
+    for (let attempt = 2; attempt <= (step.run?.attempts ?? 1) && result.missing.length > 0; attempt++) {
+      o.say(`  ${step.name}: again (attempt ${attempt}), as the recipe allows for this trigger`);
+      const again = await runStep(step, o, folders, env);
+      const fired = [...new Set([...result.fired, ...again.fired])].sort();
+      result = { ...again, fired, missing: step.events.filter((e) => !fired.includes(e)), attempts: attempt };
+    }
+    steps.push(result);
+  }
+  return steps;
+}
+
 export async function drive(o: DriveOptions): Promise<DriveReport> {
   const probe = probeVersion(o.hostBin);
-  if (probe === null) throw new UsageError(`${o.shown(o.hostBin)} --version did not answer; install the pinned host with clear capture install ${o.harness}`);
+  if (probe === null)
+    throw new UsageError(`${o.shown(o.hostBin)} --version did not answer; install the pinned host with clear capture install ${o.harness}`);
   prepareSittingFolder(o.into, o.shown);
   const base = mkdtempSync(path.join(os.tmpdir(), `clear-drive-${o.harness}-`));
   // The throwaway home has a home's shape, so clearance reads its last part as the owner and
   // substitutes it, instead of taking whatever follows a bare "home/" for a user's name.
-  const folders = { home: path.join(base, "home", THROWAWAY_OWNER), project: path.join(base, "project"), modelUrl: "", npmStore: npmStore() };
+  const folders = {
+    home: path.join(base, "home", THROWAWAY_OWNER),
+    project: path.join(base, "project"),
+    modelUrl: "",
+    npmStore: npmStore(),
+  };
   for (const d of [folders.home, folders.project]) mkdirSync(d, { recursive: true });
   const version = probe.version ?? "unknown";
   setupTransports(o.harness, folders.project, { version, rules: o.rules, kitDir: o.into, shown: o.shown });
-  const server = await startModelServer(recipeScript(o.recipe, { project: folders.project, home: folders.home }), DRIVERS[o.harness].models);
+  const server = await startModelServer(
+    recipeScript(o.recipe, { project: folders.project, home: folders.home }),
+    DRIVERS[o.harness].models,
+  );
   folders.modelUrl = server.url;
   const record: SittingRecord = {
     driver: "clear capture drive",
@@ -168,24 +226,23 @@ export async function drive(o: DriveOptions): Promise<DriveReport> {
   const driver = DRIVERS[o.harness];
   driver.prepare(folders);
   const env = { ...driver.env(folders), [CAPTURE_DIR_VARIABLE]: o.into };
-  const steps: StepResult[] = [];
+  let steps: StepResult[] = [];
   try {
-    for (const step of (o.recipe.steps ?? []).filter((s) => o.only.length === 0 || o.only.includes(s.name))) {
-      let result = await runStep(step, o, folders, env);
-      for (let attempt = 2; attempt <= (step.run?.attempts ?? 1) && result.missing.length > 0; attempt++) {
-        o.say(`  ${step.name}: again (attempt ${attempt}), as the recipe allows for this trigger`);
-        const again = await runStep(step, o, folders, env);
-        const fired = [...new Set([...result.fired, ...again.fired])].sort();
-        result = { ...again, fired, missing: step.events.filter((e) => !fired.includes(e)), attempts: attempt };
-      }
-      steps.push(result);
-    }
+    steps = await runSteps(o, folders, env);
   } finally {
     await server.close();
     if (!o.keep) rmSync(base, { recursive: true, force: true });
   }
   const captured = [...eventsIn(o.into, o.rules).keys()].sort();
-  const report: DriveReport = { harness: o.harness, recipe: o.recipe.name, versionLine: probe.line, steps, captured, missing: o.recipe.events.filter((e) => !captured.includes(e)), requests: requestSummary(server.requests) };
+  const report: DriveReport = {
+    harness: o.harness,
+    recipe: o.recipe.name,
+    versionLine: probe.line,
+    steps,
+    captured,
+    missing: o.recipe.events.filter((e) => !captured.includes(e)),
+    requests: requestSummary(server.requests),
+  };
   writeSittingRecord(o.into, { ...record, endedAt: new Date().toISOString(), steps, modelRequests: report.requests });
   return report;
 }

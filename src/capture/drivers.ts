@@ -30,7 +30,13 @@ const SCRIPTED_KEY = "scripted-model-key-not-a-secret";
 
 /** The few variables every host needs from the runner: where programs are, and a plain locale. */
 function baseEnv(f: DriveFolders): Record<string, string> {
-  return { PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin", HOME: f.home, LANG: "C.UTF-8", TERM: "dumb", TMPDIR: path.join(f.home, "tmp") };
+  return {
+    PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+    HOME: f.home,
+    LANG: "C.UTF-8",
+    TERM: "dumb",
+    TMPDIR: path.join(f.home, "tmp"),
+  };
 }
 
 const claudeCode: HostDriver = {
@@ -100,7 +106,9 @@ const codex: HostDriver = {
   args(run, prompt) {
     if (run.command) return run.command;
     const trust = ["--trust", "--dangerously-bypass-hook-trust", "--skip-git-repo-check"];
-    return run.continue ? ["exec", ...trust, ...(run.args ?? []), "resume", "--last", prompt] : ["exec", ...trust, ...(run.args ?? []), prompt];
+    return run.continue
+      ? ["exec", ...trust, ...(run.args ?? []), "resume", "--last", prompt]
+      : ["exec", ...trust, ...(run.args ?? []), prompt];
   },
   stepTimeout: 120,
 };
@@ -110,8 +118,20 @@ const opencode: HostDriver = {
   prepare(f) {
     for (const d of ["tmp", ".config", ".local/share", ".local/state", ".cache"]) mkdirSync(path.join(f.home, d), { recursive: true });
     const model = { name: "Scripted", tool_call: true, limit: { context: 200000, output: 8000 } };
-    const provider = { npm: "@ai-sdk/openai-compatible", name: "Scripted", options: { baseURL: `${f.modelUrl}/v1`, apiKey: SCRIPTED_KEY }, models: { scripted: model } };
-    const config = { autoupdate: false, share: "disabled", model: "scripted/scripted", small_model: "scripted/scripted", provider: { scripted: provider }, permission: { bash: "allow", edit: "allow" } };
+    const provider = {
+      npm: "@ai-sdk/openai-compatible",
+      name: "Scripted",
+      options: { baseURL: `${f.modelUrl}/v1`, apiKey: SCRIPTED_KEY },
+      models: { scripted: model },
+    };
+    const config = {
+      autoupdate: false,
+      share: "disabled",
+      model: "scripted/scripted",
+      small_model: "scripted/scripted",
+      provider: { scripted: provider },
+      permission: { bash: "allow", edit: "allow" },
+    };
     writeFileSync(path.join(f.project, "opencode.json"), `${JSON.stringify(config, null, 2)}\n`);
   },
   env(f) {

@@ -36,9 +36,20 @@ function commandFor(text: string, event: string): string {
 }
 
 /** OpenCode's plugin is loaded as the host loads it, and its `event` hook called. */
-async function throughPlugin(pluginFile: string, payload: unknown, dir: string): Promise<{ stdout: string; stderr: string; code: number | null }> {
-  const runner = `const m = await import(${JSON.stringify(pathToFileURL(pluginFile).href)});\nconst hooks = await Object.values(m)[0]({});\nawait hooks.event(${JSON.stringify(payload)});\n`;
-  const r = spawnSync(process.execPath, ["--input-type=module", "-e", runner], { env: { ...process.env, [CAPTURE_DIR_VARIABLE]: dir }, encoding: "utf8" });
+async function throughPlugin(
+  pluginFile: string,
+  payload: unknown,
+  dir: string,
+): Promise<{ stdout: string; stderr: string; code: number | null }> {
+  const runner = [
+    `const m = await import(${JSON.stringify(pathToFileURL(pluginFile).href)});`,
+    "const hooks = await Object.values(m)[0]({});",
+    `await hooks.event(${JSON.stringify(payload)});`,
+  ].join("\n");
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", runner], {
+    env: { ...process.env, [CAPTURE_DIR_VARIABLE]: dir },
+    encoding: "utf8",
+  });
   return { stdout: r.stdout, stderr: r.stderr, code: r.status };
 }
 
@@ -60,11 +71,27 @@ export async function dryRun(harness: Harness, version: string, call: SinkCall, 
     const r =
       harness === "opencode"
         ? await throughPlugin(file, synthetic.payload, dir)
-        : (({ stdout, stderr, status }) => ({ stdout, stderr, code: status }))(spawnSync("/bin/sh", ["-c", commandFor(transport.text, synthetic.event)], { input: bytes, env: { ...process.env, [CAPTURE_DIR_VARIABLE]: dir }, encoding: "utf8" }));
+        : (({ stdout, stderr, status }) => ({ stdout, stderr, code: status }))(
+            spawnSync("/bin/sh", ["-c", commandFor(transport.text, synthetic.event)], {
+              input: bytes,
+              env: { ...process.env, [CAPTURE_DIR_VARIABLE]: dir },
+              encoding: "utf8",
+            }),
+          );
     const expected = `${harness}_${snakeEvent(synthetic.event)}_${version}.1.json`;
     const found = readdirSync(dir).sort();
-    const bytesEqual = found.length === 1 && found[0] === expected && readFileSync(path.join(dir, expected)).equals(harness === "opencode" ? Buffer.from(JSON.stringify(synthetic.payload)) : bytes);
-    const result = { expected, found, bytesEqual, stdoutEmpty: r.stdout === "", exitCode: r.code, notice: /capture mode is recording/.test(r.stderr) };
+    const bytesEqual =
+      found.length === 1 &&
+      found[0] === expected &&
+      readFileSync(path.join(dir, expected)).equals(harness === "opencode" ? Buffer.from(JSON.stringify(synthetic.payload)) : bytes);
+    const result = {
+      expected,
+      found,
+      bytesEqual,
+      stdoutEmpty: r.stdout === "",
+      exitCode: r.code,
+      notice: /capture mode is recording/.test(r.stderr),
+    };
     return { ok: bytesEqual && result.stdoutEmpty && r.code === 0 && result.notice, ...result };
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -20,9 +20,23 @@ export interface HostPin {
 }
 
 export const HOST_PINS: Record<Harness, HostPin> = {
-  "claude-code": { harness: "claude-code", displayName: "Claude Code", npmPackage: "@anthropic-ai/claude-code", version: "2.1.328", bin: "claude", projectPackages: [] },
+  "claude-code": {
+    harness: "claude-code",
+    displayName: "Claude Code",
+    npmPackage: "@anthropic-ai/claude-code",
+    version: "2.1.328",
+    bin: "claude",
+    projectPackages: [],
+  },
   codex: { harness: "codex", displayName: "Codex CLI", npmPackage: "@openai/codex", version: "0.169.0", bin: "codex", projectPackages: [] },
-  opencode: { harness: "opencode", displayName: "OpenCode", npmPackage: "opencode-ai", version: "1.18.33", bin: "opencode", projectPackages: ["@opencode-ai/plugin@1.18.33"] },
+  opencode: {
+    harness: "opencode",
+    displayName: "OpenCode",
+    npmPackage: "opencode-ai",
+    version: "1.18.33",
+    bin: "opencode",
+    projectPackages: ["@opencode-ai/plugin@1.18.33"],
+  },
 };
 
 export const HARNESSES = Object.keys(HOST_PINS) as Harness[];
@@ -56,9 +70,18 @@ export interface VersionProbe {
 
 /** Runs `<bin> --version` in a throwaway home; null when the binary cannot be run. */
 export function probeVersion(bin: string, env: NodeJS.ProcessEnv = process.env): VersionProbe | null {
-  const r = spawnSync(bin, ["--version"], { encoding: "utf8", timeout: 60_000, env: { ...env, DISABLE_AUTOUPDATER: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+  const r = spawnSync(bin, ["--version"], {
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...env, DISABLE_AUTOUPDATER: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   if (r.status !== 0 || typeof r.stdout !== "string") return null;
-  const line = r.stdout.split("\n").map((l) => l.trim()).find((l) => l !== "") ?? "";
+  const line =
+    r.stdout
+      .split("\n")
+      .map((l) => l.trim())
+      .find((l) => l !== "") ?? "";
   const found = line.match(new RegExp(`(?<![0-9A-Za-z.])${VERSION_PATTERN}(?![0-9A-Za-z])`));
   return { line, version: found ? found[0] : null };
 }
@@ -72,7 +95,10 @@ export interface InstallResult {
 
 function npm(args: string[], cwd: string): void {
   const r = spawnSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 900_000 });
-  if (r.status !== 0) throw new Error(`npm ${args.join(" ")} failed (exit ${r.status ?? "none"}): ${(r.stderr ?? "").split("\n").filter(Boolean).slice(-3).join(" / ")}`);
+  if (r.status !== 0)
+    throw new Error(
+      `npm ${args.join(" ")} failed (exit ${r.status ?? "none"}): ${(r.stderr ?? "").split("\n").filter(Boolean).slice(-3).join(" / ")}`,
+    );
 }
 
 /** Installs the pinned host into the cache unless its binary already answers with the pinned version. */
@@ -85,7 +111,10 @@ export function installPinned(harness: Harness, env: NodeJS.ProcessEnv = process
   const ready = before?.version === pin.version;
   if (!ready) {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, "package.json"), `${JSON.stringify({ private: true, description: `the pinned ${pin.displayName} for clear capture drive` })}\n`);
+    writeFileSync(
+      path.join(dir, "package.json"),
+      `${JSON.stringify({ private: true, description: `the pinned ${pin.displayName} for clear capture drive` })}\n`,
+    );
     npm(["install", "--no-audit", "--no-fund", "--save-exact", `${pin.npmPackage}@${pin.version}`], dir);
   }
   if (!existsSync(stored)) {

@@ -48,39 +48,48 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
+const json = (res: http.ServerResponse, status: number, value: unknown): void => answer(res, status, "application/json", JSON.stringify(value));
+const failure = (type: string, message: string): unknown => ({ type: "error", error: { type, message } });
+
 function answer(res: http.ServerResponse, status: number, contentType: string, text: string): void {
   res.writeHead(status, { "content-type": contentType, "cache-control": "no-store", connection: "close" });
   res.end(text);
 }
 
-async function handle(req: http.IncomingMessage, res: http.ServerResponse, script: Script, state: { requests: ModelRequest[]; models: string[] }): Promise<void> {
+async function handle(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  script: Script,
+  state: { requests: ModelRequest[]; models: string[] },
+): Promise<void> {
   const route = (req.url ?? "/").split("?")[0] as string;
   const seen: ModelRequest = { method: req.method ?? "?", route, api: null, scenario: null, step: null, offersTools: false, status: 404 };
   state.requests.push(seen);
   const text = await readBody(req);
   if (req.method === "GET" && /^(?:\/v1)?\/models$/.test(route)) {
     seen.status = 200;
-    return answer(res, 200, "application/json", JSON.stringify({ object: "list", data: state.models.map((id) => ({ id, object: "model", created: 0, owned_by: "scripted", type: "model", display_name: id })) }));
+    const data = state.models.map((id) => ({ id, object: "model", created: 0, owned_by: "scripted", type: "model", display_name: id }));
+    return json(res, 200, { object: "list", data });
   }
   if (req.method === "POST" && /count_tokens$/.test(route)) {
     seen.status = 200;
-    return answer(res, 200, "application/json", JSON.stringify({ input_tokens: 12 }));
+    return json(res, 200, { input_tokens: 12 });
   }
   const api = req.method === "POST" ? ROUTES[route] : undefined;
-  if (!api) return answer(res, 404, "application/json", JSON.stringify({ error: { type: "not_found", message: "the scripted model serves no such route" } }));
+  if (!api) return json(res, 404, failure("not_found", "the scripted model serves no such route"));
   let body: Record<string, unknown>;
   try {
     body = JSON.parse(text) as Record<string, unknown>;
   } catch {
     seen.status = 400;
-    return answer(res, 400, "application/json", JSON.stringify({ error: { type: "invalid_request_error", message: "the body is not JSON" } }));
+    return json(res, 400, failure("invalid_request_error", "the body is not JSON"));
   }
   const turn = api.turnOf(body);
   Object.assign(seen, { api: api.name, scenario: turn.scenario, step: turn.step, offersTools: turn.offersTools });
   const reply = replyFor(script, turn);
   if (reply.status !== undefined) {
     seen.status = reply.status;
-    return answer(res, reply.status, "application/json", JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: "scripted failure" } }));
+    return json(res, reply.status, failure("invalid_request_error", "scripted failure"));
   }
   const out = api.encode(reply, body, state.requests.length);
   seen.status = 200;

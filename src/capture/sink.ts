@@ -1,4 +1,15 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, realpathSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -223,7 +234,9 @@ export function runSink(io: SinkIo): void {
     name = writeCapture(dir, args, payload.bytes);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return io.warn(`clear capture hook: the capture could not be written to ${shown(dir)} (${code ?? (err as Error).message}); nothing was kept`);
+    return io.warn(
+      `clear capture hook: the capture could not be written to ${shown(dir)} (${code ?? (err as Error).message}); nothing was kept`,
+    );
   }
   if (args.versionNote !== null) io.warn(`clear capture hook: ${args.versionNote} (${name})`);
   if (firstNotice(dir)) io.warn(`clear: capture mode is recording this sitting to ${shown(dir)}`);

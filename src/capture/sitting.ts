@@ -38,7 +38,8 @@ export function prepareSittingFolder(dir: string, shown: (p: string) => string):
   const refusal = refusalOf(dir);
   if (refusal !== null) throw new UsageError(`${shown(dir)} ${refusal}`);
   const present = readdirSync(dir).filter((n) => n !== "kit.json");
-  if (present.length > 0) throw new UsageError(`${shown(dir)} already holds ${present.length} entries; a sitting starts in an empty folder`);
+  if (present.length > 0)
+    throw new UsageError(`${shown(dir)} already holds ${present.length} entries; a sitting starts in an empty folder`);
 }
 
 export function writeSittingRecord(dir: string, record: SittingRecord): void {
@@ -51,7 +52,9 @@ export function readSittingRecord(dir: string, shown: (p: string) => string): Si
   try {
     value = JSON.parse(readFileSync(file, "utf8"));
   } catch (err) {
-    throw new UsageError(`${shown(file)}: cannot be read (${(err as NodeJS.ErrnoException).code ?? "not JSON"}); was the sitting started with clear capture start?`);
+    throw new UsageError(
+      `${shown(file)}: cannot be read (${(err as NodeJS.ErrnoException).code ?? "not JSON"}); was the sitting started with clear capture start?`,
+    );
   }
   const r = value as Partial<SittingRecord>;
   if (typeof r.harness !== "string" || typeof r.recipe !== "string" || typeof r.versionLine !== "string") {
@@ -77,7 +80,13 @@ export interface SittingStatus {
 }
 
 /** What the sitting holds now against its recipe and its host version. Pure. */
-export function statusOf(names: string[], rules: Rules, record: SittingRecord, recipe: DrivenRecipe, probe: VersionProbe | null): SittingStatus {
+export function statusOf(
+  names: string[],
+  rules: Rules,
+  record: SittingRecord,
+  recipe: DrivenRecipe,
+  probe: VersionProbe | null,
+): SittingStatus {
   const grammar = nameGrammar(rules.harnesses);
   const counts = new Map<string, number>();
   const otherVersions: string[] = [];
@@ -112,10 +121,24 @@ export function statusOf(names: string[], rules: Rules, record: SittingRecord, r
 
 export function statusText(s: SittingStatus): string {
   const lines: string[] = [];
-  if (s.moved) lines.push(`STOP: the host version moved since start (${s.startedWith ?? "unknown"} at start, ${s.hostNow ?? "no answer to --version"} now). Captures from here on are not this sitting's; start a new sitting.`);
-  if (s.otherVersions.length > 0) lines.push(`STOP: ${s.otherVersions.length} captures are named with a version other than ${s.startedWith ?? "unknown"} (${s.otherVersions.slice(0, 5).join(", ")}).`);
-  lines.push(`${s.harness} ${s.startedWith ?? "unknown"}, recipe ${s.recipe}: ${s.captured.length} events captured, ${s.missing.length} missing, ${s.repeats.length} repeated`);
-  lines.push(...s.captured.map((c) => `  captured  ${c.event}${c.files > 1 ? ` (${c.files} files)` : ""}${s.extra.includes(c.event) ? " (not in the recipe)" : ""}`));
+  if (s.moved)
+    lines.push(
+      `STOP: the host version moved since start (${s.startedWith ?? "unknown"} at start, ${s.hostNow ?? "no answer to --version"} now). ` +
+        "Captures from here on are not this sitting's; start a new sitting.",
+    );
+  if (s.otherVersions.length > 0)
+    lines.push(
+      `STOP: ${s.otherVersions.length} captures are named with a version other than ${s.startedWith ?? "unknown"} (${s.otherVersions.slice(0, 5).join(", ")}).`,
+    );
+  lines.push(
+    `${s.harness} ${s.startedWith ?? "unknown"}, recipe ${s.recipe}: ` +
+      `${s.captured.length} events captured, ${s.missing.length} missing, ${s.repeats.length} repeated`,
+  );
+  lines.push(
+    ...s.captured.map(
+      (c) => `  captured  ${c.event}${c.files > 1 ? ` (${c.files} files)` : ""}${s.extra.includes(c.event) ? " (not in the recipe)" : ""}`,
+    ),
+  );
   lines.push(...s.missing.map((e) => `  missing   ${e}`));
   if (s.notCaptures.length > 0) lines.push(`  ${s.notCaptures.length} entries are not captures: ${s.notCaptures.slice(0, 5).join(", ")}`);
   return `${lines.join("\n")}\n`;

@@ -20,7 +20,9 @@ export interface TransportFile {
  * even when it prints nothing.
  */
 export const NOT_REGISTERED: Partial<Record<Harness, Record<string, string>>> = {
-  "claude-code": { WorktreeCreate: "a WorktreeCreate hook replaces the host's own worktree creation and must print the new worktree's path" },
+  "claude-code": {
+    WorktreeCreate: "a WorktreeCreate hook replaces the host's own worktree creation and must print the new worktree's path",
+  },
 };
 
 /** Plugin hooks of OpenCode (@opencode-ai/plugin's Hooks) that carry a hook input, besides `event`. */
@@ -61,7 +63,13 @@ export function hookCommand(call: SinkCall, harness: Harness, event: string, ver
 }
 
 /** Claude Code's and Codex's hooks object: one command hook per event, on every matcher. */
-function hooksObject(harness: Harness, events: string[], call: SinkCall, version: string, matchers: Record<string, string>): Record<string, unknown> {
+function hooksObject(
+  harness: Harness,
+  events: string[],
+  call: SinkCall,
+  version: string,
+  matchers: Record<string, string>,
+): Record<string, unknown> {
   const hooks: Record<string, unknown> = {};
   for (const event of events) {
     if (NOT_REGISTERED[harness]?.[event] !== undefined) continue;
@@ -111,7 +119,7 @@ export function opencodePlugin(call: SinkCall, version: string): TransportFile {
     "  });",
     "}",
     "",
-    "/** @type {import(\"@opencode-ai/plugin\").Plugin} */",
+    '/** @type {import("@opencode-ai/plugin").Plugin} */',
     "export const ClearCapture = async () => {",
     "  const hooks = {",
     "    event: async ({ event }) => {",

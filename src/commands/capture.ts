@@ -8,7 +8,15 @@ import { dryRun } from "../capture/dry-run.js";
 import { HARNESSES, HOST_PINS, installPinned, isHarness, pinnedBin, probeVersion, type Harness } from "../capture/hosts.js";
 import { checklist, recipeFor } from "../capture/recipes.js";
 import { catalogueEvents, setupTransports, sinkCall } from "../capture/setup.js";
-import { captureShellLines, fileSha256, prepareSittingFolder, readSittingRecord, statusOf, statusText, writeSittingRecord } from "../capture/sitting.js";
+import {
+  captureShellLines,
+  fileSha256,
+  prepareSittingFolder,
+  readSittingRecord,
+  statusOf,
+  statusText,
+  writeSittingRecord,
+} from "../capture/sitting.js";
 import { sinkProcess } from "../capture/sink.js";
 import { guarded, type Command } from "../command.js";
 import { loadSetting, type Io, type Setting } from "../io/setting.js";
@@ -56,35 +64,62 @@ function hostVersionFor(harness: Harness, values: { "host-version"?: string; "ho
   if (values["host-version"] !== undefined) return values["host-version"];
   const bin = hostBinFor(harness, values["host-bin"], io.cwd);
   const probe = probeVersion(bin);
-  if (probe?.version == null) throw new UsageError(`${setting.display.path(bin)} --version did not give a version; give --host-version or --host-bin`);
+  if (probe?.version == null)
+    throw new UsageError(`${setting.display.path(bin)} --version did not give a version; give --host-version or --host-bin`);
   return probe.version;
 }
 
 const absolute = (io: Io, dir: string): string => path.resolve(io.cwd, dir);
 
 async function setup(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { project: { type: "string" }, into: { type: "string" }, "host-version": { type: "string" }, "host-bin": { type: "string" } }, 1, "capture setup");
+  const { values, positionals } = parseFlags(
+    argv,
+    { project: { type: "string" }, into: { type: "string" }, "host-version": { type: "string" }, "host-bin": { type: "string" } },
+    1,
+    "capture setup",
+  );
   const harness = harnessOf(positionals[0], "setup");
-  if (values.project === undefined) throw new UsageError("clear capture setup needs --project DIR (a throwaway folder outside every repository)");
+  if (values.project === undefined)
+    throw new UsageError("clear capture setup needs --project DIR (a throwaway folder outside every repository)");
   const setting = loadSetting(undefined, io.cwd);
   const version = hostVersionFor(harness, values, io, setting);
   const project = absolute(io, values.project);
-  const r = setupTransports(harness, project, { version, rules: setting.rules, kitDir: values.into ? absolute(io, values.into) : project, shown: setting.display.path });
+  const r = setupTransports(harness, project, {
+    version,
+    rules: setting.rules,
+    kitDir: values.into ? absolute(io, values.into) : project,
+    shown: setting.display.path,
+  });
   const lines = r.kit.transports.map((t) => `  ${t.path}  sha256 ${t.sha256}`);
-  io.stdout(`${HOST_PINS[harness].displayName} ${version}: transports written into ${setting.display.path(project)}\n${lines.join("\n")}\nkit: ${setting.display.path(r.kitPath)}\n`);
+  io.stdout(
+    [
+      `${HOST_PINS[harness].displayName} ${version}: transports written into ${setting.display.path(project)}`,
+      ...lines,
+      `kit: ${setting.display.path(r.kitPath)}`,
+      "",
+    ].join("\n"),
+  );
   return 0;
 }
 
 async function start(argv: string[], io: Io): Promise<number> {
-  const options = { into: { type: "string" }, driver: { type: "string" }, method: { type: "string" }, recipe: { type: "string" }, "host-bin": { type: "string" } } as const;
+  const options = {
+    into: { type: "string" },
+    driver: { type: "string" },
+    method: { type: "string" },
+    recipe: { type: "string" },
+    "host-bin": { type: "string" },
+  } as const;
   const { values, positionals } = parseFlags(argv, options, 1, "capture start");
   const harness = harnessOf(positionals[0], "start");
-  if (values.into === undefined) throw new UsageError("clear capture start needs --into DIR (the sitting folder, outside every repository)");
+  if (values.into === undefined)
+    throw new UsageError("clear capture start needs --into DIR (the sitting folder, outside every repository)");
   const setting = loadSetting(undefined, io.cwd);
   const recipe = recipeFor(setting.rules, harness, values.recipe);
   const bin = hostBinFor(harness, values["host-bin"], io.cwd);
   const probe = probeVersion(bin);
-  if (probe === null) throw new UsageError(`${setting.display.path(bin)} --version did not answer; give --host-bin or run clear capture install ${harness}`);
+  if (probe === null)
+    throw new UsageError(`${setting.display.path(bin)} --version did not answer; give --host-bin or run clear capture install ${harness}`);
   const into = absolute(io, values.into);
   prepareSittingFolder(into, setting.display.path);
   const resolved = existsSync(bin) ? bin : null;
@@ -100,13 +135,28 @@ async function start(argv: string[], io: Io): Promise<number> {
     hostBinarySha256: resolved ? await fileSha256(resolved) : "not a file path; found on PATH",
   };
   writeSittingRecord(into, record);
-  const out = [`sitting started in ${setting.display.path(into)}: ${probe.line}`, "", "In the shell that runs the host:", ...captureShellLines(into).map((l) => `  ${l}`), "", `Recipe ${recipe.name}:`, ...checklist(recipe), "", `Then: clear capture status ${setting.display.path(into)}`];
+  const out = [
+    `sitting started in ${setting.display.path(into)}: ${probe.line}`,
+    "",
+    "In the shell that runs the host:",
+    ...captureShellLines(into).map((l) => `  ${l}`),
+    "",
+    `Recipe ${recipe.name}:`,
+    ...checklist(recipe),
+    "",
+    `Then: clear capture status ${setting.display.path(into)}`,
+  ];
   io.stdout(`${out.join("\n")}\n`);
   return 0;
 }
 
 async function status(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { recipe: { type: "string" }, "host-bin": { type: "string" }, json: { type: "boolean" } }, 1, "capture status");
+  const { values, positionals } = parseFlags(
+    argv,
+    { recipe: { type: "string" }, "host-bin": { type: "string" }, json: { type: "boolean" } },
+    1,
+    "capture status",
+  );
   if (positionals[0] === undefined) throw new UsageError("clear capture status needs the sitting folder");
   const setting = loadSetting(undefined, io.cwd);
   const dir = absolute(io, positionals[0]);
@@ -122,13 +172,24 @@ async function status(argv: string[], io: Io): Promise<number> {
 }
 
 async function dryRunCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { "host-version": { type: "string" }, "host-bin": { type: "string" } }, 1, "capture dry-run");
+  const { values, positionals } = parseFlags(
+    argv,
+    { "host-version": { type: "string" }, "host-bin": { type: "string" } },
+    1,
+    "capture dry-run",
+  );
   const harness = harnessOf(positionals[0], "dry-run");
   const setting = loadSetting(undefined, io.cwd);
   const version = hostVersionFor(harness, values, io, setting);
   const r = await dryRun(harness, version, sinkCall(), catalogueEvents(setting.rules, harness));
   const verdict = r.ok ? "ok" : "FAILED";
-  io.stdout(`dry run ${verdict}: expected ${r.expected}; found ${r.found.join(", ") || "nothing"}; bytes ${r.bytesEqual ? "equal" : "not equal"}; stdout ${r.stdoutEmpty ? "empty" : "NOT empty"}; exit ${r.exitCode}; notice ${r.notice ? "said" : "NOT said"}. The temporary folder is removed; nothing of it is a fixture.\n`);
+  io.stdout(
+    [
+      `dry run ${verdict}: expected ${r.expected}; found ${r.found.join(", ") || "nothing"}; bytes ${r.bytesEqual ? "equal" : "not equal"}; `,
+      `stdout ${r.stdoutEmpty ? "empty" : "NOT empty"}; exit ${r.exitCode}; notice ${r.notice ? "said" : "NOT said"}. `,
+      "The temporary folder is removed; nothing of it is a fixture.\n",
+    ].join(""),
+  );
   return r.ok ? 0 : 1;
 }
 
@@ -140,16 +201,37 @@ function isolated(argv: string[], mode: string): number | null {
     if (mode === "always") throw new UsageError("--isolate always needs root, unshare and ip (a network namespace with loopback only)");
     return null;
   }
-  const inner = ["-n", "--", "/bin/sh", "-c", 'ip link set lo up && exec "$@"', "sh", process.execPath, process.argv[1] as string, "capture", "drive", ...argv];
+  const inner = [
+    "-n",
+    "--",
+    "/bin/sh",
+    "-c",
+    'ip link set lo up && exec "$@"',
+    "sh",
+    process.execPath,
+    process.argv[1] as string,
+    "capture",
+    "drive",
+    ...argv,
+  ];
   const r = spawnSync("unshare", inner, { stdio: "inherit", env: { ...process.env, CLEAR_DRIVE_NAMESPACE: "loopback-only" } });
   return r.status ?? 2;
 }
 
 async function driveCommand(argv: string[], io: Io): Promise<number> {
-  const options = { into: { type: "string" }, recipe: { type: "string" }, "host-bin": { type: "string" }, isolate: { type: "string" }, keep: { type: "boolean" }, step: { type: "string", multiple: true }, json: { type: "boolean" } } as const;
+  const options = {
+    into: { type: "string" },
+    recipe: { type: "string" },
+    "host-bin": { type: "string" },
+    isolate: { type: "string" },
+    keep: { type: "boolean" },
+    step: { type: "string", multiple: true },
+    json: { type: "boolean" },
+  } as const;
   const { values, positionals } = parseFlags(argv, options, 1, "capture drive");
   const harness = harnessOf(positionals[0], "drive");
-  if (values.into === undefined) throw new UsageError("clear capture drive needs --into DIR (the sitting folder, outside every repository)");
+  if (values.into === undefined)
+    throw new UsageError("clear capture drive needs --into DIR (the sitting folder, outside every repository)");
   const mode = values.isolate ?? "auto";
   if (!["auto", "always", "never"].includes(mode)) throw new UsageError("--isolate takes auto, always or never");
   const setting = loadSetting(undefined, io.cwd);
@@ -158,14 +240,31 @@ async function driveCommand(argv: string[], io: Io): Promise<number> {
   const outer = isolated(argv, mode);
   if (outer !== null) return outer;
   const interfaces = Object.keys(os.networkInterfaces()).sort();
-  const network = process.env.CLEAR_DRIVE_NAMESPACE ? `run in a network namespace with loopback only (unshare -n; interfaces: ${interfaces.join(", ")})` : "run without a network namespace (the hosts' settings keep them off the network)";
+  const network = process.env.CLEAR_DRIVE_NAMESPACE
+    ? `run in a network namespace with loopback only (unshare -n; interfaces: ${interfaces.join(", ")})`
+    : "run without a network namespace (the hosts' settings keep them off the network)";
   const say = values.json ? () => undefined : (line: string) => io.stderr(`${line}\n`);
   say(`driving ${HOST_PINS[harness].displayName} through recipe ${recipe.name}; ${network}`);
   const into = absolute(io, values.into);
-  const report = await drive({ harness, into, recipe, hostBin: hostBinFor(harness, values["host-bin"], io.cwd), rules: setting.rules, shown: setting.display.path, say, network, keep: values.keep === true, only: values.step ?? [] });
+  const report = await drive({
+    harness,
+    into,
+    recipe,
+    hostBin: hostBinFor(harness, values["host-bin"], io.cwd),
+    rules: setting.rules,
+    shown: setting.display.path,
+    say,
+    network,
+    keep: values.keep === true,
+    only: values.step ?? [],
+  });
   const ok = report.missing.length === 0;
   if (values.json) writeJson(io, { command: "capture drive", ok, sitting: setting.display.path(into), ...report });
-  else io.stdout(`${report.versionLine}: ${report.captured.length} events captured in ${setting.display.path(into)}${ok ? "; every event of the recipe" : `; missing ${report.missing.join(", ")}`}\nNext: clear run ${setting.display.path(into)}\n`);
+  else
+    io.stdout(
+      `${report.versionLine}: ${report.captured.length} events captured in ${setting.display.path(into)}` +
+        `${ok ? "; every event of the recipe" : `; missing ${report.missing.join(", ")}`}\nNext: clear run ${setting.display.path(into)}\n`,
+    );
   return ok ? 0 : 1;
 }
 
@@ -178,7 +277,10 @@ async function install(argv: string[], io: Io): Promise<number> {
       const r = installPinned(h);
       const ok = r.probe?.version === HOST_PINS[h].version;
       if (!ok) failed++;
-      io.stdout(`${h}: ${r.installed ? "installed" : "already installed"}; --version says ${r.probe?.line ?? "nothing"}${ok ? "" : ` (pinned ${HOST_PINS[h].version})`}\n`);
+      io.stdout(
+        `${h}: ${r.installed ? "installed" : "already installed"}; ` +
+          `--version says ${r.probe?.line ?? "nothing"}${ok ? "" : ` (pinned ${HOST_PINS[h].version})`}\n`,
+      );
     } catch (err) {
       failed++;
       io.stderr(`clear capture install ${h}: ${(err as Error).message}\n`);
@@ -187,7 +289,14 @@ async function install(argv: string[], io: Io): Promise<number> {
   return failed === 0 ? 0 : 1;
 }
 
-const SUBCOMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { setup, start, status, "dry-run": dryRunCommand, drive: driveCommand, install };
+const SUBCOMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
+  setup,
+  start,
+  status,
+  "dry-run": dryRunCommand,
+  drive: driveCommand,
+  install,
+};
 
 async function run(argv: string[], io: Io): Promise<number> {
   const [sub, ...rest] = argv;
@@ -196,7 +305,10 @@ async function run(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const handler = sub === undefined ? undefined : SUBCOMMANDS[sub];
-  if (!handler) throw new UsageError(`clear capture: unknown subcommand ${JSON.stringify(sub ?? "")}; one of hook, ${Object.keys(SUBCOMMANDS).join(", ")}`);
+  if (!handler)
+    throw new UsageError(
+      `clear capture: unknown subcommand ${JSON.stringify(sub ?? "")}; one of hook, ${Object.keys(SUBCOMMANDS).join(", ")}`,
+    );
   return handler(rest, io);
 }
 

@@ -242,15 +242,16 @@ export function runSink(io: SinkIo): void {
   if (firstNotice(dir)) io.warn(`clear: capture mode is recording this sitting to ${shown(dir)}`);
 }
 
-/** The process around the sink: whatever happens, stdout stays empty and the exit code is 0. */
+/**
+ * The process around the sink: whatever happens, stdout stays empty and the exit code is 0. The
+ * warnings go straight to file descriptor 2: opening Node's stdio streams costs more than the sink.
+ */
 export function sinkProcess(argv: string[]): void {
-  (process.stdout as { write: unknown }).write = () => true;
-  process.stderr.on("error", () => undefined);
   const warn = (line: string): void => {
     try {
-      process.stderr.write(`${line}\n`);
+      writeSync(2, `${line}\n`);
     } catch {
-      // stderr closed: the host reads nothing from it anyway
+      // stderr closed or full: the host reads nothing from it anyway
     }
   };
   process.on("uncaughtException", () => {

@@ -1,9 +1,8 @@
 #!/usr/bin/env node
-import { wantsHelp } from "./cli-args.js";
 import type { Command } from "./command.js";
-import { processIo } from "./io/process-io.js";
 import type { Io } from "./types.js";
-import { toolVersion } from "./version.js";
+
+// Nothing is imported before the command is known: the capture sink's start stays Node's own.
 
 // Each command is loaded only when it runs, so the gate's fast path never loads the scanner.
 const COMMANDS: Record<string, () => Promise<Command>> = {
@@ -20,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   "verify-kit": async () => (await import("./commands/verify-kit.js")).verifyKitCommand,
   review: async () => (await import("./commands/review.js")).reviewCommand,
   demo: async () => (await import("./commands/demo.js")).demoCommand,
+  capture: async () => (await import("./commands/capture.js")).captureCommand,
 };
 
 const HELP = `clear: clear raw captured hook payloads into committed test fixtures with provenance
@@ -38,9 +38,10 @@ Usage:
   clear verify-kit --kit <kit.json> [--root DIR] [--json]
   clear review     [<capture-dir>] [--root DIR] [--port N]
   clear demo       [--keep]
+  clear capture    hook | setup | start | status | dry-run | drive | install   (clear capture --help)
   clear --help | clear <command> --help | clear --version
 
-No command ever writes inside a capture directory, follows a symlink, or deletes a capture.
+No command but clear capture writes inside a capture directory; none follows a symlink or deletes a capture.
 Exit codes: 0 clean, 1 something blocks, 2 usage error or unreadable input.
 `;
 
@@ -53,7 +54,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   if (name === "--version" || name === "-V") {
-    io.stdout(`${toolVersion()}\n`);
+    io.stdout(`${(await import("./version.js")).toolVersion()}\n`);
     return 0;
   }
   const load = COMMANDS[name];
@@ -62,19 +63,26 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return 2;
   }
   const command = await load();
-  if (wantsHelp(rest)) {
+  if ((await import("./cli-args.js")).wantsHelp(rest)) {
     io.stdout(command.help);
     return 0;
   }
   return command.run(rest, io);
 }
 
-main(process.argv.slice(2), processIo).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`clear: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exitCode = 2;
-  },
-);
+const argv = process.argv.slice(2);
+// The capture sink runs on every tool call a host makes: it loads no rules, schemas or commands.
+if (argv[0] === "capture" && argv[1] === "hook") {
+  (await import("./capture/sink.js")).sinkProcess(argv.slice(2));
+} else {
+  const { processIo } = await import("./io/process-io.js");
+  await main(argv, processIo).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`clear: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exitCode = 2;
+    },
+  );
+}

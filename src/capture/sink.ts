@@ -1,0 +1,266 @@
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+// The capture sink: what a host's hook runs. It writes the payload's bytes unchanged into the
+// sitting and never changes what the host does: nothing on stdout, exit 0 whatever happens. It
+// loads nothing but Node's own modules, since it starts on every tool call.
+
+export const CAPTURE_DIR_VARIABLE = "CLEAR_CAPTURE_DIR";
+export const HOST_VERSION_VARIABLE = "CLEAR_HOST_VERSION";
+export const VERSION_PATTERN = "[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z]+(?:\\.[0-9A-Za-z]+)*)?";
+
+const HARNESS = /^[a-z][a-z0-9-]{0,63}$/;
+const STEM = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
+const MAX_COUNTER = 1_000_000;
+
+export interface HookArgs {
+  harness: string;
+  stem: string;
+  version: string;
+  /** Said once on stderr when the version given could not be read as one. */
+  versionNote: string | null;
+}
+
+/** `PreToolUse` -> `pre_tool_use`, `tool.execute.before` -> `tool_execute_before`. */
+export function snakeEvent(event: string): string {
+  return event
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
+    .replace(/[.\-\s/]+/g, "_")
+    .toLowerCase();
+}
+
+/** The one version a value names: `2.1.328`, or the version inside `codex-cli 0.169.0`. */
+export function hostVersionOf(given: string | undefined): { version: string; note: string | null } {
+  if (given === undefined || given.trim() === "" || given === "unknown") return { version: "unknown", note: null };
+  const whole = new RegExp(`^(?:${VERSION_PATTERN}|${VERSION_PATTERN.replace(/\\\./g, "_")})$`);
+  if (whole.test(given)) return { version: given, note: null };
+  const found = given.match(new RegExp(`(?<![0-9A-Za-z.])${VERSION_PATTERN}(?![0-9A-Za-z])`, "g")) ?? [];
+  if (found.length === 1) return { version: found[0] as string, note: null };
+  return { version: "unknown", note: "the host version given is not a version; the capture is named unknown" };
+}
+
+/** `hook <harness> <Event> [--host-version V]`, or the reason the arguments cannot name a capture. */
+export function parseHookArgs(argv: string[], env: NodeJS.ProcessEnv): HookArgs | string {
+  const positionals: string[] = [];
+  let given: string | undefined = env[HOST_VERSION_VARIABLE];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === "--host-version") given = argv[++i];
+    else if (arg.startsWith("--host-version=")) given = arg.slice("--host-version=".length);
+    else if (arg.startsWith("-")) return `unknown option ${JSON.stringify(arg.slice(0, 40))}`;
+    else positionals.push(arg);
+  }
+  if (positionals.length !== 2) return "takes <harness> <Event> [--host-version V]";
+  const [harness, event] = positionals as [string, string];
+  if (!HARNESS.test(harness)) return "the harness is not a harness name";
+  const stem = snakeEvent(event);
+  if (!STEM.test(stem) || stem.length > 128) return "the event is not an event name";
+  const { version, note } = hostVersionOf(given);
+  return { harness, stem, version, versionNote: note };
+}
+
+/** Why a folder cannot hold a sitting, or null when it can. */
+export function refusalOf(dir: string): string | null {
+  if (!path.isAbsolute(dir)) return "is not an absolute path";
+  let st;
+  try {
+    st = lstatSync(dir);
+  } catch {
+    return "does not exist (the sink never creates it)";
+  }
+  if (st.isSymbolicLink()) return "is a symbolic link";
+  if (!st.isDirectory()) return "is not a directory";
+  const repo = repositoryAround(dir);
+  return repo === null ? null : `is inside a git repository (${shown(repo)}); raw captures stay outside every repository`;
+}
+
+function exists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isDir(p: string): boolean {
+  try {
+    return lstatSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** A `.git` file (a linked work tree or submodule) or a `.git` folder with a HEAD; an empty one is not. */
+function isWorkTree(at: string): boolean {
+  const dotGit = path.join(at, ".git");
+  try {
+    const st = lstatSync(dotGit);
+    return !st.isDirectory() || exists(path.join(dotGit, "HEAD"));
+  } catch {
+    return false;
+  }
+}
+
+/** The nearest folder at or above `dir` that is a work tree, a git directory or a bare repository. */
+export function repositoryAround(dir: string): string | null {
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    return dir;
+  }
+  for (let at = real; ; at = path.dirname(at)) {
+    if (path.basename(at) === ".git" || isWorkTree(at)) return at;
+    const bare = exists(path.join(at, "HEAD")) && isDir(path.join(at, "objects")) && isDir(path.join(at, "refs"));
+    if (bare) return at;
+    if (path.dirname(at) === at) return null;
+  }
+}
+
+/** The counters already taken for one capture base in a listing. */
+export function takenCounters(names: string[], base: string): Set<number> {
+  const taken = new Set<number>();
+  for (const name of names) {
+    if (!name.startsWith(base) || !name.endsWith(".json")) continue;
+    const n = name.slice(base.length, -".json".length);
+    if (/^[1-9][0-9]*$/.test(n)) taken.add(Number(n));
+  }
+  return taken;
+}
+
+/** Writes the bytes under the lowest free counter, taken by exclusive create; returns the name. */
+export function writeCapture(dir: string, args: HookArgs, payload: Buffer): string {
+  const base = `${args.harness}_${args.stem}_${args.version}.`;
+  const taken = takenCounters(readdirSync(dir), base);
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+  for (let n = 1; n <= MAX_COUNTER; n++) {
+    if (taken.has(n)) continue;
+    const name = `${base}${n}.json`;
+    let fd: number;
+    try {
+      fd = openSync(path.join(dir, name), flags, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EEXIST") continue;
+      throw err;
+    }
+    try {
+      for (let off = 0; off < payload.length; ) off += writeSync(fd, payload, off, payload.length - off);
+      closeSync(fd);
+    } catch (err) {
+      // A capture cut short (a full disk) is no capture: it goes, and the warning says so.
+      try {
+        closeSync(fd);
+      } catch {
+        // already closed
+      }
+      unlinkSync(path.join(dir, name));
+      throw err;
+    }
+    return name;
+  }
+  throw new Error(`every counter up to ${MAX_COUNTER} is taken`);
+}
+
+/** The whole of standard input; null when there is none to read (a terminal) or it cannot be read. */
+export function readPayload(): { bytes: Buffer } | { problem: string } {
+  try {
+    if (fstatSync(0).isCharacterDevice() && process.stdin.isTTY) return { problem: "standard input is a terminal, not a payload" };
+    return { bytes: readFileSync(0) };
+  } catch (err) {
+    return { problem: `standard input could not be read (${(err as NodeJS.ErrnoException).code ?? "error"})` };
+  }
+}
+
+/** A folder as it may be printed: the runner's home as `~`. */
+function shown(dir: string): string {
+  const home = os.homedir();
+  return home && home !== "/" && (dir === home || dir.startsWith(`${home}/`)) ? `~${dir.slice(home.length)}` : dir;
+}
+
+/**
+ * Whether this is the sitting's first notice: an exclusive create of a marker named after the
+ * folder's identity, beside the system's temporary files, so concurrent hooks say it once.
+ */
+function firstNotice(dir: string): boolean {
+  try {
+    const st = lstatSync(dir, { bigint: true });
+    const uid = typeof process.getuid === "function" ? process.getuid() : 0;
+    const marker = path.join(os.tmpdir(), `clear-capture-notice-${uid}-${st.dev}-${st.ino}-${st.birthtimeNs}`);
+    closeSync(openSync(marker, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600));
+    return true;
+  } catch (err) {
+    // A marker that cannot be made at all (no temporary folder) still leaves the notice said.
+    return (err as NodeJS.ErrnoException).code !== "EEXIST";
+  }
+}
+
+export interface SinkIo {
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  warn: (line: string) => void;
+  payload: () => { bytes: Buffer } | { problem: string };
+}
+
+/** The sink from arguments to a written capture; every failure is one warning, never an exit code. */
+export function runSink(io: SinkIo): void {
+  const dir = io.env[CAPTURE_DIR_VARIABLE];
+  // Unset: a configured project outside a sitting; the payload is drained and nothing else happens.
+  if (dir === undefined || dir === "") {
+    io.payload();
+    return;
+  }
+  const payload = io.payload();
+  const args = parseHookArgs(io.argv, io.env);
+  if (typeof args === "string") return io.warn(`clear capture hook: ${args}; nothing was written`);
+  const refusal = refusalOf(dir);
+  if (refusal !== null) return io.warn(`clear capture hook: ${CAPTURE_DIR_VARIABLE} ${shown(dir)} ${refusal}; nothing was written`);
+  if ("problem" in payload) return io.warn(`clear capture hook: ${payload.problem}; nothing was written`);
+  let name: string;
+  try {
+    name = writeCapture(dir, args, payload.bytes);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return io.warn(
+      `clear capture hook: the capture could not be written to ${shown(dir)} (${code ?? (err as Error).message}); nothing was kept`,
+    );
+  }
+  if (args.versionNote !== null) io.warn(`clear capture hook: ${args.versionNote} (${name})`);
+  if (firstNotice(dir)) io.warn(`clear: capture mode is recording this sitting to ${shown(dir)}`);
+}
+
+/**
+ * The process around the sink: whatever happens, stdout stays empty and the exit code is 0. The
+ * warnings go straight to file descriptor 2: opening Node's stdio streams costs more than the sink.
+ */
+export function sinkProcess(argv: string[]): void {
+  const warn = (line: string): void => {
+    try {
+      writeSync(2, `${line}\n`);
+    } catch {
+      // stderr closed or full: the host reads nothing from it anyway
+    }
+  };
+  process.on("uncaughtException", () => {
+    process.exitCode = 0;
+  });
+  try {
+    runSink({ argv, env: process.env, warn, payload: readPayload });
+  } catch {
+    warn("clear capture hook: an unexpected failure; nothing was written");
+  }
+  process.exitCode = 0;
+}

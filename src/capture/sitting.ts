@@ -1,0 +1,150 @@
+import { createHash } from "node:crypto";
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { UsageError } from "../errors.js";
+import { nameGrammar, parseCaptureName } from "../capture-name.js";
+import type { Rules } from "../types.js";
+import type { Harness, VersionProbe } from "./hosts.js";
+import type { DrivenRecipe } from "./recipes.js";
+import { refusalOf, CAPTURE_DIR_VARIABLE } from "./sink.js";
+
+// A sitting's folder and its sitting.json: made by `start` (or the driver), read by `status`.
+
+export interface SittingRecord {
+  driver?: string;
+  method?: string;
+  versionLine: string;
+  startedAt: string;
+  endedAt?: string;
+  harness: Harness;
+  recipe: string;
+  hostVersion: string | null;
+  /** The binary that ran, as it may be shown (the runner's home as ~), and its digest. */
+  hostBinary: string;
+  hostBinarySha256: string;
+  [more: string]: unknown;
+}
+
+export async function fileSha256(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+/** A fresh sitting folder: made when missing, refused when it holds anything or could not hold captures. */
+export function prepareSittingFolder(dir: string, shown: (p: string) => string): void {
+  if (!path.isAbsolute(dir)) throw new UsageError(`${dir}: the sitting folder must be an absolute path`);
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const refusal = refusalOf(dir);
+  if (refusal !== null) throw new UsageError(`${shown(dir)} ${refusal}`);
+  const present = readdirSync(dir).filter((n) => n !== "kit.json");
+  if (present.length > 0)
+    throw new UsageError(`${shown(dir)} already holds ${present.length} entries; a sitting starts in an empty folder`);
+}
+
+export function writeSittingRecord(dir: string, record: SittingRecord): void {
+  writeFileSync(path.join(dir, "sitting.json"), `${JSON.stringify(record, null, 2)}\n`);
+}
+
+export function readSittingRecord(dir: string, shown: (p: string) => string): SittingRecord {
+  const file = path.join(dir, "sitting.json");
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, "utf8"));
+  } catch (err) {
+    throw new UsageError(
+      `${shown(file)}: cannot be read (${(err as NodeJS.ErrnoException).code ?? "not JSON"}); was the sitting started with clear capture start?`,
+    );
+  }
+  const r = value as Partial<SittingRecord>;
+  if (typeof r.harness !== "string" || typeof r.recipe !== "string" || typeof r.versionLine !== "string") {
+    throw new UsageError(`${shown(file)}: not written by clear capture start (no harness, recipe or versionLine)`);
+  }
+  return r as SittingRecord;
+}
+
+export interface SittingStatus {
+  harness: string;
+  recipe: string;
+  startedWith: string | null;
+  hostNow: string | null;
+  moved: boolean;
+  captured: { event: string; files: number }[];
+  missing: string[];
+  repeats: { event: string; files: number }[];
+  /** Events captured that the recipe does not expect. */
+  extra: string[];
+  /** Captures named with a version other than the sitting's (or unknown). */
+  otherVersions: string[];
+  notCaptures: string[];
+}
+
+/** What the sitting holds now against its recipe and its host version. Pure. */
+export function statusOf(
+  names: string[],
+  rules: Rules,
+  record: SittingRecord,
+  recipe: DrivenRecipe,
+  probe: VersionProbe | null,
+): SittingStatus {
+  const grammar = nameGrammar(rules.harnesses);
+  const counts = new Map<string, number>();
+  const otherVersions: string[] = [];
+  const notCaptures: string[] = [];
+  for (const name of names.filter((n) => n !== "sitting.json" && n !== "kit.json").sort()) {
+    const parsed = parseCaptureName(name, grammar);
+    const event = parsed.kind === "capture" ? parsed.name.event : parsed.kind === "unknown-event" ? parsed.stem : null;
+    const version = parsed.kind === "capture" ? parsed.name.version : parsed.kind === "unknown-event" ? parsed.version : null;
+    if (event === null) {
+      notCaptures.push(name);
+      continue;
+    }
+    if (version !== record.hostVersion) otherVersions.push(name);
+    counts.set(event, (counts.get(event) ?? 0) + 1);
+  }
+  const captured = [...counts].map(([event, files]) => ({ event, files })).sort((a, b) => (a.event < b.event ? -1 : 1));
+  const hostNow = probe?.version ?? null;
+  return {
+    harness: record.harness,
+    recipe: recipe.name,
+    startedWith: record.hostVersion,
+    hostNow,
+    moved: hostNow !== record.hostVersion,
+    captured,
+    missing: recipe.events.filter((e) => !counts.has(e)),
+    repeats: captured.filter((c) => c.files > 1),
+    extra: captured.filter((c) => !recipe.events.includes(c.event)).map((c) => c.event),
+    otherVersions,
+    notCaptures,
+  };
+}
+
+export function statusText(s: SittingStatus): string {
+  const lines: string[] = [];
+  if (s.moved)
+    lines.push(
+      `STOP: the host version moved since start (${s.startedWith ?? "unknown"} at start, ${s.hostNow ?? "no answer to --version"} now). ` +
+        "Captures from here on are not this sitting's; start a new sitting.",
+    );
+  if (s.otherVersions.length > 0)
+    lines.push(
+      `STOP: ${s.otherVersions.length} captures are named with a version other than ${s.startedWith ?? "unknown"} (${s.otherVersions.slice(0, 5).join(", ")}).`,
+    );
+  lines.push(
+    `${s.harness} ${s.startedWith ?? "unknown"}, recipe ${s.recipe}: ` +
+      `${s.captured.length} events captured, ${s.missing.length} missing, ${s.repeats.length} repeated`,
+  );
+  lines.push(
+    ...s.captured.map(
+      (c) => `  captured  ${c.event}${c.files > 1 ? ` (${c.files} files)` : ""}${s.extra.includes(c.event) ? " (not in the recipe)" : ""}`,
+    ),
+  );
+  lines.push(...s.missing.map((e) => `  missing   ${e}`));
+  if (s.notCaptures.length > 0) lines.push(`  ${s.notCaptures.length} entries are not captures: ${s.notCaptures.slice(0, 5).join(", ")}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** The lines a person types in the shell that runs the host. */
+export function captureShellLines(dir: string): string[] {
+  return [`export ${CAPTURE_DIR_VARIABLE}=${JSON.stringify(dir)}`];
+}

@@ -1,0 +1,273 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { hostsCache } from "../src/capture/hosts.js";
+import { OPENCODE_PLUGIN_HOOKS } from "../src/capture/transports.js";
+import { loadRules } from "../src/io/load-rules.js";
+import { validateAgainst } from "../src/io/load-rules.js";
+import { clear, PROJECT_ROOT, sha256, tempDir } from "./helpers.js";
+
+// clear capture setup, start, status and dry-run: what each writes, checked against what the
+// hosts publish of their own settings and plugin types.
+
+const IN_CI = process.env.CI !== undefined && process.env.CI !== "" && process.env.CI !== "false";
+const TSC = path.join(PROJECT_ROOT, "node_modules", "typescript", "bin", "tsc");
+
+/** The hosts' published types (the Claude Agent SDK that matches Claude Code 2.1.328; @opencode-ai/plugin 1.18.33), unpacked into the cache. */
+function publishedTypes(): { sdk: string; plugin: string } | null {
+  const dir = path.join(hostsCache(), "types");
+  const sdk = path.join(dir, "sdk", "package", "sdk.d.ts");
+  const plugin = path.join(dir, "plugin", "package", "dist", "index.d.ts");
+  if (!existsSync(sdk) || !existsSync(plugin)) {
+    mkdirSync(dir, { recursive: true });
+    const packed = spawnSync("npm", ["pack", "@anthropic-ai/claude-agent-sdk@0.3.328", "@opencode-ai/plugin@1.18.33"], {
+      cwd: dir,
+      encoding: "utf8",
+    });
+    if (packed.status !== 0) {
+      if (IN_CI) throw new Error(`npm pack of the hosts' published types failed: ${packed.stderr}`);
+      return null;
+    }
+    for (const [tgz, into] of [
+      ["anthropic-ai-claude-agent-sdk-0.3.328.tgz", "sdk"],
+      ["opencode-ai-plugin-1.18.33.tgz", "plugin"],
+    ] as const) {
+      mkdirSync(path.join(dir, into), { recursive: true });
+      execFileSync("tar", ["xzf", path.join(dir, tgz), "-C", path.join(dir, into)]);
+    }
+  }
+  return { sdk, plugin };
+}
+
+function typeCheck(source: string): { code: number | null; out: string } {
+  const dir = tempDir("clear-types-");
+  writeFileSync(path.join(dir, "check.ts"), source);
+  const r = spawnSync(
+    process.execPath,
+    [
+      TSC,
+      "--noEmit",
+      "--strict",
+      "--skipLibCheck",
+      "--module",
+      "nodenext",
+      "--moduleResolution",
+      "nodenext",
+      "--target",
+      "es2022",
+      "--allowImportingTsExtensions",
+      path.join(dir, "check.ts"),
+    ],
+    { encoding: "utf8" },
+  );
+  return { code: r.status, out: r.stdout + r.stderr };
+}
+
+const VERSIONS = { "claude-code": "2.1.328", codex: "0.169.0", opencode: "1.18.33" } as const;
+
+function setup(harness: keyof typeof VERSIONS): { project: string; sitting: string; code: number; stderr: string } {
+  const base = tempDir("clear-setup-");
+  const project = path.join(base, "project");
+  const sitting = path.join(base, "sitting");
+  mkdirSync(sitting);
+  const r = clear(["capture", "setup", harness, "--project", project, "--into", sitting, "--host-version", VERSIONS[harness]]);
+  return { project, sitting, code: r.code, stderr: r.stderr };
+}
+
+describe("clear capture setup", () => {
+  const rules = loadRules();
+  let types: { sdk: string; plugin: string } | null = null;
+  beforeAll(() => {
+    types = publishedTypes();
+  }, 300_000);
+
+  it("Claude Code: .claude/settings.json with a hook for every catalogued event the host knows, typed as the host's published Settings", () => {
+    const { project, code } = setup("claude-code");
+    expect(code).toBe(0);
+    const text = readFileSync(path.join(project, ".claude", "settings.json"), "utf8");
+    const hooks = (JSON.parse(text) as { hooks: Record<string, { matcher: string; hooks: { command: string }[] }[]> }).hooks;
+    const catalogue = rules.harnesses.find((h) => h.harness === "claude-code")!.events.map((e) => e.event);
+    expect(Object.keys(hooks).sort()).toEqual(catalogue.filter((e) => e !== "WorktreeCreate").sort());
+    for (const [event, entries] of Object.entries(hooks))
+      expect(entries[0]!.hooks[0]!.command).toMatch(new RegExp(`capture hook claude-code ${event} --host-version 2\\.1\\.328$`));
+    if (types === null) return;
+    const published = readFileSync(types.sdk, "utf8");
+    const known = JSON.parse(`[${/HOOK_EVENTS: readonly \[([^\]]*)\]/.exec(published)![1]!.replace(/'/g, '"')}]`) as string[];
+    for (const event of Object.keys(hooks)) expect(known, event).toContain(event);
+    const good = typeCheck(`import type { Settings } from ${JSON.stringify(types.sdk)};\nexport const s: Settings = ${text};\n`);
+    expect(good.out).toBe("");
+    const broken = typeCheck(
+      `import type { Settings } from ${JSON.stringify(types.sdk)};\nexport const s: Settings = ${text.replace('"type": "command"', '"type": "commands"')};\n`,
+    );
+    expect(broken.code).not.toBe(0);
+  });
+
+  it("OpenCode: a plugin whose every hook is a hook of @opencode-ai/plugin's Hooks, loadable as an ES module", () => {
+    const { project, code } = setup("opencode");
+    expect(code).toBe(0);
+    const plugin = path.join(project, ".opencode", "plugins", "clear-capture.js");
+    const loaded = spawnSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const m = await import(${JSON.stringify(plugin)}); const h = await m.ClearCapture({}); console.log(Object.keys(h).sort().join(","));`,
+      ],
+      { encoding: "utf8" },
+    );
+    expect(loaded.stdout.trim().split(",")).toEqual(["event", ...OPENCODE_PLUGIN_HOOKS].sort());
+    if (types === null) return;
+    const good = typeCheck(
+      `import type { Hooks } from ${JSON.stringify(types.plugin)};\n` +
+        `export const names: (keyof Hooks)[] = ${JSON.stringify(["event", ...OPENCODE_PLUGIN_HOOKS])};\n`,
+    );
+    expect(good.out).toBe("");
+    expect(
+      typeCheck(
+        `import type { Hooks } from ${JSON.stringify(types.plugin)};\nexport const names: (keyof Hooks)[] = ["tool.execute.sideways"];\n`,
+      ).code,
+    ).not.toBe(0);
+  });
+
+  it("Codex: .codex/hooks.json with a command hook for every catalogued event", () => {
+    const { project, code } = setup("codex");
+    expect(code).toBe(0);
+    const hooks = (JSON.parse(readFileSync(path.join(project, ".codex", "hooks.json"), "utf8")) as { hooks: Record<string, unknown> })
+      .hooks;
+    expect(Object.keys(hooks).sort()).toEqual(
+      rules.harnesses
+        .find((h) => h.harness === "codex")!
+        .events.map((e) => e.event)
+        .sort(),
+    );
+  });
+
+  it("records the SHA-256 of every file it wrote in a kit.json that meets its schema", () => {
+    for (const harness of ["claude-code", "codex", "opencode"] as const) {
+      const { project, sitting } = setup(harness);
+      const kit = JSON.parse(readFileSync(path.join(sitting, "kit.json"), "utf8")) as {
+        transports: { path: string; sha256: string; bytes: number }[];
+        hostVersions: Record<string, string>;
+      };
+      expect(() => validateAgainst("kit", kit, "kit.json")).not.toThrow();
+      expect(kit.hostVersions).toEqual({ [harness]: VERSIONS[harness] });
+      for (const t of kit.transports) {
+        const bytes = readFileSync(path.join(project, t.path));
+        expect([t.sha256, t.bytes]).toEqual([sha256(bytes), bytes.length]);
+      }
+    }
+  });
+
+  it("refuses a project inside a git repository, and a transport already there with other content", () => {
+    const repo = tempDir("clear-setup-repo-");
+    execFileSync("git", ["init", "-q", repo]);
+    const inside = clear(["capture", "setup", "codex", "--project", path.join(repo, "p"), "--host-version", "0.169.0"]);
+    expect(inside.code).toBe(2);
+    expect(inside.stderr).toMatch(/inside a git repository/);
+    expect(existsSync(path.join(repo, "p"))).toBe(false);
+    const project = tempDir("clear-setup-own-");
+    mkdirSync(path.join(project, ".codex"));
+    writeFileSync(path.join(project, ".codex", "hooks.json"), "{}\n");
+    const clash = clear(["capture", "setup", "codex", "--project", project, "--host-version", "0.169.0"]);
+    expect(clash.code).toBe(2);
+    expect(readFileSync(path.join(project, ".codex", "hooks.json"), "utf8")).toBe("{}\n");
+  });
+});
+
+/** A stand-in host binary whose --version says what the test sets. */
+function fakeHost(line: string): string {
+  const bin = path.join(tempDir("clear-fake-host-"), "host");
+  writeFileSync(bin, `#!/bin/sh\necho ${JSON.stringify(line)}\n`);
+  chmodSync(bin, 0o755);
+  return bin;
+}
+
+describe("clear capture start and status", () => {
+  it("start probes --version, writes sitting.json from the flags and prints the checklist; status is live and a moved host is a stop", () => {
+    const host = fakeHost("0.169.0 (fake)");
+    const sitting = path.join(tempDir("clear-start-"), "sitting");
+    const start = clear([
+      "capture",
+      "start",
+      "codex",
+      "--into",
+      sitting,
+      "--driver",
+      "a person",
+      "--method",
+      "codex exec",
+      "--host-bin",
+      host,
+    ]);
+    expect(start.code, start.stderr).toBe(0);
+    expect(start.stdout).toMatch(/export CLEAR_CAPTURE_DIR=/);
+    expect(start.stdout).toMatch(/\[ \] 1\. bash: /);
+    const record = JSON.parse(readFileSync(path.join(sitting, "sitting.json"), "utf8")) as Record<string, string>;
+    expect(record).toMatchObject({
+      driver: "a person",
+      method: "codex exec",
+      versionLine: "0.169.0 (fake)",
+      harness: "codex",
+      recipe: "codex-driven",
+      hostVersion: "0.169.0",
+    });
+    expect(() => new Date(record.startedAt!).toISOString()).not.toThrow();
+    const hook = (event: string): void => {
+      spawnSync(
+        process.execPath,
+        [path.join(PROJECT_ROOT, "dist", "cli.js"), "capture", "hook", "codex", event, "--host-version", "0.169.0"],
+        { input: "{}", env: { ...process.env, CLEAR_CAPTURE_DIR: sitting } },
+      );
+    };
+    hook("SessionStart");
+    hook("PreToolUse");
+    hook("PreToolUse");
+    const status = clear(["capture", "status", sitting, "--host-bin", host, "--json"]);
+    const s = JSON.parse(status.stdout) as {
+      ok: boolean;
+      missing: string[];
+      repeats: { event: string; files: number }[];
+      captured: { event: string }[];
+      moved: boolean;
+    };
+    expect(status.code).toBe(1);
+    expect(s.captured.map((c) => c.event)).toEqual(["pre_tool_use", "session_start"]);
+    expect(s.repeats).toEqual([{ event: "pre_tool_use", files: 2 }]);
+    expect(s.missing).toContain("post_compact");
+    expect(s.moved).toBe(false);
+    const moved = clear(["capture", "status", sitting, "--host-bin", fakeHost("0.170.0 (fake)")]);
+    expect(moved.code).toBe(1);
+    expect(moved.stdout).toMatch(/^STOP: the host version moved since start \(0\.169\.0 at start, 0\.170\.0 now\)/);
+  });
+
+  it("start refuses a folder that already holds a sitting, or one inside a repository", () => {
+    const host = fakeHost("2.1.328 (Claude Code)");
+    const sitting = tempDir("clear-start-used-");
+    writeFileSync(path.join(sitting, "claude-code_stop_2.1.328.1.json"), "{}");
+    expect(clear(["capture", "start", "claude-code", "--into", sitting, "--host-bin", host]).code).toBe(2);
+    const repo = tempDir("clear-start-repo-");
+    execFileSync("git", ["init", "-q", repo]);
+    const r = clear(["capture", "start", "claude-code", "--into", path.join(repo, "s"), "--host-bin", host]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/inside a git repository/);
+  });
+});
+
+describe("clear capture dry-run", () => {
+  for (const harness of ["claude-code", "codex", "opencode"] as const) {
+    it(`${harness}: one synthetic payload through the transport's exact hook command, checked, and the folder removed`, () => {
+      const before = readdirSync(os.tmpdir()).filter((n) => n.startsWith("clear-dry-run-")).length;
+      const r = clear(["capture", "dry-run", harness, "--host-version", VERSIONS[harness]]);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toMatch(
+        new RegExp(
+          `dry run ok: expected ${harness}_session_(start|created)_${VERSIONS[harness].replace(/\./g, "\\.")}\\.1\\.json; ` +
+            "found \\S+; bytes equal; stdout empty; exit 0; notice said",
+        ),
+      );
+      expect(readdirSync(os.tmpdir()).filter((n) => n.startsWith("clear-dry-run-")).length).toBe(before);
+    });
+  }
+});

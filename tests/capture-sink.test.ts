@@ -1,0 +1,259 @@
+import { spawn, spawnSync, execFileSync } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { snakeEvent, hostVersionOf } from "../src/capture/sink.js";
+import { loadRules } from "../src/io/load-rules.js";
+import { CLI, tempDir } from "./helpers.js";
+
+// The sink a host's hook runs: bytes unchanged, the lowest free counter, nothing on stdout, exit 0
+// whatever happens, and one warning when it refuses.
+
+interface SinkRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function sink(args: string[], dir: string | undefined, input: Buffer | string | null, extraEnv: Record<string, string> = {}): SinkRun {
+  const env: Record<string, string | undefined> = { ...process.env, ...extraEnv };
+  if (dir === undefined) delete env.CLEAR_CAPTURE_DIR;
+  else env.CLEAR_CAPTURE_DIR = dir;
+  delete env.CLEAR_HOST_VERSION;
+  Object.assign(env, extraEnv);
+  const r = spawnSync(process.execPath, [CLI, "capture", "hook", ...args], {
+    input: input ?? undefined,
+    stdio: input === null ? ["ignore", "pipe", "pipe"] : "pipe",
+    env,
+    encoding: "utf8",
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function sinkAsync(args: string[], dir: string, input: Buffer): Promise<SinkRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, "capture", "hook", ...args], { env: { ...process.env, CLEAR_CAPTURE_DIR: dir } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+/** A folder outside every git repository (the system's temporary folder is). */
+function sittingDir(): string {
+  return tempDir("clear-sink-");
+}
+
+const PAYLOAD = Buffer.from('{"session_id":"s-1",  "hook_event_name":"PreToolUse","tool_input":{"command":"ls \\u00e9"}}\r\n\t ', "utf8");
+
+describe("the sink writes the bytes unchanged", () => {
+  it("names the file <harness>_<snake_event>_<version>.1.json with the exact bytes, prints nothing on stdout and says the notice once", () => {
+    const dir = sittingDir();
+    const first = sink(["claude-code", "PreToolUse", "--host-version", "2.1.328"], dir, PAYLOAD);
+    const second = sink(["claude-code", "PreToolUse", "--host-version=2.1.328"], dir, Buffer.from("{}"));
+    expect([first.code, first.stdout, second.code, second.stdout]).toEqual([0, "", 0, ""]);
+    expect(readdirSync(dir).sort()).toEqual(["claude-code_pre_tool_use_2.1.328.1.json", "claude-code_pre_tool_use_2.1.328.2.json"]);
+    expect(readFileSync(path.join(dir, "claude-code_pre_tool_use_2.1.328.1.json")).equals(PAYLOAD)).toBe(true);
+    expect(first.stderr).toMatch(/capture mode is recording this sitting to /);
+    expect(second.stderr).toBe("");
+  });
+
+  it("50 concurrent invocations write 50 files with distinct counters 1..50, each holding its own exact bytes, and one notice", async () => {
+    const dir = sittingDir();
+    const payloads = Array.from({ length: 50 }, (_, i) =>
+      Buffer.concat([Buffer.from(`{"i":${i},"pad":"`), Buffer.alloc(i * 997, 0x61 + (i % 26)), Buffer.from('"}\n')]),
+    );
+    const runs = await Promise.all(payloads.map((p) => sinkAsync(["codex", "PostToolUse", "--host-version", "0.169.0"], dir, p)));
+    expect(runs.every((r) => r.code === 0 && r.stdout === "")).toBe(true);
+    expect(
+      runs
+        .map((r) => r.stderr)
+        .join("")
+        .match(/capture mode is recording/g),
+    ).toHaveLength(1);
+    const names = readdirSync(dir);
+    expect(names.map((n) => Number(/\.([0-9]+)\.json$/.exec(n)?.[1])).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i + 1),
+    );
+    const found = names.map((n) => readFileSync(path.join(dir, n)));
+    for (const p of payloads) expect(found.filter((f) => f.equals(p))).toHaveLength(1);
+  });
+
+  it("takes the lowest free counter and never overwrites", () => {
+    const dir = sittingDir();
+    writeFileSync(path.join(dir, "opencode_tool_execute_before_1.18.33.1.json"), "one");
+    writeFileSync(path.join(dir, "opencode_tool_execute_before_1.18.33.3.json"), "three");
+    sink(["opencode", "tool.execute.before", "--host-version", "1.18.33"], dir, "two");
+    sink(["opencode", "tool.execute.before", "--host-version", "1.18.33"], dir, "four");
+    const read = (n: number): string => readFileSync(path.join(dir, `opencode_tool_execute_before_1.18.33.${n}.json`), "utf8");
+    expect([read(1), read(2), read(3), read(4)]).toEqual(["one", "two", "three", "four"]);
+  });
+
+  it("names the version unknown when none is given, takes it from CLEAR_HOST_VERSION, and reads a --version line", () => {
+    const dir = sittingDir();
+    sink(["codex", "SessionStart"], dir, "{}");
+    sink(["codex", "Stop"], dir, "{}", { CLEAR_HOST_VERSION: "0.169.0" });
+    sink(["codex", "PreToolUse", "--host-version", "codex-cli 0.169.0"], dir, "{}");
+    const odd = sink(["codex", "PostToolUse", "--host-version", "../../etc"], dir, "{}");
+    expect(readdirSync(dir).sort()).toEqual([
+      "codex_post_tool_use_unknown.1.json",
+      "codex_pre_tool_use_0.169.0.1.json",
+      "codex_session_start_unknown.1.json",
+      "codex_stop_0.169.0.1.json",
+    ]);
+    expect(odd.stderr).toMatch(/not a version; the capture is named unknown/);
+  });
+});
+
+describe("the sink refuses, writes nothing, exits 0 with one warning", () => {
+  const parent = sittingDir();
+  const repo = path.join(parent, "repo");
+  mkdirSync(path.join(repo, "deep", "sitting"), { recursive: true });
+  execFileSync("git", ["init", "-q", repo]);
+  const bare = path.join(parent, "bare.git");
+  execFileSync("git", ["init", "-q", "--bare", bare]);
+  mkdirSync(path.join(bare, "inside"));
+  const real = path.join(parent, "real");
+  mkdirSync(real);
+  const link = path.join(parent, "link");
+  symlinkSync(real, link);
+  const file = path.join(parent, "file");
+  writeFileSync(file, "");
+  const cases: [string, string, RegExp][] = [
+    ["a relative folder", "captures", /is not an absolute path/],
+    ["a missing folder", path.join(parent, "missing"), /does not exist/],
+    ["a symbolic link", link, /is a symbolic link/],
+    ["a file", file, /is not a directory/],
+    ["a folder inside a git work tree", path.join(repo, "deep", "sitting"), /inside a git repository/],
+    ["a repository's .git folder", path.join(repo, ".git"), /inside a git repository/],
+    ["a folder inside a bare repository", path.join(bare, "inside"), /inside a git repository/],
+  ];
+  for (const [what, dir, why] of cases) {
+    it(what, () => {
+      const r = sink(["claude-code", "SessionStart", "--host-version", "2.1.328"], dir, PAYLOAD);
+      expect([r.code, r.stdout]).toEqual([0, ""]);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toMatch(why);
+      expect(readdirSync(real)).toEqual([]);
+      expect(readdirSync(path.join(repo, "deep", "sitting"))).toEqual([]);
+      expect(readdirSync(path.join(bare, "inside"))).toEqual([]);
+    });
+  }
+  it("never creates the folder", () => {
+    sink(["claude-code", "SessionStart"], path.join(parent, "missing"), PAYLOAD);
+    expect(readdirSync(parent)).not.toContain("missing");
+  });
+});
+
+describe("whatever happens, nothing on stdout and exit 0", () => {
+  it("does nothing, silently, with CLEAR_CAPTURE_DIR unset or empty", () => {
+    for (const dir of [undefined, ""]) {
+      const r = sink(["claude-code", "SessionStart"], dir, PAYLOAD);
+      expect(r).toEqual({ code: 0, stdout: "", stderr: "" });
+    }
+  });
+
+  it("bad arguments: too few, an unknown option, a harness or event that cannot name a file", () => {
+    const dir = sittingDir();
+    for (const args of [
+      [],
+      ["claude-code"],
+      ["claude-code", "Stop", "--verbose"],
+      ["../x", "Stop"],
+      ["claude-code", "../../Stop"],
+      ["claude-code", "Stop", "--help"],
+      ["a", "b", "c"],
+    ]) {
+      const r = sink(args, dir, PAYLOAD);
+      expect([r.code, r.stdout], args.join(" ")).toEqual([0, ""]);
+      expect(r.stderr.trim().split("\n"), args.join(" ")).toHaveLength(1);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("unreadable standard input (a folder) writes nothing", () => {
+    const dir = sittingDir();
+    const fd = openSync(dir, "r");
+    const r = spawnSync(process.execPath, [CLI, "capture", "hook", "codex", "Stop"], {
+      stdio: [fd, "pipe", "pipe"],
+      env: { ...process.env, CLEAR_CAPTURE_DIR: dir },
+      encoding: "utf8",
+    });
+    closeSync(fd);
+    expect([r.status, r.stdout]).toEqual([0, ""]);
+    expect(r.stderr).toMatch(/standard input could not be read/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("a payload on a closed standard input is an empty capture, as sent", () => {
+    const dir = sittingDir();
+    const r = sink(["codex", "Stop", "--host-version", "0.169.0"], dir, null);
+    expect([r.code, r.stdout]).toEqual([0, ""]);
+    expect(readFileSync(path.join(dir, "codex_stop_0.169.0.1.json"), "utf8")).toBe("");
+  });
+});
+
+const FULL = tempDir("clear-sink-full-");
+const mounted = spawnSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", FULL]).status === 0;
+afterAll(() => {
+  if (mounted) spawnSync("umount", [FULL]);
+  rmSync(FULL, { recursive: true, force: true });
+});
+
+describe.skipIf(!mounted)(`a full disk${mounted ? "" : " (skipped: a small tmpfs cannot be mounted here)"}`, () => {
+  it("a payload larger than the space left keeps no partial file, warns once, exits 0", () => {
+    const small = sink(["codex", "Stop", "--host-version", "0.169.0"], FULL, "{}");
+    const big = sink(["codex", "Stop", "--host-version", "0.169.0"], FULL, Buffer.alloc(512 * 1024, 0x20));
+    expect([small.code, big.code, big.stdout]).toEqual([0, 0, ""]);
+    expect(big.stderr).toMatch(/could not be written .*ENOSPC/);
+    expect(readdirSync(FULL)).toEqual(["codex_stop_0.169.0.1.json"]);
+  });
+});
+
+describe("the sink's names", () => {
+  it("every catalogued event's snake form is its catalogued stem", () => {
+    for (const h of loadRules().harnesses) for (const e of h.events) expect(snakeEvent(e.event), `${h.harness} ${e.event}`).toBe(e.stem);
+  });
+  it("reads a version or says it cannot", () => {
+    expect(hostVersionOf("2.1.328 (Claude Code)").version).toBe("2.1.328");
+    expect(hostVersionOf("0.165.0-alpha.1.2").version).toBe("0.165.0-alpha.1.2");
+    expect(hostVersionOf("2_1_261").version).toBe("2_1_261");
+    expect(hostVersionOf("1.2.3 and 4.5.6").version).toBe("unknown");
+    expect(hostVersionOf(undefined)).toEqual({ version: "unknown", note: null });
+  });
+});
+
+describe("the sink's start", () => {
+  it("loads no module of the tool but the entry and the sink (no rules, no schemas)", () => {
+    const dir = sittingDir();
+    const log = path.join(sittingDir(), "resolved.log");
+    const hooks = path.join(dir, "..", `hooks-${path.basename(dir)}.mjs`);
+    writeFileSync(
+      hooks,
+      [
+        'import { appendFileSync } from "node:fs";',
+        "export async function resolve(s, c, next) {",
+        "  const r = await next(s, c);",
+        `  appendFileSync(${JSON.stringify(log)}, r.url + "\\n");`,
+        "  return r;",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const register = `data:text/javascript,import{register}from"node:module";register(${JSON.stringify(`file://${hooks}`)});`;
+    const r = spawnSync(process.execPath, ["--import", register, CLI, "capture", "hook", "codex", "Stop", "--host-version", "0.169.0"], {
+      input: "{}",
+      env: { ...process.env, CLEAR_CAPTURE_DIR: dir },
+      encoding: "utf8",
+    });
+    expect(r.status).toBe(0);
+    const tool = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((u) => u.startsWith("file:") && !u.endsWith(".mjs"));
+    expect(tool.map((u) => path.relative(path.dirname(CLI), new URL(u).pathname)).sort()).toEqual(["capture/sink.js", "cli.js"]);
+    expect(readdirSync(dir)).toEqual(["codex_stop_0.169.0.1.json"]);
+  });
+});

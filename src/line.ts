@@ -131,7 +131,7 @@ function blockersOf(line: Pick<Line, "inventory" | "selection" | "scan">): Findi
 
 async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixtures: FixtureOut[], setting: Setting): Promise<Pick<Line, "fixtures" | "scan" | "batch">> {
   say(setting, line.captures.length, `scanning ${fixtures.length} fixtures`);
-  const engine = scanEngine(setting.rules.secrets, line.names.grammar, userNamePattern(line.names.checked));
+  const engine = scanEngine(setting.rules.secrets, line.names.grammar, userNamePattern(line.names.checked), setting.rules.knownMembers);
   const scan = await scanPass(fixtures.map((f) => ({ file: f.path, text: Buffer.from(f.bytes).toString("utf8") })), engine, setting.display);
   const blockers = blockersOf({ ...line, scan });
   const written = blockers.length === 0 ? fixtures : [];

@@ -83,24 +83,7 @@ for (const harness of HARNESSES) {
         expect(name).toContain(`_${HOST_PINS[harness].version}.`);
     });
 
-    // OpenCode's own bash tool description quotes `mkdir "/Users/name/My Documents"`: clearance
-    // learns "name" as a home owner and then refuses every member called name (home-in-key).
-    // Until clearance tells a member name from a value, the OpenCode sitting is held at clear run.
-    it.runIf(harness === "opencode")(
-      "is held at clear run only by home-in-key on members called name, learned from the host's own tool text",
-      () => {
-        const root = repository();
-        const run = clear(["run", sitting, "--json"], { cwd: root });
-        expect(run.code).toBe(1);
-        const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
-        const refused = record.split("\n").filter((l) => l.startsWith("- refused "));
-        expect(refused.length).toBeGreaterThan(0);
-        expect(refused.every((l) => / home-in-key `[^`]*\/name`/.test(l))).toBe(true);
-        expect(readdirSync(sitting).filter((n) => n.endsWith(".json")).length).toBeGreaterThan(0);
-      },
-    );
-
-    it.skipIf(harness === "opencode")(
+    it(
       "is cleared by clear run, accepted, and committed through the installed gate; a raw capture is refused",
       () => {
         const root = repository();

@@ -52,13 +52,13 @@ function controlText(secrets: SecretRules): string {
   return JSON.stringify(members, null, 1);
 }
 
-export function scanEngine(secrets: SecretRules, grammar: HomeGrammar, names: RegExp | null): ScanEngine {
+export function scanEngine(secrets: SecretRules, grammar: HomeGrammar, names: RegExp | null, structure: ReadonlySet<string> = new Set()): ScanEngine {
   const config: SecretLintCoreConfig = {
     rules: [
       { id: "@secretlint/secretlint-rule-preset-recommend", rule: recommendedPreset, rules: [{ id: "@secretlint/secretlint-rule-aws", options: { enableIDScanRule: true } }] },
       ...secrets.rules.map((r) => ({ id: r.id, rule: patternRule(r) })),
       { id: SENSITIVE_MEMBER_RULE, rule: sensitiveMemberRule },
-      { id: HOME_OWNER_RULE, rule: homeOwnerRule(grammar, names) },
+      { id: HOME_OWNER_RULE, rule: homeOwnerRule(grammar, names, structure) },
     ],
   };
   const expected = [...secrets.rules.map((r) => r.id), ...Object.keys(secrets.presetControls), SENSITIVE_MEMBER_RULE, HOME_OWNER_RULE].sort();

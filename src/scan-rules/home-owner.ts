@@ -8,7 +8,7 @@ import { stringsOf } from "./strings.js";
 
 export const HOME_OWNER_RULE = "clear/home-owner";
 
-export function homeOwnerRule(grammar: HomeGrammar, names: RegExp | null): SecretLintRuleCreator {
+export function homeOwnerRule(grammar: HomeGrammar, names: RegExp | null, structure: ReadonlySet<string> = new Set()): SecretLintRuleCreator {
   const messages = { FOUND: { en: () => "a home directory's owner or a user name is here" } };
   return {
     messages,
@@ -18,6 +18,8 @@ export function homeOwnerRule(grammar: HomeGrammar, names: RegExp | null): Secre
       return {
         file(source) {
           for (const s of stringsOf(source.content)) {
+            // A member name the rules spell is the host's structure, as in substitution's final check.
+            if (s.isKey && structure.has(s.decoded) && !grammar.mayHold(s.decoded)) continue;
             if (/^x*$/.test(s.decoded) || !(grammar.mayHold(s.decoded) || (names?.test(s.decoded) ?? false) || s.decoded.includes("\\"))) continue;
             const readings = nestedReadings(s.decoded);
             const owner = grammar.realOwners(s.decoded).find((o) => !o.tilde);

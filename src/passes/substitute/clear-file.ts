@@ -109,7 +109,7 @@ export function clearFile(capture: Capture, ctx: ClearContext): ClearedFile {
   const leaves = substituteLeaves(capture, exempt.dumps, ctx, applied);
   const text = splice(capture.doc.text, leaves.edits);
   const checked = recheck(text, capture.doc, capture.name);
-  const final = checked.cleared ? finalCheck(checked.cleared, capture.doc, capture.name, ctx.grammar, ctx.names, ctx.display) : [];
+  const final = checked.cleared ? finalCheck(checked.cleared, capture.doc, capture.name, ctx.grammar, ctx.names, ctx.display, ctx.rules.knownMembers) : [];
   const refused = [...exempt.refused, ...leaves.refused, ...checked.refused, ...final];
   const bytes = refused.length > 0 ? null : Buffer.from(text, "utf8");
   return {

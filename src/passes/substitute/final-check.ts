@@ -23,7 +23,7 @@ function learnedText(names: KnownNames, found: string, display: Display): string
 }
 
 /** Refusals for one cleared document; places are given in the capture (`placesIn`), whose spans line up one for one. */
-export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: string, grammar: HomeGrammar, names: KnownNames, display: Display): Finding[] {
+export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: string, grammar: HomeGrammar, names: KnownNames, display: Display, structure: ReadonlySet<string> = new Set()): Finding[] {
   const findings: Finding[] = [];
   for (const { span, isKey, index } of stringTokens(cleared)) {
     const place = (isKey ? placesIn.keys : placesIn.spans)[index]?.start ?? 0;
@@ -35,6 +35,8 @@ export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: 
       findings.push(finding(isKey ? "home-in-key" : "home-left", where));
       continue;
     }
+    // A member name the rules spell is the host's own structure, not a person, even where a sitting taught that word as an owner.
+    if (isKey && structure.has(text)) continue;
     const name = names.pattern ? readings.map((r) => names.pattern?.exec(r)?.[0]).find((m) => m !== undefined) : undefined;
     if (name !== undefined) findings.push(isKey ? finding("home-in-key", where) : finding("user-name-left", where, { learned: learnedText(names, name, display) }));
   }

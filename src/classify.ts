@@ -1,3 +1,4 @@
+import { append } from "./collections.js";
 import { pointerTokens, stringAt } from "./json/reader.js";
 import { compilePattern, matchesPattern } from "./pointers.js";
 import type { ClassifiedLeaf, FieldClass, FieldRule, FieldRuleSet, JsonDocument, ValueKind } from "./types.js";
@@ -53,7 +54,7 @@ export function classifier(ruleSet: FieldRuleSet | undefined): Classifier {
   rules.forEach((r, i) => {
     const last = compilePattern(r.pointer).at(-1) ?? "";
     if (last === "*" || last === "**") open.push(i);
-    else byLast.set(last, [...(byLast.get(last) ?? []), i]);
+    else append(byLast, last, i);
   });
   const candidates = new Map<string, number[]>();
   const candidatesFor = (last: string): number[] => {

@@ -58,7 +58,7 @@ export function makeDisplay(rules: Rules, users: string[], runnerHome: string | 
       let out = p;
       if (runnerHome && (p === runnerHome || p.startsWith(`${runnerHome}/`))) out = `~${p.slice(runnerHome.length)}`;
       const owners = grammar.mayHold(out) ? grammar.realOwners(out) : [];
-      for (const o of owners.reverse()) out = out.slice(0, o.start) + grammar.placeholder + out.slice(o.end);
+      for (const o of [...owners].reverse()) out = out.slice(0, o.start) + grammar.placeholder + out.slice(o.end);
       return names ? out.replace(new RegExp(names.source, "giu"), grammar.placeholder) : out;
     },
   };

@@ -19,9 +19,9 @@ export interface OwnerSpan {
 export interface HomeGrammar {
   placeholder: string;
   /** Every owner span in `text`; every root accepts both slashes and their escaped spellings. */
-  owners(text: string): OwnerSpan[];
+  owners(text: string): readonly OwnerSpan[];
   /** Only the owners that are someone: not the placeholder, not a name that belongs to nobody. */
-  realOwners(text: string): OwnerSpan[];
+  realOwners(text: string): readonly OwnerSpan[];
   /** True when `text` may hold a home (a cheap test before `owners`). */
   mayHold(text: string): boolean;
   isOwner(name: string): boolean;
@@ -118,6 +118,21 @@ function standsIn(text: string, from: number, at: number, mounts: ((segment: str
   return segments.length === 0 || mounts.some((m) => m.length === segments.length && m.every((fits, i) => fits(segments[i] as string)));
 }
 
+/** Answers for texts already asked about; short texts only, and a bounded number of them. */
+class Memo<T> {
+  readonly #answers = new Map<string, T>();
+  get(text: string, compute: () => T): T {
+    if (text.length > 2048) return compute();
+    let answer = this.#answers.get(text);
+    if (answer === undefined) {
+      answer = compute();
+      if (this.#answers.size >= 50_000) this.#answers.clear();
+      this.#answers.set(text, answer);
+    }
+    return answer;
+  }
+}
+
 interface RootMeta {
   spaced: boolean;
   tilde: boolean;
@@ -150,6 +165,18 @@ function patterns(rules: HomeRules): { roots: RegExp; slugs: RegExp; meta: Map<s
  * `anywhere` reads every root wherever it stands, for masking what the tool prints, where a folder too many costs nothing.
  */
 export function homeGrammar(rules: HomeRules, known: string[] = [], options: { anywhere?: boolean } = {}): HomeGrammar {
+  // Built once per rules, names and reading: display, substitution and the scan share one.
+  const key = `${options.anywhere === true}\u0000${[...known].sort().join("\u0000")}`;
+  let built = grammars.get(rules);
+  if (!built) grammars.set(rules, (built = new Map()));
+  let grammar = built.get(key);
+  if (!grammar) built.set(key, (grammar = buildGrammar(rules, known, options)));
+  return grammar;
+}
+
+const grammars = new WeakMap<HomeRules, Map<string, HomeGrammar>>();
+
+function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: boolean }): HomeGrammar {
   const notOwners = new Set([...rules.notOwners, ...(rules.declared ?? []).map((d) => d.segment)].map((n) => n.toLowerCase()));
   const knownForms = [...new Set(known.flatMap((n) => [n, n.replace(/[^\p{L}\p{N}]/gu, "-")]))].sort((a, b) => b.length - a.length);
   const { roots, slugs, meta } = patterns(rules);
@@ -178,14 +205,23 @@ export function homeGrammar(rules: HomeRules, known: string[] = [], options: { a
       starts.homeIn = from;
     }
   };
-  const rootOf = (m: RegExpExecArray): RootMeta => meta.get(Object.entries(m.groups ?? {}).find(([, v]) => v !== undefined)?.[0] ?? "") ?? SLUG;
+  const groupNames = [...meta.keys()];
+  const rootOf = (m: RegExpExecArray): RootMeta => {
+    const groups = m.groups ?? {};
+    for (const name of groupNames) if (groups[name] !== undefined) return meta.get(name) as RootMeta;
+    return SLUG;
+  };
+  // A sitting repeats its paths: each distinct text is read once per grammar.
+  const seen = new Memo<readonly OwnerSpan[]>();
+  const seenReal = new Memo<readonly OwnerSpan[]>();
+  const seenMay = new Memo<boolean>();
 
   const grammar: HomeGrammar = {
     placeholder: rules.placeholder,
     isOwner,
-    mayHold: (text) => keywords.test(text),
-    realOwners: (text) => grammar.owners(text).filter((o) => o.real),
-    owners(text) {
+    mayHold: (text) => seenMay.get(text, () => keywords.test(text)),
+    realOwners: (text) => seenReal.get(text, () => grammar.owners(text).filter((o) => o.real)),
+    owners: (text) => seen.get(text, () => {
       const out: OwnerSpan[] = [];
       collect(text, roots, PATH_BREAK, rootOf, out);
       // A slug is one path segment: a second root inside the same slug is a folder of the first owner's.
@@ -195,7 +231,7 @@ export function homeGrammar(rules: HomeRules, known: string[] = [], options: { a
       const kept: OwnerSpan[] = [];
       for (const o of out) if (kept.length === 0 || o.start >= (kept[kept.length - 1] as OwnerSpan).end) kept.push(o);
       return kept;
-    },
+    }),
   };
   return grammar;
 }

@@ -4,7 +4,6 @@ import { sha256Hex } from "./digest.js";
 import { OutputError, UsageError } from "./errors.js";
 import { finding, type Finding } from "./findings.js";
 import { userNamePattern } from "./homes.js";
-import { committedTransports } from "./io/kit.js";
 import { RulesError, validateAgainst } from "./io/load-rules.js";
 import { listCaptureDir, readCaptureEntries } from "./io/read-capture-dir.js";
 import { CONFIG_FILE, placesOf, repoPaths } from "./io/repo-tree.js";
@@ -16,7 +15,6 @@ import { kitPass } from "./passes/kit.js";
 import { identifiersOf, pairPass, placeholderTest } from "./passes/pair.js";
 import { provenancePass } from "./passes/provenance.js";
 import { batchId, recordBatch } from "./passes/record.js";
-import { scanEngine, scanPass } from "./passes/scan.js";
 import { selectPass } from "./passes/select.js";
 import { sittingNames, substitutePass, type SittingNames } from "./passes/substitute/index.js";
 import { parseRecord } from "./record/parse.js";
@@ -38,6 +36,10 @@ export interface LineOptions {
   recipes?: string[];
   /** Capture names a person chose with --choose. */
   choose?: string[];
+  /** Inventory lists every pointer with its class (clear inventory's output). */
+  fields?: boolean;
+  /** Keep every capture's parsed document after substitution (the review page reveals raw values from them). */
+  keepDocuments?: boolean;
 }
 
 export interface Line {
@@ -101,10 +103,13 @@ function say(setting: Setting, count: number, line: string): void {
   if (count > PROGRESS_FROM) setting.progress?.(line);
 }
 
-function inventoried(sitting: Sitting, setting: Setting, recipes: string[]): Pick<Line, "inventory" | "captures"> {
+function inventoried(sitting: Sitting, setting: Setting, options: LineOptions): Pick<Line, "inventory" | "captures"> {
   say(setting, sitting.entries.length, `inventory of ${sitting.entries.length} entries`);
   const policy = setting.config.policies?.["env-dump-v1"] ?? null;
-  return inventoryPass(sitting, inventoryContext(setting.rules, setting.display, policy), recipes);
+  const result = inventoryPass(sitting, inventoryContext(setting.rules, setting.display, policy), options.recipes ?? [], options.fields === true);
+  // Each entry's document now lives on its capture; the listing is not held twice.
+  sitting.entries = [];
+  return result;
 }
 
 function paired(captures: Capture[], inventory: Inventory, setting: Setting): Pairing {
@@ -114,9 +119,18 @@ function paired(captures: Capture[], inventory: Inventory, setting: Setting): Pa
   return pairPass(files, setting.rules, skippedOf(inventory), setting.display.id);
 }
 
-function substituted(captures: Capture[], inventory: Inventory, names: SittingNames, setting: Setting): Substitution {
+/** What later passes need of a capture once it is cleared: its name, size and digest, not its document. */
+function release(capture: Capture): void {
+  capture.doc = RELEASED;
+  capture.leaves = [];
+}
+
+const RELEASED = { text: "", value: null, spans: [], keys: [] };
+
+function substituted(captures: Capture[], inventory: Inventory, names: SittingNames, setting: Setting, keep: boolean): Substitution {
   say(setting, captures.length, `substituting ${captures.length} captures`);
-  const substitution = substitutePass(captures, setting.rules, { users: setting.users, literals: setting.config.literals ?? [] }, setting.display, names);
+  const options = { users: setting.users, literals: setting.config.literals ?? [] };
+  const substitution = substitutePass(captures, setting.rules, options, setting.display, names, keep ? undefined : release);
   return { ...substitution, skipped: skippedOf(inventory) };
 }
 
@@ -131,6 +145,9 @@ function blockersOf(line: Pick<Line, "inventory" | "selection" | "scan">): Findi
 
 async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixtures: FixtureOut[], setting: Setting): Promise<Pick<Line, "fixtures" | "scan" | "batch">> {
   say(setting, line.captures.length, `scanning ${fixtures.length} fixtures`);
+  // The scanner and the kit's edge load only for the record: inventory, pair and select start without them.
+  const { scanEngine, scanPass } = await import("./passes/scan.js");
+  const { committedTransports } = await import("./io/kit.js");
   const engine = scanEngine(setting.rules.secrets, line.names.grammar, userNamePattern(line.names.checked), setting.rules.knownMembers);
   const scan = await scanPass(fixtures.map((f) => ({ file: f.path, text: Buffer.from(f.bytes).toString("utf8") })), engine, setting.display);
   const blockers = blockersOf({ ...line, scan });
@@ -147,14 +164,14 @@ async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixture
 export async function runLine(setting: Setting, dir: string, until: Stage, options: LineOptions = {}): Promise<Line> {
   checkRecipes(setting, options.recipes ?? []);
   const sitting = await readSitting(dir, setting);
-  const { inventory, captures } = inventoried(sitting, setting, options.recipes ?? []);
+  const { inventory, captures } = inventoried(sitting, setting, options);
   const empty = { pairing: pairPass([], setting.rules), substitution: { userNames: 0, declarations: [], files: [], skipped: [], findings: [] }, selection: { selected: [], findings: [] } };
   const line: Line = { sitting, inventory, captures, ...empty, names: sittingNames([], setting.rules, []), fixtures: [], scan: { files: 0, findings: [], control: { red: false, rules: [], silent: [] } }, batch: { id: "", digest: "", text: "", blockers: [] } };
   if (until === "inventory") return line;
   line.pairing = paired(captures, inventory, setting);
   if (until === "pair") return line;
   line.names = sittingNames(captures, setting.rules, setting.users);
-  line.substitution = substituted(captures, inventory, line.names, setting);
+  line.substitution = substituted(captures, inventory, line.names, setting, options.keepDocuments === true);
   if (until === "substitute") return line;
   const unknown = (options.choose ?? []).filter((name) => !captures.some((c) => c.name === name));
   if (unknown.length > 0) throw new UsageError(`--choose: not a valid capture in this sitting: ${unknown.join(", ")}`);

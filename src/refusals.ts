@@ -82,8 +82,10 @@ export interface EnvDumpPolicy {
 
 /** Every refused class in one capture, judged: refused unless the env-dump-v1 policy admits it. */
 export function judgeRefusals(doc: JsonDocument, where: { file: string; harness: string; event: string }, rules: RefusalRules, policy: EnvDumpPolicy | null, display: Display): JudgedRefusals {
-  const out: JudgedRefusals = { refused: [], dumps: [], exemptions: [] };
-  for (const r of findRefusals(doc, where.harness, where.event, rules)) {
+  const out: JudgedRefusals = { refused: [], dumps: [], envDumps: [], exemptions: [] };
+  const found = findRefusals(doc, where.harness, where.event, rules);
+  out.envDumps = found.filter((r) => r.kind === "env-dump").map((r) => r.pointer);
+  for (const r of found) {
     const admitted = r.kind === "env-dump" && policy !== null && (policy.pointers === undefined || policy.pointers.includes(r.pointer));
     if (!admitted) {
       out.refused.push(finding("refused-class", { file: where.file, pointer: display.pointer(r.pointer), ...placeOf(doc.text, r.start) }, { detail: r.detail }));

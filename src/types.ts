@@ -64,7 +64,7 @@ export interface ReadProblem {
 
 /** One directory entry: a file read whole and parsed, or something that could not be. */
 export type CaptureEntry =
-  | { kind: "readable"; name: string; size: number; bytes: Uint8Array; sha256: string; doc: JsonDocument; mtimeMs: number }
+  | { kind: "readable"; name: string; size: number; sha256: string; doc: JsonDocument; mtimeMs: number }
   | { kind: "unreadable"; name: string; size: number; entryKind: EntryKind; problem: ReadProblem | null; sha256: string | null; mtimeMs: number | null };
 
 export interface SittingInfo {
@@ -104,6 +104,8 @@ export interface Sitting {
 export interface HarnessEvent {
   event: string; // the host's own name: PreToolUse, tool.execute.before
   stem: string; // snake_event as it appears in a capture name
+  /** The earliest host version seen to declare it; an older host's hook configuration does not name it. */
+  since?: string;
 }
 
 export interface HarnessCatalogue {
@@ -335,6 +337,8 @@ export interface JudgedRefusals {
   refused: Finding[];
   /** Pointers of environment dumps the env-dump-v1 policy admits. */
   dumps: string[];
+  /** Pointers of every environment dump, admitted or not: their members are variables, not fields. */
+  envDumps: string[];
   exemptions: Exemption[];
 }
 
@@ -346,7 +350,8 @@ export interface Capture {
   hostEvent: string | undefined;
   version: string;
   n: number;
-  bytes: Uint8Array;
+  /** The raw capture's size in bytes; its text is the document's. */
+  size: number;
   sha256: string;
   doc: JsonDocument;
   mtimeMs: number;
@@ -422,8 +427,8 @@ export interface ClearedReport {
 
 export interface ClearedFile {
   report: ClearedReport;
-  /** The cleared bytes; null when the capture was refused. */
-  cleared: Uint8Array | null;
+  /** The cleared text (its UTF-8 bytes are the fixture); null when the capture was refused. */
+  cleared: string | null;
 }
 
 /** Where a user name was learned: the file and pointer, never the name. */

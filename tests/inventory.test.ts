@@ -288,7 +288,7 @@ describe("inventoryPass, called directly", () => {
   const setting = { rules, display: makeDisplay(rules, [], null) };
   const readable = (name: string, text: string): CaptureEntry => {
     const c = captureOf(text, name, "codex", "stop");
-    return { kind: "readable", name, size: c.bytes.length, bytes: c.bytes, sha256: c.sha256, doc: c.doc, mtimeMs: 0 };
+    return { kind: "readable", name, size: c.size, sha256: c.sha256, doc: c.doc, mtimeMs: 0 };
   };
 
   it("names every capture, hands on the valid ones, and finds missing events and repeats", () => {

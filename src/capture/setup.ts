@@ -17,11 +17,20 @@ export function sinkCall(): SinkCall {
   return { node: process.execPath, cli: path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "cli.js") };
 }
 
-/** The host's own event names, from its catalogue in the rules. */
-export function catalogueEvents(rules: Rules, harness: Harness): string[] {
+/** Dotted versions compared part by part (a pre-release suffix is ignored). */
+function notOlder(version: string, than: string): boolean {
+  const parts = (v: string): number[] => v.split("-")[0]!.split(".").map(Number);
+  const [a, b] = [parts(version), parts(than)];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
+  return true;
+}
+
+/** The host's own event names, from its catalogue in the rules: those a host of this version declares (all, when the version is unknown). */
+export function catalogueEvents(rules: Rules, harness: Harness, version = "unknown"): string[] {
   const catalogue = rules.harnesses.find((h) => h.harness === harness);
   if (!catalogue) throw new UsageError(`rules/harnesses has no catalogue for ${harness}`);
-  return catalogue.events.map((e) => e.event);
+  const known = /^[0-9]+\.[0-9]+\.[0-9]+/.test(version);
+  return catalogue.events.filter((e) => !known || e.since === undefined || notOlder(version, e.since)).map((e) => e.event);
 }
 
 const sha256 = (bytes: Buffer | string): string => createHash("sha256").update(bytes).digest("hex");
@@ -69,7 +78,7 @@ export function setupTransports(
   checkProjectFolder(project, opts.shown);
   mkdirSync(project, { recursive: true });
   const call = sinkCall();
-  const files = transportsFor(harness, catalogueEvents(opts.rules, harness), call, opts.version).map((f) =>
+  const files = transportsFor(harness, catalogueEvents(opts.rules, harness, opts.version), call, opts.version).map((f) =>
     writeTransport(project, f, opts.shown),
   );
   const kit = kitOf(harness, opts.version, files, call);

@@ -182,7 +182,7 @@ async function dryRunCommand(argv: string[], io: Io): Promise<number> {
   const harness = harnessOf(positionals[0], "dry-run");
   const setting = loadSetting(undefined, io.cwd);
   const version = hostVersionFor(harness, values, io, setting);
-  const r = await dryRun(harness, version, sinkCall(), catalogueEvents(setting.rules, harness));
+  const r = await dryRun(harness, version, sinkCall(), catalogueEvents(setting.rules, harness, version));
   const verdict = r.ok ? "ok" : "FAILED";
   io.stdout(
     [

@@ -20,7 +20,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const setting = loadSetting(values.root, io.cwd, { maxFileBytes: values["max-file-bytes"] });
   setting.progress = progressFor(io, values.json);
   const recipes = values.recipe ?? [];
-  const { inventory } = await runLine(setting, requireDir(positionals[0], "inventory"), "inventory", { recipes });
+  const { inventory } = await runLine(setting, requireDir(positionals[0], "inventory"), "inventory", { recipes, fields: true });
   const blocked = blocks(inventory.findings);
   const dir = setting.display.path(inventory.dir);
   if (values.json) writeJson(io, { command: "inventory", ok: !blocked, ...inventory, dir });

@@ -25,7 +25,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const setting = loadSetting(values.root, io.cwd);
   const dir = positionals[0] ? path.resolve(io.cwd, positionals[0]) : setting.root ? path.join(setting.root, repoPaths(setting.config).capturesInbox) : undefined;
   if (dir === undefined) throw new UsageError("clear review needs a capture directory outside a repository");
-  const cleared = await runLine(setting, dir, "record");
+  const cleared = await runLine(setting, dir, "record", { keepDocuments: true });
   const batch = cleared.batch.blockers.length === 0 ? { id: cleared.batch.id, digest: cleared.batch.digest } : null;
   const model = reviewModel(cleared, cleared.selection, cleared.scan, batch);
   const reveal: Route = (q) => {

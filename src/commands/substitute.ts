@@ -38,7 +38,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const outShown = setting.display.path(out);
   await checkOut(out, path.resolve(io.cwd, dir), outShown);
   const { sitting, substitution } = await runLine(setting, dir, "substitute");
-  const written = substitution.files.flatMap((f) => (f.cleared ? [{ name: f.report.name, bytes: f.cleared }] : []));
+  const written = substitution.files.flatMap((f) => (f.cleared !== null ? [{ name: f.report.name, bytes: Buffer.from(f.cleared, "utf8") }] : []));
   if (written.length > 300) setting.progress?.(`writing ${written.length} cleared files`);
   await writeFolderWhole(out, written, outShown);
   setting.progress?.("");

@@ -1,3 +1,4 @@
+import { append } from "../collections.js";
 import { execFileSync } from "node:child_process";
 
 // The edge that talks to git: trees, blobs, the index and commit ranges, read without touching
@@ -98,7 +99,7 @@ export function commitChanges(commits: string[], cwd: string): Map<string, Chang
   const out = new Map<string, Change[]>(commits.map((c) => [c, []]));
   if (commits.length === 0) return out;
   const raw = git(["diff-tree", "--stdin", "-r", "-z", "-m", "--root", "--no-renames", "--no-abbrev", "--raw"], cwd, `${commits.join("\n")}\n`);
-  for (const g of parseRawDiff(raw)) if (g.commit !== null) out.set(g.commit, [...(out.get(g.commit) ?? []), ...g.changes]);
+  for (const g of parseRawDiff(raw)) if (g.commit !== null) append(out, g.commit, ...g.changes);
   return out;
 }
 

@@ -96,7 +96,14 @@ export interface RawRead {
 }
 
 // Synchronous on purpose: one local file at a time, without a thread-pool round trip per call.
-export function readRegularFile(filePath: string, limits: ReadLimits): RawRead {
+// A capture's bytes are needed only while it is hashed and decoded: one buffer serves every file.
+let scratch = Buffer.allocUnsafe(64 * 1024);
+
+/**
+ * Reads a regular file whole. With `transient`, the bytes returned are a view of a shared buffer
+ * that the next transient read overwrites: the caller uses them at once and keeps none.
+ */
+export function readRegularFile(filePath: string, limits: ReadLimits, transient = false): RawRead {
   let fd: number;
   try {
     // O_NOFOLLOW: a file swapped for a link between listing and opening is refused, not followed.
@@ -115,7 +122,8 @@ export function readRegularFile(filePath: string, limits: ReadLimits): RawRead {
     }
     // One byte more than the size is asked for, so a file that grew while being read shows in the
     // same read; on a regular file a short read means the end. Not zero-filled: every byte kept is read.
-    const buffer = Buffer.allocUnsafe(stat.size + 1);
+    if (transient && scratch.length < stat.size + 1) scratch = Buffer.allocUnsafe(Math.max(stat.size + 1, scratch.length * 2));
+    const buffer = transient ? scratch : Buffer.allocUnsafe(stat.size + 1);
     let filled = 0;
     for (;;) {
       const want = stat.size + 1 - filled;
@@ -167,12 +175,13 @@ export async function listCaptureDir(dir: string, shownAs: string = dir): Promis
 export function readCaptureEntry(dirPath: string, listed: { name: string; entryKind: EntryKind }, limits: ReadLimits): CaptureEntry {
   const { name, entryKind } = listed;
   if (entryKind !== "file") return { kind: "unreadable", name, size: 0, entryKind, problem: null, sha256: null, mtimeMs: null };
-  const read = readRegularFile(path.join(dirPath, name), limits);
+  const read = readRegularFile(path.join(dirPath, name), limits, true);
   if (!read.bytes) return { kind: "unreadable", name, size: read.size, entryKind, problem: read.problem ?? null, sha256: null, mtimeMs: read.mtimeMs };
   const sha256 = sha256Hex(read.bytes);
   const parsed = parseCaptureBytes(read.bytes, limits);
   if (!parsed.doc) return { kind: "unreadable", name, size: read.size, entryKind, problem: parsed.problem ?? null, sha256, mtimeMs: read.mtimeMs };
-  return { kind: "readable", name, size: read.size, bytes: read.bytes, sha256, doc: parsed.doc, mtimeMs: read.mtimeMs ?? 0 };
+  // The bytes are not kept: the document's text is the same content, and a sitting is held once.
+  return { kind: "readable", name, size: read.size, sha256, doc: parsed.doc, mtimeMs: read.mtimeMs ?? 0 };
 }
 
 /** Reads every entry of a listed folder, in name order. */

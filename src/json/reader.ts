@@ -138,6 +138,15 @@ function skipWs(text: string, i: number): number {
   return i;
 }
 
+// The captures of a sitting share their shape: each pointer string is kept once, not once per document.
+const pointers = new Map<string, string>();
+function interned(pointer: string): string {
+  const known = pointers.get(pointer);
+  if (known !== undefined) return known;
+  if (pointers.size < 200_000 && pointer.length <= 256) pointers.set(pointer, pointer);
+  return pointer;
+}
+
 /** Scans `text`; throws JsonScanError with the offending offset. */
 export function scanJson(text: string, options: ScanOptions): JsonDocument {
   const spans: ValueSpan[] = [];
@@ -189,7 +198,7 @@ export function scanJson(text: string, options: ScanOptions): JsonDocument {
       const keyStart = i;
       const keyEnd = scanString(text, i);
       const name = stringAt(text, keyStart, keyEnd);
-      const memberPointer = `${frame.pointer}/${escapePointerToken(name)}`;
+      const memberPointer = interned(`${frame.pointer}/${escapePointerToken(name)}`);
       if ((frame.keys as Set<string>).has(name)) {
         throw new JsonScanError("duplicate-key", "a member name appears twice in one object", keyStart, memberPointer);
       }
@@ -203,7 +212,7 @@ export function scanJson(text: string, options: ScanOptions): JsonDocument {
       frame.count++;
       i = readValue(i, memberPointer);
     } else {
-      const itemPointer = `${frame.pointer}/${frame.count}`;
+      const itemPointer = interned(`${frame.pointer}/${frame.count}`);
       frame.count++;
       if (i >= n) throw new JsonScanError("invalid-json", "unexpected end of input", i);
       i = readValue(i, itemPointer);

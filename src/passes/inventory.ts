@@ -1,9 +1,10 @@
+import { append } from "../collections.js";
 import { classifier, classifyDocument, type Classifier } from "../classify.js";
 import { isCompanion, nameGrammar, parseCaptureName, type NameGrammar } from "../capture-name.js";
 import type { Display } from "../display.js";
 import { finding, type Finding } from "../findings.js";
 import { placeOf, stringAt } from "../json/reader.js";
-import { findRefusals, isUnder, judgeRefusals, type EnvDumpPolicy } from "../refusals.js";
+import { isUnder, judgeRefusals, type EnvDumpPolicy } from "../refusals.js";
 import type { Capture, CaptureEntry, CaptureName, FieldInfo, Inventory, InventoryFile, MissingEvent, ReadProblem, Recipe, Rules, Sitting } from "../types.js";
 
 // Inventory: what a sitting holds, what its recipe expected, what is missing or broken.
@@ -59,7 +60,7 @@ function notRegular(entry: Extract<CaptureEntry, { kind: "unreadable" }>, looksL
 function fieldFindings(capture: Capture, name: CaptureName, file: string, ctx: InventoryContext): { fields: FieldInfo[]; findings: Finding[] } {
   const { doc, refusals } = capture;
   // Inside an environment dump, admitted or refused, member names are variables, not fields.
-  const dumps = findRefusals(doc, name.harness, name.event, ctx.rules.refusals).filter((r) => r.kind === "env-dump").map((r) => r.pointer);
+  const dumps = refusals.envDumps;
   const leaves = capture.leaves.filter((l) => !dumps.some((d) => isUnder(l.pointer, d)));
   const findings: Finding[] = [];
   const fields = leaves.map((l): FieldInfo => ({ pointer: ctx.display.pointer(l.pointer), class: l.class, known: l.known }));
@@ -97,7 +98,7 @@ export function inventoryEntry(entry: CaptureEntry, ctx: InventoryContext, withF
   inv.valid = true;
   const leaves = classifyDocument(entry.doc, name.event, ctx.classifiers.get(name.harness) as Classifier);
   const refusals = judgeRefusals(entry.doc, { file, harness: name.harness, event: name.event }, ctx.rules.refusals, ctx.policy, ctx.display);
-  const capture: Capture = { name: file, harness: name.harness, event: name.event, hostEvent: name.hostEvent, version: name.version, n: name.n, bytes: entry.bytes, sha256: entry.sha256, doc: entry.doc, mtimeMs: entry.mtimeMs, leaves, refusals };
+  const capture: Capture = { name: file, harness: name.harness, event: name.event, hostEvent: name.hostEvent, version: name.version, n: name.n, size: entry.size, sha256: entry.sha256, doc: entry.doc, mtimeMs: entry.mtimeMs, leaves, refusals };
   const checked = fieldFindings(capture, name, file, ctx);
   if (!withFields) checked.fields = [];
   inv.fields = checked.fields;
@@ -133,7 +134,7 @@ function repeatFindings(files: InventoryFile[]): Finding[] {
   const byEvent = new Map<string, InventoryFile[]>();
   for (const f of files) {
     const key = `${f.harness}\u0000${f.version}\u0000${f.event}`;
-    byEvent.set(key, [...(byEvent.get(key) ?? []), f]);
+    append(byEvent, key, f);
   }
   for (const group of byEvent.values()) {
     for (const f of group.filter((x) => x.n > 1)) findings.push(finding("extra-capture", { file: f.name }, { n: f.n, event: f.event }));

@@ -1,3 +1,4 @@
+import { append } from "../collections.js";
 import { stringAt } from "../json/reader.js";
 import { matchesPattern } from "../pointers.js";
 import type { Capture, Pair, Pairing, PairingRuleSet, PairingScope, Rules, ScopeCount, Unpaired } from "../types.js";
@@ -127,7 +128,7 @@ function pairHarness(harness: string, batch: FileIds[], scopes: PairingScope[], 
   for (const scope of scopes) {
     const groups = new Map<string, string[]>();
     for (const f of batch.filter((x) => finestOf.get(x.name)?.includes(scope))) {
-      for (const v of f.ids.get(scope.scope) as string[]) groups.set(v, [...(groups.get(v) ?? []), f.name]);
+      for (const v of f.ids.get(scope.scope) as string[]) append(groups, v, f.name);
     }
     for (const [id, members] of [...groups.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
       if (members.length < 2 || uninformative(scope.scope, id)) continue;

@@ -12,7 +12,7 @@ export function provenancePass(sitting: Sitting, captures: Capture[], substituti
   return selection.selected.map((s) => {
     const capture = captures.find((c) => c.name === s.file) as Capture;
     const cleared = substitution.files.find((f) => f.report.name === s.file);
-    const bytes = cleared?.cleared as Uint8Array;
+    const bytes = Buffer.from(cleared?.cleared as string, "utf8");
     const provenance: Provenance = {
       schemaVersion: 1,
       origin: "authentic-capture",
@@ -22,7 +22,7 @@ export function provenancePass(sitting: Sitting, captures: Capture[], substituti
       captureName: s.file,
       capturedAt: sitting.info?.startedAt ?? new Date(capture.mtimeMs).toISOString(),
       capturedAtSource: sitting.info?.startedAt !== undefined ? "sitting.json" : "file-mtime",
-      raw: { sha256: capture.sha256, bytes: capture.bytes.length },
+      raw: { sha256: capture.sha256, bytes: capture.size },
       cleared: { sha256: sha256Hex(bytes), bytes: bytes.length },
       rules: (cleared?.report.rules ?? []).map((r) => ({ rule: r.rule, pointers: r.pointers })),
       pairs: pairing.pairs.filter((p) => p.files.includes(s.file)).map((p) => ({ scope: p.scope, id: p.id, files: p.files })),

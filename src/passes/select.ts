@@ -1,3 +1,4 @@
+import { append } from "../collections.js";
 import { finding, type Finding } from "../findings.js";
 import type { Capture, Pair, Pairing, Rules, SelectedFixture, Selection, Substitution } from "../types.js";
 
@@ -12,7 +13,7 @@ interface Choice {
 }
 
 const groupKey = (harness: string, version: string, event: string): string => `${harness}\u0000${version}\u0000${event}`;
-const bySize = (a: Capture, b: Capture): number => a.bytes.length - b.bytes.length || a.n - b.n;
+const bySize = (a: Capture, b: Capture): number => a.size - b.size || a.n - b.n;
 
 /** The smallest combination of an earlier and a later event that is one operation, within what is fixed already. */
 function keepPair(first: Capture[], second: Capture[], fixed: Map<string, Choice>, pairsOf: Map<string, Pair[]>): { a: Capture; b: Capture; pair: Pair } | null {
@@ -29,8 +30,8 @@ function keepPair(first: Capture[], second: Capture[], fixed: Map<string, Choice
       for (const name of pair.files) {
         const b = later.get(name);
         if (!b) continue;
-        const size = a.bytes.length + b.bytes.length;
-        const better = !best || size < best.a.bytes.length + best.b.bytes.length || (size === best.a.bytes.length + best.b.bytes.length && a.n + b.n < best.a.n + best.b.n);
+        const size = a.size + b.size;
+        const better = !best || size < best.a.size + best.b.size || (size === best.a.size + best.b.size && a.n + b.n < best.a.n + best.b.n);
         if (better) best = { a, b, pair };
       }
     }
@@ -40,7 +41,7 @@ function keepPair(first: Capture[], second: Capture[], fixed: Map<string, Choice
 
 function applyKeeps(groups: Map<string, Capture[]>, fixed: Map<string, Choice>, pairing: Pairing, rules: Rules, findings: Finding[]): void {
   const pairsOf = new Map<string, Pair[]>();
-  for (const p of pairing.pairs) for (const f of p.files) pairsOf.set(f, [...(pairsOf.get(f) ?? []), p]);
+  for (const p of pairing.pairs) for (const f of p.files) append(pairsOf, f, p);
   for (const [key, list] of groups) {
     const [harness, version, event] = key.split("\u0000") as [string, string, string];
     for (const [firstEvent, secondEvent] of rules.pairing.find((p) => p.harness === harness)?.keep ?? []) {
@@ -61,7 +62,7 @@ function applyKeeps(groups: Map<string, Capture[]>, fixed: Map<string, Choice>, 
 }
 
 function notChosenWhy(c: Capture, chosen: Choice): string {
-  const size = c.bytes.length < chosen.file.bytes.length ? "smaller" : c.bytes.length > chosen.file.bytes.length ? "larger" : "same size";
+  const size = c.size < chosen.file.size ? "smaller" : c.size > chosen.file.size ? "larger" : "same size";
   if (chosen.override) return `${size}; another capture was chosen with --choose`;
   if (chosen.why.startsWith("keeps")) return `${size}; the chosen one keeps its pair`;
   return size === "same size" ? "same size, later .n" : size;
@@ -72,7 +73,7 @@ export function selectPass(captures: Capture[], substitution: Substitution, pair
   const findings: Finding[] = [];
   const refused = new Map(substitution.files.filter((f) => f.cleared === null).map((f) => [f.report.name, f.report.refused[0]?.code ?? "refused"]));
   const all = new Map<string, Capture[]>();
-  for (const c of captures) all.set(groupKey(c.harness, c.version, c.event), [...(all.get(groupKey(c.harness, c.version, c.event)) ?? []), c]);
+  for (const c of captures) append(all, groupKey(c.harness, c.version, c.event), c);
   const groups = new Map<string, Capture[]>();
   for (const [key, list] of all) {
     const clearable = list.filter((c) => !refused.has(c.name)).sort(bySize);
@@ -92,9 +93,9 @@ export function selectPass(captures: Capture[], substitution: Substitution, pair
   for (const [key, list] of [...groups].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const chosen = fixed.get(key) ?? { file: list[0] as Capture, why: list.length > 1 ? "the smallest" : "the only clearable capture", override: false };
     const others = (all.get(key) ?? []).filter((c) => c !== chosen.file).sort(bySize);
-    const notChosen = others.map((c) => ({ file: c.name, bytes: c.bytes.length, why: refused.has(c.name) ? `refused (${refused.get(c.name)})` : notChosenWhy(c, chosen) }));
+    const notChosen = others.map((c) => ({ file: c.name, bytes: c.size, why: refused.has(c.name) ? `refused (${refused.get(c.name)})` : notChosenWhy(c, chosen) }));
     const f = chosen.file;
-    selected.push({ harness: f.harness, event: f.event, version: f.version, file: f.name, bytes: f.bytes.length, why: chosen.why, override: chosen.override, notChosen });
+    selected.push({ harness: f.harness, event: f.event, version: f.version, file: f.name, bytes: f.size, why: chosen.why, override: chosen.override, notChosen });
   }
   return { selected, findings };
 }

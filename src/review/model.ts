@@ -59,7 +59,7 @@ function grid(cleared: Cleared, selection: Selection): ReviewModel["grid"] {
 export function reviewModel(cleared: Cleared, selection: Selection, scan: ScanResult, batch: ReviewModel["batch"]): ReviewModel {
   const fixtures = selection.selected.map((s) => {
     const file = cleared.substitution.files.find((f) => f.report.name === s.file);
-    const text = Buffer.from(file?.cleared ?? new Uint8Array()).toString("utf8");
+    const text = file?.cleared ?? "";
     return { file: s.file, harness: s.harness, event: s.event, version: s.version, cleared: text, spans: file ? markedSpans(file.report, text) : [] };
   });
   return { grid: grid(cleared, selection), fixtures, pairs: cleared.pairing.pairs.map((p) => ({ scope: p.scope, id: p.id, files: p.files })), scan, batch };

@@ -1,3 +1,4 @@
+import { append } from "../../collections.js";
 import type { Display } from "../../display.js";
 import { finding, type Finding } from "../../findings.js";
 import type { HomeGrammar } from "../../homes.js";
@@ -43,8 +44,8 @@ class Applications {
   readonly covered = new Map<string, string[]>();
   readonly changed = new Map<string, string[]>();
   touch(rule: string, pointer: string, changed: boolean): void {
-    this.covered.set(rule, [...(this.covered.get(rule) ?? []), pointer]);
-    if (changed) this.changed.set(rule, [...(this.changed.get(rule) ?? []), pointer]);
+    append(this.covered, rule, pointer);
+    if (changed) append(this.changed, rule, pointer);
   }
   report(order: string[], display: Display): RuleApplication[] {
     return order.filter((r) => this.covered.has(r)).map((rule) => ({ rule, pointers: (this.covered.get(rule) ?? []).map(display.pointer), changed: (this.changed.get(rule) ?? []).map(display.pointer) }));
@@ -111,13 +112,13 @@ export function clearFile(capture: Capture, ctx: ClearContext): ClearedFile {
   const checked = recheck(text, capture.doc, capture.name);
   const final = checked.cleared ? finalCheck(checked.cleared, capture.doc, capture.name, ctx.grammar, ctx.names, ctx.display, ctx.rules.knownMembers) : [];
   const refused = [...exempt.refused, ...leaves.refused, ...checked.refused, ...final];
-  const bytes = refused.length > 0 ? null : Buffer.from(text, "utf8");
+  const cleared = refused.length > 0 ? null : text;
   return {
-    cleared: bytes,
+    cleared,
     report: {
       name: capture.name,
-      rawBytes: capture.bytes.length,
-      clearedBytes: bytes ? bytes.length : null,
+      rawBytes: capture.size,
+      clearedBytes: cleared === null ? null : Buffer.byteLength(cleared, "utf8"),
       rules: applied.report(ctx.registry.map((r) => r.id), ctx.display),
       spans: leaves.spans,
       review: leaves.review,

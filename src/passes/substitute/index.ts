@@ -63,10 +63,14 @@ export function learnOwners(captures: Capture[], grammar: HomeGrammar): Map<stri
   return learned;
 }
 
-export function substitutePass(captures: Capture[], rules: Rules, options: SubstituteOptions, display: Display, names: SittingNames = sittingNames(captures, rules, options.users)): Substitution {
+export function substitutePass(captures: Capture[], rules: Rules, options: SubstituteOptions, display: Display, names: SittingNames = sittingNames(captures, rules, options.users), cleared?: (capture: Capture) => void): Substitution {
   const known = { pattern: userNamePattern(names.checked), learnedAt: names.learnedAt };
   const context: ClearContext = { rules, registry: registry(rules, names.grammar, options.literals), grammar: names.grammar, names: known, display };
-  const files = captures.map((c) => clearFile(c, context));
+  const files = captures.map((c) => {
+    const file = clearFile(c, context);
+    cleared?.(c);
+    return file;
+  });
   const findings = files.flatMap((f) => [
     ...f.report.refused,
     ...f.report.review.map((pointer) => finding("review-free-text", { file: f.report.name, pointer })),

@@ -32,5 +32,21 @@ export const unchanged = (raw: string): RuleResult => ({ raw, matched: false });
  * escape counts as the characters it is written with), so length limits survive.
  */
 export function sameLengthPlaceholder(raw: string): string {
-  return /^x*$/.test(raw) ? raw : "x".repeat([...raw].length);
+  return /^x*$/.test(raw) ? raw : "x".repeat(codePoints(raw));
+}
+
+/** How many characters a text holds, a surrogate pair counting once; counted without spreading it. */
+export function codePoints(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
 }

@@ -147,8 +147,16 @@ function interned(pointer: string): string {
   return pointer;
 }
 
+let parseWatcher: ((text: string) => void) | null = null;
+
+/** Tells `watch` of every parse of a text from here on (a scan, or the native parse behind `value`); null stops. */
+export function watchParses(watch: ((text: string) => void) | null): void {
+  parseWatcher = watch;
+}
+
 /** Scans `text`; throws JsonScanError with the offending offset. */
 export function scanJson(text: string, options: ScanOptions): JsonDocument {
+  parseWatcher?.(text);
   const spans: ValueSpan[] = [];
   const keys: KeySpan[] = [];
   const stack: Frame[] = [];
@@ -241,6 +249,7 @@ class ScannedDocument implements JsonDocument {
 
   get value(): unknown {
     if (!this.#parsed) {
+      parseWatcher?.(this.text);
       this.#value = JSON.parse(this.text);
       this.#parsed = true;
     }

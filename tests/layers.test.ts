@@ -1,0 +1,87 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+// The house reads top to bottom: every module of src/ stands on a floor, imports only from its own
+// floor or those below, and no import, static or loaded on demand, closes a circle.
+
+const SRC = path.resolve(import.meta.dirname, "..", "src");
+
+/** Floors from the bottom; a module's floor is the first whose pattern its path matches. */
+export const FLOORS: [string, RegExp][] = [
+  ["values", /^(types|findings|errors|regex|digest|version|collections|schemas)$/],
+  ["text", /^(json\/.*|pointers|capture-name|record\/.*|homes)$/],
+  ["domain", /^(classify|refusals|display|scan-rules\/.*)$/],
+  ["passes", /^passes\/.*$/],
+  ["presentation", /^(render|review)\/.*$/],
+  ["edges", /^(io|capture|lib)\/.*$/],
+  ["line", /^(line|clearance\/.*)$/],
+  ["commands", /^(command|cli-args|commands\/.*)$/],
+  ["entry", /^cli$/],
+];
+
+function modules(dir = SRC): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) return modules(p);
+    return p.endsWith(".ts") ? [path.relative(SRC, p).replace(/\.d\.ts$|\.ts$/, "")] : [];
+  });
+}
+
+function importsOf(module: string): string[] {
+  const file = path.join(SRC, `${module}${module === "schemas" ? ".d" : ""}.ts`);
+  const text = readFileSync(file, "utf8");
+  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*"(\.[^"]+)"|\bimport\(\s*"(\.[^"]+)"\s*\)/g)].map((m) => (m[1] ?? m[2]) as string);
+  return specs.map((s) => path.relative(SRC, path.resolve(path.dirname(file), s)).replace(/\.js$/, ""));
+}
+
+const floorOf = (module: string): number => FLOORS.findIndex(([, re]) => re.test(module));
+
+function upwardImports(graph: Map<string, string[]>): string[] {
+  return [...graph].flatMap(([m, deps]) => deps.filter((d) => floorOf(d) > floorOf(m)).map((d) => `${m} (${FLOORS[floorOf(m)]?.[0]}) -> ${d} (${FLOORS[floorOf(d)]?.[0]})`));
+}
+
+function circlesIn(graph: Map<string, string[]>): string[] {
+  const state = new Map<string, "open" | "done">();
+  const circles: string[] = [];
+  const visit = (m: string, trail: string[]): void => {
+    if (state.get(m) === "done") return;
+    if (state.get(m) === "open") {
+      circles.push([...trail.slice(trail.indexOf(m)), m].join(" -> "));
+      return;
+    }
+    state.set(m, "open");
+    for (const d of graph.get(m) ?? []) visit(d, [...trail, m]);
+    state.set(m, "done");
+  };
+  for (const m of graph.keys()) visit(m, []);
+  return circles;
+}
+
+describe("the layers of src/", () => {
+  const all = modules();
+  const graph = new Map(all.map((m) => [m, importsOf(m)]));
+
+  it("every module stands on a floor", () => {
+    expect(all.filter((m) => floorOf(m) === -1)).toEqual([]);
+  });
+
+  it("reads every import, static and on demand", () => {
+    expect([...graph.values()].flat().length).toBeGreaterThan(300);
+    expect(graph.get("cli")).toEqual(expect.arrayContaining(["capture/sink", "io/process-io"]));
+  });
+
+  it("no import runs up a floor", () => {
+    expect(upwardImports(graph)).toEqual([]);
+  });
+
+  it("no import closes a circle", () => {
+    expect(circlesIn(graph)).toEqual([]);
+  });
+
+  it("the checks see an upward import and a circle where there is one", () => {
+    const fake = new Map([["passes/a", ["io/b"]], ["io/b", ["passes/a"]]]);
+    expect(upwardImports(fake)).toEqual(["passes/a (passes) -> io/b (edges)"]);
+    expect(circlesIn(fake)).toEqual(["passes/a -> io/b -> passes/a"]);
+  });
+});

@@ -67,28 +67,6 @@ export type CaptureEntry =
   | { kind: "readable"; name: string; size: number; sha256: string; doc: JsonDocument; mtimeMs: number }
   | { kind: "unreadable"; name: string; size: number; entryKind: EntryKind; problem: ReadProblem | null; sha256: string | null; mtimeMs: number | null };
 
-export interface SittingInfo {
-  driver?: string;
-  method?: string;
-  versionLine?: string;
-  versionLines?: Record<string, string>;
-  startedAt?: string;
-}
-
-export interface KitFile {
-  path: string;
-  sha256: string;
-  bytes: number;
-}
-
-export interface Kit {
-  head: string;
-  rootEdits: string[];
-  binary: KitFile | null;
-  transports: KitFile[];
-  hostVersions: Record<string, string>;
-}
-
 /** A sitting read once at the edge: every entry, and its companions validated. */
 export interface Sitting {
   dir: string;
@@ -99,100 +77,21 @@ export interface Sitting {
   findings: Finding[];
 }
 
-// ---- Rules as data ----
+// ---- Rules as data: their types come from their JSON Schemas (src/schema-types.ts, generated) ----
 
-export interface HarnessEvent {
-  event: string; // the host's own name: PreToolUse, tool.execute.before
-  stem: string; // snake_event as it appears in a capture name
-  /** The earliest host version seen to declare it; an older host's hook configuration does not name it. */
-  since?: string;
-}
+export type { ClearConfig, FieldRuleSet, HarnessCatalogue, HomeRules as HomeRulesFile, Kit, PairingRuleSet, PayloadRules, Provenance, Recipe, RefusalRules, SecretRules, SittingInfo, TransportRules, UrlRules } from "./schema-types.js";
+import type { FieldRuleSet, HarnessCatalogue, HomeRules as HomeRulesFile, Kit, PairingRuleSet, PayloadRules, Provenance, Recipe, RefusalRules, SecretRules, SittingInfo, TransportRules, UrlRules } from "./schema-types.js";
 
-export interface HarnessCatalogue {
-  harness: string;
-  aliases: string[];
-  displayName: string;
-  /** The shape of this host's version strings, dotted, as a regular expression source. */
-  versionPattern: string;
-  events: HarnessEvent[];
-}
-
-export interface Recipe {
-  name: string;
-  harness: string;
-  default?: boolean;
-  description: string;
-  events: string[];
-}
-
-export interface FieldExample {
-  event: string;
-  pointer: string;
-  value?: string | number | boolean | null;
-}
-
-export interface FieldRule {
-  pointer: string;
-  class: FieldClass;
-  events?: string[];
-  note?: string;
-  examples: FieldExample[];
-  /** Values this rule must not take for its class (a prose reason is not an enum). */
-  notValues?: string[];
-  /** For an enum: the values the host documents. Any other value may be a person's own word and is substituted as free text. */
-  values?: string[];
-}
-
-export interface FieldRuleSet {
-  harness: string;
-  rules: FieldRule[];
-}
-
-export interface PairingPointer {
-  pointer: string;
-  events?: string[];
-}
-
-export interface PairingScope {
-  scope: string;
-  label: string;
-  coarse?: boolean;
-  /** The coarser scope this one lies within; without it, the next scope in the list. */
-  within?: string;
-  pointers: PairingPointer[];
-}
-
-export interface PairingRuleSet {
-  harness: string;
-  scopes: PairingScope[];
-  /** Event pairs selection keeps together: [earlier, later] stems. */
-  keep?: [string, string][];
-}
-
-export interface RefusalExample {
-  harness: string;
-  event: string;
-  pointer: string;
-  fill: { bytes: number } | { members: number };
-  refused: boolean;
-}
-
-export interface RefusalRules {
-  toolResponse: { pointers: { harness: string; pointer: string; events?: string[] }[]; maxBytes: number };
-  envDump: { minMembers: number; memberPattern: string; knownNames: string[] };
-  promptEvents: string[];
-  placeholderIds: string[];
-  examples: RefusalExample[];
-}
-
-export interface HomeRoot {
-  id: string;
-  root: string;
-  separators: ("/" | "\\")[];
-  owner: "segment" | "segment-with-spaces";
-  examples: { text: string; owner: string }[];
-  notExamples?: string[];
-}
+export type KitFile = NonNullable<Kit["binary"]>;
+export type HarnessEvent = HarnessCatalogue["events"][number];
+export type FieldRule = FieldRuleSet["rules"][number];
+export type FieldExample = FieldRule["examples"][number];
+export type PairingScope = PairingRuleSet["scopes"][number];
+export type PairingPointer = PairingScope["pointers"][number];
+export type RefusalExample = RefusalRules["examples"][number];
+export type HomeRoot = HomeRulesFile["roots"][number];
+export type SecretPattern = SecretRules["rules"][number];
+export type PayloadSignature = PayloadRules["signatures"][number];
 
 /** A person's word, in clear.config.json, that a path segment standing where an owner would is not a person. */
 export interface NotAPerson {
@@ -200,58 +99,11 @@ export interface NotAPerson {
   reason: string;
 }
 
-export interface HomeRules {
-  placeholder: string;
-  notOwners: string[];
-  groupFolders: string[];
-  /** Where a root written from "/" stands: at a path's beginning, or under one of these mount prefixes. */
-  position: { mounts: string[]; examples: { text: string; owner: string }[]; notExamples: string[] };
-  roots: HomeRoot[];
-  slugs: { id: string; root: string; examples: { text: string; owner: string }[]; notExamples?: string[] }[];
+/** homes.json, with the declarations of clear.config.json added when the rules are loaded. */
+export type HomeRules = HomeRulesFile & {
   /** Added from clear.config.json's declarations, never from homes.json: segments a person says are nobody. */
   declared?: NotAPerson[];
-}
-
-export interface UrlRules {
-  /** URLs kept whole: fixed endpoints of a host, by prefix. */
-  fixedEndpoints: string[];
-}
-
-export interface SecretPattern {
-  id: string;
-  description: string;
-  target: "strings" | "raw";
-  pattern: string;
-  /** Lower-case words one of which any text holding this shape contains. */
-  keywords: string[];
-  flags?: string;
-  match: string[][];
-  noMatch: string[][];
-}
-
-export interface SecretRules {
-  rules: SecretPattern[];
-  /** One planted shape per preset rule the reach control proves, as parts joined at run time. */
-  presetControls: Record<string, string[][]>;
-}
-
-export interface TransportRules {
-  transports: Record<string, string[]>;
-  versionPattern: string;
-}
-
-/** An object a raw payload of a host carries, recognised wherever it is committed (rules/payloads.json). */
-export interface PayloadSignature {
-  id: string;
-  harnesses: string[];
-  description: string;
-  members: { pointer: string; is: "string" | "object" | "event" }[];
-}
-
-export interface PayloadRules {
-  signatures: PayloadSignature[];
-  examples: { text: string; payload: boolean; note?: string }[];
-}
+};
 
 export interface Rules {
   dir: string;
@@ -477,23 +329,6 @@ export interface SelectedFixture {
 export interface Selection {
   selected: SelectedFixture[];
   findings: Finding[];
-}
-
-export interface Provenance {
-  schemaVersion: 1;
-  origin: "authentic-capture";
-  harness: string;
-  hostVersion: string;
-  event: string;
-  captureName: string;
-  capturedAt: string | null;
-  capturedAtSource: "sitting.json" | "file-mtime";
-  raw: { sha256: string; bytes: number };
-  cleared: { sha256: string; bytes: number };
-  rules: { rule: string; pointers: string[] }[];
-  pairs: { scope: string; id: string; files: string[] }[];
-  kit: { head: string; binarySha256: string | null; transports: KitFile[] } | null;
-  batch: string;
 }
 
 /** Where a repository keeps its inbox, fixtures and record, repository-relative. */

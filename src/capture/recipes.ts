@@ -37,7 +37,7 @@ export interface RecipeStep {
   run?: StepRun;
 }
 
-export interface DrivenRecipe extends Recipe {
+export interface DrivenRecipe extends Omit<Recipe, "steps"> {
   steps?: RecipeStep[];
   unreachable?: { event: string; reason: string }[];
 }

@@ -3,18 +3,11 @@ import { existsSync, lstatSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { BUNDLED_RULES_DIR, RulesError, validateAgainst } from "./load-rules.js";
 import { readRegularFile } from "./read-capture-dir.js";
-import type { NotAPerson, Rules } from "../types.js";
+import type { ClearConfig, Rules } from "../types.js";
 
 // The repository a command works in, and its clear.config.json.
 
-export interface ClearConfig {
-  paths?: { capturesInbox?: string; fixtures?: string; clearance?: string; rules?: string };
-  limits?: { maxFileBytes?: number; maxDepth?: number };
-  users?: string[];
-  literals?: { name: string; value: string; placeholder: string }[];
-  policies?: { "env-dump-v1"?: { reason: string; pointers?: string[] } };
-  declarations?: { notPersons?: NotAPerson[] };
-}
+export type { ClearConfig };
 
 /**
  * The top of the working tree holding `cwd`: the nearest folder with a `.git` entry (a folder, or

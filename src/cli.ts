@@ -72,8 +72,20 @@ export async function main(argv: string[], io: Io): Promise<number> {
 
 const argv = process.argv.slice(2);
 // The capture sink runs on every tool call a host makes: it loads no rules, schemas or commands.
+/** The pre-commit gate's fast path, taken before anything else loads; whatever it cannot settle goes to the whole gate. */
+async function plainlyClearCommit(): Promise<boolean> {
+  if (argv[0] !== "gate" || argv[1] !== "pre-commit" || argv.length !== 2) return false;
+  try {
+    return (await import("./clearance/gate-fast.js")).stagedIsPlainlyClear(process.cwd());
+  } catch {
+    return false;
+  }
+}
+
 if (argv[0] === "capture" && argv[1] === "hook") {
   (await import("./capture/sink.js")).sinkProcess(argv.slice(2));
+} else if (await plainlyClearCommit()) {
+  process.exitCode = 0;
 } else {
   const { processIo } = await import("./io/process-io.js");
   await main(argv, processIo).then(

@@ -1,11 +1,6 @@
 import os from "node:os";
-import { UsageError } from "./cli-args.js";
-import { OutputError } from "./errors.js";
+import { OutputError, REPORTED } from "./errors.js";
 import { printable } from "./record/data.js";
-import { RecordError } from "./record/parse.js";
-import { GitError } from "./io/git.js";
-import { RulesError } from "./io/load-rules.js";
-import { CaptureDirError } from "./io/read-capture-dir.js";
 import type { Io } from "./types.js";
 import { writeJson } from "./render/json.js";
 
@@ -23,7 +18,7 @@ export async function guarded(io: Io, argv: string[], run: () => Promise<number>
   try {
     return await run();
   } catch (err) {
-    const known = err instanceof UsageError || err instanceof CaptureDirError || err instanceof RulesError || err instanceof OutputError || err instanceof RecordError || err instanceof GitError;
+    const known = REPORTED.some((kind) => err instanceof kind);
     const fsCode = (err as NodeJS.ErrnoException | null)?.code;
     if (!known && !(typeof fsCode === "string" && /^E[A-Z]+$/.test(fsCode))) throw err;
     // The runner's home is shown as ~ here as everywhere else.

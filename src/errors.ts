@@ -5,3 +5,18 @@
 export class UsageError extends Error {}
 
 export class OutputError extends Error {}
+
+/** A capture folder that cannot be read at all (missing, not a folder, a link). */
+export class CaptureDirError extends Error {}
+
+/** A rules, config, sitting or kit file that cannot be read or breaks its schema. */
+export class RulesError extends Error {}
+
+/** git refused what it was asked. */
+export class GitError extends Error {}
+
+/** CLEARANCE.md in a shape the tool does not know, with the line. */
+export class RecordError extends Error {}
+
+/** The errors a command reports as exit 2 with one line. */
+export const REPORTED = [UsageError, OutputError, CaptureDirError, RulesError, GitError, RecordError];

@@ -35,7 +35,7 @@ export function checkStaged(root: string, workingLayout: RepoLayout, check: () =
   const staged = repoPaths(configAt(root, "index"));
   const paths = changes.map((c) => c.path);
   const touched = touchesPlaces(paths, workingLayout) || touchesPlaces(paths, staged);
-  return verifyPass({ guarded: touched ? guardedFromGit(root, staged, "index") : null, candidates: candidatesFromGit(root, changes, staged) }, check());
+  return verifyPass({ guarded: touched ? guardedFromGit(root, staged, "index") : null, candidates: candidatesFromGit(root, changes, staged) }, check);
 }
 
 /** The object ids at `<commit>:<path>` for many names at once; absent ones map to null. */
@@ -71,8 +71,8 @@ export function checkCommits(root: string, commits: string[], check: () => RawCa
     const layout = layoutOf(commit);
     const { places, above } = placesOf(layout);
     const key = JSON.stringify([layout, ...[...places, ...above].map((p) => placeIds.get(`${commit}:${p}`) ?? null)]);
-    if (!seen.has(key)) seen.set(key, verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: [] }, check()));
-    const own = verifyPass({ guarded: null, candidates: candidatesFromGit(root, changes.get(commit) ?? [], layout, blobs) }, check());
+    if (!seen.has(key)) seen.set(key, verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: [] }, check));
+    const own = verifyPass({ guarded: null, candidates: candidatesFromGit(root, changes.get(commit) ?? [], layout, blobs) }, check);
     return { commit, findings: [...(seen.get(key) as Finding[]), ...own] };
   });
 }
@@ -81,7 +81,7 @@ export function checkCommits(root: string, commits: string[], check: () => RawCa
 export function checkTree(root: string, rev: string, check: () => RawCaptureCheck): Finding[] {
   const commit = git(["rev-parse", "--verify", `${rev}^{commit}`], root).toString("utf8").trim();
   const layout = repoPaths(configAt(root, commit));
-  return verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: candidatesFromGit(root, wholeTree(root, commit), layout) }, check());
+  return verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: candidatesFromGit(root, wholeTree(root, commit), layout) }, check);
 }
 
 function hasCommit(root: string, sha: string): boolean {

@@ -43,7 +43,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   } else if (values.rev !== undefined) findings = checkTree(root, values.rev, () => check);
   else {
     const layout = repoPaths(setting.config);
-    findings = verifyPass({ guarded: await guardedFromWorkingTree(root, layout), candidates: await candidatesFromWorkingTree(root, layout) }, check);
+    findings = verifyPass({ guarded: await guardedFromWorkingTree(root, layout), candidates: await candidatesFromWorkingTree(root, layout) }, () => check);
   }
   unreadable(findings);
   const ok = !blocks(findings);

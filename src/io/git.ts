@@ -1,11 +1,12 @@
 import { append } from "../collections.js";
+import { GitError } from "../errors.js";
 import { execFileSync } from "node:child_process";
 
 // The edge that talks to git: trees, blobs, the index and commit ranges, read without touching
 // the working tree. Every listing is read NUL-separated, so a path is taken exactly as git holds
 // it (tabs, newlines, quotes, leading dashes, any letters).
 
-export class GitError extends Error {}
+export { GitError };
 
 export function git(args: string[], cwd: string, input?: string): Buffer {
   try {

@@ -4,12 +4,13 @@ import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import * as bundled from "../schemas.js";
+import { RulesError } from "../errors.js";
 import { pointerTokens } from "../json/reader.js";
 import type { PayloadRules, FieldRuleSet, HarnessCatalogue, HomeRules, PairingRuleSet, Recipe, RefusalRules, Rules, SecretRules, TransportRules, UrlRules } from "../types.js";
 
 // Rules live in rules/ as JSON; each kind has a JSON Schema there, compiled once in strict mode.
 
-export class RulesError extends Error {}
+export { RulesError };
 
 export const BUNDLED_RULES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "rules");
 

@@ -2,6 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../digest.js";
+import { CaptureDirError } from "../errors.js";
 import { JsonScanError, placeOf, scanJson } from "../json/reader.js";
 import type { CaptureEntry, EntryKind, JsonDocument, ReadProblem } from "../types.js";
 
@@ -15,7 +16,7 @@ export interface ReadLimits {
 
 export const DEFAULT_LIMITS: ReadLimits = { maxFileBytes: 8 * 1024 * 1024, maxDepth: 128 };
 
-export class CaptureDirError extends Error {}
+export { CaptureDirError };
 
 /** Offset of the first byte that breaks UTF-8, or -1. */
 export function firstInvalidUtf8(bytes: Uint8Array): number {

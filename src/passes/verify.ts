@@ -52,7 +52,14 @@ function acceptedListing(state: GuardedState, findings: Finding[]): Map<string, 
   return listed;
 }
 
-function rawCapture(path: string, bytes: Uint8Array, check: RawCaptureCheck): Finding | null {
+/** A file that could be one: named .json, or holding an opening brace. Anything else is passed without loading the rules. */
+function couldBeRawCapture(path: string, bytes: Uint8Array): boolean {
+  return path.endsWith(".json") || Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(0x7b);
+}
+
+function rawCapture(path: string, bytes: Uint8Array, checkOf: () => RawCaptureCheck): Finding | null {
+  if (!couldBeRawCapture(path, bytes)) return null;
+  const check = checkOf();
   if (namedLikeCapture(path, check)) return finding("raw-capture-committed", { file: path }, { why: "its name follows the capture grammar <harness>_<event>_<version>.<n>.json" });
   const verdict = payloadIn(bytes, check);
   if (verdict === null) return null;
@@ -60,7 +67,7 @@ function rawCapture(path: string, bytes: Uint8Array, check: RawCaptureCheck): Fi
   return finding("raw-capture-committed", { file: path, pointer: verdict.pointer }, { why: `it holds a payload of a known host (${verdict.signature})` });
 }
 
-function guardedFindings(state: GuardedState, check: RawCaptureCheck, findings: Finding[]): void {
+function guardedFindings(state: GuardedState, check: () => RawCaptureCheck, findings: Finding[]): void {
   findings.push(...state.links.map((file) => finding("symlink-in-repo", { file })));
   findings.push(...state.notFiles.map((file) => finding("not-a-file", { file }, { what: "stands where the tool's own files do and is neither a file nor a folder; not read" })));
   findings.push(...state.inbox.map((file) => finding("raw-capture-committed", { file }, { why: "it is under the captures inbox" })));
@@ -80,7 +87,8 @@ function guardedFindings(state: GuardedState, check: RawCaptureCheck, findings: 
   for (const p of [...listed.keys()].sort()) if (!present.has(p)) findings.push(finding("fixture-missing", { file: p }));
 }
 
-export function verifyPass(tree: TreeToVerify, check: RawCaptureCheck): Finding[] {
+/** `check` is asked for only where a file could hold a capture: a commit of documentation loads no rules. */
+export function verifyPass(tree: TreeToVerify, check: () => RawCaptureCheck): Finding[] {
   const findings: Finding[] = [];
   if (tree.guarded) guardedFindings(tree.guarded, check, findings);
   for (const c of tree.candidates) {

@@ -1,4 +1,5 @@
 import { sha256Hex } from "../digest.js";
+import { RecordError } from "../errors.js";
 import { ACCEPT_WORD, MARKER_START, SHAPES } from "./grammar.js";
 import { blockLines, standsAlone, type BlockLine } from "./markdown.js";
 
@@ -35,7 +36,7 @@ export interface ParsedRecord {
   eol: "\n" | "\r\n";
 }
 
-export class RecordError extends Error {}
+export { RecordError };
 
 /** The digest of a batch body: the lines between its marker and its acceptance heading, joined by LF. */
 export function batchDigest(bodyLines: string[]): string {

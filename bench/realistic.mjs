@@ -23,7 +23,12 @@ function shapes(i, home, user) {
   ];
 }
 
-export function makeRealisticSitting(dir, count, seed = 11) {
+/**
+ * Writes `count` captures into `dir`. With `distinct`, every capture is of its own host version,
+ * so that `clear run` writes one fixture for each; `maxBytes` caps a capture's size (no tool output
+ * large enough to be refused).
+ */
+export function makeRealisticSitting(dir, count, seed = 11, { distinct = false, maxBytes = Infinity } = {}) {
   mkdirSync(dir, { recursive: true });
   const rnd = prng(seed);
   const user = ["bench", "user", "x"].join("");
@@ -33,14 +38,14 @@ export function makeRealisticSitting(dir, count, seed = 11) {
   for (let i = 0; i < count; i++) {
     const all = shapes(i, home, user);
     const [harness, event, version, body, fill] = all[i % all.length];
-    const target = targetSize(rnd);
+    const target = Math.min(targetSize(rnd), maxBytes);
     let node = body;
     for (const k of fill.slice(0, -1)) node = node[k];
     let text = "";
     const need = Math.max(0, target - JSON.stringify(body).length);
     while (text.length < need) text += `${WORDS[Math.floor(rnd() * WORDS.length)]} `;
     node[fill.at(-1)] = text.slice(0, need);
-    const key = `${harness}_${event}_${version}`;
+    const key = `${harness}_${event}_${distinct ? `${version.split("_")[0]}_${i}_0` : version}`;
     const n = (counters.get(key) ?? 0) + 1;
     counters.set(key, n);
     const raw = Buffer.from(JSON.stringify(body));

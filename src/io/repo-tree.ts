@@ -1,4 +1,4 @@
-import { promises as fs } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../digest.js";
 import { EXEMPT_NAMES, type GuardedState } from "../passes/verify.js";
@@ -103,27 +103,45 @@ interface DiskWalk {
   notFiles: string[];
 }
 
-/** Every entry under a folder on disk, never following a link; each regular file read whole. */
-async function walkDisk(root: string, start: string, out: DiskWalk): Promise<void> {
-  const stat = await fs.lstat(path.join(root, start)).catch(() => null);
+/** Every entry under a folder on disk, never following a link; each regular file read whole. Synchronous: one file at a time, no thread-pool round trip per entry. */
+function walkDisk(root: string, start: string, out: DiskWalk): void {
+  const stat = lstatOrNull(path.join(root, start));
   if (!stat) return;
   if (stat.isSymbolicLink()) out.links.push(start);
-  else if (stat.isDirectory()) {
-    const names = (await fs.readdir(path.join(root, start))).sort();
-    for (const name of names) await walkDisk(root, `${start}/${name}`, out);
-  } else if (stat.isFile()) {
-    const read = readRegularFile(path.join(root, start), { maxFileBytes: MAX_REPO_FILE, maxDepth: 1 });
-    if (read.bytes) out.files.push({ path: start, bytes: read.bytes });
-    else out.notFiles.push(start);
-  } else out.notFiles.push(start);
+  else if (stat.isDirectory()) walkFolder(root, start, out);
+  else readInto(root, start, out, stat.isFile());
+}
+
+function walkFolder(root: string, folder: string, out: DiskWalk): void {
+  const entries = readdirSync(path.join(root, folder), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    const rel = `${folder}/${e.name}`;
+    if (e.isSymbolicLink()) out.links.push(rel);
+    else if (e.isDirectory()) walkFolder(root, rel, out);
+    else readInto(root, rel, out, e.isFile());
+  }
+}
+
+function readInto(root: string, rel: string, out: DiskWalk, regular: boolean): void {
+  const read = regular ? readRegularFile(path.join(root, rel), { maxFileBytes: MAX_REPO_FILE, maxDepth: 1 }) : null;
+  if (read?.bytes) out.files.push({ path: rel, bytes: read.bytes });
+  else out.notFiles.push(rel);
+}
+
+function lstatOrNull(p: string): ReturnType<typeof lstatSync> | null {
+  try {
+    return lstatSync(p);
+  } catch {
+    return null;
+  }
 }
 
 /** The tool's places as they stand on disk; the inbox as the index holds it (raw sittings land there, uncommitted). */
 export async function guardedFromWorkingTree(root: string, layout: RepoLayout): Promise<GuardedState> {
   const { above } = placesOf(layout);
   const disk: DiskWalk = { files: [], links: [], notFiles: [] };
-  for (const a of above) if ((await fs.lstat(path.join(root, a)).catch(() => null))?.isSymbolicLink()) disk.links.push(a);
-  for (const place of [layout.fixtures, layout.clearance, CONFIG_FILE]) if (!disk.links.some((l) => under(place, l))) await walkDisk(root, place, disk);
+  for (const a of above) if (lstatOrNull(path.join(root, a))?.isSymbolicLink()) disk.links.push(a);
+  for (const place of [layout.fixtures, layout.clearance, CONFIG_FILE]) if (!disk.links.some((l) => under(place, l))) walkDisk(root, place, disk);
   const inbox = sortEntries(lsIndex([layout.capturesInbox], root), layout);
   const inboxBlobs = readBlobs(inbox.exempt.map((e) => e.sha), root);
   const fixtureFiles = disk.files.filter((f) => under(f.path, layout.fixtures));

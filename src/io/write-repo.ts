@@ -9,11 +9,13 @@ import { writeAtomic } from "./write-atomic.js";
 
 const IN_FLIGHT = 16;
 
-/** Refuses a link (or anything but a folder) at any level of `relDir` under `root`; makes what is missing. */
-async function ensureFolder(root: string, relDir: string): Promise<void> {
+/** Refuses a link (or anything but a folder) at any level of `relDir` under `root`; makes what is missing. `checked` spares a folder seen already. */
+async function ensureFolder(root: string, relDir: string, checked: Set<string>): Promise<void> {
   let cur = root;
   for (const part of relDir.split("/").filter(Boolean)) {
     cur = path.join(cur, part);
+    if (checked.has(cur)) continue;
+    checked.add(cur);
     let stat = await fs.lstat(cur).catch(() => null);
     if (stat === null) {
       await fs.mkdir(cur).catch((err: NodeJS.ErrnoException) => {
@@ -47,7 +49,8 @@ async function syncFolder(dir: string): Promise<void> {
 
 export async function writeRepoFiles(root: string, files: { path: string; bytes: Uint8Array }[]): Promise<void> {
   const folders = [...new Set(files.map((f) => path.posix.dirname(f.path)))].sort();
-  for (const d of folders) await ensureFolder(root, d === "." ? "" : d);
+  const checked = new Set<string>();
+  for (const d of folders) await ensureFolder(root, d === "." ? "" : d, checked);
   const before = new Map<string, Buffer | null>();
   for (const f of files) before.set(f.path, await readRepoFile(root, f.path));
   const done: string[] = [];

@@ -118,11 +118,15 @@ export function unknownRecipes(rules: Rules, recipeNames: string[]): string[] {
 function missingEvents(files: InventoryFile[], recipes: Recipe[]): MissingEvent[] {
   const missing: MissingEvent[] = [];
   const groups = new Map<string, { harness: string; version: string }>();
-  for (const f of files) groups.set(`${f.harness}\u0000${f.version}`, { harness: f.harness, version: f.version });
+  const present = new Set<string>();
+  for (const f of files) {
+    groups.set(`${f.harness}\u0000${f.version}`, { harness: f.harness, version: f.version });
+    present.add(`${f.harness}\u0000${f.version}\u0000${f.event}`);
+  }
   for (const { harness, version } of groups.values()) {
     for (const recipe of recipes.filter((r) => r.harness === harness)) {
       for (const event of recipe.events) {
-        if (!files.some((f) => f.harness === harness && f.version === version && f.event === event)) missing.push({ harness, event, version, recipe: recipe.name });
+        if (!present.has(`${harness}\u0000${version}\u0000${event}`)) missing.push({ harness, event, version, recipe: recipe.name });
       }
     }
   }

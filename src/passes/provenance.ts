@@ -1,3 +1,4 @@
+import { append } from "../collections.js";
 import { sha256Hex } from "../digest.js";
 import type { Capture, FixtureOut, Pairing, Provenance, Selection, Sitting, Substitution } from "../types.js";
 
@@ -9,9 +10,13 @@ export function fixturePath(fixturesDir: string, harness: string, version: strin
 }
 
 export function provenancePass(sitting: Sitting, captures: Capture[], substitution: Substitution, pairing: Pairing, selection: Selection, fixturesDir: string, batch: string): FixtureOut[] {
+  const captureOf = new Map(captures.map((c) => [c.name, c]));
+  const clearedOf = new Map(substitution.files.map((f) => [f.report.name, f]));
+  const pairsOf = new Map<string, Pairing["pairs"]>();
+  for (const p of pairing.pairs) for (const f of p.files) append(pairsOf, f, p);
   return selection.selected.map((s) => {
-    const capture = captures.find((c) => c.name === s.file) as Capture;
-    const cleared = substitution.files.find((f) => f.report.name === s.file);
+    const capture = captureOf.get(s.file) as Capture;
+    const cleared = clearedOf.get(s.file);
     const bytes = Buffer.from(cleared?.cleared as string, "utf8");
     const provenance: Provenance = {
       schemaVersion: 1,
@@ -25,7 +30,7 @@ export function provenancePass(sitting: Sitting, captures: Capture[], substituti
       raw: { sha256: capture.sha256, bytes: capture.size },
       cleared: { sha256: sha256Hex(bytes), bytes: bytes.length },
       rules: (cleared?.report.rules ?? []).map((r) => ({ rule: r.rule, pointers: r.pointers })),
-      pairs: pairing.pairs.filter((p) => p.files.includes(s.file)).map((p) => ({ scope: p.scope, id: p.id, files: p.files })),
+      pairs: (pairsOf.get(s.file) ?? []).map((p) => ({ scope: p.scope, id: p.id, files: p.files })),
       kit: sitting.kit ? { head: sitting.kit.head, binarySha256: sitting.kit.binary?.sha256 ?? null, transports: sitting.kit.transports } : null,
       batch,
     };

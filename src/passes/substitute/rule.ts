@@ -35,8 +35,11 @@ export function sameLengthPlaceholder(raw: string): string {
   return /^x*$/.test(raw) ? raw : "x".repeat(codePoints(raw));
 }
 
+const SURROGATE = /[\ud800-\udfff]/;
+
 /** How many characters a text holds, a surrogate pair counting once; counted without spreading it. */
 export function codePoints(text: string): number {
+  if (!SURROGATE.test(text)) return text.length;
   let n = text.length;
   for (let i = 0; i < text.length - 1; i++) {
     const c = text.charCodeAt(i);

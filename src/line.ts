@@ -4,6 +4,7 @@ import { sha256Hex } from "./digest.js";
 import { OutputError, UsageError } from "./errors.js";
 import { finding, type Finding } from "./findings.js";
 import { userNamePattern } from "./homes.js";
+import { HOME_OWNER_RULE } from "./scan-rules/home-owner.js";
 import { RulesError, validateAgainst } from "./io/load-rules.js";
 import { listCaptureDir, readCaptureEntries } from "./io/read-capture-dir.js";
 import { CONFIG_FILE, placesOf, repoPaths } from "./io/repo-tree.js";
@@ -143,21 +144,74 @@ function blockersOf(line: Pick<Line, "inventory" | "selection" | "scan">): Findi
   return out;
 }
 
+/** Every text sitting.json and kit.json give the record and the sidecars, with where it stands. */
+function companionTexts(sitting: Sitting): { file: string; pointer: string; value: string }[] {
+  const out: { file: string; pointer: string; value: string }[] = [];
+  const info = sitting.info ?? {};
+  for (const k of ["driver", "method", "versionLine", "startedAt", "endedAt"] as const) if (typeof info[k] === "string") out.push({ file: "sitting.json", pointer: `/${k}`, value: info[k] as string });
+  for (const [h, l] of Object.entries(info.versionLines ?? {})) out.push({ file: "sitting.json", pointer: `/versionLines/${h}`, value: l });
+  const kit = sitting.kit;
+  if (kit) {
+    out.push({ file: "kit.json", pointer: "/head", value: kit.head });
+    kit.rootEdits.forEach((value, i) => out.push({ file: "kit.json", pointer: `/rootEdits/${i}`, value }));
+    kit.transports.forEach((t, i) => out.push({ file: "kit.json", pointer: `/transports/${i}/path`, value: t.path }));
+    if (kit.binary) out.push({ file: "kit.json", pointer: "/binary/path", value: kit.binary.path });
+  }
+  return out;
+}
+
+/** The texts of sitting.json and kit.json that hold a secret shape: refused, each a finding naming the field, never written. */
+async function refusedCompanionTexts(sitting: Sitting, scanOf: (inputs: { file: string; text: string }[]) => Promise<ScanResult>): Promise<{ values: Set<string>; findings: Finding[] }> {
+  const texts = companionTexts(sitting);
+  const scan = await scanOf(texts.map((t, i) => ({ file: `${i}`, text: JSON.stringify({ value: t.value }) })));
+  const values = new Set<string>();
+  // A home or a name is masked where the text is written (companionMask); a secret shape is refused.
+  const findings = scan.findings.filter((f) => f.rule !== HOME_OWNER_RULE).map((f) => {
+    const t = texts[Number(f.file)] as { file: string; pointer: string; value: string };
+    values.add(t.value);
+    return finding(t.file === "kit.json" ? "invalid-kit" : "invalid-sitting", { file: t.file, pointer: t.pointer }, { detail: `holds a secret shape (${f.rule}); it is written nowhere` });
+  });
+  return { values, findings };
+}
+
+/** How a text from sitting.json or kit.json is written: homes and every name the sitting taught masked, a refused one not at all. */
+function companionMask(line: Pick<Line, "names">, setting: Setting, refused: Set<string>): (text: string) => string {
+  const names = userNamePattern(line.names.checked);
+  const grammar = line.names.grammar;
+  return (text) => {
+    if (refused.has(text)) return "[not written: it holds a secret shape]";
+    let out = setting.display.path(text);
+    for (const o of [...grammar.realOwners(out)].reverse()) out = out.slice(0, o.start) + grammar.placeholder + out.slice(o.end);
+    return names ? out.replace(new RegExp(names.source, "giu"), grammar.placeholder) : out;
+  };
+}
+
 async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixtures: FixtureOut[], setting: Setting): Promise<Pick<Line, "fixtures" | "scan" | "batch">> {
   say(setting, line.captures.length, `scanning ${fixtures.length} fixtures`);
   // The scanner and the kit's edge load only for the record: inventory, pair and select start without them.
   const { scanEngine, scanPass } = await import("./passes/scan.js");
   const { committedTransports } = await import("./io/kit.js");
   const engine = scanEngine(setting.rules.secrets, line.names.grammar, userNamePattern(line.names.checked), setting.rules.knownMembers);
-  const scan = await scanPass(fixtures.map((f) => ({ file: f.path, text: Buffer.from(f.bytes).toString("utf8") })), engine, setting.display);
-  const blockers = blockersOf({ ...line, scan });
+  const scanOf = (inputs: { file: string; text: string }[]): Promise<ScanResult> => scanPass(inputs, engine, setting.display);
+  const scan = await scanOf(fixtures.map((f) => ({ file: f.path, text: Buffer.from(f.bytes).toString("utf8") })));
+  const companions = await refusedCompanionTexts(line.sitting, scanOf);
+  const blockers = [...blockersOf({ ...line, scan }), ...companions.findings];
   const written = blockers.length === 0 ? fixtures : [];
   const kit = line.sitting.kit;
   const kitCheck = kit && setting.root ? kitPass(kit, await committedTransports(setting.root, setting.rules.transports, false), new Map(), setting.rules.transports.versionPattern).transports : null;
   const id = batchId(line.captures);
-  const text = recordBatch({ ...line, sittingShown: setting.display.path(line.sitting.dir), scan, fixtures: written, blockers, kitCheck, mask: setting.display.path, sidecarDigest: (f) => sha256Hex(f.sidecar) }, id);
+  const mask = companionMask(line, setting, companions.values);
+  const text = recordBatch({ ...line, sittingShown: setting.display.path(line.sitting.dir), scan, fixtures: written, blockers, kitCheck, mask, sidecarDigest: (f) => sha256Hex(f.sidecar) }, id);
+  await guardWritten(text, written, scanOf);
   const digest = parseRecord(text).batches[0]?.digestClaimed ?? "";
   return { fixtures: written, scan, batch: { id, digest, text, blockers } };
+}
+
+/** Every byte written is checked like a fixture: the batch text and the sidecars pass the scan, or nothing is written. */
+async function guardWritten(batch: string, fixtures: FixtureOut[], scanOf: (inputs: { file: string; text: string }[]) => Promise<ScanResult>): Promise<void> {
+  const scan = await scanOf([{ file: "the batch", text: batch }, ...fixtures.map((f) => ({ file: f.sidecarPath, text: Buffer.from(f.sidecar).toString("utf8") }))]);
+  const first = scan.findings[0];
+  if (first) throw new OutputError(`${first.file} would hold a secret shape or a name (${first.rule}) at line ${first.line}; nothing written`);
 }
 
 /** Runs the line on a sitting up to and including `until`; later stages are left empty. */

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -6,7 +7,7 @@ import { watchParses } from "../src/json/reader.js";
 import { runLine } from "../src/line.js";
 import { reviewModel } from "../src/review/model.js";
 import { makeRealisticSitting } from "../bench/realistic.mjs";
-import { clearJson, PROJECT_ROOT, tempDir } from "./helpers.js";
+import { clear, clearJson, PROJECT_ROOT, tempDir } from "./helpers.js";
 
 // The one line: each capture read and parsed once, whatever the passes after it need; one verdict
 // on refused classes, whichever command asks.
@@ -73,5 +74,43 @@ describe("substitution says which rule changed each span", () => {
     const shown = (rule: string): string[] => spans.filter((s) => s.rule === rule).map((s) => model.fixtures[0]!.cleared.slice(s.start, s.end));
     expect(shown("literal-v1:hostname")).toEqual(['"/srv/host/work"']);
     expect(shown("home-path-v1")).toEqual(['"/home/user/t.jsonl"']);
+  });
+});
+
+describe("every byte written is checked like a fixture", () => {
+  const key = ["sk-", "ant-", "api03-", "abcdefghijklmnopqrstuvwxyz0123456789"].join("");
+  const everyFile = (root: string): string => execFileSync("grep", ["-r", "-l", "--", key, root], { encoding: "utf8" }).trim();
+
+  for (const field of ["driver", "method", "versionLine", "versionLines"]) {
+    it(`a key planted in sitting.json's ${field} is refused naming the field and reaches no written file`, () => {
+      const root = tempDir("clear-planted-");
+      execFileSync("git", ["init", "-q"], { cwd: root });
+      const dir = path.join(root, "captures-inbox");
+      cpSync(path.join(PROJECT_ROOT, "examples", "sitting"), dir, { recursive: true });
+      const info = { driver: "a person", method: "by hand", versionLine: "2.1.261 (Claude Code)" } as Record<string, unknown>;
+      info[field] = field === "versionLines" ? { "claude-code": `2.1.261 ${key}` } : `${field === "versionLine" ? "2.1.261 " : ""}${key}`;
+      writeFileSync(path.join(dir, "sitting.json"), JSON.stringify(info));
+      const r = clearJson(["run", "--root", root]);
+      expect(r.code).toBe(1);
+      expect(r.json.findings).toContainEqual(expect.objectContaining({ code: "invalid-sitting", file: "sitting.json", pointer: field === "versionLines" ? "/versionLines/claude-code" : `/${field}` }));
+      rmSync(dir, { recursive: true });
+      expect(() => everyFile(root)).toThrow();
+      expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).toContain("[not written: it holds a secret shape]");
+    });
+  }
+
+  it("a name the sitting taught is masked where sitting.json's text is written", () => {
+    const root = tempDir("clear-taught-");
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    const dir = path.join(root, "captures-inbox");
+    cpSync(path.join(PROJECT_ROOT, "examples", "sitting"), dir, { recursive: true });
+    const name = ["zel", "dagh"].join("");
+    const start = JSON.parse(readFileSync(path.join(dir, "claude-code_session_start_2.1.261.1.json"), "utf8")) as Record<string, unknown>;
+    writeFileSync(path.join(dir, "claude-code_session_start_2.1.261.1.json"), JSON.stringify({ ...start, cwd: `/home/${name}/work` }));
+    writeFileSync(path.join(dir, "sitting.json"), JSON.stringify({ driver: `${name} at the keyboard`, versionLine: "2.1.261 (Claude Code)" }));
+    expect(clear(["run", "--root", root]).code).toBe(0);
+    const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+    expect(record).toContain("- Driven by: `user at the keyboard`");
+    expect(record.toLowerCase()).not.toContain(name);
   });
 });

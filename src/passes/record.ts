@@ -130,7 +130,8 @@ function fixturesSection(b: BatchInput): string[] {
 export function recordBatch(b: BatchInput, id: string): string {
   const versions = [...new Set(b.inventory.files.map((f) => `${d(f.harness)} ${d(f.version)}`))].sort();
   const info = b.sitting.info;
-  const versionLines = (info?.versionLines ? Object.entries(info.versionLines).map(([h, l]) => `${h}: ${l}`) : info?.versionLine ? [info.versionLine] : []).map((l) => d(b.mask(l)));
+  // Each line is masked on its own, as sitting.json holds it, so a refused one is recognised.
+  const versionLines = (info?.versionLines ? Object.entries(info.versionLines).map(([h, l]) => `${h}: ${b.mask(l)}`) : info?.versionLine ? [b.mask(info.versionLine)] : []).map((l) => d(l));
   const body = [
     "",
     SHAPES.batchHeading.render({ id }),

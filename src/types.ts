@@ -195,8 +195,8 @@ export interface UrlRules {
 
 export interface SecretRules {
   rules: SecretPattern[];
-  /** One planted shape per preset rule the reach control proves, as parts joined at run time. */
-  presetControls: Record<string, string[][]>;
+  /** Each secretlint preset rule: what it finds, and a shape the reach control plants (parts joined at run time). */
+  preset: Record<string, { description: string; match: string[][] }>;
 }
 
 export interface TransportRules {
@@ -378,15 +378,39 @@ export interface ScanFinding {
   rule: string;
   line: number;
   column: number;
+  /** Where the value ends: the line and the column just after its last character. */
+  endLine: number;
+  endColumn: number;
   pointer?: string;
+  /** What may be shown of the value: a key shape's fixed prefix at most, nothing of a name. */
   masked: string;
+  /** SHA-256 of the decoded value, given only where it reveals nothing (a key shape, never a name or a password). */
+  sha256?: string;
   message: string;
+}
+
+/** A finding a person declared not a secret, in clear.config.json: never the value, its SHA-256. */
+export interface ScanWaiver {
+  fixture: string;
+  pointer: string;
+  rule: string;
+  sha256: string;
+  reason: string;
+}
+
+export interface WaivedFinding extends ScanFinding {
+  sha256: string;
+  reason: string;
 }
 
 export interface ScanResult {
   files: number;
   findings: ScanFinding[];
-  /** The reach control: every rule must fire on a planted copy, or the scan cannot pass. */
+  /** Findings a waiver in force matched: listed, never blocking. */
+  waived: WaivedFinding[];
+  /** Waivers naming a scanned file that matched nothing there (pointers and paths as printed). */
+  unusedWaivers: ScanWaiver[];
+  /** The reach control: every rule must fire on a planted copy, written plain and escaped, or the scan cannot pass. */
   control: { red: boolean; rules: string[]; silent: string[] };
 }
 

@@ -38,7 +38,7 @@ describe("clear scan", () => {
     const dir = tempDir();
     const shapes: Record<string, string> = {};
     for (const rule of rules.secrets.rules) shapes[rule.id] = rule.target === "raw" ? join(rule.match[0]!) : JSON.stringify({ session_id: "s", tool_response: join(rule.match[0]!) });
-    for (const [id, examples] of Object.entries(rules.secrets.presetControls)) shapes[id] = JSON.stringify({ output: join(examples[0]!) });
+    for (const [id, examples] of Object.entries(rules.secrets.preset)) shapes[id] = id.endsWith("gcp") ? join(examples.match[0]!) : JSON.stringify({ output: join(examples.match[0]!) });
     shapes.home = JSON.stringify({ cwd: ["/home/", "someone", "/p"].join("") });
     const names = Object.keys(shapes).map((id, i) => {
       const name = `f${i}.json`;
@@ -53,7 +53,7 @@ describe("clear scan", () => {
     for (const name of names) expect(json.findings.some((f) => f.file.endsWith(name)), name).toBe(true);
     const secrets = [
       ...rules.secrets.rules.map((rule) => (rule.target === "raw" ? (new RegExp(rule.pattern, rule.flags).exec(join(rule.match[0]!))?.[1] ?? "") : join(rule.match[0]!))),
-      ...Object.values(rules.secrets.presetControls).map((examples) => join(examples[0]!)),
+      ...Object.values(rules.secrets.preset).map((examples) => join(examples.match[0]!)),
     ];
     // A masked value keeps its first four characters; nothing after them is printed.
     for (const secret of secrets) expect(r.stdout + r.stderr, secret.slice(0, 8)).not.toContain(secret.slice(4, 20));

@@ -3,6 +3,7 @@ import { existsSync, lstatSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { BUNDLED_RULES_DIR, RulesError, validateAgainst } from "./load-rules.js";
 import { readRegularFile } from "./read-capture-dir.js";
+import type { ScanWaiver } from "../types.js";
 
 // The repository a command works in, and its clear.config.json.
 
@@ -12,6 +13,8 @@ export interface ClearConfig {
   users?: string[];
   literals?: { name: string; value: string; placeholder: string }[];
   policies?: { "env-dump-v1"?: { reason: string; pointers?: string[] } };
+  /** Scan findings a person declared not secrets: by fixture, pointer, rule and the value's SHA-256. */
+  waivers?: ScanWaiver[];
 }
 
 /**

@@ -75,3 +75,61 @@ export function nestedReadings(decoded: string, depth = 8): string[] {
   }
   return out;
 }
+
+/** Decoded text and where it came from: at each break, a decoded offset and the raw offset it starts at. */
+export interface DecodedLevel {
+  decoded: string;
+  /** Decoded offsets of the breaks, ascending; the first is 0. */
+  breaksAt: number[];
+  /** Raw offsets the breaks start at. */
+  rawStarts: number[];
+}
+
+const ONE_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/y;
+
+/**
+ * One level of escapes with a map back to the input, kept as breaks rather than per character
+ * so that long strings with few escapes stay cheap. `strict` reads string content the reader
+ * has already checked; otherwise a backslash that starts no escape is kept as it stands.
+ */
+export function decodeLevel(text: string, strict: boolean): DecodedLevel {
+  const parts: string[] = [];
+  const breaksAt = [0];
+  const rawStarts = [0];
+  let from = 0;
+  let out = 0;
+  for (let at = text.indexOf("\\"); at !== -1; at = text.indexOf("\\", at)) {
+    ONE_ESCAPE.lastIndex = at;
+    const m = strict && text[at + 1] !== "u" ? null : ONE_ESCAPE.exec(text);
+    const length = m ? m[0].length : strict ? 2 : 0;
+    if (length === 0) {
+      at += 1;
+      continue;
+    }
+    parts.push(text.slice(from, at));
+    out += at - from;
+    const hex = m ? m[1] : undefined;
+    const simple = m ? m[2] : text[at + 1];
+    parts.push(hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : (SIMPLE[simple as string] ?? (simple as string)));
+    breaksAt.push(out, out + 1);
+    rawStarts.push(at, at + length);
+    out += 1;
+    from = at + length;
+    at = from;
+  }
+  if (from === 0) return { decoded: text, breaksAt, rawStarts };
+  parts.push(text.slice(from));
+  return { decoded: parts.join(""), breaksAt, rawStarts };
+}
+
+/** The input offset a decoded offset comes from (the decoded length maps to the input's length). */
+export function inputOffset(level: DecodedLevel, i: number): number {
+  let lo = 0;
+  let hi = level.breaksAt.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((level.breaksAt[mid] as number) <= i) lo = mid;
+    else hi = mid - 1;
+  }
+  return (level.rawStarts[lo] as number) + (i - (level.breaksAt[lo] as number));
+}

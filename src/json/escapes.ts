@@ -85,7 +85,17 @@ export interface DecodedLevel {
   rawStarts: number[];
 }
 
-const ONE_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/y;
+const isHex = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+
+/** The length of the escape at `at` (a backslash), or 0 where it starts none. */
+function escapeLength(text: string, at: number): number {
+  const e = text[at + 1];
+  if (e === "u") {
+    for (let k = at + 2; k < at + 6; k++) if (!isHex(text.charCodeAt(k))) return 0;
+    return 6;
+  }
+  return e !== undefined && SIMPLE[e] !== undefined ? 2 : 0;
+}
 
 /**
  * One level of escapes with a map back to the input, kept as breaks rather than per character
@@ -93,33 +103,42 @@ const ONE_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/y;
  * has already checked; otherwise a backslash that starts no escape is kept as it stands.
  */
 export function decodeLevel(text: string, strict: boolean): DecodedLevel {
-  const parts: string[] = [];
+  if (strict && text.includes("\\")) return decodeChecked(text);
   const breaksAt = [0];
   const rawStarts = [0];
+  let decoded = "";
   let from = 0;
-  let out = 0;
   for (let at = text.indexOf("\\"); at !== -1; at = text.indexOf("\\", at)) {
-    ONE_ESCAPE.lastIndex = at;
-    const m = strict && text[at + 1] !== "u" ? null : ONE_ESCAPE.exec(text);
-    const length = m ? m[0].length : strict ? 2 : 0;
+    const length = strict ? (text[at + 1] === "u" ? 6 : 2) : escapeLength(text, at);
     if (length === 0) {
       at += 1;
       continue;
     }
-    parts.push(text.slice(from, at));
-    out += at - from;
-    const hex = m ? m[1] : undefined;
-    const simple = m ? m[2] : text[at + 1];
-    parts.push(hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : (SIMPLE[simple as string] ?? (simple as string)));
-    breaksAt.push(out, out + 1);
-    rawStarts.push(at, at + length);
-    out += 1;
+    const e = text[at + 1] as string;
+    decoded += text.slice(from, at) + (e === "u" ? String.fromCharCode(parseInt(text.slice(at + 2, at + 6), 16)) : (SIMPLE[e] ?? e));
+    // Between breaks decoded and raw offsets advance together; an escape's unit maps to where it starts.
+    breaksAt.push(decoded.length);
     from = at + length;
+    rawStarts.push(from);
     at = from;
   }
   if (from === 0) return { decoded: text, breaksAt, rawStarts };
-  parts.push(text.slice(from));
-  return { decoded: parts.join(""), breaksAt, rawStarts };
+  return { decoded: decoded + text.slice(from), breaksAt, rawStarts };
+}
+
+/** Checked string content: the native parser decodes it; only the breaks are worked out here. */
+function decodeChecked(text: string): DecodedLevel {
+  const breaksAt = [0];
+  const rawStarts = [0];
+  let length = 0;
+  let from = 0;
+  for (let at = text.indexOf("\\"); at !== -1; at = text.indexOf("\\", from)) {
+    length += at - from + 1;
+    from = at + (text[at + 1] === "u" ? 6 : 2);
+    breaksAt.push(length);
+    rawStarts.push(from);
+  }
+  return { decoded: JSON.parse(`"${text}"`) as string, breaksAt, rawStarts };
 }
 
 /** The input offset a decoded offset comes from (the decoded length maps to the input's length). */

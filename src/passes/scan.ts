@@ -1,12 +1,12 @@
 import { lintSource } from "@secretlint/core";
 import { secretLintProfiler } from "@secretlint/profiler";
 import { rules as presetRules } from "@secretlint/secretlint-rule-preset-recommend";
-import type { SecretLintCoreConfig, SecretLintCoreResultMessage } from "@secretlint/types";
+import type { SecretLintCoreConfig, SecretLintCoreConfigRulePreset, SecretLintCoreResultMessage } from "@secretlint/types";
 import { sha256Hex } from "../digest.js";
 import { maskFound, type Display } from "../display.js";
 import type { HomeGrammar } from "../homes.js";
 import { decodeLevel } from "../json/escapes.js";
-import { placeOf } from "../json/reader.js";
+import { escapePointerToken, placeOf } from "../json/reader.js";
 import { ESCAPE_DEPTH_DESCRIPTION, ESCAPE_DEPTH_RULE, escapeDepthRule, tooDeepExample } from "../scan-rules/escape-depth.js";
 import { HOME_OWNER_DESCRIPTION, HOME_OWNER_RULE, homeOwnerRule } from "../scan-rules/home-owner.js";
 import { patternRule } from "../scan-rules/pattern-rule.js";
@@ -24,12 +24,21 @@ import { waive } from "./scan-waivers.js";
 // secretlint's profiler marks every rule run, which makes a scan quadratic in the number of files.
 secretLintProfiler.mark = () => undefined;
 
-// A "secretlint-disable" comment in a capture would silence every rule after it, so the preset's
-// rules are registered one by one without its comment filter (a preset entry's `disabled` is not
-// honoured by secretlint 12).
+// A "secretlint-disable" comment in a capture would silence every rule after it, so the preset is
+// registered without its comment filter (a preset entry's `disabled` is not honoured by secretlint 12).
 const COMMENT_FILTER = "@secretlint/secretlint-rule-filter-comments";
-const AWS = "@secretlint/secretlint-rule-aws";
 const presetScanners = presetRules.filter((r) => r.meta.type === "scanner" && r.meta.id !== COMMENT_FILTER);
+const preset: SecretLintCoreConfigRulePreset = {
+  id: "@secretlint/secretlint-rule-preset-recommend",
+  rule: {
+    meta: { id: "@secretlint/secretlint-rule-preset-recommend", recommended: true, type: "preset" },
+    rules: presetScanners,
+    create(context) {
+      for (const r of presetScanners) context.registerRule(r);
+    },
+  },
+  rules: [{ id: "@secretlint/secretlint-rule-aws", options: { enableIDScanRule: true } }],
+};
 // Reads the whole file as a service account's JSON; its example is that JSON's members.
 const GCP = "@secretlint/secretlint-rule-gcp";
 
@@ -59,7 +68,7 @@ export interface ScanEngine {
   config: SecretLintCoreConfig;
   /** The preset alone, for the decoded text. */
   presetConfig: SecretLintCoreConfig;
-  control: { plain: string; escaped: Planted[] };
+  control: { plain: string; escaped: string; planted: Planted[] };
   expected: string[];
   catalogue: RuleInfo[];
 }
@@ -87,10 +96,10 @@ function planted(secrets: SecretRules): Planted[] {
   return out;
 }
 
-/** Letters and digits as \\u escapes (escapes already there kept), inside JSON held in a string: two levels down. */
+/** Letters and digits as \\u escapes (escapes already there kept), as JSON held in a string: two levels down. */
 function escapedCopy(members: Record<string, string>): string {
   const escape = (m: string): string => (m.length > 1 ? m : `\\u${m.charCodeAt(0).toString(16).padStart(4, "0")}`);
-  return JSON.stringify({ held: JSON.stringify(members, null, 1).replace(/\\(?:u[0-9a-fA-F]{4}|.)|[A-Za-z0-9]/g, escape) });
+  return JSON.stringify(members, null, 1).replace(/\\(?:u[0-9a-fA-F]{4}|.)|[A-Za-z0-9]/g, escape);
 }
 
 function controlOf(secrets: SecretRules): ScanEngine["control"] {
@@ -98,7 +107,9 @@ function controlOf(secrets: SecretRules): ScanEngine["control"] {
   const members: Record<string, string> = { comment: "secretlint-disable -- the control" };
   const all = planted(secrets);
   for (const p of all) Object.assign(members, p.members);
-  return { plain: JSON.stringify(members, null, 1), escaped: all };
+  // Each rule's value held in a member of its own, so that a hit tells which value it found.
+  const held = all.map((p) => [`held ${p.rule}`, escapedCopy(p.members)]);
+  return { plain: JSON.stringify(members, null, 1), escaped: JSON.stringify(Object.fromEntries(held), null, 1), planted: all };
 }
 
 function catalogueOf(secrets: SecretRules): RuleInfo[] {
@@ -116,10 +127,9 @@ function catalogueOf(secrets: SecretRules): RuleInfo[] {
 }
 
 export function scanEngine(secrets: SecretRules, grammar: HomeGrammar, names: RegExp | null): ScanEngine {
-  const preset = presetScanners.map((r) => ({ id: r.meta.id, rule: r, options: r.meta.id === AWS ? { enableIDScanRule: true } : {} }));
   const config: SecretLintCoreConfig = {
     rules: [
-      ...preset,
+      preset,
       ...secrets.rules.map((r) => ({ id: r.id, rule: patternRule(r) })),
       { id: SENSITIVE_MEMBER_RULE, rule: sensitiveMemberRule },
       { id: HOME_OWNER_RULE, rule: homeOwnerRule(grammar, names) },
@@ -127,7 +137,7 @@ export function scanEngine(secrets: SecretRules, grammar: HomeGrammar, names: Re
     ],
   };
   const catalogue = catalogueOf(secrets);
-  return { config, presetConfig: { rules: preset }, control: controlOf(secrets), expected: catalogue.map((r) => r.id), catalogue };
+  return { config, presetConfig: { rules: [preset] }, control: controlOf(secrets), expected: catalogue.map((r) => r.id), catalogue };
 }
 
 /** A rule's hit as a raw range. */
@@ -245,8 +255,11 @@ async function scanOne(input: ScanInput, engine: ScanEngine, display: Display): 
 async function silentOn(engine: ScanEngine): Promise<string[]> {
   const fired = new Set((await hitsOf(engine.control.plain, engine)).hits.map((h) => h.rule));
   const silent = engine.expected.filter((id) => !fired.has(id));
-  for (const p of engine.control.escaped) {
-    const rules = new Set((await hitsOf(escapedCopy(p.members), engine)).hits.map((h) => h.rule));
+  const { hits, readings } = await hitsOf(engine.control.escaped, engine);
+  for (const p of engine.control.planted) {
+    // The member's value: its name comes first among the places.
+    const place = readings.places.filter((x) => x.pointer === `/${escapePointerToken(`held ${p.rule}`)}`).pop();
+    const rules = new Set(hits.filter((h) => place && h.start >= place.start && h.end <= place.end).map((h) => h.rule));
     const found = rules.has(p.rule) || (p.rule === GCP && [...rules].some((r) => /private-?key/.test(r)));
     if (!found) silent.push(`${p.rule} (escaped)`);
   }

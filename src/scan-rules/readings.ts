@@ -1,5 +1,5 @@
 import { decodeLevel, inputOffset, type DecodedLevel } from "../json/escapes.js";
-import { pointerTokens, scanJson, stringTokens } from "../json/reader.js";
+import { scanJson, stringTokens, unescapePointerToken } from "../json/reader.js";
 import type { JsonDocument } from "../types.js";
 
 // What the scan reads in a text: every string value and member name as a JSON parser decodes it,
@@ -42,7 +42,7 @@ export interface SourceReadings {
   isJson: boolean;
   /** Each string that differs from its raw bytes, decoded, on lines of its own; empty when none does. */
   decoded: string;
-  /** The raw and the decoded text in lower case, for the rules' keyword prefilters. */
+  /** The raw and the decoded text in lower case, for the rules' keyword prefilters (no keyword holds a quote, a slash or a control character). */
   lower: string;
   strings: ScannedString[];
   /** Raw string tokens in order, for placing a finding. */
@@ -86,25 +86,33 @@ function deeperReadings(s: ScannedString, level: number): void {
 
 const looksLikeDocument = (text: string): boolean => /^\s*[[{]/.test(text);
 
+/** The name of the member a value at `pointer` is in; null at the root and for an array's items. */
+function memberOf(pointer: string): string | null {
+  const token = pointer.slice(pointer.lastIndexOf("/") + 1);
+  return pointer === "" || /^(?:0|[1-9][0-9]*)$/.test(token) ? null : unescapePointerToken(token);
+}
+
 /** The strings of one JSON document at `level` (1 for the raw text's own strings). */
 function readDocument(doc: JsonDocument, toRaw: (i: number) => number, outer: RawPlace | null, level: number, into: Collector): void {
   const text = doc.text;
-  const escapedKeys = new Set(doc.keys.filter((k) => text.slice(k.start, k.end).includes("\\")).map((k) => k.pointer));
+  const anyEscape = text.includes("\\");
+  const escapedKeys = new Set(anyEscape ? doc.keys.filter((k) => text.slice(k.start, k.end).includes("\\")).map((k) => k.pointer) : []);
   for (const { span, isKey } of stringTokens(doc)) {
     const contentStart = span.start + 1;
     const rawContent = text.slice(contentStart, span.end - 1);
     const place = outer ?? { pointer: span.pointer, start: toRaw(span.start), end: toRaw(span.end) };
     if (!outer) into.places.push(place);
-    const tokens = isKey ? [] : pointerTokens(span.pointer);
-    const member = tokens.length > 0 && !/^(?:0|[1-9][0-9]*)$/.test(tokens[tokens.length - 1] as string) ? (tokens[tokens.length - 1] as string) : null;
-    const first = reading(decodeLevel(rawContent, true), (i) => toRaw(contentStart + i));
+    const member = isKey ? null : memberOf(span.pointer);
+    const escaped = anyEscape && rawContent.includes("\\");
+    const at = (i: number): number => toRaw(contentStart + i);
+    const first = escaped ? reading(decodeLevel(rawContent, true), at) : { text: rawContent, rawAt: at };
     const s: ScannedString = { place, readings: [first], member, isKey, tooDeep: false };
     into.strings.push(s);
-    if (rawContent.includes("\\") || (!isKey && escapedKeys.has(span.pointer))) into.shown.push(s);
+    if (escaped || (!isKey && escapedKeys.has(span.pointer))) into.shown.push(s);
     const inner = level < MAX_LEVELS && looksLikeDocument(first.text) ? parse(first.text) : null;
     if (inner) readDocument(inner, first.rawAt, place, level + 1, into);
-    else if (level >= MAX_LEVELS && first.text.includes("\\")) s.tooDeep = true;
-    else deeperReadings(s, level + 1);
+    else if (escaped && level >= MAX_LEVELS && first.text.includes("\\")) s.tooDeep = true;
+    else if (escaped) deeperReadings(s, level + 1);
   }
 }
 
@@ -198,7 +206,9 @@ export function readSource(raw: string): SourceReadings {
     raw,
     isJson,
     decoded,
-    lower: `${raw.toLowerCase()}\n${decoded.toLowerCase()}`,
+    // Every escape but \u decodes to a quote, a slash, a backslash or a control character, which no
+    // keyword holds: a keyword the raw text lacks can only come out of a \u escape.
+    lower: decoded === "" || !raw.includes("\\u") ? raw.toLowerCase() : `${raw}\n${decoded}`.toLowerCase(),
     strings,
     places,
     rawRange(start, end) {

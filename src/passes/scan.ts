@@ -10,7 +10,7 @@ import { escapePointerToken, placeOf } from "../json/reader.js";
 import { ESCAPE_DEPTH_DESCRIPTION, ESCAPE_DEPTH_RULE, escapeDepthRule, tooDeepExample } from "../scan-rules/escape-depth.js";
 import { HOME_OWNER_DESCRIPTION, HOME_OWNER_RULE, homeOwnerRule } from "../scan-rules/home-owner.js";
 import { patternRule } from "../scan-rules/pattern-rule.js";
-import { MAX_LEVELS, prepareSource, type RawPlace, type SourceReadings } from "../scan-rules/readings.js";
+import { MAX_LEVELS, placeAt, prepareSource, type SourceReadings } from "../scan-rules/readings.js";
 import { SENSITIVE_MEMBER_DESCRIPTION, SENSITIVE_MEMBER_RULE, sensitiveMemberRule } from "../scan-rules/sensitive-member.js";
 import type { ScanFinding, ScanResult, ScanWaiver, SecretRules } from "../types.js";
 import { waive } from "./scan-waivers.js";
@@ -159,6 +159,9 @@ async function lint(content: string, ext: string, config: SecretLintCoreConfig):
 async function hitsOf(text: string, engine: ScanEngine): Promise<{ hits: Hit[]; readings: SourceReadings }> {
   const readings = prepareSource(text);
   const hits = (await lint(text, readings.isJson ? ".json" : ".txt", engine.config)).map((m) => ({ rule: m.ruleId, start: m.range[0], end: m.range[1] }));
+  // The GCP rule reports a service account's whole file: its place is the private key's value.
+  const key = readings.places.filter((p) => p.pointer === "/private_key").pop();
+  for (const h of hits) if (h.rule === GCP && key) Object.assign(h, { start: key.start + 1, end: key.end - 1 });
   if (readings.decoded !== "") {
     for (const m of await lint(readings.decoded, ".txt", engine.presetConfig)) {
       const [start, end] = readings.rawRange(m.range[0], m.range[1]);
@@ -192,20 +195,6 @@ export function onePerPlace(hits: Hit[]): Hit[] {
   return out.sort((a, b) => a.start - b.start || kindOf(a.rule) - kindOf(b.rule));
 }
 
-/** The raw string token holding an offset, for the finding's pointer. */
-function placeAt(places: RawPlace[], offset: number): RawPlace | null {
-  let lo = 0;
-  let hi = places.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const p = places[mid] as RawPlace;
-    if (offset < p.start) hi = mid - 1;
-    else if (offset >= p.end) lo = mid + 1;
-    else return p;
-  }
-  return null;
-}
-
 /** The value at a raw range with every level of escapes decoded: what a waiver's SHA-256 is of. */
 export function decodedValue(raw: string): string {
   let value = raw;
@@ -227,7 +216,9 @@ export interface Found {
   valueSha256: string;
 }
 
-function foundOf(input: ScanInput, readings: SourceReadings, hit: Hit, display: Display): Found {
+function foundOf(input: ScanInput, readings: SourceReadings, found: Hit, display: Display): Found {
+  // A pattern that runs on past a string's closing quote (a connection string's database part) stops there.
+  const hit = { ...found, end: Math.min(found.end, readings.stringEnd(found.start) ?? found.end) };
   const value = decodedValue(input.text.slice(hit.start, hit.end));
   const valueSha256 = sha256Hex(Buffer.from(value, "utf8"));
   const isName = hit.rule === HOME_OWNER_RULE;

@@ -49,6 +49,8 @@ export interface SourceReadings {
   places: RawPlace[];
   /** A range of the decoded text as a range of the raw text. */
   rawRange(start: number, end: number): [number, number];
+  /** The raw end of the innermost string (at any level) holding a raw offset: no secret runs past it. */
+  stringEnd(offset: number): number | null;
 }
 
 interface Collector {
@@ -197,6 +199,8 @@ export function readSource(raw: string): SourceReadings {
   const { isJson, strings, places, shown } = collect(raw);
   places.sort((a, b) => a.start - b.start);
   const { decoded, segments } = decodedTextOf(shown);
+  const byPlace = new Map<RawPlace, ScannedString[]>();
+  for (const s of strings) byPlace.set(s.place, [...(byPlace.get(s.place) ?? []), s]);
   const toRaw = (i: number, isEnd: boolean): number => {
     const seg = segmentAt(segments, isEnd ? Math.max(0, i - 1) : i);
     if (!seg) return 0;
@@ -216,7 +220,31 @@ export function readSource(raw: string): SourceReadings {
       const e = toRaw(end, true);
       return [s, Math.max(e, Math.min(s + 1, raw.length))];
     },
+    stringEnd(offset) {
+      const place = placeAt(places, offset);
+      let end: number | null = null;
+      for (const s of place ? (byPlace.get(place) ?? []) : []) {
+        const r = s.readings[0] as Reading;
+        const [from, to] = [r.rawAt(0), r.rawAt(r.text.length)];
+        if (from <= offset && offset < to && (end === null || to <= end)) end = to;
+      }
+      return end;
+    },
   };
+}
+
+/** The raw string token holding an offset. */
+export function placeAt(places: RawPlace[], offset: number): RawPlace | null {
+  let lo = 0;
+  let hi = places.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const p = places[mid] as RawPlace;
+    if (offset < p.start) hi = mid - 1;
+    else if (offset >= p.end) lo = mid + 1;
+    else return p;
+  }
+  return null;
 }
 
 // secretlint runs every rule on one source before the next, so one reading serves them all.

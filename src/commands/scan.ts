@@ -45,7 +45,8 @@ async function inputsOf(paths: string[], io: Io, base: string, maxBytes: number,
     }
     const repoPath = r.split(path.sep).join("/");
     const file = display(repoPath);
-    places.set(file, { uri: relativeUri(repoPath), uriBaseId: SRCROOT });
+    // As printed: a user name in a path is the placeholder there too.
+    places.set(file, { uri: relativeUri(file), uriBaseId: SRCROOT });
     return { file, repoPath };
   };
   const skipped = listed.links.map((l) => ({ file: where(l).file, reason: "a symbolic link; never followed" }));

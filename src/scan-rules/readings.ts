@@ -71,13 +71,19 @@ function parse(text: string): JsonDocument | null {
 
 const reading = (level: DecodedLevel, toRaw: (i: number) => number): Reading => ({ text: level.decoded, rawAt: (i) => toRaw(inputOffset(level, i)) });
 
-/** Each further level of escapes of a string's last reading, up to MAX_LEVELS in all. */
+/**
+ * Each further level of escapes of a string's last reading, up to MAX_LEVELS in all. Real nesting
+ * halves a string's backslashes at each level; readings that add up to more than a few times the
+ * string's own length come from escapes built to decode one character per level, and are refused.
+ */
 function deeperReadings(s: ScannedString, level: number): void {
   let last = s.readings[s.readings.length - 1] as Reading;
+  let budget = 4 * last.text.length + 4096;
   for (let k = level; last.text.includes("\\"); k++) {
     const next = decodeLevel(last.text, false);
     if (next.decoded === last.text) return;
-    if (k >= MAX_LEVELS) {
+    budget -= next.decoded.length;
+    if (k >= MAX_LEVELS || budget < 0) {
       s.tooDeep = true;
       return;
     }

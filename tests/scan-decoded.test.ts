@@ -125,11 +125,15 @@ describe("the scan reads what a JSON parser decodes", () => {
     const lines = `{"a": 1}\n{"b": "${escaped}"}\n`;
     const plain = `export KEY=${escaped}\n`;
     const deep = JSON.stringify({ v: `\\${"u005c".repeat(40)}u0041` });
-    const r = await scanPass([{ file: "l.jsonl", text: lines }, { file: "p.txt", text: plain }, { file: "d.json", text: deep }], engine, display);
+    // Twenty levels only, but each decodes one character of a long string: linear work is all it gets.
+    const costly = JSON.stringify({ v: `\\${"u005c".repeat(20)}u0041${" ".repeat(20_000)}` });
+    const inputs = [{ file: "l.jsonl", text: lines }, { file: "p.txt", text: plain }, { file: "d.json", text: deep }, { file: "c.json", text: costly }];
+    const r = await scanPass(inputs, engine, display);
     expect(r.findings.map((f) => [f.file, f.rule, f.line])).toEqual([
       ["l.jsonl", "clear/anthropic", 2],
       ["p.txt", "clear/anthropic", 1],
       ["d.json", "clear/escape-depth", 1],
+      ["c.json", "clear/escape-depth", 1],
     ]);
   });
 

@@ -137,6 +137,17 @@ describe("the scan reads what a JSON parser decodes", () => {
     ]);
   });
 
+  it("reads a document with a member name twice, and a member name's escapes give its value's context", async () => {
+    const password = ["Zq8", "rT2v", "Lm9x", "Wp4k", "Ny7b"].join("");
+    const key = join(["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"]);
+    const text = `{"a": "x", "a": "${content(key, (ch, i) => (i === 0 ? hex4(ch) : null))}", "pass\\u0077ord": "${password}"}`;
+    const r = await scanPass([{ file: "t.json", text }], engine, display);
+    expect(r.findings.map((f) => [f.rule, f.column])).toEqual([
+      ["@secretlint/secretlint-rule-github", 18],
+      ["clear/sensitive-member", 84],
+    ]);
+  });
+
   it("one finding per secret per place, though several rules see it", async () => {
     const key = join(["sk-", "ant-api03-", "A".repeat(93), "AA"]);
     const r = await scanPass([{ file: "a.json", text: JSON.stringify({ k: key, nested: JSON.stringify({ k: key }) }) }], engine, display);

@@ -252,7 +252,7 @@ async function silentOn(engine: ScanEngine): Promise<string[]> {
     const place = readings.places.filter((x) => x.pointer === `/${escapePointerToken(`held ${p.rule}`)}`).pop();
     const rules = new Set(hits.filter((h) => place && h.start >= place.start && h.end <= place.end).map((h) => h.rule));
     const found = rules.has(p.rule) || (p.rule === GCP && [...rules].some((r) => /private-?key/.test(r)));
-    if (!found) silent.push(`${p.rule} (escaped)`);
+    if (!found && fired.has(p.rule)) silent.push(`${p.rule} (escaped)`);
   }
   return silent;
 }

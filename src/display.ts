@@ -4,7 +4,7 @@ import type { Rules } from "./types.js";
 
 // Masking in one place: everything the tool prints or writes outside the fixtures (pointers,
 // folders, scan values) passes through here. Member names the rules spell are shown; any other
-// is masked; a value is never shown beyond its first four characters.
+// is masked; a value is never shown beyond its first four characters, and a name never at all.
 
 export const MASKED_MEMBER = "[masked]";
 
@@ -20,6 +20,29 @@ export interface Display {
 export function maskValue(value: string): string {
   const chars = [...value];
   return chars.slice(0, 4).join("") + "*".repeat(Math.max(0, chars.length - 4));
+}
+
+/** What a finding shows in place of a home owner or a user name: nothing of it, not its length. */
+export const NAME_MASK = "[name]";
+
+// The fixed beginnings of key shapes: printing them says which kind of key it is, nothing of it.
+const KEY_PREFIX = new RegExp(
+  [
+    "^(?:sk-ant-|sk-proj-|sk-svcacct-|sk-admin-|[sr]k_live_|AIza|eyJ|-----BEGIN|A3T[A-Z0-9]|AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA",
+    "|gh[pousr]_|github_pat_|xox[bpaor]-|xapp-|glpat-|glc_|glsa_|npm_|hf_|gsk_|lin_api_|ntn_|SG\\.|shp(?:pa|ca|at|ss)_",
+    "|hv[sbr]\\.|vc[pikar]_|dapi|dckr_pat_|figd_|ops_ey)",
+  ].join(""),
+);
+
+/**
+ * A found value as it may be printed: where it starts with a key shape's fixed prefix, that
+ * prefix (four characters at most) and stars; any other value, stars only; a name, NAME_MASK.
+ */
+export function maskFound(value: string, isName: boolean): { masked: string; keyShape: boolean } {
+  if (isName) return { masked: NAME_MASK, keyShape: false };
+  const chars = [...value];
+  const shown = Math.min(4, KEY_PREFIX.exec(value)?.[0].length ?? 0);
+  return { masked: chars.slice(0, shown).join("") + "*".repeat(Math.max(0, chars.length - shown)), keyShape: shown > 0 };
 }
 
 /** A long pointer cut in its middle for human output; `--json` keeps it whole. */
@@ -41,10 +64,19 @@ export function makeDisplay(rules: Rules, users: string[], runnerHome: string | 
     return escapePointerToken(token);
   };
   const cache = new Map<string, string>();
+  const everyName = names ? new RegExp(names.source, "giu") : null;
+  const withoutNames = (text: string): string => {
+    let out = text;
+    const owners = grammar.mayHold(out) ? grammar.realOwners(out) : [];
+    for (const o of [...owners].reverse()) out = out.slice(0, o.start) + grammar.placeholder + out.slice(o.end);
+    return everyName ? out.replace(everyName, grammar.placeholder) : out;
+  };
   return {
     id(value) {
-      const risky = /\s/.test(value) || value.length > 128 || (names?.test(value) ?? false) || (grammar.mayHold(value) && grammar.realOwners(value).length > 0);
-      return risky ? maskValue(value) : value;
+      // A name inside an identifier is replaced whole first, so that a mask's first characters never spell part of it.
+      const named = (names?.test(value) ?? false) || (grammar.mayHold(value) && grammar.realOwners(value).length > 0);
+      const shown = named ? withoutNames(value) : value;
+      return named || /\s/.test(value) || value.length > 128 ? maskValue(shown) : shown;
     },
     pointer(pointer) {
       let shown = cache.get(pointer);
@@ -55,11 +87,8 @@ export function makeDisplay(rules: Rules, users: string[], runnerHome: string | 
       return shown;
     },
     path(p) {
-      let out = p;
-      if (runnerHome && (p === runnerHome || p.startsWith(`${runnerHome}/`))) out = `~${p.slice(runnerHome.length)}`;
-      const owners = grammar.mayHold(out) ? grammar.realOwners(out) : [];
-      for (const o of [...owners].reverse()) out = out.slice(0, o.start) + grammar.placeholder + out.slice(o.end);
-      return names ? out.replace(new RegExp(names.source, "giu"), grammar.placeholder) : out;
+      const out = runnerHome && (p === runnerHome || p.startsWith(`${runnerHome}/`)) ? `~${p.slice(runnerHome.length)}` : p;
+      return withoutNames(out);
     },
   };
 }

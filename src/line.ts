@@ -193,7 +193,9 @@ async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixture
   const { committedTransports } = await import("./io/kit.js");
   const engine = scanEngine(setting.rules.secrets, line.names.grammar, userNamePattern(line.names.checked), setting.rules.knownMembers);
   const scanOf = (inputs: { file: string; text: string }[]): Promise<ScanResult> => scanPass(inputs, engine, setting.display);
-  const scan = await scanOf(fixtures.map((f) => ({ file: f.path, text: Buffer.from(f.bytes).toString("utf8") })));
+  // Waivers a person wrote in clear.config.json apply to the fixtures only, and the batch lists them.
+  const fixtureTexts = fixtures.map((f) => ({ file: f.path, text: Buffer.from(f.bytes).toString("utf8") }));
+  const scan = await scanPass(fixtureTexts, engine, setting.display, setting.config.waivers ?? []);
   const companions = await refusedCompanionTexts(line.sitting, scanOf);
   const blockers = [...blockersOf({ ...line, scan }), ...companions.findings];
   const written = blockers.length === 0 ? fixtures : [];
@@ -220,7 +222,7 @@ export async function runLine(setting: Setting, dir: string, until: Stage, optio
   const sitting = await readSitting(dir, setting);
   const { inventory, captures } = inventoried(sitting, setting, options);
   const empty = { pairing: pairPass([], setting.rules), substitution: { userNames: 0, declarations: [], files: [], skipped: [], findings: [] }, selection: { selected: [], findings: [] } };
-  const line: Line = { sitting, inventory, captures, ...empty, names: sittingNames([], setting.rules, []), fixtures: [], scan: { files: 0, findings: [], control: { red: false, rules: [], silent: [] } }, batch: { id: "", digest: "", text: "", blockers: [] } };
+  const line: Line = { sitting, inventory, captures, ...empty, names: sittingNames([], setting.rules, []), fixtures: [], scan: { files: 0, findings: [], waived: [], unusedWaivers: [], control: { red: false, rules: [], silent: [] } }, batch: { id: "", digest: "", text: "", blockers: [] } };
   if (until === "inventory") return line;
   line.pairing = paired(captures, inventory, setting);
   if (until === "pair") return line;

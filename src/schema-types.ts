@@ -36,6 +36,19 @@ export type ClearConfig = {
       pointers?: string[];
     };
   };
+  /** Scan findings that are not secrets (a documented test key, a placeholder), each by fixture path, JSON pointer, rule and the SHA-256 of the decoded value, never the value. A waiver that matches nothing in a scanned fixture is reported. */
+  waivers?: {
+    /** the fixture's path relative to the repository root, with forward slashes */
+    fixture: string;
+    /** the JSON pointer of the string the value is in, as written in the fixture (RFC 6901) */
+    pointer: string;
+    /** the rule that found it; a name is never waived (its SHA-256 would give it away) */
+    rule: string;
+    /** SHA-256 of the value as the scan decodes it (UTF-8), lower-case hex */
+    sha256: string;
+    /** why this is not a secret, on one line: it is listed in the batch */
+    reason: string;
+  }[];
 };
 
 /** Field classes: which JSON pointers of a harness's payloads hold which class of value (rules/schemas/fields.schema.json) */
@@ -272,8 +285,12 @@ export type SecretRules = {
     /** Lower-case words one of which any text holding this shape contains: a file holding none is not read by the rule. */
     keywords: string[];
   }[];
-  presetControls: {
-    [name: string]: SecretRulesParts[];
+  /** Each rule of secretlint's recommended preset, by id: what it finds, and the shapes the reach control plants (a preset rule without one leaves the control silent). */
+  preset: {
+    [name: string]: {
+      description: string;
+      match: SecretRulesParts[];
+    };
   };
 };
 

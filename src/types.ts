@@ -80,7 +80,7 @@ export interface Sitting {
 // ---- Rules as data: their types come from their JSON Schemas (src/schema-types.ts, generated) ----
 
 export type { ClearConfig, FieldRuleSet, HarnessCatalogue, HomeRules as HomeRulesFile, Kit, PairingRuleSet, PayloadRules, Provenance, Recipe, RefusalRules, SecretRules, SittingInfo, TransportRules, UrlRules } from "./schema-types.js";
-import type { FieldRuleSet, HarnessCatalogue, HomeRules as HomeRulesFile, Kit, PairingRuleSet, PayloadRules, Provenance, Recipe, RefusalRules, SecretRules, SittingInfo, TransportRules, UrlRules } from "./schema-types.js";
+import type { ClearConfig, FieldRuleSet, HarnessCatalogue, HomeRules as HomeRulesFile, Kit, PairingRuleSet, PayloadRules, Provenance, Recipe, RefusalRules, SecretRules, SittingInfo, TransportRules, UrlRules } from "./schema-types.js";
 
 export type KitFile = NonNullable<Kit["binary"]>;
 export type HarnessEvent = HarnessCatalogue["events"][number];
@@ -303,15 +303,33 @@ export interface ScanFinding {
   rule: string;
   line: number;
   column: number;
+  /** Where the value ends: the line and the column just after its last character. */
+  endLine: number;
+  endColumn: number;
   pointer?: string;
+  /** What may be shown of the value: a key shape's fixed prefix at most, nothing of a name. */
   masked: string;
+  /** SHA-256 of the decoded value, given only where it reveals nothing (a key shape, never a name or a password). */
+  sha256?: string;
   message: string;
+}
+
+/** A finding a person declared not a secret, in clear.config.json: never the value, its SHA-256. */
+export type ScanWaiver = NonNullable<ClearConfig["waivers"]>[number];
+
+export interface WaivedFinding extends ScanFinding {
+  sha256: string;
+  reason: string;
 }
 
 export interface ScanResult {
   files: number;
   findings: ScanFinding[];
-  /** The reach control: every rule must fire on a planted copy, or the scan cannot pass. */
+  /** Findings a waiver in force matched: listed, never blocking. */
+  waived: WaivedFinding[];
+  /** Waivers naming a scanned file that matched nothing there (pointers and paths as printed). */
+  unusedWaivers: ScanWaiver[];
+  /** The reach control: every rule must fire on a planted copy, written plain and escaped, or the scan cannot pass. */
   control: { red: boolean; rules: string[]; silent: string[] };
 }
 

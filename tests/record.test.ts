@@ -58,7 +58,7 @@ function hostileBatch(rnd: () => number): { input: BatchInput; fixtures: Fixture
       findings: [],
     },
     selection: { selected: [{ harness: hostile(rnd), event: hostile(rnd), version: hostile(rnd), file: names[0] as string, bytes: 1, why: hostile(rnd), override: false, notChosen: [{ file: names[2] as string, bytes: 2, why: hostile(rnd) }] }], findings: [] },
-    scan: { files: 1, findings: [{ file: hostile(rnd), rule: hostile(rnd), line: 1, column: 1, pointer: hostile(rnd), masked: hostile(rnd), message: "m" }], control: { red: true, rules: [], silent: [] } },
+    scan: { files: 1, findings: [{ file: hostile(rnd), rule: hostile(rnd), line: 1, column: 1, endLine: 1, endColumn: 2, pointer: hostile(rnd), masked: hostile(rnd), message: "m" }], waived: [], unusedWaivers: [], control: { red: true, rules: [], silent: [] } },
     fixtures,
     blockers: rnd() < 0.3 ? [f] : [],
     sidecarDigest: () => hex(rnd),

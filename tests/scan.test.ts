@@ -1,7 +1,9 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeDisplay } from "../src/display.js";
+import { rules as presetRules } from "@secretlint/secretlint-rule-preset-recommend";
+import { makeDisplay, maskFound, NAME_MASK } from "../src/display.js";
 import { homeGrammar } from "../src/homes.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { join, scanEngine, scanPass } from "../src/passes/scan.js";
@@ -26,6 +28,19 @@ describe("this project's secret rules prove themselves", () => {
     });
   }
 
+  it("every rule of secretlint's preset but its comment filter has a description and examples, and fires on each", async () => {
+    const scanners = presetRules.filter((r) => r.meta.type === "scanner" && r.meta.id !== "@secretlint/secretlint-rule-filter-comments").map((r) => r.meta.id);
+    expect(Object.keys(rules.secrets.preset).sort()).toEqual(scanners.sort());
+    for (const [id, p] of Object.entries(rules.secrets.preset)) {
+      expect(p.description.length, id).toBeGreaterThan(0);
+      for (const parts of p.match) {
+        const text = id.endsWith("/secretlint-rule-gcp") ? join(parts) : JSON.stringify({ value: join(parts) });
+        expect((await scanText(text)).length, id).toBeGreaterThan(0);
+      }
+    }
+    expect(engine.expected).toEqual(expect.arrayContaining(scanners));
+  });
+
   it("the sensitive-member rule takes a high-entropy password, not a word or a placeholder", async () => {
     const high = ["Zq8", "rT2v", "Lm9x", "Wp4k", "Ny7b"].join("");
     expect((await scanText(JSON.stringify({ password: high }))).map((f) => f.rule)).toContain("clear/sensitive-member");
@@ -38,7 +53,7 @@ describe("clear scan", () => {
     const dir = tempDir();
     const shapes: Record<string, string> = {};
     for (const rule of rules.secrets.rules) shapes[rule.id] = rule.target === "raw" ? join(rule.match[0]!) : JSON.stringify({ session_id: "s", tool_response: join(rule.match[0]!) });
-    for (const [id, examples] of Object.entries(rules.secrets.presetControls)) shapes[id] = JSON.stringify({ output: join(examples[0]!) });
+    for (const [id, examples] of Object.entries(rules.secrets.preset)) shapes[id] = id.endsWith("gcp") ? join(examples.match[0]!) : JSON.stringify({ output: join(examples.match[0]!) });
     shapes.home = JSON.stringify({ cwd: ["/home/", "someone", "/p"].join("") });
     const names = Object.keys(shapes).map((id, i) => {
       const name = `f${i}.json`;
@@ -53,11 +68,11 @@ describe("clear scan", () => {
     for (const name of names) expect(json.findings.some((f) => f.file.endsWith(name)), name).toBe(true);
     const secrets = [
       ...rules.secrets.rules.map((rule) => (rule.target === "raw" ? (new RegExp(rule.pattern, rule.flags).exec(join(rule.match[0]!))?.[1] ?? "") : join(rule.match[0]!))),
-      ...Object.values(rules.secrets.presetControls).map((examples) => join(examples[0]!)),
+      ...Object.values(rules.secrets.preset).map((examples) => join(examples.match[0]!)),
     ];
     // A masked value keeps its first four characters; nothing after them is printed.
     for (const secret of secrets) expect(r.stdout + r.stderr, secret.slice(0, 8)).not.toContain(secret.slice(4, 20));
-    for (const f of json.findings) expect(f.masked).toMatch(/^.{0,4}\**$/u);
+    for (const f of json.findings) expect(f.masked).toMatch(f.rule === "clear/home-owner" ? /^\[name\]$/ : /^.{0,4}\**$/u);
     const jsonFinding = json.findings.find((f) => f.rule === "clear/jwt");
     expect(jsonFinding?.pointer).toBe("/tool_response");
     // SARIF 2.1.0 with what GitHub code scanning reads (no package on the registry lists ships the schema to validate against).
@@ -89,5 +104,42 @@ describe("clear scan", () => {
     const r = clearJson(["scan", linked]);
     expect(r.code).toBe(1);
     expect(r.json.skipped).toEqual([{ file: expect.stringContaining("link.json"), reason: expect.stringContaining("never followed") }]);
+  });
+});
+
+describe("what a finding shows of its value", () => {
+  it("a key shape's fixed prefix, four characters at most; nothing of any other value; never any of a name", () => {
+    expect(maskFound(join(["gh", "p_abcdefgh"]), false)).toEqual({ masked: "ghp_********", keyShape: true });
+    expect(maskFound(join(["h", "f_abcdefgh"]), false)).toEqual({ masked: "hf_********", keyShape: true });
+    expect(maskFound("Zq8rT2vLm9xW", false)).toEqual({ masked: "************", keyShape: false });
+    expect(maskFound(join(["gh", "p_abc"]), true)).toEqual({ masked: NAME_MASK, keyShape: false });
+  });
+
+  it("an identifier holding a user name is printed with the placeholder in its place, never a piece of the name", () => {
+    const d = makeDisplay(rules, ["Wrzqxa"], null);
+    expect(d.id("wrzqxa-session-1")).not.toMatch(/wrz/i);
+    expect(d.id("toolu_01")).toBe("toolu_01");
+  });
+});
+
+describe("clear scan prints no user name, in whole or in part", () => {
+  it("home owners, --user names and clear.config.json users: human, --json and SARIF hold none of their letters in a row", () => {
+    const root = tempDir("clear-names-");
+    execFileSync("git", ["init", "-q", "-b", "main"], { cwd: root });
+    const names = { owner: "Pqlxvj", given: "Wrzqxa", configured: "Ćmyłkö" };
+    writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ users: [names.configured] }));
+    mkdirSync(path.join(root, `by ${names.given}`));
+    const text = JSON.stringify({ cwd: `/Users/${names.owner}/p`, prompt: `ask ${names.given}`, note: JSON.stringify({ by: names.configured.toLowerCase() }) });
+    writeFileSync(path.join(root, `by ${names.given}`, `${names.configured}.json`), text);
+    const sarif = path.join(root, "out.sarif");
+    const human = clear(["scan", ".", "--user", names.given, "--sarif", sarif], { cwd: root });
+    const json = clear(["scan", ".", "--user", names.given, "--json"], { cwd: root });
+    expect([human.code, json.code]).toEqual([1, 1]);
+    // The three planted, and clear.config.json itself, which names a user.
+    expect((JSON.parse(json.stdout) as { findings: unknown[] }).findings).toHaveLength(4);
+    const printed = [human.stdout, human.stderr, json.stdout, json.stderr, readFileSync(sarif, "utf8")].join("\n").toLowerCase();
+    for (const name of Object.values(names)) {
+      for (let i = 0; i + 3 <= name.length; i++) expect(printed, name.slice(i, i + 3)).not.toContain(name.slice(i, i + 3).toLowerCase());
+    }
   });
 });

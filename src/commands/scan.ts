@@ -10,44 +10,75 @@ import { writeAtomic } from "../io/write-atomic.js";
 import { scanEngine, scanPass, type ScanInput } from "../passes/scan.js";
 import { renderScan } from "../render/human.js";
 import { writeJson } from "../render/json.js";
-import { sarifLog } from "../render/sarif.js";
+import { relativeUri, sarifLog, SRCROOT, type SarifPlace } from "../render/sarif.js";
 import { toolVersion } from "../version.js";
 
 const help = `clear scan <path>... [--json] [--sarif FILE] [--user NAME]... [--root DIR]
 
-Scans files (folders are walked; links are reported, never followed) for secret shapes with
-secretlint's recommended preset and this project's rules (rules/secrets/), and for a home
-directory's owner or a known user name. Findings give the file, rule, line, column, JSON pointer
-and a masked value. Every scan also scans a planted control and fails unless every rule fires on
-it. Exit 0 when clean, 1 on a finding, a file not scanned, or a silent control; 2 on usage errors.
+Scans files (folders are walked; links are reported, never followed) for secret shapes with the
+rules of secretlint's recommended preset and this project's rules (rules/secrets/), and for a
+home directory's owner or a known user name: in the raw bytes and in every string as a JSON
+parser decodes it (escapes, JSON held in strings, at any depth). Findings give the file, rule,
+line, column, JSON pointer and what may be shown of the value (a key's fixed prefix, never any of
+a name). Waivers in clear.config.json are applied and listed. Every scan also scans a planted
+control, plain and escaped, and fails unless every rule fires on it. Exit 0 when clean, 1 on a
+finding, a file not scanned, or a silent control; 2 on usage errors.
 `;
 
-async function inputsOf(paths: string[], io: Io, base: string, maxBytes: number, display: (p: string) => string): Promise<{ inputs: ScanInput[]; skipped: { file: string; reason: string }[] }> {
+interface Listed {
+  inputs: ScanInput[];
+  skipped: { file: string; reason: string }[];
+  /** Each printed file's place in SARIF. */
+  places: Map<string, SarifPlace>;
+}
+
+async function inputsOf(paths: string[], io: Io, base: string, maxBytes: number, display: (p: string) => string): Promise<Listed> {
   const listed = await listFiles(paths, io.cwd, ["**/node_modules/**", "**/.git/**"]);
   if (listed.missing.length > 0) throw new UsageError(`clear scan: no such file or folder: ${listed.missing.join(", ")}`);
+  const places = new Map<string, SarifPlace>();
   // Inside the repository a path is shown relative to it, outside it whole; either way as any printed path is.
-  const rel = (p: string): string => {
+  const where = (p: string): { file: string; repoPath?: string } => {
     const r = path.relative(base, p);
-    return display(r.startsWith("..") || path.isAbsolute(r) ? p : r.split(path.sep).join("/"));
+    if (r.startsWith("..") || path.isAbsolute(r)) {
+      const file = display(p);
+      places.set(file, outsidePlace(file));
+      return { file };
+    }
+    const repoPath = r.split(path.sep).join("/");
+    const file = display(repoPath);
+    // As printed: a user name in a path is the placeholder there too.
+    places.set(file, { uri: relativeUri(file), uriBaseId: SRCROOT });
+    return { file, repoPath };
   };
-  const skipped = listed.links.map((l) => ({ file: rel(l), reason: "a symbolic link; never followed" }));
+  const skipped = listed.links.map((l) => ({ file: where(l).file, reason: "a symbolic link; never followed" }));
   const inputs: ScanInput[] = [];
   for (const file of listed.files) {
     const read = readRegularFile(file, { maxFileBytes: maxBytes, maxDepth: 0 });
-    if (!read.bytes) skipped.push({ file: rel(file), reason: read.problem?.message ?? "could not be read" });
-    else inputs.push({ file: rel(file), text: Buffer.from(read.bytes).toString("utf8") });
+    if (!read.bytes) skipped.push({ file: where(file).file, reason: read.problem?.message ?? "could not be read" });
+    else inputs.push({ ...where(file), text: Buffer.from(read.bytes).toString("utf8") });
   }
-  return { inputs, skipped };
+  return { inputs, skipped, places };
 }
 
+/** A file outside the repository, in SARIF: relative to the runner's home (shown as ~) or to the file system's root. */
+function outsidePlace(shown: string): SarifPlace {
+  if (shown.startsWith("~/")) return { uri: relativeUri(shown.slice(2)), uriBaseId: "HOME" };
+  return { uri: relativeUri(shown.replace(/^\/+/, "")), uriBaseId: "FILESYSTEM_ROOT" };
+}
+
+const FLAGS = { json: { type: "boolean" }, sarif: { type: "string" }, user: { type: "string", multiple: true }, root: { type: "string" } } as const;
+
 async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, sarif: { type: "string" }, user: { type: "string", multiple: true }, root: { type: "string" } }, Number.MAX_SAFE_INTEGER, "scan");
+  const { values, positionals } = parseFlags(argv, FLAGS, Number.MAX_SAFE_INTEGER, "scan");
   if (positionals.length === 0) throw new UsageError("clear scan needs at least one file or folder");
   const setting = loadSetting(values.root, io.cwd, { users: values.user ?? [] });
-  const { inputs, skipped } = await inputsOf(positionals, io, setting.root ?? io.cwd, setting.limits.maxFileBytes, setting.display.path);
+  const { inputs, skipped, places } = await inputsOf(positionals, io, setting.root ?? io.cwd, setting.limits.maxFileBytes, setting.display.path);
   const engine = scanEngine(setting.rules.secrets, homeGrammar(setting.rules.homes, setting.users), userNamePattern(setting.users));
-  const scan = await scanPass(inputs, engine, setting.display);
-  if (values.sarif !== undefined) await writeAtomic(path.resolve(io.cwd, values.sarif), Buffer.from(`${JSON.stringify(sarifLog(scan, setting.rules.secrets, toolVersion()), null, 2)}\n`));
+  const scan = await scanPass(inputs, engine, setting.display, setting.config.waivers ?? []);
+  if (values.sarif !== undefined) {
+    const log = sarifLog(scan, engine.catalogue, toolVersion(), (file) => places.get(file) ?? outsidePlace(file));
+    await writeAtomic(path.resolve(io.cwd, values.sarif), Buffer.from(`${JSON.stringify(log, null, 2)}\n`));
+  }
   const ok = scan.findings.length === 0 && skipped.length === 0 && scan.control.red;
   if (values.json) writeJson(io, { command: "scan", ok, ...scan, skipped });
   else io.stdout(renderScan(scan, skipped));

@@ -75,3 +75,80 @@ export function nestedReadings(decoded: string, depth = 8): string[] {
   }
   return out;
 }
+
+/** Decoded text and where it came from: at each break, a decoded offset and the raw offset it starts at. */
+export interface DecodedLevel {
+  decoded: string;
+  /** Decoded offsets of the breaks, ascending; the first is 0. */
+  breaksAt: number[];
+  /** Raw offsets the breaks start at. */
+  rawStarts: number[];
+}
+
+const isHex = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+
+/** The length of the escape at `at` (a backslash), or 0 where it starts none. */
+function escapeLength(text: string, at: number): number {
+  const e = text[at + 1];
+  if (e === "u") {
+    for (let k = at + 2; k < at + 6; k++) if (!isHex(text.charCodeAt(k))) return 0;
+    return 6;
+  }
+  return e !== undefined && SIMPLE[e] !== undefined ? 2 : 0;
+}
+
+/**
+ * One level of escapes with a map back to the input, kept as breaks rather than per character
+ * so that long strings with few escapes stay cheap. `strict` reads string content the reader
+ * has already checked; otherwise a backslash that starts no escape is kept as it stands.
+ */
+export function decodeLevel(text: string, strict: boolean): DecodedLevel {
+  if (strict && text.includes("\\")) return decodeChecked(text);
+  const breaksAt = [0];
+  const rawStarts = [0];
+  let decoded = "";
+  let from = 0;
+  for (let at = text.indexOf("\\"); at !== -1; at = text.indexOf("\\", at)) {
+    const length = strict ? (text[at + 1] === "u" ? 6 : 2) : escapeLength(text, at);
+    if (length === 0) {
+      at += 1;
+      continue;
+    }
+    const e = text[at + 1] as string;
+    decoded += text.slice(from, at) + (e === "u" ? String.fromCharCode(parseInt(text.slice(at + 2, at + 6), 16)) : (SIMPLE[e] ?? e));
+    // Between breaks decoded and raw offsets advance together; an escape's unit maps to where it starts.
+    breaksAt.push(decoded.length);
+    from = at + length;
+    rawStarts.push(from);
+    at = from;
+  }
+  if (from === 0) return { decoded: text, breaksAt, rawStarts };
+  return { decoded: decoded + text.slice(from), breaksAt, rawStarts };
+}
+
+/** Checked string content: the native parser decodes it; only the breaks are worked out here. */
+function decodeChecked(text: string): DecodedLevel {
+  const breaksAt = [0];
+  const rawStarts = [0];
+  let length = 0;
+  let from = 0;
+  for (let at = text.indexOf("\\"); at !== -1; at = text.indexOf("\\", from)) {
+    length += at - from + 1;
+    from = at + (text[at + 1] === "u" ? 6 : 2);
+    breaksAt.push(length);
+    rawStarts.push(from);
+  }
+  return { decoded: JSON.parse(`"${text}"`) as string, breaksAt, rawStarts };
+}
+
+/** The input offset a decoded offset comes from (the decoded length maps to the input's length). */
+export function inputOffset(level: DecodedLevel, i: number): number {
+  let lo = 0;
+  let hi = level.breaksAt.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((level.breaksAt[mid] as number) <= i) lo = mid;
+    else hi = mid - 1;
+  }
+  return (level.rawStarts[lo] as number) + (i - (level.breaksAt[lo] as number));
+}

@@ -126,6 +126,8 @@ export function stringAt(text: string, start: number, end: number): string {
 
 export interface ScanOptions {
   maxDepth: number;
+  /** Read a member name that appears twice in one object instead of refusing the document (the secret scan reads every string). */
+  allowDuplicateKeys?: boolean;
 }
 
 function skipWs(text: string, i: number): number {
@@ -207,7 +209,7 @@ export function scanJson(text: string, options: ScanOptions): JsonDocument {
       const keyEnd = scanString(text, i);
       const name = stringAt(text, keyStart, keyEnd);
       const memberPointer = interned(`${frame.pointer}/${escapePointerToken(name)}`);
-      if ((frame.keys as Set<string>).has(name)) {
+      if ((frame.keys as Set<string>).has(name) && options.allowDuplicateKeys !== true) {
         throw new JsonScanError("duplicate-key", "a member name appears twice in one object", keyStart, memberPointer);
       }
       (frame.keys as Set<string>).add(name);

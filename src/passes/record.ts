@@ -102,6 +102,9 @@ function scanSection(scan: ScanResult): string[] {
   const control = scan.control.red ? `red as expected (${scan.control.rules.length} rules fired on the planted copy)` : `SILENT for ${scan.control.silent.map(d).join(", ")}`;
   const lines = ["### Secret scan", "", `- ${scan.files} cleared files scanned; ${scan.findings.length} findings; reach control: ${control}`];
   lines.push(...scan.findings.map((f) => `- ${d(f.rule)} ${d(f.file)} ${f.pointer !== undefined ? d(f.pointer) : ""} line ${f.line}, column ${f.column}: ${d(f.masked)}`));
+  // Waivers in force are part of what a person accepts.
+  lines.push(...scan.waived.map((w) => `- waived by clear.config.json: ${d(w.rule)} ${d(w.file)} ${w.pointer !== undefined ? d(w.pointer) : ""} value sha256 ${d(w.sha256)}: ${p(w.reason)}`));
+  lines.push(...scan.unusedWaivers.map((w) => `- a waiver that matched nothing: ${d(w.rule)} ${d(w.fixture)} ${d(w.pointer)}`));
   return [...lines, ""];
 }
 

@@ -1,34 +1,76 @@
 import { lintSource } from "@secretlint/core";
 import { secretLintProfiler } from "@secretlint/profiler";
-import { creator as recommendedPreset } from "@secretlint/secretlint-rule-preset-recommend";
-import type { SecretLintCoreConfig, SecretLintCoreResultMessage } from "@secretlint/types";
-import { maskValue, type Display } from "../display.js";
+import { rules as presetRules } from "@secretlint/secretlint-rule-preset-recommend";
+import type { SecretLintCoreConfig, SecretLintCoreConfigRulePreset, SecretLintCoreResultMessage } from "@secretlint/types";
+import { sha256Hex } from "../digest.js";
+import { maskFound, type Display } from "../display.js";
 import type { HomeGrammar } from "../homes.js";
-import { decodeJsonString } from "../json/escapes.js";
-import { placeOf, scanJson, stringTokens } from "../json/reader.js";
-import { homeOwnerRule, HOME_OWNER_RULE } from "../scan-rules/home-owner.js";
+import { decodeLevel } from "../json/escapes.js";
+import { escapePointerToken, placeOf } from "../json/reader.js";
+import { ESCAPE_DEPTH_DESCRIPTION, ESCAPE_DEPTH_RULE, escapeDepthRule, tooDeepExample } from "../scan-rules/escape-depth.js";
+import { HOME_OWNER_DESCRIPTION, HOME_OWNER_RULE, homeOwnerRule } from "../scan-rules/home-owner.js";
 import { patternRule } from "../scan-rules/pattern-rule.js";
-import { sensitiveMemberRule, SENSITIVE_MEMBER_RULE } from "../scan-rules/sensitive-member.js";
-import type { JsonDocument, ScanFinding, ScanResult, SecretRules } from "../types.js";
+import { MAX_LEVELS, placeAt, prepareSource, type SourceReadings } from "../scan-rules/readings.js";
+import { SENSITIVE_MEMBER_DESCRIPTION, SENSITIVE_MEMBER_RULE, sensitiveMemberRule } from "../scan-rules/sensitive-member.js";
+import type { ScanFinding, ScanResult, ScanWaiver, SecretRules } from "../types.js";
+import { waive } from "./scan-waivers.js";
 
-// The secret scan: secretlint's engine with its recommended preset (AWS id scan on) and this
-// project's own rules as rule modules. A finding is placed with the project's positioned JSON
-// reader (secretlint's range may start at a member name or take a quote) and carries a masked
-// value only. Every scan also scans a planted control, and fails unless every rule fires on it.
+// The secret scan: secretlint's engine with the rules of its recommended preset (AWS id scan on,
+// comment filters off) and this project's own rules as rule modules, over the raw text and every string
+// as a JSON parser decodes it (src/scan-rules/readings.ts). A finding is placed at its raw range,
+// one per secret per place, and carries a masked value only. Every scan also scans a planted
+// control, plain and escaped, and fails unless every rule fires on both.
 
 // secretlint's profiler marks every rule run, which makes a scan quadratic in the number of files.
 secretLintProfiler.mark = () => undefined;
+
+// A "secretlint-disable" comment in a capture would silence every rule after it, so the preset is
+// registered without its comment filter (a preset entry's `disabled` is not honoured by secretlint 12).
+const COMMENT_FILTER = "@secretlint/secretlint-rule-filter-comments";
+const presetScanners = presetRules.filter((r) => r.meta.type === "scanner" && r.meta.id !== COMMENT_FILTER);
+const preset: SecretLintCoreConfigRulePreset = {
+  id: "@secretlint/secretlint-rule-preset-recommend",
+  rule: {
+    meta: { id: "@secretlint/secretlint-rule-preset-recommend", recommended: true, type: "preset" },
+    rules: presetScanners,
+    create(context) {
+      for (const r of presetScanners) context.registerRule(r);
+    },
+  },
+  rules: [{ id: "@secretlint/secretlint-rule-aws", options: { enableIDScanRule: true } }],
+};
+// Reads the whole file as a service account's JSON; its example is that JSON's members.
+const GCP = "@secretlint/secretlint-rule-gcp";
 
 export interface ScanInput {
   /** As it is to be printed: repository-relative where possible. */
   file: string;
   text: string;
+  /** The path relative to the repository root, forward slashes, where the file is inside it: what a waiver names. */
+  repoPath?: string;
+}
+
+/** What a rule finds, for the SARIF catalogue: a secret, a name, or a string the scan cannot read. */
+export interface RuleInfo {
+  id: string;
+  description: string;
+  kind: "secret" | "name" | "unreadable";
+  helpUri?: string;
+}
+
+/** One planted value per rule, as members of an object. */
+interface Planted {
+  rule: string;
+  members: Record<string, string>;
 }
 
 export interface ScanEngine {
   config: SecretLintCoreConfig;
-  controlText: string;
+  /** The preset alone, for the decoded text. */
+  presetConfig: SecretLintCoreConfig;
+  control: { plain: string; escaped: string; planted: Planted[] };
   expected: string[];
+  catalogue: RuleInfo[];
 }
 
 export const join = (parts: string[]): string => parts.join("");
@@ -39,77 +81,189 @@ function plantedPassword(): string {
   return Array.from({ length: 24 }, (_, i) => alphabet[(i * 7 + 3) % alphabet.length]).join("");
 }
 
-function controlText(secrets: SecretRules): string {
-  const members: Record<string, string> = {};
-  for (const r of secrets.rules) {
+function planted(secrets: SecretRules): Planted[] {
+  const out: Planted[] = secrets.rules.map((r) => {
     const example = join(r.match[0] as string[]);
-    if (r.target === "raw") Object.assign(members, JSON.parse(example) as Record<string, string>);
-    else members[`control ${r.id}`] = example;
+    return { rule: r.id, members: r.target === "raw" ? (JSON.parse(example) as Record<string, string>) : { [`control ${r.id}`]: example } };
+  });
+  for (const [id, p] of Object.entries(secrets.preset)) {
+    const example = join(p.match[0] as string[]);
+    out.push({ rule: id, members: id === GCP ? (JSON.parse(example) as Record<string, string>) : { [`control ${id}`]: example } });
   }
-  for (const [id, examples] of Object.entries(secrets.presetControls)) members[`control ${id}`] = join(examples[0] as string[]);
-  members.password = plantedPassword();
-  members.cwd = ["/home/", "control-owner", "/project"].join("");
-  return JSON.stringify(members, null, 1);
+  out.push({ rule: SENSITIVE_MEMBER_RULE, members: { password: plantedPassword() } });
+  out.push({ rule: HOME_OWNER_RULE, members: { cwd: ["/home/", "control-owner", "/project"].join("") } });
+  out.push({ rule: ESCAPE_DEPTH_RULE, members: { nested: tooDeepExample() } });
+  return out;
+}
+
+/** Letters and digits as \\u escapes (escapes already there kept), as JSON held in a string: two levels down. */
+function escapedCopy(members: Record<string, string>): string {
+  const escape = (m: string): string => (m.length > 1 ? m : `\\u${m.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(members, null, 1).replace(/\\(?:u[0-9a-fA-F]{4}|.)|[A-Za-z0-9]/g, escape);
+}
+
+function controlOf(secrets: SecretRules): ScanEngine["control"] {
+  // The comment first, so that the control goes silent if comment filters ever come back.
+  const members: Record<string, string> = { comment: "secretlint-disable -- the control" };
+  const all = planted(secrets);
+  for (const p of all) Object.assign(members, p.members);
+  // Each rule's value held in a member of its own, so that a hit tells which value it found.
+  const held = all.map((p) => [`held ${p.rule}`, escapedCopy(p.members)]);
+  return { plain: JSON.stringify(members, null, 1), escaped: JSON.stringify(Object.fromEntries(held), null, 1), planted: all };
+}
+
+function catalogueOf(secrets: SecretRules): RuleInfo[] {
+  const all: RuleInfo[] = [
+    ...secrets.rules.map((r): RuleInfo => ({ id: r.id, description: r.description, kind: "secret" })),
+    ...presetScanners.map((r): RuleInfo => {
+      const description = secrets.preset[r.meta.id]?.description ?? `secretlint's ${r.meta.id}`;
+      return { id: r.meta.id, description, kind: "secret", helpUri: r.meta.docs?.url };
+    }),
+    { id: SENSITIVE_MEMBER_RULE, description: SENSITIVE_MEMBER_DESCRIPTION, kind: "secret" },
+    { id: HOME_OWNER_RULE, description: HOME_OWNER_DESCRIPTION, kind: "name" },
+    { id: ESCAPE_DEPTH_RULE, description: ESCAPE_DEPTH_DESCRIPTION, kind: "unreadable" },
+  ];
+  return all.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 export function scanEngine(secrets: SecretRules, grammar: HomeGrammar, names: RegExp | null, structure: ReadonlySet<string> = new Set()): ScanEngine {
   const config: SecretLintCoreConfig = {
     rules: [
-      { id: "@secretlint/secretlint-rule-preset-recommend", rule: recommendedPreset, rules: [{ id: "@secretlint/secretlint-rule-aws", options: { enableIDScanRule: true } }] },
+      preset,
       ...secrets.rules.map((r) => ({ id: r.id, rule: patternRule(r) })),
       { id: SENSITIVE_MEMBER_RULE, rule: sensitiveMemberRule },
       { id: HOME_OWNER_RULE, rule: homeOwnerRule(grammar, names, structure) },
+      { id: ESCAPE_DEPTH_RULE, rule: escapeDepthRule },
     ],
   };
-  const expected = [...secrets.rules.map((r) => r.id), ...Object.keys(secrets.presetControls), SENSITIVE_MEMBER_RULE, HOME_OWNER_RULE].sort();
-  return { config, controlText: controlText(secrets), expected };
+  const catalogue = catalogueOf(secrets);
+  return { config, presetConfig: { rules: [preset] }, control: controlOf(secrets), expected: catalogue.map((r) => r.id), catalogue };
 }
 
-/** The innermost string token overlapping a range: where the finding really is. */
-function locate(doc: JsonDocument | null, range: readonly [number, number]): { pointer?: string; start: number; end: number } {
-  if (!doc) return { start: range[0], end: range[1] };
-  const tokens = stringTokens(doc).map((t) => t.span).filter((s) => s.start < range[1] && s.end > range[0]);
-  const best = tokens.sort((a, b) => a.end - a.start - (b.end - b.start))[0];
-  if (!best) return { start: range[0], end: range[1] };
-  return { pointer: best.pointer, start: Math.max(range[0], best.start + 1), end: Math.min(range[1], best.end - 1) };
+/** A rule's hit as a raw range. */
+interface Hit {
+  rule: string;
+  start: number;
+  end: number;
 }
 
-function toFinding(input: ScanInput, doc: JsonDocument | null, m: SecretLintCoreResultMessage, display: Display): ScanFinding {
-  const at = locate(doc, m.range);
-  const raw = input.text.slice(at.start, at.end);
-  const value = doc ? decodeJsonString(raw) : raw;
-  const f: ScanFinding = { file: input.file, rule: m.ruleId, ...placeOf(input.text, at.start), masked: maskValue(value), message: `secret shape: ${m.ruleId}` };
-  if (at.pointer !== undefined) f.pointer = display.pointer(at.pointer);
-  return f;
+// No file name: secretlint then reads the text for package.json and .npmrc shapes alike; the
+// extension tells its GCP rule that a text is JSON.
+async function lint(content: string, ext: string, config: SecretLintCoreConfig): Promise<SecretLintCoreResultMessage[]> {
+  const source = { filePath: "", ext, content, contentType: "text" as const };
+  const result = await lintSource({ source, options: { config, maskSecrets: true, noPhysicFilePath: true } });
+  return result.messages.filter((m): m is SecretLintCoreResultMessage => m.type === "message");
 }
 
-async function scanOne(input: ScanInput, engine: ScanEngine, display: Display): Promise<ScanFinding[]> {
-  const result = await lintSource({ source: { filePath: input.file, content: input.text, contentType: "text" }, options: { config: engine.config, maskSecrets: true, noPhysicFilePath: true } });
-  const messages = result.messages.filter((m): m is SecretLintCoreResultMessage => m.type === "message");
-  if (messages.length === 0) return [];
-  let doc: JsonDocument | null = null;
-  try {
-    doc = scanJson(input.text, { maxDepth: 10_000 });
-  } catch {
-    doc = null;
+/** Every rule on the raw text (this project's rules read the decoded strings themselves), then the preset on the decoded text. */
+async function hitsOf(text: string, engine: ScanEngine): Promise<{ hits: Hit[]; readings: SourceReadings }> {
+  const readings = prepareSource(text);
+  const hits = (await lint(text, readings.isJson ? ".json" : ".txt", engine.config)).map((m) => ({ rule: m.ruleId, start: m.range[0], end: m.range[1] }));
+  // The GCP rule reports a service account's whole file: its place is the private key's value.
+  const key = readings.places.filter((p) => p.pointer === "/private_key").pop();
+  for (const h of hits) if (h.rule === GCP && key) Object.assign(h, { start: key.start + 1, end: key.end - 1 });
+  if (readings.decoded !== "") {
+    for (const m of await lint(readings.decoded, ".txt", engine.presetConfig)) {
+      const [start, end] = readings.rawRange(m.range[0], m.range[1]);
+      hits.push({ rule: m.ruleId, start, end });
+    }
   }
-  const seen = new Set<string>();
-  const out: ScanFinding[] = [];
-  for (const m of messages) {
-    const f = toFinding(input, doc, m, display);
-    const key = `${f.rule}\u0000${f.pointer ?? ""}\u0000${f.line}:${f.column}`;
-    if (!seen.has(key)) out.push(f);
-    seen.add(key);
-  }
-  return out;
+  return { hits, readings };
 }
 
-/** The scan pass: every input, then the reach control. */
-export async function scanPass(inputs: ScanInput[], engine: ScanEngine, display: Display): Promise<ScanResult> {
-  const findings: ScanFinding[] = [];
-  for (const input of inputs) findings.push(...(await scanOne(input, engine, display)));
-  const control = await scanOne({ file: "(control)", text: engine.controlText }, engine, display);
-  const fired = new Set(control.map((f) => f.rule));
+const kindOf = (rule: string): number => (rule === HOME_OWNER_RULE ? 1 : rule === ESCAPE_DEPTH_RULE ? 2 : 0);
+
+/** One hit per secret per place: overlapping hits of one kind (secrets, names) become the widest. */
+export function onePerPlace(hits: Hit[]): Hit[] {
+  const sorted = [...hits].sort((a, b) => kindOf(a.rule) - kindOf(b.rule) || a.start - b.start || b.end - a.end);
+  const out: Hit[] = [];
+  let cluster: Hit[] = [];
+  const close = (): void => {
+    if (cluster.length === 0) return;
+    const widest = [...cluster].sort((a, b) => b.end - b.start - (a.end - a.start) || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0))[0] as Hit;
+    out.push(widest);
+    cluster = [];
+  };
+  let reach = -1;
+  for (const h of sorted) {
+    const first = cluster[0];
+    if (first && (kindOf(first.rule) !== kindOf(h.rule) || h.start >= reach)) close();
+    cluster.push(h);
+    reach = cluster.length === 1 ? h.end : Math.max(reach, h.end);
+  }
+  close();
+  return out.sort((a, b) => a.start - b.start || kindOf(a.rule) - kindOf(b.rule));
+}
+
+/** The value at a raw range with every level of escapes decoded: what a waiver's SHA-256 is of. */
+export function decodedValue(raw: string): string {
+  let value = raw;
+  for (let k = 0; k < MAX_LEVELS && value.includes("\\"); k++) {
+    const next = decodeLevel(value, false).decoded;
+    if (next === value) break;
+    value = next;
+  }
+  return value;
+}
+
+const NAME_MESSAGE = "a home directory's owner or a known user name (never shown)";
+
+/** A finding, with what waivers are matched on: the raw pointer and the value's SHA-256. */
+export interface Found {
+  finding: ScanFinding;
+  path: string;
+  rawPointer: string | null;
+  valueSha256: string;
+}
+
+function foundOf(input: ScanInput, readings: SourceReadings, found: Hit, display: Display): Found {
+  // A pattern that runs on past a string's closing quote (a connection string's database part) stops there.
+  const hit = { ...found, end: Math.min(found.end, readings.stringEnd(found.start) ?? found.end) };
+  const value = decodedValue(input.text.slice(hit.start, hit.end));
+  const valueSha256 = sha256Hex(Buffer.from(value, "utf8"));
+  const isName = hit.rule === HOME_OWNER_RULE;
+  const { masked, keyShape } = maskFound(value, isName);
+  const start = placeOf(input.text, hit.start);
+  const end = placeOf(input.text, hit.end);
+  const message = isName ? NAME_MESSAGE : hit.rule === ESCAPE_DEPTH_RULE ? ESCAPE_DEPTH_DESCRIPTION : `a secret shape (${hit.rule})`;
+  const finding: ScanFinding = { file: input.file, rule: hit.rule, ...start, endLine: end.line, endColumn: end.column, masked, message };
+  if (keyShape) finding.sha256 = valueSha256;
+  const place = placeAt(readings.places, hit.start);
+  if (place?.pointer != null) finding.pointer = display.pointer(place.pointer);
+  return { finding, path: input.repoPath ?? input.file, rawPointer: place?.pointer ?? null, valueSha256 };
+}
+
+async function scanOne(input: ScanInput, engine: ScanEngine, display: Display): Promise<Found[]> {
+  const { hits, readings } = await hitsOf(input.text, engine);
+  return onePerPlace(hits).map((h) => foundOf(input, readings, h, display));
+}
+
+/**
+ * The rules silent on the control: every rule must fire on the plain copy, and on its own value
+ * escaped two levels down (a service account's JSON, which the GCP rule reads only as a whole
+ * file, is found there by the private key in it).
+ */
+async function silentOn(engine: ScanEngine): Promise<string[]> {
+  const fired = new Set((await hitsOf(engine.control.plain, engine)).hits.map((h) => h.rule));
   const silent = engine.expected.filter((id) => !fired.has(id));
-  return { files: inputs.length, findings, control: { red: silent.length === 0, rules: engine.expected, silent } };
+  const { hits, readings } = await hitsOf(engine.control.escaped, engine);
+  for (const p of engine.control.planted) {
+    // The member's value: its name comes first among the places.
+    const place = readings.places.filter((x) => x.pointer === `/${escapePointerToken(`held ${p.rule}`)}`).pop();
+    const rules = new Set(hits.filter((h) => place && h.start >= place.start && h.end <= place.end).map((h) => h.rule));
+    const found = rules.has(p.rule) || (p.rule === GCP && [...rules].some((r) => /private-?key/.test(r)));
+    if (!found && fired.has(p.rule)) silent.push(`${p.rule} (escaped)`);
+  }
+  return silent;
+}
+
+/** The scan pass: every input, the waivers in force, then the reach control. */
+export async function scanPass(inputs: ScanInput[], engine: ScanEngine, display: Display, waivers: ScanWaiver[] = []): Promise<ScanResult> {
+  const found: Found[] = [];
+  for (const input of inputs) found.push(...(await scanOne(input, engine, display)));
+  const split = waive(found, new Set(inputs.map((i) => i.repoPath ?? i.file)), waivers);
+  const silent = await silentOn(engine);
+  const unusedWaivers = split.unused.map((w) => ({ ...w, fixture: display.path(w.fixture), pointer: display.pointer(w.pointer) }));
+  const control = { red: silent.length === 0, rules: engine.expected, silent };
+  return { files: inputs.length, findings: split.kept, waived: split.waived, unusedWaivers, control };
 }

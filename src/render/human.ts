@@ -2,7 +2,7 @@ import { shortPointer } from "../display.js";
 import { printable } from "../record/data.js";
 import type { Finding } from "../findings.js";
 import { describeCount } from "../passes/pair.js";
-import type { Inventory, Pairing, ScanResult, Selection, Substitution } from "../types.js";
+import type { Inventory, Pairing, ScanFinding, ScanResult, Selection, Substitution } from "../types.js";
 
 // Human text: one line per capture plus findings. Pointers are already masked by the passes;
 // here they are only shortened.
@@ -90,10 +90,15 @@ export function renderSubstitution(s: Substitution, outShown: string): string {
 }
 
 export function renderScan(scan: ScanResult, skipped: { file: string; reason: string }[]): string {
-  const lines = scan.findings.map((f) => `SECRET ${f.rule} ${f.file}${f.pointer !== undefined ? ` ${shortPointer(f.pointer)}` : ""} line ${f.line}, column ${f.column}: ${f.masked}`);
+  const at = (f: ScanFinding): string => `${f.rule} ${f.file}${f.pointer !== undefined ? ` ${shortPointer(f.pointer)}` : ""} line ${f.line}, column ${f.column}`;
+  const lines = scan.findings.map((f) => `SECRET ${at(f)}: ${f.masked}${f.sha256 ? ` (sha256 ${f.sha256})` : ""}`);
   lines.push(...skipped.map((s) => `NOT SCANNED ${s.file}: ${s.reason}`));
+  lines.push(...scan.waived.map((f) => `WAIVED ${at(f)}: ${f.masked}, waived in clear.config.json: ${f.reason}`));
+  lines.push(...scan.unusedWaivers.map((w) => `UNUSED WAIVER ${w.rule} ${w.fixture} ${shortPointer(w.pointer)} sha256 ${w.sha256}: matches nothing there`));
   const control = scan.control.red ? "control: red as expected" : `control: SILENT for ${scan.control.silent.join(", ")}; the scan does not reach what it should`;
-  lines.push("", `${scan.files} files scanned, ${scan.findings.length} findings, ${skipped.length} not scanned; ${control}`);
+  const waivers = scan.waived.length + scan.unusedWaivers.length;
+  const waived = waivers > 0 ? `, ${scan.waived.length} waived, ${scan.unusedWaivers.length} unused waivers` : "";
+  lines.push("", `${scan.files} files scanned, ${scan.findings.length} findings${waived}, ${skipped.length} not scanned; ${control}`);
   return printableLines(lines);
 }
 

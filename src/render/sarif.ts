@@ -1,23 +1,103 @@
 import { SarifBuilder, SarifResultBuilder, SarifRuleBuilder, SarifRunBuilder } from "node-sarif-builder";
-import type { Log } from "sarif";
-import type { ScanResult, SecretRules } from "../types.js";
+import type { Log, ReportingDescriptor, Result } from "sarif";
+import { sha256Hex } from "../digest.js";
+import type { RuleInfo } from "../passes/scan.js";
+import type { ScanFinding, ScanResult } from "../types.js";
 
-// The scan as SARIF 2.1.0, built with node-sarif-builder: rule ids and descriptions, a
-// repository-relative artifact URI and a region, which is what GitHub code scanning reads.
+// The scan as SARIF 2.1.0 for GitHub code scanning, built with node-sarif-builder: every rule
+// with its descriptions, help and security severity; each result at its region, under a
+// relative, percent-encoded URI with its base; a fingerprint that stays the same across runs.
 
-export function sarifLog(scan: ScanResult, secrets: SecretRules, version: string): Log {
-  const run = new SarifRunBuilder().initSimple({ toolDriverName: "clear", toolDriverVersion: version, url: "https://github.com/" });
-  const described = new Map(secrets.rules.map((r) => [r.id, r.description]));
-  for (const id of [...new Set([...scan.control.rules, ...scan.findings.map((f) => f.rule)])].sort()) {
-    const rule = new SarifRuleBuilder().initSimple({ ruleId: id, shortDescriptionText: described.get(id) ?? `secret shape (${id})` });
-    run.addRule(rule);
-  }
-  for (const f of scan.findings) {
-    const uri = f.file.split("\\").join("/");
-    const result = new SarifResultBuilder().initSimple({ level: "error", messageText: `${f.message} at ${f.pointer ?? "(text)"}: ${f.masked}`, ruleId: f.rule, fileUri: uri, startLine: f.line, startColumn: f.column });
-    run.addResult(result);
-  }
-  const builder = new SarifBuilder();
+/** Where a scanned file is, as SARIF names it: a relative URI and the base it is relative to. */
+export interface SarifPlace {
+  uri: string;
+  uriBaseId: string;
+}
+
+export const SRCROOT = "%SRCROOT%";
+/** The package's page on the npm registry, where its README is. */
+const TOOL_URI = "https://www.npmjs.com/package/fixture-clear";
+
+/** A relative path (forward slashes) as a URI: each segment percent-encoded, spaces and accents included. */
+export function relativeUri(relativePath: string): string {
+  return relativePath.split("/").map(encodeURIComponent).join("/");
+}
+
+const SEVERITY: Record<RuleInfo["kind"], string> = { secret: "9.0", unreadable: "7.0", name: "5.0" };
+
+const FULL: Record<RuleInfo["kind"], string> = {
+  secret: "in the raw bytes or in any string as a JSON parser decodes it, at any level of escapes and of JSON held in strings.",
+  name: "in any string as a JSON parser decodes it, JSON held in strings included. The name itself is never shown.",
+  unreadable: "the scan follows that many levels and refuses what it cannot read whole.",
+};
+
+const HELP: Record<RuleInfo["kind"], string> = {
+  secret: [
+    "Treat the value as leaked: revoke it where it was issued, then take it out of the capture or clear the capture again.",
+    "A value that is not a secret (a documented test key, a placeholder) can be waived in clear.config.json",
+    "by fixture path, JSON pointer, rule and the SHA-256 of the value.",
+  ].join(" "),
+  name: "Clear the capture again so that every home's owner and every known user name becomes the placeholder (clear run); a name is never waived.",
+  unreadable: "Take the value out of the capture, or clear the capture again: a string the scan cannot read whole is never admitted.",
+};
+
+function ruleOf(r: RuleInfo): ReportingDescriptor {
+  const rule: ReportingDescriptor = {
+    id: r.id,
+    name: r.id.replace(/^@secretlint\/secretlint-rule-|^clear\//, "").replace(/(^|[-/])([a-z0-9])/g, (_m, _s, c: string) => c.toUpperCase()),
+    shortDescription: { text: `${r.description}.` },
+    fullDescription: { text: `${r.description}${r.kind === "unreadable" ? ":" : ","} ${FULL[r.kind]}` },
+    help: { text: HELP[r.kind], markdown: `**${r.description}.** ${HELP[r.kind]}` },
+    defaultConfiguration: { level: "error" },
+    properties: { "security-severity": SEVERITY[r.kind], precision: "high", tags: ["security", r.kind === "name" ? "privacy" : "secret"] },
+  };
+  if (r.helpUri) rule.helpUri = r.helpUri;
+  return rule;
+}
+
+function resultOf(f: ScanFinding, place: SarifPlace, fingerprint: string, reason?: string): Result {
+  const result: Result = {
+    ruleId: f.rule,
+    level: "error",
+    message: { text: `${f.message} at ${f.pointer ?? `line ${f.line}`}: ${f.masked}.` },
+    locations: [
+      {
+        physicalLocation: {
+          artifactLocation: { uri: place.uri, uriBaseId: place.uriBaseId },
+          region: { startLine: f.line, startColumn: f.column, endLine: f.endLine, endColumn: f.endColumn },
+        },
+      },
+    ],
+    partialFingerprints: { "clearFinding/v1": fingerprint },
+  };
+  if (reason !== undefined) result.suppressions = [{ kind: "external", status: "accepted", justification: reason }];
+  return result;
+}
+
+/** Each finding's fingerprint: its rule, file and pointer (or line), and its rank among findings alike. */
+function fingerprints(findings: ScanFinding[], placeOf: (file: string) => SarifPlace): string[] {
+  const seen = new Map<string, number>();
+  return findings.map((f) => {
+    const where = JSON.stringify([f.rule, placeOf(f.file).uri, f.pointer ?? `line ${f.line}`]);
+    const rank = seen.get(where) ?? 0;
+    seen.set(where, rank + 1);
+    return sha256Hex(Buffer.from(`${where}#${rank}`));
+  });
+}
+
+export function sarifLog(scan: ScanResult, catalogue: RuleInfo[], version: string, placeOf: (file: string) => SarifPlace): Log {
+  const run = new SarifRunBuilder({ columnKind: "utf16CodeUnits" }).initSimple({ toolDriverName: "clear", toolDriverVersion: version, url: TOOL_URI });
+  run.run.tool.driver.semanticVersion = version;
+  for (const r of catalogue) run.addRule(new SarifRuleBuilder(ruleOf(r)));
+  const all = [...scan.findings.map((f) => ({ f, reason: undefined as string | undefined })), ...scan.waived.map((f) => ({ f, reason: f.reason }))];
+  const prints = fingerprints(
+    all.map((x) => x.f),
+    placeOf,
+  );
+  all.forEach(({ f, reason }, i) => run.addResult(new SarifResultBuilder(resultOf(f, placeOf(f.file), prints[i] as string, reason))));
+  const files = [...new Set(all.map((x) => x.f.file))].sort();
+  run.run.artifacts = files.map((file) => ({ location: { uri: placeOf(file).uri, uriBaseId: placeOf(file).uriBaseId }, roles: ["analysisTarget" as const] }));
+  const builder = new SarifBuilder({ $schema: "https://json.schemastore.org/sarif-2.1.0.json" });
   builder.addRun(run);
   return builder.buildSarifOutput();
 }

@@ -1,11 +1,11 @@
 import type { SecretLintRuleCreator } from "@secretlint/types";
 import type { SecretPattern } from "../types.js";
-import { lowerOf, stringsOf } from "./strings.js";
-
-export type { SecretPattern };
+import { readingsOf } from "./readings.js";
 
 // A secret shape from rules/secrets/patterns.json as a secretlint rule module: an id, messages
-// by messageId, and a file handler that reports ranges. The message never carries the value.
+// by messageId, and a file handler that reports raw ranges. The message never carries the value.
+
+export type { SecretPattern };
 
 export function patternRule(p: SecretPattern): SecretLintRuleCreator {
   const messages = { FOUND: { en: (props: { kind: string }) => `found ${props.kind}` } };
@@ -15,26 +15,26 @@ export function patternRule(p: SecretPattern): SecretLintRuleCreator {
     create(context) {
       const t = context.createTranslator(messages);
       const pattern = new RegExp(p.pattern, `g${p.flags ?? ""}`);
-      const report = (start: number, end: number): void => context.report({ message: t("FOUND", { kind: p.description }), range: [start, end] });
+      const report = (range: [number, number]): void => context.report({ message: t("FOUND", { kind: p.description }), range });
       return {
         file(source) {
-          const text = source.content;
-          const lower = lowerOf(text);
-          if (!p.keywords.some((k) => lower.includes(k))) return;
-          if (p.target === "raw") {
+          const r = readingsOf(source.content);
+          if (!p.keywords.some((k) => r.lower.includes(k))) return;
+          const matches = (text: string, toRaw: (start: number, end: number) => [number, number]): void => {
             for (const m of text.matchAll(pattern)) {
               const value = m[1] ?? m[0];
               const at = (m.index ?? 0) + m[0].lastIndexOf(value);
-              report(at, at + value.length);
+              report(toRaw(at, at + value.length));
             }
+          };
+          // A raw rule reads the raw text and the decoded strings beside their member names.
+          if (p.target === "raw") {
+            matches(r.raw, (start, end) => [start, end]);
+            matches(r.decoded, (start, end) => r.rawRange(start, end));
             return;
           }
-          for (const s of stringsOf(text)) {
-            for (const m of s.decoded.matchAll(pattern)) {
-              const value = m[1] ?? m[0];
-              const at = (m.index ?? 0) + m[0].lastIndexOf(value);
-              report(s.rawAt(at), s.rawAt(at + value.length));
-            }
+          for (const s of r.strings) {
+            for (const reading of s.readings) matches(reading.text, (start, end) => [reading.rawAt(start), reading.rawAt(end)]);
           }
         },
       };

@@ -1,10 +1,11 @@
 import type { SecretLintRuleCreator } from "@secretlint/types";
-import { stringsOf } from "./strings.js";
+import { readingsOf } from "./readings.js";
 
 // A password, secret or token member whose value has the entropy of a real secret (a placeholder,
-// a word or a short value does not).
+// a word or a short value does not), in the document or in JSON held in any of its strings.
 
 export const SENSITIVE_MEMBER_RULE = "clear/sensitive-member";
+export const SENSITIVE_MEMBER_DESCRIPTION = "A password, secret or token member holding a high-entropy value";
 const MEMBER = /passw(?:or)?d|secret|token/i;
 
 export function entropy(value: string): number {
@@ -26,9 +27,10 @@ export const sensitiveMemberRule: SecretLintRuleCreator = {
     const t = context.createTranslator(sensitiveMemberRule.messages);
     return {
       file(source) {
-        for (const s of stringsOf(source.content)) {
-          if (s.isKey || s.member === null || !MEMBER.test(s.member) || !looksSecret(s.decoded)) continue;
-          context.report({ message: t("FOUND"), range: [s.rawAt(0), s.rawAt(s.decoded.length)] });
+        for (const s of readingsOf(source.content).strings) {
+          if (s.isKey || s.member === null || !MEMBER.test(s.member)) continue;
+          const value = s.readings[0];
+          if (value && looksSecret(value.text)) context.report({ message: t("FOUND"), range: [value.rawAt(0), value.rawAt(value.text.length)] });
         }
       },
     };

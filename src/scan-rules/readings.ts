@@ -1,0 +1,269 @@
+import { decodeLevel, inputOffset, type DecodedLevel } from "../json/escapes.js";
+import { scanJson, stringTokens, unescapePointerToken } from "../json/reader.js";
+import type { JsonDocument } from "../types.js";
+
+// What the scan reads in a text: every string value and member name as a JSON parser decodes it,
+// JSON held in strings read as JSON again, and each further level of escapes, each reading with
+// a way back to the raw offsets. Every decoded string that differs from its raw bytes is also
+// written out, one per line with its member name beside it (the decoded text), for secretlint's
+// preset and the rules that read context; every prefilter reads the raw and the decoded text.
+
+/** Levels of decoding past the raw bytes the scan follows; a string still changing past them is a finding. */
+export const MAX_LEVELS = 32;
+
+export interface Reading {
+  text: string;
+  /** The raw offset a reading offset comes from; the reading's length maps to the end of its raw span. */
+  rawAt(i: number): number;
+}
+
+/** A raw string token of the scanned text (the outermost, for JSON held in strings). */
+export interface RawPlace {
+  pointer: string | null;
+  /** Raw offsets of the token, quotes included. */
+  start: number;
+  end: number;
+}
+
+export interface ScannedString {
+  place: RawPlace;
+  /** First as a JSON parser decodes it (the text itself outside JSON), then each further level of escapes. */
+  readings: Reading[];
+  /** The decoded name of the member this string is the value of. */
+  member: string | null;
+  isKey: boolean;
+  /** Escapes still decode after MAX_LEVELS levels: the scan cannot read it whole. */
+  tooDeep: boolean;
+}
+
+export interface SourceReadings {
+  raw: string;
+  /** The raw text is one JSON document. */
+  isJson: boolean;
+  /** Each string that differs from its raw bytes, decoded, on lines of its own; empty when none does. */
+  decoded: string;
+  /** The raw and the decoded text in lower case, for the rules' keyword prefilters (no keyword holds a quote, a slash or a control character). */
+  lower: string;
+  strings: ScannedString[];
+  /** Raw string tokens in order, for placing a finding. */
+  places: RawPlace[];
+  /** A range of the decoded text as a range of the raw text. */
+  rawRange(start: number, end: number): [number, number];
+  /** The raw end of the innermost string (at any level) holding a raw offset: no secret runs past it. */
+  stringEnd(offset: number): number | null;
+}
+
+interface Collector {
+  isJson: boolean;
+  strings: ScannedString[];
+  places: RawPlace[];
+  /** Strings whose decoded readings differ from their raw bytes: the decoded text. */
+  shown: ScannedString[];
+}
+
+function parse(text: string): JsonDocument | null {
+  try {
+    return scanJson(text, { maxDepth: 10_000, allowDuplicateKeys: true });
+  } catch {
+    return null;
+  }
+}
+
+const reading = (level: DecodedLevel, toRaw: (i: number) => number): Reading => ({ text: level.decoded, rawAt: (i) => toRaw(inputOffset(level, i)) });
+
+/**
+ * Each further level of escapes of a string's last reading, up to MAX_LEVELS in all. Real nesting
+ * halves a string's backslashes at each level; readings that add up to more than a few times the
+ * string's own length come from escapes built to decode one character per level, and are refused.
+ */
+function deeperReadings(s: ScannedString, level: number): void {
+  let last = s.readings[s.readings.length - 1] as Reading;
+  let budget = 4 * last.text.length + 4096;
+  for (let k = level; last.text.includes("\\"); k++) {
+    const next = decodeLevel(last.text, false);
+    if (next.decoded === last.text) return;
+    budget -= next.decoded.length;
+    if (k >= MAX_LEVELS || budget < 0) {
+      s.tooDeep = true;
+      return;
+    }
+    last = reading(next, last.rawAt);
+    s.readings.push(last);
+  }
+}
+
+const looksLikeDocument = (text: string): boolean => /^\s*[[{]/.test(text);
+
+/** The name of the member a value at `pointer` is in; null at the root and for an array's items. */
+function memberOf(pointer: string): string | null {
+  const token = pointer.slice(pointer.lastIndexOf("/") + 1);
+  return pointer === "" || /^(?:0|[1-9][0-9]*)$/.test(token) ? null : unescapePointerToken(token);
+}
+
+/** The strings of one JSON document at `level` (1 for the raw text's own strings). */
+function readDocument(doc: JsonDocument, toRaw: (i: number) => number, outer: RawPlace | null, level: number, into: Collector): void {
+  const text = doc.text;
+  const anyEscape = text.includes("\\");
+  const escapedKeys = new Set(anyEscape ? doc.keys.filter((k) => text.slice(k.start, k.end).includes("\\")).map((k) => k.pointer) : []);
+  for (const { span, isKey } of stringTokens(doc)) {
+    const contentStart = span.start + 1;
+    const rawContent = text.slice(contentStart, span.end - 1);
+    const place = outer ?? { pointer: span.pointer, start: toRaw(span.start), end: toRaw(span.end) };
+    if (!outer) into.places.push(place);
+    const member = isKey ? null : memberOf(span.pointer);
+    const escaped = anyEscape && rawContent.includes("\\");
+    const at = (i: number): number => toRaw(contentStart + i);
+    const first = escaped ? reading(decodeLevel(rawContent, true), at) : { text: rawContent, rawAt: at };
+    const s: ScannedString = { place, readings: [first], member, isKey, tooDeep: false };
+    into.strings.push(s);
+    if (escaped || (!isKey && escapedKeys.has(span.pointer))) into.shown.push(s);
+    const inner = level < MAX_LEVELS && looksLikeDocument(first.text) ? parse(first.text) : null;
+    if (inner) readDocument(inner, first.rawAt, place, level + 1, into);
+    else if (escaped && level >= MAX_LEVELS && first.text.includes("\\")) s.tooDeep = true;
+    else if (escaped) deeperReadings(s, level + 1);
+  }
+}
+
+/** A text that is not JSON: itself, and each level of escapes in it. */
+function readPlain(text: string, offset: number, into: Collector): void {
+  const place = { pointer: null, start: offset, end: offset + text.length };
+  const s: ScannedString = { place, readings: [{ text, rawAt: (i) => offset + i }], member: null, isKey: false, tooDeep: false };
+  into.strings.push(s);
+  deeperReadings(s, 1);
+  if (s.readings.length > 1) into.shown.push(s);
+}
+
+/** One JSON document, or one per line (JSON Lines), or plain text. */
+function collect(raw: string): Collector {
+  const into: Collector = { isJson: false, strings: [], places: [], shown: [] };
+  const whole = parse(raw);
+  if (whole) {
+    into.isJson = true;
+    readDocument(whole, (i) => i, null, 1, into);
+    return into;
+  }
+  const lines: { doc: JsonDocument; at: number }[] = [];
+  for (let at = 0; at < raw.length; ) {
+    const nl = raw.indexOf("\n", at);
+    const end = nl === -1 ? raw.length : nl + 1;
+    const line = raw.slice(at, end);
+    const doc = line.trim() === "" ? null : parse(line);
+    if (!doc && line.trim() !== "") {
+      readPlain(raw, 0, into);
+      return into;
+    }
+    if (doc) lines.push({ doc, at });
+    at = end;
+  }
+  for (const { doc, at } of lines) readDocument(doc, (i) => at + i, null, 1, into);
+  return into;
+}
+
+interface Segment {
+  at: number;
+  length: number;
+  /** The reading a segment spells, or null for the quotes and member names around it. */
+  reading: Reading | null;
+  rawStart: number;
+}
+
+/** The decoded text: each shown string's readings on lines of their own. */
+function decodedTextOf(shown: ScannedString[]): { decoded: string; segments: Segment[] } {
+  const parts: string[] = [];
+  const segments: Segment[] = [];
+  let at = 0;
+  const push = (text: string, r: Reading | null, rawStart: number): void => {
+    parts.push(text);
+    segments.push({ at, length: text.length, reading: r, rawStart });
+    at += text.length;
+  };
+  for (const s of shown) {
+    for (const r of s.place.pointer === null ? s.readings.slice(1) : s.readings) {
+      const rawStart = r.rawAt(0);
+      const plain = s.place.pointer === null;
+      if (!plain) push(s.isKey || s.member === null ? '"' : `"${s.member}": "`, null, rawStart);
+      push(r.text, r, rawStart);
+      push(plain ? "\n" : s.isKey ? '":\n' : '"\n', null, r.rawAt(r.text.length));
+    }
+  }
+  return { decoded: parts.join(""), segments };
+}
+
+function segmentAt(segments: Segment[], i: number): Segment | null {
+  let lo = 0;
+  let hi = segments.length - 1;
+  if (hi < 0 || i < (segments[0] as Segment).at) return null;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((segments[mid] as Segment).at <= i) lo = mid;
+    else hi = mid - 1;
+  }
+  return segments[lo] as Segment;
+}
+
+export function readSource(raw: string): SourceReadings {
+  const { isJson, strings, places, shown } = collect(raw);
+  places.sort((a, b) => a.start - b.start);
+  const { decoded, segments } = decodedTextOf(shown);
+  const byPlace = new Map<RawPlace, ScannedString[]>();
+  for (const s of strings) byPlace.set(s.place, [...(byPlace.get(s.place) ?? []), s]);
+  const toRaw = (i: number, isEnd: boolean): number => {
+    const seg = segmentAt(segments, isEnd ? Math.max(0, i - 1) : i);
+    if (!seg) return 0;
+    return seg.reading ? seg.reading.rawAt(Math.min(i - seg.at, seg.length)) : seg.rawStart;
+  };
+  return {
+    raw,
+    isJson,
+    decoded,
+    // Every escape but \u decodes to a quote, a slash, a backslash or a control character, which no
+    // keyword holds: a keyword the raw text lacks can only come out of a \u escape.
+    lower: decoded === "" || !raw.includes("\\u") ? raw.toLowerCase() : `${raw}\n${decoded}`.toLowerCase(),
+    strings,
+    places,
+    rawRange(start, end) {
+      const s = toRaw(start, false);
+      const e = toRaw(end, true);
+      return [s, Math.max(e, Math.min(s + 1, raw.length))];
+    },
+    stringEnd(offset) {
+      const place = placeAt(places, offset);
+      let end: number | null = null;
+      for (const s of place ? (byPlace.get(place) ?? []) : []) {
+        const r = s.readings[0] as Reading;
+        const [from, to] = [r.rawAt(0), r.rawAt(r.text.length)];
+        if (from <= offset && offset < to && (end === null || to <= end)) end = to;
+      }
+      return end;
+    },
+  };
+}
+
+/** The raw string token holding an offset. */
+export function placeAt(places: RawPlace[], offset: number): RawPlace | null {
+  let lo = 0;
+  let hi = places.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const p = places[mid] as RawPlace;
+    if (offset < p.start) hi = mid - 1;
+    else if (offset >= p.end) lo = mid + 1;
+    else return p;
+  }
+  return null;
+}
+
+// secretlint runs every rule on one source before the next, so one reading serves them all.
+let last: SourceReadings | null = null;
+
+/** The readings of a raw text the engine is given: prepared by the scan, or read here. */
+export function readingsOf(raw: string): SourceReadings {
+  if (last === null || last.raw !== raw) last = readSource(raw);
+  return last;
+}
+
+/** Reads a raw text once, for every rule that runs on it. */
+export function prepareSource(raw: string): SourceReadings {
+  last = readSource(raw);
+  return last;
+}

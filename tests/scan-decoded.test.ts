@@ -1,0 +1,190 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeDisplay } from "../src/display.js";
+import { homeGrammar, userNamePattern } from "../src/homes.js";
+import { loadRules } from "../src/io/load-rules.js";
+import { decodedValue, join, scanEngine, scanPass, type ScanInput } from "../src/passes/scan.js";
+import type { ScanFinding } from "../src/types.js";
+import { clearJson, tempDir } from "./helpers.js";
+
+// Any byte sequence a JSON parser would turn into a secret is a secret: every kind the scan knows
+// (each rule's planted value, this project's and the preset's), written with escapes in every way
+// JSON allows, is found, and placed at its raw bytes.
+
+const rules = loadRules();
+const engine = scanEngine(rules.secrets, homeGrammar(rules.homes), null);
+const display = makeDisplay(rules, [], null);
+
+/** Every kind the scan knows, as the members its control plants, but the unreadable string. */
+const kinds = engine.control.planted.filter((p) => p.rule !== "clear/escape-depth");
+
+const hex4 = (ch: string): string => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+/** A string as JSON content: the characters `escape` picks as \u escapes, the rest as JSON needs. */
+function content(text: string, escape: (ch: string, i: number) => string | null): string {
+  return [...text]
+    .map((ch, i) => escape(ch, i) ?? (ch === '"' || ch === "\\" ? `\\${ch}` : ch < " " ? hex4(ch) : ch))
+    .join("");
+}
+
+function objectText(members: Record<string, string>, escapeValue: (ch: string, i: number) => string | null): string {
+  const none = (): null => null;
+  return `{${Object.entries(members)
+    .map(([k, v]) => `"${content(k, none)}": "${content(v, escapeValue)}"`)
+    .join(", ")}}`;
+}
+
+function offsetOf(text: string, line: number, column: number): number {
+  let at = 0;
+  for (let l = 1; l < line; l++) at = text.indexOf("\n", at) + 1;
+  return at + column - 1;
+}
+
+/** The findings of each text, by file; each finding's raw bytes, decoded, must be part of what was planted. */
+async function scanAll(cases: { file: string; text: string; planted: string[] }[]): Promise<Map<string, ScanFinding[]>> {
+  const inputs: ScanInput[] = cases.map((c) => ({ file: c.file, text: c.text }));
+  const result = await scanPass(inputs, engine, display);
+  expect(result.control.red).toBe(true);
+  const byFile = new Map<string, ScanFinding[]>(cases.map((c) => [c.file, []]));
+  for (const f of result.findings) byFile.get(f.file)?.push(f);
+  for (const c of cases) {
+    for (const f of byFile.get(c.file) ?? []) {
+      const raw = c.text.slice(offsetOf(c.text, f.line, f.column), offsetOf(c.text, f.endLine, f.endColumn));
+      const value = decodedValue(decodedValue(raw));
+      expect(value.length, `${c.file}: ${f.rule}`).toBeGreaterThan(0);
+      expect(
+        c.planted.some((p) => p.includes(value)),
+        `${c.file}: ${f.rule} points at bytes that are not the planted value`,
+      ).toBe(true);
+    }
+  }
+  return byFile;
+}
+
+const isName = (rule: string): boolean => rule === "clear/home-owner";
+
+function expectFound(byFile: Map<string, ScanFinding[]>, file: string, rule: string): void {
+  const found = (byFile.get(file) ?? []).filter((f) => isName(f.rule) === isName(rule) && f.rule !== "clear/escape-depth");
+  expect(found.length, `${file}: ${rule} not found`).toBeGreaterThan(0);
+}
+
+describe("the scan reads what a JSON parser decodes", () => {
+  it("finds every kind with every letter escaped, with every separator escaped (\\/ for a slash), and inside JSON held in a string two levels down", async () => {
+    const cases = kinds.flatMap((k) => {
+      const planted = Object.values(k.members);
+      const letters = objectText(k.members, (ch) => (/[A-Za-z]/.test(ch) ? hex4(ch) : null));
+      const separators = objectText(k.members, (ch) => (ch === "/" ? "\\/" : /[^A-Za-z0-9]/.test(ch) ? hex4(ch) : null));
+      const nested = JSON.stringify({ outer: JSON.stringify({ inner: JSON.stringify(k.members) }) });
+      const nestedEscaped = JSON.stringify({ outer: JSON.stringify({ inner: letters }) });
+      return [
+        { file: `${k.rule} letters`, text: letters, planted },
+        { file: `${k.rule} separators`, text: separators, planted },
+        { file: `${k.rule} nested`, text: nested, planted },
+        { file: `${k.rule} nested escaped`, text: nestedEscaped, planted },
+      ];
+    });
+    const byFile = await scanAll(cases);
+    for (const k of kinds) for (const how of ["letters", "separators", "nested", "nested escaped"]) expectFound(byFile, `${k.rule} ${how}`, k.rule);
+  });
+
+  it("finds every kind split by an escape at every position of its value", async () => {
+    const cases = kinds.flatMap((k) => {
+      const planted = Object.values(k.members);
+      const longest = Math.max(...planted.map((v) => [...v].length));
+      return Array.from({ length: longest }, (_, at) => ({
+        file: `${k.rule} @${at}`,
+        text: objectText(k.members, (ch, i) => (i === at ? hex4(ch) : null)),
+        planted,
+      }));
+    });
+    const byFile = await scanAll(cases);
+    for (const c of cases) expectFound(byFile, c.file, c.file.replace(/ @\d+$/, ""));
+  });
+
+  it("finds every secret shape and home held in a member name, escaped", async () => {
+    const named = kinds.filter((k) => k.rule !== "clear/sensitive-member" && k.rule !== "clear/aws-secret" && k.rule !== "@secretlint/secretlint-rule-gcp");
+    const cases = named.map((k) => {
+      const value = Object.values(k.members)[0] as string;
+      return { file: `${k.rule} key`, text: `{"${content(value, (ch, i) => (i % 3 === 1 ? hex4(ch) : null))}": 1}`, planted: [value] };
+    });
+    const byFile = await scanAll(cases);
+    for (const k of named) expectFound(byFile, `${k.rule} key`, k.rule);
+  });
+
+  it("places a finding at its raw bytes: line, column and pointer of the escaped value", async () => {
+    const key = join(["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"]);
+    const text = `{\n  "session_id": "s",\n  "tool_response": "see: ${content(key, (ch, i) => (i === 2 ? hex4(ch) : null))} end"\n}`;
+    const [f] = (await scanPass([{ file: "a.json", text }], engine, display)).findings;
+    expect(f).toMatchObject({ line: 3, column: 26, endLine: 3, endColumn: 26 + key.length + 5, pointer: "/tool_response", masked: `ghp_${"*".repeat(36)}` });
+  });
+
+  it("reads JSON Lines and plain text decoded too, and a string escaped past the levels it follows is a finding", async () => {
+    const key = join(["sk-", "ant-", "api03-", "Zq8rT2vLm9xWp4kNy7bQ3sD6fG1hJ5k"]);
+    const escaped = content(key, (ch) => (/[a-z]/.test(ch) ? hex4(ch) : null));
+    const lines = `{"a": 1}\n{"b": "${escaped}"}\n`;
+    const plain = `export KEY=${escaped}\n`;
+    const deep = JSON.stringify({ v: `\\${"u005c".repeat(40)}u0041` });
+    // Twenty levels only, but each decodes one character of a long string: linear work is all it gets.
+    const costly = JSON.stringify({ v: `\\${"u005c".repeat(20)}u0041${" ".repeat(20_000)}` });
+    const inputs = [{ file: "l.jsonl", text: lines }, { file: "p.txt", text: plain }, { file: "d.json", text: deep }, { file: "c.json", text: costly }];
+    const r = await scanPass(inputs, engine, display);
+    expect(r.findings.map((f) => [f.file, f.rule, f.line])).toEqual([
+      ["l.jsonl", "clear/anthropic", 2],
+      ["p.txt", "clear/anthropic", 1],
+      ["d.json", "clear/escape-depth", 1],
+      ["c.json", "clear/escape-depth", 1],
+    ]);
+  });
+
+  it("reads a document with a member name twice, and a member name's escapes give its value's context", async () => {
+    const password = ["Zq8", "rT2v", "Lm9x", "Wp4k", "Ny7b"].join("");
+    const key = join(["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"]);
+    const text = `{"a": "x", "a": "${content(key, (ch, i) => (i === 0 ? hex4(ch) : null))}", "pass\\u0077ord": "${password}"}`;
+    const r = await scanPass([{ file: "t.json", text }], engine, display);
+    expect(r.findings.map((f) => [f.rule, f.column])).toEqual([
+      ["@secretlint/secretlint-rule-github", 18],
+      ["clear/sensitive-member", 84],
+    ]);
+  });
+
+  it("one finding per secret per place, though several rules see it", async () => {
+    const key = join(["sk-", "ant-api03-", "A".repeat(93), "AA"]);
+    const r = await scanPass([{ file: "a.json", text: JSON.stringify({ k: key, nested: JSON.stringify({ k: key }) }) }], engine, display);
+    expect(r.findings.map((f) => f.pointer)).toEqual(["/[masked]", "/[masked]"]);
+  });
+});
+
+describe("clear scan on the issue's escaped keys", () => {
+  it("a \\u006b in an Anthropic key, B\\u0065arer, \\u0041KIA and gh\\u0070_ are each found, and a secretlint-disable comment silences nothing", () => {
+    const dir = tempDir();
+    const files = {
+      "anthropic.json": `{"k": "s\\u006b-${join(["ant-api03-", "Zq8rT2vLm9xWp4kNy7bQ3sD6fG1hJ5k"])}"}`,
+      "bearer.json": `{"h": "B\\u0065arer ${join(["abcDEF", "0123456789ghijKLMN"])}"}`,
+      "aws.json": `{"k": "\\u0041KIA${join(["Z7VRSQ5T", "EXNWL3KH"])}"}`,
+      "github.json": `{"k": "gh\\u0070_${join(["wWPw5k4aXcaT4f", "NP0UcnZwJUVFk6LO0pINUx"])}"}`,
+      "disabled.json": `{\n "note": "secretlint-disable -- all",\n "k": "${join(["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"])}"\n}`,
+    };
+    for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+    const r = clearJson(["scan", dir, "--root", dir]);
+    expect(r.code).toBe(1);
+    const findings = r.json.findings as ScanFinding[];
+    expect(findings.map((f) => f.file).sort()).toEqual(Object.keys(files).sort());
+    for (const f of findings) expect([f.file, f.column]).toEqual([f.file, f.file === "bearer.json" ? 20 : 8]);
+  });
+});
+
+describe("names", () => {
+  it("a home owner or a known name is found in any reading, and shown as nothing of it", async () => {
+    const names = ["Wrzqxa", "Ćmyłkö"];
+    const withNames = scanEngine(rules.secrets, homeGrammar(rules.homes, names), userNamePattern(names));
+    const text = JSON.stringify({ cwd: "/home/wrzqxa/p", note: JSON.stringify({ by: "ćmyłkö" }), owner: content("/Users/Pqlxvj/x", (ch) => hex4(ch)) });
+    const r = await scanPass([{ file: "n.json", text }], withNames, makeDisplay(rules, names, null));
+    expect(r.findings.map((f) => [f.rule, f.pointer, f.masked])).toEqual([
+      ["clear/home-owner", "/cwd", "[name]"],
+      ["clear/home-owner", "/[masked]", "[name]"],
+      ["clear/home-owner", "/[masked]", "[name]"],
+    ]);
+    expect(r.findings.some((f) => f.sha256 !== undefined)).toBe(false);
+  });
+});

@@ -204,7 +204,10 @@ async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixture
   const id = batchId(line.captures);
   const mask = companionMask(line, setting, companions.values);
   const text = recordBatch({ ...line, sittingShown: setting.display.path(line.sitting.dir), scan, fixtures: written, blockers, kitCheck, mask, sidecarDigest: (f) => sha256Hex(f.sidecar) }, id);
-  await guardWritten(text, written, scanOf);
+  // The record's own words and the rules' member names may spell a name the sitting taught ("name"):
+  // the guard looks for homes and secret shapes; names are masked where each text is written.
+  const guard = scanEngine(setting.rules.secrets, line.names.grammar, null, setting.rules.knownMembers);
+  await guardWritten(text, written, (inputs) => scanPass(inputs, guard, setting.display));
   const digest = parseRecord(text).batches[0]?.digestClaimed ?? "";
   return { fixtures: written, scan, batch: { id, digest, text, blockers } };
 }

@@ -1,5 +1,12 @@
 import type { ScanFinding, ScanWaiver, WaivedFinding } from "../types.js";
-import type { Found } from "./scan.js";
+
+/** A finding as the scan found it: with the path it was found at, the raw pointer and the value's digest, before waivers. */
+export interface Found {
+  finding: ScanFinding;
+  path: string;
+  rawPointer: string | null;
+  valueSha256: string;
+}
 
 // Waivers a person declared in clear.config.json: a finding is waived only where the fixture
 // path, the JSON pointer, the rule and the SHA-256 of the decoded value all match one waiver.

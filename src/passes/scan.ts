@@ -13,7 +13,7 @@ import { patternRule } from "../scan-rules/pattern-rule.js";
 import { MAX_LEVELS, placeAt, prepareSource, type SourceReadings } from "../scan-rules/readings.js";
 import { SENSITIVE_MEMBER_DESCRIPTION, SENSITIVE_MEMBER_RULE, sensitiveMemberRule } from "../scan-rules/sensitive-member.js";
 import type { ScanFinding, ScanResult, ScanWaiver, SecretRules } from "../types.js";
-import { waive } from "./scan-waivers.js";
+import { waive, type Found } from "./scan-waivers.js";
 
 // The secret scan: secretlint's engine with the rules of its recommended preset (AWS id scan on,
 // comment filters off) and this project's own rules as rule modules, over the raw text and every string
@@ -209,12 +209,6 @@ export function decodedValue(raw: string): string {
 const NAME_MESSAGE = "a home directory's owner or a known user name (never shown)";
 
 /** A finding, with what waivers are matched on: the raw pointer and the value's SHA-256. */
-export interface Found {
-  finding: ScanFinding;
-  path: string;
-  rawPointer: string | null;
-  valueSha256: string;
-}
 
 function foundOf(input: ScanInput, readings: SourceReadings, found: Hit, display: Display): Found {
   // A pattern that runs on past a string's closing quote (a connection string's database part) stops there.

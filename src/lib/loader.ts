@@ -92,18 +92,25 @@ function queryOfPath(given: string | URL, repo: Repository): FixtureQuery {
 const byRelease = (a: AcceptedFixture, b: AcceptedFixture): number =>
   a.harness !== b.harness ? (a.harness < b.harness ? -1 : 1) : compareHostVersions(a.version, b.version) || (a.event < b.event ? -1 : 1);
 
+// Worked out once per reading of the record: `latest` costs a lookup, not a sort, per load.
+const acceptedByIndex = new WeakMap<RecordIndex, readonly AcceptedFixture[]>();
+
 /** Every fixture with a listing in force, in release order. */
-function acceptedOf(index: RecordIndex, layout: Layout): AcceptedFixture[] {
+function acceptedOf(index: RecordIndex, layout: Layout): readonly AcceptedFixture[] {
+  const known = acceptedByIndex.get(index);
+  if (known) return known;
   const out: AcceptedFixture[] = [];
   for (const [p, listing] of index.inForce) {
     const fixture = fixtureOfPath(p, layout);
-    if (fixture) out.push({ ...fixture, path: p, sha256: listing.sha256, bytes: listing.bytes, batch: listing.batch });
+    if (fixture) out.push(Object.freeze({ ...fixture, path: p, sha256: listing.sha256, bytes: listing.bytes, batch: listing.batch }));
   }
-  return out.sort(byRelease);
+  out.sort(byRelease);
+  acceptedByIndex.set(index, out);
+  return out;
 }
 
 /** The newest accepted version of each harness and event among `fixtures`. */
-function newestOf(fixtures: AcceptedFixture[]): AcceptedFixture[] {
+function newestOf(fixtures: readonly AcceptedFixture[]): AcceptedFixture[] {
   const newest = new Map<string, AcceptedFixture>();
   for (const f of fixtures) {
     const key = `${f.harness}\u0000${f.event}`;
@@ -113,8 +120,23 @@ function newestOf(fixtures: AcceptedFixture[]): AcceptedFixture[] {
   return fixtures.filter((f) => newest.get(`${f.harness}\u0000${f.event}`) === f);
 }
 
-const versionsOf = (index: RecordIndex, layout: Layout, q: FixtureQuery): string[] =>
-  acceptedOf(index, layout).filter((f) => f.harness === q.harness && f.event === q.event).map((f) => f.version);
+const versionsByIndex = new WeakMap<RecordIndex, Map<string, string[]>>();
+
+/** The accepted versions of the query's harness and event, oldest first. */
+function versionsOf(index: RecordIndex, layout: Layout, q: FixtureQuery): string[] {
+  let byEvent = versionsByIndex.get(index);
+  if (!byEvent) {
+    byEvent = new Map();
+    for (const f of acceptedOf(index, layout)) {
+      const key = `${f.harness}\u0000${f.event}`;
+      const versions = byEvent.get(key);
+      if (versions) versions.push(f.version);
+      else byEvent.set(key, [f.version]);
+    }
+    versionsByIndex.set(index, byEvent);
+  }
+  return byEvent.get(`${q.harness}\u0000${q.event}`) ?? [];
+}
 
 function latestVersion(repo: Repository, index: RecordIndex, q: FixtureQuery): string {
   const newest = versionsOf(index, repo.layout, q).at(-1);
@@ -196,5 +218,5 @@ export function listFixtures(filter: Partial<FixtureQuery> = {}, where: Where = 
   let fixtures = acceptedOf(recordOf(repo, null), repo.layout).filter(wanted);
   if (filter.version === "latest") fixtures = newestOf(fixtures);
   else if (filter.version !== undefined) fixtures = fixtures.filter((f) => f.version === filter.version);
-  return fixtures;
+  return fixtures.map((f) => ({ ...f }));
 }

@@ -59,7 +59,8 @@ function fixtureOfPath(rel: string, layout: Layout): FixtureQuery | null {
   const parts = rel.startsWith(prefix) ? rel.slice(prefix.length).split("/") : [];
   const [harness, version, file] = parts;
   if (parts.length !== 3 || !file?.endsWith(".json") || file.endsWith(".provenance.json")) return null;
-  return { harness: harness as string, version: version as string, event: file.slice(0, -".json".length) };
+  const fixture = { harness: harness as string, version: version as string, event: file.slice(0, -".json".length) };
+  return [fixture.harness, fixture.version, fixture.event].every((p) => SAFE_SEGMENT.test(p)) ? fixture : null;
 }
 
 function checkedQuery(query: FixtureQuery, layout: Layout): FixtureQuery {

@@ -47,6 +47,7 @@ function openFile(file: string, at: string): number | { refused: Refusal; at: st
  */
 export function readBelow(base: string, rel: string, maxBytes: number): NoLinkRead {
   const parts = rel.split("/");
+  if (parts.some((p) => p === "." || p === "..")) return { refused: "not-a-file", at: rel, detail: "is not a path below the folder" };
   const above = folderProblem(base, parts);
   if (above) return above;
   const fd = openFile(path.join(base, rel), rel);
@@ -55,8 +56,9 @@ export function readBelow(base: string, rel: string, maxBytes: number): NoLinkRe
     const stat = fstatSync(fd);
     if (!stat.isFile()) return { refused: "not-a-file", at: rel, detail: "is not a regular file" };
     if (stat.size > maxBytes) return { refused: "oversize", at: rel, detail: `${stat.size} bytes, above ${maxBytes}` };
-    // One byte more than the size is asked for, so a file that grew while being read shows.
-    const buffer = Buffer.allocUnsafe(stat.size + 1);
+    // One byte more than the size is asked for, so a file that grew while being read shows. The
+    // bytes are handed to callers: a buffer of their own, never a slice of Node's shared pool.
+    const buffer = Buffer.allocUnsafeSlow(stat.size + 1);
     let filled = 0;
     for (let n = -1; n !== 0 && filled <= stat.size; filled += n) n = readSync(fd, buffer, filled, stat.size + 1 - filled, filled);
     if (filled !== stat.size) return { refused: "unreadable", at: rel, detail: "changed size while being read" };

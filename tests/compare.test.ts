@@ -112,6 +112,22 @@ describe("what clear compare prints and reads", () => {
     }
   });
 
+  it("masks an enum value its rule does not document where it could hold a home or prose, in folders of any origin", () => {
+    const parent = path.join(tempDir("clear-compare-values-"), "claude-code");
+    const home = ["", "home", "alice"].join("/");
+    const batch = (names: string[]): string => JSON.stringify({ hook_event_name: "PostToolBatch", tool_calls: names.map((tool_name) => ({ tool_name })) });
+    for (const [version, names] of [["1.0.0", ["Bash"]], ["1.0.1", ["Bash", `a tool kept under ${home}`]]] as const) {
+      mkdirSync(path.join(parent, version), { recursive: true });
+      writeFileSync(path.join(parent, version, "post_tool_batch.json"), batch([...names]));
+    }
+    for (const json of [false, true]) {
+      const r = clear(["compare", path.join(parent, "1.0.0"), path.join(parent, "1.0.1"), ...(json ? ["--json"] : [])]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("a to****");
+      expect(r.stdout).not.toContain("alice");
+    }
+  });
+
   it("never follows a link: a fixture that is one is a finding (exit 1); a folder that is one is not read (exit 2)", () => {
     const repo = tempDir("clear-compare-links-");
     cpSync(path.join(root, "fixtures"), path.join(repo, "fixtures"), { recursive: true });

@@ -160,6 +160,17 @@ describe("a hook client's tests in a temporary repository", () => {
 });
 
 describe("loadFixture refuses what is not the accepted fixture, naming it", () => {
+  it("outside any repository, says where it looked, the runner's home shown as ~", () => {
+    const home = tempDir("clear-no-repository-");
+    installInto(home);
+    const script = 'import { loadFixture } from "fixture-clear";\ntry { loadFixture("fixtures/a/1.0.0/b.json"); } catch (err) { console.log(err.message); }\n';
+    writeFileSync(path.join(home, "client.mjs"), script);
+    const r = spawnSync(process.execPath, [path.join(home, "client.mjs")], { cwd: home, encoding: "utf8", env: { ...process.env, HOME: home } });
+    expect(r.stdout).toContain("fixture-clear: no git repository above the calling file ~/client.mjs or the current directory ~;");
+    expect(r.stdout).not.toContain(home);
+  });
+
+
   it("a changed byte", () => {
     const root = copy();
     const file = path.join(root, PRE_TOOL_USE("2.1.9"));

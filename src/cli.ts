@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   kit: async () => (await import("./commands/kit.js")).kitCommand,
   "verify-kit": async () => (await import("./commands/verify-kit.js")).verifyKitCommand,
   review: async () => (await import("./commands/review.js")).reviewCommand,
+  compare: async () => (await import("./commands/compare.js")).compareCommand,
   demo: async () => (await import("./commands/demo.js")).demoCommand,
   capture: async () => (await import("./commands/capture.js")).captureCommand,
 };
@@ -37,6 +38,7 @@ Usage:
   clear kit record <kit-dir> --head <sha> [--binary PATH] [--out FILE]
   clear verify-kit --kit <kit.json> [--root DIR] [--json]
   clear review     [<capture-dir>] [--root DIR] [--port N]
+  clear compare    <dir-a> <dir-b> | <harness> <version-a> <version-b> [--json]
   clear demo       [--keep]
   clear capture    hook | setup | start | status | dry-run | drive | install   (clear capture --help)
   clear --help | clear <command> --help | clear --version

@@ -37,8 +37,12 @@ describe("the package", () => {
     const tarball = packedTarball();
     const entries = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n").filter(Boolean).map((e) => e.replace(/^package\//, ""));
     const expected = ["package.json", "README.md", "LICENSE", "dist/cli.js", "dist/schemas.js", "rules/homes.json", "examples/sitting/sitting.json"];
-    expect(entries).toEqual(expect.arrayContaining(expected));
-    expect(entries.filter((e) => /^(tests|bench|src|scripts|\.ci)\//.test(e) || e.endsWith(".test.js") || e.endsWith(".ts"))).toEqual([]);
+    expect(entries).toEqual(expect.arrayContaining([...expected, "dist/lib/index.js", "dist/lib/index.d.ts"]));
+    // Declarations of the library entry are part of the package; sources are not.
+    const source = (e: string): boolean =>
+      /^(tests|bench|src|scripts|\.ci)\//.test(e) || e.endsWith(".test.js") || (e.endsWith(".ts") && !e.endsWith(".d.ts"));
+    const sources = entries.filter(source);
+    expect(sources).toEqual([]);
     const packedManifest = execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" });
     const manifest = JSON.parse(packedManifest) as Record<string, Record<string, string> | boolean | undefined>;
     expect(manifest.private).toBeUndefined();
@@ -75,5 +79,16 @@ describe("the package", () => {
     expect(allowed.code, allowed.out).toBe(0);
     const verified = bin("fixture-clear", "verify", "--rev", "HEAD");
     expect(verified.code, verified.out).toBe(0);
+    // A hook client's test reads the accepted fixture through the package's library entry.
+    const test = [
+      'import assert from "node:assert/strict";',
+      'import { test } from "node:test";',
+      'import { loadFixture } from "fixture-clear";',
+      'const sessionEnd = () => loadFixture({ harness: "claude-code", version: "latest", event: "session_end" });',
+      'test("loads", () => assert.equal(sessionEnd().payload.hook_event_name, "SessionEnd"));',
+    ];
+    writeFileSync(path.join(root, "hook.test.mjs"), `${test.join("\n")}\n`);
+    const loaded = run(root, [process.execPath, "--test", "hook.test.mjs"]);
+    expect(loaded.code, loaded.out).toBe(0);
   }, 600_000);
 });

@@ -1,0 +1,110 @@
+import { lstatSync, type Stats } from "node:fs";
+import path from "node:path";
+import { sha256Hex } from "../digest.js";
+import { FixtureError } from "./errors.js";
+import { layoutOf, type FixtureLayout } from "./layout.js";
+import { readBelow } from "./no-link.js";
+import { indexRecord, type Listing, type RecordIndex } from "./record-index.js";
+
+// A repository as the library sees it: its layout, read once, and its record, read once and
+// again only when the file changed on disk (a watch mode that outlives an edit of CLEARANCE.md
+// never judges by the old text). Every fixture's bytes are checked against the listing in force.
+
+/** A record larger than this is not read (a record of 2,000 fixtures is under 1 MB). */
+const MAX_RECORD_BYTES = 256 * 1024 * 1024;
+const RUN = "npx fixture-clear run";
+
+export interface Repository {
+  root: string;
+  layout: FixtureLayout;
+  record: { stamp: string; index: RecordIndex } | null;
+}
+
+const repositories = new Map<string, Repository>();
+
+export function repositoryAt(root: string): Repository {
+  let repo = repositories.get(root);
+  if (!repo) {
+    repo = { root, layout: layoutOf(root), record: null };
+    repositories.set(root, repo);
+  }
+  return repo;
+}
+
+/** The record's index, read again only when the file's identity, size or times moved; `fixture` is named in errors. */
+export function recordOf(repo: Repository, fixture: string | null): RecordIndex {
+  const name = repo.layout.record;
+  let stat;
+  try {
+    stat = lstatSync(path.join(repo.root, name));
+  } catch {
+    const why = `no fixture counts as accepted until ${RUN} writes a batch and a person writes ACCEPT under it`;
+    throw new FixtureError("record", fixture, `${name} is not there: ${why}`);
+  }
+  const stamp = `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
+  if (repo.record?.stamp === stamp) return repo.record.index;
+  const read = readBelow(repo.root, name, MAX_RECORD_BYTES);
+  if ("refused" in read) {
+    const code = read.refused === "link" ? "link" : "record";
+    throw new FixtureError(code, fixture, `${read.at} ${read.detail}; the record is read only from a regular file (put the file itself there)`);
+  }
+  const index = indexRecord(read.bytes.toString("utf8"), name);
+  repo.record = { stamp, index };
+  return index;
+}
+
+function notInForce(index: RecordIndex, rel: string, onDisk: boolean): FixtureError {
+  const listings = index.listings.get(rel) ?? [];
+  const last = listings.at(-1);
+  if (last === undefined) {
+    if (!onDisk) return new FixtureError("not-found", rel, "no such fixture, and no accepted batch lists one");
+    const why = "no batch of the record lists this fixture, so nothing says a person accepted these bytes";
+    return new FixtureError("not-accepted", rel, `${why}; clear its capture with ${RUN} and write ACCEPT under the new batch`);
+  }
+  if (last.status === "edited") {
+    const why = `batch ${last.batch} carries ACCEPT, but its text changed after it was written, so its acceptance no longer counts`;
+    return new FixtureError("edited", rel, `${why}; restore the record or run ${RUN} again and accept the new batch`);
+  }
+  const todo = `read the batch in the record and write ACCEPT alone on the line under its "## User acceptance" heading`;
+  return new FixtureError("pending", rel, `only batch ${last.batch} lists it, and that batch awaits ACCEPT; ${todo}`);
+}
+
+/** The listing in force for `rel`, or the error that says why there is none. */
+export function listingInForce(repo: Repository, index: RecordIndex, rel: string): Listing {
+  const listing = index.inForce.get(rel);
+  if (listing) return listing;
+  throw notInForce(index, rel, lstatOrNull(path.join(repo.root, rel)) !== null);
+}
+
+function lstatOrNull(p: string): Stats | null {
+  try {
+    return lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
+const short = (sha: string): string => `${sha.slice(0, 12)}…`;
+
+/** The bytes at `rel`, read without a link, when they are the ones `listing` accepted; `fixture` is what was asked for. */
+export function acceptedBytes(repo: Repository, index: RecordIndex, rel: string, listing: Listing, fixture: string): { bytes: Buffer; sha256: string } {
+  const read = readBelow(repo.root, rel, listing.bytes);
+  const about = rel === fixture ? "" : `its sidecar ${rel}: `;
+  if ("refused" in read && read.refused !== "oversize") {
+    if (read.refused === "missing") {
+      throw new FixtureError("missing", fixture, `${about}batch ${listing.batch} accepted it, and it is not there; restore it from git`);
+    }
+    const code = read.refused === "link" ? "link" : "not-a-file";
+    const why = "fixtures are read only from regular files inside the repository (put the file itself there)";
+    throw new FixtureError(code, fixture, `${about}${read.at} ${read.detail}; ${why}`);
+  }
+  const sha256 = "bytes" in read ? sha256Hex(read.bytes) : null;
+  if ("bytes" in read && sha256 === listing.sha256) return { bytes: read.bytes, sha256 };
+  const now = sha256 === null ? `are more than the ${listing.bytes}` : `(sha256 ${short(sha256)}) differ from those`;
+  const waiting = (index.listings.get(rel) ?? []).find((l) => l.status !== "accepted" && l.sha256 === sha256);
+  const state = waiting?.status === "pending" ? "awaits ACCEPT" : "was edited after ACCEPT";
+  const note = waiting ? `; batch ${waiting.batch} lists these bytes and ${state}` : "";
+  const accepted = `batch ${listing.batch} accepted (sha256 ${short(listing.sha256)})`;
+  const todo = `restore them from git or clear the capture again with ${RUN} and accept the new batch`;
+  throw new FixtureError("changed", fixture, `${about}its bytes ${now} ${accepted}; ${todo}${note}`);
+}

@@ -1,0 +1,88 @@
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent, type Stats } from "node:fs";
+import path from "node:path";
+
+// Reading below a folder without ever being led elsewhere: every folder between the base and the
+// file is checked to be a folder and not a link, and the file itself is opened without following
+// a link (O_NOFOLLOW) and read only when fstat says it is a regular file. Fixtures and the record
+// are read this way by the library and by clear compare alike.
+
+export type Refusal = "missing" | "link" | "not-a-file" | "oversize" | "unreadable";
+
+export type NoLinkRead = { bytes: Buffer } | { refused: Refusal; at: string; detail: string };
+
+function lstatOrNull(p: string): Stats | null {
+  try {
+    return lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/** The first folder on the way from `base` to `rel` that is missing, a link or not a folder. */
+function folderProblem(base: string, parts: string[]): { refused: Refusal; at: string; detail: string } | null {
+  for (let k = 1; k < parts.length; k++) {
+    const at = parts.slice(0, k).join("/");
+    const stat = lstatOrNull(path.join(base, at));
+    if (stat === null) return { refused: "missing", at, detail: "no such folder" };
+    if (stat.isSymbolicLink()) return { refused: "link", at, detail: "is a symbolic link; never followed" };
+    if (!stat.isDirectory()) return { refused: "not-a-file", at, detail: "is not a folder" };
+  }
+  return null;
+}
+
+function openFile(file: string, at: string): number | { refused: Refusal; at: string; detail: string } {
+  try {
+    return openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") return { refused: "link", at, detail: "is a symbolic link; never followed" };
+    if (code === "ENOENT") return { refused: "missing", at, detail: "no such file" };
+    return { refused: "unreadable", at, detail: `could not be opened (${code ?? "unknown error"})` };
+  }
+}
+
+/**
+ * Reads `rel` (a path below `base`, with / between its parts) whole, or says why not. A file
+ * larger than `maxBytes` is not read.
+ */
+export function readBelow(base: string, rel: string, maxBytes: number): NoLinkRead {
+  const parts = rel.split("/");
+  if (parts.some((p) => p === "." || p === "..")) return { refused: "not-a-file", at: rel, detail: "is not a path below the folder" };
+  const above = folderProblem(base, parts);
+  if (above) return above;
+  const fd = openFile(path.join(base, rel), rel);
+  if (typeof fd !== "number") return fd;
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return { refused: "not-a-file", at: rel, detail: "is not a regular file" };
+    if (stat.size > maxBytes) return { refused: "oversize", at: rel, detail: `${stat.size} bytes, above ${maxBytes}` };
+    // One byte more than the size is asked for, so a file that grew while being read shows. The
+    // bytes are handed to callers: a buffer of their own, never a slice of Node's shared pool.
+    const buffer = Buffer.allocUnsafeSlow(stat.size + 1);
+    let filled = 0;
+    for (let n = -1; n !== 0 && filled <= stat.size; filled += n) n = readSync(fd, buffer, filled, stat.size + 1 - filled, filled);
+    if (filled !== stat.size) return { refused: "unreadable", at: rel, detail: "changed size while being read" };
+    return { bytes: buffer.subarray(0, filled) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The entries of the folder `rel` below `base` (`""` for the base itself), after the same checks on the way. */
+export function listBelow(base: string, rel: string): { entries: Dirent[] } | { refused: Refusal; at: string; detail: string } {
+  const parts = rel === "" ? [] : rel.split("/");
+  const above = folderProblem(base, [...parts, ""]);
+  if (above) return above;
+  try {
+    return { entries: readdirSync(path.join(base, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
+  } catch (err) {
+    return { refused: "unreadable", at: rel, detail: `could not be listed (${(err as NodeJS.ErrnoException).code ?? "unknown error"})` };
+  }
+}
+
+/** True when a regular file (not a link) stands at `rel` below `base`, folders on the way checked. */
+export function fileStandsBelow(base: string, rel: string): boolean {
+  const parts = rel.split("/");
+  if (folderProblem(base, parts)) return false;
+  return lstatOrNull(path.join(base, rel))?.isFile() ?? false;
+}

@@ -1,0 +1,95 @@
+import type { Display } from "../display.js";
+import type { Finding } from "../findings.js";
+import { escapePointerToken } from "../json/reader.js";
+import type { Comparison, EnumValue, EventComparison, ShapeTokens } from "../passes/compare.js";
+import { printable } from "../record/data.js";
+import { findingLine } from "./human.js";
+
+// clear compare's two outputs, the same facts in each: pointers shown through the project's
+// masking (a member name the rules do not spell is [masked]; `*` is any item of an array), an
+// enum value shown as itself where its rule documents it and masked as an identifier otherwise.
+
+export interface ComparedSide {
+  /** How the side is named: `claude-code 2.1.261`, or the folder as given. */
+  label: string;
+  folder: string;
+  harness: string | null;
+  events: number;
+}
+
+export interface ComparisonReport {
+  a: ComparedSide;
+  b: ComparedSide;
+  comparison: Comparison;
+  /** Entries of the folders that are neither a fixture nor a sidecar. */
+  ignored: number;
+  findings: Finding[];
+}
+
+export function shownPointer(tokens: ShapeTokens, display: Display): string {
+  return tokens.map((t) => (t === null ? "/*" : display.pointer(`/${escapePointerToken(t)}`))).join("");
+}
+
+const shownValue = (v: EnumValue, display: Display): string => (v.documented ? v.value : display.id(v.value));
+
+function eventJson(e: EventComparison, display: Display): object {
+  const p = (tokens: ShapeTokens): string => shownPointer(tokens, display);
+  const values = (vs: EnumValue[]): object[] => vs.map((v) => ({ value: shownValue(v, display), documented: v.documented }));
+  return {
+    event: display.path(e.event),
+    changed: e.added.length + e.removed.length + e.classChanged.length + e.enumValues.length > 0,
+    added: e.added.map((m) => ({ pointer: p(m.tokens), classes: m.classes, members: m.members })),
+    removed: e.removed.map((m) => ({ pointer: p(m.tokens), classes: m.classes, members: m.members })),
+    classChanged: e.classChanged.map((c) => ({ pointer: p(c.tokens), before: c.before, after: c.after, members: c.members })),
+    enumValues: e.enumValues.map((v) => ({ pointer: p(v.tokens), new: values(v.added), gone: values(v.gone) })),
+  };
+}
+
+/** The --json body (the envelope adds schemaVersion). */
+export function comparisonJson(report: ComparisonReport, display: Display): object {
+  const { comparison: c } = report;
+  return {
+    command: "compare",
+    ok: !report.findings.some((f) => f.severity === "block"),
+    a: report.a,
+    b: report.b,
+    onlyInA: c.onlyInA.map((e) => display.path(e)),
+    onlyInB: c.onlyInB.map((e) => display.path(e)),
+    events: c.events.map((e) => eventJson(e, display)),
+    ignored: report.ignored,
+    findings: report.findings,
+  };
+}
+
+const under = (members: number): string => (members === 0 ? "" : ` (${members} member${members === 1 ? "" : "s"} under it)`);
+
+function eventLines(e: EventComparison, display: Display): string[] {
+  const p = (tokens: ShapeTokens): string => shownPointer(tokens, display);
+  const quoted = (vs: EnumValue[]): string => vs.map((v) => JSON.stringify(shownValue(v, display))).join(", ");
+  const values = (label: string, vs: EnumValue[]): string[] => (vs.length === 0 ? [] : [`${label} ${quoted(vs)}`]);
+  return [
+    ...e.added.map((m) => `  added    ${p(m.tokens)}  ${m.classes.join(" or ")}${under(m.members)}`),
+    ...e.removed.map((m) => `  removed  ${p(m.tokens)}  ${m.classes.join(" or ")}${under(m.members)}`),
+    ...e.classChanged.map((c) => `  class    ${p(c.tokens)}  ${c.before.join(" or ")} -> ${c.after.join(" or ")}${under(c.members)}`),
+    ...e.enumValues.map((v) => `  values   ${p(v.tokens)}  ${[...values("new", v.added), ...values("gone", v.gone)].join("; ")}`),
+  ];
+}
+
+/** Human output: the events in one side only, then each event that changed with its facts, then those that did not. */
+export function renderComparison(report: ComparisonReport, display: Display): string {
+  const { a, b, comparison: c } = report;
+  const names = (events: string[]): string => (events.length === 0 ? "none" : events.map((e) => display.path(e)).join(", "));
+  const lines = [`compare ${a.label} (${a.events} events) with ${b.label} (${b.events} events)`];
+  for (const side of [a, b]) if (side.harness === null) lines.push(`note: no harness known for ${side.label}; classes are guessed from the values`);
+  lines.push(`only in ${a.label}: ${names(c.onlyInA)}`, `only in ${b.label}: ${names(c.onlyInB)}`);
+  const unchanged: string[] = [];
+  for (const e of c.events) {
+    const facts = eventLines(e, display);
+    if (facts.length === 0) unchanged.push(e.event);
+    else lines.push(`${display.path(e.event)}:`, ...facts);
+  }
+  lines.push(`unchanged: ${names(unchanged)}`);
+  if (report.ignored > 0) lines.push(`not compared: ${report.ignored} entr${report.ignored === 1 ? "y" : "ies"} neither a fixture nor a sidecar`);
+  lines.push(...report.findings.map(findingLine));
+  return `${lines.map(printable).join("\n")}\n`;
+}

@@ -1,0 +1,201 @@
+import { cpSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { classifier } from "../src/classify.js";
+import { loadRules } from "../src/io/load-rules.js";
+import { scanJson } from "../src/json/reader.js";
+import { compareEvent, shapeOf } from "../src/passes/compare.js";
+import { clearVersion, gitRepo, type Edit, type Payload } from "./fixture-repo.js";
+import { clear, clearJson, tempDir } from "./helpers.js";
+
+// clear compare: two versions cleared by real `clear run`s that differ by exactly five facts, and
+// the masking, the no-link reads and the usage errors around them.
+
+/** Version 2.1.283 of the example sitting: a member added, one removed, a class changed, a new enum value, an event gone. */
+const BUMP: Edit = (event, p) => {
+  if (event === "pre_compact") return null;
+  if (event === "session_start") return { ...p, agent_type: "Explore" };
+  if (event === "pre_tool_use") return Object.fromEntries(Object.entries(p).filter(([k]) => k !== "prompt_id"));
+  if (event !== "post_tool_batch") return p;
+  const [call] = p.tool_calls as Payload[];
+  const asObject = { ...call, tool_response: { stdout: "# Demo project", stderr: "" } };
+  return { ...p, tool_calls: [asObject, { ...asObject, tool_name: "Read", tool_use_id: "toolu_01ZyXwVuTsRqPoNmLkJiHgFe" }] };
+};
+
+const FIVE = {
+  onlyInA: ["pre_compact"],
+  onlyInB: [],
+  changed: [
+    {
+      event: "post_tool_batch",
+      classChanged: [{ pointer: "/tool_calls/*/tool_response", before: ["free-text"], after: ["object"], members: 2 }],
+      enumValues: [{ pointer: "/tool_calls/*/tool_name", new: [{ value: "Read", documented: false }], gone: [] }],
+    },
+    { event: "pre_tool_use", removed: [{ pointer: "/prompt_id", classes: ["identifier"], members: 0 }] },
+    { event: "session_start", added: [{ pointer: "/agent_type", classes: ["enum"], members: 0 }] },
+  ],
+};
+
+type EventFacts = { event: string; changed: boolean } & Record<string, unknown>;
+
+/** The facts of a --json comparison, with the empty lists of each event left out. */
+function factsOf(json: Record<string, unknown>): unknown {
+  const events = (json.events as EventFacts[]).filter((e) => e.changed);
+  const changed = events.map((e) => Object.fromEntries(Object.entries(e).filter(([k, v]) => k !== "changed" && !(Array.isArray(v) && v.length === 0))));
+  return { onlyInA: json.onlyInA, onlyInB: json.onlyInB, changed };
+}
+
+let root: string;
+
+beforeAll(() => {
+  root = gitRepo();
+  clearVersion(root, "2.1.261");
+  clearVersion(root, "2.1.283", BUMP);
+});
+
+describe("clear compare on two cleared versions", () => {
+  it("reports exactly the five differences, under --json", () => {
+    const r = clearJson(["compare", "claude-code", "2.1.261", "2.1.283"], { cwd: root });
+    expect(r.code).toBe(0);
+    const sides = { a: { label: "claude-code 2.1.261", events: 8 }, b: { label: "claude-code 2.1.283", events: 7 } };
+    expect(r.json).toMatchObject({ command: "compare", ok: true, findings: [], ...sides });
+    expect(factsOf(r.json)).toEqual(FIVE);
+    const unchanged = (r.json.events as EventFacts[]).filter((e) => !e.changed).map((e) => e.event);
+    expect(unchanged).toEqual(["post_compact", "post_tool_use", "post_tool_use_failure", "session_end"]);
+  });
+
+  it("reports the same five in human output, grouped by event", () => {
+    const r = clear(["compare", "claude-code", "2.1.261", "2.1.283"], { cwd: root });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        "compare claude-code 2.1.261 (8 events) with claude-code 2.1.283 (7 events)",
+        "only in claude-code 2.1.261: pre_compact",
+        "only in claude-code 2.1.283: none",
+        "post_tool_batch:",
+        "  class    /tool_calls/*/tool_response  free-text -> object (2 members under it)",
+        '  values   /tool_calls/*/tool_name  new "Read"',
+        "pre_tool_use:",
+        "  removed  /prompt_id  identifier",
+        "session_start:",
+        "  added    /agent_type  enum",
+        "unchanged: post_compact, post_tool_use, post_tool_use_failure, session_end",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("gives the same facts for the two folders, from any current directory", () => {
+    const dirs = ["2.1.261", "2.1.283"].map((v) => path.join(root, "fixtures", "claude-code", v));
+    const r = clearJson(["compare", ...dirs], { cwd: tempDir() });
+    expect(r.code).toBe(0);
+    expect(factsOf(r.json)).toEqual(FIVE);
+    expect(r.json).toMatchObject({ a: { harness: "claude-code" }, b: { harness: "claude-code" } });
+    const same = clearJson(["compare", dirs[0] as string, dirs[0] as string], { cwd: root });
+    expect(factsOf(same.json)).toEqual({ onlyInA: [], onlyInB: [], changed: [] });
+    // Folders under the runner's home are shown with ~, as every path the tool prints.
+    const human = clear(["compare", ...dirs], { env: { HOME: root } });
+    expect(human.stdout.split("\n")[0]).toBe("compare ~/fixtures/claude-code/2.1.261 (8 events) with ~/fixtures/claude-code/2.1.283 (7 events)");
+    expect(human.stdout).not.toContain(root);
+  });
+});
+
+describe("what clear compare prints and reads", () => {
+  it("masks a member name the rules do not spell, and never prints it or a value", () => {
+    const repo = gitRepo();
+    const name = ["private", "member", "of", "a", "hook"].join("_");
+    clearVersion(repo, "2.1.261");
+    const withMember = (p: Payload): Payload => ({ ...p, tool_input: { ...(p.tool_input as Payload), [name]: "a value of the capture" } });
+    clearVersion(repo, "2.1.262", (event, p) => (event === "pre_tool_use" ? withMember(p) : p));
+    for (const args of [["compare", "claude-code", "2.1.261", "2.1.262"], ["compare", "claude-code", "2.1.261", "2.1.262", "--json"]]) {
+      const r = clear(args, { cwd: repo });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("/tool_input/[masked]");
+      expect(r.stdout).not.toContain(name);
+      expect(r.stdout).not.toContain("a value of the capture");
+    }
+  });
+
+  it("masks an enum value its rule does not document where it could hold a home or prose, in folders of any origin", () => {
+    const parent = path.join(tempDir("clear-compare-values-"), "claude-code");
+    const home = ["", "home", "alice"].join("/");
+    const batch = (names: string[]): string => JSON.stringify({ hook_event_name: "PostToolBatch", tool_calls: names.map((tool_name) => ({ tool_name })) });
+    for (const [version, names] of [["1.0.0", ["Bash"]], ["1.0.1", ["Bash", `a tool kept under ${home}`]]] as const) {
+      mkdirSync(path.join(parent, version), { recursive: true });
+      writeFileSync(path.join(parent, version, "post_tool_batch.json"), batch([...names]));
+    }
+    for (const json of [false, true]) {
+      const r = clear(["compare", path.join(parent, "1.0.0"), path.join(parent, "1.0.1"), ...(json ? ["--json"] : [])]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("a to****");
+      expect(r.stdout).not.toContain("alice");
+    }
+  });
+
+  it("never follows a link: a fixture that is one is a finding (exit 1); a folder that is one is not read (exit 2)", () => {
+    const repo = tempDir("clear-compare-links-");
+    cpSync(path.join(root, "fixtures"), path.join(repo, "fixtures"), { recursive: true });
+    const b = path.join(repo, "fixtures", "claude-code", "2.1.283");
+    symlinkSync(path.join(b, "session_end.json"), path.join(b, "stop.json"));
+    const r = clearJson(["compare", path.join(repo, "fixtures/claude-code/2.1.261"), b]);
+    expect(r.code).toBe(1);
+    expect(r.json.findings).toEqual([expect.objectContaining({ code: "symlink-in-repo", file: expect.stringMatching(/2\.1\.283\/stop\.json$/) })]);
+    expect(r.json.onlyInB).toEqual([]);
+    symlinkSync(b, path.join(repo, "linked"));
+    expect(clearJson(["compare", path.join(repo, "fixtures/claude-code/2.1.261"), path.join(repo, "linked")]).code).toBe(2);
+    renameSync(path.join(repo, "fixtures", "claude-code"), path.join(repo, "real"));
+    symlinkSync(path.join(repo, "real"), path.join(repo, "fixtures", "claude-code"));
+    mkdirSync(path.join(repo, ".git"));
+    const above = clearJson(["compare", "claude-code", "2.1.261", "2.1.283", "--root", repo]);
+    expect(above.code).toBe(2);
+    expect(above.json.error).toMatch(/fixtures\/claude-code is a symbolic link/);
+  });
+
+  it("a fixture that does not parse is a finding naming it; other entries are counted, not compared", () => {
+    const dir = tempDir("clear-compare-bad-");
+    cpSync(path.join(root, "fixtures", "claude-code", "2.1.261"), dir, { recursive: true });
+    writeFileSync(path.join(dir, "stop.json"), "{ broken");
+    writeFileSync(path.join(dir, "README.md"), "notes\n");
+    const r = clearJson(["compare", path.join(root, "fixtures", "claude-code", "2.1.261"), dir]);
+    expect(r.code).toBe(1);
+    expect(r.json.findings).toEqual([expect.objectContaining({ code: "invalid-json", file: expect.stringMatching(/stop\.json$/) })]);
+    expect(r.json.ignored).toBe(1);
+  });
+
+  it("usage errors exit 2, with one JSON object under --json", () => {
+    expect(clearJson(["compare", "claude-code", "2.1.261"], { cwd: root }).code).toBe(2);
+    const unknown = clearJson(["compare", "no-such-host", "1.0.0", "1.0.1"], { cwd: root });
+    expect(unknown).toMatchObject({ code: 2, json: { ok: false, error: expect.stringMatching(/unknown harness/) } });
+    expect(clearJson(["compare", "claude-code", "2.1.261", "9.9.9"], { cwd: root }).json.error).toMatch(/fixtures\/claude-code\/9\.9\.9: no such folder/);
+    expect(clearJson(["compare", path.join(root, "nowhere"), path.join(root, "fixtures")]).code).toBe(2);
+  });
+});
+
+describe("the compare pass", () => {
+  const rules = loadRules();
+  const claude = classifier(rules.fields.find((f) => f.harness === "claude-code"));
+  const shape = (payload: Payload, event = "pre_tool_use"): ReturnType<typeof shapeOf> =>
+    shapeOf(scanJson(JSON.stringify(payload), { maxDepth: 64 }), event, claude);
+
+  it("takes every item of an array as one shape: more items of the same shape change nothing", () => {
+    const item = { tool_name: "Bash", tool_use_id: "toolu_01AbCdEfGhIjKlMnOpQrStUv" };
+    const batch = (calls: Payload[]): ReturnType<typeof shapeOf> => shape({ tool_calls: calls }, "post_tool_batch");
+    const diff = compareEvent("post_tool_batch", batch([item]), batch([item, item, item]));
+    expect(diff).toEqual({ event: "post_tool_batch", added: [], removed: [], classChanged: [], enumValues: [] });
+    const grown = compareEvent("post_tool_batch", batch([]), batch([item]));
+    expect(grown.added).toEqual([{ tokens: ["tool_calls", null], classes: ["object"], members: 2 }]);
+  });
+
+  it("an enum whose new value its rule does not document is a class change, enum to free text", () => {
+    const diff = compareEvent("session_end", shape({ reason: "logout" }, "session_end"), shape({ reason: "a reason of the host's own" }, "session_end"));
+    expect(diff.classChanged).toEqual([{ tokens: ["reason"], before: ["enum"], after: ["free-text"], members: 0 }]);
+    const documented = compareEvent("session_end", shape({ reason: "logout" }, "session_end"), shape({ reason: "clear" }, "session_end"));
+    const change = { tokens: ["reason"], added: [{ value: "clear", documented: true }], gone: [{ value: "logout", documented: true }] };
+    expect(documented.enumValues).toEqual([change]);
+  });
+
+  it("a member removed with what lies under it is one fact", () => {
+    const diff = compareEvent("pre_tool_use", shape({ tool_input: { command: "x", description: "y" }, tool_name: "Bash" }), shape({ tool_name: "Bash" }));
+    expect(diff.removed).toEqual([{ tokens: ["tool_input"], classes: ["object"], members: 2 }]);
+  });
+});

@@ -1,0 +1,325 @@
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { compareHostVersions, FixtureError, listFixtures, loadFixture, type FixtureProblem, type FixtureQuery } from "../src/lib/index.js";
+import { batchDigest } from "../src/record/parse.js";
+import { SHAPES } from "../src/record/grammar.js";
+import { acceptedRepo, acceptPending, clearVersion, gitRepo, installInto } from "./fixture-repo.js";
+import { PROJECT_ROOT, sha256, tempDir } from "./helpers.js";
+
+// The library entry, `import { loadFixture, listFixtures } from "fixture-clear"`: in temporary
+// repositories whose fixtures came from real clear runs, under vitest and node:test as a hook
+// client's tests would run it, and every way a fixture can fail to be the accepted one.
+
+const VERSIONS = ["2.1.9", "2.1.10-rc.1", "2.1.10"];
+const PRE_TOOL_USE = (version: string): string => `fixtures/claude-code/${version}/pre_tool_use.json`;
+const claude = (version: string, event: string): FixtureQuery => ({ harness: "claude-code", version, event });
+let accepted: string;
+
+beforeAll(() => {
+  accepted = acceptedRepo(VERSIONS);
+});
+
+/** A copy of the accepted repository, for a test that changes it. */
+function copy(): string {
+  const root = tempDir("clear-fixtures-copy-");
+  cpSync(accepted, root, { recursive: true });
+  return root;
+}
+
+function thrown(f: () => unknown): FixtureError {
+  try {
+    f();
+  } catch (err) {
+    expect(err).toBeInstanceOf(FixtureError);
+    return err as FixtureError;
+  }
+  throw new Error("expected a FixtureError, and nothing was thrown");
+}
+
+function expectProblem(f: () => unknown, code: FixtureProblem, fixture: string, says: RegExp): void {
+  const err = thrown(f);
+  expect({ code: err.code, fixture: err.fixture }).toEqual({ code, fixture });
+  expect(err.message).toContain(fixture);
+  expect(err.message).toMatch(says);
+}
+
+const VITEST_FILE = `import { readFileSync } from "node:fs";
+import { expect, test } from "vitest";
+import { listFixtures, loadFixture } from "fixture-clear";
+
+test("a hook client's test loads an accepted fixture", () => {
+  const f = loadFixture<{ hook_event_name: string }>({ harness: "claude-code", version: "2.1.9", event: "pre_tool_use" });
+  expect(f.payload.hook_event_name).toBe("PreToolUse");
+  expect(f.raw.equals(readFileSync(new URL("../fixtures/claude-code/2.1.9/pre_tool_use.json", import.meta.url)))).toBe(true);
+  expect(f.provenance).toMatchObject({ origin: "authentic-capture", harness: "claude-code", hostVersion: "2.1.9", event: "pre_tool_use" });
+  expect(f.provenance.cleared.sha256).toBe(f.sha256);
+});
+
+test("latest is the newest accepted version", () => {
+  expect(loadFixture({ harness: "claude-code", version: "latest", event: "session_end" }).version).toBe("2.1.10");
+  expect(listFixtures({ event: "session_end" }).map((f) => f.version)).toEqual(["2.1.9", "2.1.10-rc.1", "2.1.10"]);
+});
+`;
+
+const NODE_TEST_FILE = `import assert from "node:assert/strict";
+import { test } from "node:test";
+import { FixtureError, loadFixture } from "fixture-clear";
+
+test("a hook client's test loads an accepted fixture", () => {
+  const f = loadFixture("fixtures/claude-code/2.1.10/session_start.json");
+  assert.equal(f.payload.hook_event_name, "SessionStart");
+  assert.equal(f.provenance.batch, f.batch);
+  assert.equal(loadFixture({ harness: "claude-code", version: "latest", event: "pre_tool_use" }).version, "2.1.10");
+  assert.throws(() => loadFixture({ harness: "claude-code", version: "2.1.11", event: "pre_tool_use" }), FixtureError);
+});
+`;
+
+describe("a hook client's tests in a temporary repository", () => {
+  it("vitest loads an accepted fixture, and latest is the newest (the repository found from the test file, run from elsewhere)", () => {
+    const root = copy();
+    installInto(root, ["vitest"]);
+    mkdirSync(path.join(root, "tests"));
+    writeFileSync(path.join(root, "tests", "hook.test.ts"), VITEST_FILE);
+    const vitest = path.join(PROJECT_ROOT, "node_modules", "vitest", "vitest.mjs");
+    const r = spawnSync(process.execPath, [vitest, "run", "--root", root, "--reporter", "verbose"], { cwd: os.tmpdir(), encoding: "utf8" });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/2 passed/);
+  });
+
+  it("node:test loads an accepted fixture, by the path as the record lists it", () => {
+    const root = copy();
+    installInto(root);
+    writeFileSync(path.join(root, "hook.test.mjs"), NODE_TEST_FILE);
+    const r = spawnSync(process.execPath, ["--test", path.join(root, "hook.test.mjs")], { cwd: os.tmpdir(), encoding: "utf8" });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/# pass 1\b/);
+    expect(r.stdout).toMatch(/# fail 0\b/);
+  });
+
+  it("loads only the library, the record's reader and SHA-256: no rules, no scanner, no schema validator", () => {
+    const root = copy();
+    installInto(root);
+    writeFileSync(path.join(root, "hook.test.mjs"), NODE_TEST_FILE);
+    const log = path.join(root, "resolved.log");
+    const hooks = path.join(root, "hooks.mjs");
+    const resolve = [
+      'import { appendFileSync } from "node:fs";',
+      "export async function resolve(s, c, next) {",
+      "  const r = await next(s, c);",
+      `  appendFileSync(${JSON.stringify(log)}, r.url + "\\n");`,
+      "  return r;",
+      "}",
+    ];
+    writeFileSync(hooks, `${resolve.join("\n")}\n`);
+    const register = `data:text/javascript,import{register}from"node:module";register(${JSON.stringify(`file://${hooks}`)});`;
+    const r = spawnSync(process.execPath, ["--import", register, path.join(root, "hook.test.mjs")], { cwd: root, encoding: "utf8" });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const dist = path.join(PROJECT_ROOT, "dist");
+    const tool = readFileSync(log, "utf8").split("\n").filter((u) => u.startsWith(`file://${dist}/`)).map((u) => path.relative(dist, new URL(u).pathname));
+    expect(tool).toContain("lib/index.js");
+    expect([...new Set(tool.map((m) => m.split("/")[0]))].sort()).toEqual(["digest.js", "errors.js", "lib", "record"]);
+    const packages = readFileSync(log, "utf8").split("\n").filter((u) => u.includes("/node_modules/"));
+    expect(packages.every((u) => u.includes("/node_modules/@noble/hashes/")), packages.join("\n")).toBe(true);
+  });
+
+  it("type-checks a TypeScript client against the emitted declarations", () => {
+    const root = copy();
+    installInto(root, ["@types/node"]);
+    const client = [
+      'import { listFixtures, loadFixture, type LoadedFixture } from "fixture-clear";',
+      'const f: LoadedFixture<{ hook_event_name: string }> = loadFixture({ harness: "claude-code", version: "latest", event: "pre_tool_use" });',
+      "const name: string = f.payload.hook_event_name;",
+      "const digest: string = f.provenance.raw.sha256;",
+      "const raw: Buffer = f.raw;",
+      'const versions: string[] = listFixtures({ harness: "claude-code" }).map((a) => a.version);',
+      "// @ts-expect-error: a query names its harness, version and event",
+      'loadFixture({ harness: "claude-code" });',
+      "export { name, digest, raw, versions };",
+    ].join("\n");
+    writeFileSync(path.join(root, "client.ts"), client);
+    const tsc = path.join(PROJECT_ROOT, "node_modules", "typescript", "bin", "tsc");
+    const flags = ["--noEmit", "--strict", "--skipLibCheck", "--module", "nodenext", "--moduleResolution", "nodenext", "--types", "node"];
+    const r = spawnSync(process.execPath, [tsc, ...flags, path.join(root, "client.ts")], { cwd: root, encoding: "utf8" });
+    expect(r.stdout + r.stderr).toBe("");
+    expect(r.status).toBe(0);
+  });
+
+  it("finds the repository from the current directory when no file calls it (node -e)", () => {
+    const root = copy();
+    installInto(root);
+    const script = [
+      'const { loadFixture } = await import("fixture-clear");',
+      'console.log(loadFixture({ harness: "claude-code", version: "latest", event: "session_end" }).path);',
+    ].join("\n");
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: path.join(root, "fixtures"), encoding: "utf8" });
+    expect(r.stdout.trim(), r.stderr).toBe("fixtures/claude-code/2.1.10/session_end.json");
+  });
+});
+
+describe("loadFixture refuses what is not the accepted fixture, naming it", () => {
+  it("outside any repository, says where it looked, the runner's home shown as ~", () => {
+    const home = tempDir("clear-no-repository-");
+    installInto(home);
+    const script = 'import { loadFixture } from "fixture-clear";\ntry { loadFixture("fixtures/a/1.0.0/b.json"); } catch (err) { console.log(err.message); }\n';
+    writeFileSync(path.join(home, "client.mjs"), script);
+    const r = spawnSync(process.execPath, [path.join(home, "client.mjs")], { cwd: home, encoding: "utf8", env: { ...process.env, HOME: home } });
+    expect(r.stdout).toContain("fixture-clear: no git repository above the calling file ~/client.mjs or the current directory ~;");
+    expect(r.stdout).not.toContain(home);
+  });
+
+
+  it("a changed byte", () => {
+    const root = copy();
+    const file = path.join(root, PRE_TOOL_USE("2.1.9"));
+    const bytes = readFileSync(file);
+    bytes[bytes.indexOf("PreToolUse")] = "X".charCodeAt(0);
+    writeFileSync(file, bytes);
+    const says = /differ from those batch b-[0-9a-f]{12} accepted.*restore them/;
+    expectProblem(() => loadFixture(claude("2.1.9", "pre_tool_use"), { root }), "changed", PRE_TOOL_USE("2.1.9"), says);
+    // One byte more is caught by its size, before it is hashed.
+    writeFileSync(file, Buffer.concat([readFileSync(path.join(accepted, PRE_TOOL_USE("2.1.9"))), Buffer.from(" ")]));
+    expectProblem(() => loadFixture(PRE_TOOL_USE("2.1.9"), { root }), "changed", PRE_TOOL_USE("2.1.9"), /are more than the \d+ batch/);
+  });
+
+  it("a changed provenance sidecar, under the fixture's name", () => {
+    const root = copy();
+    const sidecar = path.join(root, "fixtures/claude-code/2.1.9/pre_tool_use.provenance.json");
+    const text = readFileSync(sidecar, "utf8");
+    expect(text).toContain("08:00:00Z");
+    // The same size, so only the digest can tell.
+    writeFileSync(sidecar, text.replace("08:00:00Z", "08:00:01Z"));
+    const says = /its sidecar fixtures\/claude-code\/2\.1\.9\/pre_tool_use\.provenance\.json: its bytes/;
+    expectProblem(() => loadFixture(PRE_TOOL_USE("2.1.9"), { root }), "changed", PRE_TOOL_USE("2.1.9"), says);
+  });
+
+  it("an unaccepted fixture: a file no batch lists", () => {
+    const root = copy();
+    const extra = "fixtures/claude-code/2.1.9/stop.json";
+    writeFileSync(path.join(root, extra), readFileSync(path.join(root, PRE_TOOL_USE("2.1.9"))));
+    const says = /no batch of the record lists this fixture.*write ACCEPT/;
+    expectProblem(() => loadFixture(claude("2.1.9", "stop"), { root }), "not-accepted", extra, says);
+  });
+
+  it("a fixture only in a pending batch", () => {
+    const root = copy();
+    clearVersion(root, "2.1.11");
+    const says = /only batch b-[0-9a-f]{12} lists it, and that batch awaits ACCEPT/;
+    expectProblem(() => loadFixture(claude("2.1.11", "pre_tool_use"), { root }), "pending", PRE_TOOL_USE("2.1.11"), says);
+    // The record is read again once it changes on disk: the same process sees the ACCEPT.
+    acceptPending(root);
+    expect(loadFixture(claude("2.1.11", "pre_tool_use"), { root }).version).toBe("2.1.11");
+    expect(loadFixture(claude("latest", "pre_tool_use"), { root }).version).toBe("2.1.11");
+  });
+
+  it("an accepted fixture cleared again, whose new bytes await ACCEPT, says which batch lists them", () => {
+    const root = copy();
+    clearVersion(root, "2.1.10", (event, p) => (event === "pre_tool_use" ? { ...p, permission_mode: "plan" } : p));
+    const says = /batch b-[0-9a-f]{12} lists these bytes and awaits ACCEPT/;
+    expectProblem(() => loadFixture(PRE_TOOL_USE("2.1.10"), { root }), "changed", PRE_TOOL_USE("2.1.10"), says);
+    // Every sidecar of the version now names the new batch: the fixtures wait for ACCEPT with it.
+    const sessionEnd = "fixtures/claude-code/2.1.10/session_end.json";
+    expectProblem(() => loadFixture(sessionEnd, { root }), "changed", sessionEnd, /its sidecar .*session_end\.provenance\.json: its bytes .* awaits ACCEPT/);
+    acceptPending(root);
+    expect(loadFixture<{ permission_mode: string }>(PRE_TOOL_USE("2.1.10"), { root }).payload.permission_mode).toBe("plan");
+  });
+
+  it("a batch edited after ACCEPT", () => {
+    const root = copy();
+    const record = path.join(root, "CLEARANCE.md");
+    writeFileSync(record, readFileSync(record, "utf8").replace("### Selection", "### Selection (edited)"));
+    expectProblem(() => loadFixture(PRE_TOOL_USE("2.1.9"), { root }), "edited", PRE_TOOL_USE("2.1.9"), /its acceptance no longer counts/);
+  });
+
+  it("a fixture, a folder above it, or the record that is a link, even to the accepted bytes", () => {
+    let root = copy();
+    const file = path.join(root, PRE_TOOL_USE("2.1.9"));
+    renameSync(file, `${file}.real`);
+    symlinkSync(`${file}.real`, file);
+    expectProblem(() => loadFixture(PRE_TOOL_USE("2.1.9"), { root }), "link", PRE_TOOL_USE("2.1.9"), /is a symbolic link; never followed/);
+    root = copy();
+    const folder = path.join(root, "fixtures/claude-code");
+    renameSync(folder, path.join(root, "elsewhere"));
+    symlinkSync(path.join(root, "elsewhere"), folder);
+    expectProblem(() => loadFixture(PRE_TOOL_USE("2.1.9"), { root }), "link", PRE_TOOL_USE("2.1.9"), /fixtures\/claude-code is a symbolic link/);
+    root = copy();
+    renameSync(path.join(root, "CLEARANCE.md"), path.join(root, "record.md"));
+    symlinkSync(path.join(root, "record.md"), path.join(root, "CLEARANCE.md"));
+    expectProblem(() => loadFixture(PRE_TOOL_USE("2.1.9"), { root }), "link", PRE_TOOL_USE("2.1.9"), /CLEARANCE\.md is a symbolic link/);
+  });
+
+  it("a listed fixture that is missing, a fixture no version of which exists, and a host's own event name", () => {
+    const root = copy();
+    rmSync(path.join(root, PRE_TOOL_USE("2.1.9")));
+    expectProblem(() => loadFixture(PRE_TOOL_USE("2.1.9"), { root }), "missing", PRE_TOOL_USE("2.1.9"), /accepted it, and it is not there/);
+    const unknown = "fixtures/claude-code/2.1.8/pre_tool_use.json";
+    const versions = /accepted versions of claude-code pre_tool_use: 2\.1\.9, 2\.1\.10-rc\.1, 2\.1\.10\)/;
+    expectProblem(() => loadFixture(unknown, { root }), "not-found", unknown, versions);
+    const latest = "fixtures/claude-code/<latest>/stop.json";
+    expectProblem(() => loadFixture(claude("latest", "stop"), { root }), "not-found", latest, /no version of claude-code stop is accepted/);
+    const hostName = "fixtures/claude-code/2.1.9/PreToolUse.json";
+    expectProblem(() => loadFixture(claude("2.1.9", "PreToolUse"), { root }), "query", hostName, /such as pre_tool_use/);
+    expectProblem(() => loadFixture(claude("../..", "x"), { root }), "query", "fixtures/claude-code/../../x.json", /one folder or file name/);
+    expectProblem(() => loadFixture("../outside.json", { root }), "query", "a path outside the repository", /not a fixture of this repository/);
+  });
+
+  it("a repository without a record", () => {
+    const root = tempDir("clear-no-record-");
+    mkdirSync(path.join(root, ".git"));
+    expectProblem(() => loadFixture(PRE_TOOL_USE("2.1.9"), { root }), "record", PRE_TOOL_USE("2.1.9"), /CLEARANCE\.md is not there/);
+  });
+});
+
+describe("the record and the layout", () => {
+  it("reads the fixtures folder and the record where clear.config.json puts them", () => {
+    const root = gitRepo();
+    writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ paths: { fixtures: "test/data", clearance: "docs/record.md" } }));
+    mkdirSync(path.join(root, "docs"));
+    clearVersion(root, "2.1.9");
+    acceptPending(root, "docs/record.md");
+    const f = loadFixture({ harness: "claude-code", version: "latest", event: "pre_tool_use" }, { root });
+    expect([f.path, f.version]).toEqual(["test/data/claude-code/2.1.9/pre_tool_use.json", "2.1.9"]);
+    expect(loadFixture("test/data/claude-code/2.1.9/session_end.json", { root }).event).toBe("session_end");
+    expectProblem(() => loadFixture(PRE_TOOL_USE("2.1.9"), { root }), "query", PRE_TOOL_USE("2.1.9"), /fixtures are test\/data\/<harness>/);
+    const bad = copy();
+    writeFileSync(path.join(bad, "clear.config.json"), JSON.stringify({ paths: { fixtures: "../elsewhere" } }));
+    const refused = thrown(() => loadFixture(PRE_TOOL_USE("2.1.9"), { root: bad }));
+    expect(refused.message).toMatch(/clear\.config\.json: paths\.fixtures is not a path relative to the repository root/);
+  });
+
+  it("checks that the sidecar describes the fixture, in a record whose batches hold", () => {
+    const root = tempDir("clear-hand-record-");
+    mkdirSync(path.join(root, ".git"));
+    const dir = path.join(root, "fixtures", "codex", "0.169.0");
+    mkdirSync(dir, { recursive: true });
+    const payload = Buffer.from('{"hook_event_name":"Stop"}');
+    const cleared = { sha256: sha256(payload), bytes: payload.length - 1 };
+    const sidecar = { origin: "authentic-capture", harness: "codex", hostVersion: "0.169.0", event: "stop", cleared, batch: "b-000000000001" };
+    const provenance = Buffer.from(JSON.stringify(sidecar));
+    writeFileSync(path.join(dir, "stop.json"), payload);
+    writeFileSync(path.join(dir, "stop.provenance.json"), provenance);
+    const row = (p: string, bytes: Buffer): string =>
+      SHAPES.fixtureRow.render({ path: p, what: "stop", rawSha: "0".repeat(64), rawBytes: "1", sha: sha256(bytes), bytes: String(bytes.length) });
+    const rows = [row("fixtures/codex/0.169.0/stop.json", payload), row("fixtures/codex/0.169.0/stop.provenance.json", provenance)];
+    const body = ["", "## Batch b-000000000001", "", ...rows, ""];
+    const marker = SHAPES.marker.render({ id: "b-000000000001", digest: batchDigest(body) });
+    writeFileSync(path.join(root, "CLEARANCE.md"), [marker, ...body, "## User acceptance", "", "ACCEPT", ""].join("\n"));
+    const says = /does not describe this fixture \(cleared differ\)/;
+    const stop = { harness: "codex", version: "0.169.0", event: "stop" };
+    expectProblem(() => loadFixture(stop, { root }), "provenance", "fixtures/codex/0.169.0/stop.json", says);
+    expect(listFixtures({}, { root }).map((f) => f.path)).toEqual(["fixtures/codex/0.169.0/stop.json"]);
+  });
+});
+
+describe("host versions in release order", () => {
+  it("compares parts as numbers and puts a pre-release below its release", () => {
+    const preReleases = ["0.10.0-alpha", "0.10.0-alpha.1", "0.10.0-alpha.beta", "0.10.0-beta.2", "0.10.0-beta.11", "0.10.0-rc.1"];
+    const order = ["0.9.0", ...preReleases, "0.10.0", "0.10.1", "2.1.9", "2.1.10", "10.0.0"];
+    const shuffled = [...order].reverse();
+    expect(shuffled.sort(compareHostVersions)).toEqual(order);
+    expect(compareHostVersions("2.1.10", "2.1.10")).toBe(0);
+    expect(compareHostVersions("unknown", "0.0.1")).toBeLessThan(0);
+  });
+});

@@ -1,7 +1,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { CLI, PROJECT_ROOT, sha256, tempDir } from "./helpers.js";
+import { CLI, PROJECT_ROOT, tempDir } from "./helpers.js";
+import { installedOnce } from "./npm-cache.js";
 
 // What the hooks tests share: temporary repositories with a bare remote, the tool linked where
 // an installed package puts it, and the hook managers from npm in a cache folder (installed with
@@ -17,23 +18,8 @@ export interface Managers {
 
 /** husky and lefthook at the exact versions tests/hook-managers names, installed once. */
 export function hookManagers(): Managers {
-  // npm ci cannot take a lock file here: lefthook names an optional package the registry lacks.
-  const lock = readFileSync(path.join(MANAGERS_SPEC, "package.json"));
-  const stamp = path.join(MANAGERS_CACHE, "stamp");
-  if (!existsSync(stamp) || readFileSync(stamp, "utf8") !== sha256(lock)) {
-    const staging = `${MANAGERS_CACHE}.${process.pid}`;
-    rmSync(staging, { recursive: true, force: true });
-    mkdirSync(staging, { recursive: true });
-    cpSync(path.join(MANAGERS_SPEC, "package.json"), path.join(staging, "package.json"));
-    execFileSync("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--no-package-lock"], { cwd: staging, stdio: "pipe" });
-    writeFileSync(path.join(staging, "stamp"), sha256(lock));
-    rmSync(MANAGERS_CACHE, { recursive: true, force: true });
-    try {
-      renameSync(staging, MANAGERS_CACHE);
-    } catch {
-      rmSync(staging, { recursive: true, force: true }); // another worker put its copy in place first
-    }
-  }
+  // npm ci cannot take a lock file here: some of these name an optional package the registry lacks.
+  installedOnce(path.join(MANAGERS_SPEC, "package.json"), MANAGERS_CACHE);
   const modules = path.join(MANAGERS_CACHE, "node_modules");
   return { husky: [process.execPath, path.join(modules, "husky", "bin.js")], lefthook: [process.execPath, path.join(modules, "lefthook", "bin", "index.js")] };
 }

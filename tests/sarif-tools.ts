@@ -1,8 +1,9 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { PROJECT_ROOT, sha256 } from "./helpers.js";
+import { PROJECT_ROOT } from "./helpers.js";
+import { installedOnce } from "./npm-cache.js";
 
 // The two SARIF checkers the tests run: the SARIF 2.1.0 JSON Schema that @microsoft/jest-sarif
 // ships (a development dependency, read with its own Ajv 6, which speaks the schema's draft 04),
@@ -17,22 +18,8 @@ export const MULTITOOL_SKIP_REASON = `the SARIF Multitool's npm build runs on Li
 
 /** The Multitool's executable, installed once at the version tests/sarif-tools names. */
 export function sarifMultitool(): string {
-  const spec = readFileSync(path.join(TOOLS_SPEC, "package.json"));
-  const stamp = path.join(TOOLS_CACHE, "stamp");
-  if (!existsSync(stamp) || readFileSync(stamp, "utf8") !== sha256(spec)) {
-    const staging = `${TOOLS_CACHE}.${process.pid}`;
-    rmSync(staging, { recursive: true, force: true });
-    mkdirSync(staging, { recursive: true });
-    cpSync(path.join(TOOLS_SPEC, "package.json"), path.join(staging, "package.json"));
-    execFileSync("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--no-package-lock"], { cwd: staging, stdio: "pipe" });
-    writeFileSync(path.join(staging, "stamp"), sha256(spec));
-    rmSync(TOOLS_CACHE, { recursive: true, force: true });
-    try {
-      renameSync(staging, TOOLS_CACHE);
-    } catch {
-      rmSync(staging, { recursive: true, force: true }); // another worker put its copy in place first
-    }
-  }
+  // npm ci cannot take a lock file here: some of these name an optional package the registry lacks.
+  installedOnce(path.join(TOOLS_SPEC, "package.json"), TOOLS_CACHE);
   const binary = path.join(TOOLS_CACHE, "node_modules", "@microsoft", "sarif-multitool-linux", "Sarif.Multitool");
   chmodSync(binary, 0o755); // what the package's own install script does
   return binary;

@@ -7,7 +7,7 @@ import { OutputError } from "../errors.js";
 
 let written = 0;
 
-async function syncDir(dir: string): Promise<void> {
+export async function syncDir(dir: string): Promise<void> {
   const handle = await fs.open(dir, "r");
   try {
     await handle.sync();

@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { OutputError } from "../errors.js";
-import { writeAtomic } from "./write-atomic.js";
+import { syncDir, writeAtomic } from "./write-atomic.js";
 
 // Writes a set of repository files all or nothing, never through a link: every folder on the way
 // is made or checked one level at a time, each file lands whole (temporary file, fsync, rename),
@@ -38,14 +38,6 @@ export async function readRepoFile(root: string, rel: string): Promise<Buffer | 
   return fs.readFile(abs);
 }
 
-async function syncFolder(dir: string): Promise<void> {
-  const handle = await fs.open(dir, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 export async function writeRepoFiles(root: string, files: { path: string; bytes: Uint8Array }[]): Promise<void> {
   const folders = [...new Set(files.map((f) => path.posix.dirname(f.path)))].sort();
@@ -63,7 +55,7 @@ export async function writeRepoFiles(root: string, files: { path: string; bytes:
       const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
       if (failed) throw failed.reason;
     }
-    await Promise.all(folders.map((d) => syncFolder(path.join(root, d))));
+    await Promise.all(folders.map((d) => syncDir(path.join(root, d))));
   } catch (err) {
     for (const p of done.reverse()) {
       const old = before.get(p);

@@ -186,7 +186,7 @@ function companionMask(line: Pick<Line, "names">, setting: Setting, refused: Set
   };
 }
 
-async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixtures: FixtureOut[], setting: Setting): Promise<Pick<Line, "fixtures" | "scan" | "batch">> {
+async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixtures: FixtureOut[], setting: Setting, options: LineOptions): Promise<Pick<Line, "fixtures" | "scan" | "batch">> {
   say(setting, line.captures.length, `scanning ${fixtures.length} fixtures`);
   // The scanner and the kit's edge load only for the record: inventory, pair and select start without them.
   const { scanEngine, scanPass } = await import("./passes/scan.js");
@@ -203,7 +203,7 @@ async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixture
   const kitCheck = kit && setting.root ? kitPass(kit, await committedTransports(setting.root, setting.rules.transports, false), new Map(), setting.rules.transports.versionPattern).transports : null;
   const id = batchId(line.captures);
   const mask = companionMask(line, setting, companions.values);
-  const text = recordBatch({ ...line, sittingShown: setting.display.path(line.sitting.dir), scan, fixtures: written, blockers, kitCheck, mask, sidecarDigest: (f) => sha256Hex(f.sidecar) }, id);
+  const text = recordBatch({ ...line, sittingShown: setting.display.path(line.sitting.dir), scan, fixtures: written, blockers, kitCheck, mask, sidecarDigest: (f) => sha256Hex(f.sidecar), overrides: { choose: options.choose ?? [], recipes: options.recipes ?? [] }, overlay: setting.rules.overlay }, id);
   // The record's own words and the rules' member names may spell a name the sitting taught ("name"):
   // the guard looks for homes and secret shapes; names are masked where each text is written.
   const guard = scanEngine(setting.rules.secrets, line.names.grammar, null, setting.rules.knownMembers);
@@ -238,7 +238,7 @@ export async function runLine(setting: Setting, dir: string, until: Stage, optio
   if (until === "select") return line;
   const paths = repoPaths(setting.config);
   const fixtures = provenancePass(sitting, captures, line.substitution, line.pairing, line.selection, paths.fixtures, batchId(captures));
-  Object.assign(line, await recorded(line, fixtures, setting));
+  Object.assign(line, await recorded(line, fixtures, setting, options));
   setting.progress?.("");
   return line;
 }

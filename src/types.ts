@@ -119,6 +119,8 @@ export interface Rules {
   payloads: PayloadRules;
   /** Every literal member name a rule pointer spells: these are printed; others are masked. */
   knownMembers: ReadonlySet<string>;
+  /** The repository's own rules files laid over the bundled ones (paths relative to its rules folder), with their digests: the batch names them. */
+  overlay: { file: string; sha256: string }[];
 }
 
 // ---- Pass results ----

@@ -64,6 +64,8 @@ function hostileBatch(rnd: () => number): { input: BatchInput; fixtures: Fixture
     sidecarDigest: () => hex(rnd),
     kitCheck: [{ path: hostile(rnd), state: "differs" as const, kitSha256: hex(rnd), committedSha256: hex(rnd) }],
     mask: (t: string) => t,
+    overrides: { choose: [names[0] as string, hostile(rnd)], recipes: [hostile(rnd)] },
+    overlay: [{ file: hostile(rnd), sha256: hex(rnd) }],
   } satisfies BatchInput;
   return { input: input as BatchInput, fixtures };
 }

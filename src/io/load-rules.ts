@@ -144,7 +144,7 @@ function loadOne<T>(dir: string, name: string, kind: SchemaName, validate: Valid
 }
 
 /** Every literal member name some rule pointer spells: printed as is, where any other name is masked. */
-function knownMembers(rules: Omit<Rules, "knownMembers">): Set<string> {
+function knownMembers(rules: Omit<Rules, "knownMembers" | "overlay">): Set<string> {
   const pointers = [
     ...rules.fields.flatMap((f) => f.rules.flatMap((r) => [r.pointer, ...r.examples.map((e) => e.pointer)])),
     ...rules.pairing.flatMap((p) => p.scopes.flatMap((s) => s.pointers.map((x) => x.pointer))),
@@ -172,7 +172,7 @@ export function loadRules(rulesDir: string = BUNDLED_RULES_DIR): Rules {
     transports: loadOne<TransportRules>(dir, "transports.json", "transports", v("transports")),
     payloads: loadOne<PayloadRules>(existsSync(path.join(dir, "payloads.json")) ? dir : BUNDLED_RULES_DIR, "payloads.json", "payloads", v("payloads")),
   };
-  const rules: Rules = { ...loaded, knownMembers: knownMembers(loaded) };
+  const rules: Rules = { ...loaded, knownMembers: knownMembers(loaded), overlay: [] };
   crossCheck(rules);
   return rules;
 }

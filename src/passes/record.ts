@@ -27,6 +27,10 @@ export interface BatchInput {
   kitCheck: TransportState[] | null;
   /** Text from sitting.json as it may be written: homes and known names masked. */
   mask: (text: string) => string;
+  /** What a person asked for on the command line (clear run --choose, --recipe): recorded as overrides. */
+  overrides: { choose: string[]; recipes: string[] };
+  /** The repository's rules laid over the bundled ones, with their digests. */
+  overlay: { file: string; sha256: string }[];
 }
 
 /** A batch id from the raw captures alone: the same sitting gives the same id. */

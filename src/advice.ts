@@ -1,0 +1,72 @@
+import type { FindingCode } from "./findings.js";
+
+// What a person does about each kind of finding, in a few words. Where the case matters (a
+// commit, a push, a run), the advice names the step that fits it: a push cannot unstage.
+
+export type AdviceCase = "sitting" | "run" | "commit" | "push" | "verify";
+
+type Advice = string | Partial<Record<AdviceCase | "else", string>>;
+
+const ADVICE: Partial<Record<FindingCode, Advice>> = {
+  "missing-event": "capture the event again (clear capture status DIR lists what a recipe still lacks), or name the recipe that fits with --recipe",
+  "unknown-version": "export the host version in the capture shell and capture again",
+  "version-mismatch": "capture again with the host sitting.json names, or correct sitting.json's --version line",
+  "unknown-harness": "move the file out of the sitting, or add the harness's catalogue to the repository's rules/harnesses",
+  "unknown-event": "move the file out of the sitting, or add the event to the harness's catalogue in rules/harnesses",
+  "not-a-capture": "move the file out of the sitting",
+  "not-a-file": "move it out of the sitting; a sitting holds regular files",
+  symlink: "copy the real file into the sitting in place of the link",
+  oversize: "capture the event again; a payload this large is not a hook's",
+  "not-utf8": "capture again; a host writes UTF-8",
+  "invalid-json": "capture again; the file is not whole JSON",
+  "not-an-object": "capture again; a hook payload is a JSON object",
+  "duplicate-key": "capture again; a host never sends a member name twice",
+  "too-deep": "capture again, or raise limits.maxDepth in clear.config.json if the host really nests this deep",
+  "refused-class": "leave the capture out (it holds a class the tool never clears), or opt in to the policy that admits it in clear.config.json",
+  "event-mismatch": "rename the file to the event its payload names, or capture again",
+  "invalid-sitting": "correct sitting.json (its schema is rules/schemas/sitting.schema.json), or remove it",
+  "invalid-kit": "record the kit again with clear kit record",
+  "no-captures": "give the folder a sitting writes its captures into",
+  "home-in-key": "leave the capture out: a member name is structure and is never rewritten",
+  "home-left": "add a field rule that classes the member as a path or free text (rules/fields), then run again",
+  "user-name-left": "add a field rule, or a literal rule in clear.config.json, that covers where the name stands",
+  "unsubstituted-free-text": "correct the member's class in rules/fields",
+  "substitution-broke-json": "report it: the tool's substitution broke a document; nothing was written",
+  "substitution-changed-shape": "report it: the tool's substitution changed a document's shape; nothing was written",
+  "secret-found": "leave the capture out and capture again without the secret, or waive the finding in clear.config.json by fixture, pointer, rule and value digest if it is not a secret",
+  "control-silent": "the scan's rules do not reach the files; correct rules/secrets before running again",
+  "no-clearable-capture": "capture the event again; every capture of it was refused",
+  "record-unreadable": "restore CLEARANCE.md to the shape the tool wrote (git diff shows the edit)",
+  "batch-edited": "restore the batch as the tool wrote it, or run clear run again and accept the new batch",
+  "fixture-not-accepted": {
+    push: "read the batch that lists it in CLEARANCE.md and write ACCEPT under it, commit that, then push again",
+    else: "run clear run, read the new batch in CLEARANCE.md and write ACCEPT under it, then commit again",
+  },
+  "fixture-changed": {
+    push: "restore the accepted bytes in a new commit (git checkout <accepted commit> -- <file>), or clear the sitting again and accept the new batch, then push again",
+    else: "restore the accepted bytes (git checkout -- <file>), or clear the sitting again and accept the new batch",
+  },
+  "fixture-missing": "restore the fixture, or clear again and accept a batch that no longer lists it",
+  "raw-capture-committed": {
+    commit: "take it out of the commit (git rm --cached -- <file>); raw sittings stay in the git-ignored inbox or outside the repository",
+    push: "remove it from the commits you push (git rebase -i, or git rm --cached -- <file> and amend), so no commit carries it; raw sittings stay outside what is pushed",
+    else: "remove it from the repository's history; raw captures are never committed",
+  },
+  "symlink-in-repo": "replace the link with the real folder or file",
+  "transport-differs": "commit the kit's own transport bytes, or record the kit again from the committed ones",
+  "transport-missing": "commit the kit's transport, or record the kit again",
+  "transport-extra": "record the kit again with this transport, or remove it",
+  "kit-link": "replace the link in the kit with the file itself",
+  "kit-not-a-file": "keep only regular files in the kit",
+  "binary-differs": "point --binary at the very binary the captures were made with",
+  "kit-not-quoted": "run clear run again so the batch quotes the committed transports",
+  "kit-not-from-head": "record the kit again from its head's transports",
+};
+
+/** What to do about a finding of this code in this case, or null where the message says it all. */
+export function adviceFor(code: FindingCode, where: AdviceCase = "run"): string | null {
+  const a = ADVICE[code];
+  if (a === undefined) return null;
+  if (typeof a === "string") return a;
+  return a[where] ?? a.else ?? null;
+}

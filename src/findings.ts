@@ -99,3 +99,23 @@ export function finding<C extends FindingCode>(code: C, where: Where, ...params:
 export function blocks(findings: Finding[]): boolean {
   return findings.some((f) => f.severity === "block");
 }
+
+/** Findings of one code: how many, the first few, in the order found. */
+export interface FindingGroup {
+  code: FindingCode;
+  severity: Severity;
+  count: number;
+  first: Finding[];
+}
+
+/** Findings grouped by code, blocking codes first, each group keeping its first `keep` findings. */
+export function groupFindings(findings: Finding[], keep = 3): FindingGroup[] {
+  const groups = new Map<FindingCode, FindingGroup>();
+  for (const f of findings) {
+    const g = groups.get(f.code) ?? { code: f.code, severity: f.severity, count: 0, first: [] };
+    g.count++;
+    if (g.first.length < keep) g.first.push(f);
+    groups.set(f.code, g);
+  }
+  return [...groups.values()].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === "block" ? -1 : 1));
+}

@@ -203,13 +203,17 @@ async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixture
   const kitCheck = kit && setting.root ? kitPass(kit, await committedTransports(setting.root, setting.rules.transports, false), new Map(), setting.rules.transports.versionPattern).transports : null;
   const id = batchId(line.captures);
   const mask = companionMask(line, setting, companions.values);
-  const text = recordBatch({ ...line, sittingShown: setting.display.path(line.sitting.dir), scan, fixtures: written, blockers, kitCheck, mask, sidecarDigest: (f) => sha256Hex(f.sidecar), overrides: { choose: options.choose ?? [], recipes: options.recipes ?? [] }, overlay: setting.rules.overlay }, id);
+  const text = recordBatch({ ...line, sittingShown: setting.display.path(line.sitting.dir), scan, fixtures: written, planned: fixtures, blockers, kitCheck, mask, sidecarDigest: (f) => sha256Hex(f.sidecar), overrides: { choose: options.choose ?? [], recipes: options.recipes ?? [] }, overlay: setting.rules.overlay, policies: policiesOf(setting) }, id);
   // The record's own words and the rules' member names may spell a name the sitting taught ("name"):
   // the guard looks for homes and secret shapes; names are masked where each text is written.
   const guard = scanEngine(setting.rules.secrets, line.names.grammar, null, setting.rules.knownMembers);
   await guardWritten(text, written, (inputs) => scanPass(inputs, guard, setting.display));
   const digest = parseRecord(text).batches[0]?.digestClaimed ?? "";
   return { fixtures: written, scan, batch: { id, digest, text, blockers } };
+}
+
+function policiesOf(setting: Setting): { name: string; reason: string }[] {
+  return Object.entries(setting.config.policies ?? {}).map(([name, p]) => ({ name, reason: p.reason }));
 }
 
 /** Every byte written is checked like a fixture: the batch text and the sidecars pass the scan, or nothing is written. */

@@ -264,14 +264,28 @@ export interface Exemption {
   remaining: string[];
 }
 
+/** A value a rule changed, as the batch may show it: the changed part of `before` masked, both shortened. */
+export interface ChangeExample {
+  rule: string;
+  pointer: string;
+  before: string;
+  after: string;
+  /** The decoded value's length before, in UTF-16 units. */
+  length: number;
+}
+
 /** The report on one cleared capture; its bytes travel beside it, never inside. */
 export interface ClearedReport {
   name: string;
   rawBytes: number;
   clearedBytes: number | null;
   rules: RuleApplication[];
-  /** Each string the rules changed: its index in the document's spans and the rules that changed it, in order. */
-  spans: { index: number; rules: string[] }[];
+  /** Each string the rules changed: its index in the document's spans, its class and the rules that changed it, in order. */
+  spans: { index: number; class: FieldClass; rules: string[] }[];
+  /** How many scalar values of each class no rule changed: kept as the host sent them. */
+  kept: Partial<Record<FieldClass, number>>;
+  /** One changed value per rule, its changed part masked (a cleared capture's only). */
+  examples: ChangeExample[];
   review: string[];
   /** Pointers where an enum held a value outside its documented values, substituted as free text. */
   undocumented: string[];

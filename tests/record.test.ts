@@ -43,6 +43,7 @@ function hostileBatch(rnd: () => number): { input: BatchInput; fixtures: Fixture
   const names = Array.from({ length: 3 }, () => hostile(rnd));
   const fixtures = [fixtureOut(rnd, `fixtures/${hostile(rnd)}/x.json`, names[0] as string), fixtureOut(rnd, `${hostile(rnd)}/y.json`, names[1] as string)];
   const f = finding("invalid-json", { file: names[2], pointer: `/${hostile(rnd)}` }, { detail: hostile(rnd) });
+  const rule = hostile(rnd);
   const kit = { head: hostile(rnd), rootEdits: [hostile(rnd), hostile(rnd)], binary: { path: hostile(rnd), sha256: hex(rnd), bytes: 3 }, transports: [], hostVersions: {} };
   const input = {
     sitting: { dir: "/tmp/s", entries: [], info: { driver: hostile(rnd), method: hostile(rnd), startedAt: hostile(rnd), versionLine: hostile(rnd) }, kit, findings: [] },
@@ -53,19 +54,24 @@ function hostileBatch(rnd: () => number): { input: BatchInput; fixtures: Fixture
     substitution: {
       userNames: 0,
       declarations: [{ segment: hostile(rnd), reason: hostile(rnd) }],
-      files: [{ cleared: null, report: { name: names[1] as string, rawBytes: 1, clearedBytes: null, rules: [{ rule: hostile(rnd), pointers: [hostile(rnd)], changed: [] }], spans: [], review: [], undocumented: [], exemptions: [], refused: [f] } }],
+      files: [
+        { cleared: null, report: { name: names[1] as string, rawBytes: 1, clearedBytes: null, rules: [{ rule: hostile(rnd), pointers: [hostile(rnd)], changed: [] }], spans: [], kept: {}, examples: [], review: [], undocumented: [], exemptions: [], refused: [f] } },
+        { cleared: "{}", report: { name: names[0] as string, rawBytes: 1, clearedBytes: 2, rules: [{ rule, pointers: [hostile(rnd)], changed: [hostile(rnd)] }], spans: [{ index: 1, class: "free-text" as const, rules: [rule] }], kept: { identifier: 2 }, examples: [{ rule, pointer: hostile(rnd), before: hostile(rnd), after: hostile(rnd), length: 3 }], review: [], undocumented: [], exemptions: [{ rule: hostile(rnd), pointer: hostile(rnd), reason: hostile(rnd), remainingCount: 1, remaining: [] }], refused: [] } },
+      ],
       skipped: [],
       findings: [],
     },
     selection: { selected: [{ harness: hostile(rnd), event: hostile(rnd), version: hostile(rnd), file: names[0] as string, bytes: 1, why: hostile(rnd), override: false, notChosen: [{ file: names[2] as string, bytes: 2, why: hostile(rnd) }] }], findings: [] },
     scan: { files: 1, findings: [{ file: hostile(rnd), rule: hostile(rnd), line: 1, column: 1, endLine: 1, endColumn: 2, pointer: hostile(rnd), masked: hostile(rnd), message: "m" }], waived: [], unusedWaivers: [], control: { red: true, rules: [], silent: [] } },
     fixtures,
+    planned: fixtures,
     blockers: rnd() < 0.3 ? [f] : [],
     sidecarDigest: () => hex(rnd),
     kitCheck: [{ path: hostile(rnd), state: "differs" as const, kitSha256: hex(rnd), committedSha256: hex(rnd) }],
     mask: (t: string) => t,
     overrides: { choose: [names[0] as string, hostile(rnd)], recipes: [hostile(rnd)] },
     overlay: [{ file: hostile(rnd), sha256: hex(rnd) }],
+    policies: [{ name: hostile(rnd), reason: hostile(rnd) }],
   } satisfies BatchInput;
   return { input: input as BatchInput, fixtures };
 }

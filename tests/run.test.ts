@@ -37,7 +37,9 @@ describe("clear run", () => {
     expect(() => validateAgainst("provenance", { ...provenance, origin: "hand-written" }, "x")).toThrow(/origin/);
     expect(provenance).toMatchObject({ origin: "authentic-capture", harness: "claude-code", hostVersion: "2.1.261", event: "pre_tool_use", capturedAtSource: "sitting.json", batch: first.json.batch });
     const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
-    for (const section of ["### Capture", "### Inventory", "### Pairing", "### Rules applied, in order", "### Selection", "### Secret scan", "### Refused classes and policy exemptions", "### Fixtures", "## User acceptance"]) expect(record).toContain(section);
+    const sections = ["### What will be committed", "### What was changed", "### What is kept as the host sent it", "### The capture", "### Files and digests", "### Pairs", "### Selection", "### Inventory", "### Secret scan", "## User acceptance"];
+    for (const section of sections) expect(record).toContain(`\n${section}\n\n`);
+    expect(record).toContain("**Ready for acceptance.** This batch commits 8 fixtures");
     expect(record).toContain("reach control: red as expected");
     expect(record).not.toMatch(/^ACCEPT$/m);
     const digestOf = (): string => folderDigest(path.join(root, "fixtures")) + readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
@@ -55,8 +57,9 @@ describe("clear run", () => {
     expect(r.code).toBe(1);
     expect(existsSync(path.join(root, "fixtures"))).toBe(false);
     const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
-    expect(record).toContain("BLOCKED");
-    expect(record).toContain("blocks: invalid-json `claude-code_stop_2.1.261.1.json`");
+    expect(record).toContain("**Blocked: 1 finding blocks this batch.**");
+    expect(record).toMatch(/### What blocks\n\n- block `invalid-json`, 1 finding: [^\n]*\n {2}- at `claude-code_stop_2\.1\.261\.1\.json`\n {2}- what to do: capture again/);
+    expect(record).not.toContain("### Files and digests");
   });
 
   it.skipIf(!PASTURE_PRESENT)(`clears pasture's real Codex payloads, turned back into a sitting${PASTURE_PRESENT ? "" : ` (skipped: ${PASTURE_SKIP_REASON})`}`, () => {
@@ -88,7 +91,7 @@ describe("clear run", () => {
     const admitted = clearJson(["run", opencode], { cwd: root });
     expect(admitted.json.findings).toEqual([]);
     expect(admitted.code).toBe(0);
-    expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).toContain("exemption `env-dump-v1`");
+    expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).toContain("- Policy in force (clear.config.json): `env-dump-v1`: `the shell hook reads the variable names`");
   });
 });
 

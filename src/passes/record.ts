@@ -1,159 +1,197 @@
 import { sha256Hex } from "../digest.js";
-import type { Finding } from "../findings.js";
 import { dataSpan as d, proseText as p } from "../record/data.js";
 import { SHAPES } from "../record/grammar.js";
 import { batchDigest } from "../record/parse.js";
-import type { TransportState } from "./kit.js";
-import { describeCount } from "./pair.js";
-import type { Capture, FixtureOut, Inventory, Pairing, ScanResult, Selection, Sitting, Substitution } from "../types.js";
+import { evidence } from "./record-evidence.js";
+import { byText, groupedLines, plural, section, type BatchInput } from "./record-text.js";
+import type { Capture, ChangeExample, ClearedFile, FieldClass } from "../types.js";
 
-// The batch a person reads before deciding: every section in a fixed order, everything sorted,
-// no clock but what sitting.json says. Every value taken from an input is written as data (an
-// escaped code span), never as markup. The tool writes the acceptance heading and never ACCEPT.
+export type { BatchInput } from "./record-text.js";
 
-export interface BatchInput {
-  sitting: Sitting;
-  sittingShown: string;
-  captures: Capture[];
-  inventory: Inventory;
-  pairing: Pairing;
-  substitution: Substitution;
-  selection: Selection;
-  scan: ScanResult;
-  fixtures: FixtureOut[];
-  blockers: Finding[];
-  sidecarDigest: (f: FixtureOut) => string;
-  /** The committed transports against the kit's, where a kit.json is present. */
-  kitCheck: TransportState[] | null;
-  /** Text from sitting.json as it may be written: homes and known names masked. */
-  mask: (text: string) => string;
-  /** What a person asked for on the command line (clear run --choose, --recipe): recorded as overrides. */
-  overrides: { choose: string[]; recipes: string[] };
-  /** The repository's rules laid over the bundled ones, with their digests. */
-  overlay: { file: string; sha256: string }[];
-}
+// The batch a person reads before deciding. It opens with what they need on one screen: what will
+// be committed, what was changed in it and what is kept as the host sent it, what blocks, what a
+// person asked for, how to accept. The evidence follows, compact: one table of digests, the pairs
+// and the selection of what is committed, counts of the rest. Repeated findings are counted and
+// grouped. Everything is sorted, and no clock is read. Every value taken from an input is written
+// as data (an escaped code span), never as markup. The tool writes the acceptance heading and
+// never ACCEPT.
 
 /** A batch id from the raw captures alone: the same sitting gives the same id. */
 export function batchId(captures: Capture[]): string {
-  const listing = captures.map((c) => `${c.name} ${c.sha256}`).sort().join("\n");
-  return `b-${sha256Hex(Buffer.from(listing)).slice(0, 12)}`;
+  return `b-${listingDigest(captures).slice(0, 12)}`;
 }
 
-const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** A finding as one line of the record: its code, where, and its message, all as data or prose. */
-function findingText(f: Finding): string {
-  const where = [f.file !== undefined ? d(f.file) : "", f.pointer !== undefined ? d(f.pointer) : ""].filter(Boolean).join(" ");
-  return `${f.severity} ${f.code}${where ? ` ${where}` : ""}: ${p(f.message)}`;
+/** The digest of every capture's name and raw SHA-256, sorted: the sitting as the batch knows it. */
+function listingDigest(captures: Capture[]): string {
+  return sha256Hex(Buffer.from(captures.map((c) => `${c.name} ${c.sha256}`).sort().join("\n")));
 }
 
-function kitLines(b: BatchInput): string[] {
-  const kit = b.sitting.kit;
-  if (!kit) return ["- Kit: no kit.json beside the captures; transport digests not recorded"];
-  const lines = [SHAPES.kitHead.render({ head: kit.head }), ...kit.rootEdits.map((edit) => SHAPES.rootEdit.render({ edit: b.mask(edit) }))];
-  lines.push(`- Binary: ${kit.binary ? `${d(kit.binary.path)} sha256 ${d(kit.binary.sha256)}, ${kit.binary.bytes} bytes` : "not recorded"}`);
-  for (const t of b.kitCheck ?? []) {
-    const how = t.versionStringsOnly === undefined ? "" : t.versionStringsOnly ? " (version strings only)" : " (beyond version strings)";
-    const committed = t.committedSha256 === null ? "not committed" : t.state === "equal" ? "bytes equal" : `sha256 ${t.committedSha256} differs${how}`;
-    lines.push(SHAPES.transportQuote.render({ path: t.path, kit: t.kitSha256 ?? "none (not in the kit)", committed }));
+
+function versions(b: BatchInput): string {
+  const all = [...new Set(b.inventory.files.filter((f) => f.valid).map((f) => `${d(f.harness)} ${d(f.version)}`))].sort(byText);
+  return all.join(", ") || "no harness";
+}
+
+function summary(b: BatchInput): string[] {
+  const files = b.planned.length * 2;
+  const from = `chosen from ${plural(b.inventory.files.length, "capture", "captures")} of ${versions(b)}`;
+  if (b.blockers.length > 0) {
+    const would = b.planned.length > 0 ? ` Once nothing blocks, it would commit ${plural(b.planned.length, "fixture", "fixtures")} ${from}.` : "";
+    return [`**Blocked: ${plural(b.blockers.length, "finding blocks", "findings block")} this batch.** No fixture is written and the batch cannot be accepted; "What blocks" below says what to do, then run clear run again.${would}`];
   }
-  return lines;
+  return [
+    `**Ready for acceptance.** This batch commits ${plural(b.planned.length, "fixture", "fixtures")} with ${plural(b.planned.length, "provenance sidecar", "provenance sidecars")} (${files} files), ${from}.`,
+    "To accept it, read it through, then write ACCEPT alone on the line under its User acceptance heading, at its end. The tool never writes it; an edit to this batch after that undoes it.",
+  ];
 }
 
-function captureSection(b: BatchInput): string[] {
-  const info = b.sitting.info;
-  const shown = (text: string | undefined, absent: string): string => (text === undefined ? absent : d(b.mask(text)));
-  const driven = `- Driven by: ${shown(info?.driver, "not stated (no sitting.json)")}; how: ${shown(info?.method, "not stated")}; started: ${shown(info?.startedAt, "not stated")}`;
-  return ["### Capture", "", `- Capture folder: ${d(b.sittingShown)}`, driven, ...kitLines(b), ""];
-}
-
-function inventorySection(b: BatchInput): string[] {
-  const inv = b.inventory;
-  const lines = ["### Inventory", "", `${inv.files.length} captures (${inv.files.filter((f) => f.valid).length} valid), ${inv.missing.length} missing events; recipes: ${inv.recipes.map(d).join(", ") || "none"}.`, ""];
-  lines.push(...[...inv.files].sort((x, y) => byText(x.name, y.name)).map((f) => `- ${d(f.name)}: ${f.bytes} bytes, raw sha256 ${d(f.sha256 ?? "unreadable")}${f.valid ? "" : " (invalid)"}`));
-  lines.push(...inv.missing.map((m) => `- missing: ${d(m.harness)} ${d(m.version)} ${d(m.event)} (recipe ${d(m.recipe)})`));
-  lines.push(...inv.findings.map((f) => `- ${findingText(f)}`));
-  return [...lines, ""];
-}
-
-function pairingSection(pairing: Pairing): string[] {
-  const lines = ["### Pairing", ""];
-  lines.push(...pairing.counts.map((c) => `- ${d(c.harness)} ${p(c.label)} scope (${d(c.scope)}): ${p(describeCount(c))}.`));
-  lines.push(...pairing.pairs.map((pair) => `- pair, ${d(pair.scope)} ${d(pair.id)}: ${pair.files.map(d).join(", ")}`));
-  lines.push(...pairing.unpaired.map((u) => `- not paired: ${d(u.file)}: ${p(u.reason)}`));
-  return [...lines, pairing.pairs.length === 0 ? "- no pairs" : "", ""].filter((l, i, a) => !(l === "" && a[i - 1] === ""));
-}
-
-function rulesSection(b: BatchInput): string[] {
-  const lines = ["### Rules applied, in order", ""];
-  for (const f of [...b.substitution.files].sort((x, y) => byText(x.report.name, y.report.name))) {
-    const applied = f.report.rules.map((r) => `${d(r.rule)} (${r.pointers.map(d).join(", ")})`);
-    lines.push(`- ${d(f.report.name)}: ${applied.join("; ") || "no rule applied"}${f.cleared === null ? " — REFUSED" : ""}`);
+function committed(b: BatchInput): string[] {
+  const heading = b.blockers.length > 0 ? "### What would be committed" : "### What will be committed";
+  const chosen = new Map(b.selection.selected.map((s) => [s.file, s]));
+  const lines = [...b.planned].sort((x, y) => byText(x.path, y.path)).map((f) => {
+    const override = chosen.get(f.captureName)?.override ? ", chosen by hand" : "";
+    return `- ${d(f.path)} (${d(f.event)}, ${f.provenance.cleared.bytes} bytes${override}) and its provenance sidecar`;
+  });
+  const missing = b.inventory.missing;
+  if (missing.length > 0) {
+    const named = missing.slice(0, 5).map((m) => `${d(m.harness)} ${d(m.version)} ${d(m.event)}`).join(", ");
+    lines.push(`- Not in this batch: ${plural(missing.length, "event", "events")} the recipe expects and no capture holds: ${named}${missing.length > 5 ? `, and ${missing.length - 5} more` : ""}`);
   }
-  return [...lines, ""];
+  return section(heading, lines.length > 0 ? lines : ["- Nothing: no capture could stand for any event."]);
 }
 
-function selectionSection(s: Selection): string[] {
-  const lines = ["### Selection", ""];
-  for (const f of s.selected) {
-    lines.push(`- ${d(f.harness)} ${d(f.version)} ${d(f.event)}: ${d(f.file)} (${f.bytes} bytes), ${p(f.why)}${f.override ? " [override]" : ""}`);
-    lines.push(...f.notChosen.map((n) => `  - not chosen: ${d(n.file)} (${n.bytes} bytes), ${p(n.why)}`));
+/** What each rule does, in a few words, for the person reading what it changed. */
+const RULE_WORDS: Record<string, string> = {
+  "home-path-v1": "the owner of a home folder became the placeholder",
+  "free-text-v1": "prose (prompts, commands, messages, output) became placeholder text of the same length",
+  "url-v1": "a URL's user, query values and fragment became placeholder text",
+  "env-dump-v1": "every value of an environment dump became the placeholder",
+};
+
+/** Rules in the order they apply: homes, a config's literals, environment dumps, URLs, free text. */
+const ruleRank = (rule: string): number => {
+  const at = ["home-path-v1", "literal-v1:", "env-dump-v1", "url-v1", "free-text-v1"].findIndex((r) => rule === r || (r.endsWith(":") && rule.startsWith(r)));
+  return at === -1 ? 99 : at;
+};
+
+const CLASS_WORDS: Record<FieldClass, [string, string]> = {
+  identifier: ["identifier", "identifiers"],
+  path: ["path", "paths"],
+  "free-text": ["free text", "free texts"],
+  enum: ["enum value", "enum values"],
+  timestamp: ["timestamp", "timestamps"],
+  url: ["URL", "URLs"],
+  number: ["number", "numbers"],
+  bool: ["boolean", "booleans"],
+  null: ["null", "nulls"],
+};
+
+const classCounts = (counts: Map<FieldClass, number>): string =>
+  [...counts].sort((x, y) => y[1] - x[1] || byText(x[0], y[0])).map(([cls, n]) => plural(n, ...CLASS_WORDS[cls])).join(", ");
+
+interface RuleTally {
+  values: number;
+  fixtures: Set<string>;
+  classes: Map<FieldClass, number>;
+  places: Map<string, number>;
+  example: ChangeExample | undefined;
+}
+
+/** A pointer with array positions as *, so one place in many items counts once. */
+const place = (pointer: string): string => pointer.replace(/\/(0|[1-9][0-9]*)(?=\/|$)/g, "/*");
+
+function ruleTallies(files: ClearedFile[]): Map<string, RuleTally> {
+  const tallies = new Map<string, RuleTally>();
+  const tally = (rule: string): RuleTally => {
+    const t = tallies.get(rule) ?? { values: 0, fixtures: new Set<string>(), classes: new Map(), places: new Map(), example: undefined };
+    tallies.set(rule, t);
+    return t;
+  };
+  for (const f of files) {
+    for (const span of f.report.spans) {
+      for (const rule of span.rules) {
+        const t = tally(rule);
+        t.values++;
+        t.fixtures.add(f.report.name);
+        t.classes.set(span.class, (t.classes.get(span.class) ?? 0) + 1);
+      }
+    }
+    for (const r of f.report.rules) for (const ptr of r.changed) tally(r.rule).places.set(place(ptr), (tally(r.rule).places.get(place(ptr)) ?? 0) + 1);
+    for (const e of f.report.examples) if ((tally(e.rule).example?.length ?? Infinity) > e.length) tally(e.rule).example = e;
   }
-  return [...lines, ...s.findings.map((f) => `- ${f.severity} ${f.code}: ${p(f.message)}`), ""];
+  return tallies;
 }
 
-function scanSection(scan: ScanResult): string[] {
-  const control = scan.control.red ? `red as expected (${scan.control.rules.length} rules fired on the planted copy)` : `SILENT for ${scan.control.silent.map(d).join(", ")}`;
-  const lines = ["### Secret scan", "", `- ${scan.files} cleared files scanned; ${scan.findings.length} findings; reach control: ${control}`];
-  lines.push(...scan.findings.map((f) => `- ${d(f.rule)} ${d(f.file)} ${f.pointer !== undefined ? d(f.pointer) : ""} line ${f.line}, column ${f.column}: ${d(f.masked)}`));
-  // Waivers in force are part of what a person accepts.
-  lines.push(...scan.waived.map((w) => `- waived by clear.config.json: ${d(w.rule)} ${d(w.file)} ${w.pointer !== undefined ? d(w.pointer) : ""} value sha256 ${d(w.sha256)}: ${p(w.reason)}`));
-  lines.push(...scan.unusedWaivers.map((w) => `- a waiver that matched nothing: ${d(w.rule)} ${d(w.fixture)} ${d(w.pointer)}`));
-  return [...lines, ""];
+function selectedFiles(b: BatchInput): ClearedFile[] {
+  const chosen = new Set(b.selection.selected.map((s) => s.file));
+  return b.substitution.files.filter((f) => chosen.has(f.report.name) && f.cleared !== null).sort((x, y) => byText(x.report.name, y.report.name));
 }
 
-function refusalSection(b: BatchInput): string[] {
-  const lines = ["### Refused classes and policy exemptions", ""];
-  for (const f of b.substitution.files) {
-    lines.push(...f.report.refused.map((r) => `- refused ${d(f.report.name)} ${r.code}${r.pointer !== undefined ? ` ${d(r.pointer)}` : ""}: ${p(r.message)}`));
-    lines.push(...f.report.exemptions.map((e) => `- exemption ${d(e.rule)} ${d(f.report.name)} ${d(e.pointer)}: ${p(e.reason)}; ${e.remainingCount} member names remain`));
+function changed(b: BatchInput): string[] {
+  const tallies = [...ruleTallies(selectedFiles(b))].sort((x, y) => ruleRank(x[0]) - ruleRank(y[0]) || byText(x[0], y[0]));
+  const lines = tallies.map(([rule, t]) => {
+    const places = [...t.places].sort((x, y) => y[1] - x[1] || byText(x[0], y[0]));
+    const at = places.slice(0, 4).map(([ptr, n]) => `${d(ptr)} ×${n}`).join(", ") + (places.length > 4 ? `, and ${places.length - 4} more places` : "");
+    const example = t.example ? `; for example ${d(t.example.before)} (${plural(t.example.length, "character", "characters")}, what changed masked) became ${d(t.example.after)}` : "";
+    const what = RULE_WORDS[rule] ?? (rule.startsWith("literal-v1:") ? "a value named in clear.config.json became its placeholder" : "changed by this rule");
+    return `- ${d(rule)}: ${p(what)}. ${plural(t.values, "value", "values")} (${classCounts(t.classes)}) in ${plural(t.fixtures.size, "fixture", "fixtures")}, at ${at}${example}`;
+  });
+  if (b.planned.length > 0 && lines.length === 0) lines.push("- No value was changed: no rule found a home, prose, a URL's private parts or a named value.");
+  return section("### What was changed", lines);
+}
+
+function kept(b: BatchInput): string[] {
+  if (b.planned.length === 0) return [];
+  const counts = new Map<FieldClass, number>();
+  for (const f of selectedFiles(b)) for (const [cls, n] of Object.entries(f.report.kept)) counts.set(cls as FieldClass, (counts.get(cls as FieldClass) ?? 0) + (n ?? 0));
+  return section("### What is kept as the host sent it", [
+    `- ${classCounts(counts) || "no other value"}: values no rule changed, byte for byte.`,
+    "- Every member name, the nesting, the order of members, the whitespace and every byte outside the changed values.",
+  ]);
+}
+
+function overrides(b: BatchInput): string[] {
+  const lines = [
+    ...b.overrides.choose.map((name) => `- Chosen by hand (--choose): ${d(name)}`),
+    ...b.overrides.recipes.map((name) => `- Recipe named (--recipe): ${d(name)}`),
+    ...b.overlay.map((o) => `- Rules overlay: ${d(o.file)} sha256 ${d(o.sha256)}`),
+    ...b.policies.map((x) => `- Policy in force (clear.config.json): ${d(x.name)}: ${d(b.mask(x.reason))}`),
+    ...b.substitution.declarations.map((x) => `- Declared not a person (clear.config.json): ${d(x.segment)}: ${p(x.reason)}`),
+    ...b.scan.waived.map((w) => `- Waived (clear.config.json): ${d(w.rule)} ${d(w.file)} ${w.pointer !== undefined ? d(w.pointer) : ""} value sha256 ${d(w.sha256)}: ${p(w.reason)}`),
+    ...b.scan.unusedWaivers.map((w) => `- A waiver that matched nothing: ${d(w.rule)} ${d(w.fixture)} ${d(w.pointer)}`),
+  ];
+  for (const f of selectedFiles(b)) {
+    lines.push(...f.report.exemptions.map((e) => `- Policy ${d(e.rule)} admits ${d(f.report.name)} ${d(e.pointer)}: ${p(e.reason)}; ${e.remainingCount} member names remain`));
   }
-  lines.push(...b.substitution.declarations.map((x) => `- declaration, not a person: ${d(x.segment)} (clear.config.json): ${p(x.reason)}`));
-  return [...lines, lines.length === 2 ? "- none" : "", ""].filter((l, i, a) => !(l === "" && a[i - 1] === ""));
+  return section("### What a person asked for or declared", lines);
 }
 
-function fixturesSection(b: BatchInput): string[] {
-  if (b.fixtures.length === 0) return ["### Fixtures", "", "No fixture is written: this batch cannot be accepted.", ...b.blockers.map((f) => `- blocks: ${findingText(f).replace(/^block /, "")}`), ""];
-  const lines = ["### Fixtures", "", "| fixture | event and capture | raw sha256 | raw bytes | committed sha256 | committed bytes |", "| --- | --- | --- | --- | --- | --- |"];
-  for (const f of [...b.fixtures].sort((x, y) => byText(x.path, y.path))) {
-    const raw = { rawSha: f.provenance.raw.sha256, rawBytes: String(f.provenance.raw.bytes) };
-    lines.push(SHAPES.fixtureRow.render({ path: f.path, what: `${f.event} from ${f.captureName}`, ...raw, sha: f.provenance.cleared.sha256, bytes: String(f.provenance.cleared.bytes) }));
-    lines.push(SHAPES.fixtureRow.render({ path: f.sidecarPath, what: `provenance of ${f.event}`, ...raw, sha: b.sidecarDigest(f), bytes: String(f.sidecar.length) }));
-  }
-  return [...lines, ""];
+/** The notes about what is committed, and about the sitting: counted by code. */
+function notes(b: BatchInput): string[] {
+  const chosen = new Set(b.selection.selected.map((s) => s.file));
+  const all = [
+    ...b.inventory.findings.filter((f) => f.severity === "note"),
+    ...b.selection.findings.filter((f) => f.severity === "note"),
+    ...b.substitution.findings.filter((f) => f.severity === "note" && f.file !== undefined && chosen.has(f.file)),
+  ];
+  return section("### Notes", groupedLines(all));
 }
 
 /** The batch's text, its marker carrying the digest of everything above the acceptance heading. */
 export function recordBatch(b: BatchInput, id: string): string {
-  const versions = [...new Set(b.inventory.files.map((f) => `${d(f.harness)} ${d(f.version)}`))].sort();
-  const info = b.sitting.info;
-  // Each line is masked on its own, as sitting.json holds it, so a refused one is recognised.
-  const versionLines = (info?.versionLines ? Object.entries(info.versionLines).map(([h, l]) => `${h}: ${b.mask(l)}`) : info?.versionLine ? [b.mask(info.versionLine)] : []).map((l) => d(l));
   const body = [
     "",
     SHAPES.batchHeading.render({ id }),
     "",
-    `- Harness and pinned version: ${versions.join(", ") || "none"}; --version line: ${versionLines.join("; ") || "not recorded"}`,
-    `- Status: ${b.blockers.length === 0 ? "ready for acceptance" : `BLOCKED (${b.blockers.length} findings block); no fixture written`}`,
+    ...summary(b),
     "",
-    ...captureSection(b),
-    ...inventorySection(b),
-    ...pairingSection(b.pairing),
-    ...rulesSection(b),
-    ...selectionSection(b.selection),
-    ...scanSection(b.scan),
-    ...refusalSection(b),
-    ...fixturesSection(b),
+    ...committed(b),
+    ...section("### What blocks", groupedLines(b.blockers)),
+    ...changed(b),
+    ...kept(b),
+    ...overrides(b),
+    ...notes(b),
+    ...evidence(b, listingDigest(b.captures)),
   ];
   const tail = [SHAPES.acceptanceHeading.render({}), "", SHAPES.acceptanceNote.render({}), "", ""];
   return [SHAPES.marker.render({ id, digest: batchDigest(body) }), ...body, ...tail].join("\n");

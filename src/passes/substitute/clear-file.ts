@@ -5,7 +5,8 @@ import type { HomeGrammar } from "../../homes.js";
 import { decodeJsonString } from "../../json/escapes.js";
 import { placeOf, scanJson } from "../../json/reader.js";
 import { isUnder } from "../../refusals.js";
-import type { Capture, ClearedFile, ClearedReport, JsonDocument, RuleApplication, Rules } from "../../types.js";
+import type { Capture, ChangeExample, ClearedFile, ClearedReport, JsonDocument, RuleApplication, Rules } from "../../types.js";
+import { changeExample } from "./example.js";
 import { finalCheck, type KnownNames } from "./final-check.js";
 import type { Leaf, SubstitutionRule } from "./rule.js";
 
@@ -34,6 +35,8 @@ export function looksLikeProse(value: string): boolean {
 
 interface Leaves {
   edits: Edit[];
+  kept: ClearedReport["kept"];
+  examples: ChangeExample[];
   review: string[];
   undocumented: string[];
   refused: Finding[];
@@ -53,10 +56,13 @@ class Applications {
 }
 
 function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, applied: Applications): Leaves {
-  const out: Leaves = { edits: [], review: [], undocumented: [], refused: [], spans: [] };
+  const out: Leaves = { edits: [], kept: {}, examples: [], review: [], undocumented: [], refused: [], spans: [] };
   const { doc } = capture;
   for (const l of capture.leaves) {
-    if (l.kind !== "string") continue;
+    if (l.kind !== "string") {
+      out.kept[l.class] = (out.kept[l.class] ?? 0) + 1;
+      continue;
+    }
     const leaf: Leaf = { pointer: l.pointer, class: l.class, known: l.known, inDump: dumps.some((d) => isUnder(l.pointer, d)) };
     const original = doc.text.slice(l.start + 1, l.end - 1);
     let raw = original;
@@ -68,7 +74,16 @@ function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, 
       if (next.raw !== raw) changedBy.push(rule.id);
       raw = next.raw;
     }
-    if (changedBy.length > 0) out.spans.push({ index: l.index, rules: changedBy });
+    if (changedBy.length > 0) out.spans.push({ index: l.index, class: l.class, rules: changedBy });
+    else out.kept[l.class] = (out.kept[l.class] ?? 0) + 1;
+    const rule = changedBy.length === 1 ? (changedBy[0] as string) : null;
+    // The shortest value each rule changed alone is the clearest example of it.
+    const shorter = rule === null ? -1 : out.examples.findIndex((e) => e.rule === rule);
+    if (rule !== null && (shorter === -1 || (out.examples[shorter] as ChangeExample).length > original.length)) {
+      const example = changeExample(rule, ctx.display.pointer(l.pointer), decodeJsonString(original), decodeJsonString(raw));
+      if (shorter === -1) out.examples.push(example);
+      else out.examples[shorter] = example;
+    }
     if (leaf.class === "free-text" && !leaf.known && !leaf.inDump) out.review.push(ctx.display.pointer(l.pointer));
     if (l.undocumented && !leaf.inDump) out.undocumented.push(ctx.display.pointer(l.pointer));
     // Prose kept verbatim means a rule classed it wrongly, on any event.
@@ -121,6 +136,9 @@ export function clearFile(capture: Capture, ctx: ClearContext): ClearedFile {
       clearedBytes: cleared === null ? null : Buffer.byteLength(cleared, "utf8"),
       rules: applied.report(ctx.registry.map((r) => r.id), ctx.display),
       spans: leaves.spans,
+      kept: leaves.kept,
+      // An example shows text of the cleared value: only a capture that was cleared has one.
+      examples: cleared === null ? [] : leaves.examples,
       review: leaves.review,
       undocumented: leaves.undocumented,
       exemptions: exempt.exemptions,

@@ -58,8 +58,11 @@ function pairLines(b: BatchInput): string[] {
   const lines = b.pairing.counts.map((c) => `- ${d(c.harness)} ${p(c.label)} scope (${d(c.scope)}): ${p(describeCount(c))}.`);
   const kept = b.pairing.pairs.filter((pair) => pair.files.some((f) => chosen.has(f)));
   for (const pair of kept) {
-    const files = pair.files.map((f) => `${d(f)}${chosen.has(f) ? "" : " (not chosen)"}`);
-    lines.push(`- pair, ${d(pair.scope)} ${d(pair.id)}: ${files.join(", ")}`);
+    // The committed members of a pair by name; the others, however many, counted.
+    const others = pair.files.filter((f) => !chosen.has(f));
+    const named = [...pair.files.filter((f) => chosen.has(f)).map(d), ...others.slice(0, 1).map((f) => `${d(f)} (not chosen)`)];
+    const more = others.length > 1 ? `, and ${others.length - 1} more not chosen` : "";
+    lines.push(`- pair, ${d(pair.scope)} ${d(pair.id)}: ${named.join(", ")}${more}`);
   }
   const rest = b.pairing.pairs.length - kept.length;
   if (rest > 0) lines.push(`- ${plural(rest, "other pair", "other pairs")} among captures not chosen`);

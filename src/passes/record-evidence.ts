@@ -80,6 +80,9 @@ function selectionLines(b: BatchInput): string[] {
   return lines;
 }
 
+/** The events the inventory counts one by one; the selection above names each committed one. */
+const EVENTS_LISTED = 20;
+
 /** The captures counted by harness, version and event: one line each, however many repeats. */
 function inventoryLines(b: BatchInput): string[] {
   const inv = b.inventory;
@@ -93,7 +96,9 @@ function inventoryLines(b: BatchInput): string[] {
   }
   const valid = inv.files.filter((f) => f.valid).length;
   const lines = [`- ${plural(inv.files.length, "file", "files")} (${valid} valid), ${plural(inv.missing.length, "missing event", "missing events")}; recipes: ${inv.recipes.map(d).join(", ") || "none"}`];
-  for (const [key, g] of [...groups].sort((x, y) => byText(x[0], y[0]))) lines.push(`- ${key}: ${plural(g.valid, "capture", "captures")}${g.invalid > 0 ? `, ${g.invalid} not readable as one` : ""}`);
+  const sorted = [...groups].sort((x, y) => byText(x[0], y[0]));
+  for (const [key, g] of sorted.slice(0, EVENTS_LISTED)) lines.push(`- ${key}: ${plural(g.valid, "capture", "captures")}${g.invalid > 0 ? `, ${g.invalid} not readable as one` : ""}`);
+  if (sorted.length > EVENTS_LISTED) lines.push(`- and ${sorted.length - EVENTS_LISTED} more events (clear inventory lists them)`);
   return lines;
 }
 

@@ -28,8 +28,11 @@ function listingDigest(captures: Capture[]): string {
 
 
 function versions(b: BatchInput): string {
-  const all = [...new Set(b.inventory.files.filter((f) => f.valid).map((f) => `${d(f.harness)} ${d(f.version)}`))].sort(byText);
-  return all.join(", ") || "no harness";
+  const valid = b.inventory.files.filter((f) => f.valid);
+  const all = [...new Set(valid.map((f) => `${d(f.harness)} ${d(f.version)}`))].sort(byText);
+  if (all.length <= 4) return all.join(", ") || "no harness";
+  const harnesses = [...new Set(valid.map((f) => f.harness))].sort(byText);
+  return `${harnesses.map(d).join(", ")} in ${all.length} versions`;
 }
 
 function summary(b: BatchInput): string[] {
@@ -45,13 +48,46 @@ function summary(b: BatchInput): string[] {
   ];
 }
 
-function committed(b: BatchInput): string[] {
-  const heading = b.blockers.length > 0 ? "### What would be committed" : "### What will be committed";
+/** Up to this many fixtures are listed one per line on the first screen; more are counted by folder. */
+const LISTED = 12;
+
+function fixtureLines(b: BatchInput): string[] {
   const chosen = new Map(b.selection.selected.map((s) => [s.file, s]));
-  const lines = [...b.planned].sort((x, y) => byText(x.path, y.path)).map((f) => {
+  return [...b.planned].sort((x, y) => byText(x.path, y.path)).map((f) => {
     const override = chosen.get(f.captureName)?.override ? ", chosen by hand" : "";
     return `- ${d(f.path)} (${d(f.event)}, ${f.provenance.cleared.bytes} bytes${override}) and its provenance sidecar`;
   });
+}
+
+/** Many fixtures: each folder with its count and first few names; "Files and digests" lists them all. */
+function folderLines(b: BatchInput): string[] {
+  const folders = new Map<string, string[]>();
+  for (const f of [...b.planned].sort((x, y) => byText(x.path, y.path))) {
+    const at = f.path.lastIndexOf("/");
+    const list = folders.get(f.path.slice(0, at + 1)) ?? [];
+    list.push(f.path.slice(at + 1));
+    folders.set(f.path.slice(0, at + 1), list);
+  }
+  if (folders.size <= LISTED) {
+    return [...folders].map(([folder, names]) => `- ${d(folder)}: ${plural(names.length, "fixture", "fixtures")} (${firstFew(names)}), each with its provenance sidecar`);
+  }
+  const harnesses = new Map<string, { paths: string[]; versions: Set<string> }>();
+  for (const f of [...b.planned].sort((x, y) => byText(x.path, y.path))) {
+    const h = harnesses.get(f.provenance.harness) ?? { paths: [], versions: new Set<string>() };
+    h.paths.push(f.path);
+    h.versions.add(f.provenance.hostVersion);
+    harnesses.set(f.provenance.harness, h);
+  }
+  return [...harnesses].map(([harness, h]) => `- ${d(harness)}: ${plural(h.paths.length, "fixture", "fixtures")} of ${plural(h.versions.size, "version", "versions")} (${firstFew(h.paths)}), each with its provenance sidecar`);
+}
+
+function firstFew(names: string[]): string {
+  return `${names.slice(0, 3).map(d).join(", ")}${names.length > 3 ? `, and ${names.length - 3} more` : ""}`;
+}
+
+function committed(b: BatchInput): string[] {
+  const heading = b.blockers.length > 0 ? "### What would be committed" : "### What will be committed";
+  const lines = b.planned.length <= LISTED ? fixtureLines(b) : folderLines(b);
   const missing = b.inventory.missing;
   if (missing.length > 0) {
     const named = missing.slice(0, 5).map((m) => `${d(m.harness)} ${d(m.version)} ${d(m.event)}`).join(", ");

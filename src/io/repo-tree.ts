@@ -98,9 +98,11 @@ export function wholeTree(root: string, rev: string): Change[] {
 }
 
 interface DiskWalk {
-  files: { path: string; bytes: Uint8Array }[];
+  /** Every regular file in the order walked, with its SHA-256; its bytes kept only where `keep` says. */
+  files: { path: string; sha256: string; bytes: Uint8Array | null }[];
   links: string[];
   notFiles: string[];
+  keep: (rel: string) => boolean;
 }
 
 /** Every entry under a folder on disk, never following a link; each regular file read whole. Synchronous: one file at a time, no thread-pool round trip per entry. */
@@ -123,8 +125,10 @@ function walkFolder(root: string, folder: string, out: DiskWalk): void {
 }
 
 function readInto(root: string, rel: string, out: DiskWalk, regular: boolean): void {
-  const read = regular ? readRegularFile(path.join(root, rel), { maxFileBytes: MAX_REPO_FILE, maxDepth: 1 }) : null;
-  if (read?.bytes) out.files.push({ path: rel, bytes: read.bytes });
+  // A file not kept is read into one reused buffer and hashed at once: 2,000 fixtures hold no memory.
+  const keep = out.keep(rel);
+  const read = regular ? readRegularFile(path.join(root, rel), { maxFileBytes: MAX_REPO_FILE, maxDepth: 1 }, !keep) : null;
+  if (read?.bytes) out.files.push({ path: rel, sha256: sha256Hex(read.bytes), bytes: keep ? read.bytes : null });
   else out.notFiles.push(rel);
 }
 
@@ -139,21 +143,23 @@ function lstatOrNull(p: string): ReturnType<typeof lstatSync> | null {
 /** The tool's places as they stand on disk; the inbox as the index holds it (raw sittings land there, uncommitted). */
 export async function guardedFromWorkingTree(root: string, layout: RepoLayout): Promise<GuardedState> {
   const { above } = placesOf(layout);
-  const disk: DiskWalk = { files: [], links: [], notFiles: [] };
+  const keep = (rel: string): boolean => !under(rel, layout.fixtures) || EXEMPT_NAMES.has(path.posix.basename(rel));
+  const disk: DiskWalk = { files: [], links: [], notFiles: [], keep };
   for (const a of above) if (lstatOrNull(path.join(root, a))?.isSymbolicLink()) disk.links.push(a);
   for (const place of [layout.fixtures, layout.clearance, CONFIG_FILE]) if (!disk.links.some((l) => under(place, l))) walkDisk(root, place, disk);
   const inbox = sortEntries(lsIndex([layout.capturesInbox], root), layout);
   const inboxBlobs = readBlobs(inbox.exempt.map((e) => e.sha), root);
   const fixtureFiles = disk.files.filter((f) => under(f.path, layout.fixtures));
-  const record = disk.files.find((f) => f.path === layout.clearance);
+  const record = disk.files.find((f) => f.path === layout.clearance)?.bytes;
+  const exempt = fixtureFiles.flatMap((f) => (f.bytes && EXEMPT_NAMES.has(path.posix.basename(f.path)) ? [{ path: f.path, bytes: f.bytes }] : []));
   return {
     layout,
-    fixtures: fixtureFiles.map((f) => ({ path: f.path, sha256: sha256Hex(f.bytes) })),
+    fixtures: fixtureFiles.map((f) => ({ path: f.path, sha256: f.sha256 })),
     inbox: inbox.inbox,
-    exempt: [...fixtureFiles.filter((f) => EXEMPT_NAMES.has(path.posix.basename(f.path))), ...inbox.exempt.map((e) => ({ path: e.path, bytes: inboxBlobs.get(e.sha) ?? Buffer.alloc(0) }))],
+    exempt: [...exempt, ...inbox.exempt.map((e) => ({ path: e.path, bytes: inboxBlobs.get(e.sha) ?? Buffer.alloc(0) }))],
     links: [...disk.links, ...inbox.links],
     notFiles: [...disk.notFiles, ...inbox.notFiles],
-    record: record ? Buffer.from(record.bytes).toString("utf8") : null,
+    record: record ? Buffer.from(record).toString("utf8") : null,
   };
 }
 

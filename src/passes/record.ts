@@ -167,7 +167,7 @@ function changed(b: BatchInput): string[] {
   const tallies = [...ruleTallies(selectedFiles(b))].sort((x, y) => ruleRank(x[0]) - ruleRank(y[0]) || byText(x[0], y[0]));
   const lines = tallies.map(([rule, t]) => {
     const places = [...t.places].sort((x, y) => y[1] - x[1] || byText(x[0], y[0]));
-    const at = places.slice(0, 4).map(([ptr, n]) => `${d(ptr)} ×${n}`).join(", ") + (places.length > 4 ? `, and ${places.length - 4} more places` : "");
+    const at = places.slice(0, 4).map(([ptr, n]) => `${d(ptr)} ×${n}`).join(", ") + (places.length > 4 ? `, and ${plural(places.length - 4, "more place", "more places")}` : "");
     const example = t.example ? `; for example ${d(t.example.before)} (${plural(t.example.length, "character", "characters")}, what changed masked) became ${d(t.example.after)}` : "";
     const what = RULE_WORDS[rule] ?? (rule.startsWith("literal-v1:") ? "a value named in clear.config.json became its placeholder" : "changed by this rule");
     return `- ${d(rule)}: ${p(what)}. ${plural(t.values, "value", "values")} (${classCounts(t.classes)}) in ${plural(t.fixtures.size, "fixture", "fixtures")}, at ${at}${example}`;

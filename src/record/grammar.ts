@@ -20,6 +20,8 @@ export type Fields = Record<string, string>;
 
 export interface LineShape {
   template: string;
+  /** The literal text every line of this shape starts with: a line that does not is not one. */
+  prefix: string;
   render(fields: Fields): string;
   /** The fields of a line of this shape, or null when the line is not one. */
   read(line: string): Fields | null;
@@ -54,6 +56,7 @@ export function shape(template: string): LineShape {
   const pattern = new RegExp(`^${parts.map((p) => (/^\{.*\}$/.test(p) ? FIELD_PATTERNS[p.slice(p.indexOf(":") + 1, -1) as FieldType] : escapeRegex(p))).join("")}$`);
   return {
     template,
+    prefix: /^\{.*\}$/.test(parts[0] ?? "") ? "" : (parts[0] ?? ""),
     render(values) {
       let k = 0;
       return parts.map((p) => (/^\{.*\}$/.test(p) ? writeField((fields[k] as { type: FieldType }).type, values[(fields[k++] as { name: string }).name] ?? "", template) : p)).join("");

@@ -102,10 +102,11 @@ function readBatch(lines: string[], blocks: BlockLine[], start: number, end: num
   for (let i = start + 1; i < heading; i++) {
     if (blocks[i]?.kind !== "text") continue;
     const line = lines[i] as string;
-    const row = SHAPES.fixtureRow.read(line);
+    // Only a line that starts as a shape does can be one: the rest are not matched at all.
+    const row = line.startsWith(SHAPES.fixtureRow.prefix) ? SHAPES.fixtureRow.read(line) : null;
     if (row) fixtures.push({ path: row.path as string, sha256: row.sha as string, bytes: Number(row.bytes) });
-    if (SHAPES.kitHead.read(line)) kitNamed = true;
-    if (SHAPES.transportQuote.read(line)) transports++;
+    if (line.startsWith(SHAPES.kitHead.prefix) && SHAPES.kitHead.read(line)) kitNamed = true;
+    if (line.startsWith(SHAPES.transportQuote.prefix) && SHAPES.transportQuote.read(line)) transports++;
   }
   return { id: marker.id, line: start + 1, digestClaimed: marker.digest, digestActual: batchDigest(body), accepted, fixtures, kit: { named: kitNamed, transports } };
 }

@@ -32,7 +32,7 @@ function writeVersion(root, v) {
     const payload = Buffer.from(JSON.stringify({ ...example, tool_response: { ...example.tool_response, stdout } }));
     const cleared = { sha256: sha256Hex(payload), bytes: payload.length };
     const origin = { schemaVersion: 1, origin: "authentic-capture", harness: "claude-code", hostVersion: version, event };
-    const provenance = { ...origin, captureName: `claude-code_${event}_${version}.1.json`, capturedAt: null, capturedAtSource: "file-mtime" };
+    const provenance = { ...origin, captureName: `claude-code_${event}_${version}.1.json`, capturedAt: null, capturedAtSource: "not-stated" };
     const sidecar = Buffer.from(`${JSON.stringify({ ...provenance, raw: cleared, cleared, rules: [], pairs: [], kit: null, batch }, null, 2)}\n`);
     mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
     writeFileSync(path.join(root, rel), payload);

@@ -1,6 +1,7 @@
 import os from "node:os";
 import { OutputError, REPORTED } from "./errors.js";
 import { printable } from "./record/data.js";
+import { escapeRegex } from "./regex.js";
 import type { Io } from "./types.js";
 import { writeJson } from "./render/json.js";
 
@@ -24,7 +25,8 @@ export async function guarded(io: Io, argv: string[], run: () => Promise<number>
     // The runner's home is shown as ~ here as everywhere else.
     const home = os.homedir();
     const raw = known ? (err as Error).message : `a file-system operation failed (${fsCode}); nothing was left half-written`;
-    const message = printable(home && home !== "/" ? raw.split(home).join("~") : raw);
+    // Only where the home stands whole: "/root" is a home, "/roots/0" a JSON pointer.
+    const message = printable(home && home !== "/" ? raw.replace(new RegExp(`${escapeRegex(home)}(?![A-Za-z0-9._-])`, "g"), "~") : raw);
     io.stderr(`clear: ${message}\n`);
     if (argv.includes("--json")) writeJson(io, { ok: false, error: message, findings: [] });
     return 2;

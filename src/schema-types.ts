@@ -196,8 +196,9 @@ export type Provenance = {
   hostVersion: string;
   event: string;
   captureName: string;
+  /** sitting.json's startedAt; null where the sitting does not state it (never a file's time) */
   capturedAt: string | null;
-  capturedAtSource: "sitting.json" | "file-mtime";
+  capturedAtSource: "sitting.json" | "not-stated";
   raw: ProvenanceDigest;
   cleared: ProvenanceDigest;
   rules: {

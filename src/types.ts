@@ -64,8 +64,8 @@ export interface ReadProblem {
 
 /** One directory entry: a file read whole and parsed, or something that could not be. */
 export type CaptureEntry =
-  | { kind: "readable"; name: string; size: number; sha256: string; doc: JsonDocument; mtimeMs: number }
-  | { kind: "unreadable"; name: string; size: number; entryKind: EntryKind; problem: ReadProblem | null; sha256: string | null; mtimeMs: number | null };
+  | { kind: "readable"; name: string; size: number; sha256: string; doc: JsonDocument }
+  | { kind: "unreadable"; name: string; size: number; entryKind: EntryKind; problem: ReadProblem | null; sha256: string | null };
 
 /** A sitting read once at the edge: every entry, and its companions validated. */
 export interface Sitting {
@@ -208,7 +208,6 @@ export interface Capture {
   size: number;
   sha256: string;
   doc: JsonDocument;
-  mtimeMs: number;
   /** Classified once, by inventory; every later pass reads these. */
   leaves: ClassifiedLeaf[];
   refusals: JudgedRefusals;

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { looksLikeProse } from "../src/passes/substitute/clear-file.js";
@@ -11,13 +11,11 @@ import { clear, clearJson, tempDir } from "./helpers.js";
 describe("the scan's planted control", () => {
   it("fails the scan when a rule stays silent on it", () => {
     const root = tempDir("clear-silent-rule-");
-    cpSync(BUNDLED_RULES_DIR, path.join(root, "rules"), { recursive: true });
-    const file = path.join(root, "rules", "secrets", "patterns.json");
-    const patterns = JSON.parse(readFileSync(file, "utf8")) as { rules: { id: string; keywords: string[] }[] };
-    const silenced = patterns.rules[0] as { id: string; keywords: string[] };
-    // A prefilter word no text holds: the rule never runs, on the files or on the control.
-    silenced.keywords = ["zzqqxxnevermatches"];
-    writeFileSync(file, JSON.stringify(patterns, null, 2));
+    mkdirSync(path.join(root, "rules", "secrets"), { recursive: true });
+    const patterns = JSON.parse(readFileSync(path.join(BUNDLED_RULES_DIR, "secrets", "patterns.json"), "utf8")) as { rules: { id: string; keywords: string[] }[] };
+    // A rule the repository adds, with a prefilter word no text holds: it never runs, on the files or on the control.
+    const silenced = { ...(patterns.rules[0] as { id: string; keywords: string[] }), id: "clear/never-runs", keywords: ["zzqqxxnevermatches"] };
+    writeFileSync(path.join(root, "rules", "secrets", "patterns.json"), JSON.stringify({ rules: [silenced], preset: {} }, null, 2));
     writeFileSync(path.join(root, "clean.json"), JSON.stringify({ note: "nothing secret here" }));
     const r = clearJson(["scan", path.join(root, "clean.json"), "--root", root]);
     expect(r.json.findings).toEqual([]);

@@ -81,7 +81,7 @@ export function captureOf(text: string, name: string, harness: string, event: st
   const doc = scanJson(text, { maxDepth: 256 });
   const leaves = classifyDocument(doc, event, classifier(rules.fields.find((f) => f.harness === harness)));
   const refusals = judgeRefusals(doc, { file: name, harness, event }, rules.refusals, null, makeDisplay(rules, [], null));
-  return { name, harness, event, hostEvent: undefined, version: "0.0.0", n: 1, size: bytes.length, sha256: sha256(bytes), doc, mtimeMs: 0, leaves, refusals };
+  return { name, harness, event, hostEvent: undefined, version: "0.0.0", n: 1, size: bytes.length, sha256: sha256(bytes), doc, leaves, refusals };
 }
 
 /** Clears captures with the pure substitution pass and the bundled rules, no process spawned. */

@@ -288,7 +288,7 @@ describe("inventoryPass, called directly", () => {
   const setting = { rules, display: makeDisplay(rules, [], null) };
   const readable = (name: string, text: string): CaptureEntry => {
     const c = captureOf(text, name, "codex", "stop");
-    return { kind: "readable", name, size: c.size, sha256: c.sha256, doc: c.doc, mtimeMs: 0 };
+    return { kind: "readable", name, size: c.size, sha256: c.sha256, doc: c.doc };
   };
 
   it("names every capture, hands on the valid ones, and finds missing events and repeats", () => {
@@ -297,8 +297,8 @@ describe("inventoryPass, called directly", () => {
       entries: [
         readable("codex_session_start_0_153_0.1.json", '{"session_id":"s"}'),
         readable("codex_session_start_0_153_0.3.json", '{"session_id":"s"}'),
-        { kind: "unreadable", name: "codex_stop_0_153_0.1.json", size: 3, entryKind: "file", problem: { code: "invalid-json", message: "unexpected end", line: 1, column: 3 }, sha256: null, mtimeMs: null },
-        { kind: "unreadable", name: "codex_pre_tool_use_0_153_0.1.json", size: 0, entryKind: "symlink", problem: null, sha256: null, mtimeMs: null },
+        { kind: "unreadable", name: "codex_stop_0_153_0.1.json", size: 3, entryKind: "file", problem: { code: "invalid-json", message: "unexpected end", line: 1, column: 3 }, sha256: null },
+        { kind: "unreadable", name: "codex_pre_tool_use_0_153_0.1.json", size: 0, entryKind: "symlink", problem: null, sha256: null },
       ],
       info: null,
       kit: null,

@@ -2,11 +2,12 @@ import path from "node:path";
 import { parseFlags, UsageError } from "../cli-args.js";
 import { clearIntoRepo } from "../line.js";
 import { guarded, type Command } from "../command.js";
+import { repoPaths } from "../io/repo-tree.js";
 import { loadSetting, progressFor } from "../io/setting.js";
 import type { Io } from "../types.js";
 import { writeJson } from "../render/json.js";
 
-const help = `clear run [<capture-dir>] [--root DIR] [--json]
+const help = `clear run [<capture-dir>] [--root DIR] [--choose FILE]... [--recipe NAME]... [--json]
 
 Every pass in order on a sitting (default: captures-inbox/ of the repository): inventory, pair,
 substitute, select, scan, digest. Then the selected fixtures and their provenance sidecars are
@@ -16,23 +17,53 @@ batch already holds this sitting's very fixtures, nothing is written. When anyth
 fixture is written, the batch says why, and the exit code is 1. The tool never writes ACCEPT. One
 run at a time per repository: a second one exits 2 and changes nothing. A link where fixtures/,
 CLEARANCE.md, captures-inbox/ or clear.config.json stand is refused before anything is read.
+
+--choose FILE takes that capture (by its name, or its path in the sitting) for its event instead of
+the smallest; --recipe NAME says which events the sitting was to produce (default: each harness's
+default recipe), so that an event the recipe does not name is not missing. Both are recorded in the
+batch as overrides. A name that is no valid capture of the sitting, or no recipe, is exit 2.
+Nothing comes from a file's time: the same captures give the same fixtures and sidecars.
 `;
 
+const FLAGS = {
+  json: { type: "boolean" },
+  root: { type: "string" },
+  choose: { type: "string", multiple: true },
+  recipe: { type: "string", multiple: true },
+} as const;
+
+/** A --choose given as a path to a file of the sitting names that capture; any other value is kept as written, to be refused by name. */
+function captureNameOf(choice: string, sittingDir: string, cwd: string): string {
+  if (!/[\\/]/.test(choice)) return choice;
+  const file = path.resolve(cwd, choice);
+  return path.dirname(file) === sittingDir ? path.basename(file) : choice;
+}
+
 async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, root: { type: "string" } }, 1, "run");
+  const { values, positionals } = parseFlags(argv, FLAGS, 1, "run");
   const setting = loadSetting(values.root, io.cwd);
   setting.progress = progressFor(io, values.json);
   if (setting.root === null) throw new UsageError("clear run works inside a git repository (or give --root DIR)");
-  const r = await clearIntoRepo(setting, setting.root, positionals[0] ? path.resolve(io.cwd, positionals[0]) : undefined);
+  const sittingDir = path.resolve(io.cwd, positionals[0] ?? path.join(setting.root, repoPaths(setting.config).capturesInbox));
+  const overrides = { choose: (values.choose ?? []).map((c) => captureNameOf(c, sittingDir, io.cwd)), recipes: values.recipe ?? [] };
+  const r = await clearIntoRepo(setting, setting.root, sittingDir, overrides);
   const ok = r.blockers.length === 0;
   const said = r.alreadyAccepted
     ? `batch ${r.batch} is already accepted in ${r.recordPath} with these very fixtures; nothing written`
     : ok
       ? `batch ${r.batch}: ${r.fixtures.length} fixtures written${r.replaced ? ` (it replaces the pending batch ${r.replaced})` : ""}; read ${r.recordPath} and write ACCEPT under the batch's acceptance heading`
       : `batch ${r.batch}: BLOCKED, no fixture written (${r.blockers.length} findings; see ${r.recordPath})`;
-  if (values.json) writeJson(io, { command: "run", ok, batch: r.batch, alreadyAccepted: r.alreadyAccepted, replaced: r.replaced, fixtures: r.fixtures, findings: r.blockers, scan: { findings: r.scan.findings.length, control: r.scan.control } });
-  else io.stdout(`${said}\n`);
+  const scan = { findings: r.scan.findings.length, control: r.scan.control };
+  const { batch, alreadyAccepted, replaced, fixtures } = r;
+  if (values.json) writeJson(io, { command: "run", ok, batch, alreadyAccepted, replaced, fixtures, findings: r.blockers, scan, overrides, overlay: setting.rules.overlay });
+  else io.stdout(`${said}${r.alreadyAccepted ? "" : overridesSaid(overrides)}\n`);
   return ok ? 0 : 1;
+}
+
+/** The overrides a person gave, said after the verdict; nothing when there are none. */
+function overridesSaid(overrides: { choose: string[]; recipes: string[] }): string {
+  const parts = [...overrides.choose.map((c) => `--choose ${c}`), ...overrides.recipes.map((r) => `--recipe ${r}`)];
+  return parts.length === 0 ? "" : `\noverrides recorded in the batch: ${parts.join(", ")}`;
 }
 
 export const runCommand: Command = { help, run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

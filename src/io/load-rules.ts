@@ -1,14 +1,15 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createRequire } from "node:module";
 import type { ErrorObject, ValidateFunction } from "ajv";
+import { holdsRules, layOver, overlayDefaults, readOverlay, sameFolder, type OverlayFile, type RuleParts } from "./rules-overlay.js";
 import * as bundled from "../schemas.js";
 import { RulesError } from "../errors.js";
 import { pointerTokens } from "../json/reader.js";
 import type { PayloadRules, FieldRuleSet, HarnessCatalogue, HomeRules, PairingRuleSet, Recipe, RefusalRules, Rules, SecretRules, TransportRules, UrlRules } from "../types.js";
 
-// Rules live in rules/ as JSON; each kind has a JSON Schema there, compiled once in strict mode.
+// Rules live in rules/ as JSON; each kind has a JSON Schema there, compiled once in strict mode at
+// build time. A repository's own rules folder is laid over the bundled rules (./rules-overlay.ts).
 
 export { RulesError };
 
@@ -17,25 +18,9 @@ export const BUNDLED_RULES_DIR = path.resolve(path.dirname(fileURLToPath(import.
 const SCHEMA_NAMES = ["harness", "recipe", "fields", "pairing", "refusals", "homes", "urls", "secrets", "transports", "payloads", "config", "sitting", "kit", "provenance"] as const;
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
 
-const validators = new Map<string, Map<SchemaName, ValidateFunction>>();
-
-/**
- * The validators for a schema folder: the bundled schemas come compiled at build time; a
- * repository's own schemas are compiled here, once, with Ajv loaded only then.
- */
-function compiledSchemas(schemaDir: string): Map<SchemaName, ValidateFunction> {
-  const cached = validators.get(schemaDir);
-  if (cached) return cached;
-  const compiled = new Map<SchemaName, ValidateFunction>();
-  if (path.resolve(schemaDir) === path.join(BUNDLED_RULES_DIR, "schemas")) {
-    for (const name of SCHEMA_NAMES) compiled.set(name, bundled[name]);
-  } else {
-    const { Ajv2020 } = createRequire(import.meta.url)("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
-    const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
-    for (const name of SCHEMA_NAMES) compiled.set(name, ajv.compile(readJson(path.join(schemaDir, `${name}.schema.json`)) as object));
-  }
-  validators.set(schemaDir, compiled);
-  return compiled;
+/** The validators of the bundled schemas, compiled at build time: every rules file, bundled or a repository's, is checked by them. */
+function validatorOf(kind: SchemaName): ValidateFunction {
+  return bundled[kind];
 }
 
 function readJson(file: string): unknown {
@@ -76,11 +61,12 @@ function describeErrors(errors: ErrorObject[] | null | undefined): string {
 
 /** Validates a parsed document against one of the bundled schemas; throws naming the file and pointer. */
 export function validateAgainst(kind: SchemaName, value: unknown, file: string): void {
-  const validate = compiledSchemas(path.join(BUNDLED_RULES_DIR, "schemas")).get(kind) as ValidateFunction;
+  const validate = validatorOf(kind);
   if (!validate(value)) throw new RulesError(`${file}: does not match ${kind}.schema.json ${describeErrors(validate.errors)}`);
 }
 
-function loadKind<T>(rulesDir: string, sub: string, kind: SchemaName, validate: ValidateFunction): T[] {
+function loadKind<T extends object>(rulesDir: string, sub: string, kind: SchemaName, origins?: Map<object, string>): T[] {
+  const validate = validatorOf(kind);
   const dir = path.join(rulesDir, sub);
   let names: string[];
   try {
@@ -92,15 +78,18 @@ function loadKind<T>(rulesDir: string, sub: string, kind: SchemaName, validate: 
     const file = path.join(dir, n);
     const value = readJson(file);
     if (!validate(value)) throw new RulesError(`${file}: does not match ${kind}.schema.json ${describeErrors(validate.errors)}`);
+    origins?.set(value as T, file);
     return value as T;
   });
 }
 
-function crossCheck(rules: Rules): void {
+/** Checks that the rules agree with each other; `origins` names the file each item came from. */
+function crossCheck(rules: Rules, origins: Map<object, string>): void {
+  const from = (item: object, fallback: string): string => origins.get(item) ?? `${rules.dir}/${fallback}`;
   const known = new Map<string, HarnessCatalogue>();
   for (const h of rules.harnesses) {
     for (const name of [h.harness, ...h.aliases]) {
-      if (known.has(name)) throw new RulesError(`${rules.dir}/harnesses: the name "${name}" is claimed twice`);
+      if (known.has(name)) throw new RulesError(`${from(h, "harnesses")}: the name "${name}" is claimed twice`);
       known.set(name, h);
     }
   }
@@ -115,28 +104,32 @@ function crossCheck(rules: Rules): void {
   };
   const defaults = new Map<string, string>();
   for (const r of rules.recipes) {
-    check(`${rules.dir}/recipes/${r.name}.json`, r.harness, r.events);
+    check(from(r, `recipes/${r.name}.json`), r.harness, r.events);
     if (r.default) {
       const other = defaults.get(r.harness);
-      if (other) throw new RulesError(`${rules.dir}/recipes: both ${other} and ${r.name} claim to be the default for ${r.harness}`);
+      if (other) throw new RulesError(`${from(r, "recipes")}: both ${other} and ${r.name} claim to be the default for ${r.harness}`);
       defaults.set(r.harness, r.name);
     }
   }
   for (const f of rules.fields) {
-    check(`${rules.dir}/fields/${f.harness}.json`, f.harness, f.rules.flatMap((r) => [...(r.events ?? []), ...r.examples.map((e) => e.event)]));
+    const setFile = from(f, `fields/${f.harness}.json`);
+    for (const r of f.rules) check(origins.get(r) ?? setFile, f.harness, [...(r.events ?? []), ...r.examples.map((e) => e.event)]);
   }
-  for (const p of rules.pairing) {
-    check(`${rules.dir}/pairing/${p.harness}.json`, p.harness, p.scopes.flatMap((s) => s.pointers.flatMap((x) => x.events ?? [])));
-    // A scope lies within a coarser one, later in the list, so nesting never runs in a circle.
-    p.scopes.forEach((s, i) => {
-      if (s.within !== undefined && !p.scopes.slice(i + 1).some((c) => c.scope === s.within)) {
-        throw new RulesError(`${rules.dir}/pairing/${p.harness}.json: scope "${s.scope}" lies within "${s.within}", which is not a coarser scope after it`);
-      }
-    });
-  }
+  for (const p of rules.pairing) checkPairing(p, from(p, `pairing/${p.harness}.json`), check);
 }
 
-function loadOne<T>(dir: string, name: string, kind: SchemaName, validate: ValidateFunction): T {
+function checkPairing(p: PairingRuleSet, file: string, check: (file: string, harness: string, stems: string[]) => void): void {
+  check(file, p.harness, p.scopes.flatMap((s) => s.pointers.flatMap((x) => x.events ?? [])));
+  // A scope lies within a coarser one, later in the list, so nesting never runs in a circle.
+  p.scopes.forEach((s, i) => {
+    if (s.within !== undefined && !p.scopes.slice(i + 1).some((c) => c.scope === s.within)) {
+      throw new RulesError(`${file}: scope "${s.scope}" lies within "${s.within}", which is not a coarser scope after it`);
+    }
+  });
+}
+
+function loadOne<T>(dir: string, name: string, kind: SchemaName): T {
+  const validate = validatorOf(kind);
   const file = path.join(dir, name);
   const value = readJson(file);
   if (!validate(value)) throw new RulesError(`${file}: does not match ${kind}.schema.json ${describeErrors(validate.errors)}`);
@@ -153,27 +146,54 @@ function knownMembers(rules: Omit<Rules, "knownMembers" | "overlay">): Set<strin
   return new Set(pointers.flatMap((p) => pointerTokens(p)).filter((t) => t !== "*" && t !== "**"));
 }
 
-/** Loads and checks every rules file under `rulesDir` against the schemas in `rulesDir/schemas`. */
-export function loadRules(rulesDir: string = BUNDLED_RULES_DIR): Rules {
-  const dir = path.resolve(rulesDir);
-  const ownSchemas = path.join(dir, "schemas");
-  const schemas = compiledSchemas(existsSync(path.join(ownSchemas, "homes.schema.json")) ? ownSchemas : path.join(BUNDLED_RULES_DIR, "schemas"));
-  const v = (k: SchemaName): ValidateFunction => schemas.get(k) as ValidateFunction;
-  const loaded = {
-    dir,
-    harnesses: loadKind<HarnessCatalogue>(dir, "harnesses", "harness", v("harness")),
-    recipes: loadKind<Recipe>(dir, "recipes", "recipe", v("recipe")),
-    fields: loadKind<FieldRuleSet>(dir, "fields", "fields", v("fields")),
-    pairing: loadKind<PairingRuleSet>(dir, "pairing", "pairing", v("pairing")),
-    refusals: loadOne<RefusalRules>(dir, "refusals.json", "refusals", v("refusals")),
-    homes: loadOne<HomeRules>(dir, "homes.json", "homes", v("homes")),
-    urls: loadOne<UrlRules>(dir, "urls.json", "urls", v("urls")),
-    secrets: loadOne<SecretRules>(path.join(dir, "secrets"), "patterns.json", "secrets", v("secrets")),
-    transports: loadOne<TransportRules>(dir, "transports.json", "transports", v("transports")),
-    payloads: loadOne<PayloadRules>(existsSync(path.join(dir, "payloads.json")) ? dir : BUNDLED_RULES_DIR, "payloads.json", "payloads", v("payloads")),
+/** The bundled rules, each file checked against its schema; `origins` gets the file of each catalogue, recipe and rule set. */
+function bundledParts(): RuleParts {
+  const dir = BUNDLED_RULES_DIR;
+  const origins = new Map<object, string>();
+  return {
+    harnesses: loadKind<HarnessCatalogue>(dir, "harnesses", "harness", origins),
+    recipes: loadKind<Recipe>(dir, "recipes", "recipe", origins),
+    fields: loadKind<FieldRuleSet>(dir, "fields", "fields", origins),
+    pairing: loadKind<PairingRuleSet>(dir, "pairing", "pairing", origins),
+    refusals: loadOne<RefusalRules>(dir, "refusals.json", "refusals"),
+    homes: loadOne<HomeRules>(dir, "homes.json", "homes"),
+    urls: loadOne<UrlRules>(dir, "urls.json", "urls"),
+    secrets: loadOne<SecretRules>(path.join(dir, "secrets"), "patterns.json", "secrets"),
+    transports: loadOne<TransportRules>(dir, "transports.json", "transports"),
+    payloads: loadOne<PayloadRules>(dir, "payloads.json", "payloads"),
+    origins,
   };
-  const rules: Rules = { ...loaded, knownMembers: knownMembers(loaded), overlay: [] };
-  crossCheck(rules);
+}
+
+const OVERLAY_KINDS: Record<string, SchemaName> = {
+  harnesses: "harness", recipes: "recipe", fields: "fields", pairing: "pairing", secrets: "secrets",
+  "refusals.json": "refusals", "homes.json": "homes", "urls.json": "urls", "transports.json": "transports", "payloads.json": "payloads",
+};
+
+/** A repository's rules files, each checked against its schema (the error names the file and the pointer). */
+function checkedOverlay(overlayDir: string | undefined, only?: "harnesses"): OverlayFile[] {
+  if (overlayDir === undefined || sameFolder(overlayDir, BUNDLED_RULES_DIR)) return [];
+  const dir = path.resolve(overlayDir);
+  if (!existsSync(dir)) throw new RulesError(`${dir}: no such rules folder (clear.config.json's paths.rules names the folder laid over the bundled rules)`);
+  const files = readOverlay(dir, only);
+  for (const o of files) validateAgainst(OVERLAY_KINDS[o.file.split("/")[0] as string] as SchemaName, o.value, o.shown);
+  return files;
+}
+
+/**
+ * The bundled rules, with a repository's rules folder laid over them when one is given (see
+ * ./rules-overlay.ts for what an overlay may add); the overlay's files are listed with their digests.
+ */
+export function loadRules(overlayDir?: string): Rules {
+  const parts = bundledParts();
+  const overlay = checkedOverlay(overlayDir);
+  for (const o of overlay) layOver(parts, o);
+  overlayDefaults(parts, new Set(overlay.filter((o) => o.file.startsWith("recipes/")).map((o) => o.value as object)));
+  const { origins, ...loaded } = parts;
+  const dir = overlay.length > 0 ? path.resolve(overlayDir as string) : BUNDLED_RULES_DIR;
+  const listed = overlay.map((o) => ({ file: o.file, sha256: o.sha256 })).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const rules: Rules = { dir, ...loaded, knownMembers: knownMembers({ dir, ...loaded }), overlay: listed };
+  crossCheck(rules, origins);
   return rules;
 }
 
@@ -182,16 +202,8 @@ export function loadRules(rulesDir: string = BUNDLED_RULES_DIR): Rules {
  * the gate, which must stay quick: the bundled ones, and a repository's own harnesses besides.
  */
 export function loadRawCaptureRules(rulesDir: string): { harnesses: HarnessCatalogue[]; payloads: PayloadRules } {
-  const schemas = compiledSchemas(path.join(BUNDLED_RULES_DIR, "schemas"));
-  const v = (k: SchemaName): ValidateFunction => schemas.get(k) as ValidateFunction;
-  const harnesses = loadKind<HarnessCatalogue>(BUNDLED_RULES_DIR, "harnesses", "harness", v("harness"));
-  if (path.resolve(rulesDir) !== BUNDLED_RULES_DIR && existsSync(path.join(rulesDir, "harnesses"))) {
-    const own = loadKind<HarnessCatalogue>(rulesDir, "harnesses", "harness", v("harness"));
-    for (const h of own) {
-      const same = harnesses.find((x) => x.harness === h.harness);
-      if (same) same.events = [...same.events, ...h.events.filter((e) => !same.events.some((x) => x.event === e.event))];
-      else harnesses.push(h);
-    }
-  }
-  return { harnesses, payloads: loadOne<PayloadRules>(BUNDLED_RULES_DIR, "payloads.json", "payloads", v("payloads")) };
+  const parts = { harnesses: loadKind<HarnessCatalogue>(BUNDLED_RULES_DIR, "harnesses", "harness"), origins: new Map<object, string>() } as RuleParts;
+  const own = holdsRules(rulesDir) ? checkedOverlay(rulesDir, "harnesses") : [];
+  for (const o of own) layOver(parts, o);
+  return { harnesses: parts.harnesses, payloads: loadOne<PayloadRules>(BUNDLED_RULES_DIR, "payloads.json", "payloads") };
 }

@@ -92,7 +92,6 @@ export function parseCaptureBytes(bytes: Uint8Array, limits: ReadLimits): { doc?
 export interface RawRead {
   bytes?: Uint8Array;
   size: number;
-  mtimeMs: number | null;
   problem?: ReadProblem;
 }
 
@@ -111,12 +110,12 @@ export function readRegularFile(filePath: string, limits: ReadLimits, transient 
     fd = openSync(filePath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ELOOP") return { size: 0, mtimeMs: null, problem: { code: "unreadable", message: "became a symbolic link while being read; not followed" } };
-    return { size: 0, mtimeMs: null, problem: { code: "unreadable", message: `could not be opened (${code ?? String(err)})` } };
+    if (code === "ELOOP") return { size: 0, problem: { code: "unreadable", message: "became a symbolic link while being read; not followed" } };
+    return { size: 0, problem: { code: "unreadable", message: `could not be opened (${code ?? String(err)})` } };
   }
   try {
     const stat = fstatSync(fd);
-    const base = { size: stat.size, mtimeMs: stat.mtimeMs };
+    const base = { size: stat.size };
     if (!stat.isFile()) return { ...base, problem: { code: "unreadable", message: "is not a regular file" } };
     if (stat.size > limits.maxFileBytes) {
       return { ...base, problem: { code: "oversize", message: `${stat.size} bytes, above the cap of ${limits.maxFileBytes} bytes; not read` } };
@@ -175,14 +174,14 @@ export async function listCaptureDir(dir: string, shownAs: string = dir): Promis
 /** Reads one listed entry: a regular file is read, hashed and parsed; anything else only named. */
 export function readCaptureEntry(dirPath: string, listed: { name: string; entryKind: EntryKind }, limits: ReadLimits): CaptureEntry {
   const { name, entryKind } = listed;
-  if (entryKind !== "file") return { kind: "unreadable", name, size: 0, entryKind, problem: null, sha256: null, mtimeMs: null };
+  if (entryKind !== "file") return { kind: "unreadable", name, size: 0, entryKind, problem: null, sha256: null };
   const read = readRegularFile(path.join(dirPath, name), limits, true);
-  if (!read.bytes) return { kind: "unreadable", name, size: read.size, entryKind, problem: read.problem ?? null, sha256: null, mtimeMs: read.mtimeMs };
+  if (!read.bytes) return { kind: "unreadable", name, size: read.size, entryKind, problem: read.problem ?? null, sha256: null };
   const sha256 = sha256Hex(read.bytes);
   const parsed = parseCaptureBytes(read.bytes, limits);
-  if (!parsed.doc) return { kind: "unreadable", name, size: read.size, entryKind, problem: parsed.problem ?? null, sha256, mtimeMs: read.mtimeMs };
+  if (!parsed.doc) return { kind: "unreadable", name, size: read.size, entryKind, problem: parsed.problem ?? null, sha256 };
   // The bytes are not kept: the document's text is the same content, and a sitting is held once.
-  return { kind: "readable", name, size: read.size, sha256, doc: parsed.doc, mtimeMs: read.mtimeMs ?? 0 };
+  return { kind: "readable", name, size: read.size, sha256, doc: parsed.doc };
 }
 
 /** Reads every entry of a listed folder, in name order. */

@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { BUNDLED_RULES_DIR, RulesError, validateAgainst } from "./load-rules.js";
+import { holdsRules } from "./rules-overlay.js";
 import { gitTopLevel } from "./top-level.js";
 
 export { gitTopLevel };
@@ -53,11 +54,24 @@ function lstatOrNull(file: string): Stats | null {
   }
 }
 
-/** The rules folder: the config's, else the repository's own rules/ when it holds catalogues, else the bundled one. */
+/**
+ * The rules folder laid over the bundled rules: the config's paths.rules, else the repository's own
+ * rules/ when it holds rules files; else the bundled folder itself (nothing laid over).
+ */
 export function rulesDirFor(root: string | null, config: ClearConfig): string {
   if (root !== null && config.paths?.rules) return path.resolve(root, config.paths.rules);
-  if (root !== null && existsSync(path.join(root, "rules", "harnesses"))) return path.join(root, "rules");
+  if (root !== null && holdsRules(path.join(root, "rules"))) return path.join(root, "rules");
   return BUNDLED_RULES_DIR;
+}
+
+/**
+ * A sitting's folder as the record names it: from the repository's root when it lies inside (so a
+ * clone anywhere gives the same batch), else as the display shows it.
+ */
+export function sittingShownFrom(root: string | null, dir: string, shownPath: (p: string) => string): string {
+  const inside = root === null ? null : path.relative(root, dir);
+  const within = inside !== null && inside !== "" && !inside.startsWith("..") && !path.isAbsolute(inside);
+  return within ? shownPath(`${inside.split(path.sep).join("/")}/`) : shownPath(dir);
 }
 
 /** The rules with the config's declarations in force: every home grammar built from them (substitution, final check, scan, display) honours them. */

@@ -98,7 +98,7 @@ export function inventoryEntry(entry: CaptureEntry, ctx: InventoryContext, withF
   inv.valid = true;
   const leaves = classifyDocument(entry.doc, name.event, ctx.classifiers.get(name.harness) as Classifier);
   const refusals = judgeRefusals(entry.doc, { file, harness: name.harness, event: name.event }, ctx.rules.refusals, ctx.policy, ctx.display);
-  const capture: Capture = { name: file, harness: name.harness, event: name.event, hostEvent: name.hostEvent, version: name.version, n: name.n, size: entry.size, sha256: entry.sha256, doc: entry.doc, mtimeMs: entry.mtimeMs, leaves, refusals };
+  const capture: Capture = { name: file, harness: name.harness, event: name.event, hostEvent: name.hostEvent, version: name.version, n: name.n, size: entry.size, sha256: entry.sha256, doc: entry.doc, leaves, refusals };
   const checked = fieldFindings(capture, name, file, ctx);
   if (!withFields) checked.fields = [];
   inv.fields = checked.fields;

@@ -3,7 +3,8 @@ import { sha256Hex } from "../digest.js";
 import type { Capture, FixtureOut, Pairing, Provenance, Selection, Sitting, Substitution } from "../types.js";
 
 // The fixtures a batch writes: fixtures/<harness>/<dotted version>/<snake_event>.json beside its
-// provenance sidecar, tracing every committed byte back to the raw capture by digest.
+// provenance sidecar, tracing every committed byte back to the raw capture by digest. Nothing in a
+// sidecar comes from the file system's clock: the same captures give the same bytes.
 
 export function fixturePath(fixturesDir: string, harness: string, version: string, event: string): string {
   return `${fixturesDir}/${harness}/${version}/${event}.json`;
@@ -14,6 +15,8 @@ export function provenancePass(sitting: Sitting, captures: Capture[], substituti
   const clearedOf = new Map(substitution.files.map((f) => [f.report.name, f]));
   const pairsOf = new Map<string, Pairing["pairs"]>();
   for (const p of pairing.pairs) for (const f of p.files) append(pairsOf, f, p);
+  // The capture time is what sitting.json states, or none: a file's time says when it was copied, not captured.
+  const startedAt = sitting.info?.startedAt;
   return selection.selected.map((s) => {
     const capture = captureOf.get(s.file) as Capture;
     const cleared = clearedOf.get(s.file);
@@ -25,8 +28,8 @@ export function provenancePass(sitting: Sitting, captures: Capture[], substituti
       hostVersion: s.version,
       event: s.event,
       captureName: s.file,
-      capturedAt: sitting.info?.startedAt ?? new Date(capture.mtimeMs).toISOString(),
-      capturedAtSource: sitting.info?.startedAt !== undefined ? "sitting.json" : "file-mtime",
+      capturedAt: startedAt ?? null,
+      capturedAtSource: startedAt !== undefined ? "sitting.json" : "not-stated",
       raw: { sha256: capture.sha256, bytes: capture.size },
       cleared: { sha256: sha256Hex(bytes), bytes: bytes.length },
       rules: (cleared?.report.rules ?? []).map((r) => ({ rule: r.rule, pointers: r.pointers })),

@@ -250,8 +250,10 @@ export async function runLine(setting: Setting, dir: string, until: Stage, optio
 
 export interface RunResult {
   batch: string;
-  /** Set when an accepted batch already holds exactly this sitting's fixtures: nothing was written. */
+  /** Set when an accepted batch already holds exactly this sitting's fixtures: the record is not written. */
   alreadyAccepted: boolean;
+  /** Files of that accepted batch that were missing or changed on disk, written back with the bytes it lists. */
+  restored: string[];
   /** The pending batch this one replaced, if any. */
   replaced: string | null;
   fixtures: string[];
@@ -280,10 +282,16 @@ export async function clearIntoRepo(setting: Setting, root: string, captureDir: 
     const existing = (await readRepoFile(root, paths.clearance))?.toString("utf8") ?? null;
     const listed = parseRecord(b.text, paths.clearance).batches[0]?.fixtures ?? [];
     const result = { batch: b.id, fixtures: line.fixtures.map((f) => f.path), blockers: b.blockers, scan: line.scan, recordPath: paths.clearance };
-    if (b.blockers.length === 0 && alreadyAccepted(existing, b.id, listed, paths.clearance)) return { ...result, alreadyAccepted: true, replaced: null };
-    const next = withBatch(existing, b.text, paths.clearance);
     const files = line.fixtures.flatMap((f) => [{ path: f.path, bytes: f.bytes }, { path: f.sidecarPath, bytes: f.sidecar }]);
+    if (b.blockers.length === 0 && alreadyAccepted(existing, b.id, listed, paths.clearance)) {
+      // The accepted bytes are the ones this run made: a fixture deleted or edited since is written back, the record is not touched.
+      const restore: typeof files = [];
+      for (const f of files) if (!(await readRepoFile(root, f.path))?.equals(f.bytes)) restore.push(f);
+      if (restore.length > 0) await writeRepoFiles(root, restore);
+      return { ...result, alreadyAccepted: true, restored: restore.map((f) => f.path), replaced: null };
+    }
+    const next = withBatch(existing, b.text, paths.clearance);
     await writeRepoFiles(root, [...files, { path: paths.clearance, bytes: Buffer.from(next.text) }]);
-    return { ...result, alreadyAccepted: false, replaced: next.replaced };
+    return { ...result, alreadyAccepted: false, restored: [], replaced: next.replaced };
   });
 }

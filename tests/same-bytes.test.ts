@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeRealisticSitting } from "../bench/realistic.mjs";
@@ -98,7 +98,17 @@ describe("same inputs, same bytes", () => {
     cpSync(inbox, copy, { recursive: true });
     const fromCopy = clearJson(["run", copy], { cwd: root });
     expect(fromCopy.code).toBe(0);
-    expect(fromCopy.json).toMatchObject({ ok: true, alreadyAccepted: true, replaced: null });
+    expect(fromCopy.json).toMatchObject({ ok: true, alreadyAccepted: true, restored: [], replaced: null });
     unchanged();
+
+    // A fixture deleted and a sidecar edited since acceptance are written back with the accepted bytes; the record is not touched.
+    const [gone, edited] = [...accepted.keys()].filter((p) => p.startsWith("fixtures/")).sort();
+    rmSync(path.join(root, gone as string));
+    writeFileSync(path.join(root, edited as string), "{}\n");
+    const restoring = clearJson(["run"], { cwd: root });
+    expect(restoring.json).toMatchObject({ ok: true, alreadyAccepted: true, restored: [gone, edited].sort() });
+    const now = written(root);
+    for (const [p, bytes] of accepted) expect(now.get(p)?.equals(bytes), p).toBe(true);
+    expect(mtimes(root).get("CLEARANCE.md")).toEqual(times.get("CLEARANCE.md"));
   });
 });

@@ -49,13 +49,13 @@ async function run(argv: string[], io: Io): Promise<number> {
   const r = await clearIntoRepo(setting, setting.root, sittingDir, overrides);
   const ok = r.blockers.length === 0;
   const said = r.alreadyAccepted
-    ? `batch ${r.batch} is already accepted in ${r.recordPath} with these very fixtures; nothing written`
+    ? `batch ${r.batch} is already accepted in ${r.recordPath} with these very fixtures; ${r.restored.length > 0 ? `${r.restored.length} of its files were missing or changed and are written back with the accepted bytes` : "nothing written"}`
     : ok
       ? `batch ${r.batch}: ${r.fixtures.length} fixtures written${r.replaced ? ` (it replaces the pending batch ${r.replaced})` : ""}; read ${r.recordPath} and write ACCEPT under the batch's acceptance heading`
       : `batch ${r.batch}: BLOCKED, no fixture written (${r.blockers.length} findings; see ${r.recordPath})`;
   const scan = { findings: r.scan.findings.length, control: r.scan.control };
-  const { batch, alreadyAccepted, replaced, fixtures } = r;
-  if (values.json) writeJson(io, { command: "run", ok, batch, alreadyAccepted, replaced, fixtures, findings: r.blockers, scan, overrides, overlay: setting.rules.overlay });
+  const { batch, alreadyAccepted, restored, replaced, fixtures } = r;
+  if (values.json) writeJson(io, { command: "run", ok, batch, alreadyAccepted, restored, replaced, fixtures, findings: r.blockers, scan, overrides, overlay: setting.rules.overlay });
   else io.stdout(`${said}${r.alreadyAccepted ? "" : overridesSaid(overrides)}\n`);
   return ok ? 0 : 1;
 }

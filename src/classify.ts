@@ -65,16 +65,22 @@ export function classifier(ruleSet: FieldRuleSet | undefined): Classifier {
     }
     return list;
   };
+  const ruleFor = (event: string, tokens: readonly string[]): FieldRule | null => {
+    for (const i of candidatesFor(tokens.at(-1) ?? "")) {
+      const r = rules[i] as FieldRule;
+      if ((r.events === undefined || r.events.includes(event)) && matchesPattern(r.pointer, tokens)) return r;
+    }
+    return null;
+  };
+  // The rule a pointer falls under depends on the event and the pointer alone: found once for each,
+  // keyed by the tokens array that tokensOf hands out once per pointer.
+  const found = new WeakMap<readonly string[], Map<string, FieldRule | null>>();
   return {
     classify(event, tokens, kind, value) {
-      let rule: FieldRule | null = null;
-      for (const i of candidatesFor(tokens.at(-1) ?? "")) {
-        const r = rules[i] as FieldRule;
-        if ((r.events === undefined || r.events.includes(event)) && matchesPattern(r.pointer, tokens)) {
-          rule = r;
-          break;
-        }
-      }
+      let byEvent = found.get(tokens);
+      if (!byEvent) found.set(tokens, (byEvent = new Map()));
+      let rule = byEvent.get(event);
+      if (rule === undefined) byEvent.set(event, (rule = ruleFor(event, tokens)));
       const byKind = classOfKind(kind);
       if (rule) {
         // A string class on a number, bool or null leaf means the leaf's own type.

@@ -49,15 +49,27 @@ function toolResponses(doc: JsonDocument, harness: string, event: string, rules:
   return found;
 }
 
+const memberPatterns = new WeakMap<RefusalRules, RegExp>();
+
 function envDumps(doc: JsonDocument, rules: RefusalRules): Refusal[] {
-  const member = new RegExp(rules.envDump.memberPattern);
-  const objects = memberNames(doc);
+  if (doc.keys.length < rules.envDump.minMembers) return [];
+  let member = memberPatterns.get(rules);
+  if (!member) memberPatterns.set(rules, (member = new RegExp(rules.envDump.memberPattern)));
+  // How many environment-variable-like member names each object holds; no list of names is built.
+  const envLike = new Map<string, number>();
+  for (const k of doc.keys) {
+    const cut = k.pointer.lastIndexOf("/");
+    const token = k.pointer.slice(cut + 1);
+    if (!member.test(token.includes("~") ? unescapePointerToken(token) : token)) continue;
+    const parent = k.pointer.slice(0, cut);
+    envLike.set(parent, (envLike.get(parent) ?? 0) + 1);
+  }
   const found: Refusal[] = [];
   for (const span of doc.spans) {
     if (span.kind !== "object") continue;
-    const envLike = (objects.get(span.pointer) ?? []).filter((k) => member.test(k)).length;
-    if (envLike >= rules.envDump.minMembers) {
-      const detail = `environment dump: ${envLike} environment-variable-like members; refused unless clear.config.json opts into the env-dump-v1 policy`;
+    const count = envLike.get(span.pointer) ?? 0;
+    if (count >= rules.envDump.minMembers) {
+      const detail = `environment dump: ${count} environment-variable-like members; refused unless clear.config.json opts into the env-dump-v1 policy`;
       found.push({ kind: "env-dump", pointer: span.pointer, start: span.start, detail });
     }
   }

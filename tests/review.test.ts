@@ -83,6 +83,8 @@ describe("clear review, the server", () => {
     expect(r.headers["cache-control"]).toBe("no-store");
     expect(r.headers["content-security-policy"]).toContain("default-src 'none'");
     expect(r.body).not.toContain("capturer");
+    expect(r.body).toContain("Outside a repository");
+    expect(r.body).toMatch(/<code>clear run [^<]*\/examples\/sitting<\/code>/);
     expect(r.body).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
   });
 });

@@ -1,22 +1,63 @@
 import path from "node:path";
 import { parseFlags, UsageError } from "../cli-args.js";
-import { runLine } from "../line.js";
+import { OutputError } from "../errors.js";
+import { runLine, type Line } from "../line.js";
 import { guarded, type Command } from "../command.js";
 import { repoPaths } from "../io/repo-tree.js";
 import { serveReview, type Route } from "../io/review-server.js";
-import { loadSetting } from "../io/setting.js";
+import { loadSetting, type Setting } from "../io/setting.js";
+import { readRepoFile } from "../io/write-repo.js";
+import { provenancePass } from "../passes/provenance.js";
+import { parseRecord } from "../record/parse.js";
 import type { Io } from "../types.js";
-import { rawValue, reviewModel } from "../review/model.js";
+import { acceptanceOf, rawValue, reviewModel, type Acceptance, type RecordRead, type ReviewContext } from "../review/model.js";
 import { pageHtml, SCRIPT, STYLE } from "../review/page.js";
 
 const help = `clear review [<capture-dir>] [--root DIR] [--port N]
 
 Serves a page on 127.0.0.1 (a random free port unless given, a one-time token in the printed URL)
-to look at a batch before ACCEPT: the coverage grid, each fixture as it will be committed with its
-substituted spans marked (the raw value of one span is sent only when you reveal it), the pairs,
-the scan and its reach control, and the exact ACCEPT instruction. Nothing raw is written to disk
-or cached. Ctrl-C ends it.
+to look at a batch before ACCEPT: where the batch stands (each finding that blocks it, with its
+code, file, pointer and what to do; or whether CLEARANCE.md already holds it, accepted or awaiting
+ACCEPT, or written before the sitting or the rules changed), the coverage grid, each fixture under
+the path it will be committed at with its provenance sidecar and its substituted spans marked (the
+raw value of one span is sent only when you reveal it), the pairs, the scan and its reach control.
+Nothing raw is written to disk or cached. Ctrl-C ends it.
 `;
+
+/** How a person runs clear run on this sitting: the inbox needs no argument; another folder is named, quoted for a shell. */
+function runCommandFor(setting: Setting, dir: string): string {
+  const inbox = setting.root ? path.join(setting.root, repoPaths(setting.config).capturesInbox) : null;
+  if (inbox !== null && path.resolve(inbox) === path.resolve(dir)) return "clear run";
+  const shown = setting.display.path(dir);
+  const plain = /^[A-Za-z0-9_./~+-]+$/;
+  if (plain.test(shown)) return `clear run ${shown}`;
+  const quote = (s: string): string => `'${s.replace(/'/g, "'\\''")}'`;
+  return `clear run ${shown.startsWith("~/") ? `~/${quote(shown.slice(2))}` : quote(shown)}`;
+}
+
+/** The record as the repository holds it, read without following a link; null when absent. */
+async function readRecord(root: string, file: string): Promise<RecordRead> {
+  try {
+    const bytes = await readRepoFile(root, file);
+    return bytes === null ? null : { text: bytes.toString("utf8") };
+  } catch (err) {
+    if (err instanceof OutputError) return { error: err.message };
+    throw err;
+  }
+}
+
+async function contextFor(setting: Setting, dir: string, line: Line): Promise<ReviewContext> {
+  const paths = repoPaths(setting.config);
+  const b = line.batch;
+  const blocked = b.blockers.length > 0;
+  // A blocked batch writes no fixture; its paths are still the ones a clean run would write.
+  const fixtures = blocked ? provenancePass(line.sitting, line.captures, line.substitution, line.pairing, line.selection, paths.fixtures, b.id) : line.fixtures;
+  const listed = parseRecord(b.text, paths.clearance).batches[0]?.fixtures ?? [];
+  const record = setting.root ? await readRecord(setting.root, paths.clearance) : null;
+  const acceptance: Acceptance = !setting.root && !blocked ? { state: "outside" } : acceptanceOf(record, { ...b, blocked }, listed, paths.clearance);
+  const shown = { recordPath: paths.clearance, runCommand: runCommandFor(setting, dir) };
+  return { batch: { id: b.id, digest: b.digest }, fixtures, sidecarsWritten: !blocked, blockers: b.blockers, acceptance, ...shown };
+}
 
 async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(argv, { root: { type: "string" }, port: { type: "string" } }, 1, "review");
@@ -26,8 +67,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const dir = positionals[0] ? path.resolve(io.cwd, positionals[0]) : setting.root ? path.join(setting.root, repoPaths(setting.config).capturesInbox) : undefined;
   if (dir === undefined) throw new UsageError("clear review needs a capture directory outside a repository");
   const cleared = await runLine(setting, dir, "record", { keepDocuments: true });
-  const batch = cleared.batch.blockers.length === 0 ? { id: cleared.batch.id, digest: cleared.batch.digest } : null;
-  const model = reviewModel(cleared, cleared.selection, cleared.scan, batch);
+  const model = reviewModel(cleared, cleared.selection, cleared.scan, await contextFor(setting, dir, cleared));
   const reveal: Route = (q) => {
     const fixture = model.fixtures.find((f) => f.file === q.get("file"));
     const index = Number(q.get("span"));

@@ -8,6 +8,12 @@ export type AdviceCase = "sitting" | "run" | "commit" | "push" | "verify";
 type Advice = string | Partial<Record<AdviceCase | "else", string>>;
 
 const ADVICE: Partial<Record<FindingCode, Advice>> = {
+  "extra-capture": "nothing, unless a repeat should stand for its event: clear select says which was chosen, and --choose FILE overrides it",
+  "counter-gap": "make sure no capture was taken out of the sitting; a sink numbers each event's captures without a gap",
+  "unknown-field": "where the guess is wrong, add a field rule for the pointer in the repository's rules/fields",
+  "review-free-text": "read the cleared value; where the member is not free text, add a field rule for it in rules/fields",
+  "undocumented-value": "where the host documents the value, add it to the enum's rule in rules/fields",
+  "pair-not-kept": "capture the operation again so that both of its events can be cleared, or choose one operation's captures with --choose",
   "missing-event": "capture the event again (clear capture status DIR lists what a recipe still lacks), or name the recipe that fits with --recipe",
   "unknown-version": "export the host version in the capture shell and capture again",
   "version-mismatch": "capture again with the host sitting.json names, or correct sitting.json's --version line",
@@ -40,10 +46,12 @@ const ADVICE: Partial<Record<FindingCode, Advice>> = {
   "batch-edited": "restore the batch as the tool wrote it, or run clear run again and accept the new batch",
   "fixture-not-accepted": {
     push: "read the batch that lists it in CLEARANCE.md and write ACCEPT under it, commit that, then push again",
+    verify: "read the batch that lists it in CLEARANCE.md (or run clear run to write one) and write ACCEPT under it, then commit that",
     else: "run clear run, read the new batch in CLEARANCE.md and write ACCEPT under it, then commit again",
   },
   "fixture-changed": {
     push: "restore the accepted bytes in a new commit (git checkout <accepted commit> -- <file>), or clear the sitting again and accept the new batch, then push again",
+    verify: "restore the accepted bytes in a new commit (git checkout <accepted commit> -- <file>), or clear the sitting again and accept the new batch",
     else: "restore the accepted bytes (git checkout -- <file>), or clear the sitting again and accept the new batch",
   },
   "fixture-missing": "restore the fixture, or clear again and accept a batch that no longer lists it",

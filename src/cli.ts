@@ -95,7 +95,7 @@ if (argv[0] === "capture" && argv[1] === "hook") {
       process.exitCode = code;
     },
     (err: unknown) => {
-      process.stderr.write(`clear: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      processIo.stderr(`clear: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
       process.exitCode = 2;
     },
   );

@@ -50,7 +50,8 @@ describe("the clear command line", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("pre-commit: installed in");
     expect(r.stdout).toMatch(/== git commit before ACCEPT: exit 1 \(refused by the gate\)/);
-    expect(r.stdout).toContain("fixture-not-accepted fixtures/claude-code/2.1.261/post_compact.json");
+    expect(r.stdout).toContain("  BLOCK fixture-not-accepted: 16 findings in 16 files\n");
+    expect(r.stdout).toContain("\n    fixtures/claude-code/2.1.261/post_compact.json\n");
     expect(r.stdout).toContain("== git commit after ACCEPT: exit 0");
     expect(r.stdout).toContain("The flow went as it should.");
     expect(r.stdout).not.toContain("capturer");

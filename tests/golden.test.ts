@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import { makeRealisticSitting } from "../bench/realistic.mjs";
 import { clear, PROJECT_ROOT, sha256, tempDir } from "./helpers.js";
 
-// Restructuring keeps every output byte: inventory, pair and select (human and --json) and the
-// cleared bytes of substitute, on the bundled sitting and a generated one, are compared with what
-// the line wrote before (tests/golden/). CLEAR_GOLDEN_WRITE=1 writes them anew, for a change
+// Restructuring keeps every output byte: inventory, pair and select (every line, --verbose, and
+// --json) and the cleared bytes of substitute, on the bundled sitting and a generated one, are
+// compared with what the line wrote before (tests/golden/). CLEAR_GOLDEN_WRITE=1 writes them anew, for a change
 // that means to change them.
 
 const GOLDEN = path.join(import.meta.dirname, "golden");
@@ -16,7 +16,7 @@ function outputs(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const command of ["inventory", "pair", "select"]) {
     out[`${command}.json`] = clear([command, dir, "--json"]).stdout.split(dir).join("<sitting>");
-    out[`${command}.txt`] = clear([command, dir]).stdout.split(dir).join("<sitting>");
+    out[`${command}.txt`] = clear([command, dir, "--verbose"]).stdout.split(dir).join("<sitting>");
   }
   const target = path.join(tempDir("clear-golden-out-"), "out");
   clear(["substitute", dir, "--out", target]);

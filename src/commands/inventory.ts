@@ -7,16 +7,27 @@ import { runLine } from "../line.js";
 import { renderInventory } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 
-const help = `clear inventory <capture-dir> [--recipe NAME]... [--json] [--fields] [--root DIR] [--max-file-bytes N]
+const help = `clear inventory <capture-dir> [--recipe NAME]... [--json] [--verbose] [--fields] [--root DIR] [--max-file-bytes N]
 
 Lists what a capture sitting holds: every capture's name parts, size and SHA-256, and every
 finding: missing recipe events, unknown versions, version mismatches against sitting.json,
-refused classes and every bad file. --fields adds every JSON pointer with its class.
+refused classes and every bad file. A summary by default: captures counted by harness, version
+and event, and findings grouped by code with their first files and what to do; --verbose lists
+every capture and every finding, and --fields adds every JSON pointer with its class.
 Never writes. Exit 0 when nothing blocks, 1 when a finding blocks, 2 when the folder cannot be read.
 `;
 
+const FLAGS = {
+  json: { type: "boolean" },
+  verbose: { type: "boolean" },
+  fields: { type: "boolean" },
+  recipe: { type: "string", multiple: true },
+  root: { type: "string" },
+  "max-file-bytes": { type: "string" },
+} as const;
+
 async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, fields: { type: "boolean" }, recipe: { type: "string", multiple: true }, root: { type: "string" }, "max-file-bytes": { type: "string" } }, 1, "inventory");
+  const { values, positionals } = parseFlags(argv, FLAGS, 1, "inventory");
   const setting = loadSetting(values.root, io.cwd, { maxFileBytes: values["max-file-bytes"] });
   setting.progress = progressFor(io, values.json);
   const recipes = values.recipe ?? [];
@@ -24,7 +35,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const blocked = blocks(inventory.findings);
   const dir = setting.display.path(inventory.dir);
   if (values.json) writeJson(io, { command: "inventory", ok: !blocked, ...inventory, dir });
-  else io.stdout(renderInventory(inventory, dir, values.fields === true));
+  else io.stdout(renderInventory(inventory, dir, values.fields === true, values.verbose === true));
   return blocked ? 1 : 0;
 }
 

@@ -13,7 +13,7 @@ import { writeJson } from "../render/json.js";
 import { relativeUri, sarifLog, SRCROOT, type SarifPlace } from "../render/sarif.js";
 import { toolVersion } from "../version.js";
 
-const help = `clear scan <path>... [--json] [--sarif FILE] [--user NAME]... [--root DIR]
+const help = `clear scan <path>... [--json] [--verbose] [--sarif FILE] [--user NAME]... [--root DIR]
 
 Scans files (folders are walked; links are reported, never followed) for secret shapes with the
 rules of secretlint's recommended preset and this project's rules (rules/secrets/), and for a
@@ -21,7 +21,8 @@ home directory's owner or a known user name: in the raw bytes and in every strin
 parser decodes it (escapes, JSON held in strings, at any depth). Findings give the file, rule,
 line, column, JSON pointer and what may be shown of the value (a key's fixed prefix, never any of
 a name). Waivers in clear.config.json are applied and listed. Every scan also scans a planted
-control, plain and escaped, and fails unless every rule fires on it. Exit 0 when clean, 1 on a
+control, plain and escaped, and fails unless every rule fires on it. Findings are grouped by
+rule with their first files and what to do; --verbose lists every one. Exit 0 when clean, 1 on a
 finding, a file not scanned, or a silent control; 2 on usage errors.
 `;
 
@@ -66,7 +67,13 @@ function outsidePlace(shown: string): SarifPlace {
   return { uri: relativeUri(shown.replace(/^\/+/, "")), uriBaseId: "FILESYSTEM_ROOT" };
 }
 
-const FLAGS = { json: { type: "boolean" }, sarif: { type: "string" }, user: { type: "string", multiple: true }, root: { type: "string" } } as const;
+const FLAGS = {
+  json: { type: "boolean" },
+  verbose: { type: "boolean" },
+  sarif: { type: "string" },
+  user: { type: "string", multiple: true },
+  root: { type: "string" },
+} as const;
 
 async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(argv, FLAGS, Number.MAX_SAFE_INTEGER, "scan");
@@ -81,7 +88,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   }
   const ok = scan.findings.length === 0 && skipped.length === 0 && scan.control.red;
   if (values.json) writeJson(io, { command: "scan", ok, ...scan, skipped });
-  else io.stdout(renderScan(scan, skipped));
+  else io.stdout(renderScan(scan, skipped, values.verbose === true));
   return ok ? 0 : 1;
 }
 

@@ -9,7 +9,7 @@ import { runLine } from "../line.js";
 import { renderSubstitution } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 
-const help = `clear substitute <capture-dir> --out <dir> [--user NAME]... [--json] [--root DIR]
+const help = `clear substitute <capture-dir> --out <dir> [--user NAME]... [--json] [--verbose] [--root DIR]
 
 Clears every capture in the folder into --out under its own name: home-path-v1 first (the owner of
 every home directory, whatever its root or spelling, becomes the user placeholder), then any
@@ -18,6 +18,8 @@ user information, query values and fragment) and free-text-v1 (free text becomes
 length). Only string values change; every other byte is kept. A final check reads every cleared
 string fully, nested JSON included, and refuses the file if a home owner or a user name is left.
 --out must be a new or empty folder outside the capture folder; it appears whole or not at all.
+What each rule changed is counted over every file, refusals grouped by code; --verbose lists
+every file.
 Exit 0 when every capture was cleared, 1 when one was refused or unreadable, 2 on usage errors.
 `;
 
@@ -28,8 +30,16 @@ async function checkOut(out: string, captureDir: string, shown: string): Promise
   if (stat && (await fs.readdir(out)).length > 0) throw new UsageError(`--out ${shown}: not empty; name a new or empty folder`);
 }
 
+const FLAGS = {
+  json: { type: "boolean" },
+  verbose: { type: "boolean" },
+  out: { type: "string" },
+  user: { type: "string", multiple: true },
+  root: { type: "string" },
+} as const;
+
 async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, out: { type: "string" }, user: { type: "string", multiple: true }, root: { type: "string" } }, 1, "substitute");
+  const { values, positionals } = parseFlags(argv, FLAGS, 1, "substitute");
   if (values.out === undefined) throw new UsageError("clear substitute needs --out <dir>");
   const setting = loadSetting(values.root, io.cwd, { users: values.user ?? [] });
   setting.progress = progressFor(io, values.json);
@@ -46,7 +56,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   if (values.json) {
     const { files, ...rest } = substitution;
     writeJson(io, { command: "substitute", ok, dir: setting.display.path(sitting.dir), out: outShown, ...rest, files: files.map(({ report: { spans: _spans, ...report } }) => report) });
-  } else io.stdout(renderSubstitution(substitution, outShown));
+  } else io.stdout(renderSubstitution(substitution, outShown, values.verbose === true));
   return ok ? 0 : 1;
 }
 

@@ -8,10 +8,11 @@ import type { Io } from "../types.js";
 import { rawCaptureCheck } from "../passes/raw-capture.js";
 import { verifyPass } from "../passes/verify.js";
 import { RecordError } from "../record/parse.js";
-import { findingLine } from "../render/human.js";
+import { findingLine, printableLines, refusalGroups } from "../render/human.js";
+import { findingsSummary, groupLines } from "../render/grouped.js";
 import { writeJson } from "../render/json.js";
 
-const help = `clear verify [--root DIR] [--rev REV | --range BASE..HEAD] [--json]
+const help = `clear verify [--root DIR] [--rev REV | --range BASE..HEAD] [--json] [--verbose]
 
 For CI. Every file under fixtures/ is listed, with a matching SHA-256, in an accepted batch of
 CLEARANCE.md whose digest still holds (a later accepted listing of a path supersedes an earlier
@@ -19,7 +20,8 @@ one); every fixture a batch lists is present; no link stands where the tool's ow
 (fixtures/, captures-inbox/, CLEARANCE.md, clear.config.json); no raw capture is committed,
 under the inbox or anywhere else, by its name or its content. Without flags the working tree is
 checked; --rev checks one commit's whole tree; --range checks every commit of the range the way
-the pre-push hook does. Exit 0 when all holds, 1 with findings naming the file, 2 on usage errors
+the pre-push hook does. Findings are grouped by code with their first files and what to do;
+--verbose lists every one. Exit 0 when all holds, 1 with findings naming the file, 2 on usage errors
 and on a record this tool cannot read.
 `;
 
@@ -28,8 +30,33 @@ function unreadable(findings: Finding[]): void {
   if (bad) throw new RecordError(bad.message);
 }
 
+function verifyText(findings: Finding[], commits: { commit: string; findings: Finding[] }[] | undefined, verbose: boolean, ok: boolean): string {
+  const verdict = ok ? "verified: every fixture accepted, no raw capture, no link" : "NOT verified";
+  if (verbose) {
+    const byCommit = (c: { commit: string; findings: Finding[] }): string[] => [
+      `commit ${c.commit.slice(0, 12)}:`,
+      ...c.findings.map((f) => `  ${findingLine(f)}`),
+    ];
+    const lines = commits ? commits.flatMap(byCommit) : findings.map(findingLine);
+    return printableLines([...lines, verdict]);
+  }
+  if (findings.length === 0) return printableLines([verdict]);
+  const grouped = commits
+    ? [`Findings by code, in ${commits.length} commits:`, ...groupLines(refusalGroups(commits, "verify", false))]
+    : findingsSummary(findings, "verify");
+  return printableLines([...grouped, "--verbose lists every finding.", verdict]);
+}
+
+const FLAGS = {
+  json: { type: "boolean" },
+  verbose: { type: "boolean" },
+  root: { type: "string" },
+  rev: { type: "string" },
+  range: { type: "string" },
+} as const;
+
 async function run(argv: string[], io: Io): Promise<number> {
-  const { values } = parseFlags(argv, { json: { type: "boolean" }, root: { type: "string" }, rev: { type: "string" }, range: { type: "string" } }, 0, "verify");
+  const { values } = parseFlags(argv, FLAGS, 0, "verify");
   if (values.rev !== undefined && values.range !== undefined) throw new UsageError("clear verify takes --rev or --range, not both");
   const setting = loadSetting(values.root, io.cwd);
   const root = setting.root;
@@ -48,10 +75,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   unreadable(findings);
   const ok = !blocks(findings);
   if (values.json) writeJson(io, { command: "verify", ok, ...(commits ? { commits } : {}), findings });
-  else {
-    const lines = commits ? commits.flatMap((c) => [`commit ${c.commit.slice(0, 12)}:`, ...c.findings.map((f) => `  ${findingLine(f)}`)]) : findings.map(findingLine);
-    io.stdout(`${[...lines, ok ? "verified: every fixture accepted, no raw capture, no link" : "NOT verified"].join("\n")}\n`);
-  }
+  else io.stdout(verifyText(findings, commits, values.verbose === true, ok));
   return ok ? 0 : 1;
 }
 

@@ -7,3 +7,35 @@ export const processIo: Io = {
   cwd: process.cwd(),
   tty: process.stderr.isTTY === true,
 };
+
+/** Back to the line's start, and the line wiped. */
+export const WIPE_LINE = "\r\u001b[K";
+
+/**
+ * A one-line progress display on the terminal behind `io`'s stderr. The line in progress is wiped
+ * before anything else `io` writes, on stdout or stderr, so no command has to remember to; an
+ * empty line only wipes it.
+ */
+export function progressLine(io: Io): (line: string) => void {
+  const { stdout, stderr } = io;
+  let shown = false;
+  const wipe = (): void => {
+    if (!shown) return;
+    shown = false;
+    stderr(WIPE_LINE);
+  };
+  io.stdout = (text) => {
+    wipe();
+    stdout(text);
+  };
+  io.stderr = (text) => {
+    wipe();
+    stderr(text);
+  };
+  return (line) => {
+    wipe();
+    if (line === "") return;
+    stderr(`${WIPE_LINE}${line}`);
+    shown = true;
+  };
+}

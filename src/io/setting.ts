@@ -2,6 +2,7 @@ import os from "node:os";
 import { UsageError } from "../errors.js";
 import { makeDisplay, type Display } from "../display.js";
 import { loadRules } from "./load-rules.js";
+import { progressLine } from "./process-io.js";
 import { DEFAULT_LIMITS, type ReadLimits } from "./read-capture-dir.js";
 import { loadConfig, repoRoot, rulesDirFor, withDeclarations, type ClearConfig } from "./repo.js";
 import type { Io, Rules } from "../types.js";
@@ -21,10 +22,13 @@ export interface Setting {
   progress: ((line: string) => void) | null;
 }
 
-/** A progress writer for a command, or null (no terminal, --json, or NO_COLOR-style quiet). */
+/**
+ * A progress writer for a command, or null (no terminal, --json, or NO_COLOR-style quiet). From
+ * here on, whatever the command writes through `io` first wipes the line in progress.
+ */
 export function progressFor(io: Io, json: boolean | undefined): ((line: string) => void) | null {
   if (!io.tty || json === true || process.env.CLEAR_QUIET !== undefined) return null;
-  return (line) => io.stderr(`\r\u001b[K${line}`);
+  return progressLine(io);
 }
 
 /** The runner's own home and its owner's name, whatever root it stands under. */

@@ -61,7 +61,9 @@ describe("the gate, through installed hooks", () => {
     const again = repo();
     cleared(again, "ACCEPT");
     const file = path.join(again, "CLEARANCE.md");
-    writeFileSync(file, readFileSync(file, "utf8").replace("### Pairing", "### Pairing (edited)"));
+    const record = readFileSync(file, "utf8");
+    expect(record).toContain("\n### Pairs\n");
+    writeFileSync(file, record.replace("\n### Pairs\n", "\n### Pairs (edited)\n"));
     g(again, "add", "CLEARANCE.md");
     expect(g(again, "commit", "-qm", "edited").code).not.toBe(0);
   });

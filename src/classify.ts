@@ -42,10 +42,12 @@ export interface Classification {
 }
 
 export interface Classifier {
+  /** Whether a rule came from a repository's rules overlay. */
+  overlaid(rule: FieldRule | null): boolean;
   classify(event: string, tokens: readonly string[], kind: ValueKind, value: unknown): Classification;
 }
 
-export function classifier(ruleSet: FieldRuleSet | undefined): Classifier {
+export function classifier(ruleSet: FieldRuleSet | undefined, overlay: ReadonlyMap<FieldRule, string> = new Map()): Classifier {
   const rules = ruleSet?.rules ?? [];
   // Rules indexed by the member name their pattern ends with; a pattern ending in a wildcard is
   // tried for every leaf. Order is kept: the first rule that matches wins.
@@ -76,6 +78,7 @@ export function classifier(ruleSet: FieldRuleSet | undefined): Classifier {
   // keyed by the tokens array that tokensOf hands out once per pointer.
   const found = new WeakMap<readonly string[], Map<string, FieldRule | null>>();
   return {
+    overlaid: (rule) => rule !== null && overlay.has(rule),
     classify(event, tokens, kind, value) {
       let byEvent = found.get(tokens);
       if (!byEvent) found.set(tokens, (byEvent = new Map()));
@@ -103,8 +106,9 @@ export function classifyDocument(doc: JsonDocument, event: string, c: Classifier
     if (span.kind === "object" || span.kind === "array") return;
     const tokens = tokensOf(span.pointer);
     const value = leafValue(doc, span.kind, span.start, span.end);
-    const { class: cls, known, undocumented } = c.classify(event, tokens, span.kind, value);
-    out.push({ pointer: span.pointer, tokens, kind: span.kind, start: span.start, end: span.end, index, class: cls, known, undocumented: undocumented === true });
+    const { class: cls, known, undocumented, rule } = c.classify(event, tokens, span.kind, value);
+    const leaf = { pointer: span.pointer, tokens, kind: span.kind, start: span.start, end: span.end, index, class: cls, known };
+    out.push({ ...leaf, undocumented: undocumented === true, overlay: c.overlaid(rule) });
   });
   return out;
 }

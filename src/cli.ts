@@ -47,12 +47,15 @@ No command but clear capture writes inside a capture directory; none follows a s
 Exit codes: 0 clean, 1 something blocks, 2 usage error or unreadable input.
 `;
 
+async function helpOf(name: string): Promise<string | undefined> {
+  return ((await import("./commands/help.js")).HELP as Record<string, string | undefined>)[name];
+}
+
 export async function main(argv: string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     const topic = name === "help" ? rest[0] : undefined;
-    const load = topic ? COMMANDS[topic] : undefined;
-    io.stdout(load ? (await load()).help : HELP);
+    io.stdout((topic !== undefined && COMMANDS[topic] ? await helpOf(topic) : undefined) ?? HELP);
     return 0;
   }
   if (name === "--version" || name === "-V") {
@@ -64,12 +67,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
     io.stderr(`clear: unknown command "${name}"\n\n${HELP}`);
     return 2;
   }
-  const command = await load();
+  // A command's help is printed without loading the command: its start is Node's own.
   if ((await import("./cli-args.js")).wantsHelp(rest)) {
-    io.stdout(command.help);
+    io.stdout((await helpOf(name)) ?? (await load()).help);
     return 0;
   }
-  return command.run(rest, io);
+  return (await load()).run(rest, io);
 }
 
 const argv = process.argv.slice(2);

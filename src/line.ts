@@ -204,7 +204,7 @@ async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixture
   const kitCheck = kit && setting.root ? kitPass(kit, await committedTransports(setting.root, setting.rules.transports, false), new Map(), setting.rules.transports.versionPattern).transports : null;
   const id = batchId(line.captures);
   const mask = companionMask(line, setting, companions.values);
-  const text = recordBatch({ ...line, sittingShown: sittingShownFrom(setting.root, line.sitting.dir, setting.display.path), scan, fixtures: written, planned: fixtures, blockers, kitCheck, mask, sidecarDigest: (f) => sha256Hex(f.sidecar), overrides: { choose: options.choose ?? [], recipes: options.recipes ?? [] }, overlay: setting.rules.overlay, policies: policiesOf(setting) }, id);
+  const text = recordBatch({ ...line, sittingShown: sittingShownFrom(setting.root, line.sitting.dir, setting.display.path), scan, fixtures: written, planned: fixtures, blockers, kitCheck, mask, sidecarDigest: (f) => sha256Hex(f.sidecar), overrides: { choose: options.choose ?? [], recipes: options.recipes ?? [] }, overlay: setting.rules.overlay, overlaid: setting.rules.overlaid, policies: policiesOf(setting) }, id);
   // The record's own words and the rules' member names may spell a name the sitting taught ("name"):
   // the guard looks for homes and secret shapes; names are masked where each text is written.
   const guard = scanEngine(setting.rules.secrets, line.names.grammar, null, setting.rules.knownMembers);
@@ -239,6 +239,12 @@ export async function runLine(setting: Setting, dir: string, until: Stage, optio
   if (until === "substitute") return line;
   const unknown = (options.choose ?? []).filter((name) => !captures.some((c) => c.name === name));
   if (unknown.length > 0) throw new UsageError(`--choose: not a valid capture in this sitting: ${unknown.join(", ")}`);
+  // A capture chosen by hand that substitution refused cannot stand for its event: said, never dropped in silence.
+  const refused = line.substitution.files.filter((f) => f.cleared === null && (options.choose ?? []).includes(f.report.name));
+  if (refused.length > 0) {
+    const why = refused.map((f) => `${f.report.name} (${[...new Set(f.report.refused.map((x) => x.code))].join(", ")})`);
+    throw new UsageError(`--choose: refused, so it cannot be a fixture: ${why.join(", ")}; choose another capture of its event`);
+  }
   line.selection = selectPass(captures, line.substitution, line.pairing, setting.rules, options.choose ?? []);
   if (until === "select") return line;
   const paths = repoPaths(setting.config);

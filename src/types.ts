@@ -121,6 +121,8 @@ export interface Rules {
   knownMembers: ReadonlySet<string>;
   /** The repository's own rules files laid over the bundled ones (paths relative to its rules folder), with their digests: the batch names them. */
   overlay: { file: string; sha256: string }[];
+  /** The field rules and fixed URL endpoints the overlay added, with the file each came from: the batch names each. */
+  overlaid: { fieldRules: ReadonlyMap<FieldRule, string>; endpoints: { endpoint: string; file: string }[] };
 }
 
 // ---- Pass results ----
@@ -183,6 +185,8 @@ export interface ClassifiedLeaf {
   known: boolean;
   /** An enum's value outside the values the host documents: classed free text, fail-closed. */
   undocumented: boolean;
+  /** Classed by a field rule a repository's rules overlay added. */
+  overlay: boolean;
 }
 
 /** The refused classes a capture holds, judged once against the policy in force. */
@@ -283,6 +287,8 @@ export interface ClearedReport {
   spans: { index: number; class: FieldClass; rules: string[] }[];
   /** How many scalar values of each class no rule changed: kept as the host sent them. */
   kept: Partial<Record<FieldClass, number>>;
+  /** How many of those a field rule of the repository's rules overlay classed. */
+  keptByOverlay: number;
   /** One changed value per rule, its changed part masked (a cleared capture's only). */
   examples: ChangeExample[];
   review: string[];

@@ -203,7 +203,7 @@ describe("a declaration in the batch", () => {
     const r = clearJson(["run"], { cwd: root });
     expect(r.code).toBe(0);
     const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
-    expect(record).toContain(`- declaration, not a person: \`sessions\` (clear.config.json): ${reason}`);
+    expect(record).toContain(`- Declared not a person (clear.config.json): \`sessions\`: ${reason}`);
     expect(readFileSync(path.join(root, "fixtures", "codex", "0.171.0", "session_start.json"), "utf8")).toContain(transcript);
   });
 });

@@ -79,6 +79,24 @@ describe("the layers of src/", () => {
     expect(circlesIn(graph)).toEqual([]);
   });
 
+  it("a command's help loads no pass, no rules and no scanner: the registry's imports reach none", () => {
+    const reached = new Set<string>();
+    const visit = (m: string): void => {
+      if (reached.has(m)) return;
+      reached.add(m);
+      for (const d of graph.get(m) ?? []) visit(d);
+    };
+    visit("commands/help");
+    expect(reached.size).toBeGreaterThan(1);
+    expect([...reached].filter((m) => /^(passes|scan-rules|line|render|review|clearance)\/|^io\/(load-rules|setting)$/.test(m))).toEqual([]);
+    // Every command the CLI dispatches has its help there.
+    const cli = readFileSync(path.join(SRC, "cli.ts"), "utf8");
+    const dispatched = [...cli.matchAll(/^\s+"?([a-z-]+)"?: async \(\) => \(await import\("\.\/commands\//gm)].map((m) => m[1]);
+    const help = readFileSync(path.join(SRC, "commands", "help.ts"), "utf8");
+    expect(dispatched.length).toBeGreaterThan(10);
+    for (const name of dispatched) expect(help).toContain(`"${name}": \``);
+  });
+
   it("the checks see an upward import and a circle where there is one", () => {
     const fake = new Map([["passes/a", ["io/b"]], ["io/b", ["passes/a"]]]);
     expect(upwardImports(fake)).toEqual(["passes/a (passes) -> io/b (edges)"]);

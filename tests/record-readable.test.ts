@@ -76,7 +76,7 @@ describe("the batch a person reads", () => {
     expect(fixtures).toHaveLength(8);
     for (const f of fixtures) expect(screen).toContain(`\`fixtures/claude-code/2.1.261/${f}\``);
     expect(screen).toMatch(/- `home-path-v1`: [^\n]*\d+ values \([^)]*paths[^)]*\) in 8 fixtures, at `\/cwd` ×8[^\n]*; for example `\/home\/\.\.\.\/work\/demo-project` \([^)]*\) became `\/home\/user\/work\/demo-project`/);
-    expect(screen).toMatch(/- `free-text-v1`: [^\n]*; for example `\.\.\.` \(\d+ characters, what changed masked\) became `x+`/);
+    expect(screen).toMatch(/- `free-text-v1`: [^\n]*; for example `\.\.\.` \(what changed masked\) became `x+`/);
     expect(screen).toMatch(/### What is kept as the host sent it\n\n- \d+ enum values, \d+ identifiers/);
     expect(screen).toContain("write ACCEPT alone on the line under its User acceptance heading");
   });
@@ -109,7 +109,40 @@ describe("the batch a person reads", () => {
     const { code, record } = runIn(dir);
     expect(code).toBe(0);
     expect(record).not.toMatch(/userkin|serkin|erkin|rkin|kin\//);
-    expect(record).toContain("for example `/home/.../work/demo-project` (");
+    expect(record).toContain("for example `/home/.../work/demo-project` (what changed masked)");
+  });
+
+  it("a fixture the scan flags gives no example: a shortened value never shows part of a secret", () => {
+    const dir = path.join(tempDir(), "s");
+    sitting(dir);
+    // Every capture but one session_start, whose cwd ends in a key shape built here: the only home example there is.
+    for (const n of readdirSync(dir)) if (n !== "sitting.json" && !n.startsWith("claude-code_session_start_")) rmSync(path.join(dir, n));
+    const file = path.join(dir, "claude-code_session_start_2.1.261.1.json");
+    const key = ["ghp", "_", "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5"].join("");
+    const payload = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    delete payload.transcript_path;
+    payload.cwd = `/home/someone/${key}`;
+    writeFileSync(file, JSON.stringify(payload));
+    const { code, record } = runIn(dir);
+    expect(code).toBe(1);
+    expect(record).toContain("block `secret-found`");
+    expect(record).toMatch(/- `home-path-v1`: [^\n]*1 value \(1 path\) in 1 fixture, at `\/cwd` ×1\n/);
+    expect(record).not.toContain("for example");
+    expect(record).not.toContain(key.slice(0, 10));
+  });
+
+  it("a reason that quotes an identifier from a capture is data: no link or image can form from it", () => {
+    const dir = path.join(tempDir(), "s");
+    sitting(dir);
+    for (const n of readdirSync(dir).filter((x) => /_(pre|post)_tool_use_2/.test(x))) {
+      const text = readFileSync(path.join(dir, n), "utf8");
+      writeFileSync(path.join(dir, n), text.replace("toolu_01AbCdEfGhIjKlMnOpQrStUv", "![look](https://example.invalid/x)"));
+    }
+    const { code, record } = runIn(dir);
+    expect(code).toBe(0);
+    expect(record).toContain("example.invalid");
+    // Outside code spans, no text opens link syntax.
+    for (const line of record.split("\n")) expect(line.replace(/`[^`]*`/g, ""), line).not.toMatch(/\]\(|!\[/);
   });
 
   it("without sitting.json no time is taken from the file system, and the batch says so", () => {

@@ -55,8 +55,8 @@ function hostileBatch(rnd: () => number): { input: BatchInput; fixtures: Fixture
       userNames: 0,
       declarations: [{ segment: hostile(rnd), reason: hostile(rnd) }],
       files: [
-        { cleared: null, report: { name: names[1] as string, rawBytes: 1, clearedBytes: null, rules: [{ rule: hostile(rnd), pointers: [hostile(rnd)], changed: [] }], spans: [], kept: {}, examples: [], review: [], undocumented: [], exemptions: [], refused: [f] } },
-        { cleared: "{}", report: { name: names[0] as string, rawBytes: 1, clearedBytes: 2, rules: [{ rule, pointers: [hostile(rnd)], changed: [hostile(rnd)] }], spans: [{ index: 1, class: "free-text" as const, rules: [rule] }], kept: { identifier: 2 }, examples: [{ rule, pointer: hostile(rnd), before: hostile(rnd), after: hostile(rnd), length: 3 }], review: [], undocumented: [], exemptions: [{ rule: hostile(rnd), pointer: hostile(rnd), reason: hostile(rnd), remainingCount: 1, remaining: [] }], refused: [] } },
+        { cleared: null, report: { name: names[1] as string, rawBytes: 1, clearedBytes: null, rules: [{ rule: hostile(rnd), pointers: [hostile(rnd)], changed: [] }], spans: [], kept: {}, keptByOverlay: 0, examples: [], review: [], undocumented: [], exemptions: [], refused: [f] } },
+        { cleared: "{}", report: { name: names[0] as string, rawBytes: 1, clearedBytes: 2, rules: [{ rule, pointers: [hostile(rnd)], changed: [hostile(rnd)] }], spans: [{ index: 1, class: "free-text" as const, rules: [rule] }], kept: { identifier: 2 }, keptByOverlay: 1, examples: [{ rule, pointer: hostile(rnd), before: hostile(rnd), after: hostile(rnd), length: 3 }], review: [], undocumented: [], exemptions: [{ rule: hostile(rnd), pointer: hostile(rnd), reason: hostile(rnd), remainingCount: 1, remaining: [] }], refused: [] } },
       ],
       skipped: [],
       findings: [],
@@ -72,6 +72,7 @@ function hostileBatch(rnd: () => number): { input: BatchInput; fixtures: Fixture
     overrides: { choose: [names[0] as string, hostile(rnd)], recipes: [hostile(rnd)] },
     overlay: [{ file: hostile(rnd), sha256: hex(rnd) }],
     policies: [{ name: hostile(rnd), reason: hostile(rnd) }],
+    overlaid: { fieldRules: new Map([[{ pointer: hostile(rnd), class: "identifier" as const, examples: [] }, hostile(rnd)]]), endpoints: [{ endpoint: hostile(rnd), file: hostile(rnd) }] },
   } satisfies BatchInput;
   return { input: input as BatchInput, fixtures };
 }

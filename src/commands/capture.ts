@@ -22,32 +22,9 @@ import { guarded, type Command } from "../command.js";
 import { loadSetting, type Setting } from "../io/setting.js";
 import type { Io } from "../types.js";
 import { writeJson } from "../render/json.js";
+import { HELP } from "./help.js";
 
-const help = `clear capture: record a sitting from the real hosts
-
-  clear capture hook <harness> <Event> [--host-version V]
-      What a host's hook runs. Writes the payload on stdin, byte for byte, to
-      $CLEAR_CAPTURE_DIR/<harness>_<snake_event>_<version>.<n>.json. Prints nothing on stdout and
-      exits 0 whatever happens; does nothing when CLEAR_CAPTURE_DIR is unset.
-  clear capture setup <harness> --project DIR [--into SITTING] [--host-version V] [--host-bin BIN]
-      The host's hook configuration in a throwaway project folder, and kit.json with the SHA-256
-      of every file written (in SITTING, else in DIR).
-  clear capture start <harness> --into DIR [--driver TEXT] [--method TEXT] [--recipe NAME] [--host-bin BIN]
-      Probes <host> --version, writes DIR/sitting.json and prints the recipe's steps as a checklist.
-  clear capture status DIR [--recipe NAME] [--host-bin BIN] [--json]
-      Which of the recipe's events are captured, missing or repeated; a host version that moved
-      since start is a stop. Exit 1 while anything is missing or the version moved.
-  clear capture dry-run <harness> [--host-version V] [--host-bin BIN]
-      One synthetic payload through the transport's exact hook command into a temporary folder,
-      checked and removed.
-  clear capture drive <harness> --into DIR [--recipe NAME] [--host-bin BIN] [--isolate auto|always|never] [--step NAME]... [--keep]
-      A sitting without a person or a network: the real host against a scripted model on 127.0.0.1.
-  clear capture install [<harness>...]
-      Installs the pinned hosts (${HARNESSES.map((h) => `${HOST_PINS[h].npmPackage}@${HOST_PINS[h].version}`).join(", ")})
-      into the hosts cache ($CLEAR_HOSTS_CACHE, else ~/.cache/clear/hosts).
-
-Harnesses: ${HARNESSES.join(", ")}.
-`;
+const help = HELP["capture"];
 
 function harnessOf(name: string | undefined, sub: string): Harness {
   if (!isHarness(name)) throw new UsageError(`clear capture ${sub} needs a harness: ${HARNESSES.join(", ")}`);

@@ -13,18 +13,9 @@ import { comparePass, shapeOf, type FixtureShape } from "../passes/compare.js";
 import { comparisonJson, renderComparison, type ComparedSide } from "../render/compare.js";
 import { writeJson } from "../render/json.js";
 import type { Io, ReadProblem } from "../types.js";
+import { HELP } from "./help.js";
 
-const help = `clear compare <dir-a> <dir-b> [--json]
-clear compare <harness> <version-a> <version-b> [--root DIR] [--json]
-
-What changed in the payloads between two host versions: two fixture folders, or two versions of
-one harness in the repository's fixtures folder (fixtures/<harness>/<version>/). Per event: the
-events present in one side only; members added and removed, by JSON pointer (every item of an
-array as one shape, written *); members whose class changed (string to object, enum to free
-text); enum values new or gone. Reads the fixtures only, never through a link, and prints member
-names the rules do not spell as [masked]. Exit 0 when both sides were read whole, 1 when a
-fixture could not be read (named), 2 on usage errors and a folder that cannot be read at all.
-`;
+const help = HELP["compare"];
 
 interface Side extends ComparedSide {
   base: string;

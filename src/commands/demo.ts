@@ -5,14 +5,9 @@ import { parseFlags } from "../cli-args.js";
 import { demoFlow } from "../clearance/demo-flow.js";
 import { guarded, type Command } from "../command.js";
 import type { Io } from "../types.js";
+import { HELP } from "./help.js";
 
-const help = `clear demo [--keep]
-
-The whole flow on the bundled example sitting (examples/sitting: synthetic, labelled as an
-example), in a temporary git repository: install the hooks, clear the sitting into fixtures and a
-CLEARANCE.md batch, show the gate refusing the commit, write ACCEPT as a person would, show the
-commit going through. The project's own files are not touched. --keep leaves the repository.
-`;
+const help = HELP["demo"];
 
 async function run(argv: string[], io: Io): Promise<number> {
   const { values } = parseFlags(argv, { keep: { type: "boolean" } }, 0, "demo");

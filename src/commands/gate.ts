@@ -7,18 +7,9 @@ import { loadConfig, repoRoot, rulesDirFor } from "../io/repo.js";
 import type { Io } from "../types.js";
 import { rawCaptureCheck, type RawCaptureCheck } from "../passes/raw-capture.js";
 import { gateReport } from "../render/human.js";
+import { HELP } from "./help.js";
 
-const help = `clear gate pre-commit | pre-push [<remote> <url>] [--verbose]
-
-What the installed git hooks run. pre-commit checks what is staged (the index, not the working
-tree). pre-push checks every commit the destination does not have yet (by the ref lines git gives
-on standard input and the remote's tracking refs; with no ref lines, the pre-commit framework's
-PRE_COMMIT_FROM_REF/TO_REF, else every local branch and tag the remote lacks), so a commit made
-with --no-verify still cannot leave the machine. Refused: a fixture no accepted batch lists with
-its digest, a link where the tool's own files stand, and a raw capture anywhere in the tree, by
-its name or by its content. A refusal says each kind of finding once: how many, the first files
-and what to do; --verbose lists every finding of every commit.
-`;
+const help = HELP["gate"];
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return "";

@@ -7,26 +7,9 @@ import { loadRules } from "../io/load-rules.js";
 import { hookStatus, installHooks, uninstallHooks, type HooksResult } from "../io/hooks.js";
 import { repoRoot } from "../io/repo.js";
 import type { Io } from "../types.js";
+import { HELP } from "./help.js";
 
-const help = `clear hooks install | status | uninstall [--yes] [--manager NAME] [--root DIR]
-
-install wires the pre-commit and pre-push gate through the hook manager the repository uses,
-so that the manager's own reinstall keeps it:
-  husky            a line in .husky/pre-commit and .husky/pre-push
-  lefthook         a script entry in lefthook.yml (pre-push with use_stdin: true)
-  pre-commit       a repo: local hook in .pre-commit-config.yaml, for both stages
-  hooks-path       a line in each hook of a hand-set core.hooksPath folder
-  plain            git's own hooks folder, where no manager is used
-The committed files hold no path of this machine: they run .clear/hooks/<hook> (lefthook: its
-scripts folder), which runs the repository's own node_modules/.bin/fixture-clear. Where that is
-missing, a commit touching nothing that could hold a capture goes through and any other is refused.
-A file you own is changed only with --yes; without it the change is shown and nothing is written.
---manager names the manager where more than one is configured. A hook that was in git's hooks
-folder is kept, run first, and comes back on uninstall.
-
-status follows, for each hook, what git will actually run down to the gate; exit 1 when the gate
-would not run. uninstall takes out only what install added (also with --yes for files you own).
-`;
+const help = HELP["hooks"];
 
 async function run(argv: string[], io: Io): Promise<number> {
   const flags = { root: { type: "string" }, yes: { type: "boolean" }, manager: { type: "string" } } as const;

@@ -6,16 +6,9 @@ import type { Io } from "../types.js";
 import { runLine } from "../line.js";
 import { renderInventory } from "../render/human.js";
 import { writeJson } from "../render/json.js";
+import { HELP } from "./help.js";
 
-const help = `clear inventory <capture-dir> [--recipe NAME]... [--json] [--verbose] [--fields] [--root DIR] [--max-file-bytes N]
-
-Lists what a capture sitting holds: every capture's name parts, size and SHA-256, and every
-finding: missing recipe events, unknown versions, version mismatches against sitting.json,
-refused classes and every bad file. A summary by default: captures counted by harness, version
-and event, and findings grouped by code with their first files and what to do; --verbose lists
-every capture and every finding, and --fields adds every JSON pointer with its class.
-Never writes. Exit 0 when nothing blocks, 1 when a finding blocks, 2 when the folder cannot be read.
-`;
+const help = HELP["inventory"];
 
 const FLAGS = {
   json: { type: "boolean" },

@@ -7,16 +7,9 @@ import type { Io } from "../types.js";
 import { writeAtomic } from "../io/write-atomic.js";
 import { printable } from "../record/data.js";
 import { findingLine } from "../render/human.js";
+import { HELP } from "./help.js";
 
-const help = `clear kit record <kit-dir> --head <sha> [--binary PATH] [--out FILE] [--root-edit TEXT]... [--host-version HARNESS=VERSION]...
-
-Hashes a sitting's kit: the hook binary (by default the one executable file under <kit-dir>/bin/)
-and every generated transport found in the kit folder (rules/transports.json: Claude
-hooks/hooks.json; Codex .codex/hooks.json and .codex/hooks/events/*.sh; OpenCode
-.opencode/plugins/*.ts), and writes kit.json (default <kit-dir>/kit.json) with the head commit,
-the version edits and the host versions it was built for. A link, a device, a FIFO or anything
-under /proc in the kit is never read: it is a finding, and no kit.json is written (exit 1).
-`;
+const help = HELP["kit"];
 
 async function run(argv: string[], io: Io): Promise<number> {
   const [action, ...rest] = argv;

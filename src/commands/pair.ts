@@ -5,16 +5,9 @@ import type { Io } from "../types.js";
 import { runLine } from "../line.js";
 import { renderPairing } from "../render/human.js";
 import { writeJson } from "../render/json.js";
+import { HELP } from "./help.js";
 
-const help = `clear pair <capture-dir> [--json] [--verbose] [--root DIR]
-
-States which captures belong to one host operation, by the host's own per-operation identifiers
-(tool call, sub-agent, turn or prompt, session), finest first. A file pairs only at its finest
-identifier; a session id every file shares, and a placeholder id, pair nothing. Files that pair
-with nothing are listed with the scope and the reason; invalid files are skipped and named.
-Pairs and files not paired are counted by scope with their first few; --verbose lists each one.
-Never writes. Exit 0, or 2 when the folder cannot be read.
-`;
+const help = HELP["pair"];
 
 async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, verbose: { type: "boolean" }, root: { type: "string" } }, 1, "pair");

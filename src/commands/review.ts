@@ -12,17 +12,9 @@ import { parseRecord } from "../record/parse.js";
 import type { Io } from "../types.js";
 import { acceptanceOf, rawValue, reviewModel, type Acceptance, type RecordRead, type ReviewContext } from "../review/model.js";
 import { pageHtml, SCRIPT, STYLE } from "../review/page.js";
+import { HELP } from "./help.js";
 
-const help = `clear review [<capture-dir>] [--root DIR] [--port N]
-
-Serves a page on 127.0.0.1 (a random free port unless given, a one-time token in the printed URL)
-to look at a batch before ACCEPT: where the batch stands (each finding that blocks it, with its
-code, file, pointer and what to do; or whether CLEARANCE.md already holds it, accepted or awaiting
-ACCEPT, or written before the sitting or the rules changed), the coverage grid, each fixture under
-the path it will be committed at with its provenance sidecar and its substituted spans marked (the
-raw value of one span is sent only when you reveal it), the pairs, the scan and its reach control.
-Nothing raw is written to disk or cached. Ctrl-C ends it.
-`;
+const help = HELP["review"];
 
 /** How a person runs clear run on this sitting: the inbox needs no argument; another folder is named, quoted for a shell. */
 function runCommandFor(setting: Setting, dir: string): string {

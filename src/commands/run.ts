@@ -6,24 +6,9 @@ import { repoPaths } from "../io/repo-tree.js";
 import { loadSetting, progressFor } from "../io/setting.js";
 import type { Io } from "../types.js";
 import { writeJson } from "../render/json.js";
+import { HELP } from "./help.js";
 
-const help = `clear run [<capture-dir>] [--root DIR] [--choose FILE]... [--recipe NAME]... [--json]
-
-Every pass in order on a sitting (default: captures-inbox/ of the repository): inventory, pair,
-substitute, select, scan, digest. Then the selected fixtures and their provenance sidecars are
-written under fixtures/<harness>/<version>/ and a batch is appended to CLEARANCE.md (replacing the
-batch still awaiting acceptance; a batch that carries ACCEPT is never touched). When an accepted
-batch already holds this sitting's very fixtures, nothing is written. When anything blocks, no
-fixture is written, the batch says why, and the exit code is 1. The tool never writes ACCEPT. One
-run at a time per repository: a second one exits 2 and changes nothing. A link where fixtures/,
-CLEARANCE.md, captures-inbox/ or clear.config.json stand is refused before anything is read.
-
---choose FILE takes that capture (by its name, or its path in the sitting) for its event instead of
-the smallest; --recipe NAME says which events the sitting was to produce (default: each harness's
-default recipe), so that an event the recipe does not name is not missing. Both are recorded in the
-batch as overrides. A name that is no valid capture of the sitting, or no recipe, is exit 2.
-Nothing comes from a file's time: the same captures give the same fixtures and sidecars.
-`;
+const help = HELP["run"];
 
 const FLAGS = {
   json: { type: "boolean" },

@@ -12,19 +12,9 @@ import { renderScan } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import { relativeUri, sarifLog, SRCROOT, type SarifPlace } from "../render/sarif.js";
 import { toolVersion } from "../version.js";
+import { HELP } from "./help.js";
 
-const help = `clear scan <path>... [--json] [--verbose] [--sarif FILE] [--user NAME]... [--root DIR]
-
-Scans files (folders are walked; links are reported, never followed) for secret shapes with the
-rules of secretlint's recommended preset and this project's rules (rules/secrets/), and for a
-home directory's owner or a known user name: in the raw bytes and in every string as a JSON
-parser decodes it (escapes, JSON held in strings, at any depth). Findings give the file, rule,
-line, column, JSON pointer and what may be shown of the value (a key's fixed prefix, never any of
-a name). Waivers in clear.config.json are applied and listed. Every scan also scans a planted
-control, plain and escaped, and fails unless every rule fires on it. Findings are grouped by
-rule with their first files and what to do; --verbose lists every one. Exit 0 when clean, 1 on a
-finding, a file not scanned, or a silent control; 2 on usage errors.
-`;
+const help = HELP["scan"];
 
 interface Listed {
   inputs: ScanInput[];

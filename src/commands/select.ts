@@ -6,17 +6,9 @@ import type { Io } from "../types.js";
 import { runLine } from "../line.js";
 import { renderSelection } from "../render/human.js";
 import { writeJson } from "../render/json.js";
+import { HELP } from "./help.js";
 
-const help = `clear select <capture-dir> [--choose FILE]... [--json] [--verbose] [--root DIR]
-
-Chooses one capture for each harness, version and event among those that can be cleared: the
-smallest by raw bytes (ties to the lowest .n), except that pairs the rules keep (pre_tool_use with
-post_tool_use, pre_compact with post_compact, ...) are chosen as one operation at their finest
-scope whenever one exists. Every capture not chosen is counted, and with --verbose listed with its
-size and why. --choose overrides a choice, and is recorded as an override. Findings are grouped
-by code with their first files and what to do. Never writes. Exit 0, or 1 when an event has no
-clearable capture.
-`;
+const help = HELP["select"];
 
 const FLAGS = { json: { type: "boolean" }, verbose: { type: "boolean" }, choose: { type: "string", multiple: true }, root: { type: "string" } } as const;
 

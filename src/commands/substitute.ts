@@ -8,20 +8,9 @@ import { isInside, writeFolderWhole } from "../io/write-atomic.js";
 import { runLine } from "../line.js";
 import { renderSubstitution } from "../render/human.js";
 import { writeJson } from "../render/json.js";
+import { HELP } from "./help.js";
 
-const help = `clear substitute <capture-dir> --out <dir> [--user NAME]... [--json] [--verbose] [--root DIR]
-
-Clears every capture in the folder into --out under its own name: home-path-v1 first (the owner of
-every home directory, whatever its root or spelling, becomes the user placeholder), then any
-literal-v1 rules and the opt-in env-dump-v1 policy from clear.config.json, then url-v1 (a URL's
-user information, query values and fragment) and free-text-v1 (free text becomes x of the same raw
-length). Only string values change; every other byte is kept. A final check reads every cleared
-string fully, nested JSON included, and refuses the file if a home owner or a user name is left.
---out must be a new or empty folder outside the capture folder; it appears whole or not at all.
-What each rule changed is counted over every file, refusals grouped by code; --verbose lists
-every file.
-Exit 0 when every capture was cleared, 1 when one was refused or unreadable, 2 on usage errors.
-`;
+const help = HELP["substitute"];
 
 async function checkOut(out: string, captureDir: string, shown: string): Promise<void> {
   if (await isInside(out, captureDir)) throw new UsageError(`--out ${shown}: inside the capture folder; nothing is ever written there`);

@@ -12,16 +12,9 @@ import { printable } from "../record/data.js";
 import { findingLine } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import type { Kit } from "../types.js";
+import { HELP } from "./help.js";
 
-const help = `clear verify-kit --kit <kit.json> [--root DIR] [--working-tree] [--json]
-
-Proves the committed transports (at HEAD, or in the working tree with --working-tree) are the
-kit's bytes: each is equal, differs (with the lines, and whether in version strings only, where
-the kit's own copy is beside kit.json), missing, or extra. Where the kit's head is a commit of the
-repository, checks that the kit's transports differ from that head's only in version strings.
-Checks the binary's digest where the binary is present. Exit 0 when all are equal, 1 otherwise,
-2 when kit.json breaks its schema (naming the pointer).
-`;
+const help = HELP["verify-kit"];
 
 /** The kit's own copies of its transports, beside kit.json, read without following a link; refusals are findings. */
 async function kitCopies(kit: Kit, kitDir: string, findings: Finding[]): Promise<Map<string, string | null>> {

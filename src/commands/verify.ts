@@ -11,19 +11,9 @@ import { RecordError } from "../record/parse.js";
 import { findingLine, printableLines, refusalGroups } from "../render/human.js";
 import { findingsSummary, groupLines } from "../render/grouped.js";
 import { writeJson } from "../render/json.js";
+import { HELP } from "./help.js";
 
-const help = `clear verify [--root DIR] [--rev REV | --range BASE..HEAD] [--json] [--verbose]
-
-For CI. Every file under fixtures/ is listed, with a matching SHA-256, in an accepted batch of
-CLEARANCE.md whose digest still holds (a later accepted listing of a path supersedes an earlier
-one); every fixture a batch lists is present; no link stands where the tool's own files do
-(fixtures/, captures-inbox/, CLEARANCE.md, clear.config.json); no raw capture is committed,
-under the inbox or anywhere else, by its name or its content. Without flags the working tree is
-checked; --rev checks one commit's whole tree; --range checks every commit of the range the way
-the pre-push hook does. Findings are grouped by code with their first files and what to do;
---verbose lists every one. Exit 0 when all holds, 1 with findings naming the file, 2 on usage errors
-and on a record this tool cannot read.
-`;
+const help = HELP["verify"];
 
 function unreadable(findings: Finding[]): void {
   const bad = findings.find((f) => f.code === "record-unreadable");

@@ -6,7 +6,7 @@ import { holdsRules, layOver, overlayDefaults, readOverlay, sameFolder, type Ove
 import * as bundled from "../schemas.js";
 import { RulesError } from "../errors.js";
 import { pointerTokens } from "../json/reader.js";
-import type { PayloadRules, FieldRuleSet, HarnessCatalogue, HomeRules, PairingRuleSet, Recipe, RefusalRules, Rules, SecretRules, TransportRules, UrlRules } from "../types.js";
+import type { PayloadRules, FieldRule, FieldRuleSet, HarnessCatalogue, HomeRules, PairingRuleSet, Recipe, RefusalRules, Rules, SecretRules, TransportRules, UrlRules } from "../types.js";
 
 // Rules live in rules/ as JSON; each kind has a JSON Schema there, compiled once in strict mode at
 // build time. A repository's own rules folder is laid over the bundled rules (./rules-overlay.ts).
@@ -137,7 +137,7 @@ function loadOne<T>(dir: string, name: string, kind: SchemaName): T {
 }
 
 /** Every literal member name some rule pointer spells: printed as is, where any other name is masked. */
-function knownMembers(rules: Omit<Rules, "knownMembers" | "overlay">): Set<string> {
+function knownMembers(rules: Omit<Rules, "knownMembers" | "overlay" | "overlaid">): Set<string> {
   const pointers = [
     ...rules.fields.flatMap((f) => f.rules.flatMap((r) => [r.pointer, ...r.examples.map((e) => e.pointer)])),
     ...rules.pairing.flatMap((p) => p.scopes.flatMap((s) => s.pointers.map((x) => x.pointer))),
@@ -180,6 +180,16 @@ function checkedOverlay(overlayDir: string | undefined, only?: "harnesses"): Ove
   return files;
 }
 
+/** What the overlay added that decides what is kept: its field rules and its fixed endpoints, each with its file. */
+function overlaidBy(parts: RuleParts, overlay: OverlayFile[], bundledEndpoints: ReadonlySet<string>): Rules["overlaid"] {
+  const fileOf = new Map(overlay.map((o) => [o.shown, o.file]));
+  const fieldRules = new Map<FieldRule, string>();
+  for (const set of parts.fields) for (const r of set.rules) if (fileOf.has(parts.origins.get(r) ?? "")) fieldRules.set(r, fileOf.get(parts.origins.get(r) as string) as string);
+  const urls = overlay.find((o) => o.file === "urls.json")?.file ?? "urls.json";
+  const endpoints = parts.urls.fixedEndpoints.filter((e) => !bundledEndpoints.has(e)).map((endpoint) => ({ endpoint, file: urls }));
+  return { fieldRules, endpoints };
+}
+
 /**
  * The bundled rules, with a repository's rules folder laid over them when one is given (see
  * ./rules-overlay.ts for what an overlay may add); the overlay's files are listed with their digests.
@@ -187,12 +197,13 @@ function checkedOverlay(overlayDir: string | undefined, only?: "harnesses"): Ove
 export function loadRules(overlayDir?: string): Rules {
   const parts = bundledParts();
   const overlay = checkedOverlay(overlayDir);
+  const bundledEndpoints = new Set(parts.urls.fixedEndpoints);
   for (const o of overlay) layOver(parts, o);
   overlayDefaults(parts, new Set(overlay.filter((o) => o.file.startsWith("recipes/")).map((o) => o.value as object)));
   const { origins, ...loaded } = parts;
   const dir = overlay.length > 0 ? path.resolve(overlayDir as string) : BUNDLED_RULES_DIR;
   const listed = overlay.map((o) => ({ file: o.file, sha256: o.sha256 })).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  const rules: Rules = { dir, ...loaded, knownMembers: knownMembers({ dir, ...loaded }), overlay: listed };
+  const rules: Rules = { dir, ...loaded, knownMembers: knownMembers({ dir, ...loaded }), overlay: listed, overlaid: overlaidBy(parts, overlay, bundledEndpoints) };
   crossCheck(rules, origins);
   return rules;
 }

@@ -170,6 +170,13 @@ function layFields(parts: RuleParts, set: FieldRuleSet, shown: string): void {
   }
   const target = into;
   const added = set.rules.filter((r) => !target.rules.some((b) => isDeepStrictEqual(b, r)));
+  // A wildcard at the end keeps whatever member it reaches: only free text, which is substituted, may be classed so.
+  for (const r of added) {
+    const last = pointerTokens(r.pointer).at(-1);
+    if ((last === "*" || last === "**") && r.class !== "free-text") {
+      throw refused(shown, `/rules/${set.rules.indexOf(r)}/pointer`, `${r.pointer} ends in a wildcard and classes what it reaches ${r.class}, which keeps values unseen; name each member, or class them free-text`);
+    }
+  }
   target.rules.push(...added);
   for (const r of added) parts.origins.set(r, shown);
   // Each added rule must class its own examples: one a bundled rule classes first would change nothing, or change what is kept.

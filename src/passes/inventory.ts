@@ -20,7 +20,7 @@ export interface InventoryContext {
 
 export function inventoryContext(rules: Rules, display: Display, policy: EnvDumpPolicy | null = null): InventoryContext {
   const classifiers = new Map<string, Classifier>();
-  for (const h of rules.harnesses) classifiers.set(h.harness, classifier(rules.fields.find((f) => f.harness === h.harness)));
+  for (const h of rules.harnesses) classifiers.set(h.harness, classifier(rules.fields.find((f) => f.harness === h.harness), rules.overlaid.fieldRules));
   return { rules, display, grammar: nameGrammar(rules.harnesses), classifiers, policy };
 }
 

@@ -74,8 +74,9 @@ function pairLines(b: BatchInput): string[] {
 function selectionLines(b: BatchInput): string[] {
   const lines: string[] = [];
   for (const f of b.selection.selected) {
-    const others = f.notChosen.length === 0 ? "" : `; not chosen: ${firstNames(f.notChosen.map((n) => n.file))} (${p(f.notChosen[0]?.why ?? "")})`;
-    lines.push(`- ${d(f.harness)} ${d(f.version)} ${d(f.event)}: ${d(f.file)} (${f.bytes} bytes), ${p(f.why)}${f.override ? " [chosen by hand]" : ""}${others}`);
+    // A reason may quote an identifier from a capture: it is data, never prose a renderer could make a link of.
+    const others = f.notChosen.length === 0 ? "" : `; not chosen: ${firstNames(f.notChosen.map((n) => n.file))} (${d(f.notChosen[0]?.why ?? "")})`;
+    lines.push(`- ${d(f.harness)} ${d(f.version)} ${d(f.event)}: ${d(f.file)} (${f.bytes} bytes), ${d(f.why)}${f.override ? ", chosen by hand" : ""}${others}`);
   }
   return lines;
 }

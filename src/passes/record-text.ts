@@ -2,7 +2,7 @@ import { adviceFor } from "../advice.js";
 import { groupFindings, type Finding } from "../findings.js";
 import { dataSpan as d, proseText as p } from "../record/data.js";
 import type { TransportState } from "./kit.js";
-import type { Capture, FixtureOut, Inventory, Pairing, ScanResult, Selection, Sitting, Substitution } from "../types.js";
+import type { Capture, FixtureOut, Inventory, Pairing, Rules, ScanResult, Selection, Sitting, Substitution } from "../types.js";
 
 // What every part of the batch shares: its input, and how counts, places and grouped findings
 // are written.
@@ -30,6 +30,8 @@ export interface BatchInput {
   overrides: { choose: string[]; recipes: string[] };
   /** The repository's rules laid over the bundled ones, with their digests. */
   overlay: { file: string; sha256: string }[];
+  /** What the overlay added that decides what is kept: each field rule and fixed endpoint, with its file. */
+  overlaid: Rules["overlaid"];
   /** The opt-in policies clear.config.json puts in force, with the reason a person gave. */
   policies: { name: string; reason: string }[];
 }

@@ -136,7 +136,7 @@ interface RuleTally {
 /** A pointer with array positions as *, so one place in many items counts once. */
 const place = (pointer: string): string => pointer.replace(/\/(0|[1-9][0-9]*)(?=\/|$)/g, "/*");
 
-function ruleTallies(files: ClearedFile[]): Map<string, RuleTally> {
+function ruleTallies(files: ClearedFile[], exampleFrom: ClearedFile[]): Map<string, RuleTally> {
   const tallies = new Map<string, RuleTally>();
   const tally = (rule: string): RuleTally => {
     const t = tallies.get(rule) ?? { values: 0, fixtures: new Set<string>(), classes: new Map(), places: new Map(), example: undefined };
@@ -153,8 +153,8 @@ function ruleTallies(files: ClearedFile[]): Map<string, RuleTally> {
       }
     }
     for (const r of f.report.rules) for (const ptr of r.changed) tally(r.rule).places.set(place(ptr), (tally(r.rule).places.get(place(ptr)) ?? 0) + 1);
-    for (const e of f.report.examples) if ((tally(e.rule).example?.length ?? Infinity) > e.length) tally(e.rule).example = e;
   }
+  for (const f of exampleFrom) for (const e of f.report.examples) if ((tally(e.rule).example?.length ?? Infinity) > e.length) tally(e.rule).example = e;
   return tallies;
 }
 
@@ -163,12 +163,22 @@ function selectedFiles(b: BatchInput): ClearedFile[] {
   return b.substitution.files.filter((f) => chosen.has(f.report.name) && f.cleared !== null).sort((x, y) => byText(x.report.name, y.report.name));
 }
 
+/**
+ * The files an example may be taken from: a fixture the scan flagged, or holds a waived finding in,
+ * gives none, since a shortened value could show part of what the scan found.
+ */
+function exampleFiles(b: BatchInput): ClearedFile[] {
+  const path = new Map(b.planned.map((f) => [f.path, f.captureName]));
+  const flagged = new Set([...b.scan.findings, ...b.scan.waived].map((f) => path.get(f.file) ?? f.file));
+  return selectedFiles(b).filter((f) => !flagged.has(f.report.name));
+}
+
 function changed(b: BatchInput): string[] {
-  const tallies = [...ruleTallies(selectedFiles(b))].sort((x, y) => ruleRank(x[0]) - ruleRank(y[0]) || byText(x[0], y[0]));
+  const tallies = [...ruleTallies(selectedFiles(b), exampleFiles(b))].sort((x, y) => ruleRank(x[0]) - ruleRank(y[0]) || byText(x[0], y[0]));
   const lines = tallies.map(([rule, t]) => {
     const places = [...t.places].sort((x, y) => y[1] - x[1] || byText(x[0], y[0]));
     const at = places.slice(0, 4).map(([ptr, n]) => `${d(ptr)} ×${n}`).join(", ") + (places.length > 4 ? `, and ${plural(places.length - 4, "more place", "more places")}` : "");
-    const example = t.example ? `; for example ${d(t.example.before)} (${plural(t.example.length, "character", "characters")}, what changed masked) became ${d(t.example.after)}` : "";
+    const example = t.example ? `; for example ${d(t.example.before)} (what changed masked) became ${d(t.example.after)}` : "";
     const what = RULE_WORDS[rule] ?? (rule.startsWith("literal-v1:") ? "a value named in clear.config.json became its placeholder" : "changed by this rule");
     return `- ${d(rule)}: ${p(what)}. ${plural(t.values, "value", "values")} (${classCounts(t.classes)}) in ${plural(t.fixtures.size, "fixture", "fixtures")}, at ${at}${example}`;
   });
@@ -186,11 +196,24 @@ function kept(b: BatchInput): string[] {
   ]);
 }
 
+/** Each field rule and fixed endpoint a repository's overlay added, and how many values in the fixtures its field rules kept. */
+function overlaidLines(b: BatchInput): string[] {
+  const lines = [...b.overlaid.fieldRules].map(([r, file]) => {
+    const events = r.events ? ` on ${r.events.map(d).join(", ")}` : "";
+    return `- Field rule of the overlay (${d(file)}): ${d(r.pointer)}${events} classed ${d(r.class)}`;
+  });
+  lines.push(...b.overlaid.endpoints.map((e) => `- Fixed endpoint of the overlay (${d(e.file)}): a URL starting ${d(e.endpoint)} is kept whole, query and fragment too`));
+  const kept = selectedFiles(b).reduce((n, f) => n + f.report.keptByOverlay, 0);
+  if (b.overlaid.fieldRules.size > 0) lines.push(`- ${plural(kept, "value", "values")} in the fixtures kept as the host sent them under the overlay's field rules`);
+  return lines;
+}
+
 function overrides(b: BatchInput): string[] {
   const lines = [
     ...b.overrides.choose.map((name) => `- Chosen by hand (--choose): ${d(name)}`),
     ...b.overrides.recipes.map((name) => `- Recipe named (--recipe): ${d(name)}`),
     ...b.overlay.map((o) => `- Rules overlay: ${d(o.file)} sha256 ${d(o.sha256)}`),
+    ...overlaidLines(b),
     ...b.policies.map((x) => `- Policy in force (clear.config.json): ${d(x.name)}: ${d(b.mask(x.reason))}`),
     ...b.substitution.declarations.map((x) => `- Declared not a person (clear.config.json): ${d(x.segment)}: ${p(x.reason)}`),
     ...b.scan.waived.map((w) => `- Waived (clear.config.json): ${d(w.rule)} ${d(w.file)} ${w.pointer !== undefined ? d(w.pointer) : ""} value sha256 ${d(w.sha256)}: ${p(w.reason)}`),

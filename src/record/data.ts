@@ -61,7 +61,7 @@ export function readDataSpan(span: string): string | null {
   }
 }
 
-/** The tool's own prose with values in it: printable, and with nothing that reads as markup inline. */
+/** The tool's own prose with values in it: printable, and with nothing that reads as markup inline (no code, HTML, table cell, link or image). */
 export function proseText(text: string): string {
-  return printable(text).replace(/[`<>|]/g, hex4);
+  return printable(text).replace(/[`<>|[\]]/g, hex4);
 }

@@ -36,6 +36,7 @@ export function looksLikeProse(value: string): boolean {
 interface Leaves {
   edits: Edit[];
   kept: ClearedReport["kept"];
+  keptByOverlay: number;
   examples: ChangeExample[];
   review: string[];
   undocumented: string[];
@@ -56,11 +57,12 @@ class Applications {
 }
 
 function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, applied: Applications): Leaves {
-  const out: Leaves = { edits: [], kept: {}, examples: [], review: [], undocumented: [], refused: [], spans: [] };
+  const out: Leaves = { edits: [], kept: {}, keptByOverlay: 0, examples: [], review: [], undocumented: [], refused: [], spans: [] };
   const { doc } = capture;
   for (const l of capture.leaves) {
     if (l.kind !== "string") {
       out.kept[l.class] = (out.kept[l.class] ?? 0) + 1;
+      if (l.overlay) out.keptByOverlay++;
       continue;
     }
     const leaf: Leaf = { pointer: l.pointer, class: l.class, known: l.known, inDump: dumps.some((d) => isUnder(l.pointer, d)) };
@@ -75,7 +77,10 @@ function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, 
       raw = next.raw;
     }
     if (changedBy.length > 0) out.spans.push({ index: l.index, class: l.class, rules: changedBy });
-    else out.kept[l.class] = (out.kept[l.class] ?? 0) + 1;
+    else {
+      out.kept[l.class] = (out.kept[l.class] ?? 0) + 1;
+      if (l.overlay) out.keptByOverlay++;
+    }
     const rule = changedBy.length === 1 ? (changedBy[0] as string) : null;
     // The shortest value each rule changed alone is the clearest example of it.
     const shorter = rule === null ? -1 : out.examples.findIndex((e) => e.rule === rule);
@@ -86,8 +91,9 @@ function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, 
     }
     if (leaf.class === "free-text" && !leaf.known && !leaf.inDump) out.review.push(ctx.display.pointer(l.pointer));
     if (l.undocumented && !leaf.inDump) out.undocumented.push(ctx.display.pointer(l.pointer));
-    // Prose kept verbatim means a rule classed it wrongly, on any event.
-    if (!leaf.inDump && (leaf.class === "enum" || leaf.class === "identifier") && looksLikeProse(decodeJsonString(raw))) {
+    // Prose kept verbatim means a rule classed it wrongly, on any event; under a rule a repository added, in any class.
+    const proseKept = leaf.class === "enum" || leaf.class === "identifier" || (l.overlay && leaf.class !== "free-text");
+    if (!leaf.inDump && proseKept && looksLikeProse(decodeJsonString(raw))) {
       out.refused.push(finding("unsubstituted-free-text", { file: capture.name, pointer: ctx.display.pointer(l.pointer), ...placeOf(doc.text, l.start) }, { event: capture.event, cls: leaf.class }));
     }
     if (raw !== original) out.edits.push({ start: l.start + 1, end: l.end - 1, raw });
@@ -137,6 +143,7 @@ export function clearFile(capture: Capture, ctx: ClearContext): ClearedFile {
       rules: applied.report(ctx.registry.map((r) => r.id), ctx.display),
       spans: leaves.spans,
       kept: leaves.kept,
+      keptByOverlay: leaves.keptByOverlay,
       // An example shows text of the cleared value: only a capture that was cleared has one.
       examples: cleared === null ? [] : leaves.examples,
       review: leaves.review,

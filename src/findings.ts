@@ -61,7 +61,7 @@ const CATALOGUE = {
   "kit-not-quoted": block((p: { id: string }) => `batch ${p.id} names a kit but quotes no committed transport beside the kit's digests; run clear run again`),
   "kit-not-from-head": block((p: { how: string }) => `the kit's transport differs from its head's by more than version strings: ${p.how}`),
   // select: which capture stands for each event
-  "no-clearable-capture": block((p: { harness: string; version: string; event: string }) => `${p.harness} ${p.version} ${p.event}: every capture of it was refused or unreadable; nothing can stand for it`),
+  "no-clearable-capture": block((p: { harness: string; version: string; event: string; why: string }) => `${p.harness} ${p.version} ${p.event}: every capture of it was refused or unreadable (this one: ${p.why}); nothing can stand for it`),
   "pair-not-kept": note((p: { first: string; second: string }) => `no ${p.first} and ${p.second} of one operation can both be chosen; the chosen ones are not a pair`),
 } as const;
 

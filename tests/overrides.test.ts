@@ -59,6 +59,19 @@ describe("clear run --choose", () => {
     expect(human.stdout).toContain(`--choose ${larger}`);
   });
 
+  it("a --choose of a capture the tool refused is exit 2 naming it and why, and nothing is written", () => {
+    const root = repoWithSitting();
+    const refused = `claude-code_pre_tool_use_${VERSION}.2.json`;
+    const file = path.join(root, "captures-inbox", refused);
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), tool_name: "a tool with a long name that reads as prose" }));
+    const r = clear(["run", "--choose", refused], { cwd: root });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--choose: refused");
+    expect(r.stderr).toContain(refused);
+    expect(() => read(root, "CLEARANCE.md")).toThrow();
+    expect(() => read(root, `${FIXTURES}/pre_tool_use.json`)).toThrow();
+  });
+
   it("a --choose that names no valid capture of the sitting, or an unknown --recipe, is exit 2 naming it, and nothing is written", () => {
     const root = repoWithSitting();
     const outside = path.join(tempDir(), `claude-code_pre_tool_use_${VERSION}.1.json`);
@@ -129,6 +142,54 @@ describe("a repository's rules/ laid over the bundled rules", () => {
     expect(without).not.toBe(url);
     expect(without).toMatch(/^https:\/\/hooks\.example\.test\/v1\/in\?region=/);
     expect(runWith(["https://hooks.example.test/"])).toBe(url);
+  });
+
+  it("a field rule ending in a wildcard may only class free text: classed otherwise it is exit 2 naming the file and the pointer", () => {
+    const root = repoWithSitting();
+    for (const pointer of ["/**", "/tool_input/*"]) {
+      overlay(root, "fields/claude-code.json", fieldRule(pointer, "identifier", "session_start", "ab12"));
+      const r = clear(["run"], { cwd: root });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("fields/claude-code.json");
+      expect(r.stderr).toContain("/rules/0/pointer");
+      expect(r.stderr).toContain("wildcard");
+    }
+    expect(() => read(root, "CLEARANCE.md")).toThrow();
+  });
+
+  it("prose kept under a field rule of its own, in any class but free text, refuses the capture at its pointer", () => {
+    const prose = "please call me back at five tomorrow about the move";
+    for (const [cls, example] of [["identifier", "ab12"], ["timestamp", "2026-01-01T00:00:00Z"]] as const) {
+      const root = repoWithSitting((event, p) => (event === "session_start" ? { ...p, client_note: prose } : p));
+      overlay(root, "fields/claude-code.json", fieldRule("/client_note", cls, "session_start", example));
+      const r = clearJson(["run"], { cwd: root });
+      expect(r.code).toBe(1);
+      const findings = r.json.findings as { code: string; file?: string; pointer?: string }[];
+      expect(findings).toContainEqual(expect.objectContaining({ code: "no-clearable-capture", file: `claude-code_session_start_${VERSION}.1.json`, pointer: "/client_note" }));
+      expect(findings.find((f) => f.code === "no-clearable-capture")).toMatchObject({ message: expect.stringContaining("unsubstituted-free-text") });
+      expect(() => read(root, `${FIXTURES}/session_start.json`)).toThrow();
+      expect(read(root, "CLEARANCE.md")).not.toContain(prose);
+    }
+  });
+
+  it("the batch lists the overlay's field rules and fixed endpoints, and counts the values they kept", () => {
+    const url = "https://hooks.example.test/v1/in?region=eu-west";
+    const root = repoWithSitting((event, p) => (event === "session_start" ? { ...p, callback_url: url, client_ref: "ab12cd34" } : p));
+    overlay(root, "fields/claude-code.json", {
+      harness: "claude-code",
+      rules: [
+        { pointer: "/callback_url", class: "url", examples: [{ event: "session_start", pointer: "/callback_url", value: "https://example.test/x" }] },
+        { pointer: "/client_ref", class: "identifier", events: ["session_start"], examples: [{ event: "session_start", pointer: "/client_ref", value: "ab12" }] },
+      ],
+    });
+    overlay(root, "urls.json", { fixedEndpoints: ["https://hooks.example.test/"] });
+    expect(clearJson(["run"], { cwd: root }).code).toBe(0);
+    const record = read(root, "CLEARANCE.md");
+    expect(record).toContain("- Field rule of the overlay (`fields/claude-code.json`): `/callback_url` classed `url`");
+    expect(record).toContain("- Field rule of the overlay (`fields/claude-code.json`): `/client_ref` on `session_start` classed `identifier`");
+    expect(record).toContain("- Fixed endpoint of the overlay (`urls.json`): a URL starting `https://hooks.example.test/` is kept whole");
+    expect(record).toMatch(/- [1-9]\d* values? in the fixtures kept as the host sent them under the overlay's field rules/);
+    expect(JSON.parse(read(root, `${FIXTURES}/session_start.json`)).client_ref).toBe("ab12cd34");
   });
 
   it("a rules file that breaks its schema, or where no rules file goes, is exit 2 naming the file and the pointer", () => {

@@ -71,7 +71,8 @@ function notChosenWhy(c: Capture, chosen: Choice): string {
 /** The selection pass. Pure. `overrides` are capture names given with --choose. */
 export function selectPass(captures: Capture[], substitution: Substitution, pairing: Pairing, rules: Rules, overrides: string[] = []): Selection {
   const findings: Finding[] = [];
-  const refused = new Map(substitution.files.filter((f) => f.cleared === null).map((f) => [f.report.name, f.report.refused[0]?.code ?? "refused"]));
+  const firstRefusal = new Map(substitution.files.filter((f) => f.cleared === null).map((f) => [f.report.name, f.report.refused[0]]));
+  const refused = new Map([...firstRefusal].map(([name, f]) => [name, f?.code ?? "refused"]));
   const all = new Map<string, Capture[]>();
   for (const c of captures) append(all, groupKey(c.harness, c.version, c.event), c);
   const groups = new Map<string, Capture[]>();
@@ -80,7 +81,10 @@ export function selectPass(captures: Capture[], substitution: Substitution, pair
     if (clearable.length > 0) groups.set(key, clearable);
     else {
       const [harness, version, event] = key.split("\u0000") as [string, string, string];
-      findings.push(finding("no-clearable-capture", { file: list[0]?.name }, { harness, version, event }));
+      // The first capture's own refusal names the place, so the finding says where and why.
+      const first = list[0] as Capture;
+      const why = firstRefusal.get(first.name);
+      findings.push(finding("no-clearable-capture", { file: first.name, pointer: why?.pointer, line: why?.line, column: why?.column }, { harness, version, event, why: why?.code ?? "unreadable" }));
     }
   }
   const fixed = new Map<string, Choice>();

@@ -68,6 +68,27 @@ describe("the gate, through installed hooks", () => {
     expect(g(again, "commit", "-qm", "edited").code).not.toBe(0);
   });
 
+  it("remembers blob digests in the git folder, yet a changed fixture, a lying or broken line there never lets one through", () => {
+    const root = repo();
+    cleared(root, "ACCEPT");
+    expect(g(root, "commit", "-qm", "accepted").code).toBe(0);
+    const cache = path.join(root, ".git", "clear-blob-sha256");
+    const lines = readFileSync(cache, "utf8").split("\n").filter(Boolean);
+    expect(lines.length).toBeGreaterThanOrEqual(8);
+    for (const line of lines) expect(line).toMatch(/^[0-9a-f]{40} [0-9a-f]{64}$/);
+    const fixture = "fixtures/claude-code/2.1.261/session_end.json";
+    writeFileSync(path.join(root, fixture), readFileSync(path.join(root, fixture), "utf8").replace("}", ' }'));
+    g(root, "add", fixture);
+    const staged = g(root, "rev-parse", `:${fixture}`).out.trim();
+    // A line for the new blob that is not a digest, and a torn one: neither is believed.
+    writeFileSync(cache, `${lines.join("\n")}\n${staged} not-a-digest\n${staged} ${"0".repeat(63)}`);
+    const r = clear(["gate", "pre-commit"], { cwd: root });
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain(fixture);
+    expect(r.stdout + r.stderr).toContain("fixture-changed");
+    expect(g(root, "commit", "-qm", "changed").code).not.toBe(0);
+  });
+
   it("refuses to push a commit made with --no-verify, also on a new branch and a tag; allows a commit touching no fixture", () => {
     const root = repo();
     const remote = tempDir("clear-remote-");

@@ -19,7 +19,9 @@ export function parseFlags<O extends Options>(argv: string[], options: O, maxPos
   try {
     parsed = parseArgs({ args: argv, options: { ...options, help: { type: "boolean" } }, strict: true, allowPositionals: true });
   } catch (err) {
-    throw new UsageError(`clear ${command}: ${(err as Error).message.split("\n")[0]}`);
+    // node's message goes on to explain "--" at length; its first sentence names the flag.
+    const first = ((err as Error).message.split("\n")[0] ?? "").split(/\.\s/)[0];
+    throw new UsageError(`clear ${command}: ${first}; clear ${command} --help lists what it takes`);
   }
   for (const [flag, value] of Object.entries(parsed.values)) {
     const values = Array.isArray(value) ? value : [value];

@@ -31,7 +31,7 @@ Usage:
   clear substitute <capture-dir> --out <dir> [--user NAME]... [--json]
   clear select     <capture-dir> [--choose FILE]... [--json]
   clear scan       <path>... [--json] [--sarif FILE]
-  clear run        [<capture-dir>] [--root DIR] [--json]
+  clear run        [<capture-dir>] [--root DIR] [--choose FILE]... [--recipe NAME]... [--json]
   clear verify     [--root DIR] [--rev REV] [--json]
   clear gate       pre-commit | pre-push
   clear hooks      install | status | uninstall [--root DIR]

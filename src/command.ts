@@ -27,7 +27,8 @@ export async function guarded(io: Io, argv: string[], run: () => Promise<number>
     const raw = known ? (err as Error).message : `a file-system operation failed (${fsCode}); nothing was left half-written`;
     // Only where the home stands whole: "/root" is a home, "/roots/0" a JSON pointer.
     const message = printable(home && home !== "/" ? raw.replace(new RegExp(`${escapeRegex(home)}(?![A-Za-z0-9._-])`, "g"), "~") : raw);
-    io.stderr(`clear: ${message}\n`);
+    // A message that already names its command ("clear run works inside…") is not prefixed again.
+    io.stderr(`${message.startsWith("clear ") ? "" : "clear: "}${message}\n`);
     if (argv.includes("--json")) writeJson(io, { ok: false, error: message, findings: [] });
     return 2;
   }

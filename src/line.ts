@@ -239,6 +239,7 @@ export async function runLine(setting: Setting, dir: string, until: Stage, optio
   if (until === "substitute") return line;
   const unknown = (options.choose ?? []).filter((name) => !captures.some((c) => c.name === name));
   if (unknown.length > 0) throw new UsageError(`--choose: not a valid capture in this sitting: ${unknown.join(", ")}`);
+  chosenOncePerEvent(captures, options.choose ?? []);
   // A capture chosen by hand that substitution refused cannot stand for its event: said, never dropped in silence.
   const refused = line.substitution.files.filter((f) => f.cleared === null && (options.choose ?? []).includes(f.report.name));
   if (refused.length > 0) {
@@ -266,6 +267,8 @@ export interface RunResult {
   blockers: Finding[];
   scan: ScanResult;
   recordPath: string;
+  /** Events the recipe expects that no capture holds: the batch says which. */
+  missing: number;
 }
 
 /** A link where the tool's own files stand, on disk, is refused before anything is read or written. */
@@ -278,6 +281,18 @@ async function refuseLinks(root: string, layout: ReturnType<typeof repoPaths>): 
   }
 }
 
+/** One capture stands for an event: two chosen for one event is a usage error naming both, never a silent pick. */
+function chosenOncePerEvent(captures: Capture[], choose: string[]): void {
+  const byEvent = new Map<string, string[]>();
+  for (const name of new Set(choose)) {
+    const c = captures.find((x) => x.name === name) as Capture;
+    const key = `${c.harness} ${c.version} ${c.event}`;
+    byEvent.set(key, [...(byEvent.get(key) ?? []), name]);
+  }
+  const twice = [...byEvent].filter(([, names]) => names.length > 1).map(([event, names]) => `${event}: ${names.join(" and ")}`);
+  if (twice.length > 0) throw new UsageError(`--choose: one capture per event, but ${twice.join("; ")}`);
+}
+
 /** `clear run`: the whole line, then the fixtures, their sidecars and the batch written, all or nothing, one run at a time. */
 export async function clearIntoRepo(setting: Setting, root: string, captureDir: string | undefined, options: LineOptions = {}): Promise<RunResult> {
   const paths = repoPaths(setting.config);
@@ -287,7 +302,7 @@ export async function clearIntoRepo(setting: Setting, root: string, captureDir: 
     const b = line.batch;
     const existing = (await readRepoFile(root, paths.clearance))?.toString("utf8") ?? null;
     const listed = parseRecord(b.text, paths.clearance).batches[0]?.fixtures ?? [];
-    const result = { batch: b.id, fixtures: line.fixtures.map((f) => f.path), blockers: b.blockers, scan: line.scan, recordPath: paths.clearance };
+    const result = { batch: b.id, fixtures: line.fixtures.map((f) => f.path), blockers: b.blockers, scan: line.scan, recordPath: paths.clearance, missing: line.inventory.missing.length };
     const files = line.fixtures.flatMap((f) => [{ path: f.path, bytes: f.bytes }, { path: f.sidecarPath, bytes: f.sidecar }]);
     if (b.blockers.length === 0 && alreadyAccepted(existing, b.id, listed, paths.clearance)) {
       // The accepted bytes are the ones this run made: a fixture deleted or edited since is written back, the record is not touched.

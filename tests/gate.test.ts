@@ -57,7 +57,12 @@ describe("the gate, through installed hooks", () => {
     cleared(root, "ACCEPT");
     writeFileSync(path.join(root, "fixtures/claude-code/2.1.261/session_end.json"), "{}");
     g(root, "add", "fixtures");
-    expect(g(root, "commit", "-qm", "changed").code).not.toBe(0);
+    const changed = g(root, "commit", "-qm", "changed");
+    expect(changed.code).not.toBe(0);
+    // The advice restores from what holds the accepted bytes: the index holds the edit, so never plain "git checkout -- <file>".
+    expect(changed.out).toContain("fixture-changed");
+    expect(changed.out).toContain("git restore --source=HEAD --staged --worktree");
+    expect(changed.out).not.toContain("git checkout -- ");
     const again = repo();
     cleared(again, "ACCEPT");
     const file = path.join(again, "CLEARANCE.md");
@@ -65,7 +70,11 @@ describe("the gate, through installed hooks", () => {
     expect(record).toContain("\n### Pairs\n");
     writeFileSync(file, record.replace("\n### Pairs\n", "\n### Pairs (edited)\n"));
     g(again, "add", "CLEARANCE.md");
-    expect(g(again, "commit", "-qm", "edited").code).not.toBe(0);
+    const edited = g(again, "commit", "-qm", "edited");
+    expect(edited.code).not.toBe(0);
+    expect(edited.out).toMatch(/batch-edited/);
+    expect(edited.out).toMatch(/CLEARANCE\.md line \d+/);
+    expect(edited.out).not.toContain("undefined");
   });
 
   it("remembers blob digests in the git folder, yet a changed fixture, a lying or broken line there never lets one through", () => {

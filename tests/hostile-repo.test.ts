@@ -252,6 +252,45 @@ describe("pre-push checks what the destination lacks", () => {
     expect(none.status).toBe(1);
   });
 
+  it("a tag on a blob or a tree, lightweight or annotated, is refused: its files pass no commit's check", () => {
+    const root = acceptedRepo();
+    const remote = bareRemote(root);
+    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+    const blob = g(root, "hash-object", "-w", path.join(SITTING, RAW)).out.trim();
+    const tree = g(root, "write-tree").out.trim();
+    g(root, "tag", "on-blob", blob);
+    g(root, "tag", "-a", "-m", "a tree", "on-tree", tree);
+    for (const tag of ["on-blob", "on-tree"]) {
+      const push = g(root, "push", "origin", `refs/tags/${tag}`);
+      expect(push.code, push.out).not.toBe(0);
+      expect(push.out).toContain("pushed-not-a-commit");
+      expect(push.out).toContain(`refs/tags/${tag}`);
+    }
+    expect(g(remote, "tag", "-l").out.trim()).toBe("");
+    // Without ref lines, every local tag is looked at.
+    const none = spawnSync(process.execPath, [CLI, "gate", "pre-push", "origin", remote], { cwd: root, input: "", encoding: "utf8" });
+    expect(none.status).toBe(1);
+    expect(none.stderr).toContain("refs/tags/on-blob");
+    // A commit the remote lacks on a tag to a commit still passes when it is clear.
+    g(root, "tag", "-d", "on-blob", "on-tree");
+    g(root, "tag", "plain");
+    expect(g(root, "push", "-q", "origin", "refs/tags/plain").code).toBe(0);
+  });
+
+  it("reads objects as they are: a refs/replace entry cannot pass a changed fixture off as the accepted one", () => {
+    const root = acceptedRepo();
+    const fixture = "fixtures/claude-code/2.1.261/session_end.json";
+    const accepted = g(root, "rev-parse", `HEAD:${fixture}`).out.trim();
+    writeFileSync(path.join(root, fixture), readFileSync(path.join(root, fixture), "utf8").replace("}", ',"leak":"x"}'));
+    const changed = g(root, "hash-object", "-w", fixture).out.trim();
+    g(root, "replace", changed, accepted);
+    g(root, "add", fixture);
+    const r = clear(["gate", "pre-commit"], { cwd: root });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("fixture-changed");
+    expect(g(root, "commit", "-qm", "replaced").code).not.toBe(0);
+  });
+
   it("a kept foreign pre-push hook that fails fails the push", () => {
     const root = tempDir("clear-foreign-push-");
     g(root, "init", "-q", "-b", "main");

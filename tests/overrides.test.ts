@@ -72,6 +72,17 @@ describe("clear run --choose", () => {
     expect(() => read(root, `${FIXTURES}/pre_tool_use.json`)).toThrow();
   });
 
+  it("two --choose for one event are exit 2 naming both, and nothing is written", () => {
+    const root = repoWithSitting();
+    const [one, two] = [1, 2].map((n) => `claude-code_pre_tool_use_${VERSION}.${n}.json`) as [string, string];
+    const r = clear(["run", "--choose", one, "--choose", two], { cwd: root });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--choose: one capture per event, but claude-code ${VERSION} pre_tool_use: ${one} and ${two}`);
+    expect(() => read(root, "CLEARANCE.md")).toThrow();
+    // The same capture named twice is one choice.
+    expect(clear(["run", "--choose", one, "--choose", one], { cwd: root }).code).toBe(0);
+  });
+
   it("a --choose that names no valid capture of the sitting, or an unknown --recipe, is exit 2 naming it, and nothing is written", () => {
     const root = repoWithSitting();
     const outside = path.join(tempDir(), `claude-code_pre_tool_use_${VERSION}.1.json`);
@@ -99,7 +110,9 @@ describe("a repository's rules/ laid over the bundled rules", () => {
     expect(missingOf([])).toEqual([expect.objectContaining({ event: "post_compact" })]);
     expect(missingOf(["--recipe", "claude-code-no-compact"])).toEqual([]);
 
-    expect(clearJson(["run"], { cwd: root }).code).toBe(0);
+    const human = clear(["run"], { cwd: root });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain("; 1 event the recipe expects is not in it (the batch names them);");
     expect(read(root, "CLEARANCE.md")).toContain("post_compact");
     const r = clearJson(["run", "--recipe", "claude-code-no-compact"], { cwd: root });
     expect(r.code).toBe(0);
@@ -146,7 +159,7 @@ describe("a repository's rules/ laid over the bundled rules", () => {
 
   it("a field rule ending in a wildcard may only class free text: classed otherwise it is exit 2 naming the file and the pointer", () => {
     const root = repoWithSitting();
-    for (const pointer of ["/**", "/tool_input/*"]) {
+    for (const pointer of ["/**", "/tool_input/*", "/**/0", "/tool_input/*/1"]) {
       overlay(root, "fields/claude-code.json", fieldRule(pointer, "identifier", "session_start", "ab12"));
       const r = clear(["run"], { cwd: root });
       expect(r.code).toBe(2);
@@ -158,8 +171,14 @@ describe("a repository's rules/ laid over the bundled rules", () => {
   });
 
   it("prose kept under a field rule of its own, in any class but free text, refuses the capture at its pointer", () => {
-    const prose = "please call me back at five tomorrow about the move";
-    for (const [cls, example] of [["identifier", "ab12"], ["timestamp", "2026-01-01T00:00:00Z"]] as const) {
+    const cases = [
+      ["please call me back at five tomorrow about the move", "identifier", "ab12"],
+      ["please call me back at five tomorrow about the move", "timestamp", "2026-01-01T00:00:00Z"],
+      // A phrase in a script written without spaces, and a name of two words.
+      ["山田太郎様の新しい住所は東京都港区です", "identifier", "ab12"],
+      ["Alice Walker", "enum", "ab"],
+    ] as const;
+    for (const [prose, cls, example] of cases) {
       const root = repoWithSitting((event, p) => (event === "session_start" ? { ...p, client_note: prose } : p));
       overlay(root, "fields/claude-code.json", fieldRule("/client_note", cls, "session_start", example));
       const r = clearJson(["run"], { cwd: root });
@@ -169,6 +188,7 @@ describe("a repository's rules/ laid over the bundled rules", () => {
       expect(findings.find((f) => f.code === "no-clearable-capture")).toMatchObject({ message: expect.stringContaining("unsubstituted-free-text") });
       expect(() => read(root, `${FIXTURES}/session_start.json`)).toThrow();
       expect(read(root, "CLEARANCE.md")).not.toContain(prose);
+      expect(clear(["run"], { cwd: root }).stdout).toContain("BLOCKED, no fixture written (1 finding: no-clearable-capture ×1; see CLEARANCE.md)");
     }
   });
 
@@ -190,6 +210,20 @@ describe("a repository's rules/ laid over the bundled rules", () => {
     expect(record).toContain("- Fixed endpoint of the overlay (`urls.json`): a URL starting `https://hooks.example.test/` is kept whole");
     expect(record).toMatch(/- [1-9]\d* values? in the fixtures kept as the host sent them under the overlay's field rules/);
     expect(JSON.parse(read(root, `${FIXTURES}/session_start.json`)).client_ref).toBe("ab12cd34");
+  });
+
+  it("a pairing scope of its own that points at free text pairs nothing by it: the text never reaches the record or a sidecar", () => {
+    const secretish = "capturer.personal@privatecorp.example";
+    const edit: Edit = (event, p) => (event === "pre_tool_use" || event === "post_tool_use" ? { ...p, tool_input: { ...(p.tool_input as object), description: secretish } } : p);
+    const root = repoWithSitting(edit);
+    const pairing = bundled<{ scopes: unknown[] }>("pairing/claude-code.json");
+    pairing.scopes.unshift({ scope: "stdout", label: "output", pointers: [{ pointer: "/tool_response/stdout" }, { pointer: "/tool_input/description" }] });
+    overlay(root, "pairing/claude-code.json", pairing);
+    const r = clearJson(["run"], { cwd: root });
+    expect(r.code, JSON.stringify(r.json)).toBe(0);
+    const written = [read(root, "CLEARANCE.md"), ...["pre_tool_use", "post_tool_use"].flatMap((e) => [read(root, `${FIXTURES}/${e}.json`), read(root, `${FIXTURES}/${e}.provenance.json`)])];
+    for (const text of written) expect(text).not.toContain("privatecorp");
+    expect(read(root, "CLEARANCE.md")).toContain("`stdout`): no file carries stdout");
   });
 
   it("a rules file that breaks its schema, or where no rules file goes, is exit 2 naming the file and the pointer", () => {

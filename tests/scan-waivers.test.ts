@@ -78,7 +78,7 @@ describe("clear scan with waivers in clear.config.json", () => {
     const human = clear(["scan", "fixtures"], { cwd: root }).stdout;
     expect(human).toContain("WAIVED @secretlint/secretlint-rule-aws fixtures/claude-code/pre_tool_use.json /tool_input/command");
     expect(human).toContain("UNUSED WAIVER @secretlint/secretlint-rule-aws fixtures/claude-code/pre_tool_use.json /[masked]");
-    expect(human).toContain("1 findings, 1 waived, 1 unused waivers");
+    expect(human).toContain("1 finding, 1 waived, 1 unused waivers");
     const sarif = path.join(tempDir(), "w.sarif");
     clear(["scan", "fixtures", "--sarif", sarif], { cwd: root });
     const results = (JSON.parse(readFileSync(sarif, "utf8")) as { runs: { results: { suppressions?: { justification: string }[] }[] }[] }).runs[0]!.results;

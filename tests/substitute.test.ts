@@ -172,6 +172,14 @@ describe("clear substitute", () => {
     expect(r.files.find((f) => f.name.includes("pre_tool_use"))?.refused.map((x) => [x.code, x.pointer])).toEqual([["unsubstituted-free-text", "/tool_name"]]);
   });
 
+  it("refuses a phrase in a script written without spaces kept verbatim as an enum or identifier", () => {
+    const dir = tempDir();
+    write(dir, "claude-code_pre_tool_use_2_1_261.1.json", { session_id: "s", hook_event_name: "PreToolUse", tool_name: "東京都港区の住所を読む", tool_use_id: "t" });
+    const r = run(dir);
+    expect(r.code).toBe(1);
+    expect(r.files[0]?.refused.map((x) => [x.code, x.pointer])).toEqual([["unsubstituted-free-text", "/tool_name"]]);
+  });
+
   it("substitutes free text in a field no rule knows, and asks for review", () => {
     const dir = tempDir();
     write(dir, "codex_stop_0_153_0.1.json", { session_id: "s", turn_id: "t", new_field: "a sentence the host added" });

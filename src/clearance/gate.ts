@@ -1,5 +1,5 @@
 import { UsageError } from "../errors.js";
-import { blocks, type Finding } from "../findings.js";
+import { blocks, finding, type Finding } from "../findings.js";
 import { commitChanges, git, gitMaybe, LINK_MODE, lsIndex, lsTree, readBlobs, revList, stagedChanges } from "../io/git.js";
 import { parseConfigText, type ClearConfig } from "../io/repo.js";
 import { candidatesFromGit, CONFIG_FILE, guardedFromGit, placesOf, repoPaths, touchesPlaces, wholeTree } from "../io/repo-tree.js";
@@ -105,7 +105,28 @@ export interface PushInput {
  * pre-commit framework's PRE_COMMIT_FROM_REF/TO_REF; else every local branch and tag the named
  * remote does not have, so that a hook manager that passes no ref lines never lets a push through unchecked.
  */
-export function commitsToPush(root: string, push: PushInput): { commits: string[]; how: string } {
+export function commitsToPush(root: string, push: PushInput): { commits: string[]; how: string; findings: Finding[] } {
+  const { commits, how, objects } = pushedCommits(root, push);
+  return { commits, how, findings: notCommits(root, objects) };
+}
+
+/** Pushed objects that are not commits once peeled (a tag on a blob or a tree) carry files no commit check sees: each is refused. */
+function notCommits(root: string, objects: { ref: string; sha: string }[]): Finding[] {
+  if (objects.length === 0) return [];
+  const lines = git(["cat-file", "--batch-check"], root, `${objects.map((o) => `${o.sha}^{}`).join("\n")}\n`).toString("utf8").split("\n");
+  return objects.flatMap((o, i) => {
+    const type = (lines[i] ?? "").split(" ")[1] ?? "missing";
+    return type === "commit" ? [] : [finding("pushed-not-a-commit", { file: o.ref }, { type })];
+  });
+}
+
+/** Every local branch and tag with the object it names. */
+function localRefs(root: string): { ref: string; sha: string }[] {
+  const out = git(["for-each-ref", "--format=%(objectname) %(refname)", "refs/heads", "refs/tags"], root).toString("utf8");
+  return out.split("\n").filter(Boolean).map((l) => ({ sha: l.slice(0, l.indexOf(" ")), ref: l.slice(l.indexOf(" ") + 1) }));
+}
+
+function pushedCommits(root: string, push: PushInput): { commits: string[]; how: string; objects: { ref: string; sha: string }[] } {
   const remote = push.remote || push.env.PRE_COMMIT_REMOTE_NAME;
   const known = remoteHas(root, remote);
   const lines = push.stdin.split("\n").map((l) => l.trim().split(" ")).filter((f) => f.length === 4);
@@ -115,16 +136,17 @@ export function commitsToPush(root: string, push: PushInput): { commits: string[
     for (const c of revList([tip, ...not], root)) wanted.add(c);
   };
   if (lines.length > 0) {
+    const objects = lines.filter(([, localSha]) => !ZERO.test(localSha as string)).map(([ref, sha]) => ({ ref: ref as string, sha: sha as string }));
     for (const [, localSha, , remoteSha] of lines) if (!ZERO.test(localSha as string)) add(localSha as string, remoteSha);
-    return { commits: [...wanted], how: "the pushed refs" };
+    return { commits: [...wanted], how: "the pushed refs", objects };
   }
   const to = push.env.PRE_COMMIT_TO_REF;
   if (to) {
     add(to, push.env.PRE_COMMIT_FROM_REF);
-    return { commits: [...wanted], how: "PRE_COMMIT_FROM_REF..PRE_COMMIT_TO_REF" };
+    return { commits: [...wanted], how: "PRE_COMMIT_FROM_REF..PRE_COMMIT_TO_REF", objects: [{ ref: "PRE_COMMIT_TO_REF", sha: to }] };
   }
   for (const c of revList(["--branches", "--tags", ...(known.length > 0 ? ["--not", ...known] : [])], root)) wanted.add(c);
-  return { commits: [...wanted], how: `no ref lines came on standard input, so every local branch and tag ${known.length > 0 ? `that ${remote} does not have` : "(no remote named to compare with)"}` };
+  return { commits: [...wanted], how: `no ref lines came on standard input, so every local branch and tag ${known.length > 0 ? `that ${remote} does not have` : "(no remote named to compare with)"}`, objects: localRefs(root) };
 }
 
 /** `verify --range BASE..HEAD`: every commit of the range. */

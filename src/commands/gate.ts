@@ -41,7 +41,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     return 1;
   }
   const push = commitsToPush(root, { stdin: await readStdin(), remote: positionals[1], env: process.env });
-  const bad = refused(checkCommits(root, push.commits, lazyCheck));
+  const bad = [...(push.findings.length > 0 ? [{ commit: null, findings: push.findings }] : []), ...refused(checkCommits(root, push.commits, lazyCheck))];
   if (bad.length === 0) return 0;
   io.stderr(gateReport(bad, "push", { note: `checked ${push.commits.length} commits: ${push.how}`, verbose }));
   return 1;

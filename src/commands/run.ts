@@ -5,6 +5,8 @@ import { guarded, type Command } from "../command.js";
 import { repoPaths } from "../io/repo-tree.js";
 import { loadSetting, progressFor } from "../io/setting.js";
 import type { Io } from "../types.js";
+import { groupFindings, type Finding } from "../findings.js";
+import { plural } from "../render/grouped.js";
 import { writeJson } from "../render/json.js";
 import { HELP } from "./help.js";
 
@@ -24,6 +26,12 @@ function captureNameOf(choice: string, sittingDir: string, cwd: string): string 
   return path.dirname(file) === sittingDir ? path.basename(file) : choice;
 }
 
+/** "3 findings: secret-found ×2, no-clearable-capture ×1": the codes that block, counted. */
+function blockersSaid(blockers: Finding[]): string {
+  const codes = groupFindings(blockers, 0).map((g) => `${g.code} ×${g.count}`);
+  return `${plural(blockers.length, "finding")}: ${codes.join(", ")}`;
+}
+
 async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(argv, FLAGS, 1, "run");
   const setting = loadSetting(values.root, io.cwd);
@@ -36,8 +44,8 @@ async function run(argv: string[], io: Io): Promise<number> {
   const said = r.alreadyAccepted
     ? `batch ${r.batch} is already accepted in ${r.recordPath} with these very fixtures; ${r.restored.length > 0 ? `${r.restored.length} of its files were missing or changed and are written back with the accepted bytes` : "nothing written"}`
     : ok
-      ? `batch ${r.batch}: ${r.fixtures.length} fixtures written${r.replaced ? ` (it replaces the pending batch ${r.replaced})` : ""}; read ${r.recordPath} and write ACCEPT under the batch's acceptance heading`
-      : `batch ${r.batch}: BLOCKED, no fixture written (${r.blockers.length} findings; see ${r.recordPath})`;
+      ? `batch ${r.batch}: ${plural(r.fixtures.length, "fixture")} written${r.replaced ? ` (it replaces the pending batch ${r.replaced})` : ""}${r.missing > 0 ? `; ${plural(r.missing, "event")} the recipe expects ${r.missing === 1 ? "is" : "are"} not in it (the batch names them)` : ""}; read ${r.recordPath} and write ACCEPT under the batch's acceptance heading`
+      : `batch ${r.batch}: BLOCKED, no fixture written (${blockersSaid(r.blockers)}; see ${r.recordPath})`;
   const scan = { findings: r.scan.findings.length, control: r.scan.control };
   const { batch, alreadyAccepted, restored, replaced, fixtures } = r;
   if (values.json) writeJson(io, { command: "run", ok, batch, alreadyAccepted, restored, replaced, fixtures, findings: r.blockers, scan, overrides, overlay: setting.rules.overlay });

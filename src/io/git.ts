@@ -8,9 +8,12 @@ import { execFileSync } from "node:child_process";
 
 export { GitError };
 
+/** git reads objects as they are: a refs/replace entry cannot stand one blob in for another. */
+const GIT_ENV = { ...process.env, GIT_NO_REPLACE_OBJECTS: "1" };
+
 export function git(args: string[], cwd: string, input?: string): Buffer {
   try {
-    return execFileSync("git", args, { cwd, input, maxBuffer: 1 << 30, stdio: ["pipe", "pipe", "pipe"] });
+    return execFileSync("git", args, { cwd, input, env: GIT_ENV, maxBuffer: 1 << 30, stdio: ["pipe", "pipe", "pipe"] });
   } catch (err) {
     const stderr = (err as { stderr?: Buffer }).stderr?.toString().trim();
     throw new GitError(`git ${args[0]}: ${stderr || (err as Error).message}`);

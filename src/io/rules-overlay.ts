@@ -172,8 +172,11 @@ function layFields(parts: RuleParts, set: FieldRuleSet, shown: string): void {
   const added = set.rules.filter((r) => !target.rules.some((b) => isDeepStrictEqual(b, r)));
   // A wildcard at the end keeps whatever member it reaches: only free text, which is substituted, may be classed so.
   for (const r of added) {
-    const last = pointerTokens(r.pointer).at(-1);
-    if ((last === "*" || last === "**") && r.class !== "free-text") {
+    const tokens = pointerTokens(r.pointer);
+    const last = tokens.at(-1);
+    // An index after a wildcard ("/**/0") reaches as unseen as the wildcard itself.
+    const wild = (t: string | undefined): boolean => t === "*" || t === "**";
+    if ((wild(last) || (/^\d+$/.test(last ?? "") && tokens.slice(0, -1).some(wild))) && r.class !== "free-text") {
       throw refused(shown, `/rules/${set.rules.indexOf(r)}/pointer`, `${r.pointer} ends in a wildcard and classes what it reaches ${r.class}, which keeps values unseen; name each member, or class them free-text`);
     }
   }

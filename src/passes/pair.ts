@@ -31,7 +31,8 @@ export function identifiersOf(capture: Pick<Capture, "name" | "harness" | "event
     for (const p of scope.pointers) {
       if (p.events && !p.events.includes(capture.event)) continue;
       for (const leaf of strings) {
-        if (!matchesPattern(p.pointer, leaf.tokens)) continue;
+        // Only a value classed an identifier is one: prose or a path a pairing rule points at is never copied into the record as an id.
+        if (leaf.class !== "identifier" || !matchesPattern(p.pointer, leaf.tokens)) continue;
         const value = stringAt(capture.doc.text, leaf.start, leaf.end);
         if (isPlaceholder(value)) placeholders.set(scope.scope, (placeholders.get(scope.scope) ?? 0) + 1);
         else if (!values.includes(value)) values.push(value);

@@ -62,12 +62,13 @@ function pairLines(b: BatchInput): string[] {
     const others = pair.files.filter((f) => !chosen.has(f));
     const named = [...pair.files.filter((f) => chosen.has(f)).map(d), ...others.slice(0, 1).map((f) => `${d(f)} (not chosen)`)];
     const more = others.length > 1 ? `, and ${others.length - 1} more not chosen` : "";
-    lines.push(`- pair, ${d(pair.scope)} ${d(pair.id)}: ${named.join(", ")}${more}`);
+    // An id is an identifier's value, as the fixture keeps it; masked all the same, as every text from a capture is.
+    lines.push(`- pair, ${d(pair.scope)} ${d(b.mask(pair.id))}: ${named.join(", ")}${more}`);
   }
   const rest = b.pairing.pairs.length - kept.length;
   if (rest > 0) lines.push(`- ${plural(rest, "other pair", "other pairs")} among captures not chosen`);
   const unpaired = b.pairing.unpaired.filter((u) => chosen.has(u.file));
-  lines.push(...unpaired.map((u) => `- not paired: ${d(u.file)}: ${p(u.reason)}`));
+  lines.push(...unpaired.map((u) => `- not paired: ${d(u.file)}: ${p(b.mask(u.reason))}`));
   return lines.length > 0 ? lines : ["- no pairing scope applies"];
 }
 
@@ -76,7 +77,7 @@ function selectionLines(b: BatchInput): string[] {
   for (const f of b.selection.selected) {
     // A reason may quote an identifier from a capture: it is data, never prose a renderer could make a link of.
     const others = f.notChosen.length === 0 ? "" : `; not chosen: ${firstNames(f.notChosen.map((n) => n.file))} (${d(f.notChosen[0]?.why ?? "")})`;
-    lines.push(`- ${d(f.harness)} ${d(f.version)} ${d(f.event)}: ${d(f.file)} (${f.bytes} bytes), ${d(f.why)}${f.override ? ", chosen by hand" : ""}${others}`);
+    lines.push(`- ${d(f.harness)} ${d(f.version)} ${d(f.event)}: ${d(f.file)} (${f.bytes} bytes), ${d(b.mask(f.why))}${f.override ? ", chosen by hand" : ""}${others}`);
   }
   return lines;
 }

@@ -35,6 +35,13 @@ function versions(b: BatchInput): string {
   return `${harnesses.map(d).join(", ")} in ${all.length} versions`;
 }
 
+/** The secret scan in one sentence: what it read, what it found, and that its control fired. */
+function scanSaid(b: BatchInput): string {
+  const waived = b.scan.waived.length > 0 ? ` (${plural(b.scan.waived.length, "finding", "findings")} waived, listed below)` : "";
+  const control = b.scan.control.red ? "its reach control fired as expected" : "its reach control stayed SILENT";
+  return `The secret scan read ${plural(b.scan.files, "file", "files")} to be committed: ${plural(b.scan.findings.length, "finding", "findings")}${waived}; ${control}.`;
+}
+
 function summary(b: BatchInput): string[] {
   const files = b.planned.length * 2;
   const from = `chosen from ${plural(b.inventory.files.length, "capture", "captures")} of ${versions(b)}`;
@@ -44,6 +51,7 @@ function summary(b: BatchInput): string[] {
   }
   return [
     `**Ready for acceptance.** This batch commits ${plural(b.planned.length, "fixture", "fixtures")} with ${plural(b.planned.length, "provenance sidecar", "provenance sidecars")} (${files} files), ${from}.`,
+    scanSaid(b),
     "To accept it, read it through, then write ACCEPT alone on the line under its User acceptance heading, at its end. The tool never writes it; an edit to this batch after that undoes it.",
   ];
 }

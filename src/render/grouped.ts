@@ -31,8 +31,10 @@ export function groupLines(groups: Group[], indent = "  ", shown = examplesPerGr
   for (const g of groups) {
     lines.push(`${indent}${g.title}`);
     if (g.said) lines.push(`${indent}  ${g.said}`);
-    // The title counts them all; here are the first few.
-    lines.push(...g.items.slice(0, shown).map((item) => `${indent}  ${item}`));
+    // The title counts them all; here are the first few, the last saying how many more there are.
+    const first = g.items.slice(0, shown);
+    const more = g.items.length - first.length;
+    lines.push(...first.map((item, i) => `${indent}  ${item}${more > 0 && i === first.length - 1 ? `, and ${more} more` : ""}`));
     if (g.advice) lines.push(`${indent}  What to do: ${g.advice}.`);
   }
   return lines;
@@ -41,7 +43,7 @@ export function groupLines(groups: Group[], indent = "  ", shown = examplesPerGr
 /** Where a finding stands: its file, pointer and line and column, as far as it has them. */
 export function findingPlace(f: Pick<Finding, "file" | "pointer" | "line" | "column">): string {
   const pointer = f.pointer === undefined ? undefined : f.pointer === "" ? "(whole document)" : shortPointer(f.pointer);
-  const at = f.line !== undefined ? `line ${f.line}, column ${f.column}` : undefined;
+  const at = f.line === undefined ? undefined : f.column === undefined ? `line ${f.line}` : `line ${f.line}, column ${f.column}`;
   return [f.file, pointer, at].filter((x) => x !== undefined).join(" ");
 }
 
@@ -63,7 +65,8 @@ export function findingGroups(findings: Finding[], where: AdviceCase, placeOf: (
       if (uniform) return place || first.message;
       return place ? `${place}: ${f.message}` : f.message;
     });
-    return { title, count: g.count, said: placed ? first.message : undefined, items, advice: adviceFor(g.code, where) };
+    // Two findings at one place with one message are one line.
+    return { title, count: g.count, said: placed ? first.message : undefined, items: [...new Set(items)], advice: adviceFor(g.code, where) };
   });
 }
 

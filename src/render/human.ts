@@ -48,8 +48,8 @@ function inventoryVerdict(inv: Inventory): string {
   const valid = inv.files.filter((f) => f.valid).length;
   const verdict = blocking > 0 ? "BLOCKED" : "ready";
   const recipes = inv.recipes.join(", ") || "none";
-  const counts = `${inv.files.length} captures (${valid} valid), ${inv.missing.length} missing events`;
-  return `${counts}, ${blocking} blocking findings, ${inv.findings.length - blocking} notes; recipes: ${recipes}: ${verdict}`;
+  const counts = `${plural(inv.files.length, "capture")} (${valid} valid), ${plural(inv.missing.length, "missing event")}`;
+  return `${counts}, ${plural(blocking, "blocking finding")}, ${plural(inv.findings.length - blocking, "note")}; recipes: ${recipes}: ${verdict}`;
 }
 
 function fieldLines(inv: Inventory): string[] {
@@ -251,7 +251,7 @@ function scanVerdict(scan: ScanResult, skipped: { file: string; reason: string }
   const control = scan.control.red ? "control: red as expected" : `control: SILENT for ${scan.control.silent.join(", ")}; the scan does not reach what it should`;
   const waivers = scan.waived.length + scan.unusedWaivers.length;
   const waived = waivers > 0 ? `, ${scan.waived.length} waived, ${scan.unusedWaivers.length} unused waivers` : "";
-  return `${scan.files} files scanned, ${scan.findings.length} findings${waived}, ${skipped.length} not scanned; ${control}`;
+  return `${plural(scan.files, "file")} scanned, ${plural(scan.findings.length, "finding")}${waived}, ${skipped.length} not scanned; ${control}`;
 }
 
 type ScanItems = { secrets: string[]; skipped: string[]; waived: string[]; unused: string[] };

@@ -29,9 +29,16 @@ interface Edit {
 }
 
 /** Several words, or a long run of text: what a prompt or a message looks like. */
+/** Letters of scripts written without spaces between words: four of them are a phrase, never a host's identifier or enum. */
+const UNSPACED_LETTERS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}\p{Script=Hangul}]/gu;
+
 export function looksLikeProse(value: string): boolean {
-  return value.trim().split(/\s+/).length >= 3 || (value.length > 64 && /\s/.test(value));
+  if (value.trim().split(/\s+/).length >= 3 || (value.length > 64 && /\s/.test(value))) return true;
+  return (value.match(UNSPACED_LETTERS)?.length ?? 0) >= 4;
 }
+
+/** Under a rule a repository added, an identifier or enum kept verbatim holds no space at all: "Alice Walker" is a name, not an id. */
+const overlayKeepsProse = (cls: string, value: string): boolean => (cls === "identifier" || cls === "enum") && /\s/.test(value);
 
 interface Leaves {
   edits: Edit[];
@@ -93,7 +100,8 @@ function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, 
     if (l.undocumented && !leaf.inDump) out.undocumented.push(ctx.display.pointer(l.pointer));
     // Prose kept verbatim means a rule classed it wrongly, on any event; under a rule a repository added, in any class.
     const proseKept = leaf.class === "enum" || leaf.class === "identifier" || (l.overlay && leaf.class !== "free-text");
-    if (!leaf.inDump && proseKept && looksLikeProse(decodeJsonString(raw))) {
+    const decoded = proseKept && !leaf.inDump ? decodeJsonString(raw) : "";
+    if (!leaf.inDump && proseKept && (looksLikeProse(decoded) || (l.overlay && overlayKeepsProse(leaf.class, decoded)))) {
       out.refused.push(finding("unsubstituted-free-text", { file: capture.name, pointer: ctx.display.pointer(l.pointer), ...placeOf(doc.text, l.start) }, { event: capture.event, cls: leaf.class }));
     }
     if (raw !== original) out.edits.push({ start: l.start + 1, end: l.end - 1, raw });

@@ -8,6 +8,7 @@ import { HOME_OWNER_RULE } from "./scan-rules/home-owner.js";
 import { RulesError, validateAgainst } from "./io/load-rules.js";
 import { listCaptureDir, readCaptureEntries } from "./io/read-capture-dir.js";
 import { sittingShownFrom } from "./io/repo.js";
+import { pairingAsKept } from "./passes/kept-ids.js";
 import { CONFIG_FILE, placesOf, repoPaths } from "./io/repo-tree.js";
 import { withRunLock } from "./io/run-lock.js";
 import type { Setting } from "./io/setting.js";
@@ -246,7 +247,8 @@ export async function runLine(setting: Setting, dir: string, until: Stage, optio
     const why = refused.map((f) => `${f.report.name} (${[...new Set(f.report.refused.map((x) => x.code))].join(", ")})`);
     throw new UsageError(`--choose: refused, so it cannot be a fixture: ${why.join(", ")}; choose another capture of its event`);
   }
-  line.selection = selectPass(captures, line.substitution, line.pairing, setting.rules, options.choose ?? []);
+  // From here on, what is written of the pairs says only the ids a committed fixture keeps.
+  Object.assign(line, pairingAsKept(line.pairing, selectPass(captures, line.substitution, line.pairing, setting.rules, options.choose ?? []), line.substitution));
   if (until === "select") return line;
   const paths = repoPaths(setting.config);
   const fixtures = provenancePass(sitting, captures, line.substitution, line.pairing, line.selection, paths.fixtures, batchId(captures));

@@ -277,6 +277,23 @@ describe("pre-push checks what the destination lacks", () => {
     expect(g(root, "push", "-q", "origin", "refs/tags/plain").code).toBe(0);
   });
 
+  it("a raw capture in a commit's message or an annotated tag's message does not leave the machine", () => {
+    const root = acceptedRepo();
+    const remote = bareRemote(root);
+    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+    const raw = path.join(SITTING, RAW);
+    g(root, "tag", "-a", "--cleanup=verbatim", "-F", raw, "said", "HEAD");
+    const tag = g(root, "push", "origin", "refs/tags/said");
+    expect(tag.code, tag.out).not.toBe(0);
+    expect(tag.out).toContain("the message of tag refs/tags/said");
+    expect(tag.out).toContain("raw-capture-committed");
+    g(root, "commit", "-q", "--allow-empty", "--no-verify", "--cleanup=verbatim", "-F", raw);
+    const commit = g(root, "push", "origin", "main");
+    expect(commit.code, commit.out).not.toBe(0);
+    expect(commit.out).toMatch(/the message of commit [0-9a-f]{12}/);
+    expect(g(remote, "log", "-1", "--format=%B", "main").out).not.toContain("hook_event_name");
+  });
+
   it("reads objects as they are: a refs/replace entry cannot pass a changed fixture off as the accepted one", () => {
     const root = acceptedRepo();
     const fixture = "fixtures/claude-code/2.1.261/session_end.json";

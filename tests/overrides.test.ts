@@ -177,6 +177,9 @@ describe("a repository's rules/ laid over the bundled rules", () => {
       // A phrase in a script written without spaces, and a name of two words.
       ["山田太郎様の新しい住所は東京都港区です", "identifier", "ab12"],
       ["Alice Walker", "enum", "ab"],
+      ["Alice Walker", "path", "src/a.ts"],
+      ["Alice Walker", "timestamp", "2026-01-01T00:00:00Z"],
+      ["alice.walker@privatecorp.example", "identifier", "ab12"],
     ] as const;
     for (const [prose, cls, example] of cases) {
       const root = repoWithSitting((event, p) => (event === "session_start" ? { ...p, client_note: prose } : p));
@@ -224,6 +227,28 @@ describe("a repository's rules/ laid over the bundled rules", () => {
     const written = [read(root, "CLEARANCE.md"), ...["pre_tool_use", "post_tool_use"].flatMap((e) => [read(root, `${FIXTURES}/${e}.json`), read(root, `${FIXTURES}/${e}.provenance.json`)])];
     for (const text of written) expect(text).not.toContain("privatecorp");
     expect(read(root, "CLEARANCE.md")).toContain("`stdout`): no file carries stdout");
+  });
+
+  it("an id that substitution changed in the fixture (here by a literal rule) is never written in the record or a sidecar", () => {
+    const edit: Edit = (event, p) => (event === "pre_tool_use" || event === "post_tool_use" ? { ...p, client_ref: "privatecorp-4711" } : p);
+    const root = repoWithSitting(edit);
+    writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ literals: [{ name: "org", value: "privatecorp", placeholder: "example-org" }] }));
+    overlay(root, "fields/claude-code.json", fieldRule("/client_ref", "identifier", "pre_tool_use", "ab12"));
+    const pairing = bundled<{ scopes: unknown[] }>("pairing/claude-code.json");
+    pairing.scopes.unshift({ scope: "client_ref", label: "client reference", pointers: [{ pointer: "/client_ref" }] });
+    overlay(root, "pairing/claude-code.json", pairing);
+    const r = clearJson(["run"], { cwd: root });
+    expect(r.code, JSON.stringify(r.json)).toBe(0);
+    expect(JSON.parse(read(root, `${FIXTURES}/pre_tool_use.json`)).client_ref).toBe("example-org-4711");
+    const record = read(root, "CLEARANCE.md");
+    const sidecars = ["pre_tool_use", "post_tool_use"].map((e) => read(root, `${FIXTURES}/${e}.provenance.json`));
+    for (const text of [record, ...sidecars]) expect(text).not.toContain("privatecorp");
+    expect(record).toContain("- pair, `client_ref` `[an id no fixture keeps]`");
+    expect(JSON.parse(sidecars[0] as string).pairs).toContainEqual(expect.objectContaining({ scope: "client_ref", id: "[an id no fixture keeps]" }));
+    // Without the literal the fixture keeps the id, and it is written as it is.
+    writeFileSync(path.join(root, "clear.config.json"), "{}");
+    expect(clearJson(["run"], { cwd: root }).code).toBe(0);
+    expect(read(root, "CLEARANCE.md")).toContain("- pair, `client_ref` `privatecorp-4711`");
   });
 
   it("a rules file that breaks its schema, or where no rules file goes, is exit 2 naming the file and the pointer", () => {

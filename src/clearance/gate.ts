@@ -1,6 +1,6 @@
 import { UsageError } from "../errors.js";
 import { blocks, finding, type Finding } from "../findings.js";
-import { commitChanges, git, gitMaybe, LINK_MODE, lsIndex, lsTree, readBlobs, revList, stagedChanges } from "../io/git.js";
+import { commitChanges, git, gitMaybe, LINK_MODE, lsIndex, lsTree, messageOf, readBlobs, readObjects, revList, stagedChanges } from "../io/git.js";
 import { parseConfigText, type ClearConfig } from "../io/repo.js";
 import { candidatesFromGit, CONFIG_FILE, guardedFromGit, placesOf, repoPaths, touchesPlaces, wholeTree } from "../io/repo-tree.js";
 import type { RawCaptureCheck } from "../passes/raw-capture.js";
@@ -67,12 +67,16 @@ export function checkCommits(root: string, commits: string[], check: () => RawCa
   const placeIds = objectIds(root, placeNames);
   const seen = new Map<string, Finding[]>();
   const blobs = readBlobs([...changes.values()].flat().filter((c) => c.status !== "D").map((c) => c.sha), root);
+  // A commit's message travels with it: it is checked for raw captures as a file is.
+  const objects = readObjects(commits, root);
   return commits.map((commit) => {
     const layout = layoutOf(commit);
     const { places, above } = placesOf(layout);
     const key = JSON.stringify([layout, ...[...places, ...above].map((p) => placeIds.get(`${commit}:${p}`) ?? null)]);
     if (!seen.has(key)) seen.set(key, verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: [] }, check));
-    const own = verifyPass({ guarded: null, candidates: candidatesFromGit(root, changes.get(commit) ?? [], layout, blobs) }, check);
+    const object = objects.get(commit);
+    const message = object ? [{ path: `the message of commit ${commit.slice(0, 12)}`, bytes: messageOf(object.bytes) }] : [];
+    const own = verifyPass({ guarded: null, candidates: [...candidatesFromGit(root, changes.get(commit) ?? [], layout, blobs), ...message] }, check);
     return { commit, findings: [...(seen.get(key) as Finding[]), ...own] };
   });
 }
@@ -105,9 +109,28 @@ export interface PushInput {
  * pre-commit framework's PRE_COMMIT_FROM_REF/TO_REF; else every local branch and tag the named
  * remote does not have, so that a hook manager that passes no ref lines never lets a push through unchecked.
  */
-export function commitsToPush(root: string, push: PushInput): { commits: string[]; how: string; findings: Finding[] } {
+export function commitsToPush(root: string, push: PushInput): { commits: string[]; how: string; findings: Finding[]; messages: { path: string; bytes: Uint8Array }[] } {
   const { commits, how, objects } = pushedCommits(root, push);
-  return { commits, how, findings: notCommits(root, objects) };
+  return { commits, how, findings: notCommits(root, objects), messages: tagMessages(root, objects) };
+}
+
+/** The messages of the annotated tags a push sends, down each chain of tags to what it names: checked as files are. */
+function tagMessages(root: string, objects: { ref: string; sha: string }[]): { path: string; bytes: Uint8Array }[] {
+  const out: { path: string; bytes: Uint8Array }[] = [];
+  let next = objects.map((o) => ({ ref: o.ref, sha: o.sha }));
+  for (let depth = 0; depth < 16 && next.length > 0; depth++) {
+    const read = readObjects(next.map((o) => o.sha), root);
+    const deeper: { ref: string; sha: string }[] = [];
+    for (const o of next) {
+      const object = read.get(o.sha);
+      if (object?.type !== "tag") continue;
+      out.push({ path: `the message of tag ${o.ref}`, bytes: messageOf(object.bytes) });
+      const named = /^object ([0-9a-f]{40,64})$/m.exec(object.bytes.toString("utf8"))?.[1];
+      if (named) deeper.push({ ref: o.ref, sha: named });
+    }
+    next = deeper;
+  }
+  return out;
 }
 
 /** Pushed objects that are not commits once peeled (a tag on a blob or a tree) carry files no commit check sees: each is refused. */

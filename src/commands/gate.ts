@@ -1,11 +1,13 @@
 import { parseFlags, UsageError } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
 import { checkCommits, checkStaged, commitsToPush, refused } from "../clearance/gate.js";
+import { blocks } from "../findings.js";
 import { loadRawCaptureRules } from "../io/load-rules.js";
 import { repoPaths } from "../io/repo-tree.js";
 import { loadConfig, repoRoot, rulesDirFor } from "../io/repo.js";
 import type { Io } from "../types.js";
 import { rawCaptureCheck, type RawCaptureCheck } from "../passes/raw-capture.js";
+import { verifyPass } from "../passes/verify.js";
 import { gateReport } from "../render/human.js";
 import { HELP } from "./help.js";
 
@@ -41,7 +43,8 @@ async function run(argv: string[], io: Io): Promise<number> {
     return 1;
   }
   const push = commitsToPush(root, { stdin: await readStdin(), remote: positionals[1], env: process.env });
-  const bad = [...(push.findings.length > 0 ? [{ commit: null, findings: push.findings }] : []), ...refused(checkCommits(root, push.commits, lazyCheck))];
+  const refs = [...push.findings, ...verifyPass({ guarded: null, candidates: push.messages }, lazyCheck)];
+  const bad = [...(blocks(refs) ? [{ commit: null, findings: refs }] : []), ...refused(checkCommits(root, push.commits, lazyCheck))];
   if (bad.length === 0) return 0;
   io.stderr(gateReport(bad, "push", { note: `checked ${push.commits.length} commits: ${push.how}`, verbose }));
   return 1;

@@ -112,9 +112,9 @@ export function revList(args: string[], cwd: string): string[] {
   return git(["rev-list", "--reverse", ...args, "--"], cwd).toString("utf8").split("\n").filter(Boolean);
 }
 
-/** The bytes of several objects at once; an object git does not have is left out. */
-export function readBlobs(shas: string[], cwd: string): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
+/** Several objects at once, each with its type; an object git does not have is left out. */
+export function readObjects(shas: string[], cwd: string): Map<string, { type: string; bytes: Buffer }> {
+  const out = new Map<string, { type: string; bytes: Buffer }>();
   const wanted = [...new Set(shas)];
   if (wanted.length === 0) return out;
   const all = git(["cat-file", "--batch"], cwd, `${wanted.join("\n")}\n`);
@@ -125,8 +125,21 @@ export function readBlobs(shas: string[], cwd: string): Map<string, Buffer> {
     at = nl + 1;
     if (header[1] === "missing" || header.length < 3) continue;
     const size = Number(header[2]);
-    if (header[1] === "blob") out.set(sha, all.subarray(at, at + size));
+    out.set(sha, { type: header[1] as string, bytes: all.subarray(at, at + size) });
     at += size + 1;
   }
   return out;
+}
+
+/** The bytes of several blobs at once; an object git does not have, or one that is not a blob, is left out. */
+export function readBlobs(shas: string[], cwd: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  for (const [sha, o] of readObjects(shas, cwd)) if (o.type === "blob") out.set(sha, o.bytes);
+  return out;
+}
+
+/** A commit's or a tag's message: what follows its headers. */
+export function messageOf(bytes: Buffer): Buffer {
+  const end = bytes.indexOf("\n\n");
+  return end === -1 ? Buffer.alloc(0) : bytes.subarray(end + 2);
 }

@@ -37,8 +37,11 @@ export function looksLikeProse(value: string): boolean {
   return (value.match(UNSPACED_LETTERS)?.length ?? 0) >= 4;
 }
 
-/** Under a rule a repository added, an identifier or enum kept verbatim holds no space at all: "Alice Walker" is a name, not an id. */
-const overlayKeepsProse = (cls: string, value: string): boolean => (cls === "identifier" || cls === "enum") && /\s/.test(value);
+/** A mailbox: a person's address, whatever a rule calls it. */
+const MAILBOX = /[^\s@"<>]+@[^\s@"<>]+\.[A-Za-z]{2,}/u;
+
+/** Under a rule a repository added, a value kept verbatim in any class holds no space and no mailbox: "Alice Walker" is a name, not an id, a path or a time. */
+const overlayKeepsProse = (value: string): boolean => /\s/.test(value) || MAILBOX.test(value);
 
 interface Leaves {
   edits: Edit[];
@@ -101,7 +104,7 @@ function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, 
     // Prose kept verbatim means a rule classed it wrongly, on any event; under a rule a repository added, in any class.
     const proseKept = leaf.class === "enum" || leaf.class === "identifier" || (l.overlay && leaf.class !== "free-text");
     const decoded = proseKept && !leaf.inDump ? decodeJsonString(raw) : "";
-    if (!leaf.inDump && proseKept && (looksLikeProse(decoded) || (l.overlay && overlayKeepsProse(leaf.class, decoded)))) {
+    if (!leaf.inDump && proseKept && (looksLikeProse(decoded) || (l.overlay && overlayKeepsProse(decoded)))) {
       out.refused.push(finding("unsubstituted-free-text", { file: capture.name, pointer: ctx.display.pointer(l.pointer), ...placeOf(doc.text, l.start) }, { event: capture.event, cls: leaf.class }));
     }
     if (raw !== original) out.edits.push({ start: l.start + 1, end: l.end - 1, raw });

@@ -10,7 +10,7 @@ type Advice = string | Partial<Record<AdviceCase | "else", string>>;
 const ADVICE: Partial<Record<FindingCode, Advice>> = {
   "extra-capture": "nothing, unless a repeat should stand for its event: clear select says which was chosen, and --choose FILE overrides it",
   "counter-gap": "make sure no capture was taken out of the sitting; a sink numbers each event's captures without a gap",
-  "unknown-field": "where the guess is wrong, add a field rule for the pointer in the repository's rules/fields",
+  "unknown-field": "where the guess is wrong, add a field rule for the member in the repository's rules/fields (a member name no rule spells is shown as [masked]; the line and column place it in the capture)",
   "review-free-text": "read the cleared value; where the member is not free text, add a field rule for it in rules/fields",
   "undocumented-value": "where the host documents the value, add it to the enum's rule in rules/fields",
   "pair-not-kept": "capture the operation again so that both of its events can be cleared, or choose one operation's captures with --choose",
@@ -43,7 +43,7 @@ const ADVICE: Partial<Record<FindingCode, Advice>> = {
   "control-silent": "the scan's rules do not reach the files; correct rules/secrets before running again",
   "no-clearable-capture": "where a field rule of the repository's rules/fields classes the member the refusal names, correct that rule; else capture the event again",
   "record-unreadable": "restore CLEARANCE.md to the shape the tool wrote (git diff shows the edit)",
-  "batch-edited": "restore the batch as the tool wrote it, or run clear run again and accept the new batch",
+  "batch-edited": "restore the batch as the tool wrote it (git diff shows the edit; git restore --source=HEAD -- <record> where the last commit holds it); a batch that carries ACCEPT is never replaced, so a new clear run does not undo the edit",
   "fixture-not-accepted": {
     push: "read the batch that lists it in CLEARANCE.md and write ACCEPT under it, commit that, then push again",
     verify: "read the batch that lists it in CLEARANCE.md (or run clear run to write one) and write ACCEPT under it, then commit that",

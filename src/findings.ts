@@ -45,7 +45,7 @@ const CATALOGUE = {
   "control-silent": block((p: { rules: string }) => `the scan's planted control did not turn red for ${p.rules}; the scan cannot be trusted to reach the files`),
   // verify and gate: what may be committed and pushed
   "record-unreadable": block((p: { detail: string }) => p.detail),
-  "batch-edited": block((p: { id: string }) => `batch ${p.id} carries ACCEPT, but its text changed after it was written; its acceptance no longer counts (run clear run again and accept the new batch)`),
+  "batch-edited": block((p: { id: string }) => `batch ${p.id} carries ACCEPT, but its text changed after it was written; its acceptance no longer counts until its text is restored`),
   "fixture-not-accepted": block(() => "no accepted batch lists this fixture; run clear run and write ACCEPT under the new batch"),
   "fixture-changed": block(() => "its bytes differ from the digest its accepted batch lists; restore it or clear it again in a new batch"),
   "fixture-missing": block(() => "an accepted batch lists this fixture, and it is not here"),

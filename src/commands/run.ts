@@ -45,7 +45,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     ? `batch ${r.batch} is already accepted in ${r.recordPath} with these very fixtures; ${r.restored.length > 0 ? `${r.restored.length} of its files were missing or changed and are written back with the accepted bytes` : "nothing written"}`
     : ok
       ? `batch ${r.batch}: ${plural(r.fixtures.length, "fixture")} written${r.replaced ? ` (it replaces the pending batch ${r.replaced})` : ""}${r.missing > 0 ? `; ${plural(r.missing, "event")} the recipe expects ${r.missing === 1 ? "is" : "are"} not in it (the batch names them)` : ""}; read ${r.recordPath} and write ACCEPT under the batch's acceptance heading`
-      : `batch ${r.batch}: BLOCKED, no fixture written (${blockersSaid(r.blockers)}; see ${r.recordPath})`;
+      : `batch ${r.batch}: BLOCKED, no fixture written (${blockersSaid(r.blockers)}; see ${r.recordPath})${r.replaced ? `; it replaces the pending batch ${r.replaced}, so the fixtures that batch wrote are listed by none` : ""}`;
   const scan = { findings: r.scan.findings.length, control: r.scan.control };
   const { batch, alreadyAccepted, restored, replaced, fixtures } = r;
   if (values.json) writeJson(io, { command: "run", ok, batch, alreadyAccepted, restored, replaced, fixtures, findings: r.blockers, scan, overrides, overlay: setting.rules.overlay });

@@ -115,11 +115,12 @@ function inventoried(sitting: Sitting, setting: Setting, options: LineOptions): 
   return result;
 }
 
-function paired(captures: Capture[], inventory: Inventory, setting: Setting): Pairing {
+function paired(captures: Capture[], inventory: Inventory, setting: Setting): { pairing: Pairing; pairIds: Map<string, string[]> } {
   say(setting, captures.length, `pairing ${captures.length} captures`);
   const isPlaceholder = placeholderTest(setting.rules);
   const files = captures.map((c) => identifiersOf(c, setting.rules.pairing.find((p) => p.harness === c.harness), isPlaceholder));
-  return pairPass(files, setting.rules, skippedOf(inventory), setting.display.id);
+  const pairIds = new Map(files.map((f) => [f.name, [...f.ids.values()].flat()]));
+  return { pairing: pairPass(files, setting.rules, skippedOf(inventory), setting.display.id), pairIds };
 }
 
 /** What later passes need of a capture once it is cleared: its name, size and digest, not its document. */
@@ -233,7 +234,8 @@ export async function runLine(setting: Setting, dir: string, until: Stage, optio
   const empty = { pairing: pairPass([], setting.rules), substitution: { userNames: 0, declarations: [], files: [], skipped: [], findings: [] }, selection: { selected: [], findings: [] } };
   const line: Line = { sitting, inventory, captures, ...empty, names: sittingNames([], setting.rules, []), fixtures: [], scan: { files: 0, findings: [], waived: [], unusedWaivers: [], control: { red: false, rules: [], silent: [] } }, batch: { id: "", digest: "", text: "", blockers: [] } };
   if (until === "inventory") return line;
-  line.pairing = paired(captures, inventory, setting);
+  const { pairing, pairIds } = paired(captures, inventory, setting);
+  line.pairing = pairing;
   if (until === "pair") return line;
   line.names = sittingNames(captures, setting.rules, setting.users);
   line.substitution = substituted(captures, inventory, line.names, setting, options.keepDocuments === true);
@@ -248,7 +250,7 @@ export async function runLine(setting: Setting, dir: string, until: Stage, optio
     throw new UsageError(`--choose: refused, so it cannot be a fixture: ${why.join(", ")}; choose another capture of its event`);
   }
   // From here on, what is written of the pairs says only the ids a committed fixture keeps.
-  Object.assign(line, pairingAsKept(line.pairing, selectPass(captures, line.substitution, line.pairing, setting.rules, options.choose ?? []), line.substitution));
+  Object.assign(line, pairingAsKept(line.pairing, selectPass(captures, line.substitution, line.pairing, setting.rules, options.choose ?? []), line.substitution, pairIds));
   if (until === "select") return line;
   const paths = repoPaths(setting.config);
   const fixtures = provenancePass(sitting, captures, line.substitution, line.pairing, line.selection, paths.fixtures, batchId(captures));

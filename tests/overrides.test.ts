@@ -243,12 +243,35 @@ describe("a repository's rules/ laid over the bundled rules", () => {
     const record = read(root, "CLEARANCE.md");
     const sidecars = ["pre_tool_use", "post_tool_use"].map((e) => read(root, `${FIXTURES}/${e}.provenance.json`));
     for (const text of [record, ...sidecars]) expect(text).not.toContain("privatecorp");
-    expect(record).toContain("- pair, `client_ref` `[an id no fixture keeps]`");
-    expect(JSON.parse(sidecars[0] as string).pairs).toContainEqual(expect.objectContaining({ scope: "client_ref", id: "[an id no fixture keeps]" }));
+    expect(record).toContain("- pair, `client_ref` `(an id no fixture keeps)`");
+    expect(JSON.parse(sidecars[0] as string).pairs).toContainEqual(expect.objectContaining({ scope: "client_ref", id: "(an id no fixture keeps)" }));
     // Without the literal the fixture keeps the id, and it is written as it is.
     writeFileSync(path.join(root, "clear.config.json"), "{}");
     expect(clearJson(["run"], { cwd: root }).code).toBe(0);
     expect(read(root, "CLEARANCE.md")).toContain("- pair, `client_ref` `privatecorp-4711`");
+  });
+
+  it("nor is one named in a reason: an unpaired file's ids, and an id inside a longer one, never reach the record or a sidecar", () => {
+    const values: Record<string, Record<string, string>> = {
+      pre_tool_use: { client_ref: "privatecorp-1", client_ref2: "privatecorp-1:privatecorp-2" },
+      post_tool_use: { client_ref: "privatecorp-1:privatecorp-2" },
+      session_start: { client_ref: "privatecorp-9999" },
+    };
+    const root = repoWithSitting((event, p) => ({ ...p, ...(values[event] ?? {}) }));
+    writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ literals: [{ name: "org", value: "privatecorp", placeholder: "example-org" }] }));
+    overlay(root, "fields/claude-code.json", {
+      harness: "claude-code",
+      rules: ["/client_ref", "/client_ref2"].map((pointer) => ({ pointer, class: "identifier", examples: [{ event: "pre_tool_use", pointer, value: "ab12" }] })),
+    });
+    const pairing = bundled<{ scopes: unknown[] }>("pairing/claude-code.json");
+    pairing.scopes.unshift({ scope: "ref", label: "reference", pointers: [{ pointer: "/client_ref" }, { pointer: "/client_ref2" }] });
+    overlay(root, "pairing/claude-code.json", pairing);
+    const r = clearJson(["run"], { cwd: root });
+    expect(r.code, JSON.stringify(r.json)).toBe(0);
+    const record = read(root, "CLEARANCE.md");
+    expect(record).not.toContain("privatecorp");
+    for (const event of Object.keys(values)) expect(read(root, `${FIXTURES}/${event}.provenance.json`)).not.toContain("privatecorp");
+    expect(record).toMatch(/not paired: `claude-code_session_start_[^`]+`: no other file's finest identifier is its ref \(an id no fixture keeps\)$/m);
   });
 
   it("a rules file that breaks its schema, or where no rules file goes, is exit 2 naming the file and the pointer", () => {

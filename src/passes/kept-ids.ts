@@ -7,10 +7,16 @@ import type { Pairing, Selection, Substitution } from "../types.js";
 // fixture holds. An id no committed member of its pair keeps, as a JSON string, is written as
 // ID_NOT_KEPT, in the pairs, the reasons and the selection alike.
 
-export const ID_NOT_KEPT = "[an id no fixture keeps]";
+export const ID_NOT_KEPT = "(an id no fixture keeps)";
 
-/** The pairing and selection as they may be written: every id a committed fixture does not keep replaced. Pure. */
-export function pairingAsKept(pairing: Pairing, selection: Selection, substitution: Substitution): { pairing: Pairing; selection: Selection } {
+/** A reason that still names such an id after the replacement (it stood where no word boundary is) is not written at all. */
+export const REASON_NOT_KEPT = "(a reason that names an id no fixture keeps)";
+
+/**
+ * The pairing and selection as they may be written: every id a committed fixture does not keep
+ * replaced. `idsOfFile` holds every identifier value pairing read from each capture, any scope. Pure.
+ */
+export function pairingAsKept(pairing: Pairing, selection: Selection, substitution: Substitution, idsOfFile: Map<string, string[]>): { pairing: Pairing; selection: Selection } {
   const chosen = new Set(selection.selected.map((s) => s.file));
   const texts = new Map(substitution.files.filter((f) => chosen.has(f.report.name)).map((f) => [f.report.name, f.cleared]));
   const keptIn = (id: string, file: string): boolean => texts.get(file)?.includes(JSON.stringify(id)) === true;
@@ -23,13 +29,14 @@ export function pairingAsKept(pairing: Pairing, selection: Selection, substituti
   };
   for (const p of pairing.pairs) for (const f of p.files) add(f, p.id);
   for (const f of pairing.finest) add(f.file, f.id);
-  // A text about a file names its ids as words: each one that file's fixture does not keep is replaced where it stands alone.
+  for (const [file, ids] of idsOfFile) for (const id of ids) add(file, id);
+  // A text about a file names its ids as words: those its fixture does not keep are replaced, the longest first,
+  // in one pass; should one still stand in it, the text is not written.
   const hidden = (file: string, text: string): string => {
-    let out = text;
-    for (const id of idsOf.get(file) ?? []) {
-      if (!keptIn(id, file) && out.includes(id)) out = out.replace(new RegExp(`(?<=^|[\\s(])${escapeRegex(id)}(?=$|[\\s,;:)])`, "gu"), ID_NOT_KEPT);
-    }
-    return out;
+    const ids = [...(idsOf.get(file) ?? [])].filter((id) => id !== "" && !keptIn(id, file) && text.includes(id)).sort((a, b) => b.length - a.length);
+    if (ids.length === 0) return text;
+    const out = text.replace(new RegExp(`(?<=^|[\\s(\\[])(?:${ids.map(escapeRegex).join("|")})(?=$|[\\s,;:)\\]])`, "gu"), ID_NOT_KEPT);
+    return ids.some((id) => out.includes(id)) ? REASON_NOT_KEPT : out;
   };
   const pairs = pairing.pairs.map((p) => (keptBy(p.id, p.files) ? p : { ...p, id: ID_NOT_KEPT }));
   return {

@@ -285,13 +285,42 @@ describe("pre-push checks what the destination lacks", () => {
     g(root, "tag", "-a", "--cleanup=verbatim", "-F", raw, "said", "HEAD");
     const tag = g(root, "push", "origin", "refs/tags/said");
     expect(tag.code, tag.out).not.toBe(0);
-    expect(tag.out).toContain("the message of tag refs/tags/said");
+    expect(tag.out).toContain("tag refs/tags/said (its headers and message)");
     expect(tag.out).toContain("raw-capture-committed");
     g(root, "commit", "-q", "--allow-empty", "--no-verify", "--cleanup=verbatim", "-F", raw);
     const commit = g(root, "push", "origin", "main");
     expect(commit.code, commit.out).not.toBe(0);
-    expect(commit.out).toMatch(/the message of commit [0-9a-f]{12}/);
+    expect(commit.out).toMatch(/commit [0-9a-f]{12} \(its headers and message\)/);
     expect(g(remote, "log", "-1", "--format=%B", "main").out).not.toContain("hook_event_name");
+  });
+
+  it("nor one pretty-printed after a subject line, in a message of another encoding, or in a header of the commit", () => {
+    const payload = JSON.parse(readFileSync(path.join(SITTING, RAW), "utf8"));
+    const variants: ((root: string) => void)[] = [
+      (root) => g(root, "commit", "-q", "--allow-empty", "--no-verify", "-m", "notes", "-m", JSON.stringify(payload, null, 2)),
+      (root) => {
+        const msg = path.join(tempDir(), "msg");
+        writeFileSync(msg, Buffer.concat([Buffer.from("caf\xe9\n\n", "latin1"), Buffer.from(JSON.stringify(payload))]));
+        g(root, "-c", "i18n.commitEncoding=ISO-8859-1", "commit", "-q", "--allow-empty", "--no-verify", "-F", msg);
+      },
+      (root) => {
+        const head = g(root, "cat-file", "commit", "HEAD").out;
+        const object = head.replace(/\ncommitter ([^\n]*)\n/, `\ncommitter $1\nx-note ${JSON.stringify(payload)}\n`).replace(/^tree ([0-9a-f]+)\n/, (m) => `${m}parent ${g(root, "rev-parse", "HEAD").out.trim()}\n`);
+        const file = path.join(tempDir(), "commit");
+        writeFileSync(file, object);
+        const sha = g(root, "hash-object", "-t", "commit", "-w", file).out.trim();
+        g(root, "update-ref", "refs/heads/main", sha);
+      },
+    ];
+    for (const [i, make] of variants.entries()) {
+      const root = acceptedRepo();
+      bareRemote(root);
+      expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+      make(root);
+      const push = g(root, "push", "origin", "main");
+      expect(push.code, `variant ${i}: ${push.out}`).not.toBe(0);
+      expect(push.out).toMatch(/commit [0-9a-f]{12} \(its headers and message\)/);
+    }
   });
 
   it("reads objects as they are: a refs/replace entry cannot pass a changed fixture off as the accepted one", () => {

@@ -180,6 +180,10 @@ describe("a repository's rules/ laid over the bundled rules", () => {
       ["Alice Walker", "path", "src/a.ts"],
       ["Alice Walker", "timestamp", "2026-01-01T00:00:00Z"],
       ["alice.walker@privatecorp.example", "identifier", "ab12"],
+      ["alice@localhost", "identifier", "ab12"],
+      ["alice\uFF20example.com", "identifier", "ab12"],
+      ["Alice\u200bWalker", "path", "src/a.ts"],
+      ["+1-555-0100", "identifier", "ab12"],
     ] as const;
     for (const [prose, cls, example] of cases) {
       const root = repoWithSitting((event, p) => (event === "session_start" ? { ...p, client_note: prose } : p));

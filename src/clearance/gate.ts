@@ -1,6 +1,7 @@
 import { UsageError } from "../errors.js";
 import { blocks, finding, type Finding } from "../findings.js";
-import { commitChanges, git, gitMaybe, LINK_MODE, lsIndex, lsTree, messageOf, readBlobs, readObjects, revList, stagedChanges } from "../io/git.js";
+import { isUtf8 } from "node:buffer";
+import { commitChanges, git, gitMaybe, LINK_MODE, lsIndex, lsTree, readBlobs, readObjects, revList, stagedChanges } from "../io/git.js";
 import { parseConfigText, type ClearConfig } from "../io/repo.js";
 import { candidatesFromGit, CONFIG_FILE, guardedFromGit, placesOf, repoPaths, touchesPlaces, wholeTree } from "../io/repo-tree.js";
 import type { RawCaptureCheck } from "../passes/raw-capture.js";
@@ -75,10 +76,35 @@ export function checkCommits(root: string, commits: string[], check: () => RawCa
     const key = JSON.stringify([layout, ...[...places, ...above].map((p) => placeIds.get(`${commit}:${p}`) ?? null)]);
     if (!seen.has(key)) seen.set(key, verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: [] }, check));
     const object = objects.get(commit);
-    const message = object ? [{ path: `the message of commit ${commit.slice(0, 12)}`, bytes: messageOf(object.bytes) }] : [];
-    const own = verifyPass({ guarded: null, candidates: [...candidatesFromGit(root, changes.get(commit) ?? [], layout, blobs), ...message] }, check);
+    const message = object ? objectTexts(`commit ${commit.slice(0, 12)} (its headers and message)`, object.bytes) : [];
+    const own = verifyPass({ guarded: null, candidates: candidatesFromGit(root, changes.get(commit) ?? [], layout, blobs) }, check);
+    // One finding says the object carries a payload, however many of its texts show it.
+    own.push(...verifyPass({ guarded: null, candidates: message }, check).slice(0, 1));
     return { commit, findings: [...(seen.get(key) as Finding[]), ...own] };
   });
+}
+
+/**
+ * The texts a commit or tag object could carry a payload in, each checked as a file is: the whole
+ * object, headers too, read as UTF-8 or else byte for byte as Latin-1 (as git shows a message in
+ * another encoding); and from every line's first opening brace, the line to its last closing brace
+ * and the text to the object's last one, so a payload after a subject line or in a header is found.
+ */
+export function objectTexts(label: string, bytes: Buffer): { path: string; bytes: Uint8Array }[] {
+  const text = isUtf8(bytes) ? bytes.toString("utf8") : bytes.toString("latin1");
+  const out: { path: string; bytes: Uint8Array }[] = [{ path: label, bytes: Buffer.from(text, "utf8") }];
+  const lastClose = text.lastIndexOf("}");
+  let at = 0;
+  for (const line of text.split("\n")) {
+    const open = line.indexOf("{");
+    if (open !== -1) {
+      const close = line.lastIndexOf("}");
+      if (close > open) out.push({ path: label, bytes: Buffer.from(line.slice(open, close + 1), "utf8") });
+      if (lastClose > at + open && lastClose > at + close) out.push({ path: label, bytes: Buffer.from(text.slice(at + open, lastClose + 1), "utf8") });
+    }
+    at += line.length + 1;
+  }
+  return out;
 }
 
 /** `verify --rev`: one commit's places, and every file of its tree for raw captures. */
@@ -124,7 +150,7 @@ function tagMessages(root: string, objects: { ref: string; sha: string }[]): { p
     for (const o of next) {
       const object = read.get(o.sha);
       if (object?.type !== "tag") continue;
-      out.push({ path: `the message of tag ${o.ref}`, bytes: messageOf(object.bytes) });
+      out.push(...objectTexts(`tag ${o.ref} (its headers and message)`, object.bytes));
       const named = /^object ([0-9a-f]{40,64})$/m.exec(object.bytes.toString("utf8"))?.[1];
       if (named) deeper.push({ ref: o.ref, sha: named });
     }

@@ -43,7 +43,8 @@ async function run(argv: string[], io: Io): Promise<number> {
     return 1;
   }
   const push = commitsToPush(root, { stdin: await readStdin(), remote: positionals[1], env: process.env });
-  const refs = [...push.findings, ...verifyPass({ guarded: null, candidates: push.messages }, lazyCheck)];
+  const said = verifyPass({ guarded: null, candidates: push.messages }, lazyCheck).filter((f, i, all) => all.findIndex((g) => g.file === f.file) === i);
+  const refs = [...push.findings, ...said];
   const bad = [...(blocks(refs) ? [{ commit: null, findings: refs }] : []), ...refused(checkCommits(root, push.commits, lazyCheck))];
   if (bad.length === 0) return 0;
   io.stderr(gateReport(bad, "push", { note: `checked ${push.commits.length} commits: ${push.how}`, verbose }));

@@ -138,8 +138,3 @@ export function readBlobs(shas: string[], cwd: string): Map<string, Buffer> {
   return out;
 }
 
-/** A commit's or a tag's message: what follows its headers. */
-export function messageOf(bytes: Buffer): Buffer {
-  const end = bytes.indexOf("\n\n");
-  return end === -1 ? Buffer.alloc(0) : bytes.subarray(end + 2);
-}

@@ -37,11 +37,14 @@ export function looksLikeProse(value: string): boolean {
   return (value.match(UNSPACED_LETTERS)?.length ?? 0) >= 4;
 }
 
-/** A mailbox: a person's address, whatever a rule calls it. */
-const MAILBOX = /[^\s@"<>]+@[^\s@"<>]+\.[A-Za-z]{2,}/u;
+/** A mailbox (any at sign, fullwidth too, before a host that starts with a letter), and an international phone number. */
+const MAILBOX = /[^\s@\uFF20]+[@\uFF20]\p{L}/u;
+const PHONE = /\+\d[\d().\s-]{6,}\d/u;
+/** Spaces, and the invisible characters that join words without one (zero-width, word joiner). */
+const SPACE = /[\s\p{Cf}]/u;
 
-/** Under a rule a repository added, a value kept verbatim in any class holds no space and no mailbox: "Alice Walker" is a name, not an id, a path or a time. */
-const overlayKeepsProse = (value: string): boolean => /\s/.test(value) || MAILBOX.test(value);
+/** Under a rule a repository added, a value kept verbatim in any class holds no space, mailbox or phone number: "Alice Walker" is a name, not an id, a path or a time. */
+const overlayKeepsProse = (value: string): boolean => SPACE.test(value) || MAILBOX.test(value) || PHONE.test(value);
 
 interface Leaves {
   edits: Edit[];

@@ -46,7 +46,7 @@ const CATALOGUE = {
   // verify and gate: what may be committed and pushed
   "record-unreadable": block((p: { detail: string }) => p.detail),
   "batch-edited": block((p: { id: string }) => `batch ${p.id} carries ACCEPT, but its text changed after it was written; its acceptance no longer counts until its text is restored`),
-  "fixture-not-accepted": block(() => "no accepted batch lists this fixture; run clear run and write ACCEPT under the new batch"),
+  "fixture-not-accepted": block(() => "no accepted batch lists this fixture"),
   "fixture-changed": block(() => "its bytes differ from the digest its accepted batch lists; restore it or clear it again in a new batch"),
   "fixture-missing": block(() => "an accepted batch lists this fixture, and it is not here"),
   "raw-capture-committed": block((p: { why: string }) => `a raw capture is committed: ${p.why}; raw captures never are (remove it from the commit, clear it with clear run, or keep it outside the repository)`),

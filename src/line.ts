@@ -1,3 +1,4 @@
+import { append } from "./collections.js";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "./digest.js";
@@ -290,8 +291,7 @@ function chosenOncePerEvent(captures: Capture[], choose: string[]): void {
   const byEvent = new Map<string, string[]>();
   for (const name of new Set(choose)) {
     const c = captures.find((x) => x.name === name) as Capture;
-    const key = `${c.harness} ${c.version} ${c.event}`;
-    byEvent.set(key, [...(byEvent.get(key) ?? []), name]);
+    append(byEvent, `${c.harness} ${c.version} ${c.event}`, name);
   }
   const twice = [...byEvent].filter(([, names]) => names.length > 1).map(([event, names]) => `${event}: ${names.join(" and ")}`);
   if (twice.length > 0) throw new UsageError(`--choose: one capture per event, but ${twice.join("; ")}`);

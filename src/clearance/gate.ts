@@ -76,10 +76,8 @@ export function checkCommits(root: string, commits: string[], check: () => RawCa
     const key = JSON.stringify([layout, ...[...places, ...above].map((p) => placeIds.get(`${commit}:${p}`) ?? null)]);
     if (!seen.has(key)) seen.set(key, verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: [] }, check));
     const object = objects.get(commit);
-    const message = object ? objectTexts(`commit ${commit.slice(0, 12)} (its headers and message)`, object.bytes) : [];
     const own = verifyPass({ guarded: null, candidates: candidatesFromGit(root, changes.get(commit) ?? [], layout, blobs) }, check);
-    // One finding says the object carries a payload, however many of its texts show it.
-    own.push(...verifyPass({ guarded: null, candidates: message }, check).slice(0, 1));
+    if (object) own.push(...objectFindings(`commit ${commit.slice(0, 12)} (its headers and message)`, object.bytes, check));
     return { commit, findings: [...(seen.get(key) as Finding[]), ...own] };
   });
 }
@@ -90,7 +88,7 @@ export function checkCommits(root: string, commits: string[], check: () => RawCa
  * another encoding); and from every line's first opening brace, the line to its last closing brace
  * and the text to the object's last one, so a payload after a subject line or in a header is found.
  */
-export function objectTexts(label: string, bytes: Buffer): { path: string; bytes: Uint8Array }[] {
+function objectTexts(label: string, bytes: Buffer): { path: string; bytes: Uint8Array }[] {
   const text = isUtf8(bytes) ? bytes.toString("utf8") : bytes.toString("latin1");
   const out: { path: string; bytes: Uint8Array }[] = [{ path: label, bytes: Buffer.from(text, "utf8") }];
   const lastClose = text.lastIndexOf("}");
@@ -105,6 +103,11 @@ export function objectTexts(label: string, bytes: Buffer): { path: string; bytes
     at += line.length + 1;
   }
   return out;
+}
+
+/** At most one finding per object: it carries a payload, however many of its texts show it. */
+function objectFindings(label: string, bytes: Buffer, check: () => RawCaptureCheck): Finding[] {
+  return verifyPass({ guarded: null, candidates: objectTexts(label, bytes) }, check).slice(0, 1);
 }
 
 /** `verify --rev`: one commit's places, and every file of its tree for raw captures. */
@@ -135,14 +138,14 @@ export interface PushInput {
  * pre-commit framework's PRE_COMMIT_FROM_REF/TO_REF; else every local branch and tag the named
  * remote does not have, so that a hook manager that passes no ref lines never lets a push through unchecked.
  */
-export function commitsToPush(root: string, push: PushInput): { commits: string[]; how: string; findings: Finding[]; messages: { path: string; bytes: Uint8Array }[] } {
+export function commitsToPush(root: string, push: PushInput, check: () => RawCaptureCheck): { commits: string[]; how: string; findings: Finding[] } {
   const { commits, how, objects } = pushedCommits(root, push);
-  return { commits, how, findings: notCommits(root, objects), messages: tagMessages(root, objects) };
+  return { commits, how, findings: [...notCommits(root, objects), ...tagFindings(root, objects, check)] };
 }
 
-/** The messages of the annotated tags a push sends, down each chain of tags to what it names: checked as files are. */
-function tagMessages(root: string, objects: { ref: string; sha: string }[]): { path: string; bytes: Uint8Array }[] {
-  const out: { path: string; bytes: Uint8Array }[] = [];
+/** The annotated tags a push sends, down each chain of tags to what it names: each object checked for raw captures as a file is. */
+function tagFindings(root: string, objects: { ref: string; sha: string }[], check: () => RawCaptureCheck): Finding[] {
+  const out: Finding[] = [];
   let next = objects.map((o) => ({ ref: o.ref, sha: o.sha }));
   for (let depth = 0; depth < 16 && next.length > 0; depth++) {
     const read = readObjects(next.map((o) => o.sha), root);
@@ -150,7 +153,7 @@ function tagMessages(root: string, objects: { ref: string; sha: string }[]): { p
     for (const o of next) {
       const object = read.get(o.sha);
       if (object?.type !== "tag") continue;
-      out.push(...objectTexts(`tag ${o.ref} (its headers and message)`, object.bytes));
+      out.push(...objectFindings(`tag ${o.ref} (its headers and message)`, object.bytes, check));
       const named = /^object ([0-9a-f]{40,64})$/m.exec(object.bytes.toString("utf8"))?.[1];
       if (named) deeper.push({ ref: o.ref, sha: named });
     }

@@ -7,7 +7,6 @@ import { repoPaths } from "../io/repo-tree.js";
 import { loadConfig, repoRoot, rulesDirFor } from "../io/repo.js";
 import type { Io } from "../types.js";
 import { rawCaptureCheck, type RawCaptureCheck } from "../passes/raw-capture.js";
-import { verifyPass } from "../passes/verify.js";
 import { gateReport } from "../render/human.js";
 import { HELP } from "./help.js";
 
@@ -42,10 +41,8 @@ async function run(argv: string[], io: Io): Promise<number> {
     io.stderr(gateReport([{ commit: null, findings }], "commit", { verbose }));
     return 1;
   }
-  const push = commitsToPush(root, { stdin: await readStdin(), remote: positionals[1], env: process.env });
-  const said = verifyPass({ guarded: null, candidates: push.messages }, lazyCheck).filter((f, i, all) => all.findIndex((g) => g.file === f.file) === i);
-  const refs = [...push.findings, ...said];
-  const bad = [...(blocks(refs) ? [{ commit: null, findings: refs }] : []), ...refused(checkCommits(root, push.commits, lazyCheck))];
+  const push = commitsToPush(root, { stdin: await readStdin(), remote: positionals[1], env: process.env }, lazyCheck);
+  const bad = [...(blocks(push.findings) ? [{ commit: null, findings: push.findings }] : []), ...refused(checkCommits(root, push.commits, lazyCheck))];
   if (bad.length === 0) return 0;
   io.stderr(gateReport(bad, "push", { note: `checked ${push.commits.length} commits: ${push.how}`, verbose }));
   return 1;

@@ -137,4 +137,3 @@ export function readBlobs(shas: string[], cwd: string): Map<string, Buffer> {
   for (const [sha, o] of readObjects(shas, cwd)) if (o.type === "blob") out.set(sha, o.bytes);
   return out;
 }
-

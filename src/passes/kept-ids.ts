@@ -14,26 +14,18 @@ export const REASON_NOT_KEPT = "(a reason that names an id no fixture keeps)";
 
 /**
  * The pairing and selection as they may be written: every id a committed fixture does not keep
- * replaced. `idsOfFile` holds every identifier value pairing read from each capture, any scope. Pure.
+ * replaced. `idsOfFile` holds every identifier value pairing read from each capture, any scope:
+ * every pair's id and every finest id is one of them. Pure.
  */
 export function pairingAsKept(pairing: Pairing, selection: Selection, substitution: Substitution, idsOfFile: Map<string, string[]>): { pairing: Pairing; selection: Selection } {
   const chosen = new Set(selection.selected.map((s) => s.file));
   const texts = new Map(substitution.files.filter((f) => chosen.has(f.report.name)).map((f) => [f.report.name, f.cleared]));
   const keptIn = (id: string, file: string): boolean => texts.get(file)?.includes(JSON.stringify(id)) === true;
   const keptBy = (id: string, files: string[]): boolean => files.some((f) => keptIn(id, f));
-  const idsOf = new Map<string, Set<string>>();
-  const add = (file: string, id: string): void => {
-    const set = idsOf.get(file) ?? new Set<string>();
-    set.add(id);
-    idsOf.set(file, set);
-  };
-  for (const p of pairing.pairs) for (const f of p.files) add(f, p.id);
-  for (const f of pairing.finest) add(f.file, f.id);
-  for (const [file, ids] of idsOfFile) for (const id of ids) add(file, id);
   // A text about a file names its ids as words: those its fixture does not keep are replaced, the longest first,
   // in one pass; should one still stand in it, the text is not written.
   const hidden = (file: string, text: string): string => {
-    const ids = [...(idsOf.get(file) ?? [])].filter((id) => id !== "" && !keptIn(id, file) && text.includes(id)).sort((a, b) => b.length - a.length);
+    const ids = [...new Set(idsOfFile.get(file) ?? [])].filter((id) => id !== "" && !keptIn(id, file) && text.includes(id)).sort((a, b) => b.length - a.length);
     if (ids.length === 0) return text;
     const out = text.replace(new RegExp(`(?<=^|[\\s(\\[])(?:${ids.map(escapeRegex).join("|")})(?=$|[\\s,;:)\\]])`, "gu"), ID_NOT_KEPT);
     return ids.some((id) => out.includes(id)) ? REASON_NOT_KEPT : out;

@@ -28,10 +28,10 @@ interface Edit {
   raw: string;
 }
 
-/** Several words, or a long run of text: what a prompt or a message looks like. */
 /** Letters of scripts written without spaces between words: four of them are a phrase, never a host's identifier or enum. */
 const UNSPACED_LETTERS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}\p{Script=Hangul}]/gu;
 
+/** Several words, a long run of text, or a phrase in an unspaced script: what a prompt or a message looks like. */
 export function looksLikeProse(value: string): boolean {
   if (value.trim().split(/\s+/).length >= 3 || (value.length > 64 && /\s/.test(value))) return true;
   return (value.match(UNSPACED_LETTERS)?.length ?? 0) >= 4;
@@ -105,9 +105,9 @@ function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, 
     if (leaf.class === "free-text" && !leaf.known && !leaf.inDump) out.review.push(ctx.display.pointer(l.pointer));
     if (l.undocumented && !leaf.inDump) out.undocumented.push(ctx.display.pointer(l.pointer));
     // Prose kept verbatim means a rule classed it wrongly, on any event; under a rule a repository added, in any class.
-    const proseKept = leaf.class === "enum" || leaf.class === "identifier" || (l.overlay && leaf.class !== "free-text");
-    const decoded = proseKept && !leaf.inDump ? decodeJsonString(raw) : "";
-    if (!leaf.inDump && proseKept && (looksLikeProse(decoded) || (l.overlay && overlayKeepsProse(decoded)))) {
+    const proseKept = !leaf.inDump && (leaf.class === "enum" || leaf.class === "identifier" || (l.overlay && leaf.class !== "free-text"));
+    const decoded = proseKept ? decodeJsonString(raw) : "";
+    if (proseKept && (looksLikeProse(decoded) || (l.overlay && overlayKeepsProse(decoded)))) {
       out.refused.push(finding("unsubstituted-free-text", { file: capture.name, pointer: ctx.display.pointer(l.pointer), ...placeOf(doc.text, l.start) }, { event: capture.event, cls: leaf.class }));
     }
     if (raw !== original) out.edits.push({ start: l.start + 1, end: l.end - 1, raw });

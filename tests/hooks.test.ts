@@ -83,6 +83,51 @@ describe("clear hooks in git's own hooks folder", () => {
   });
 });
 
+describe("clear hooks install and the captures inbox", () => {
+  const probe = (root: string): number => git(root, "check-ignore", "-q", "--", "captures-inbox/s1/claude-code_stop_2.1.1.1.json").code;
+
+  it("makes an inbox git does not ignore ignored, with a file of its own, and says so in status", () => {
+    const root = repoWithRemote("clear-inbox-");
+    writeFileSync(path.join(root, ".gitignore"), "node_modules/\n");
+    expect(probe(root)).not.toBe(0);
+    expect(clearTool(root, "hooks", "status").out).toContain("captures-inbox/: NOT git-ignored");
+    const r = clearTool(root, "hooks", "install");
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain("captures-inbox/.gitignore: written (this tool's own file)");
+    expect(probe(root)).toBe(0);
+    expect(git(root, "check-ignore", "-q", "--", "captures-inbox/README.md").code).not.toBe(0);
+    expect(clearTool(root, "hooks", "status").out).toContain("captures-inbox/: git-ignored");
+    // A sitting dropped there stays out of `git add -A`; the tool's file itself commits through the gate.
+    mkdirSync(path.join(root, "captures-inbox", "s1"), { recursive: true });
+    writeFileSync(path.join(root, "captures-inbox", "s1", "claude-code_stop_2.1.1.1.json"), "{}\n");
+    git(root, "add", "-A");
+    expect(git(root, "diff", "--cached", "--name-only").out.trim().split("\n")).toEqual([".gitignore", "captures-inbox/.gitignore"]);
+    expect(git(root, "commit", "-qm", "inbox").code).toBe(0);
+  });
+
+  it("leaves an inbox git ignores already, a .gitignore the user owns and a link alone", () => {
+    const ignored = repoWithRemote("clear-inbox-");
+    expect(clearTool(ignored, "hooks", "install").out).not.toContain("captures-inbox");
+    expect(existsSync(path.join(ignored, "captures-inbox", ".gitignore"))).toBe(false);
+
+    const owned = repoWithRemote("clear-inbox-");
+    writeFileSync(path.join(owned, ".gitignore"), "node_modules/\n");
+    mkdirSync(path.join(owned, "captures-inbox"));
+    writeFileSync(path.join(owned, "captures-inbox", ".gitignore"), "# mine\n");
+    const r = clearTool(owned, "hooks", "install");
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain("captures-inbox/: NOT git-ignored and captures-inbox/.gitignore is a file you own");
+    expect(readFileSync(path.join(owned, "captures-inbox", ".gitignore"), "utf8")).toBe("# mine\n");
+
+    const linked = repoWithRemote("clear-inbox-");
+    writeFileSync(path.join(linked, ".gitignore"), "node_modules/\n");
+    const elsewhere = tempDir("clear-inbox-elsewhere-");
+    symlinkSync(elsewhere, path.join(linked, "captures-inbox"));
+    expect(clearTool(linked, "hooks", "install").out).toContain("captures-inbox is a symbolic link");
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+});
+
 describe("clear hooks with core.hooksPath set by hand", () => {
   it("shows the change to a hook the user owns, makes it with --yes, and takes only its line out again", () => {
     const root = repoWithRemote("clear-hookspath-");

@@ -1,5 +1,9 @@
+import { lstatSync, type Stats } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { gitMaybe } from "./git.js";
+import { loadConfig } from "./repo.js";
+import { repoPaths } from "./repo-tree.js";
 import { detectManager, repoOf, type ManagerKind } from "./hook-managers/detect.js";
 import { applyPlan, describePlan, needsHand, pendingEdits } from "./hook-managers/plan.js";
 import { HOOKS, type Installed } from "./hook-managers/shell.js";
@@ -36,10 +40,55 @@ function carryOut(root: string, plan: ReturnType<typeof installPlan>, yes: boole
   return { ok: true, lines: lines.length > 0 ? [...lines, done] : [done] };
 }
 
+function lstatOrNull(p: string): Stats | null {
+  try {
+    return lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/** Why the tool cannot write the inbox's .gitignore itself: a link or a file on the way, or one there already. */
+function inboxTaken(root: string, inbox: string): string | null {
+  let at = root;
+  for (const part of inbox.split("/")) {
+    at = path.join(at, part);
+    const stat = lstatOrNull(at);
+    if (stat === null) return null;
+    if (stat.isSymbolicLink()) return `${path.relative(root, at)} is a symbolic link`;
+    if (!stat.isDirectory()) return `${path.relative(root, at)} is not a folder`;
+  }
+  return lstatOrNull(path.join(at, ".gitignore")) === null ? null : `${inbox}/.gitignore is a file you own`;
+}
+
+/** The inbox, where raw sittings land, as git sees it: ignored, or why not and what to do. */
+function inboxIgnore(root: string): { inbox: string; ignored: boolean; file: string | null; says: string } {
+  let inbox: string;
+  try {
+    inbox = repoPaths(loadConfig(root)).capturesInbox;
+  } catch (err) {
+    return { inbox: "the captures inbox", ignored: false, file: null, says: `the captures inbox was not looked at: ${(err as Error).message}` };
+  }
+  // A probe, never a real file: would git leave a capture there out of `git add -A`?
+  if (gitMaybe(["check-ignore", "-q", "--no-index", "--", `${inbox}/sitting/claude-code_session_start_0.0.0.1.json`], root) !== null) {
+    return { inbox, ignored: true, file: null, says: `${inbox}/: git-ignored, so a sitting there stays out of a commit` };
+  }
+  const file = path.join(root, inbox, ".gitignore");
+  const taken = inboxTaken(root, inbox);
+  if (taken !== null) return { inbox, ignored: false, file: null, says: `${inbox}/: NOT git-ignored and ${taken}; add "/${inbox}/*" and "!/${inbox}/README.md" to .gitignore by hand` };
+  return { inbox, ignored: false, file, says: `${inbox}/: NOT git-ignored; clear hooks install writes ${inbox}/.gitignore` };
+}
+
+// Everything in the inbox but its README and this file stays out of a commit.
+const INBOX_IGNORE = "# Raw sittings land here and are never committed.\n*\n!.gitignore\n!README.md\n";
+
 export function installHooks(root: string, options: HooksOptions = {}): HooksResult {
   const repo = repoOf(root);
   const manager = detectManager(repo, options.manager);
   const plan = installPlan(repo, manager, INSTALLED);
+  const inbox = inboxIgnore(root);
+  if (inbox.file !== null) plan.steps.push({ kind: "write", file: inbox.file, text: INBOX_IGNORE, executable: false });
+  else if (!inbox.ignored) plan.notes.push(inbox.says);
   const name = manager.kind === "plain" ? "git's hooks folder" : manager.kind === "hooks-path" ? `the hooks folder ${manager.place}` : manager.kind;
   const result = carryOut(root, plan, options.yes === true, `The gate is wired through ${name}.`);
   return { ok: result.ok, lines: [`Hook manager: ${name}`, ...result.lines] };
@@ -55,5 +104,5 @@ export function hookStatus(root: string): HooksResult {
   const repo = repoOf(root);
   const states = HOOKS.map((hook) => hookState(repo, hook));
   const lines = states.flatMap((s) => [`${s.hook}: ${s.reaches ? "reaches the gate" : "DOES NOT reach the gate"}`, ...s.says.map((l) => `  ${l}`)]);
-  return { ok: states.every((s) => s.reaches), lines: [...lines, ...idleManagers(repo, states)] };
+  return { ok: states.every((s) => s.reaches), lines: [...lines, ...idleManagers(repo, states), inboxIgnore(root).says] };
 }

@@ -64,7 +64,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   const load = COMMANDS[name];
   if (!load) {
-    io.stderr(`clear: unknown command "${name}"\n\n${HELP}`);
+    // Only a word is said back: a path, a control character or a pasted secret is not printed.
+    const said = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/.test(name) ? `unknown command "${name}"` : "unknown command (not a command's name)";
+    io.stderr(`clear: ${said}\n\n${HELP}`);
+    if (argv.includes("--json")) (await import("./render/json.js")).writeJson(io, { ok: false, error: said, findings: [] });
     return 2;
   }
   // A command's help is printed without loading the command: its start is Node's own.

@@ -69,6 +69,32 @@ describe("every command on a hostile sitting", () => {
   });
 });
 
+describe("a command line the tool cannot follow", () => {
+  it("an unknown command under --json is one JSON object on stdout; only a word is said back", () => {
+    for (const argv of [["frob", "--json"], ["--json"]]) {
+      const r = clear(argv);
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout)).toMatchObject({ schemaVersion: 1, ok: false, findings: [] });
+    }
+    expect(clear(["frob"]).stderr).toContain('unknown command "frob"');
+    const pasted = clear(["\u001b[2J/home/ana/ghp_x", "--json"]);
+    expect(pasted.stderr + pasted.stdout).not.toMatch(/ana|ghp_|\u001b/);
+    expect(pasted.stderr).toContain("unknown command (not a command's name)");
+  });
+
+  it("a file-system failure names the file the person gave, never a temporary one", () => {
+    const missing = path.join(root, "no-folder", "out.sarif");
+    const sarif = clear(["scan", dir, "--sarif", missing]);
+    expect(sarif.code).toBe(2);
+    expect(sarif.stderr).toBe(`clear: ${missing}: does not exist (ENOENT); nothing was left half-written\n`);
+    const folder = clear(["scan", dir, "--sarif", root]);
+    expect(folder.stderr).toBe(`clear: ${root}: is a folder, not a file (EISDIR); nothing was left half-written\n`);
+    const kit = clear(["verify-kit", "--kit", path.join(root, "no-kit.json"), "--root", root, "--json"]);
+    expect(kit.code).toBe(2);
+    expect(JSON.parse(kit.stdout).error).toBe(`${path.join(root, "no-kit.json")}: does not exist (ENOENT); nothing was left half-written`);
+  });
+});
+
 const FULL = path.join(tempDir("clear-full-"), "disk");
 mkdirSync(FULL);
 const mounted = spawnSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", FULL]).status === 0;

@@ -16,25 +16,37 @@ export async function syncDir(dir: string): Promise<void> {
   }
 }
 
+/** A failure names the file being written, never its temporary name. */
+function asTarget(err: unknown, temp: string, file: string): unknown {
+  const e = err as (NodeJS.ErrnoException & { dest?: string }) | null;
+  if (e && typeof e === "object" && (e.path === temp || e.dest === file)) {
+    e.path = file;
+    delete e.dest;
+  }
+  return err;
+}
+
 export async function writeAtomic(file: string, bytes: Uint8Array, { syncFolder = true }: { syncFolder?: boolean } = {}): Promise<void> {
   const dir = path.dirname(file);
   // Unique within this process; "wx" refuses a name that exists rather than overwrite it.
   const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${++written}.tmp`);
-  const handle = await fs.open(temp, "wx", 0o644);
+  const handle = await fs.open(temp, "wx", 0o644).catch((err: unknown) => {
+    throw asTarget(err, temp, file);
+  });
   try {
     await handle.writeFile(bytes);
     await handle.sync();
   } catch (err) {
     await handle.close();
     await fs.rm(temp, { force: true });
-    throw err;
+    throw asTarget(err, temp, file);
   }
   await handle.close();
   try {
     await fs.rename(temp, file);
   } catch (err) {
     await fs.rm(temp, { force: true });
-    throw err;
+    throw asTarget(err, temp, file);
   }
   if (syncFolder) await syncDir(dir);
 }

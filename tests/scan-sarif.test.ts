@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { join } from "../src/passes/scan.js";
@@ -118,5 +118,25 @@ describe("clear scan --sarif", () => {
     const prints = (l: SarifLog): string[] => l.runs[0]!.results.map((r) => JSON.stringify(r.partialFingerprints));
     expect(prints(JSON.parse(readFileSync(again, "utf8")) as SarifLog)).toEqual(prints(log));
     expect(new Set(prints(log)).size).toBe(log.runs[0]!.results.length);
+  });
+
+  it("shows a file the scan could not read as an error result and in the run's notifications, never as clean", () => {
+    const dir = tempDir("clear-sarif-unread-");
+    execFileSync("git", ["init", "-q", "-b", "main"], { cwd: dir });
+    writeFileSync(path.join(dir, "clean.json"), '{"a":1}\n');
+    writeFileSync(path.join(dir, "outside.json"), `{"k":"${GITHUB}"}\n`);
+    symlinkSync(path.join(dir, "outside.json"), path.join(dir, "linked.json"));
+    const out = path.join(tempDir(), "unread.sarif");
+    expect(clear(["scan", "clean.json", "linked.json", "--sarif", out], { cwd: dir }).code).toBe(1);
+    const text = readFileSync(out, "utf8");
+    const unread = JSON.parse(text) as SarifLog & { runs: { invocations: { executionSuccessful: boolean; toolExecutionNotifications: { message: { text: string } }[] }[] }[] };
+    const run = unread.runs[0]!;
+    expect(run.results.map((r) => [r.ruleId, r.locations[0]!.physicalLocation.artifactLocation.uri, r.message.text])).toEqual([["clear/not-scanned", "linked.json", "Not scanned: a symbolic link; never followed."]]);
+    expect(run.tool.driver.rules.map((r) => r.id)).toContain("clear/not-scanned");
+    expect(run.invocations[0]!.executionSuccessful).toBe(false);
+    expect(run.invocations[0]!.toolExecutionNotifications.map((n) => n.message.text)).toEqual(["linked.json not scanned: a symbolic link; never followed."]);
+    expect(text).not.toContain(GITHUB);
+    expect(sarifSchemaErrors(unread)).toEqual([]);
+    if (MULTITOOL_SUPPORTED) expect(multitoolIssues(sarifMultitool(), out, tempDir())).toEqual([]);
   });
 });

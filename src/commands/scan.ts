@@ -73,7 +73,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const engine = scanEngine(setting.rules.secrets, homeGrammar(setting.rules.homes, setting.users), userNamePattern(setting.users));
   const scan = await scanPass(inputs, engine, setting.display, setting.config.waivers ?? []);
   if (values.sarif !== undefined) {
-    const log = sarifLog(scan, engine.catalogue, toolVersion(), (file) => places.get(file) ?? outsidePlace(file));
+    const log = sarifLog(scan, engine.catalogue, toolVersion(), (file) => places.get(file) ?? outsidePlace(file), skipped);
     await writeAtomic(path.resolve(io.cwd, values.sarif), Buffer.from(`${JSON.stringify(log, null, 2)}\n`));
   }
   const ok = scan.findings.length === 0 && skipped.length === 0 && scan.control.red;

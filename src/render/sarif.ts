@@ -41,13 +41,18 @@ const HELP: Record<RuleInfo["kind"], string> = {
   unreadable: "Take the value out of the capture, or clear the capture again: a string the scan cannot read whole is never admitted.",
 };
 
+/** A file the scan could not read is a result too: code scanning must not show it as clean. */
+export const NOT_SCANNED: RuleInfo = { id: "clear/not-scanned", description: "A file the scan could not read", kind: "unreadable" };
+const NOT_SCANNED_FULL = "A file given to the scan that it could not read whole (a link, which is never followed, a file too large, one it may not open) is reported here, never passed as clean.";
+const NOT_SCANNED_HELP = "Give the file as a regular file the scan can read whole, or leave it out of the paths scanned.";
+
 function ruleOf(r: RuleInfo): ReportingDescriptor {
   const rule: ReportingDescriptor = {
     id: r.id,
     name: r.id.replace(/^@secretlint\/secretlint-rule-|^clear\//, "").replace(/(^|[-/])([a-z0-9])/g, (_m, _s, c: string) => c.toUpperCase()),
     shortDescription: { text: `${r.description}.` },
-    fullDescription: { text: `${r.description}${r.kind === "unreadable" ? ":" : ","} ${FULL[r.kind]}` },
-    help: { text: HELP[r.kind], markdown: `**${r.description}.** ${HELP[r.kind]}` },
+    fullDescription: { text: r.id === NOT_SCANNED.id ? NOT_SCANNED_FULL : `${r.description}${r.kind === "unreadable" ? ":" : ","} ${FULL[r.kind]}` },
+    help: { text: r.id === NOT_SCANNED.id ? NOT_SCANNED_HELP : HELP[r.kind], markdown: `**${r.description}.** ${r.id === NOT_SCANNED.id ? NOT_SCANNED_HELP : HELP[r.kind]}` },
     defaultConfiguration: { level: "error" },
     properties: { "security-severity": SEVERITY[r.kind], precision: "high", tags: ["security", r.kind === "name" ? "privacy" : "secret"] },
   };
@@ -85,17 +90,32 @@ function fingerprints(findings: ScanFinding[], placeOf: (file: string) => SarifP
   });
 }
 
-export function sarifLog(scan: ScanResult, catalogue: RuleInfo[], version: string, placeOf: (file: string) => SarifPlace): Log {
+
+function notScannedResult(s: { file: string; reason: string }, place: SarifPlace): Result {
+  return {
+    ruleId: NOT_SCANNED.id,
+    level: "error",
+    message: { text: `Not scanned: ${s.reason}.` },
+    locations: [{ physicalLocation: { artifactLocation: { uri: place.uri, uriBaseId: place.uriBaseId }, region: { startLine: 1 } } }],
+    partialFingerprints: { "clearFinding/v1": sha256Hex(Buffer.from(JSON.stringify([NOT_SCANNED.id, place.uri]))) },
+  };
+}
+
+export function sarifLog(scan: ScanResult, catalogue: RuleInfo[], version: string, placeOf: (file: string) => SarifPlace, skipped: { file: string; reason: string }[] = []): Log {
   const run = new SarifRunBuilder({ columnKind: "utf16CodeUnits" }).initSimple({ toolDriverName: "clear", toolDriverVersion: version, url: TOOL_URI });
   run.run.tool.driver.semanticVersion = version;
-  for (const r of catalogue) run.addRule(new SarifRuleBuilder(ruleOf(r)));
+  for (const r of [...catalogue, NOT_SCANNED]) run.addRule(new SarifRuleBuilder(ruleOf(r)));
   const all = [...scan.findings.map((f) => ({ f, reason: undefined as string | undefined })), ...scan.waived.map((f) => ({ f, reason: f.reason }))];
   const prints = fingerprints(
     all.map((x) => x.f),
     placeOf,
   );
   all.forEach(({ f, reason }, i) => run.addResult(new SarifResultBuilder(resultOf(f, placeOf(f.file), prints[i] as string, reason))));
-  const files = [...new Set(all.map((x) => x.f.file))].sort();
+  for (const x of skipped) run.addResult(new SarifResultBuilder(notScannedResult(x, placeOf(x.file))));
+  // The run says whether the scan did all it had to: every file read, and its planted control found.
+  const silent = scan.control.red ? [] : [{ level: "error" as const, message: { text: `The scan's planted control was not found by ${scan.control.silent.join(", ")}: the scan cannot be trusted.` } }];
+  run.run.invocations = [{ executionSuccessful: scan.control.red && skipped.length === 0, toolExecutionNotifications: [...skipped.map((x) => ({ level: "error" as const, message: { text: `${x.file} not scanned: ${x.reason}.` }, locations: [{ physicalLocation: { artifactLocation: { uri: placeOf(x.file).uri, uriBaseId: placeOf(x.file).uriBaseId } } }] })), ...silent] }];
+  const files = [...new Set([...all.map((x) => x.f.file), ...skipped.map((x) => x.file)])].sort();
   run.run.artifacts = files.map((file) => ({ location: { uri: placeOf(file).uri, uriBaseId: placeOf(file).uriBaseId }, roles: ["analysisTarget" as const] }));
   const builder = new SarifBuilder({ $schema: "https://json.schemastore.org/sarif-2.1.0.json" });
   builder.addRun(run);

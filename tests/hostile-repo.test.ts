@@ -150,6 +150,41 @@ describe("exact paths", () => {
   }
 });
 
+describe("a configured path is a path, never git's pathspec magic", () => {
+  for (const [key, place] of [["capturesInbox", ":inbox"], ["capturesInbox", "in*"], ["fixtures", ":(top)fx"], ["fixtures", "f?x"]] as const) {
+    it(`paths.${key} ${JSON.stringify(place)}: what lands there is refused at commit, by verify --rev, --range and on disk`, () => {
+      const root = tempDir("clear-pathspec-");
+      g(root, "init", "-q", "-b", "main");
+      writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ paths: { [key]: place } }));
+      g(root, "add", "clear.config.json");
+      g(root, "commit", "-qm", "config");
+      expect(clear(["hooks", "install"], { cwd: root }).code).toBe(0);
+      const folder = path.join(root, ...(key === "fixtures" ? [place, "claude-code", "2.1.261"] : [place]));
+      mkdirSync(folder, { recursive: true });
+      const name = key === "fixtures" ? "session_end.json" : RAW;
+      cpSync(path.join(SITTING, RAW), path.join(folder, name));
+      expect(g(root, "--literal-pathspecs", "add", "-f", "--", path.relative(root, path.join(folder, name))).code).toBe(0);
+      expect(g(root, "commit", "-qm", "in a magic-named folder").code).not.toBe(0);
+      sneak(root, "in a magic-named folder");
+      const code = key === "fixtures" ? "fixture-not-accepted" : "raw-capture-committed";
+      for (const args of [["verify", "--rev", "HEAD"], ["verify", "--range", "HEAD~1..HEAD"], ["verify"]]) {
+        const v = clearJson(args, { cwd: root });
+        expect(v.code, args.join(" ")).toBe(1);
+        expect(v.json.findings, args.join(" ")).toContainEqual(expect.objectContaining({ code }));
+      }
+    });
+  }
+
+  it("a path with an empty segment is refused as a config, by the schema", () => {
+    const root = tempDir("clear-pathspec-");
+    g(root, "init", "-q", "-b", "main");
+    writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ paths: { fixtures: "fx//sub" } }));
+    const v = clearJson(["verify"], { cwd: root });
+    expect(v.code).toBe(2);
+    expect(v.json.error).toContain("/paths/fixtures");
+  });
+});
+
 describe("raw captures are recognised by what they are", () => {
   const places: Record<string, (root: string) => void> = {
     "under tests/data/ with its capture name": (root) => {

@@ -8,8 +8,11 @@ import { execFileSync } from "node:child_process";
 
 export { GitError };
 
-/** git reads objects as they are: a refs/replace entry cannot stand one blob in for another. */
-const GIT_ENV = { ...process.env, GIT_NO_REPLACE_OBJECTS: "1" };
+/**
+ * git reads objects as they are: a refs/replace entry cannot stand one blob in for another; and
+ * every path handed to it is a path, never pathspec magic (a folder named ":inbox" or "*" is that folder).
+ */
+const GIT_ENV = { ...process.env, GIT_NO_REPLACE_OBJECTS: "1", GIT_LITERAL_PATHSPECS: "1" };
 
 export function git(args: string[], cwd: string, input?: string): Buffer {
   try {

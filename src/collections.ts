@@ -1,6 +1,16 @@
+/**
+ * Adds every item to the end of `target`, in place, one at a time: `target.push(...items)` passes
+ * each item as an argument and overflows the stack past some hundred thousand (a commit of many
+ * files, a file of many findings), so no list of unbounded length is ever spread into a call.
+ */
+export function pushAll<T>(target: T[], items: readonly T[]): T[] {
+  for (const item of items) target.push(item);
+  return target;
+}
+
 /** Adds `item` to the list `map` holds at `key`, in place: lists grown one item at a time are never copied. */
 export function append<K, V>(map: Map<K, V[]>, key: K, ...items: V[]): void {
   const list = map.get(key);
-  if (list) list.push(...items);
+  if (list) pushAll(list, items);
   else map.set(key, [...items]);
 }

@@ -181,7 +181,7 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
   const knownForms = [...new Set(known.flatMap((n) => [n, n.replace(/[^\p{L}\p{N}]/gu, "-")]))].sort((a, b) => b.length - a.length);
   const { roots, slugs, meta } = patterns(rules);
   const mounts = rules.position.mounts.map(mountShape);
-  const deepest = Math.max(...mounts.map((m) => m.length));
+  const deepest = mounts.reduce((a, m) => Math.max(a, m.length), -Infinity);
   // Every root ends in a word any spelling of it holds ("home", "Users", "Settings", "~"); an
   // escaped or URL-encoded spelling holds "\u" or "%2F".
   const words = [...rules.roots, ...rules.slugs].map((r) => (r.root === "~" ? "~" : (r.root.match(/[A-Za-z]+/g) ?? []).at(-1) ?? r.root));

@@ -1,4 +1,4 @@
-import { append } from "./collections.js";
+import { append, pushAll } from "./collections.js";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "./digest.js";
@@ -142,8 +142,8 @@ function substituted(captures: Capture[], inventory: Inventory, names: SittingNa
 function blockersOf(line: Pick<Line, "inventory" | "selection" | "scan">): Finding[] {
   // A missing event is recorded in the batch; what is there is still cleared.
   const out = line.inventory.findings.filter((f) => f.severity === "block" && f.code !== "missing-event");
-  out.push(...line.selection.findings.filter((f) => f.severity === "block"));
-  out.push(...line.scan.findings.map((f) => finding("secret-found", { file: f.file, pointer: f.pointer, line: f.line, column: f.column }, { rule: f.rule, masked: f.masked })));
+  pushAll(out, line.selection.findings.filter((f) => f.severity === "block"));
+  pushAll(out, line.scan.findings.map((f) => finding("secret-found", { file: f.file, pointer: f.pointer, line: f.line, column: f.column }, { rule: f.rule, masked: f.masked })));
   if (!line.scan.control.red) out.push(finding("control-silent", {}, { rules: line.scan.control.silent.join(", ") }));
   return out;
 }

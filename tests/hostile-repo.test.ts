@@ -389,6 +389,28 @@ describe("pre-push checks what the destination lacks", () => {
   });
 });
 
+describe("a change of any size", () => {
+  it("a commit of 300,000 files and one of 150,000 files in the inbox are checked whole, without a stack overflow", () => {
+    const root = tempDir("clear-big-");
+    g(root, "init", "-q", "-b", "main");
+    writeFileSync(path.join(root, "a.md"), "a\n");
+    g(root, "add", "a.md");
+    g(root, "commit", "-qm", "base");
+    const lines = ["blob", "mark :1", "data 6", "notes", "commit refs/heads/big", "mark :2", "committer t <t@example.invalid> 1700000000 +0000", "data 4", "many", "from refs/heads/main"];
+    for (let i = 0; i < 300_000; i++) lines.push(`M 100644 :1 many/${Math.floor(i / 1000)}/f${i}.md`);
+    lines.push("", "commit refs/heads/big", "mark :3", "committer t <t@example.invalid> 1700000001 +0000", "data 5", "inbox", "from :2");
+    for (let i = 0; i < 150_000; i++) lines.push(`M 100644 :1 captures-inbox/s${Math.floor(i / 1000)}/n${i}.md`);
+    execFileSync("git", ["fast-import", "--quiet"], { cwd: root, input: `${lines.join("\n")}\n\n`, maxBuffer: 1 << 28 });
+    for (const args of [["verify", "--range", "main..big"], ["verify", "--rev", "big"]]) {
+      const r = clear([...args, "--json"], { cwd: root });
+      expect(r.stderr, args.join(" ")).not.toContain("internal error");
+      expect(r.code, args.join(" ")).toBe(1);
+      const findings = (JSON.parse(r.stdout) as { findings: { code: string; file: string }[] }).findings;
+      expect(findings.filter((f) => f.code === "raw-capture-committed" && f.file.startsWith("captures-inbox/")).length, args.join(" ")).toBe(150_000);
+    }
+  }, 120_000);
+});
+
 describe("the record holds", () => {
   it("a record checked out with CRLF line endings, or with a byte order mark, verifies and lets the commit through", () => {
     for (const convert of [(t: string) => t.replace(/\n/g, "\r\n"), (t: string) => `\ufeff${t}`]) {

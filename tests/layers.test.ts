@@ -103,3 +103,23 @@ describe("the layers of src/", () => {
     expect(circlesIn(fake)).toEqual(["passes/a -> io/b -> passes/a"]);
   });
 });
+
+/** Calls that pass every item of a list as one argument each: past some hundred thousand, a stack overflow. */
+export function listsSpreadIntoCalls(text: string): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, "");
+  // A spread among the call's own arguments: nothing opened between the call and it (an object or array literal holds its own).
+  const found = code.match(/\.(?:push|unshift)\(\s*(?:[^;{}[\]()]*?,\s*)?\.\.\.|Math\.(?:max|min)\(\s*\.\.\.|String\.from(?:CharCode|CodePoint)\(\s*\.\.\.|\bappend\([^;{}[\]()]*?,\s*\.\.\./g);
+  return found ?? [];
+}
+
+describe("no list of unbounded length is spread into a call", () => {
+  it("src/ uses pushAll and reduce, never push(...list) or Math.max(...list)", () => {
+    const offenders = modules().flatMap((m) => listsSpreadIntoCalls(readFileSync(path.join(SRC, `${m}${m === "schemas" ? ".d" : ""}.ts`), "utf8")).map((x) => `${m}: ${x}`));
+    expect(offenders).toEqual([]);
+  });
+
+  it("the check sees one", () => {
+    expect(listsSpreadIntoCalls("out.push(...changes);\nlines.push(\"a\", ...rest);\nMath.max(...sizes);\nappend(map, key, ...items);\nlines.push(\n  ...more,\n);")).toHaveLength(5);
+    expect(listsSpreadIntoCalls("pushAll(out, [...a, b]);\nconst c = [...d];\nout.push({ ...leaf, a: 1 });\n// x.push(...y)")).toEqual([]);
+  });
+});

@@ -1,3 +1,4 @@
+import { pushAll } from "../collections.js";
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -134,12 +135,11 @@ export function statusText(s: SittingStatus): string {
     `${s.harness} ${s.startedWith ?? "unknown"}, recipe ${s.recipe}: ` +
       `${s.captured.length} events captured, ${s.missing.length} missing, ${s.repeats.length} repeated`,
   );
-  lines.push(
-    ...s.captured.map(
-      (c) => `  captured  ${c.event}${c.files > 1 ? ` (${c.files} files)` : ""}${s.extra.includes(c.event) ? " (not in the recipe)" : ""}`,
-    ),
+  pushAll(
+    lines,
+    s.captured.map((c) => `  captured  ${c.event}${c.files > 1 ? ` (${c.files} files)` : ""}${s.extra.includes(c.event) ? " (not in the recipe)" : ""}`),
   );
-  lines.push(...s.missing.map((e) => `  missing   ${e}`));
+  pushAll(lines, s.missing.map((e) => `  missing   ${e}`));
   if (s.notCaptures.length > 0) lines.push(`  ${s.notCaptures.length} entries are not captures: ${s.notCaptures.slice(0, 5).join(", ")}`);
   return `${lines.join("\n")}\n`;
 }

@@ -1,3 +1,4 @@
+import { pushAll } from "../collections.js";
 import { UsageError } from "../errors.js";
 import { blocks, finding, type Finding } from "../findings.js";
 import { isUtf8 } from "node:buffer";
@@ -77,7 +78,7 @@ export function checkCommits(root: string, commits: string[], check: () => RawCa
     if (!seen.has(key)) seen.set(key, verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: [] }, check));
     const object = objects.get(commit);
     const own = verifyPass({ guarded: null, candidates: candidatesFromGit(root, changes.get(commit) ?? [], layout, blobs) }, check);
-    if (object) own.push(...objectFindings(`commit ${commit.slice(0, 12)} (its headers and message)`, object.bytes, check));
+    if (object) pushAll(own, objectFindings(`commit ${commit.slice(0, 12)} (its headers and message)`, object.bytes, check));
     return { commit, findings: [...(seen.get(key) as Finding[]), ...own] };
   });
 }
@@ -153,7 +154,7 @@ function tagFindings(root: string, objects: { ref: string; sha: string }[], chec
     for (const o of next) {
       const object = read.get(o.sha);
       if (object?.type !== "tag") continue;
-      out.push(...objectFindings(`tag ${o.ref} (its headers and message)`, object.bytes, check));
+      pushAll(out, objectFindings(`tag ${o.ref} (its headers and message)`, object.bytes, check));
       const named = /^object ([0-9a-f]{40,64})$/m.exec(object.bytes.toString("utf8"))?.[1];
       if (named) deeper.push({ ref: o.ref, sha: named });
     }

@@ -1,4 +1,4 @@
-import { append } from "../collections.js";
+import { pushAll } from "../collections.js";
 import { GitError } from "../errors.js";
 import { execFileSync } from "node:child_process";
 
@@ -106,7 +106,12 @@ export function commitChanges(commits: string[], cwd: string): Map<string, Chang
   const out = new Map<string, Change[]>(commits.map((c) => [c, []]));
   if (commits.length === 0) return out;
   const raw = git(["diff-tree", "--stdin", "-r", "-z", "-m", "--root", "--no-renames", "--no-abbrev", "--raw"], cwd, `${commits.join("\n")}\n`);
-  for (const g of parseRawDiff(raw)) if (g.commit !== null) append(out, g.commit, ...g.changes);
+  for (const g of parseRawDiff(raw)) {
+    if (g.commit === null) continue;
+    const list = out.get(g.commit);
+    if (list) pushAll(list, g.changes);
+    else out.set(g.commit, [...g.changes]);
+  }
   return out;
 }
 

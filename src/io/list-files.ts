@@ -1,3 +1,4 @@
+import { pushAll } from "../collections.js";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
@@ -21,9 +22,9 @@ export async function listFiles(paths: string[], cwd: string, ignore: string[] =
     else if (stat.isFile()) out.files.push(abs);
     else if (stat.isDirectory()) {
       const options = { cwd: abs, absolute: true, dot: true, followSymbolicLinks: false, ignore } as const;
-      out.files.push(...(await fg("**/*", { ...options, onlyFiles: true })));
+      pushAll(out.files, (await fg("**/*", { ...options, onlyFiles: true })));
       const all = await fg("**/*", { ...options, onlyFiles: false, markDirectories: true, stats: true });
-      out.links.push(...all.filter((e) => e.stats?.isSymbolicLink()).map((e) => e.path));
+      pushAll(out.links, all.filter((e) => e.stats?.isSymbolicLink()).map((e) => e.path));
     }
   }
   out.files = [...new Set(out.files)].sort();

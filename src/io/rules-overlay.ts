@@ -1,3 +1,4 @@
+import { pushAll } from "../collections.js";
 import { lstatSync, readdirSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
@@ -97,7 +98,7 @@ export function readOverlay(dir: string, only?: (typeof OVERLAY_FOLDERS)[number]
     if ((OVERLAY_FOLDERS as readonly string[]).includes(name)) {
       refuseLink(path.join(dir, name));
       const inner = readdirSync(path.join(dir, name)).filter((n) => n.endsWith(".json")).sort();
-      out.push(...inner.map((n) => readOverlayFile(dir, path.join(name, n))));
+      pushAll(out, inner.map((n) => readOverlayFile(dir, path.join(name, n))));
     } else if ((OVERLAY_FILES as readonly string[]).includes(name)) {
       out.push(readOverlayFile(dir, name));
     } else if (name.endsWith(".json")) {
@@ -180,7 +181,7 @@ function layFields(parts: RuleParts, set: FieldRuleSet, shown: string): void {
       throw refused(shown, `/rules/${set.rules.indexOf(r)}/pointer`, `${r.pointer} ends in a wildcard and classes what it reaches ${r.class}, which keeps values unseen; name each member, or class them free-text`);
     }
   }
-  target.rules.push(...added);
+  pushAll(target.rules, added);
   for (const r of added) parts.origins.set(r, shown);
   // Each added rule must class its own examples: one a bundled rule classes first would change nothing, or change what is kept.
   const classes = classifier(target);

@@ -1,3 +1,4 @@
+import { pushAll } from "../collections.js";
 import { constants, createReadStream, promises as fs, realpathSync } from "node:fs";
 import path from "node:path";
 import { sha256 } from "@noble/hashes/sha2.js";
@@ -81,9 +82,9 @@ export async function walkFolder(dir: string, rel = ""): Promise<{ files: string
     if (e.isSymbolicLink()) out.links.push(p);
     else if (e.isDirectory()) {
       const inner = await walkFolder(dir, p);
-      out.files.push(...inner.files);
-      out.links.push(...inner.links);
-      out.others.push(...inner.others);
+      pushAll(out.files, inner.files);
+      pushAll(out.links, inner.links);
+      pushAll(out.others, inner.others);
     } else if (e.isFile()) out.files.push(p);
     else out.others.push(p);
   }

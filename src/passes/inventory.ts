@@ -1,4 +1,4 @@
-import { append } from "../collections.js";
+import { append, pushAll } from "../collections.js";
 import { classifier, classifyDocument, type Classifier } from "../classify.js";
 import { isCompanion, nameGrammar, parseCaptureName, type NameGrammar } from "../capture-name.js";
 import type { Display } from "../display.js";
@@ -67,7 +67,7 @@ function fieldFindings(capture: Capture, name: CaptureName, file: string, ctx: I
   for (const l of leaves) {
     if (!l.known) findings.push(finding("unknown-field", { file, pointer: ctx.display.pointer(l.pointer), ...placeOf(doc.text, l.start) }, { guess: l.class }));
   }
-  findings.push(...refusals.refused);
+  pushAll(findings, refusals.refused);
   const eventSpan = doc.spans.find((s) => s.pointer === "/hook_event_name" && s.kind === "string");
   const said = eventSpan ? stringAt(doc.text, eventSpan.start, eventSpan.end) : undefined;
   if (said !== undefined && name.hostEvent !== undefined && said !== name.hostEvent) {
@@ -143,7 +143,7 @@ function repeatFindings(files: InventoryFile[]): Finding[] {
   for (const group of byEvent.values()) {
     for (const f of group.filter((x) => x.n > 1)) findings.push(finding("extra-capture", { file: f.name }, { n: f.n, event: f.event }));
     const ns = new Set(group.map((f) => f.n));
-    const max = Math.max(...ns);
+    const max = [...ns].reduce((a, b) => Math.max(a, b));
     const absent = max - ns.size;
     if (absent === 0) continue;
     const first = group[0] as InventoryFile;
@@ -191,12 +191,13 @@ export function inventoryPass(sitting: Sitting, ctx: InventoryContext, recipeNam
     const r = inventoryEntry(entry, ctx, withFields);
     if (r.file) files.push(r.file);
     if (r.capture) captures.push(r.capture);
-    findings.push(...r.findings);
+    pushAll(findings, r.findings);
   }
   const recipes = recipesFor(ctx.rules, recipeNames);
   const missing = missingEvents(files, recipes);
   for (const m of missing) findings.push(finding("missing-event", {}, m));
-  findings.push(...repeatFindings(files), ...versionFindings(files, sitting, ctx.rules));
+  pushAll(findings, repeatFindings(files));
+  pushAll(findings, versionFindings(files, sitting, ctx.rules));
   if (files.length === 0) findings.push(finding("no-captures", {}));
   const present = new Set(files.map((f) => f.harness));
   const applied = recipes.filter((r) => recipeNames.length > 0 || present.has(r.harness)).map((r) => r.name);

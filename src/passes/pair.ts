@@ -1,4 +1,4 @@
-import { append } from "../collections.js";
+import { append, pushAll } from "../collections.js";
 import { stringAt } from "../json/reader.js";
 import { matchesPattern } from "../pointers.js";
 import type { Capture, Pair, Pairing, PairingRuleSet, PairingScope, Rules, ScopeCount, Unpaired } from "../types.js";
@@ -148,9 +148,9 @@ export function pairPass(files: FileIds[], rules: Rules, skipped: { file: string
     const batch = files.filter((f) => f.harness === harness).sort(byName);
     const scopes = rules.pairing.find((p) => p.harness === harness)?.scopes ?? [];
     const r = pairHarness(harness, batch, scopes, shown);
-    pairing.pairs.push(...r.pairs);
-    pairing.unpaired.push(...r.unpaired);
-    pairing.counts.push(...r.counts);
+    pushAll(pairing.pairs, r.pairs);
+    pushAll(pairing.unpaired, r.unpaired);
+    pushAll(pairing.counts, r.counts);
     for (const [file, p] of r.finest) pairing.finest.push({ file, ...p });
   }
   pairing.finest.sort((a, b) => (a.file < b.file ? -1 : 1));

@@ -1,3 +1,4 @@
+import { pushAll } from "../collections.js";
 import { dataSpan as d, proseText as p } from "../record/data.js";
 import { SHAPES } from "../record/grammar.js";
 import { describeCount } from "./pair.js";
@@ -68,7 +69,7 @@ function pairLines(b: BatchInput): string[] {
   const rest = b.pairing.pairs.length - kept.length;
   if (rest > 0) lines.push(`- ${plural(rest, "other pair", "other pairs")} among captures not chosen`);
   const unpaired = b.pairing.unpaired.filter((u) => chosen.has(u.file));
-  lines.push(...unpaired.map((u) => `- not paired: ${d(u.file)}: ${p(b.mask(u.reason))}`));
+  pushAll(lines, unpaired.map((u) => `- not paired: ${d(u.file)}: ${p(b.mask(u.reason))}`));
   return lines.length > 0 ? lines : ["- no pairing scope applies"];
 }
 
@@ -109,7 +110,7 @@ function scanLines(b: BatchInput): string[] {
   const control = scan.control.red ? `red as expected (${scan.control.rules.length} rules fired on the planted copy)` : `SILENT for ${scan.control.silent.map(d).join(", ")}`;
   const lines = [`- ${plural(scan.files, "cleared file", "cleared files")} scanned; ${plural(scan.findings.length, "finding", "findings")}; reach control: ${control}`];
   const shown = scan.findings.slice(0, 10);
-  lines.push(...shown.map((f) => `- ${d(f.rule)} ${d(f.file)} ${f.pointer !== undefined ? d(f.pointer) : ""} line ${f.line}, column ${f.column}: ${d(f.masked)}`));
+  pushAll(lines, shown.map((f) => `- ${d(f.rule)} ${d(f.file)} ${f.pointer !== undefined ? d(f.pointer) : ""} line ${f.line}, column ${f.column}: ${d(f.masked)}`));
   if (scan.findings.length > shown.length) lines.push(`- and ${scan.findings.length - shown.length} more findings (clear scan lists them all)`);
   return lines;
 }

@@ -1,3 +1,4 @@
+import { pushAll } from "../collections.js";
 import { sha256Hex } from "../digest.js";
 import { dataSpan as d, proseText as p } from "../record/data.js";
 import { SHAPES } from "../record/grammar.js";
@@ -210,7 +211,7 @@ function overlaidLines(b: BatchInput): string[] {
     const events = r.events ? ` on ${r.events.map(d).join(", ")}` : "";
     return `- Field rule of the overlay (${d(file)}): ${d(r.pointer)}${events} classed ${d(r.class)}`;
   });
-  lines.push(...b.overlaid.endpoints.map((e) => `- Fixed endpoint of the overlay (${d(e.file)}): a URL starting ${d(e.endpoint)} is kept whole, query and fragment too`));
+  pushAll(lines, b.overlaid.endpoints.map((e) => `- Fixed endpoint of the overlay (${d(e.file)}): a URL starting ${d(e.endpoint)} is kept whole, query and fragment too`));
   const kept = selectedFiles(b).reduce((n, f) => n + f.report.keptByOverlay, 0);
   if (b.overlaid.fieldRules.size > 0) lines.push(`- ${plural(kept, "value", "values")} in the fixtures kept as the host sent them under the overlay's field rules`);
   return lines;
@@ -228,7 +229,7 @@ function overrides(b: BatchInput): string[] {
     ...b.scan.unusedWaivers.map((w) => `- A waiver that matched nothing: ${d(w.rule)} ${d(w.fixture)} ${d(w.pointer)}`),
   ];
   for (const f of selectedFiles(b)) {
-    lines.push(...f.report.exemptions.map((e) => `- Policy ${d(e.rule)} admits ${d(f.report.name)} ${d(e.pointer)}: ${p(e.reason)}; ${e.remainingCount} member names remain`));
+    pushAll(lines, f.report.exemptions.map((e) => `- Policy ${d(e.rule)} admits ${d(f.report.name)} ${d(e.pointer)}: ${p(e.reason)}; ${e.remainingCount} member names remain`));
   }
   return section("### What a person asked for or declared", lines);
 }

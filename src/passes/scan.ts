@@ -1,3 +1,4 @@
+import { pushAll } from "../collections.js";
 import { lintSource } from "@secretlint/core";
 import { secretLintProfiler } from "@secretlint/profiler";
 import { rules as presetRules } from "@secretlint/secretlint-rule-preset-recommend";
@@ -254,7 +255,7 @@ async function silentOn(engine: ScanEngine): Promise<string[]> {
 /** The scan pass: every input, the waivers in force, then the reach control. */
 export async function scanPass(inputs: ScanInput[], engine: ScanEngine, display: Display, waivers: ScanWaiver[] = []): Promise<ScanResult> {
   const found: Found[] = [];
-  for (const input of inputs) found.push(...(await scanOne(input, engine, display)));
+  for (const input of inputs) pushAll(found, (await scanOne(input, engine, display)));
   const split = waive(found, new Set(inputs.map((i) => i.repoPath ?? i.file)), waivers);
   const silent = await silentOn(engine);
   const unusedWaivers = split.unused.map((w) => ({ ...w, fixture: display.path(w.fixture), pointer: display.pointer(w.pointer) }));

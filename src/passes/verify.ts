@@ -1,3 +1,4 @@
+import { pushAll } from "../collections.js";
 import { finding, type Finding } from "../findings.js";
 import { holds, parseRecord, RecordError } from "../record/parse.js";
 import type { RepoLayout } from "../types.js";
@@ -68,9 +69,9 @@ function rawCapture(path: string, bytes: Uint8Array, checkOf: () => RawCaptureCh
 }
 
 function guardedFindings(state: GuardedState, check: () => RawCaptureCheck, findings: Finding[]): void {
-  findings.push(...state.links.map((file) => finding("symlink-in-repo", { file })));
-  findings.push(...state.notFiles.map((file) => finding("not-a-file", { file }, { what: "stands where the tool's own files do and is neither a file nor a folder; not read" })));
-  findings.push(...state.inbox.map((file) => finding("raw-capture-committed", { file }, { why: "it is under the captures inbox" })));
+  pushAll(findings, state.links.map((file) => finding("symlink-in-repo", { file })));
+  pushAll(findings, state.notFiles.map((file) => finding("not-a-file", { file }, { what: "stands where the tool's own files do and is neither a file nor a folder; not read" })));
+  pushAll(findings, state.inbox.map((file) => finding("raw-capture-committed", { file }, { why: "it is under the captures inbox" })));
   for (const e of state.exempt) {
     const f = rawCapture(e.path, e.bytes, check);
     if (f) findings.push(f);

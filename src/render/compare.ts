@@ -1,3 +1,4 @@
+import { pushAll } from "../collections.js";
 import type { Display } from "../display.js";
 import type { Finding } from "../findings.js";
 import { escapePointerToken } from "../json/reader.js";
@@ -86,10 +87,10 @@ export function renderComparison(report: ComparisonReport, display: Display): st
   for (const e of c.events) {
     const facts = eventLines(e, display);
     if (facts.length === 0) unchanged.push(e.event);
-    else lines.push(`${display.path(e.event)}:`, ...facts);
+    else pushAll(lines, [`${display.path(e.event)}:`, ...facts]);
   }
   lines.push(`unchanged: ${names(unchanged)}`);
   if (report.ignored > 0) lines.push(`not compared: ${report.ignored} entr${report.ignored === 1 ? "y" : "ies"} neither a fixture nor a sidecar`);
-  lines.push(...report.findings.map(findingLine));
+  pushAll(lines, report.findings.map(findingLine));
   return `${lines.map(printable).join("\n")}\n`;
 }

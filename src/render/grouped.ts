@@ -1,3 +1,4 @@
+import { pushAll } from "../collections.js";
 import { adviceFor, type AdviceCase } from "../advice.js";
 import { shortPointer } from "../display.js";
 import { groupFindings, type Finding } from "../findings.js";
@@ -34,7 +35,7 @@ export function groupLines(groups: Group[], indent = "  ", shown = examplesPerGr
     // The title counts them all; here are the first few, the last saying how many more there are.
     const first = g.items.slice(0, shown);
     const more = g.items.length - first.length;
-    lines.push(...first.map((item, i) => `${indent}  ${item}${more > 0 && i === first.length - 1 ? `, and ${more} more` : ""}`));
+    pushAll(lines, first.map((item, i) => `${indent}  ${item}${more > 0 && i === first.length - 1 ? `, and ${more} more` : ""}`));
     if (g.advice) lines.push(`${indent}  What to do: ${g.advice}.`);
   }
   return lines;

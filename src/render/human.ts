@@ -1,3 +1,4 @@
+import { pushAll } from "../collections.js";
 import { adviceFor, type AdviceCase } from "../advice.js";
 import { shortPointer } from "../display.js";
 import { printable } from "../record/data.js";
@@ -71,10 +72,10 @@ function inventoryLines(inv: Inventory, dirShown: string, withFields: boolean): 
     rows.push([f.name, f.harness, f.event, f.version, String(f.n), String(f.bytes), f.sha256 ? f.sha256.slice(0, 12) : "-", f.valid ? String(f.fields.length) : "invalid", f.valid ? String(freeText) : "-"]);
   }
   if (inv.files.length > 0) lines.push(table(rows), "");
-  if (withFields) lines.push(...fieldLines(inv));
+  if (withFields) pushAll(lines, fieldLines(inv));
   if (inv.companions.length > 0) lines.push(`Companions: ${inv.companions.join(", ")}`);
-  if (inv.missing.length > 0) lines.push("Missing events:", ...inv.missing.map((m) => `  ${m.harness} ${m.version} ${m.event} (recipe ${m.recipe})`));
-  lines.push(...findingsBlock(inv.findings));
+  if (inv.missing.length > 0) pushAll(lines, ["Missing events:", ...inv.missing.map((m) => `  ${m.harness} ${m.version} ${m.event} (recipe ${m.recipe})`)]);
+  pushAll(lines, findingsBlock(inv.findings));
   lines.push("", inventoryVerdict(inv));
   return lines;
 }
@@ -106,10 +107,10 @@ function inventoryCounts(inv: Inventory): string[] {
 export function renderInventory(inv: Inventory, dirShown: string, withFields: boolean, verbose = false): string {
   if (verbose) return printableLines(inventoryLines(inv, dirShown, withFields));
   const lines = [`Inventory of ${dirShown}`, ""];
-  if (inv.files.length + inv.missing.length > 0) lines.push(...inventoryCounts(inv), "");
-  if (withFields) lines.push(...fieldLines(inv));
+  if (inv.files.length + inv.missing.length > 0) pushAll(lines, [...inventoryCounts(inv), ""]);
+  if (withFields) pushAll(lines, fieldLines(inv));
   lines.push(`Companions: ${inv.companions.join(", ") || "none"}`);
-  lines.push(...findingsSummary(inv.findings, "sitting"));
+  pushAll(lines, findingsSummary(inv.findings, "sitting"));
   lines.push("", EVERY_LINE, inventoryVerdict(inv));
   return printableLines(lines);
 }
@@ -128,9 +129,9 @@ const pairingVerdict = (p: Pairing): string => `${p.pairs.length} pairs, ${p.unp
 
 function pairingLines(p: Pairing): string[] {
   const lines = pairingCounts(p);
-  lines.push(p.pairs.length === 0 ? "Pairs: none" : "Pairs:", ...p.pairs.map((pair) => `  ${pair.scope} ${pair.id}: ${pair.files.join(", ")}`), "");
-  lines.push(p.unpaired.length === 0 ? "Not paired: none" : "Not paired:", ...p.unpaired.map((u) => `  ${u.file}: ${u.reason}`));
-  if (p.skipped.length > 0) lines.push("", "Skipped:", ...p.skipped.map((s) => `  ${s.file}: ${s.reason}`));
+  pushAll(lines, [p.pairs.length === 0 ? "Pairs: none" : "Pairs:", ...p.pairs.map((pair) => `  ${pair.scope} ${pair.id}: ${pair.files.join(", ")}`), ""]);
+  pushAll(lines, [p.unpaired.length === 0 ? "Not paired: none" : "Not paired:", ...p.unpaired.map((u) => `  ${u.file}: ${u.reason}`)]);
+  if (p.skipped.length > 0) pushAll(lines, ["", "Skipped:", ...p.skipped.map((s) => `  ${s.file}: ${s.reason}`)]);
   lines.push("", pairingVerdict(p));
   return lines;
 }
@@ -179,22 +180,22 @@ export function renderPairing(p: Pairing, verbose = false): string {
   const groups = pairingGroups(p);
   const shown = examplesPerGroup(groups.pairs.length + groups.unpaired.length + groups.skipped.length);
   const lines = pairingCounts(p);
-  lines.push(`Pairs, by scope: ${p.pairs.length}`, ...groupLines(groups.pairs, "  ", shown));
-  lines.push(`Not paired, by the scope of their finest identifier: ${p.unpaired.length}`, ...groupLines(groups.unpaired, "  ", shown));
-  lines.push(`Skipped: ${p.skipped.length}`, ...groupLines(groups.skipped, "  ", shown));
+  pushAll(lines, [`Pairs, by scope: ${p.pairs.length}`, ...groupLines(groups.pairs, "  ", shown)]);
+  pushAll(lines, [`Not paired, by the scope of their finest identifier: ${p.unpaired.length}`, ...groupLines(groups.unpaired, "  ", shown)]);
+  pushAll(lines, [`Skipped: ${p.skipped.length}`, ...groupLines(groups.skipped, "  ", shown)]);
   lines.push("", EVERY_LINE, pairingVerdict(p));
   return printableLines(lines);
 }
 
 function substitutionFileLines(f: Substitution["files"][number]["report"]): string[] {
   const lines = [f.name, ...f.rules.map((r) => `  ${r.rule}: ${r.pointers.map((p) => shortPointer(p)).join(", ")}`)];
-  lines.push(...f.review.map((p) => `  review: ${shortPointer(p)} had no field rule and looked like free text; substituted`));
-  lines.push(...f.undocumented.map((p) => `  note: ${shortPointer(p)} held a value outside its enum's documented values; substituted as free text`));
+  pushAll(lines, f.review.map((p) => `  review: ${shortPointer(p)} had no field rule and looked like free text; substituted`));
+  pushAll(lines, f.undocumented.map((p) => `  note: ${shortPointer(p)} held a value outside its enum's documented values; substituted as free text`));
   for (const e of f.exemptions) {
     const shown = e.remaining.length > 0 ? ` (common ones: ${e.remaining.join(", ")})` : "";
     lines.push(`  exemption ${e.rule} at ${e.pointer}: ${e.reason}; every value is the placeholder, what remains is ${e.remainingCount} member names${shown}`);
   }
-  lines.push(...f.refused.map((x) => `  ${findingLine(x)}`));
+  pushAll(lines, f.refused.map((x) => `  ${findingLine(x)}`));
   return lines;
 }
 
@@ -209,9 +210,9 @@ function substitutionLines(s: Substitution, outShown: string): string[] {
   const lines = [table(rows), ""];
   for (const { report: f } of s.files) {
     if (f.rules.length + f.refused.length + f.review.length + f.exemptions.length === 0) continue;
-    lines.push(...substitutionFileLines(f));
+    pushAll(lines, substitutionFileLines(f));
   }
-  if (s.skipped.length > 0) lines.push("Not cleared (unreadable or not a capture):", ...s.skipped.map((x) => `  ${x.file}: ${x.reason}`));
+  if (s.skipped.length > 0) pushAll(lines, ["Not cleared (unreadable or not a capture):", ...s.skipped.map((x) => `  ${x.file}: ${x.reason}`)]);
   lines.push("", substitutionVerdict(s, outShown));
   return lines;
 }
@@ -229,9 +230,9 @@ function substitutionGroups(s: Substitution): Group[] {
     const items = reports.flatMap((r) => pick(r).map((p) => `${r.name} ${shortPointer(p)}`));
     return items.length === 0 ? [] : [{ title: `${what}: ${plural(items.length, "value")}`, count: items.length, items, advice }];
   };
-  groups.push(...placed("substituted as free text with no field rule (review)", (r) => r.review, adviceFor("review-free-text", "sitting")));
-  groups.push(...placed("an enum's undocumented value, substituted as free text", (r) => r.undocumented, adviceFor("undocumented-value", "sitting")));
-  groups.push(...placed("admitted by an opt-in policy (exemption)", (r) => r.exemptions.map((e) => e.pointer), null));
+  pushAll(groups, placed("substituted as free text with no field rule (review)", (r) => r.review, adviceFor("review-free-text", "sitting")));
+  pushAll(groups, placed("an enum's undocumented value, substituted as free text", (r) => r.undocumented, adviceFor("undocumented-value", "sitting")));
+  pushAll(groups, placed("admitted by an opt-in policy (exemption)", (r) => r.exemptions.map((e) => e.pointer), null));
   return groups;
 }
 
@@ -239,8 +240,8 @@ export function renderSubstitution(s: Substitution, outShown: string, verbose = 
   if (verbose) return printableLines(substitutionLines(s, outShown));
   const rules = substitutionGroups(s);
   const lines = [`Substituted, by rule: ${plural(s.files.length, "capture")} read`, ...groupLines(rules), ""];
-  lines.push(...findingsSummary(s.files.flatMap((f) => f.report.refused), "sitting"));
-  lines.push(`Not cleared: ${s.skipped.length}`, ...groupLines(skippedGroup("unreadable or not a capture", s.skipped)));
+  pushAll(lines, findingsSummary(s.files.flatMap((f) => f.report.refused), "sitting"));
+  pushAll(lines, [`Not cleared: ${s.skipped.length}`, ...groupLines(skippedGroup("unreadable or not a capture", s.skipped))]);
   lines.push("", EVERY_LINE, substitutionVerdict(s, outShown));
   return printableLines(lines);
 }
@@ -286,7 +287,7 @@ export function renderScan(scan: ScanResult, skipped: { file: string; reason: st
   const shown = examplesPerGroup(secrets.length + rest.length);
   const lines = [`Secrets, by rule: ${scan.findings.length}`, ...groupLines(secrets, "  ", shown)];
   if (secrets.length > 0) lines.push(`  What to do: ${adviceFor("secret-found", "sitting")}.`);
-  lines.push(`Not scanned: ${skipped.length}; waived: ${scan.waived.length}; unused waivers: ${scan.unusedWaivers.length}`, ...groupLines(rest, "  ", shown));
+  pushAll(lines, [`Not scanned: ${skipped.length}; waived: ${scan.waived.length}; unused waivers: ${scan.unusedWaivers.length}`, ...groupLines(rest, "  ", shown)]);
   lines.push("", EVERY_LINE, scanVerdict(scan, skipped));
   return printableLines(lines);
 }
@@ -300,9 +301,9 @@ function selectionLines(s: Selection): string[] {
   const lines: string[] = [];
   for (const f of s.selected) {
     lines.push(chosenLine(f));
-    lines.push(...f.notChosen.map((n) => `  not chosen: ${n.file} (${n.bytes} bytes), ${n.why}`));
+    pushAll(lines, f.notChosen.map((n) => `  not chosen: ${n.file} (${n.bytes} bytes), ${n.why}`));
   }
-  lines.push(...findingsBlock(s.findings), "", selectionVerdict(s));
+  pushAll(lines, [...findingsBlock(s.findings), "", selectionVerdict(s)]);
   return lines;
 }
 
@@ -312,7 +313,7 @@ function notChosenLine(f: SelectedFixture): string[] {
   if (first === undefined) return [];
   if (f.notChosen.length === 1) return [`  not chosen: ${first.file} (${first.bytes} bytes), ${first.why}`];
   const sizes = f.notChosen.map((n) => n.bytes);
-  const range = `${Math.min(...sizes)} to ${Math.max(...sizes)} bytes`;
+  const range = `${sizes.reduce((a, b) => Math.min(a, b))} to ${sizes.reduce((a, b) => Math.max(a, b))} bytes`;
   return [`  not chosen: ${f.notChosen.length} captures (${range}), among them ${first.file} (${first.bytes} bytes), ${first.why}`];
 }
 
@@ -322,7 +323,7 @@ export function renderSelection(s: Selection, verbose = false): string {
   const lines = [`Selected: ${plural(s.selected.length, "event")}, one capture each; ${notChosenCount(s)} captures not chosen`];
   for (const f of s.selected.slice(0, max)) lines.push(chosenLine(f), ...notChosenLine(f));
   if (s.selected.length > max) lines.push(`... and ${s.selected.length - max} more events`);
-  lines.push(...findingsSummary(s.findings, "sitting"), "", EVERY_LINE, selectionVerdict(s));
+  pushAll(lines, [...findingsSummary(s.findings, "sitting"), "", EVERY_LINE, selectionVerdict(s)]);
   return printableLines(lines);
 }
 
@@ -356,9 +357,9 @@ export function gateReport(refusals: Refusal[], where: "commit" | "push", option
   if (options.verbose) {
     for (const r of refusals) {
       if (r.commit !== null) lines.push(`commit ${r.commit.slice(0, 12)}:`);
-      lines.push(...r.findings.filter((f) => f.severity === "block").map((f) => `  ${findingLine(f)}`));
+      pushAll(lines, r.findings.filter((f) => f.severity === "block").map((f) => `  ${findingLine(f)}`));
     }
-  } else lines.push(...groupLines(refusalGroups(refusals, where, true)));
+  } else pushAll(lines, groupLines(refusalGroups(refusals, where, true)));
   if (options.note) lines.push(`(${options.note})`);
   return printableLines(lines);
 }

@@ -1,3 +1,4 @@
+import { pushAll } from "../../collections.js";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { BLOCK_MARK, findBlocks, insertBlock, removeBlock } from "./blocks.js";
@@ -109,7 +110,7 @@ export function installPlan(repo: Repo, manager: Manager, installed: Installed):
   plainUnwrap(repo.ownHooksDir, plan, repo.hooksPath === null);
   for (const hook of HOOKS) plan.steps.push({ kind: "write", file: wrapperFile(repo, manager, hook), text: gateScript(hook), executable: true });
   wireManager(repo, manager, plan);
-  plan.notes.push(...managerToDo(repo, manager));
+  pushAll(plan.notes, managerToDo(repo, manager));
   return plan;
 }
 

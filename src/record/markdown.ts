@@ -44,8 +44,11 @@ const HTML_STARTS: { start: RegExp; end: RegExp | null; comment: boolean; interr
   { start: /^ {0,3}<![A-Za-z]/, end: />/, comment: true, interrupts: true },
   { start: /^ {0,3}<!\[CDATA\[/, end: /\]\]>/, comment: true, interrupts: true },
   { start: new RegExp(`^ {0,3}</?(?:${BLOCK_TAGS})(?:[ \\t/>]|$)`, "i"), end: null, comment: false, interrupts: true },
-  { start: /^ {0,3}<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^>]*)?\/?>[ \t]*$/, end: null, comment: false, interrupts: false },
+  { start: /^ {0,3}<\/?[A-Za-z][A-Za-z0-9-]*(?:[ \t][^>]*)?\/?>[ \t]*$/, end: null, comment: false, interrupts: false },
 ];
+
+/** Blank as CommonMark means it: spaces and tabs only. A no-break or ideographic space is text, though JavaScript's trim() takes it away. */
+const isBlank = (line: string): boolean => /^[ \t]*$/.test(line);
 
 /** Columns of leading white space, a tab reaching the next multiple of four. */
 function indentOf(line: string): number {
@@ -94,7 +97,7 @@ export function blockLines(lines: string[]): BlockLine[] {
       return;
     }
     if (html) {
-      const blank = line.trim() === "";
+      const blank = isBlank(line);
       out.push({ kind: blank && html.end === null ? "blank" : html.comment ? "comment" : "html", startsParagraph: false, openedAt: html.openedAt });
       if (html.end === null ? blank : html.end.test(line)) html = null;
       return;
@@ -109,7 +112,7 @@ export function blockLines(lines: string[]): BlockLine[] {
 
 /** One line outside any open block: what it is, and what it opens. */
 function classify(line: string, at: number, inParagraph: boolean, out: BlockLine[]): { inParagraph: boolean; fence?: Fence; html?: HtmlBlock } {
-  if (line.trim() === "") {
+  if (isBlank(line)) {
     out.push({ kind: "blank", startsParagraph: false });
     return { inParagraph: false };
   }
@@ -135,8 +138,9 @@ function classify(line: string, at: number, inParagraph: boolean, out: BlockLine
     return { inParagraph: false };
   }
   if (inParagraph && SETEXT_UNDERLINE.test(line)) {
-    out.push({ kind: "setext", startsParagraph: false, level: line.trim()[0] === "=" ? 1 : 2 });
-    markSetextHeading(out, line.trim()[0] === "=" ? 1 : 2);
+    const level = /^ {0,3}=/.test(line) ? 1 : 2;
+    out.push({ kind: "setext", startsParagraph: false, level });
+    markSetextHeading(out, level);
     return { inParagraph: false };
   }
   if (THEMATIC_BREAK.test(line)) {

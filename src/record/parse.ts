@@ -81,6 +81,21 @@ function markerLines(lines: string[], blocks: BlockLine[], file: string): number
   return found;
 }
 
+const ACCEPTANCE_NOTE = SHAPES.acceptanceNote.render({});
+
+/**
+ * Only blank lines (spaces and tabs, as CommonMark counts them) and the tool's own note stand
+ * between the acceptance heading and ACCEPT: nothing written above ACCEPT can open a block (raw
+ * HTML, a list, a quote, a fence) that a renderer would show it inside.
+ */
+function onlyNoteAbove(lines: string[], heading: number, at: number): boolean {
+  for (let k = heading + 1; k < at; k++) {
+    const line = lines[k] as string;
+    if (line !== ACCEPTANCE_NOTE && !/^[ \t]*$/.test(line)) return false;
+  }
+  return true;
+}
+
 function readBatch(lines: string[], blocks: BlockLine[], start: number, end: number, file: string): ParsedBatch {
   const marker = SHAPES.marker.read(lines[start] as string) as { id: string; digest: string };
   let heading = -1;
@@ -94,7 +109,7 @@ function readBatch(lines: string[], blocks: BlockLine[], start: number, end: num
     if (b.kind === "heading" && (b.level ?? 9) <= 2) sectionEnd = i;
   }
   let accepted = false;
-  for (let i = heading + 1; i < sectionEnd && !accepted; i++) accepted = lines[i] === ACCEPT_WORD && standsAlone(blocks, i);
+  for (let i = heading + 1; i < sectionEnd && !accepted; i++) accepted = lines[i] === ACCEPT_WORD && onlyNoteAbove(lines, heading, i) && standsAlone(blocks, i);
   const body = lines.slice(start + 1, heading);
   const fixtures: ListedFixture[] = [];
   let kitNamed = false;

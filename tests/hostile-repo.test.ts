@@ -287,6 +287,33 @@ describe("pre-push checks what the destination lacks", () => {
     expect(none.status).toBe(1);
   });
 
+  it("a ref line of another shape on standard input refuses the push; a word of it is never handed to git as an option", () => {
+    const root = acceptedRepo();
+    const remote = bareRemote(root);
+    const head = g(root, "rev-parse", "HEAD").out.trim();
+    const zero = "0".repeat(40);
+    const out = path.join(tempDir("clear-pushed-"), "written-by-git");
+    for (const line of [
+      `refs/heads/main --output=${out} refs/heads/main ${zero}`,
+      `refs/heads/main ${head} refs/heads/main --output=${out}`,
+      `refs/heads/main\t${head}\trefs/heads/main\t${zero}`,
+      `refs/heads/main ${head} refs/heads/main`,
+      `refs/heads/main HEAD refs/heads/main ${zero}`,
+      `--all ${head} refs/heads/main ${zero}`,
+    ]) {
+      const r = spawnSync(process.execPath, [CLI, "gate", "pre-push", "origin", remote], { cwd: root, input: `${line}\n`, encoding: "utf8" });
+      expect(r.status, line).toBe(2);
+      expect(r.stderr, line).toContain("line 1 of standard input is not git's");
+      expect(existsSync(out), line).toBe(false);
+    }
+    const env = { ...process.env, PRE_COMMIT_TO_REF: `--output=${out}`, PRE_COMMIT_FROM_REF: zero };
+    const viaEnv = spawnSync(process.execPath, [CLI, "gate", "pre-push", "origin", remote], { cwd: root, input: "", encoding: "utf8", env });
+    expect(viaEnv.status).toBe(2);
+    expect(existsSync(out)).toBe(false);
+    const fine = spawnSync(process.execPath, [CLI, "gate", "pre-push", "origin", remote], { cwd: root, input: `refs/heads/main ${head} refs/heads/main ${zero}\r\n\n`, encoding: "utf8" });
+    expect(fine.status, fine.stderr).toBe(0);
+  });
+
   it("a tag on a blob or a tree, lightweight or annotated, is refused: its files pass no commit's check", () => {
     const root = acceptedRepo();
     const remote = bareRemote(root);

@@ -1,5 +1,6 @@
 import { pushAll } from "../collections.js";
 import { UsageError } from "../errors.js";
+import { printable } from "../record/data.js";
 import { blocks, finding, type Finding } from "../findings.js";
 import { isUtf8 } from "node:buffer";
 import { commitChanges, git, gitMaybe, LINK_MODE, lsIndex, lsTree, readBlobs, readObjects, revList, stagedChanges } from "../io/git.js";
@@ -179,12 +180,32 @@ function localRefs(root: string): { ref: string; sha: string }[] {
   return out.split("\n").filter(Boolean).map((l) => ({ sha: l.slice(0, l.indexOf(" ")), ref: l.slice(l.indexOf(" ") + 1) }));
 }
 
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * git's ref lines, `<local ref> <local object> <remote ref> <remote object>`: each object id in
+ * hex, as git writes it. A line of another shape is an error (exit 2, the push refused), never
+ * skipped and never handed on to git, where a word starting with "-" would be an option.
+ */
+function refLines(stdin: string): string[][] {
+  const lines = stdin.split("\n").map((l) => l.replace(/\r$/, "")).filter((l) => l.trim() !== "");
+  return lines.map((line, i) => {
+    const fields = line.split(" ");
+    if (fields.length !== 4 || !OBJECT_ID.test(fields[1] as string) || !OBJECT_ID.test(fields[3] as string) || fields.some((f) => f === "" || f.startsWith("-"))) {
+      throw new UsageError(`pre-push: line ${i + 1} of standard input is not git's "<local ref> <object> <remote ref> <object>"; nothing was pushed`);
+    }
+    return fields;
+  });
+}
+
 function pushedCommits(root: string, push: PushInput): { commits: string[]; how: string; objects: { ref: string; sha: string }[] } {
   const remote = push.remote || push.env.PRE_COMMIT_REMOTE_NAME;
   const known = remoteHas(root, remote);
-  const lines = push.stdin.split("\n").map((l) => l.trim().split(" ")).filter((f) => f.length === 4);
+  const lines = refLines(push.stdin);
   const wanted = new Set<string>();
   const add = (tip: string, base: string | undefined): void => {
+    // A revision is never read as an option: "--output=<file>" is refused, not handed to git.
+    for (const rev of [tip, base]) if (rev !== undefined && rev.startsWith("-")) throw new UsageError(`pre-push: "${printable(rev).slice(0, 60)}" is not a revision`);
     const not = [...(base && !ZERO.test(base) && hasCommit(root, base) ? [`^${base}`] : []), ...(known.length > 0 ? ["--not", ...known] : [])];
     for (const c of revList([tip, ...not], root)) wanted.add(c);
   };

@@ -26,6 +26,32 @@ describe("raw captures by content", () => {
     expect(payloadIn(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), check)).toBeNull();
   });
 
+  const payload = JSON.stringify({ session_id: "s", transcript_path: "/tmp/t.jsonl", cwd: "/tmp", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } });
+  const pretty = JSON.stringify(JSON.parse(payload), null, 2);
+  const hidden: Record<string, Buffer> = {
+    "one byte that is not UTF-8 after it": Buffer.concat([Buffer.from(`${payload}\n`), Buffer.from([0xff, 0x0a])]),
+    "one byte that is not UTF-8 before it": Buffer.concat([Buffer.from([0xc3, 0x28, 0x0a]), Buffer.from(payload)]),
+    "a log line's prefix": Buffer.from(`2026-01-01T00:00:00Z stdin: ${payload}\n`),
+    "a prefix inside a JSON Lines file": Buffer.from(`{"ok":1}\nINFO ${payload}\n`),
+    "two pretty-printed documents in a row": Buffer.from(`${pretty}\n${pretty}\n`),
+    "a comment after it": Buffer.from(`${pretty}\n// end\n`),
+    "a comma after it": Buffer.from(`${payload},\n`),
+    "an unclosed brace before it": Buffer.from(`{ "broken": ${pretty}`),
+    "a string holding a log line with it": Buffer.from(JSON.stringify({ output: `hook said: ${payload}` })),
+    "an array of them after a prefix": Buffer.from(`got [${payload}, ${payload}]`),
+  };
+  for (const [how, bytes] of Object.entries(hidden)) {
+    it(`finds a payload behind ${how}`, () => {
+      expect(payloadIn(bytes, check)).toMatchObject({ signature: expect.any(String) });
+    });
+  }
+
+  it("text that only looks like JSON holds no payload, and braces that never close are refused as unchecked, not searched forever", () => {
+    expect(payloadIn(Buffer.from("hook_event_name: see {this} and [that] and { not json"), check)).toBeNull();
+    const unclosed = Buffer.from(`${'{"hook_event_name":'.repeat(200_000)}`);
+    expect(payloadIn(unclosed, check)).toMatchObject({ unchecked: expect.stringContaining("cannot be searched") });
+  });
+
   it("text too large to parse is refused as unchecked, never passed", () => {
     const big = Buffer.alloc(MAX_CHECKED_BYTES + 1, 0x20);
     big.write('{"hook_event_name":"Stop"}', 0);

@@ -272,3 +272,49 @@ export function stringTokens(doc: JsonDocument): StringToken[] {
   const values = doc.spans.flatMap((span, index) => (span.kind === "string" ? [{ span, isKey: false, index }] : []));
   return [...keys, ...values];
 }
+
+/**
+ * The end of the JSON value that starts at `start`, read by JSON's grammar up to its last
+ * character and no further: what stands after it (the rest of a log line, another document, a
+ * comma) is not looked at. Throws JsonScanError at the first character that breaks the grammar,
+ * with its offset, so a caller searching text for embedded JSON knows how far each try read.
+ * No recursion: nesting costs memory, bounded by `maxDepth`.
+ */
+export function jsonValueEnd(text: string, start: number, maxDepth: number): number {
+  const closers: number[] = [];
+  const counts: number[] = [];
+  const open = (i: number): number => {
+    const c = text.charCodeAt(i);
+    if (c !== 0x7b && c !== 0x5b) return scanScalar(text, i).end;
+    if (closers.length >= maxDepth) throw new JsonScanError("too-deep", `nesting deeper than ${maxDepth} levels`, i);
+    closers.push(c === 0x7b ? 0x7d : 0x5d);
+    counts.push(0);
+    return i + 1;
+  };
+  let i = open(start);
+  while (closers.length > 0) {
+    const closer = closers[closers.length - 1] as number;
+    i = skipWs(text, i);
+    const c = text.charCodeAt(i);
+    if (c === closer) {
+      closers.pop();
+      counts.pop();
+      i++;
+      continue;
+    }
+    if ((counts[counts.length - 1] as number) > 0) {
+      if (c !== 0x2c) throw new JsonScanError("invalid-json", `expected ',' but found ${describe(text, i)}`, i);
+      i = skipWs(text, i + 1);
+    }
+    counts[counts.length - 1] = (counts[counts.length - 1] as number) + 1;
+    if (closer === 0x7d) {
+      if (text.charCodeAt(i) !== 0x22) throw new JsonScanError("invalid-json", `expected a member name but found ${describe(text, i)}`, i);
+      i = skipWs(text, scanString(text, i));
+      if (text.charCodeAt(i) !== 0x3a) throw new JsonScanError("invalid-json", `expected ':' but found ${describe(text, i)}`, i);
+      i = skipWs(text, i + 1);
+    }
+    if (i >= text.length) throw new JsonScanError("invalid-json", "unexpected end of input", i);
+    i = open(i);
+  }
+  return i;
+}

@@ -1,12 +1,13 @@
-import { isUtf8 } from "node:buffer";
 import { nameGrammar, parseCaptureName, type NameGrammar } from "../capture-name.js";
-import { escapePointerToken, pointerTokens } from "../json/reader.js";
+import { escapePointerToken, jsonValueEnd, JsonScanError, pointerTokens } from "../json/reader.js";
 import type { HarnessCatalogue, PayloadRules } from "../types.js";
 
 // Raw captures are recognised by what they are, not only where they are: a file whose name
 // follows the capture grammar, or whose content holds a payload of a known host (an object that
-// carries every member of one signature in rules/payloads.json), in a JSON document or a JSON
-// Lines file, at any depth, or in a string that itself holds JSON. Pure: bytes in, a verdict out.
+// carries every member of one signature in rules/payloads.json), in a JSON document, or in any
+// JSON value standing in other text (JSON Lines, a log line after its prefix, several documents in
+// a row, a document followed by a comma or a comment), at any depth, or in a string that itself
+// holds such text; bytes that are not UTF-8 do not hide it. Pure: bytes in, a verdict out.
 
 export interface RawCaptureCheck {
   grammar: NameGrammar;
@@ -57,42 +58,60 @@ function matchesSignature(value: unknown, check: RawCaptureCheck): string | null
   return null;
 }
 
-function jsonLines(text: string): unknown[] {
+/** A text too costly to search for embedded JSON: it cannot be shown free of payloads. */
+class SearchTooCostly extends Error {}
+
+/** How far the searches for embedded JSON may read, all told, as a multiple of the text's length. */
+const SEARCH_FACTOR = 16;
+
+/**
+ * Every JSON object or array standing anywhere in a text that is not one JSON document: after a
+ * log line's prefix, several in a row, followed by a comma or a comment. Each opening brace or
+ * bracket is tried in turn; a value read whole is taken and the search goes on after it.
+ */
+function embedded(text: string, spent: { chars: number; limit: number }): unknown[] {
   const docs: unknown[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    const t = line.trim();
-    if (!t.startsWith("{") && !t.startsWith("[")) continue;
+  const opening = /[{[]/g;
+  for (let m = opening.exec(text); m !== null; m = opening.exec(text)) {
+    let end = -1;
     try {
-      docs.push(JSON.parse(t));
-    } catch {
-      continue;
+      end = jsonValueEnd(text, m.index, 512);
+    } catch (err) {
+      if (!(err instanceof JsonScanError)) throw err;
+      spent.chars += Math.max(err.offset - m.index, 1);
     }
+    if (end !== -1) {
+      spent.chars += end - m.index;
+      docs.push(JSON.parse(text.slice(m.index, end)));
+      opening.lastIndex = end;
+    }
+    if (spent.chars > spent.limit) throw new SearchTooCostly();
   }
   return docs;
 }
 
-/** The documents a text holds: itself as one JSON document, else every line that is one (JSON Lines, a log). */
-function parsed(text: string): unknown[] {
+/** The documents a text holds: itself as one JSON document, else every JSON value standing in it. */
+function parsed(text: string, spent: { chars: number; limit: number }): unknown[] {
   const t = text.trimStart();
   if (t.startsWith("{") || t.startsWith("[")) {
     try {
       return [JSON.parse(t)];
     } catch {
-      return jsonLines(text);
+      return embedded(text, spent);
     }
   }
-  return jsonLines(text);
+  return embedded(text, spent);
 }
 
 /** The first object carrying a signature, searched without recursion through every value and nested JSON string. */
-function findPayload(roots: unknown[], check: RawCaptureCheck): { signature: string; pointer: string } | null {
+function findPayload(roots: unknown[], check: RawCaptureCheck, spent: { chars: number; limit: number }): { signature: string; pointer: string } | null {
   const stack: { value: unknown; pointer: string; level: number }[] = roots.map((value, i) => ({ value, pointer: roots.length > 1 ? `/${i}` : "", level: 0 }));
   while (stack.length > 0) {
     const { value, pointer, level } = stack.pop() as { value: unknown; pointer: string; level: number };
     if (typeof value === "string") {
       const t = value.trimStart();
-      if (level < NESTED_JSON_LEVELS && (t.startsWith("{") || t.startsWith("[")) && value.length <= MAX_CHECKED_BYTES) {
-        for (const inner of parsed(value)) stack.push({ value: inner, pointer, level: level + 1 });
+      if (level < NESTED_JSON_LEVELS && (t.startsWith("{") || t.startsWith("[") || value.includes("{")) && value.length <= MAX_CHECKED_BYTES) {
+        for (const inner of parsed(value, spent)) stack.push({ value: inner, pointer, level: level + 1 });
       }
       continue;
     }
@@ -111,9 +130,15 @@ export function payloadIn(bytes: Uint8Array, check: RawCaptureCheck): PayloadVer
   // Cheap first: a payload's text holds one of the signatures' member names, or an escape that could spell one.
   if (buf.indexOf(0x5c) === -1 && !check.keywords.some((k) => buf.includes(k))) return null;
   if (buf.indexOf(0x7b) === -1) return null;
-  // Text that is not UTF-8 is not JSON; text that is, but too large to parse, cannot be shown free of payloads.
-  if (!isUtf8(buf)) return null;
-  if (buf.length > MAX_CHECKED_BYTES) return { unchecked: `${buf.length} bytes of text, above the ${MAX_CHECKED_BYTES}-byte limit of the payload check` };
+  // A text too large to parse cannot be shown free of payloads.
+  if (buf.length > MAX_CHECKED_BYTES) return { unchecked: `${buf.length} bytes, above the ${MAX_CHECKED_BYTES}-byte limit of the payload check` };
+  // A byte that is not UTF-8 (a binary log, one stray byte) is read as U+FFFD: the payload beside it is still read.
   const text = buf.toString("utf8");
-  return findPayload(parsed(text.startsWith("\ufeff") ? text.slice(1) : text), check);
+  const spent = { chars: 0, limit: SEARCH_FACTOR * text.length + (1 << 20) };
+  try {
+    return findPayload(parsed(text.startsWith("\ufeff") ? text.slice(1) : text, spent), check, spent);
+  } catch (err) {
+    if (!(err instanceof SearchTooCostly)) throw err;
+    return { unchecked: "its braces and brackets open so much JSON that is never closed that it cannot be searched for payloads in reasonable time" };
+  }
 }

@@ -188,3 +188,58 @@ describe("names", () => {
     expect(r.findings.some((f) => f.sha256 !== undefined)).toBe(false);
   });
 });
+
+describe("the scan reads what an encoding hides", () => {
+  const encodings: Record<string, (v: string) => string> = {
+    base64: (v) => Buffer.from(v).toString("base64"),
+    "base64url without padding": (v) => Buffer.from(v).toString("base64url"),
+    hex: (v) => Buffer.from(v).toString("hex"),
+    "percent-encoding of every character": (v) => [...Buffer.from(v)].map((b) => `%${b.toString(16).padStart(2, "0")}`).join(""),
+    "percent-encoding of one character, in a URL's path": (v) => `https://example.com/a/${v.replace(/[_\-.]/, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}/b`,
+    "base64 after a prefix": (v) => `data:text/plain;base64,${Buffer.from(v).toString("base64")}`,
+  };
+  // Shapes read from a whole document's structure or from a member's context beside the value.
+  const structural = new Set(["@secretlint/secretlint-rule-gcp", "@secretlint/secretlint-rule-aws", "clear/aws-secret", "clear/sensitive-member", "@secretlint/secretlint-rule-basicauth"]);
+  const shapes = kinds.filter((k) => !structural.has(k.rule) && !isName(k.rule));
+
+  it("finds every shape of a value base64, base64url or hex encoded, or percent-encoded whole or in part, at the encoded bytes", async () => {
+    expect(shapes.length).toBeGreaterThan(20);
+    const cases = shapes.flatMap((k) =>
+      Object.entries(encodings).map(([how, encode]) => {
+        const members = Object.fromEntries(Object.entries(k.members).map(([m, v]) => [m, encode(v)]));
+        return { file: `${k.rule} ${how}`, text: JSON.stringify({ note: "see", ...members }), members };
+      }),
+    );
+    const result = await scanPass(cases.map((c) => ({ file: c.file, text: c.text })), engine, display);
+    const missed = cases.filter((c) => !result.findings.some((f) => f.file === c.file && !isName(f.rule))).map((c) => c.file);
+    expect(missed).toEqual([]);
+    // Each finding stands inside an encoded member's raw bytes, never at the note beside it.
+    for (const f of result.findings) expect(f.pointer, `${f.file}: ${f.rule}`).not.toBe("/note");
+  });
+
+  it("finds a known name base64 or percent-encoded, and leaves text that only looks encoded alone", async () => {
+    const names = ["Wrzqxa"];
+    const withNames = scanEngine(rules.secrets, homeGrammar(rules.homes, names), userNamePattern(names));
+    const text = JSON.stringify({ b: Buffer.from("wrzqxa").toString("base64"), u: "https://github.com/wrz%71xa/repo", h: `/home/${encodeURIComponent("wrzqxa")}`.replace("q", "%71") });
+    const r = await scanPass([{ file: "n.json", text }], withNames, makeDisplay(rules, names, null));
+    expect(r.findings.map((f) => f.rule)).toEqual(["clear/home-owner", "clear/home-owner", "clear/home-owner"]);
+    const plain = JSON.stringify({ words: "authentication configuration tool_response PreToolUse", sha: "3f786850e387550fdab836ed7e6dc881de23001b", uuid: "1b4e28ba-2fa1-11d2-883f-0016d3cca427", image: Buffer.from([...Array(300).keys()].map((i) => (i * 37) % 256)).toString("base64") });
+    expect((await scanPass([{ file: "plain.json", text: plain }], engine, display)).findings).toEqual([]);
+  });
+});
+
+describe("a member named for a credential", () => {
+  const value = ["d41d8cd98f00", "b204e9800998", "ecf8427e"].join("");
+  const key = ["Zq8vN3", "xT5wL0", "pR7mK2sY9"].join("");
+  it("holding a high-entropy value of any shape is found, as JSON members and environment variables spell it", async () => {
+    const named = ["api_key", "apiKey", "OPENROUTER_API_KEY", "XAI_API_KEY", "accessKey", "private_key", "client-secret", "x-auth", "Authorization", "KEY", "signing_key", "cookie", "credentials", "oauth"];
+    const cases = named.map((m) => ({ file: m, text: JSON.stringify({ env: { [m]: m.startsWith("api") ? value : key } }) }));
+    const r = await scanPass(cases, engine, display);
+    expect(named.filter((m) => !r.findings.some((f) => f.file === m && f.rule === "clear/sensitive-member"))).toEqual([]);
+  });
+
+  it("not one whose name only holds the letters: ids, keyboards and monkeys stay", async () => {
+    const text = JSON.stringify({ session_id: key, tool_use_id: key, keyboard: key, monkey: key, author: key, keys: key, api_key: "changeme" });
+    expect((await scanPass([{ file: "ids.json", text }], engine, display)).findings).toEqual([]);
+  });
+});

@@ -1,4 +1,6 @@
+import { pushAll } from "../collections.js";
 import { decodeLevel, inputOffset, type DecodedLevel } from "../json/escapes.js";
+import { encodedReadings } from "./encoded.js";
 import { scanJson, stringTokens, unescapePointerToken } from "../json/reader.js";
 import type { JsonDocument } from "../types.js";
 
@@ -201,8 +203,28 @@ function segmentAt(segments: Segment[], i: number): Segment | null {
   return segments[lo] as Segment;
 }
 
+/**
+ * Each string's readings once percent-encoding, base64 or hex in it is undone: strings of their
+ * own at the same place, read by every rule and written into the decoded text.
+ */
+function withEncodedReadings(into: Collector): number {
+  const found: ScannedString[] = [];
+  for (const s of into.strings) {
+    const first = s.readings[0] as Reading;
+    const last = s.readings[s.readings.length - 1] as Reading;
+    for (const r of last === first ? [first] : [first, last]) {
+      for (const e of encodedReadings(r)) found.push({ place: s.place, readings: [e], member: s.member, isKey: false, tooDeep: false });
+    }
+  }
+  pushAll(into.strings, found);
+  pushAll(into.shown, found);
+  return found.length;
+}
+
 export function readSource(raw: string): SourceReadings {
-  const { isJson, strings, places, shown } = collect(raw);
+  const collected = collect(raw);
+  const encoded = withEncodedReadings(collected);
+  const { isJson, strings, places, shown } = collected;
   places.sort((a, b) => a.start - b.start);
   const { decoded, segments } = decodedTextOf(shown);
   const byPlace = new Map<RawPlace, ScannedString[]>();
@@ -217,8 +239,8 @@ export function readSource(raw: string): SourceReadings {
     isJson,
     decoded,
     // Every escape but \u decodes to a quote, a slash, a backslash or a control character, which no
-    // keyword holds: a keyword the raw text lacks can only come out of a \u escape.
-    lower: decoded === "" || !raw.includes("\\u") ? raw.toLowerCase() : `${raw}\n${decoded}`.toLowerCase(),
+    // keyword holds: a keyword the raw text lacks can only come out of a \u escape or an encoding undone.
+    lower: decoded === "" || (!raw.includes("\\u") && encoded === 0) ? raw.toLowerCase() : `${raw}\n${decoded}`.toLowerCase(),
     strings,
     places,
     rawRange(start, end) {

@@ -211,7 +211,7 @@ async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixture
   // The record's own words and the rules' member names may spell a name the sitting taught ("name"):
   // the guard looks for homes and secret shapes; names are masked where each text is written.
   const guard = scanEngine(setting.rules.secrets, line.names.grammar, null, setting.rules.knownMembers);
-  await guardWritten(text, written, (inputs) => scanPass(inputs, guard, setting.display));
+  await guardWritten(text, written, (inputs) => scanPass(inputs, guard, setting.display), scanOf);
   const digest = parseRecord(text).batches[0]?.digestClaimed ?? "";
   return { fixtures: written, scan, batch: { id, digest, text, blockers } };
 }
@@ -221,9 +221,11 @@ function policiesOf(setting: Setting): { name: string; reason: string }[] {
 }
 
 /** Every byte written is checked like a fixture: the batch text and the sidecars pass the scan, or nothing is written. */
-async function guardWritten(batch: string, fixtures: FixtureOut[], scanOf: (inputs: { file: string; text: string }[]) => Promise<ScanResult>): Promise<void> {
-  const scan = await scanOf([{ file: "the batch", text: batch }, ...fixtures.map((f) => ({ file: f.sidecarPath, text: Buffer.from(f.sidecar).toString("utf8") }))]);
-  const first = scan.findings[0];
+async function guardWritten(batch: string, fixtures: FixtureOut[], scanOf: (inputs: { file: string; text: string }[]) => Promise<ScanResult>, withNames: (inputs: { file: string; text: string }[]) => Promise<ScanResult>): Promise<void> {
+  const scan = await scanOf([{ file: "the batch", text: batch }]);
+  // A sidecar holds no word of the record's own: it is read for the names the sitting taught too.
+  const sidecars = await withNames(fixtures.map((f) => ({ file: f.sidecarPath, text: Buffer.from(f.sidecar).toString("utf8") })));
+  const first = scan.findings[0] ?? sidecars.findings[0];
   if (first) throw new OutputError(`${first.file} would hold a secret shape or a name (${first.rule}) at line ${first.line}; nothing written`);
 }
 
@@ -239,6 +241,7 @@ export async function runLine(setting: Setting, dir: string, until: Stage, optio
   line.pairing = pairing;
   if (until === "pair") return line;
   line.names = sittingNames(captures, setting.rules, setting.users);
+  pushAll(line.inventory.findings, namedVersions(captures, line.names.checked));
   line.substitution = substituted(captures, inventory, line.names, setting, options.keepDocuments === true);
   if (until === "substitute") return line;
   const unknown = (options.choose ?? []).filter((name) => !captures.some((c) => c.name === name));
@@ -284,6 +287,19 @@ async function refuseLinks(root: string, layout: ReturnType<typeof repoPaths>): 
       throw new OutputError(`${p}: is a symbolic link where the tool's own files stand; the tool never reads or writes through one (replace it with the real folder or file)`);
     }
   }
+}
+
+/**
+ * A host version is written into fixture paths, sidecars and the record as it stands in a
+ * capture's name: one that spells a name the sitting taught ("2.1.261-ana") blocks the run,
+ * naming the file, before anything is written.
+ */
+function namedVersions(captures: Capture[], names: string[]): Finding[] {
+  const pattern = userNamePattern(names);
+  if (pattern === null) return [];
+  return captures
+    .filter((c) => pattern.test(c.version))
+    .map((c) => finding("refused-class", { file: c.name }, { detail: "its host version spells a user name the sitting taught, and a version is written into fixture paths, sidecars and the record; rename the capture with the host's own version" }));
 }
 
 /** One capture stands for an event: two chosen for one event is a usage error naming both, never a silent pick. */

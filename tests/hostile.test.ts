@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -135,5 +135,39 @@ describe("identifiers and paths that could carry a name", () => {
     const out = path.join(tempDir(), "out");
     expect(clear(["substitute", dir, "--out", out]).code).toBe(0);
     expect(readFileSync(path.join(out, "codex_session_start_0_153_0.1.json"), "utf8")).toContain("Documents and Settings\\\\user\\\\Desktop");
+  });
+
+  it("a host version that spells the name blocks the run naming each file, and no byte written holds the name", () => {
+    const sitting = path.join(tempDir(), "s");
+    mkdirSync(sitting);
+    const version = `2.1.261-${NAME}`;
+    const payload = (event: string): string => JSON.stringify({ session_id: "s1", transcript_path: `/home/${NAME}/t.jsonl`, cwd: `/home/${NAME}/p`, hook_event_name: event });
+    writeFileSync(path.join(sitting, `claude-code_session_start_${version}.1.json`), payload("SessionStart"));
+    writeFileSync(path.join(sitting, `claude-code_session_end_${version}.1.json`), payload("SessionEnd"));
+    const root = tempDir();
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    const r = clearJson(["run", sitting, "--root", root]);
+    expect(r.code).toBe(1);
+    const blocking = (r.json.findings as { code: string; file?: string; message: string }[]).filter((f) => f.message.includes("host version spells a user name"));
+    expect(blocking.map((f) => f.file).sort()).toEqual([`claude-code_session_end_${version}.1.json`, `claude-code_session_start_${version}.1.json`]);
+    expect(readdirSync(root).filter((f) => f !== ".git")).toEqual(["CLEARANCE.md"]);
+    expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).not.toMatch(new RegExp(NAME, "i"));
+  });
+
+  it("the kit's binary path and the capture folder are written masked in the record", () => {
+    const base = path.join(tempDir(), NAME);
+    const sitting = path.join(base, "s");
+    mkdirSync(sitting, { recursive: true });
+    const payload = (event: string): string => JSON.stringify({ session_id: "s1", transcript_path: `/home/${NAME}/t.jsonl`, cwd: `/home/${NAME}/p`, hook_event_name: event });
+    writeFileSync(path.join(sitting, "claude-code_session_start_2.1.261.1.json"), payload("SessionStart"));
+    writeFileSync(path.join(sitting, "claude-code_session_end_2.1.261.1.json"), payload("SessionEnd"));
+    writeFileSync(path.join(sitting, "kit.json"), JSON.stringify({ head: "0".repeat(40), rootEdits: [], transports: [], hostVersions: {}, binary: { path: `bin/${NAME}-hook`, sha256: "0".repeat(64), bytes: 1 } }));
+    const root = tempDir();
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    const r = clear(["run", sitting, "--root", root]);
+    expect(r.code, r.stdout + r.stderr).toBeLessThan(2);
+    const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+    expect(record).toContain("- Binary: `bin/user-hook`");
+    expect(record).not.toMatch(new RegExp(NAME, "i"));
   });
 });

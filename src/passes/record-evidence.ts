@@ -19,7 +19,7 @@ function kitLines(b: BatchInput): string[] {
   const kit = b.sitting.kit;
   if (!kit) return ["- Kit: no kit.json beside the captures; transport digests not recorded"];
   const lines = [SHAPES.kitHead.render({ head: kit.head }), ...kit.rootEdits.map((edit) => SHAPES.rootEdit.render({ edit: b.mask(edit) }))];
-  lines.push(`- Binary: ${kit.binary ? `${d(kit.binary.path)} sha256 ${d(kit.binary.sha256)}, ${kit.binary.bytes} bytes` : "not recorded"}`);
+  lines.push(`- Binary: ${kit.binary ? `${d(b.mask(kit.binary.path))} sha256 ${d(kit.binary.sha256)}, ${kit.binary.bytes} bytes` : "not recorded"}`);
   for (const t of b.kitCheck ?? []) {
     const how = t.versionStringsOnly === undefined ? "" : t.versionStringsOnly ? " (version strings only)" : " (beyond version strings)";
     const committed = t.committedSha256 === null ? "not committed" : t.state === "equal" ? "bytes equal" : `sha256 ${t.committedSha256} differs${how}`;
@@ -35,7 +35,7 @@ function captureLines(b: BatchInput, listing: string): string[] {
   const versionLines = info?.versionLines ? Object.entries(info.versionLines).map(([h, l]) => `${h}: ${b.mask(l)}`) : info?.versionLine ? [b.mask(info.versionLine)] : [];
   const time = info?.startedAt === undefined ? "not stated (no start time in sitting.json; no time is taken from the file system)" : d(b.mask(info.startedAt));
   return [
-    `- Capture folder: ${d(b.sittingShown)}; ${plural(b.captures.length, "valid capture", "valid captures")}, whose names and raw SHA-256 digest to ${d(listing)}`,
+    `- Capture folder: ${d(b.mask(b.sittingShown))}; ${plural(b.captures.length, "valid capture", "valid captures")}, whose names and raw SHA-256 digest to ${d(listing)}`,
     `- Driven by: ${shown(info?.driver, "not stated (no sitting.json)")}; how: ${shown(info?.method, "not stated")}`,
     `- Captured at: ${time}; --version line: ${versionLines.map(d).join("; ") || "not recorded"}`,
     ...kitLines(b),

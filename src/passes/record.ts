@@ -1,6 +1,6 @@
 import { pushAll } from "../collections.js";
 import { sha256Hex } from "../digest.js";
-import { dataSpan as d, proseText as p } from "../record/data.js";
+import { dataSpan as d, proseText as p, readDataSpan } from "../record/data.js";
 import { SHAPES } from "../record/grammar.js";
 import { batchDigest } from "../record/parse.js";
 import { evidence } from "./record-evidence.js";
@@ -262,5 +262,20 @@ export function recordBatch(b: BatchInput, id: string): string {
     ...evidence(b, listingDigest(b.captures)),
   ];
   const tail = [SHAPES.acceptanceHeading.render({}), "", SHAPES.acceptanceNote.render({}), "", ""];
-  return [SHAPES.marker.render({ id, digest: batchDigest(body) }), ...body, ...tail].join("\n");
+  const shown = b.blockers.length > 0 ? body.map((line) => maskedSpans(line, b.mask)) : body;
+  return [SHAPES.marker.render({ id, digest: batchDigest(shown) }), ...shown, ...tail].join("\n");
+}
+
+/**
+ * A blocked batch writes no fixture, and what blocks it may be a name in a capture's own name (its
+ * host version): every value it quotes is masked as the companions' texts are. An accepted batch
+ * lists exact paths, and nothing that would put a name in them lets a batch through unblocked.
+ */
+function maskedSpans(line: string, mask: (text: string) => string): string {
+  return line.replace(/`[^`\n]*`/g, (span) => {
+    const value = readDataSpan(span);
+    if (value === null) return span;
+    const masked = mask(value);
+    return masked === value ? span : d(masked);
+  });
 }

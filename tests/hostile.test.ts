@@ -173,4 +173,23 @@ describe("identifiers and paths that could carry a name", () => {
     expect(record).toContain("- Binary: `bin/user-hook`");
     expect(record).not.toMatch(new RegExp(NAME, "i"));
   });
+
+  it("pair, select and substitute print no secret shape a sitting holds: an id that is a token, a key inside a path", () => {
+    const dir = tempDir();
+    const token = ["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"].join("");
+    const key = ["AK", "IA", "Q3EGRZ7XK2M4PW5B"].join("");
+    const base = { session_id: "s1", transcript_path: "/tmp/t.jsonl", cwd: `/home/${NAME}/${key}`, tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: token };
+    writeFileSync(path.join(dir, "claude-code_pre_tool_use_2.1.261.1.json"), JSON.stringify({ ...base, hook_event_name: "PreToolUse" }));
+    writeFileSync(path.join(dir, "claude-code_post_tool_use_2.1.261.1.json"), JSON.stringify({ ...base, hook_event_name: "PostToolUse", tool_response: "ok" }));
+    const outs = tempDir();
+    const runs = [["pair", dir], ["pair", dir, "--json"], ["select", dir], ["select", dir, "--json"], ["substitute", dir, "--out", path.join(outs, "a"), "--json"], ["substitute", dir, "--out", path.join(outs, "b"), "--verbose"]];
+    for (const args of runs) {
+      const r = clear(args);
+      expect(r.code, `${args.join(" ")}\n${r.stderr}`).toBeLessThan(2);
+      expect(r.stdout + r.stderr, args.join(" ")).not.toContain(token.slice(4, 20));
+      expect(r.stdout + r.stderr, args.join(" ")).not.toContain(key.slice(4));
+      if (args.includes("--json")) expect(() => JSON.parse(r.stdout)).not.toThrow();
+    }
+    expect((clearJson(["pair", dir]).json.pairs as { id: string }[])[0]?.id).toMatch(/^\*+$/);
+  });
 });

@@ -6,6 +6,7 @@ import type { Io } from "../types.js";
 import { runLine } from "../line.js";
 import { renderSelection } from "../render/human.js";
 import { writeJson } from "../render/json.js";
+import { checkedValue } from "./checked-output.js";
 import { HELP } from "./help.js";
 
 const help = HELP["select"];
@@ -16,7 +17,8 @@ async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(argv, FLAGS, 1, "select");
   const setting = loadSetting(values.root, io.cwd);
   setting.progress = progressFor(io, values.json);
-  const { selection } = await runLine(setting, requireDir(positionals[0], "select"), "select", { choose: values.choose ?? [] });
+  const line = await runLine(setting, requireDir(positionals[0], "select"), "select", { choose: values.choose ?? [] });
+  const selection = await checkedValue(line.selection, setting);
   if (values.json) writeJson(io, { command: "select", ok: !blocks(selection.findings), ...selection });
   else io.stdout(renderSelection(selection, values.verbose === true));
   return blocks(selection.findings) ? 1 : 0;

@@ -8,6 +8,7 @@ import { isInside, writeFolderWhole } from "../io/write-atomic.js";
 import { runLine } from "../line.js";
 import { renderSubstitution } from "../render/human.js";
 import { writeJson } from "../render/json.js";
+import { checkedValue } from "./checked-output.js";
 import { HELP } from "./help.js";
 
 const help = HELP["substitute"];
@@ -42,10 +43,12 @@ async function run(argv: string[], io: Io): Promise<number> {
   await writeFolderWhole(out, written, outShown);
   setting.progress?.("");
   const ok = substitution.skipped.length === 0 && substitution.files.every((f) => f.cleared !== null);
+  // What is printed is the report, checked: the cleared texts are written, not printed.
+  const shown = await checkedValue({ ...substitution, files: substitution.files.map((f) => ({ ...f, cleared: f.cleared === null ? null : "" })) }, setting);
   if (values.json) {
-    const { files, ...rest } = substitution;
+    const { files, ...rest } = shown;
     writeJson(io, { command: "substitute", ok, dir: setting.display.path(sitting.dir), out: outShown, ...rest, files: files.map(({ report: { spans: _spans, ...report } }) => report) });
-  } else io.stdout(renderSubstitution(substitution, outShown, values.verbose === true));
+  } else io.stdout(renderSubstitution(shown, outShown, values.verbose === true));
   return ok ? 0 : 1;
 }
 

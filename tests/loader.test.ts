@@ -272,6 +272,45 @@ describe("loadFixture refuses what is not the accepted fixture, naming it", () =
   });
 });
 
+describe("what loadFixture is given, however wrong, ends in a FixtureError", () => {
+  it("null, a number, a file: URL with a host or an encoded slash, a root that is a file", () => {
+    const given: [unknown, object, RegExp][] = [
+      [null, {}, /takes \{ harness, version, event \} or a fixture's path/],
+      [42, {}, /takes \{ harness, version, event \} or a fixture's path/],
+      [`file://${accepted}/fixtures/claude-code/2.1.9%2Fpre_tool_use.json`, {}, /not a file: URL of a path on this machine/],
+      ["file://fileserver/share/pre_tool_use.json", {}, /not a file: URL of a path on this machine/],
+      [PRE_TOOL_USE("2.1.9"), { root: path.join(accepted, "CLEARANCE.md") }, /is not a folder; give the repository's top folder/],
+    ];
+    for (const [fixture, where, says] of given) {
+      const err = thrown(() => loadFixture(fixture as string, { ...where, root: (where as { root?: string }).root ?? accepted }));
+      expect(["query", "repository"], String(fixture)).toContain(err.code);
+      expect(err.message, String(fixture)).toMatch(says);
+    }
+  });
+
+  const nobody = process.getuid?.() === 0 && spawnSync("setpriv", ["--version"]).status === 0;
+  it.skipIf(!nobody)(`a fixture, a sidecar or the record the tests' user may not read: "unreadable", saying to let it read${nobody ? "" : " (skipped: needs root and setpriv to run as another user)"}`, () => {
+    const root = copy();
+    spawnSync("chmod", ["-R", "a+rX", root]);
+    const fixture = PRE_TOOL_USE("2.1.9");
+    const sidecar = fixture.replace(/\.json$/, ".provenance.json");
+    const library = path.join(PROJECT_ROOT, "dist", "lib", "index.js");
+    const load = (): { code: string; message: string } => {
+      const script = `import(${JSON.stringify(library)}).then((m) => { try { m.loadFixture(${JSON.stringify(fixture)}, { root: ${JSON.stringify(root)} }); console.log("{}"); } catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })); } })`;
+      const r = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, "-e", script], { encoding: "utf8", cwd: os.tmpdir() });
+      return JSON.parse(r.stdout || "{}") as { code: string; message: string };
+    };
+    for (const file of [fixture, sidecar, "CLEARANCE.md"]) {
+      spawnSync("chmod", ["000", path.join(root, file)]);
+      const got = load();
+      expect(got.code, file).toBe("unreadable");
+      expect(got.message, file).toMatch(/let the user running the tests read it/);
+      spawnSync("chmod", ["644", path.join(root, file)]);
+    }
+    expect(load()).toEqual({});
+  });
+});
+
 describe("the record and the layout", () => {
   it("reads the fixtures folder and the record where clear.config.json puts them", () => {
     const root = gitRepo();

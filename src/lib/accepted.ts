@@ -1,7 +1,7 @@
 import { lstatSync, type Stats } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../digest.js";
-import { FixtureError } from "./errors.js";
+import { FixtureError, fixFor } from "./errors.js";
 import { layoutOf, type FixtureLayout } from "./layout.js";
 import { readBelow } from "./no-link.js";
 import { indexRecord, type Listing, type RecordIndex } from "./record-index.js";
@@ -45,8 +45,8 @@ export function recordOf(repo: Repository, fixture: string | null): RecordIndex 
   if (repo.record?.stamp === stamp) return repo.record.index;
   const read = readBelow(repo.root, name, MAX_RECORD_BYTES);
   if ("refused" in read) {
-    const code = read.refused === "link" ? "link" : "record";
-    throw new FixtureError(code, fixture, `${read.at} ${read.detail}; the record is read only from a regular file (put the file itself there)`);
+    const code = read.refused === "link" ? "link" : read.refused === "unreadable" ? "unreadable" : "record";
+    throw new FixtureError(code, fixture, `${read.at} ${read.detail}; ${fixFor(read.refused, "the record is read only from a regular file")}`);
   }
   const index = indexRecord(read.bytes.toString("utf8"), name);
   repo.record = { stamp, index };
@@ -94,9 +94,8 @@ export function acceptedBytes(repo: Repository, index: RecordIndex, rel: string,
     if (read.refused === "missing") {
       throw new FixtureError("missing", fixture, `${about}batch ${listing.batch} accepted it, and it is not there; restore it from git`);
     }
-    const code = read.refused === "link" ? "link" : "not-a-file";
-    const why = "fixtures are read only from regular files inside the repository (put the file itself there)";
-    throw new FixtureError(code, fixture, `${about}${read.at} ${read.detail}; ${why}`);
+    const code = read.refused === "link" ? "link" : read.refused === "unreadable" ? "unreadable" : "not-a-file";
+    throw new FixtureError(code, fixture, `${about}${read.at} ${read.detail}; ${fixFor(read.refused, "fixtures are read only from regular files inside the repository")}`);
   }
   const sha256 = "bytes" in read ? sha256Hex(read.bytes) : null;
   if ("bytes" in read && sha256 === listing.sha256) return { bytes: read.bytes, sha256 };

@@ -16,6 +16,7 @@ export type FixtureProblem =
   | "missing" // an accepted batch lists it, and it is not there
   | "link" // the fixture, its sidecar or a folder above them is a link
   | "not-a-file" // something other than a regular file stands there
+  | "unreadable" // a regular file this user may not read (its permissions)
   | "not-json" // accepted bytes that do not parse (a record accepted by hand)
   | "provenance"; // the sidecar does not describe these bytes
 
@@ -30,6 +31,11 @@ export class FixtureError extends Error {
     this.code = code;
     this.fixture = fixture;
   }
+}
+
+/** What to do about a file that could not be read as it stands: a link or a non-file replaced, a file made readable. */
+export function fixFor(refused: string, regular: string): string {
+  return refused === "unreadable" ? "let the user running the tests read it (its permissions, or those of a folder above it)" : `${regular} (put the file itself there)`;
 }
 
 /** A path safe to put in a message: the runner's home shown as ~, as everywhere in the tool. */

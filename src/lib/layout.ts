@@ -1,4 +1,4 @@
-import { FixtureError } from "./errors.js";
+import { FixtureError, fixFor } from "./errors.js";
 import { readBelow } from "./no-link.js";
 
 // Where a repository keeps its fixtures and its record: the contract's defaults, or the paths
@@ -31,7 +31,7 @@ export function layoutOf(root: string): FixtureLayout {
   const read = readBelow(root, CONFIG_FILE, 1 << 20);
   if ("refused" in read) {
     if (read.refused === "missing" && read.at === CONFIG_FILE) return { fixtures: "fixtures", record: "CLEARANCE.md" };
-    throw new FixtureError("config", null, `${CONFIG_FILE} ${read.detail}; the tool reads its config only from a regular file (put the file itself there)`);
+    throw new FixtureError("config", null, `${CONFIG_FILE} ${read.detail}; ${fixFor(read.refused, "the tool reads its config only from a regular file")}`);
   }
   let config: unknown;
   try {

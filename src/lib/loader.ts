@@ -78,10 +78,19 @@ function checkedQuery(query: FixtureQuery, layout: Layout): FixtureQuery {
   return { harness: query.harness, version: query.version, event: query.event };
 }
 
+/** A file: URL as a path of this machine; one with a host, or an encoded slash, is a wrong query. */
+function pathOfUrl(url: string): string {
+  try {
+    return fileURLToPath(url);
+  } catch (err) {
+    throw new FixtureError("query", null, `${JSON.stringify(url.slice(0, 200))} is not a file: URL of a path on this machine (${(err as NodeJS.ErrnoException).code ?? "not a URL"}); give the fixture's path from the repository's root`);
+  }
+}
+
 /** A fixture given by its path: from the repository's root as the record lists it, absolute, or a file: URL. */
 function queryOfPath(given: string | URL, repo: Repository): FixtureQuery {
   const asText = given instanceof URL ? given.href : given;
-  const absolute = asText.startsWith("file:") ? fileURLToPath(asText) : path.isAbsolute(asText) ? asText : null;
+  const absolute = asText.startsWith("file:") ? pathOfUrl(asText) : path.isAbsolute(asText) ? asText : null;
   const rel = absolute === null ? path.posix.normalize(asText) : path.relative(repo.root, absolute).split(path.sep).join("/");
   const found = fixtureOfPath(rel, repo.layout);
   if (found) return found;
@@ -190,7 +199,7 @@ function checkedProvenance(value: unknown, fixture: AcceptedFixture, sidecar: st
  * sidecar's are the ones an accepted batch lists; otherwise a FixtureError naming the fixture.
  */
 export function loadFixture<Payload = unknown>(fixture: FixtureQuery | string | URL, where: Where = {}): LoadedFixture<Payload> {
-  if (typeof fixture !== "string" && typeof fixture !== "object") {
+  if (fixture === null || (typeof fixture !== "string" && typeof fixture !== "object")) {
     throw new FixtureError("query", null, "loadFixture takes { harness, version, event } or a fixture's path");
   }
   const repo = repositoryAt(findRepository(where.root));

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { FixtureError, shownPath } from "./errors.js";
@@ -69,6 +69,7 @@ export function findRepository(root: string | undefined): string {
   if (root !== undefined) {
     const top = path.resolve(root);
     if (!existsSync(top)) throw new FixtureError("repository", null, `root ${shownPath(top)} does not exist; give the repository's top folder`);
+    if (!statSync(top).isDirectory()) throw new FixtureError("repository", null, `root ${shownPath(top)} is not a folder; give the repository's top folder`);
     return top;
   }
   const caller = callingFile();

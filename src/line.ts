@@ -207,17 +207,36 @@ async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixture
   const kitCheck = kit && setting.root ? kitPass(kit, await committedTransports(setting.root, setting.rules.transports, false), new Map(), setting.rules.transports.versionPattern).transports : null;
   const id = batchId(line.captures);
   const mask = companionMask(line, setting, companions.values);
-  const text = recordBatch({ ...line, sittingShown: sittingShownFrom(setting.root, line.sitting.dir, setting.display.path), scan, fixtures: written, planned: fixtures, blockers, kitCheck, mask, sidecarDigest: (f) => sha256Hex(f.sidecar), overrides: { choose: options.choose ?? [], recipes: options.recipes ?? [] }, overlay: setting.rules.overlay, overlaid: setting.rules.overlaid, policies: policiesOf(setting) }, id);
+  const input = { ...line, sittingShown: sittingShownFrom(setting.root, line.sitting.dir, setting.display.path), scan, fixtures: written, planned: fixtures, blockers, kitCheck, mask, sidecarDigest: (f: FixtureOut) => sha256Hex(f.sidecar), overrides: { choose: options.choose ?? [], recipes: options.recipes ?? [] }, overlay: setting.rules.overlay, overlaid: setting.rules.overlaid, policies: policiesOf(setting) };
   // The record's own words and the rules' member names may spell a name the sitting taught ("name"):
   // the guard looks for homes and secret shapes; names are masked where each text is written.
   const guard = scanEngine(setting.rules.secrets, line.names.grammar, null, setting.rules.knownMembers);
-  await guardWritten(text, written, (inputs) => scanPass(inputs, guard, setting.display), scanOf);
+  const guardScan = (inputs: { file: string; text: string }[]): Promise<ScanResult> => scanPass(inputs, guard, setting.display);
+  // Only a blocked batch has its values starred; in one that would land, a secret shape stops everything.
+  const render = (m: (text: string) => string): string => recordBatch({ ...input, mask: m }, id);
+  const text = blockers.length > 0 ? await withoutSecretValues(render, mask, guardScan) : render(mask);
+  await guardWritten(text, written, guardScan, scanOf);
   const digest = parseRecord(text).batches[0]?.digestClaimed ?? "";
   return { fixtures: written, scan, batch: { id, digest, text, blockers } };
 }
 
 function policiesOf(setting: Setting): { name: string; reason: string }[] {
   return Object.entries(setting.config.policies ?? {}).map(([name, p]) => ({ name, reason: p.reason }));
+}
+
+/**
+ * A blocked batch, with every value the guard finds a secret shape in (an id or a reason quoting a
+ * token the fixtures hold, and so already a blocker) written as a note instead: what blocks is said by
+ * the findings that name the file and pointer, never by quoting it.
+ */
+async function withoutSecretValues(render: (mask: (text: string) => string) => string, mask: (text: string) => string, guardScan: (inputs: { file: string; text: string }[]) => Promise<ScanResult>): Promise<string> {
+  const first = render(mask);
+  const found = (await guardScan([{ file: "the batch", text: first }])).findings;
+  if (found.length === 0) return first;
+  const starts = [0];
+  for (let i = first.indexOf("\n"); i !== -1; i = first.indexOf("\n", i + 1)) starts.push(i + 1);
+  const values = found.map((f) => first.slice((starts[f.line - 1] ?? 0) + f.column - 1, (starts[f.endLine - 1] ?? 0) + f.endColumn - 1)).filter((v) => v.length > 0);
+  return render((text) => values.reduce((out, v) => out.split(v).join("[a secret shape, not written]"), mask(text)));
 }
 
 /** Every byte written is checked like a fixture: the batch text and the sidecars pass the scan, or nothing is written. */

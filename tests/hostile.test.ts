@@ -192,4 +192,20 @@ describe("identifiers and paths that could carry a name", () => {
     }
     expect((clearJson(["pair", dir]).json.pairs as { id: string }[])[0]?.id).toMatch(/^\*+$/);
   });
+
+  it("a token the fixtures would keep as an id blocks the run naming file and pointer, and the record quotes it nowhere", () => {
+    const dir = tempDir();
+    const token = ["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"].join("");
+    const base = { session_id: "s1", transcript_path: "/tmp/t.jsonl", cwd: "/tmp/p", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: token };
+    writeFileSync(path.join(dir, "claude-code_pre_tool_use_2.1.261.1.json"), JSON.stringify({ ...base, hook_event_name: "PreToolUse" }));
+    writeFileSync(path.join(dir, "claude-code_post_tool_use_2.1.261.1.json"), JSON.stringify({ ...base, hook_event_name: "PostToolUse", tool_response: "ok" }));
+    const root = tempDir();
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    const r = clearJson(["run", dir, "--root", root]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.json.findings).toContainEqual(expect.objectContaining({ code: "secret-found", file: "fixtures/claude-code/2.1.261/pre_tool_use.json", pointer: "/tool_use_id" }));
+    const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+    expect(record).not.toContain(token.slice(4, 20));
+    expect(record).toContain("[a secret shape, not written]");
+  });
 });

@@ -58,4 +58,14 @@ describe("clear select", () => {
     expect(code).toBe(1);
     expect((json.findings as { code: string }[]).map((f) => f.code)).toContain("no-clearable-capture");
   });
+
+  it("says what would block clear run: a capture that cannot be read is a finding and exit 1, never passed over", () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "codex_session_start_0_153_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: "/tmp" }));
+    writeFileSync(path.join(dir, "codex_stop_0_153_0.1.json"), "{ broken");
+    const r = clearJson(["select", dir]);
+    expect(r.code).toBe(1);
+    expect(r.json.ok).toBe(false);
+    expect(r.json.findings).toContainEqual(expect.objectContaining({ code: "invalid-json", file: "codex_stop_0_153_0.1.json" }));
+  });
 });

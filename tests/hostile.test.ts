@@ -18,7 +18,6 @@ const cases: [string, (u: string) => object][] = [
   ["Cygwin", (u) => ({ cwd: `/cygdrive/d/Users/${u}/p` })],
   ["Windows reaches WSL", (u) => ({ cwd: `\\\\wsl$\\Ubuntu\\home\\${u}\\p` })],
   ["a Windows home share", (u) => ({ cwd: `\\\\fileserver\\home$\\${u}\\p` })],
-  ["a Windows Users share", (u) => ({ cwd: `\\\\laptop\\Users\\${u}\\p` })],
   ["a Windows admin share", (u) => ({ cwd: `//laptop/c$/Users/${u}/p` })],
   ["macOS data volume", (u) => ({ cwd: `/System/Volumes/Data/Users/${u}/p` })],
   ["macOS other disk", (u) => ({ cwd: `/Volumes/Backup/Users/${u}/p` })],
@@ -207,5 +206,18 @@ describe("identifiers and paths that could carry a name", () => {
     const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
     expect(record).not.toContain(token.slice(4, 20));
     expect(record).toContain("[a secret shape, not written]");
+  });
+
+  it("a capture named with an event that spells the name: the blocked batch says so without it, prose and values alike", () => {
+    const dir = tempDir();
+    const payload = (event: string): string => JSON.stringify({ session_id: "s1", transcript_path: `/home/${NAME}/t.jsonl`, cwd: `/home/${NAME}/p`, hook_event_name: event });
+    writeFileSync(path.join(dir, "claude-code_session_start_2.1.261.1.json"), payload("SessionStart"));
+    writeFileSync(path.join(dir, `claude-code_${NAME}_2.1.261.1.json`), payload("SessionStart"));
+    const root = tempDir();
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    expect(clear(["run", dir, "--root", root]).code).toBe(1);
+    const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+    expect(record).toContain("unknown-event");
+    expect(record).not.toMatch(new RegExp(NAME, "i"));
   });
 });

@@ -34,6 +34,7 @@ const LINES = [
   "<a href=x>", "<x-y>", "</x-y>", "<a\u00a0b>", "<span title='>'>", "<custom attr=\"x\">", "<br/>",
   "## Notes", "# Top", "### Deeper", "## User acceptance",
   "<div>ACCEPT</div>", "\\ACCEPT", "[ACCEPT]: /x", "[x]: /y",
+  "<div/x", "<div/", "</div/x", "<DIV/", "<div/>", "<hr/>", "<br/x",
 ];
 
 /** One record: a batch in the tool's shape, with `acceptance` as what a person wrote under its heading. */
@@ -99,6 +100,7 @@ describe("ACCEPT against the CommonMark reference", () => {
     "raw HTML running over a line of an ideographic space": "<div>\n\u3000\nACCEPT\n</div>",
     "a paragraph running over a line of an em space": "I read it\n\u2003\nACCEPT",
     "a comment after a line of a zero-width space": "<!--\n\u200b\nACCEPT\n-->",
+    "a paragraph that a tag name ending in a lone slash carries on": "ACCEPT\n<div/x",
     "a paragraph that a line of a no-break space carries on": "ACCEPT\n\u00a0\nbut not the scan",
     "a paragraph that a line of an ideographic space carries on": "ACCEPT\n\u3000\nbut not the scan",
   };

@@ -197,6 +197,8 @@ describe("the scan reads what an encoding hides", () => {
     "percent-encoding of every character": (v) => [...Buffer.from(v)].map((b) => `%${b.toString(16).padStart(2, "0")}`).join(""),
     "percent-encoding of one character, in a URL's path": (v) => `https://example.com/a/${v.replace(/[_\-.]/, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}/b`,
     "base64 after a prefix": (v) => `data:text/plain;base64,${Buffer.from(v).toString("base64")}`,
+    "base64 of base64": (v) => Buffer.from(Buffer.from(v).toString("base64")).toString("base64"),
+    "hex in mixed case": (v) => [...Buffer.from(v).toString("hex")].map((c, i) => (i % 3 === 0 ? c.toUpperCase() : c)).join(""),
   };
   // Shapes read from a whole document's structure or from a member's context beside the value.
   const structural = new Set(["@secretlint/secretlint-rule-gcp", "@secretlint/secretlint-rule-aws", "clear/aws-secret", "clear/sensitive-member", "@secretlint/secretlint-rule-basicauth"]);
@@ -215,6 +217,15 @@ describe("the scan reads what an encoding hides", () => {
     expect(missed).toEqual([]);
     // Each finding stands inside an encoded member's raw bytes, never at the note beside it.
     for (const f of result.findings) expect(f.pointer, `${f.file}: ${f.rule}`).not.toBe("/note");
+  });
+
+  it("reads a base64 run of megabytes and a string of 40,000 short runs whole, without a stack overflow", async () => {
+    const random = Buffer.from(Array.from({ length: 4_500_000 }, (_, i) => (i * 7919 + (i >> 8)) % 256)).toString("base64");
+    const planted = kinds.find((k) => k.rule === "clear/anthropic") as (typeof kinds)[number];
+    const key = Object.values(planted.members)[0] as string;
+    const text = JSON.stringify({ blob: random, runs: `${"QUJDREVGR0g= ".repeat(40_000)}${Buffer.from(key).toString("base64")}` });
+    const r = await scanPass([{ file: "big.json", text }], engine, display);
+    expect(r.findings.map((f) => f.rule)).toContain(planted.rule);
   });
 
   it("finds a known name base64 or percent-encoded, and leaves text that only looks encoded alone", async () => {

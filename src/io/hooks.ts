@@ -70,7 +70,8 @@ function inboxIgnore(root: string): { inbox: string; ignored: boolean; file: str
     return { inbox: "the captures inbox", ignored: false, file: null, says: `the captures inbox was not looked at: ${(err as Error).message}` };
   }
   // A probe, never a real file: would git leave a capture there out of `git add -A`?
-  if (gitMaybe(["check-ignore", "-q", "--no-index", "--", `${inbox}/sitting/claude-code_session_start_0.0.0.1.json`], root) !== null) {
+  // check-ignore takes no pathspec magic, not even "literal": its argument is a path, "./" first.
+  if (gitMaybe(["--no-literal-pathspecs", "check-ignore", "-q", "--no-index", "--", `./${inbox}/sitting/claude-code_session_start_0.0.0.1.json`], root) !== null) {
     return { inbox, ignored: true, file: null, says: `${inbox}/: git-ignored, so a sitting there stays out of a commit` };
   }
   const file = path.join(root, inbox, ".gitignore");

@@ -1,10 +1,12 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, type Dirent, type Stats } from "node:fs";
 import path from "node:path";
 
 // Reading below a folder without ever being led elsewhere: every folder between the base and the
 // file is checked to be a folder and not a link, and the file itself is opened without following
-// a link (O_NOFOLLOW) and read only when fstat says it is a regular file. Fixtures and the record
-// are read this way by the library and by clear compare alike.
+// a link (O_NOFOLLOW) and read only when fstat says it is a regular file. Where the system says
+// which file an open descriptor is (/proc/self/fd on Linux), that is checked too, so a folder
+// swapped for a link between the check and the open is caught. Fixtures and the record are read
+// this way by the library and by clear compare alike.
 
 export type Refusal = "missing" | "link" | "not-a-file" | "oversize" | "unreadable";
 
@@ -45,6 +47,23 @@ function openFile(file: string, at: string): number | { refused: Refusal; at: st
  * Reads `rel` (a path below `base`, with / between its parts) whole, or says why not. A file
  * larger than `maxBytes` is not read.
  */
+/** The file an open descriptor is, as the system resolved it; null where the system does not say. */
+function openedPath(fd: number): string | null {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return null;
+  }
+}
+
+function realOrNull(p: string): string | null {
+  try {
+    return realpathSync(p);
+  } catch {
+    return null;
+  }
+}
+
 export function readBelow(base: string, rel: string, maxBytes: number): NoLinkRead {
   const parts = rel.split("/");
   if (parts.some((p) => p === "." || p === "..")) return { refused: "not-a-file", at: rel, detail: "is not a path below the folder" };
@@ -53,6 +72,12 @@ export function readBelow(base: string, rel: string, maxBytes: number): NoLinkRe
   const fd = openFile(path.join(base, rel), rel);
   if (typeof fd !== "number") return fd;
   try {
+    // What was opened is the file below the base, not one a link swapped in on the way led to.
+    const opened = openedPath(fd);
+    const realBase = opened === null ? null : realOrNull(base);
+    if (opened !== null && realBase !== null && opened !== path.join(realBase, ...parts)) {
+      return { refused: "link", at: rel, detail: "was reached through a link swapped in while it was opened; never followed" };
+    }
     const stat = fstatSync(fd);
     if (!stat.isFile()) return { refused: "not-a-file", at: rel, detail: "is not a regular file" };
     if (stat.size > maxBytes) return { refused: "oversize", at: rel, detail: `${stat.size} bytes, above ${maxBytes}` };

@@ -268,14 +268,21 @@ export function recordBatch(b: BatchInput, id: string): string {
 
 /**
  * A blocked batch writes no fixture, and what blocks it may be a name in a capture's own name (its
- * host version): every value it quotes is masked as the companions' texts are. An accepted batch
+ * host version, an event the catalogue does not know): every value it quotes, and its prose, is
+ * masked as the companions' texts are. An accepted batch
  * lists exact paths, and nothing that would put a name in them lets a batch through unblocked.
  */
 function maskedSpans(line: string, mask: (text: string) => string): string {
-  return line.replace(/`[^`\n]*`/g, (span) => {
-    const value = readDataSpan(span);
-    if (value === null) return span;
-    const masked = mask(value);
-    return masked === value ? span : d(masked);
-  });
+  // Code spans are values, masked as values; what stands between them is the tool's prose, which
+  // may quote a capture's own name (an event the catalogue does not know): masked as text.
+  return line
+    .split(/(`[^`\n]*`)/)
+    .map((part, i) => {
+      if (i % 2 === 0) return part === "" ? part : mask(part);
+      const value = readDataSpan(part);
+      if (value === null) return part;
+      const masked = mask(value);
+      return masked === value ? part : d(masked);
+    })
+    .join("");
 }

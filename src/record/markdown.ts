@@ -43,7 +43,7 @@ const HTML_STARTS: { start: RegExp; end: RegExp | null; comment: boolean; interr
   { start: /^ {0,3}<\?/, end: /\?>/, comment: true, interrupts: true },
   { start: /^ {0,3}<![A-Za-z]/, end: />/, comment: true, interrupts: true },
   { start: /^ {0,3}<!\[CDATA\[/, end: /\]\]>/, comment: true, interrupts: true },
-  { start: new RegExp(`^ {0,3}</?(?:${BLOCK_TAGS})(?:[ \\t/>]|$)`, "i"), end: null, comment: false, interrupts: true },
+  { start: new RegExp(`^ {0,3}</?(?:${BLOCK_TAGS})(?:[ \\t>]|\\/>|$)`, "i"), end: null, comment: false, interrupts: true },
   { start: /^ {0,3}<\/?[A-Za-z][A-Za-z0-9-]*(?:[ \t][^>]*)?\/?>[ \t]*$/, end: null, comment: false, interrupts: false },
 ];
 

@@ -15,8 +15,24 @@ interface Reading {
 /** Shortest base64 and hex runs read: shorter ones decode to a handful of characters at most. */
 const MIN_BASE64 = 8;
 const MIN_HEX = 16;
-const BASE64_RUN = new RegExp(`[A-Za-z0-9+/_-]{${MIN_BASE64},}={0,2}`, "g");
-const HEX_RUN = new RegExp(`(?<![0-9A-Fa-f])(?:[0-9a-f]{2}){${MIN_HEX / 2},}(?![0-9A-Fa-f])|(?<![0-9A-Fa-f])(?:[0-9A-F]{2}){${MIN_HEX / 2},}(?![0-9A-Fa-f])`, "g");
+
+const isBase64Char = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2f || c === 0x5f || c === 0x2d;
+const isHexChar = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+
+/** Each maximal run of characters `inRun` accepts, at least `min` long: one pass, no regular expression (a run may be megabytes long). */
+function runsOf(text: string, inRun: (c: number) => boolean, min: number): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const inside = i < text.length && inRun(text.charCodeAt(i));
+    if (inside && start === -1) start = i;
+    else if (!inside && start !== -1) {
+      if (i - start >= min) out.push({ start, end: i });
+      start = -1;
+    }
+  }
+  return out;
+}
 const PERCENT = /%[0-9A-Fa-f]{2}/;
 
 /** Text a person or a program wrote: printable, tabs and line breaks allowed, no other control character. */
@@ -69,11 +85,16 @@ function decodedRuns(r: Reading): Reading[] {
     const span = end - start;
     out.push({ text, rawAt: (i) => r.rawAt(i >= text.length ? end : start + Math.floor((i * span) / text.length)) });
   };
-  for (const m of r.text.matchAll(HEX_RUN)) add(m.index, m.index + m[0].length, Buffer.from(m[0], "hex"));
-  for (const m of r.text.matchAll(BASE64_RUN)) {
-    const run = m[0];
-    if (run.replace(/=+$/, "").length % 4 === 1) continue;
-    add(m.index, m.index + run.length, Buffer.from(run.replace(/-/g, "+").replace(/_/g, "/"), "base64"));
+  for (const run of runsOf(r.text, isHexChar, MIN_HEX)) {
+    const even = run.end - ((run.end - run.start) % 2);
+    add(run.start, even, Buffer.from(r.text.slice(run.start, even), "hex"));
+  }
+  for (const run of runsOf(r.text, isBase64Char, MIN_BASE64)) {
+    let end = run.end;
+    while (r.text.charCodeAt(end) === 0x3d && end - run.end < 2) end++;
+    const body = r.text.slice(run.start, run.end);
+    if (body.length % 4 === 1) continue;
+    add(run.start, end, Buffer.from(body.replace(/-/g, "+").replace(/_/g, "/"), "base64"));
   }
   return out;
 }
@@ -82,6 +103,10 @@ function decodedRuns(r: Reading): Reading[] {
 export function encodedReadings(r: Reading): Reading[] {
   const percent = percentDecoded(r);
   const out = percent ? [percent] : [];
-  for (const x of [r, ...out]) pushAll(out, decodedRuns(x));
+  const decoded = decodedRuns(r);
+  if (percent) pushAll(decoded, decodedRuns(percent));
+  pushAll(out, decoded);
+  // One level more: base64 of base64, hex of base64 and the like.
+  for (const d of decoded) pushAll(out, decodedRuns(d));
   return out;
 }

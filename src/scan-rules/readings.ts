@@ -228,7 +228,11 @@ export function readSource(raw: string): SourceReadings {
   places.sort((a, b) => a.start - b.start);
   const { decoded, segments } = decodedTextOf(shown);
   const byPlace = new Map<RawPlace, ScannedString[]>();
-  for (const s of strings) byPlace.set(s.place, [...(byPlace.get(s.place) ?? []), s]);
+  for (const s of strings) {
+    const list = byPlace.get(s.place);
+    if (list) list.push(s);
+    else byPlace.set(s.place, [s]);
+  }
   const toRaw = (i: number, isEnd: boolean): number => {
     const seg = segmentAt(segments, isEnd ? Math.max(0, i - 1) : i);
     if (!seg) return 0;

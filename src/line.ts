@@ -241,11 +241,14 @@ async function withoutSecretValues(render: (mask: (text: string) => string) => s
 
 /** Every byte written is checked like a fixture: the batch text and the sidecars pass the scan, or nothing is written. */
 async function guardWritten(batch: string, fixtures: FixtureOut[], scanOf: (inputs: { file: string; text: string }[]) => Promise<ScanResult>, withNames: (inputs: { file: string; text: string }[]) => Promise<ScanResult>): Promise<void> {
-  const scan = await scanOf([{ file: "the batch", text: batch }]);
-  // A sidecar holds no word of the record's own: it is read for the names the sitting taught too.
-  const sidecars = await withNames(fixtures.map((f) => ({ file: f.sidecarPath, text: Buffer.from(f.sidecar).toString("utf8") })));
-  const first = scan.findings[0] ?? sidecars.findings[0];
+  const scan = await scanOf([{ file: "the batch", text: batch }, ...fixtures.map((f) => ({ file: f.sidecarPath, text: Buffer.from(f.sidecar).toString("utf8") }))]);
+  const first = scan.findings[0];
   if (first) throw new OutputError(`${first.file} would hold a secret shape or a name (${first.rule}) at line ${first.line}; nothing written`);
+  // What a sidecar takes from the sitting (the capture's name and version, pair ids, the kit) is read
+  // for the names it taught too; its pointers are the hosts' member names ("root"), not a person's.
+  const taken = fixtures.map((f) => ({ file: f.sidecarPath, text: JSON.stringify({ captureName: f.provenance.captureName, hostVersion: f.provenance.hostVersion, pairs: f.provenance.pairs.map((p) => p.id), kit: f.provenance.kit }) }));
+  const named = (await withNames(taken)).findings[0];
+  if (named) throw new OutputError(`${named.file} would hold a name the sitting taught (${named.rule}) in what it takes from the sitting; nothing written`);
 }
 
 /** Runs the line on a sitting up to and including `until`; later stages are left empty. */

@@ -39,6 +39,8 @@ describe("raw captures by content", () => {
     "an unclosed brace before it": Buffer.from(`{ "broken": ${pretty}`),
     "a string holding a log line with it": Buffer.from(JSON.stringify({ output: `hook said: ${payload}` })),
     "an array of them after a prefix": Buffer.from(`got [${payload}, ${payload}]`),
+    "a JSON string literal of it in a log line": Buffer.from(`log: ${JSON.stringify(payload)}\n`),
+    "a JSON string literal of it after a prefix in a JSON Lines file": Buffer.from(`{"ok":1}\nstdin=${JSON.stringify(pretty)}\n`),
   };
   for (const [how, bytes] of Object.entries(hidden)) {
     it(`finds a payload behind ${how}`, () => {

@@ -66,12 +66,14 @@ const SEARCH_FACTOR = 16;
 
 /**
  * Every JSON object or array standing anywhere in a text that is not one JSON document: after a
- * log line's prefix, several in a row, followed by a comma or a comment. Each opening brace or
- * bracket is tried in turn; a value read whole is taken and the search goes on after it.
+ * log line's prefix, several in a row, followed by a comma or a comment, or quoted as a JSON
+ * string. Each opening brace, bracket or quote before one is tried in turn; a value read whole is
+ * taken (a string is searched in its turn) and the search goes on after it.
  */
 function embedded(text: string, spent: { chars: number; limit: number }): unknown[] {
   const docs: unknown[] = [];
-  const opening = /[{[]/g;
+  // An object, an array, or a JSON string literal holding one (a payload logged after JSON.stringify).
+  const opening = /[{[]|"(?=[{[])/g;
   for (let m = opening.exec(text); m !== null; m = opening.exec(text)) {
     let end = -1;
     try {

@@ -246,9 +246,10 @@ async function guardWritten(batch: string, fixtures: FixtureOut[], scanOf: (inpu
   if (first) throw new OutputError(`${first.file} would hold a secret shape or a name (${first.rule}) at line ${first.line}; nothing written`);
   // What a sidecar takes from the sitting (the capture's name and version, pair ids, the kit) is read
   // for the names it taught too; its pointers are the hosts' member names ("root"), not a person's.
-  const taken = fixtures.map((f) => ({ file: f.sidecarPath, text: JSON.stringify({ captureName: f.provenance.captureName, hostVersion: f.provenance.hostVersion, pairs: f.provenance.pairs.map((p) => p.id), kit: f.provenance.kit }) }));
-  const named = (await withNames(taken)).findings[0];
-  if (named) throw new OutputError(`${named.file} would hold a name the sitting taught (${named.rule}) in what it takes from the sitting; nothing written`);
+  // One text, a sidecar's part on each line: one scan, and a finding's line tells its sidecar.
+  const taken = fixtures.map((f) => JSON.stringify({ captureName: f.provenance.captureName, hostVersion: f.provenance.hostVersion, pairs: f.provenance.pairs.map((p) => p.id), kit: f.provenance.kit }));
+  const named = taken.length === 0 ? undefined : (await withNames([{ file: "sidecars", text: taken.join("\n") }])).findings[0];
+  if (named) throw new OutputError(`${fixtures[named.line - 1]?.sidecarPath ?? "a sidecar"} would hold a name the sitting taught (${named.rule}) in what it takes from the sitting; nothing written`);
 }
 
 /** Runs the line on a sitting up to and including `until`; later stages are left empty. */

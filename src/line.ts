@@ -214,8 +214,10 @@ async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixture
   const guardScan = (inputs: { file: string; text: string }[]): Promise<ScanResult> => scanPass(inputs, guard, setting.display);
   // Only a blocked batch has its values starred; in one that would land, a secret shape stops everything.
   const render = (m: (text: string) => string): string => recordBatch({ ...input, mask: m }, id);
-  const text = blockers.length > 0 ? await withoutSecretValues(render, mask, guardScan) : render(mask);
-  await guardWritten(text, written, guardScan, scanOf);
+  const blocked = blockers.length > 0 ? await withoutSecretValues(render, mask, guardScan) : null;
+  const text = blocked?.text ?? render(mask);
+  // A blocked batch the guard just read clean, with no sidecar to write, is not read a second time.
+  if (blocked?.clean !== true || written.length > 0) await guardWritten(text, written, guardScan, scanOf);
   const digest = parseRecord(text).batches[0]?.digestClaimed ?? "";
   return { fixtures: written, scan, batch: { id, digest, text, blockers } };
 }
@@ -229,14 +231,14 @@ function policiesOf(setting: Setting): { name: string; reason: string }[] {
  * token the fixtures hold, and so already a blocker) written as a note instead: what blocks is said by
  * the findings that name the file and pointer, never by quoting it.
  */
-async function withoutSecretValues(render: (mask: (text: string) => string) => string, mask: (text: string) => string, guardScan: (inputs: { file: string; text: string }[]) => Promise<ScanResult>): Promise<string> {
+async function withoutSecretValues(render: (mask: (text: string) => string) => string, mask: (text: string) => string, guardScan: (inputs: { file: string; text: string }[]) => Promise<ScanResult>): Promise<{ text: string; clean: boolean }> {
   const first = render(mask);
   const found = (await guardScan([{ file: "the batch", text: first }])).findings;
-  if (found.length === 0) return first;
+  if (found.length === 0) return { text: first, clean: true };
   const starts = [0];
   for (let i = first.indexOf("\n"); i !== -1; i = first.indexOf("\n", i + 1)) starts.push(i + 1);
   const values = found.map((f) => first.slice((starts[f.line - 1] ?? 0) + f.column - 1, (starts[f.endLine - 1] ?? 0) + f.endColumn - 1)).filter((v) => v.length > 0);
-  return render((text) => values.reduce((out, v) => out.split(v).join("[a secret shape, not written]"), mask(text)));
+  return { text: render((text) => values.reduce((out, v) => out.split(v).join("[a secret shape, not written]"), mask(text))), clean: false };
 }
 
 /** Every byte written is checked like a fixture: the batch text and the sidecars pass the scan, or nothing is written. */

@@ -5,6 +5,7 @@ import { sha256Hex } from "./digest.js";
 import { OutputError, UsageError } from "./errors.js";
 import { finding, type Finding } from "./findings.js";
 import { userNamePattern } from "./homes.js";
+import { offsetOf } from "./json/reader.js";
 import { HOME_OWNER_RULE } from "./scan-rules/home-owner.js";
 import { RulesError, validateAgainst } from "./io/load-rules.js";
 import { listCaptureDir, readCaptureEntries } from "./io/read-capture-dir.js";
@@ -235,9 +236,7 @@ async function withoutSecretValues(render: (mask: (text: string) => string) => s
   const first = render(mask);
   const found = (await guardScan([{ file: "the batch", text: first }])).findings;
   if (found.length === 0) return { text: first, clean: true };
-  const starts = [0];
-  for (let i = first.indexOf("\n"); i !== -1; i = first.indexOf("\n", i + 1)) starts.push(i + 1);
-  const values = found.map((f) => first.slice((starts[f.line - 1] ?? 0) + f.column - 1, (starts[f.endLine - 1] ?? 0) + f.endColumn - 1)).filter((v) => v.length > 0);
+  const values = found.map((f) => first.slice(offsetOf(first, f.line, f.column), offsetOf(first, f.endLine, f.endColumn))).filter((v) => v.length > 0);
   return { text: render((text) => values.reduce((out, v) => out.split(v).join("[a secret shape, not written]"), mask(text))), clean: false };
 }
 

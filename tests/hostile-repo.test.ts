@@ -36,6 +36,16 @@ function accept(root: string): void {
   writeFileSync(file, `${text.slice(0, text.lastIndexOf(note))}The tool never does. -->\nACCEPT\n${text.slice(text.lastIndexOf(note) + note.length)}`);
 }
 
+/** A repository whose one commit holds one file. */
+function oneCommit(prefix: string, file: string, text: string): string {
+  const root = tempDir(prefix);
+  g(root, "init", "-q", "-b", "main");
+  writeFileSync(path.join(root, file), text);
+  g(root, "add", file);
+  g(root, "commit", "-qm", file);
+  return root;
+}
+
 /** A repository with the example sitting cleared, accepted and committed through the hooks. */
 function acceptedRepo(): string {
   const root = repo();
@@ -153,11 +163,7 @@ describe("exact paths", () => {
 describe("a configured path is a path, never git's pathspec magic", () => {
   for (const [key, place] of [["capturesInbox", ":inbox"], ["capturesInbox", "in*"], ["fixtures", ":(top)fx"], ["fixtures", "f?x"]] as const) {
     it(`paths.${key} ${JSON.stringify(place)}: what lands there is refused at commit, by verify --rev, --range and on disk`, () => {
-      const root = tempDir("clear-pathspec-");
-      g(root, "init", "-q", "-b", "main");
-      writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ paths: { [key]: place } }));
-      g(root, "add", "clear.config.json");
-      g(root, "commit", "-qm", "config");
+      const root = oneCommit("clear-pathspec-", "clear.config.json", JSON.stringify({ paths: { [key]: place } }));
       expect(clear(["hooks", "install"], { cwd: root }).code).toBe(0);
       const folder = path.join(root, ...(key === "fixtures" ? [place, "claude-code", "2.1.261"] : [place]));
       mkdirSync(folder, { recursive: true });
@@ -400,11 +406,7 @@ describe("pre-push checks what the destination lacks", () => {
   });
 
   it("a kept foreign pre-push hook that fails fails the push", () => {
-    const root = tempDir("clear-foreign-push-");
-    g(root, "init", "-q", "-b", "main");
-    writeFileSync(path.join(root, "a.txt"), "a\n");
-    g(root, "add", "a.txt");
-    g(root, "commit", "-qm", "a");
+    const root = oneCommit("clear-foreign-push-", "a.txt", "a\n");
     const hook = path.join(root, ".git", "hooks", "pre-push");
     writeFileSync(hook, "#!/bin/sh\ncat >/dev/null\necho foreign push refuses >&2\nexit 4\n");
     chmodSync(hook, 0o755);
@@ -418,11 +420,7 @@ describe("pre-push checks what the destination lacks", () => {
 
 describe("a change of any size", () => {
   it("a commit of 300,000 files and one of 150,000 files in the inbox are checked whole, without a stack overflow", () => {
-    const root = tempDir("clear-big-");
-    g(root, "init", "-q", "-b", "main");
-    writeFileSync(path.join(root, "a.md"), "a\n");
-    g(root, "add", "a.md");
-    g(root, "commit", "-qm", "base");
+    const root = oneCommit("clear-big-", "a.md", "a\n");
     const lines = ["blob", "mark :1", "data 6", "notes", "commit refs/heads/big", "mark :2", "committer t <t@example.invalid> 1700000000 +0000", "data 4", "many", "from refs/heads/main"];
     for (let i = 0; i < 300_000; i++) lines.push(`M 100644 :1 many/${Math.floor(i / 1000)}/f${i}.md`);
     lines.push("", "commit refs/heads/big", "mark :3", "committer t <t@example.invalid> 1700000001 +0000", "data 5", "inbox", "from :2");

@@ -2,7 +2,6 @@ import { pushAll } from "../collections.js";
 import { UsageError } from "../errors.js";
 import { printable } from "../record/data.js";
 import { blocks, finding, type Finding } from "../findings.js";
-import { isUtf8 } from "node:buffer";
 import { commitChanges, git, gitMaybe, LINK_MODE, lsIndex, lsTree, readBlobs, readObjects, revList, stagedChanges } from "../io/git.js";
 import { parseConfigText, type ClearConfig } from "../io/repo.js";
 import { candidatesFromGit, CONFIG_FILE, guardedFromGit, placesOf, repoPaths, touchesPlaces, wholeTree } from "../io/repo-tree.js";
@@ -85,31 +84,12 @@ export function checkCommits(root: string, commits: string[], check: () => RawCa
 }
 
 /**
- * The texts a commit or tag object could carry a payload in, each checked as a file is: the whole
- * object, headers too, read as UTF-8 or else byte for byte as Latin-1 (as git shows a message in
- * another encoding); and from every line's first opening brace, the line to its last closing brace
- * and the text to the object's last one, so a payload after a subject line or in a header is found.
+ * A commit or tag object, headers and message, checked for raw captures as a file is: the payload
+ * check finds JSON wherever it stands (after a subject line, in a header, beside bytes of another
+ * encoding). At most one finding per object.
  */
-function objectTexts(label: string, bytes: Buffer): { path: string; bytes: Uint8Array }[] {
-  const text = isUtf8(bytes) ? bytes.toString("utf8") : bytes.toString("latin1");
-  const out: { path: string; bytes: Uint8Array }[] = [{ path: label, bytes: Buffer.from(text, "utf8") }];
-  const lastClose = text.lastIndexOf("}");
-  let at = 0;
-  for (const line of text.split("\n")) {
-    const open = line.indexOf("{");
-    if (open !== -1) {
-      const close = line.lastIndexOf("}");
-      if (close > open) out.push({ path: label, bytes: Buffer.from(line.slice(open, close + 1), "utf8") });
-      if (lastClose > at + open && lastClose > at + close) out.push({ path: label, bytes: Buffer.from(text.slice(at + open, lastClose + 1), "utf8") });
-    }
-    at += line.length + 1;
-  }
-  return out;
-}
-
-/** At most one finding per object: it carries a payload, however many of its texts show it. */
 function objectFindings(label: string, bytes: Buffer, check: () => RawCaptureCheck): Finding[] {
-  return verifyPass({ guarded: null, candidates: objectTexts(label, bytes) }, check).slice(0, 1);
+  return verifyPass({ guarded: null, candidates: [{ path: label, bytes }] }, check).slice(0, 1);
 }
 
 /** `verify --rev`: one commit's places, and every file of its tree for raw captures. */

@@ -1,16 +1,11 @@
 import { homeGrammar, userNamePattern } from "../homes.js";
+import { offsetOf } from "../json/reader.js";
 import type { Setting } from "../io/setting.js";
 
 // What a command prints of a sitting's values (pairing ids and reasons, the examples of a
 // substitution) is checked as a fixture is, before it is printed: every string of the result is
 // scanned, and each secret shape, home owner or known name found in one is starred out, so the
 // JSON and the human output, both made from the result, print none of it.
-
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
-  return starts;
-}
 
 /** Every string in a value, in the order a walk meets them, with a way to put a new one in its place. */
 function stringsOf(value: unknown): { text: string; set: (next: string) => void }[] {
@@ -47,12 +42,9 @@ export async function checkedValue<T>(value: T, setting: Setting): Promise<T> {
   const engine = scanEngine(setting.rules.secrets, homeGrammar(setting.rules.homes, setting.users), userNamePattern(setting.users), setting.rules.knownMembers);
   const { findings } = await scanPass([{ file: "output", text: joined }], engine, setting.display);
   if (findings.length === 0) return copy;
-  const starts = lineStarts(joined);
   const chars = joined.split("");
   for (const f of findings) {
-    const from = (starts[f.line - 1] ?? 0) + f.column - 1;
-    const to = (starts[f.endLine - 1] ?? 0) + f.endColumn - 1;
-    for (let i = Math.max(from, 0); i < Math.min(to, chars.length); i++) if (chars[i] !== "\n") chars[i] = "*";
+    for (let i = offsetOf(joined, f.line, f.column); i < offsetOf(joined, f.endLine, f.endColumn); i++) if (chars[i] !== "\n") chars[i] = "*";
   }
   const starred = chars.join("");
   const shown = new Map(strings.map((s, i) => [s.text, starred.slice(at[i] as number, (at[i] as number) + s.text.length)]));

@@ -1,8 +1,7 @@
-import { lstatSync, type Stats } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gitMaybe } from "./git.js";
-import { loadConfig } from "./repo.js";
+import { loadConfig, lstatOrNull } from "./repo.js";
 import { repoPaths } from "./repo-tree.js";
 import { detectManager, repoOf, type ManagerKind } from "./hook-managers/detect.js";
 import { applyPlan, describePlan, needsHand, pendingEdits } from "./hook-managers/plan.js";
@@ -38,14 +37,6 @@ function carryOut(root: string, plan: ReturnType<typeof installPlan>, yes: boole
   const lines = describePlan(root, plan, true);
   if (needsHand(plan)) return { ok: false, lines: [...lines, "The rest was written; the lines above must be added by hand."] };
   return { ok: true, lines: lines.length > 0 ? [...lines, done] : [done] };
-}
-
-function lstatOrNull(p: string): Stats | null {
-  try {
-    return lstatSync(p);
-  } catch {
-    return null;
-  }
 }
 
 /** Why the tool cannot write the inbox's .gitignore itself: a link or a file on the way, or one there already. */

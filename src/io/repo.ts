@@ -46,7 +46,8 @@ export function loadConfig(root: string | null): ClearConfig {
   return parseConfigText(Buffer.from(read.bytes).toString("utf8"), file);
 }
 
-function lstatOrNull(file: string): Stats | null {
+/** What stands at a path, a link not followed; null when nothing does. */
+export function lstatOrNull(file: string): Stats | null {
   try {
     return lstatSync(file);
   } catch {

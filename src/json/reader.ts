@@ -34,12 +34,15 @@ export function pointerTokens(pointer: string): string[] {
 let indexedText: string | null = null;
 let lineStarts: number[] = [0];
 
+function indexLines(text: string): void {
+  if (text === indexedText) return;
+  lineStarts = [0];
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lineStarts.push(i + 1);
+  indexedText = text;
+}
+
 export function placeOf(text: string, offset: number): SourcePlace {
-  if (text !== indexedText) {
-    lineStarts = [0];
-    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lineStarts.push(i + 1);
-    indexedText = text;
-  }
+  indexLines(text);
   const at = Math.min(Math.max(offset, 0), text.length);
   let lo = 0;
   let hi = lineStarts.length - 1;
@@ -49,6 +52,12 @@ export function placeOf(text: string, offset: number): SourcePlace {
     else hi = mid - 1;
   }
   return { line: lo + 1, column: at - (lineStarts[lo] as number) + 1 };
+}
+
+/** The offset of a 1-based line and column (UTF-16 units) in `text`: placeOf read backwards, on the same index. */
+export function offsetOf(text: string, line: number, column: number): number {
+  indexLines(text);
+  return Math.min((lineStarts[line - 1] ?? text.length) + column - 1, text.length);
 }
 
 interface Frame {

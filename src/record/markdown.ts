@@ -48,7 +48,7 @@ const HTML_STARTS: { start: RegExp; end: RegExp | null; comment: boolean; interr
 ];
 
 /** Blank as CommonMark means it: spaces and tabs only. A no-break or ideographic space is text, though JavaScript's trim() takes it away. */
-const isBlank = (line: string): boolean => /^[ \t]*$/.test(line);
+export const isBlank = (line: string): boolean => /^[ \t]*$/.test(line);
 
 /** Columns of leading white space, a tab reaching the next multiple of four. */
 function indentOf(line: string): number {

@@ -1,7 +1,7 @@
 import { sha256Hex } from "../digest.js";
 import { RecordError } from "../errors.js";
 import { ACCEPT_WORD, MARKER_START, SHAPES } from "./grammar.js";
-import { blockLines, standsAlone, type BlockLine } from "./markdown.js";
+import { blockLines, isBlank, standsAlone, type BlockLine } from "./markdown.js";
 
 // The one reader of CLEARANCE.md. A batch starts at its marker, a one-line comment carrying its
 // id and digest; the digest covers every line after the marker up to the batch's acceptance
@@ -91,7 +91,7 @@ const ACCEPTANCE_NOTE = SHAPES.acceptanceNote.render({});
 function onlyNoteAbove(lines: string[], heading: number, at: number): boolean {
   for (let k = heading + 1; k < at; k++) {
     const line = lines[k] as string;
-    if (line !== ACCEPTANCE_NOTE && !/^[ \t]*$/.test(line)) return false;
+    if (line !== ACCEPTANCE_NOTE && !isBlank(line)) return false;
   }
   return true;
 }

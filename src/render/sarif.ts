@@ -47,12 +47,15 @@ const NOT_SCANNED_FULL = "A file given to the scan that it could not read whole 
 const NOT_SCANNED_HELP = "Give the file as a regular file the scan can read whole, or leave it out of the paths scanned.";
 
 function ruleOf(r: RuleInfo): ReportingDescriptor {
+  // The tool's own rule for files not read says what it is in its own words.
+  const own = r.id === NOT_SCANNED.id;
+  const help = own ? NOT_SCANNED_HELP : HELP[r.kind];
   const rule: ReportingDescriptor = {
     id: r.id,
     name: r.id.replace(/^@secretlint\/secretlint-rule-|^clear\//, "").replace(/(^|[-/])([a-z0-9])/g, (_m, _s, c: string) => c.toUpperCase()),
     shortDescription: { text: `${r.description}.` },
-    fullDescription: { text: r.id === NOT_SCANNED.id ? NOT_SCANNED_FULL : `${r.description}${r.kind === "unreadable" ? ":" : ","} ${FULL[r.kind]}` },
-    help: { text: r.id === NOT_SCANNED.id ? NOT_SCANNED_HELP : HELP[r.kind], markdown: `**${r.description}.** ${r.id === NOT_SCANNED.id ? NOT_SCANNED_HELP : HELP[r.kind]}` },
+    fullDescription: { text: own ? NOT_SCANNED_FULL : `${r.description}${r.kind === "unreadable" ? ":" : ","} ${FULL[r.kind]}` },
+    help: { text: help, markdown: `**${r.description}.** ${help}` },
     defaultConfiguration: { level: "error" },
     properties: { "security-severity": SEVERITY[r.kind], precision: "high", tags: ["security", r.kind === "name" ? "privacy" : "secret"] },
   };

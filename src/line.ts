@@ -344,14 +344,14 @@ export async function clearIntoRepo(setting: Setting, root: string, captureDir: 
     await refuseLinks(root, paths);
     const line = await runLine(setting, captureDir ?? path.join(root, paths.capturesInbox), "record", options);
     const b = line.batch;
-    const existing = (await readRepoFile(root, paths.clearance))?.toString("utf8") ?? null;
+    const existing = readRepoFile(root, paths.clearance)?.toString("utf8") ?? null;
     const listed = parseRecord(b.text, paths.clearance).batches[0]?.fixtures ?? [];
     const result = { batch: b.id, fixtures: line.fixtures.map((f) => f.path), blockers: b.blockers, scan: line.scan, recordPath: paths.clearance, missing: line.inventory.missing.length };
     const files = line.fixtures.flatMap((f) => [{ path: f.path, bytes: f.bytes }, { path: f.sidecarPath, bytes: f.sidecar }]);
     if (b.blockers.length === 0 && alreadyAccepted(existing, b.id, listed, paths.clearance)) {
       // The accepted bytes are the ones this run made: a fixture deleted or edited since is written back, the record is not touched.
       const restore: typeof files = [];
-      for (const f of files) if (!(await readRepoFile(root, f.path))?.equals(f.bytes)) restore.push(f);
+      for (const f of files) if (!readRepoFile(root, f.path)?.equals(f.bytes)) restore.push(f);
       if (restore.length > 0) await writeRepoFiles(root, restore);
       return { ...result, alreadyAccepted: true, restored: restore.map((f) => f.path), replaced: null };
     }

@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { chmodSync, cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -96,6 +97,41 @@ describe("the gate, through installed hooks", () => {
     expect(r.stdout + r.stderr).toContain(fixture);
     expect(r.stdout + r.stderr).toContain("fixture-changed");
     expect(g(root, "commit", "-qm", "changed").code).not.toBe(0);
+  });
+
+  it("remembers what an accepted record lists by its blob id, yet an edited record, a listing from another record or a lying entry never lets a fixture through", () => {
+    const root = repo();
+    cleared(root, "ACCEPT");
+    expect(g(root, "commit", "-qm", "accepted").code).toBe(0);
+    const cache = path.join(root, ".git", "clear-record-reading");
+    const held = JSON.parse(readFileSync(cache, "utf8")) as { key: string; listed: [string, string][] };
+    const recordId = g(root, "rev-parse", "HEAD:CLEARANCE.md").out.trim();
+    expect(held.key).toContain(recordId);
+    const fixture = "fixtures/claude-code/2.1.261/session_end.json";
+    expect(held.listed.map(([p]) => p)).toContain(fixture);
+    // The record edited after ACCEPT: a new blob, read again, and its batch no longer holds.
+    const file = path.join(root, "CLEARANCE.md");
+    writeFileSync(file, readFileSync(file, "utf8").replace("\n### Pairs\n", "\n### Pairs (edited)\n"));
+    g(root, "add", "CLEARANCE.md");
+    const edited = clear(["gate", "pre-commit"], { cwd: root });
+    expect(edited.code).toBe(1);
+    expect(edited.stdout + edited.stderr).toContain("batch-edited");
+    g(root, "reset", "-q", "--hard");
+    // A fixture changed, with the remembered listing made to claim the new bytes: a lying entry (a
+    // control character in its path) makes the whole listing unbelieved.
+    const bytes = readFileSync(path.join(root, fixture), "utf8").replace("}", " }");
+    writeFileSync(path.join(root, fixture), bytes);
+    g(root, "add", fixture);
+    const lying = held.listed.map(([p, d]): [string, string] => [p, p === fixture ? createHash("sha256").update(bytes).digest("hex") : d]);
+    writeFileSync(cache, JSON.stringify({ key: held.key, listed: [...lying, ["fixtures/\u001b[2Jx.json", "0".repeat(64)]] }));
+    const changed = clear(["gate", "pre-commit"], { cwd: root });
+    expect(changed.code).toBe(1);
+    expect(changed.stdout + changed.stderr).toContain("fixture-changed");
+    // The same listing remembered for another record blob is not this record's.
+    writeFileSync(cache, JSON.stringify({ key: held.key.replace(recordId, "0".repeat(40)), listed: lying }));
+    expect(clear(["gate", "pre-commit"], { cwd: root }).code).toBe(1);
+    // Unbelieved or not, the file is rewritten from the record's own reading.
+    expect(JSON.parse(readFileSync(cache, "utf8"))).toEqual(held);
   });
 
   it("refuses to push a commit made with --no-verify, also on a new branch and a tag; allows a commit touching no fixture", () => {

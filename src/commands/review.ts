@@ -30,7 +30,7 @@ function runCommandFor(setting: Setting, dir: string): string {
 /** The record as the repository holds it, read without following a link; null when absent. */
 async function readRecord(root: string, file: string): Promise<RecordRead> {
   try {
-    const bytes = await readRepoFile(root, file);
+    const bytes = readRepoFile(root, file);
     return bytes === null ? null : { text: bytes.toString("utf8") };
   } catch (err) {
     if (err instanceof OutputError) return { error: err.message };

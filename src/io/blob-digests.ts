@@ -1,22 +1,44 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../digest.js";
+import type { RecordReading } from "../passes/verify.js";
+import { toolVersion } from "../version.js";
 import { gitMaybe, readBlobs } from "./git.js";
 
 // The SHA-256 of git blobs, remembered by blob id in the repository's git folder, so a commit that
 // touches one fixture among thousands reads and hashes that one blob. A blob id names its bytes
 // (git rejects colliding objects), and the file lies beside the hooks that run the gate: whoever
 // can write it can change the hooks. A line that does not read as "<blob id> <sha256>" is not
-// believed; a file that cannot be read or written only costs the reading.
+// believed; a file that cannot be read or written only costs the reading. The same holds for the
+// record: the listing a record blob gives, when it gives no finding, is remembered by its blob id
+// and this tool's version, so a commit that leaves the record alone does not parse it again.
 
 const FILE = "clear-blob-sha256";
+const READING_FILE = "clear-record-reading";
 const LINE = /^([0-9a-f]{40}|[0-9a-f]{64}) ([0-9a-f]{64})$/;
 /** Beyond this many remembered blobs, the ones this run did not ask for are forgotten. */
 const MAX_REMEMBERED = 200_000;
 
-function cachePath(root: string): string | null {
-  const out = gitMaybe(["rev-parse", "--git-path", FILE], root)?.toString("utf8").trim();
-  return out ? path.resolve(root, out) : null;
+const cachePaths = new Map<string, string[] | null>();
+
+/** Where each remembered file lies in the repository's git folder (asked of git once per root). */
+function cachePath(root: string, name: typeof FILE | typeof READING_FILE): string | null {
+  if (!cachePaths.has(root)) {
+    const out = gitMaybe(["rev-parse", "--git-path", FILE, "--git-path", READING_FILE], root)?.toString("utf8").split("\n");
+    cachePaths.set(root, out && out.length >= 2 && out[0] && out[1] ? [path.resolve(root, out[0]), path.resolve(root, out[1])] : null);
+  }
+  const paths = cachePaths.get(root);
+  return paths ? (paths[name === FILE ? 0 : 1] as string) : null;
+}
+
+function replaceFile(file: string, text: string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, text, { flag: "w", mode: 0o644 });
+    renameSync(temp, file);
+  } catch {
+    rmSync(temp, { force: true });
+  }
 }
 
 function readCache(file: string): Map<string, string> {
@@ -37,18 +59,12 @@ function readCache(file: string): Map<string, string> {
 function writeCache(file: string, known: Map<string, string>, asked: Set<string>): void {
   let entries = [...known];
   if (entries.length > MAX_REMEMBERED) entries = entries.filter(([id]) => asked.has(id));
-  const temp = `${file}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temp, entries.map(([id, digest]) => `${id} ${digest}\n`).join(""), { flag: "w", mode: 0o644 });
-    renameSync(temp, file);
-  } catch {
-    rmSync(temp, { force: true });
-  }
+  replaceFile(file, entries.map(([id, digest]) => `${id} ${digest}\n`).join(""));
 }
 
 /** SHA-256 of each blob, by blob id; a blob git does not have is left out. */
 export function blobDigests(root: string, ids: string[]): Map<string, string> {
-  const file = cachePath(root);
+  const file = cachePath(root, FILE);
   const known = file === null ? new Map<string, string>() : readCache(file);
   const asked = new Set(ids);
   const out = new Map<string, string>();
@@ -66,4 +82,41 @@ export function blobDigests(root: string, ids: string[]): Map<string, string> {
   }
   if (file !== null) writeCache(file, known, asked);
   return out;
+}
+
+const DIGEST = /^[0-9a-f]{64}$/;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** A remembered listing, believed only when every entry is a plain path and a SHA-256. */
+function rememberedListing(text: string, key: string): [string, string][] | null {
+  let held: unknown;
+  try {
+    held = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const h = held as { key?: unknown; listed?: unknown } | null;
+  if (typeof h !== "object" || h === null || h.key !== key || !Array.isArray(h.listed)) return null;
+  const ok = h.listed.every((e: unknown) => Array.isArray(e) && e.length === 2 && typeof e[0] === "string" && !CONTROL.test(e[0]) && typeof e[1] === "string" && DIGEST.test(e[1]));
+  return ok ? (h.listed as [string, string][]) : null;
+}
+
+/** What the record blob `id` (at `file`) says: remembered when it gave no finding, else read by `read` each time. */
+export function recordReading(root: string, id: string, file: string, read: () => RecordReading): RecordReading {
+  const at = cachePath(root, READING_FILE);
+  const key = `${toolVersion()} ${id} ${file}`;
+  if (at !== null) {
+    let text = "";
+    try {
+      text = readFileSync(at, "utf8");
+    } catch {
+      // nothing remembered
+    }
+    const listed = rememberedListing(text, key);
+    if (listed !== null) return { listed, findings: [] };
+  }
+  const reading = read();
+  if (at !== null && reading.findings.length === 0) replaceFile(at, JSON.stringify({ key, listed: reading.listed }));
+  return reading;
 }

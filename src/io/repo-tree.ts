@@ -1,9 +1,9 @@
 import { lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../digest.js";
-import { EXEMPT_NAMES, type GuardedState } from "../passes/verify.js";
+import { EXEMPT_NAMES, readRecordListing, type GuardedState } from "../passes/verify.js";
 import type { RepoLayout } from "../types.js";
-import { blobDigests } from "./blob-digests.js";
+import { blobDigests, recordReading } from "./blob-digests.js";
 import { git, LINK_MODE, lsIndex, lsTree, readBlobs, SUBMODULE_MODE, type Change, type TreeEntry } from "./git.js";
 import { readRegularFile } from "./read-capture-dir.js";
 
@@ -73,11 +73,12 @@ export function guardedFromGit(root: string, layout: RepoLayout, source: string)
   const entries = source === "index" ? lsIndex(places, root) : lsTree(source, places, root);
   const aboveEntries = above.length === 0 ? [] : (source === "index" ? lsIndex(above, root) : lsTree(source, above, root, false)).filter((e) => above.includes(e.path));
   const sorted = sortEntries([...entries, ...aboveEntries.filter((e) => e.mode !== "040000")], layout);
-  // Fixtures are needed by digest only; the record and the exempt names by their bytes.
-  const blobs = readBlobs([...sorted.exempt, ...(sorted.record ? [sorted.record] : [])].map((e) => e.sha), root);
-  const bytesOf = (e: TreeEntry): Buffer => blobs.get(e.sha) ?? Buffer.alloc(0);
+  // Fixtures are needed by digest only, the record by what it says, the exempt names by their bytes.
+  const blobs = readBlobs(sorted.exempt.map((e) => e.sha), root);
+  const bytesOf = (e: TreeEntry): Buffer => blobs.get(e.sha) ?? readBlobs([e.sha], root).get(e.sha) ?? Buffer.alloc(0);
   const digests = blobDigests(root, sorted.fixtures.map((e) => e.sha));
   const digestOf = (e: TreeEntry): string => digests.get(e.sha) ?? sha256Hex(bytesOf(e));
+  const record = sorted.record;
   return {
     layout,
     fixtures: [...sorted.fixtures, ...sorted.exempt.filter((e) => under(e.path, layout.fixtures))].map((e) => ({ path: e.path, sha256: digestOf(e) })),
@@ -85,7 +86,8 @@ export function guardedFromGit(root: string, layout: RepoLayout, source: string)
     exempt: sorted.exempt.map((e) => ({ path: e.path, bytes: bytesOf(e) })),
     links: sorted.links,
     notFiles: sorted.notFiles,
-    record: sorted.record ? bytesOf(sorted.record).toString("utf8") : null,
+    record: null,
+    ...(record && { recordReading: recordReading(root, record.sha, layout.clearance, () => readRecordListing(bytesOf(record).toString("utf8"), layout.clearance)) }),
   };
 }
 

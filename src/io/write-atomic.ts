@@ -51,6 +51,30 @@ export async function writeAtomic(file: string, bytes: Uint8Array, { syncFolder 
   if (syncFolder) await syncDir(dir);
 }
 
+const IN_FLIGHT = 16;
+
+/**
+ * Runs `work` on every item with a bounded number in flight (writes overlap, since each waits on
+ * its own fsync). After the first failure no more start; every started one settles, then that
+ * failure is thrown.
+ */
+export async function inPool<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+  const running = new Set<Promise<void>>();
+  let failure: { err: unknown } | null = null;
+  for (const item of items) {
+    if (failure) break;
+    const p: Promise<void> = work(item)
+      .catch((err: unknown) => {
+        failure ??= { err };
+      })
+      .finally(() => running.delete(p));
+    running.add(p);
+    if (running.size >= IN_FLIGHT) await Promise.race(running);
+  }
+  await Promise.all(running);
+  if (failure) throw (failure as { err: unknown }).err;
+}
+
 /** True when `inner` is `outer` or lies inside it, comparing real paths. */
 export async function isInside(inner: string, outer: string): Promise<boolean> {
   const real = async (p: string): Promise<string> => {
@@ -91,14 +115,7 @@ export async function writeFolderWhole(out: string, files: { name: string; bytes
   }
   const staging = await fs.mkdtemp(path.join(parent, `.${path.basename(out)}.staging-`));
   try {
-    const writing = new Set<Promise<void>>();
-    for (const f of files) {
-      // Writes overlap, since each waits on its own fsync; a bounded number are in flight at once.
-      const w = writeAtomic(path.join(staging, f.name), f.bytes, { syncFolder: false }).finally(() => writing.delete(w));
-      writing.add(w);
-      if (writing.size >= 16) await Promise.race(writing);
-    }
-    await Promise.all(writing);
+    await inPool(files, (f) => writeAtomic(path.join(staging, f.name), f.bytes, { syncFolder: false }));
     await syncDir(staging);
     await placeStaging(staging, out, shownAs);
     await syncDir(parent);

@@ -26,6 +26,14 @@ export interface GuardedState {
   /** Entries there that are neither a file nor a folder (a submodule, a FIFO). */
   notFiles: string[];
   record: string | null;
+  /** What the record says, already read (remembered by its blob id); when present, `record` is not read again. */
+  recordReading?: RecordReading;
+}
+
+/** The accepted listing a record gives (path and SHA-256 of each fixture an accepted, intact batch lists) and its findings. */
+export interface RecordReading {
+  listed: [string, string][];
+  findings: Finding[];
 }
 
 export interface TreeToVerify {
@@ -35,12 +43,12 @@ export interface TreeToVerify {
   candidates: { path: string; bytes: Uint8Array }[];
 }
 
-function acceptedListing(state: GuardedState, findings: Finding[]): Map<string, string> {
+/** The record read once: each batch whose digest holds lists its fixtures (a later listing of a path supersedes an earlier one). */
+export function readRecordListing(record: string, file: string): RecordReading {
   const listed = new Map<string, string>();
-  if (state.record === null) return listed;
-  const file = state.layout.clearance;
+  const findings: Finding[] = [];
   try {
-    for (const b of parseRecord(state.record, file).batches) {
+    for (const b of parseRecord(record, file).batches) {
       if (b.accepted && !holds(b)) findings.push(finding("batch-edited", { file, line: b.line }, { id: b.id }));
       if (!holds(b)) continue;
       if (b.kit.named && b.kit.transports === 0) findings.push(finding("kit-not-quoted", { file, line: b.line }, { id: b.id }));
@@ -50,7 +58,14 @@ function acceptedListing(state: GuardedState, findings: Finding[]): Map<string, 
     if (!(err instanceof RecordError)) throw err;
     findings.push(finding("record-unreadable", { file }, { detail: err.message }));
   }
-  return listed;
+  return { listed: [...listed], findings };
+}
+
+function acceptedListing(state: GuardedState, findings: Finding[]): Map<string, string> {
+  const reading = state.recordReading ?? (state.record === null ? null : readRecordListing(state.record, state.layout.clearance));
+  if (reading === null) return new Map();
+  pushAll(findings, reading.findings);
+  return new Map(reading.listed);
 }
 
 /** A file that could be one: named .json, or holding an opening brace. Anything else is passed without loading the rules. */

@@ -85,7 +85,6 @@ export function blobDigests(root: string, ids: string[]): Map<string, string> {
 }
 
 const DIGEST = /^[0-9a-f]{64}$/;
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** A remembered listing, believed only when every entry is a plain path and a SHA-256. */

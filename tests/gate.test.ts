@@ -116,7 +116,12 @@ describe("the gate, through installed hooks", () => {
     const edited = clear(["gate", "pre-commit"], { cwd: root });
     expect(edited.code).toBe(1);
     expect(edited.stdout + edited.stderr).toContain("batch-edited");
+    // clear verify keys the working tree's record the same way: the edited one is read, not remembered.
+    const verified = clear(["verify", "--json"], { cwd: root });
+    expect(verified.code).toBe(1);
+    expect(verified.stdout).toContain("batch-edited");
     g(root, "reset", "-q", "--hard");
+    expect(clear(["verify"], { cwd: root }).code).toBe(0);
     // A fixture changed, with the remembered listing made to claim the new bytes: a lying entry (a
     // control character in its path) makes the whole listing unbelieved.
     const bytes = readFileSync(path.join(root, fixture), "utf8").replace("}", " }");

@@ -3,7 +3,8 @@ import { checkCommits, checkTree, commitsInRange, refused } from "../clearance/g
 import { guarded, type Command } from "../command.js";
 import { blocks, type Finding } from "../findings.js";
 import { candidatesFromWorkingTree, guardedFromWorkingTree, repoPaths } from "../io/repo-tree.js";
-import { loadSetting } from "../io/setting.js";
+import { loadRawCaptureRules } from "../io/load-rules.js";
+import { loadConfig, repoRoot, rulesDirFor } from "../io/repo.js";
 import type { Io } from "../types.js";
 import { rawCaptureCheck } from "../passes/raw-capture.js";
 import { verifyPass } from "../passes/verify.js";
@@ -48,10 +49,12 @@ const FLAGS = {
 async function run(argv: string[], io: Io): Promise<number> {
   const { values } = parseFlags(argv, FLAGS, 0, "verify");
   if (values.rev !== undefined && values.range !== undefined) throw new UsageError("clear verify takes --rev or --range, not both");
-  const setting = loadSetting(values.root, io.cwd);
-  const root = setting.root;
+  const root = repoRoot(values.root, io.cwd);
   if (root === null) throw new UsageError("clear verify works inside a git repository (or give --root DIR)");
-  const check = rawCaptureCheck(setting.rules.harnesses, setting.rules.payloads);
+  // Only the rules a raw capture is known by are loaded, as the gate does.
+  const config = loadConfig(root);
+  const rules = loadRawCaptureRules(rulesDirFor(root, config));
+  const check = rawCaptureCheck(rules.harnesses, rules.payloads);
   let findings: Finding[];
   let commits: { commit: string; findings: Finding[] }[] | undefined;
   if (values.range !== undefined) {
@@ -59,7 +62,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     findings = commits.flatMap((c) => c.findings);
   } else if (values.rev !== undefined) findings = checkTree(root, values.rev, () => check);
   else {
-    const layout = repoPaths(setting.config);
+    const layout = repoPaths(config);
     findings = verifyPass({ guarded: await guardedFromWorkingTree(root, layout), candidates: await candidatesFromWorkingTree(root, layout) }, () => check);
   }
   unreadable(findings);

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../digest.js";
@@ -165,8 +166,14 @@ export async function guardedFromWorkingTree(root: string, layout: RepoLayout): 
     exempt: [...exempt, ...inbox.exempt.map((e) => ({ path: e.path, bytes: inboxBlobs.get(e.sha) ?? Buffer.alloc(0) }))],
     links: [...disk.links, ...inbox.links],
     notFiles: [...disk.notFiles, ...inbox.notFiles],
-    record: record ? Buffer.from(record).toString("utf8") : null,
+    record: null,
+    ...(record && { recordReading: recordReading(root, gitBlobId(record), layout.clearance, () => readRecordListing(Buffer.from(record).toString("utf8"), layout.clearance)) }),
   };
+}
+
+/** The id git gives these bytes as a blob (SHA-1 object format): the key the record's reading is remembered by, on disk as in the index. */
+function gitBlobId(bytes: Uint8Array): string {
+  return createHash("sha1").update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
 }
 
 /** Every tracked file outside the fixtures folder and the inbox, read from disk (links and missing files left out). */

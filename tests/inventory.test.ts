@@ -203,6 +203,25 @@ describe("clear inventory", () => {
     expect(JSON.stringify(json)).not.toContain("brand_new_field");
   });
 
+  it("prints no secret a file name or sitting.json carries: each is starred in the JSON and the human output alike", () => {
+    const dir = tempDir();
+    codexSitting(dir);
+    const token = ["gh", "p_", "Zq8Lw3Rt6Yx1Nc4Vb7Mk0Pj2Hs5Dg9Fa3Ee6"].join("");
+    writeFileSync(path.join(dir, `${token}.json`), "{}");
+    writeFileSync(path.join(dir, `codex_${token}_0_153_0.1.json`), payload("Stop"));
+    writeFileSync(path.join(dir, "sitting.json"), JSON.stringify({ driver: `ci with ${token}`, method: "scripted", versionLine: "0.153.0", startedAt: "2026-11-29T08:00:00Z" }));
+    const json = clear(["inventory", dir, "--json", "--fields"]);
+    const human = clear(["inventory", dir, "--verbose"]);
+    for (const r of [json, human]) {
+      const printed = r.stdout + r.stderr;
+      expect(printed).not.toContain(token.slice(4));
+      expect(printed).toContain("****");
+    }
+    // The findings still say which file: the one with a capture's shape keeps its harness and version.
+    const files = (JSON.parse(json.stdout) as { files: FileRow[] }).files.map((f) => f.name);
+    expect(files.some((n) => /^codex_\*+_0_153_0\.1\.json$/.test(n))).toBe(true);
+  });
+
   it("names unknown harnesses and events", () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, "gemini_session_start_1_0_0.1.json"), payload("SessionStart"));

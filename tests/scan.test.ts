@@ -41,6 +41,24 @@ describe("this project's secret rules prove themselves", () => {
     expect(engine.expected).toEqual(expect.arrayContaining(scanners));
   });
 
+  // A key written into a longer name (`deploy_<key>_old`, `ci-<key>`): a separator before or after it
+  // hides no rule's shape. Left out: the rules read from a member's name (nothing to join), and a URL's
+  // user and password (a host name with an underscore after it is not a URL).
+  const joinedBy = [["x_", ""], ["", "_x"], ["x_", "_x"], ["x-", ""], ["", "-x"], ["x.", ""], ["", ".x"]];
+  const byMember = new Set(["clear/aws-secret", "clear/sensitive-member", "@secretlint/secretlint-rule-gcp", "@secretlint/secretlint-rule-basicauth"]);
+  it("finds every rule's value joined to the text around it by an underscore, a hyphen or a dot", async () => {
+    const missed: string[] = [];
+    for (const p of engine.control.planted.filter((x) => !byMember.has(x.rule))) {
+      for (const value of Object.values(p.members)) {
+        for (const [before, after] of joinedBy) {
+          const found = await scanText(JSON.stringify({ value: `${before}${value}${after}` }));
+          if (found.length === 0) missed.push(`${p.rule} ${JSON.stringify([before, after])}`);
+        }
+      }
+    }
+    expect(missed).toEqual([]);
+  });
+
   it("the sensitive-member rule takes a high-entropy password, not a word or a placeholder", async () => {
     const high = ["Zq8", "rT2v", "Lm9x", "Wp4k", "Ny7b"].join("");
     expect((await scanText(JSON.stringify({ password: high }))).map((f) => f.rule)).toContain("clear/sensitive-member");

@@ -6,6 +6,7 @@ import type { Io } from "../types.js";
 import { runLine } from "../line.js";
 import { renderInventory } from "../render/human.js";
 import { writeJson } from "../render/json.js";
+import { checkedValue } from "./checked-output.js";
 import { HELP } from "./help.js";
 
 const help = HELP["inventory"];
@@ -24,7 +25,9 @@ async function run(argv: string[], io: Io): Promise<number> {
   const setting = loadSetting(values.root, io.cwd, { maxFileBytes: values["max-file-bytes"] });
   setting.progress = progressFor(io, values.json);
   const recipes = values.recipe ?? [];
-  const { inventory } = await runLine(setting, requireDir(positionals[0], "inventory"), "inventory", { recipes, fields: true });
+  const line = await runLine(setting, requireDir(positionals[0], "inventory"), "inventory", { recipes, fields: true });
+  // File names and member names come from the sitting: what is printed of them is checked first.
+  const inventory = await checkedValue(line.inventory, setting);
   const blocked = blocks(inventory.findings);
   const dir = setting.display.path(inventory.dir);
   if (values.json) writeJson(io, { command: "inventory", ok: !blocked, ...inventory, dir });

@@ -192,6 +192,22 @@ describe("identifiers and paths that could carry a name", () => {
     expect((clearJson(["pair", dir]).json.pairs as { id: string }[])[0]?.id).toMatch(/^\*+$/);
   });
 
+  it("inventory, pair and select print no name the sitting's home paths teach: in an id, in a stray file's name", () => {
+    const dir = tempDir();
+    const base = { session_id: "s1", transcript_path: `/home/${NAME}/t.jsonl`, cwd: `/home/${NAME}/p`, tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: `toolu_${NAME}_01` };
+    writeFileSync(path.join(dir, "claude-code_pre_tool_use_2.1.261.1.json"), JSON.stringify({ ...base, hook_event_name: "PreToolUse" }));
+    writeFileSync(path.join(dir, "claude-code_post_tool_use_2.1.261.1.json"), JSON.stringify({ ...base, hook_event_name: "PostToolUse", tool_response: "ok" }));
+    writeFileSync(path.join(dir, `notes-for-${NAME}.json`), "{}");
+    for (const args of [["inventory", dir], ["inventory", dir, "--json", "--fields"], ["pair", dir], ["pair", dir, "--json"], ["select", dir, "--verbose"], ["select", dir, "--json"]]) {
+      const r = clear(args);
+      expect(r.code, `${args.join(" ")}\n${r.stderr}`).toBeLessThan(2);
+      expect((r.stdout + r.stderr).toLowerCase(), args.join(" ")).not.toContain(NAME.toLowerCase());
+    }
+    // Still said, with the name starred: the stray file, and the pair's id.
+    expect(clear(["inventory", dir]).stdout).toMatch(/notes-for-\*+\.json/);
+    expect(JSON.stringify(clearJson(["pair", dir]).json)).toMatch(/toolu_\*+_01/);
+  });
+
   it("a token the fixtures would keep as an id blocks the run naming file and pointer, and the record quotes it nowhere", () => {
     const dir = tempDir();
     const token = ["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"].join("");

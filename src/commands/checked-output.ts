@@ -1,11 +1,19 @@
-import { homeGrammar, userNamePattern } from "../homes.js";
+import { userNamePattern } from "../homes.js";
 import { offsetOf } from "../json/reader.js";
 import type { Setting } from "../io/setting.js";
+import { sittingNames, type SittingNames } from "../passes/substitute/index.js";
+import type { Capture } from "../types.js";
 
 // What a command prints of a sitting's values (pairing ids and reasons, the examples of a
 // substitution) is checked as a fixture is, before it is printed: every string of the result is
-// scanned, and each secret shape, home owner or known name found in one is starred out, so the
-// JSON and the human output, both made from the result, print none of it.
+// scanned, and each secret shape, home owner or known name (given, or taught by the sitting's home
+// paths) found in one is starred out, so the JSON and the human output, both made from the result,
+// print none of it.
+
+/** The names a command that stops before substitution checks its output for: learned from its captures as substitution would. */
+export function namesOf(captures: Capture[], setting: Setting): SittingNames {
+  return sittingNames(captures, setting.rules, setting.users);
+}
 
 /** Every string in a value, in the order a walk meets them, with a way to put a new one in its place. */
 function stringsOf(value: unknown): { text: string; set: (next: string) => void }[] {
@@ -24,7 +32,7 @@ function stringsOf(value: unknown): { text: string; set: (next: string) => void 
 }
 
 /** A copy of `value` whose strings hold nothing the scan finds: each finding's characters are stars. */
-export async function checkedValue<T>(value: T, setting: Setting): Promise<T> {
+export async function checkedValue<T>(value: T, setting: Setting, names: SittingNames): Promise<T> {
   const copy = structuredClone(value);
   const all = stringsOf(copy).filter((s) => s.text.length >= 3);
   if (all.length === 0) return copy;
@@ -39,7 +47,7 @@ export async function checkedValue<T>(value: T, setting: Setting): Promise<T> {
   }
   const joined = strings.map((s) => s.text).join("\n");
   const { scanEngine, scanPass } = await import("../passes/scan.js");
-  const engine = scanEngine(setting.rules.secrets, homeGrammar(setting.rules.homes, setting.users), userNamePattern(setting.users), setting.rules.knownMembers);
+  const engine = scanEngine(setting.rules.secrets, names.grammar, userNamePattern(names.checked), setting.rules.knownMembers);
   const { findings } = await scanPass([{ file: "output", text: joined }], engine, setting.display);
   if (findings.length === 0) return copy;
   const chars = joined.split("");

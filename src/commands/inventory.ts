@@ -6,7 +6,7 @@ import type { Io } from "../types.js";
 import { runLine } from "../line.js";
 import { renderInventory } from "../render/human.js";
 import { writeJson } from "../render/json.js";
-import { checkedValue } from "./checked-output.js";
+import { checkedValue, namesOf } from "./checked-output.js";
 import { HELP } from "./help.js";
 
 const help = HELP["inventory"];
@@ -27,9 +27,9 @@ async function run(argv: string[], io: Io): Promise<number> {
   const recipes = values.recipe ?? [];
   const line = await runLine(setting, requireDir(positionals[0], "inventory"), "inventory", { recipes, fields: true });
   // File names and member names come from the sitting: what is printed of them is checked first.
-  const inventory = await checkedValue(line.inventory, setting);
+  const inventory = await checkedValue(line.inventory, setting, namesOf(line.captures, setting));
   const blocked = blocks(inventory.findings);
-  const dir = setting.display.path(inventory.dir);
+  const dir = setting.display.path(line.inventory.dir);
   if (values.json) writeJson(io, { command: "inventory", ok: !blocked, ...inventory, dir });
   else io.stdout(renderInventory(inventory, dir, values.fields === true, values.verbose === true));
   return blocked ? 1 : 0;

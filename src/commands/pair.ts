@@ -5,7 +5,7 @@ import type { Io } from "../types.js";
 import { runLine } from "../line.js";
 import { renderPairing } from "../render/human.js";
 import { writeJson } from "../render/json.js";
-import { checkedValue } from "./checked-output.js";
+import { checkedValue, namesOf } from "./checked-output.js";
 import { HELP } from "./help.js";
 
 const help = HELP["pair"];
@@ -14,8 +14,8 @@ async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, verbose: { type: "boolean" }, root: { type: "string" } }, 1, "pair");
   const setting = loadSetting(values.root, io.cwd);
   setting.progress = progressFor(io, values.json);
-  const { sitting, pairing: found } = await runLine(setting, requireDir(positionals[0], "pair"), "pair");
-  const pairing = await checkedValue(found, setting);
+  const { sitting, pairing: found, captures } = await runLine(setting, requireDir(positionals[0], "pair"), "pair");
+  const pairing = await checkedValue(found, setting, namesOf(captures, setting));
   if (values.json) writeJson(io, { command: "pair", dir: setting.display.path(sitting.dir), ...pairing });
   else io.stdout(renderPairing(pairing, values.verbose === true));
   return 0;

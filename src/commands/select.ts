@@ -20,7 +20,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const line = await runLine(setting, requireDir(positionals[0], "select"), "select", { choose: values.choose ?? [] });
   // What would block clear run blocks here too: a capture that could not be read is not passed over in silence.
   const unreadable = line.inventory.findings.filter((f) => f.severity === "block" && f.code !== "missing-event");
-  const selection = await checkedValue({ ...line.selection, findings: [...unreadable, ...line.selection.findings] }, setting);
+  const selection = await checkedValue({ ...line.selection, findings: [...unreadable, ...line.selection.findings] }, setting, line.names);
   if (values.json) writeJson(io, { command: "select", ok: !blocks(selection.findings), ...selection });
   else io.stdout(renderSelection(selection, values.verbose === true));
   return blocks(selection.findings) ? 1 : 0;

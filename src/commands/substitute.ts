@@ -37,14 +37,14 @@ async function run(argv: string[], io: Io): Promise<number> {
   const out = path.resolve(io.cwd, values.out);
   const outShown = setting.display.path(out);
   await checkOut(out, path.resolve(io.cwd, dir), outShown);
-  const { sitting, substitution } = await runLine(setting, dir, "substitute");
+  const { sitting, substitution, names } = await runLine(setting, dir, "substitute");
   const written = substitution.files.flatMap((f) => (f.cleared !== null ? [{ name: f.report.name, bytes: Buffer.from(f.cleared, "utf8") }] : []));
   if (written.length > 300) setting.progress?.(`writing ${written.length} cleared files`);
   await writeFolderWhole(out, written, outShown);
   setting.progress?.("");
   const ok = substitution.skipped.length === 0 && substitution.files.every((f) => f.cleared !== null);
   // What is printed is the report, checked: the cleared texts are written, not printed.
-  const shown = await checkedValue({ ...substitution, files: substitution.files.map((f) => ({ ...f, cleared: f.cleared === null ? null : "" })) }, setting);
+  const shown = await checkedValue({ ...substitution, files: substitution.files.map((f) => ({ ...f, cleared: f.cleared === null ? null : "" })) }, setting, names);
   if (values.json) {
     const { files, ...rest } = shown;
     writeJson(io, { command: "substitute", ok, dir: setting.display.path(sitting.dir), out: outShown, ...rest, files: files.map(({ report: { spans: _spans, ...report } }) => report) });

@@ -253,4 +253,13 @@ describe("a member named for a credential", () => {
     const text = JSON.stringify({ session_id: key, tool_use_id: key, keyboard: key, monkey: key, author: key, keys: key, api_key: "changeme" });
     expect((await scanPass([{ file: "ids.json", text }], engine, display)).findings).toEqual([]);
   });
+
+  it("not a key or token named for what it indexes, nor an object's path; the same words beside a credential's still are", async () => {
+    const indexes = { publicKey: key, public_key: key, idempotency_key: "550e8400-e29b-41d4-a716-446655440000", cache_key: `v1-${value}`, partitionKey: key, sortKey: key, Key: "uploads/2024/photo-1a2b3c4d5e.jpg", pageToken: key, next_page_token: key };
+    expect((await scanPass([{ file: "indexes.json", text: JSON.stringify(indexes) }], engine, display)).findings).toEqual([]);
+    const credentials = ["public_key_secret", "primaryKeySecret", "cache_api_key", "storage_key", "session_token", "Key"];
+    const cases = credentials.map((m) => ({ file: m, text: JSON.stringify({ [m]: m === "Key" ? ["wJalrXUtnFEMI", "/K7MDENG/bPxRfiCY", "EXAMPLEKEY"].join("") : key }) }));
+    const r = await scanPass(cases, engine, display);
+    expect(credentials.filter((m) => !r.findings.some((f) => f.file === m && f.rule === "clear/sensitive-member"))).toEqual([]);
+  });
 });

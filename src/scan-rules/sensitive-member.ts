@@ -11,7 +11,18 @@ export const SENSITIVE_MEMBER_DESCRIPTION = "A password, secret, token, key or c
 const MEMBER = /passw(?:or)?d|passwd|pwd|secret|token|credential|bearer|cookie|(?:^|[^a-z])o?auth(?:$|[^a-z]|orization)|(?:api|access|private|secret|signing|encryption|master|license|session|client|account|auth)[_.-]?key|(?:^|[_.-])key(?:$|[_.-])/i;
 /** A key in camel case: accessKey, publicKeyPem (not monkey, not keyboard). */
 const CAMEL_KEY = /[a-z0-9]Key(?:$|[A-Z_])/;
-const sensitive = (member: string): boolean => MEMBER.test(member) || CAMEL_KEY.test(member);
+/**
+ * A key or token named for what it indexes, not what it unlocks: a public key, an idempotency,
+ * cache, partition or sort key, a page token. Taken out of the name before it is judged, so
+ * `public_key` stays and `public_key_secret` does not.
+ */
+const NAMED_FOR_AN_INDEX = /(?:public|idempotency|idempotent|cache|partition|sort|primary|foreign|row|object|lookup|dedupe?|dedup|routing|index|cursor|i18n|translation|locale|hot|unique|composite|shard|bucket)[_.-]?key(?![a-z])|(?:page|next[_.-]?page|continuation|sync|pagination)[_.-]?token(?![a-z])/gi;
+const sensitive = (member: string): boolean => {
+  const judged = member.replace(NAMED_FOR_AN_INDEX, " ");
+  return MEMBER.test(judged) || CAMEL_KEY.test(judged);
+};
+/** An object's path (`uploads/2024/photo-1a2b.jpg`): folders and a file name with an extension, which no base64 or hex secret is. */
+const OBJECT_PATH = /^[\w.-]+(?:\/[\w.-]+)+\.[A-Za-z0-9]{1,8}$/;
 
 export function entropy(value: string): number {
   const counts = new Map<string, number>();
@@ -23,7 +34,7 @@ export function entropy(value: string): number {
 
 /** A value with a secret's spread of characters; a hex digest's sixteen letters spread less, so a long one of letters and digits needs less. */
 export function looksSecret(value: string): boolean {
-  if (value.length < 12 || /\s/.test(value)) return false;
+  if (value.length < 12 || /\s/.test(value) || OBJECT_PATH.test(value)) return false;
   const bits = entropy(value);
   return bits >= 3.5 || (value.length >= 16 && /[0-9]/.test(value) && /[A-Za-z]/.test(value) && bits >= 3.0);
 }

@@ -1,13 +1,39 @@
 import type { SecretLintRuleCreator } from "@secretlint/types";
 import type { SecretPattern } from "../types.js";
-import { readingsOf } from "./readings.js";
+import { readingsOf, type SourceReadings } from "./readings.js";
 
 // A secret shape from rules/secrets/patterns.json as a secretlint rule module: an id, messages
 // by messageId, and a file handler that reports raw ranges. The message never carries the value.
+// A rule reads a file only when one of its keywords stands in it: the keywords of every rule are
+// looked for in one pass over the file, not one pass per rule.
 
 export type { SecretPattern };
 
+const keywords = new Set<string>();
+let finder: RegExp | null = null;
+let seen: { readings: SourceReadings; finder: RegExp; present: Set<string> } | null = null;
+
+/** Every known keyword that stands in the file's lower-case text, found in one pass (overlapping ones too). */
+function keywordsIn(r: SourceReadings): Set<string> {
+  finder ??= new RegExp([...keywords].map((k) => k.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")).join("|"), "g");
+  if (seen?.readings === r && seen.finder === finder) return seen.present;
+  const present = new Set<string>();
+  const text = r.lower;
+  finder.lastIndex = 0;
+  for (let m = finder.exec(text); m !== null; m = finder.exec(text)) {
+    for (const k of keywords) if (text.startsWith(k, m.index)) present.add(k);
+    finder.lastIndex = m.index + 1;
+  }
+  seen = { readings: r, finder, present };
+  return present;
+}
+
 export function patternRule(p: SecretPattern): SecretLintRuleCreator {
+  for (const k of p.keywords) {
+    if (keywords.has(k)) continue;
+    keywords.add(k);
+    finder = null;
+  }
   const messages = { FOUND: { en: (props: { kind: string }) => `found ${props.kind}` } };
   return {
     messages,
@@ -19,7 +45,8 @@ export function patternRule(p: SecretPattern): SecretLintRuleCreator {
       return {
         file(source) {
           const r = readingsOf(source.content);
-          if (!p.keywords.some((k) => r.lower.includes(k))) return;
+          const present = keywordsIn(r);
+          if (!p.keywords.some((k) => present.has(k))) return;
           const matches = (text: string, toRaw: (start: number, end: number) => [number, number]): void => {
             for (const m of text.matchAll(pattern)) {
               const value = m[1] ?? m[0];

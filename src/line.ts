@@ -301,6 +301,8 @@ export interface RunResult {
   recordPath: string;
   /** Events the recipe expects that no capture holds: the batch says which. */
   missing: number;
+  /** The names the sitting taught and the names given: what is printed of the result is checked for them. */
+  names: SittingNames;
 }
 
 /** A link where the tool's own files stand, on disk, is refused before anything is read or written. */
@@ -346,7 +348,7 @@ export async function clearIntoRepo(setting: Setting, root: string, captureDir: 
     const b = line.batch;
     const existing = readRepoFile(root, paths.clearance)?.toString("utf8") ?? null;
     const listed = parseRecord(b.text, paths.clearance).batches[0]?.fixtures ?? [];
-    const result = { batch: b.id, fixtures: line.fixtures.map((f) => f.path), blockers: b.blockers, scan: line.scan, recordPath: paths.clearance, missing: line.inventory.missing.length };
+    const result = { batch: b.id, fixtures: line.fixtures.map((f) => f.path), blockers: b.blockers, scan: line.scan, recordPath: paths.clearance, missing: line.inventory.missing.length, names: line.names };
     const files = line.fixtures.flatMap((f) => [{ path: f.path, bytes: f.bytes }, { path: f.sidecarPath, bytes: f.sidecar }]);
     if (b.blockers.length === 0 && alreadyAccepted(existing, b.id, listed, paths.clearance)) {
       // The accepted bytes are the ones this run made: a fixture deleted or edited since is written back, the record is not touched.

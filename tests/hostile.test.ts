@@ -151,7 +151,10 @@ describe("identifiers and paths that could carry a name", () => {
     const r = clearJson(["run", sitting, "--root", root]);
     expect(r.code).toBe(1);
     const blocking = (r.json.findings as { code: string; file?: string; message: string }[]).filter((f) => f.message.includes("host version spells a user name"));
-    expect(blocking.map((f) => f.file).sort()).toEqual([`claude-code_session_end_${version}.1.json`, `claude-code_session_start_${version}.1.json`]);
+    // Each file is named, with the name in it starred: what run prints is checked for the names the sitting taught.
+    const starred = `2.1.261-${"*".repeat(NAME.length)}`;
+    expect(blocking.map((f) => f.file).sort()).toEqual([`claude-code_session_end_${starred}.1.json`, `claude-code_session_start_${starred}.1.json`]);
+    expect(JSON.stringify(r.json)).not.toMatch(new RegExp(NAME, "i"));
     expect(readdirSync(root).filter((f) => f !== ".git")).toEqual(["CLEARANCE.md"]);
     expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).not.toMatch(new RegExp(NAME, "i"));
   });
@@ -190,6 +193,24 @@ describe("identifiers and paths that could carry a name", () => {
       if (args.includes("--json")) expect(() => JSON.parse(r.stdout)).not.toThrow();
     }
     expect((clearJson(["pair", dir]).json.pairs as { id: string }[])[0]?.id).toMatch(/^\*+$/);
+  });
+
+  it("a token in a capture's version: not a version (pre-release parts are short), and no command prints it", () => {
+    const dir = tempDir();
+    const token = ["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"].join("");
+    const base = { session_id: "s1", transcript_path: "/tmp/t.jsonl", cwd: "/tmp/p" };
+    writeFileSync(path.join(dir, `claude-code_session_start_2.1.261-${token}.1.json`), JSON.stringify({ ...base, hook_event_name: "SessionStart" }));
+    writeFileSync(path.join(dir, `claude-code_session_end_2_1_261-${token}.1.json`), JSON.stringify({ ...base, hook_event_name: "SessionEnd" }));
+    const inventory = clearJson(["inventory", dir]);
+    expect((inventory.json.findings as { code: string }[]).filter((f) => f.code === "not-a-capture")).toHaveLength(2);
+    const root = tempDir();
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    for (const args of [["inventory", dir], ["inventory", dir, "--json"], ["run", dir, "--root", root, "--json"], ["run", dir, "--root", root], ["select", dir, "--json"]]) {
+      const r = clear(args);
+      expect(r.code, `${args.join(" ")}\n${r.stderr}`).toBe(1);
+      expect(r.stdout + r.stderr, args.join(" ")).not.toContain(token.slice(4, 20));
+    }
+    expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).not.toContain(token.slice(4, 20));
   });
 
   it("inventory, pair and select print no name the sitting's home paths teach: in an id, in a stray file's name", () => {

@@ -8,6 +8,7 @@ import type { Io } from "../types.js";
 import { groupFindings, type Finding } from "../findings.js";
 import { plural } from "../render/grouped.js";
 import { writeJson } from "../render/json.js";
+import { checkedValue } from "./checked-output.js";
 import { HELP } from "./help.js";
 
 const help = HELP["run"];
@@ -39,7 +40,10 @@ async function run(argv: string[], io: Io): Promise<number> {
   if (setting.root === null) throw new UsageError("clear run works inside a git repository (or give --root DIR)");
   const sittingDir = path.resolve(io.cwd, positionals[0] ?? path.join(setting.root, repoPaths(setting.config).capturesInbox));
   const overrides = { choose: (values.choose ?? []).map((c) => captureNameOf(c, sittingDir, io.cwd)), recipes: values.recipe ?? [] };
-  const r = await clearIntoRepo(setting, setting.root, sittingDir, overrides);
+  const result = await clearIntoRepo(setting, setting.root, sittingDir, overrides);
+  // File names, paths and what a person chose come from the sitting: what is printed of them is checked first.
+  const { names, ...plain } = result;
+  const r = await checkedValue({ ...plain, overrides }, setting, names);
   const ok = r.blockers.length === 0;
   const said = r.alreadyAccepted
     ? `batch ${r.batch} is already accepted in ${r.recordPath} with these very fixtures; ${r.restored.length > 0 ? `${r.restored.length} of its files were missing or changed and are written back with the accepted bytes` : "nothing written"}`
@@ -48,8 +52,8 @@ async function run(argv: string[], io: Io): Promise<number> {
       : `batch ${r.batch}: BLOCKED, no fixture written (${blockersSaid(r.blockers)}; see ${r.recordPath})${r.replaced ? `; it replaces the pending batch ${r.replaced}, so the fixtures that batch wrote are listed by none` : ""}`;
   const scan = { findings: r.scan.findings.length, control: r.scan.control };
   const { batch, alreadyAccepted, restored, replaced, fixtures } = r;
-  if (values.json) writeJson(io, { command: "run", ok, batch, alreadyAccepted, restored, replaced, fixtures, findings: r.blockers, scan, overrides, overlay: setting.rules.overlay });
-  else io.stdout(`${said}${r.alreadyAccepted ? "" : overridesSaid(overrides)}\n`);
+  if (values.json) writeJson(io, { command: "run", ok, batch, alreadyAccepted, restored, replaced, fixtures, findings: r.blockers, scan, overrides: r.overrides, overlay: setting.rules.overlay });
+  else io.stdout(`${said}${r.alreadyAccepted ? "" : overridesSaid(r.overrides)}\n`);
   return ok ? 0 : 1;
 }
 

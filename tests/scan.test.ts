@@ -109,6 +109,22 @@ describe("clear scan", () => {
     expect(readFileSync(sarif, "utf8")).not.toContain(join(rules.secrets.rules[0]!.match[0]!).slice(0, 30));
   });
 
+  it("prints no secret a file's name carries: the name is starred in the human output, --json and SARIF alike", () => {
+    const dir = tempDir();
+    const token = ["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"].join("");
+    writeFileSync(path.join(dir, `${token}.json`), JSON.stringify({ k: ["AK", "IA", "Q3EGRZ7XK2M4PW5B"].join("") }));
+    symlinkSync("/nonexistent", path.join(dir, `${token}.link`));
+    const sarif = path.join(tempDir(), "out.sarif");
+    const human = clear(["scan", dir, "--verbose"]);
+    const json = clear(["scan", dir, "--json", "--sarif", sarif]);
+    expect(human.code).toBe(1);
+    const printed = [human.stdout, human.stderr, json.stdout, json.stderr, readFileSync(sarif, "utf8")].join("\n");
+    expect(printed).not.toContain(token.slice(4, 20));
+    const findings = (JSON.parse(json.stdout) as { findings: { file: string }[]; skipped: { file: string }[] });
+    expect(findings.findings[0]?.file).toMatch(/\*{8,}\.json$/);
+    expect(findings.skipped[0]?.file).toMatch(/\*{8,}\.link$/);
+  });
+
   it("scans the cleared example sitting clean, and reports a link it does not follow", () => {
     const out = path.join(tempDir(), "cleared");
     expect(clear(["substitute", path.join(PROJECT_ROOT, "examples", "sitting"), "--out", out]).code).toBe(0);

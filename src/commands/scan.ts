@@ -4,7 +4,7 @@ import { guarded, type Command } from "../command.js";
 import { homeGrammar, userNamePattern } from "../homes.js";
 import { listFiles } from "../io/list-files.js";
 import { readRegularFile } from "../io/read-capture-dir.js";
-import { loadSetting } from "../io/setting.js";
+import { loadSetting, type Setting } from "../io/setting.js";
 import type { Io } from "../types.js";
 import { writeAtomic } from "../io/write-atomic.js";
 import { scanEngine, scanPass, type ScanInput } from "../passes/scan.js";
@@ -12,6 +12,7 @@ import { renderScan } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import { relativeUri, sarifLog, SRCROOT, type SarifPlace } from "../render/sarif.js";
 import { toolVersion } from "../version.js";
+import { checkedValue, namesOf } from "./checked-output.js";
 import { HELP } from "./help.js";
 
 const help = HELP["scan"];
@@ -19,26 +20,22 @@ const help = HELP["scan"];
 interface Listed {
   inputs: ScanInput[];
   skipped: { file: string; reason: string }[];
-  /** Each printed file's place in SARIF. */
-  places: Map<string, SarifPlace>;
+  /** The printed names of files inside the repository (SARIF places them under %SRCROOT%). */
+  inside: Set<string>;
 }
 
 async function inputsOf(paths: string[], io: Io, base: string, maxBytes: number, display: (p: string) => string): Promise<Listed> {
   const listed = await listFiles(paths, io.cwd, ["**/node_modules/**", "**/.git/**"]);
   if (listed.missing.length > 0) throw new UsageError(`clear scan: no such file or folder: ${listed.missing.join(", ")}`);
-  const places = new Map<string, SarifPlace>();
+  const inside = new Set<string>();
   // Inside the repository a path is shown relative to it, outside it whole; either way as any printed path is.
   const where = (p: string): { file: string; repoPath?: string } => {
     const r = path.relative(base, p);
-    if (r.startsWith("..") || path.isAbsolute(r)) {
-      const file = display(p);
-      places.set(file, outsidePlace(file));
-      return { file };
-    }
+    if (r.startsWith("..") || path.isAbsolute(r)) return { file: display(p) };
     const repoPath = r.split(path.sep).join("/");
-    const file = display(repoPath);
     // As printed: a user name in a path is the placeholder there too.
-    places.set(file, { uri: relativeUri(file), uriBaseId: SRCROOT });
+    const file = display(repoPath);
+    inside.add(file);
     return { file, repoPath };
   };
   const skipped = listed.links.map((l) => ({ file: where(l).file, reason: "a symbolic link; never followed" }));
@@ -48,7 +45,23 @@ async function inputsOf(paths: string[], io: Io, base: string, maxBytes: number,
     if (!read.bytes) skipped.push({ file: where(file).file, reason: read.problem?.message ?? "could not be read" });
     else inputs.push({ ...where(file), text: Buffer.from(read.bytes).toString("utf8") });
   }
-  return { inputs, skipped, places };
+  return { inputs, skipped, inside };
+}
+
+/** A file's name may carry what the scan looks for: each name as printed (and placed in SARIF) is checked first, secret shapes and names starred. */
+async function withCheckedNames(listed: Listed, setting: Setting): Promise<Listed & { places: Map<string, SarifPlace> }> {
+  const shown = [...new Set([...listed.inputs.map((i) => i.file), ...listed.skipped.map((s) => s.file)])];
+  const checked = await checkedValue(shown, setting, namesOf([], setting));
+  const as = new Map(shown.map((name, i) => [name, checked[i] as string]));
+  const shownAs = (name: string): string => as.get(name) ?? name;
+  const places = new Map<string, SarifPlace>();
+  for (const name of shown) places.set(shownAs(name), listed.inside.has(name) ? { uri: relativeUri(shownAs(name)), uriBaseId: SRCROOT } : outsidePlace(shownAs(name)));
+  return {
+    inputs: listed.inputs.map((i) => ({ ...i, file: shownAs(i.file) })),
+    skipped: listed.skipped.map((x) => ({ ...x, file: shownAs(x.file) })),
+    inside: listed.inside,
+    places,
+  };
 }
 
 /** A file outside the repository, in SARIF: relative to the runner's home (shown as ~) or to the file system's root. */
@@ -69,7 +82,8 @@ async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(argv, FLAGS, Number.MAX_SAFE_INTEGER, "scan");
   if (positionals.length === 0) throw new UsageError("clear scan needs at least one file or folder");
   const setting = loadSetting(values.root, io.cwd, { users: values.user ?? [] });
-  const { inputs, skipped, places } = await inputsOf(positionals, io, setting.root ?? io.cwd, setting.limits.maxFileBytes, setting.display.path);
+  const listed = await inputsOf(positionals, io, setting.root ?? io.cwd, setting.limits.maxFileBytes, setting.display.path);
+  const { inputs, skipped, places } = await withCheckedNames(listed, setting);
   const engine = scanEngine(setting.rules.secrets, homeGrammar(setting.rules.homes, setting.users), userNamePattern(setting.users));
   const scan = await scanPass(inputs, engine, setting.display, setting.config.waivers ?? []);
   if (values.sarif !== undefined) {

@@ -1,6 +1,7 @@
 import { pushAll } from "../collections.js";
 import { decodeLevel, inputOffset, type DecodedLevel } from "../json/escapes.js";
-import { encodedReadings } from "./encoded.js";
+import { encodedReadings, ReadingBudget } from "./encoded.js";
+import type { Reading } from "./reading-builder.js";
 import { scanJson, stringTokens, unescapePointerToken } from "../json/reader.js";
 import type { JsonDocument } from "../types.js";
 
@@ -13,11 +14,7 @@ import type { JsonDocument } from "../types.js";
 /** Levels of decoding past the raw bytes the scan follows; a string still changing past them is a finding. */
 export const MAX_LEVELS = 32;
 
-export interface Reading {
-  text: string;
-  /** The raw offset a reading offset comes from; the reading's length maps to the end of its raw span. */
-  rawAt(i: number): number;
-}
+export type { Reading };
 
 /** A raw string token of the scanned text (the outermost, for JSON held in strings). */
 export interface RawPlace {
@@ -61,6 +58,8 @@ interface Collector {
   places: RawPlace[];
   /** Strings whose decoded readings differ from their raw bytes: the decoded text. */
   shown: ScannedString[];
+  /** Strings that hold a JSON document, whose own strings are read one by one. */
+  documents: Set<ScannedString>;
 }
 
 function parse(text: string): JsonDocument | null {
@@ -120,8 +119,10 @@ function readDocument(doc: JsonDocument, toRaw: (i: number) => number, outer: Ra
     into.strings.push(s);
     if (escaped || (!isKey && escapedKeys.has(span.pointer))) into.shown.push(s);
     const inner = level < MAX_LEVELS && looksLikeDocument(first.text) ? parse(first.text) : null;
-    if (inner) readDocument(inner, first.rawAt, place, level + 1, into);
-    else if (escaped && level >= MAX_LEVELS && first.text.includes("\\")) s.tooDeep = true;
+    if (inner) {
+      into.documents.add(s);
+      readDocument(inner, first.rawAt, place, level + 1, into);
+    } else if (escaped && level >= MAX_LEVELS && first.text.includes("\\")) s.tooDeep = true;
     else if (escaped) deeperReadings(s, level + 1);
   }
 }
@@ -137,7 +138,7 @@ function readPlain(text: string, offset: number, into: Collector): void {
 
 /** One JSON document, or one per line (JSON Lines), or plain text. */
 function collect(raw: string): Collector {
-  const into: Collector = { isJson: false, strings: [], places: [], shown: [] };
+  const into: Collector = { isJson: false, strings: [], places: [], shown: [], documents: new Set() };
   const whole = parse(raw);
   if (whole) {
     into.isJson = true;
@@ -204,17 +205,22 @@ function segmentAt(segments: Segment[], i: number): Segment | null {
 }
 
 /**
- * Each string's readings once percent-encoding, base64 or hex in it is undone: strings of their
- * own at the same place, read by every rule and written into the decoded text.
+ * Each string's readings once an encoding in it is undone (encoded.ts): strings of their own at
+ * the same place, read by every rule and written into the decoded text. A string holding a JSON
+ * document is read through its own strings. A string whose readings outgrow their budget cannot
+ * be read whole, and is a finding.
  */
 function withEncodedReadings(into: Collector): number {
   const found: ScannedString[] = [];
   for (const s of into.strings) {
+    if (into.documents.has(s)) continue;
     const first = s.readings[0] as Reading;
     const last = s.readings[s.readings.length - 1] as Reading;
+    const budget = new ReadingBudget(first.text.length);
     for (const r of last === first ? [first] : [first, last]) {
-      for (const e of encodedReadings(r)) found.push({ place: s.place, readings: [e], member: s.member, isKey: false, tooDeep: false });
+      for (const e of encodedReadings(r, budget)) found.push({ place: s.place, readings: [e], member: s.member, isKey: false, tooDeep: false });
     }
+    if (budget.exhausted) s.tooDeep = true;
   }
   pushAll(into.strings, found);
   pushAll(into.shown, found);

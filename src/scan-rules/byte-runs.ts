@@ -1,0 +1,248 @@
+import type { DecodedBytes } from "./byte-text.js";
+import { lastAtOrBelow } from "./reading-builder.js";
+
+// Runs of a text that encode bytes, all found in one pass with no regular expression (a run may be
+// megabytes long): base64 and base64url, also wrapped over lines as MIME and PEM wrap them and read
+// from each of the four offsets a glued prefix may shift it by; hex, from either of its two
+// offsets; and hex written as a byte dump (67:68:70, 67 68 70, 0x67, 0x68, lines of xxd -p).
+
+/** Shortest base64 and hex runs read: shorter ones decode to a handful of characters at most. */
+const MIN_BASE64 = 8;
+const MIN_HEX = 16;
+/** A base64 run goes on past a line break only from a line this long: MIME wraps at 76, PEM at 64. */
+const MIN_WRAPPED_LINE = 16;
+/** Bytes a dump must spell before it is read. */
+const MIN_DUMP_BYTES = 8;
+
+// Character classes, one bit each, looked up in one table: the scans below read every character.
+const BASE64 = 1;
+const HEX = 2;
+const WORD = 4;
+const BLANK = 8;
+const DUMP_SEPARATOR = 16;
+const CLASSES = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  const bits: [number, boolean][] = [
+    [BASE64, /[A-Za-z0-9+/_-]/.test(ch)],
+    [HEX, /[0-9A-Fa-f]/.test(ch)],
+    [WORD, /\w/.test(ch)],
+    [BLANK, ch === " " || ch === "\t"],
+    // What stands between the bytes of a dump: a space, a tab, a line break, a comma, a colon, a semicolon or a dash.
+    [DUMP_SEPARATOR, /[ \t\r\n,:;-]/.test(ch)],
+  ];
+  for (const [bit, on] of bits) if (on) CLASSES[c] = (CLASSES[c] as number) | bit;
+}
+
+/** Whether the character at `at` is of a class (any of the bits of `classes`). */
+function isOf(text: string, at: number, classes: number): boolean {
+  const c = text.charCodeAt(at);
+  return c < 128 && ((CLASSES[c] as number) & classes) !== 0;
+}
+
+/** [start, end) of a text. */
+type Span = [number, number];
+
+/** The end of the run of characters of a class from `at`. */
+function runEnd(text: string, at: number, classes: number): number {
+  let k = at;
+  while (k < text.length && isOf(text, k, classes)) k++;
+  return k;
+}
+
+/** Where the next line starts when a line break (blanks around it allowed) stands at `at`; -1 when none does. */
+function nextLineAt(text: string, at: number): number {
+  let k = runEnd(text, at, BLANK);
+  if (text.charCodeAt(k) === 0x0d) k++;
+  if (text.charCodeAt(k) !== 0x0a) return -1;
+  return runEnd(text, k + 1, BLANK);
+}
+
+/** A base64 run: one piece per line where it is wrapped, and its end, padding included. */
+interface Base64Run {
+  pieces: Span[];
+  end: number;
+}
+
+/** The runs of a text that may encode bytes. */
+interface Runs {
+  base64: Base64Run[];
+  /** Hex runs at least MIN_HEX long. */
+  hex: Span[];
+  /** Byte dumps, as the spans of their words' hex digits. */
+  dumps: Span[][];
+}
+
+/** Collects the byte dumps of a text from its hex runs, in order: two words of hex or more, one to three separators apart. */
+class DumpCollector {
+  private dump: Span[] = [];
+  private bytes = 0;
+  private previousEnd = -1;
+
+  constructor(
+    private readonly text: string,
+    private readonly into: Span[][],
+  ) {}
+
+  /** A hex run: one byte of a dump or more where it is a word of its own (6768, 0x67, 0x7). */
+  hexRun(start: number, end: number): void {
+    const { text } = this;
+    if (isOf(text, end, WORD)) return;
+    const prefixed = start >= 2 && (text[start - 1] === "x" || text[start - 1] === "X") && text[start - 2] === "0";
+    const wordStart = prefixed ? start - 2 : start;
+    if (wordStart > 0 && isOf(text, wordStart - 1, WORD)) return;
+    const digits = end - start;
+    if (digits % 2 === 1 && !(prefixed && digits === 1)) return;
+    const gap = wordStart - this.previousEnd;
+    const joined = this.previousEnd !== -1 && gap <= 3 && runEnd(text, this.previousEnd, DUMP_SEPARATOR) >= wordStart;
+    if (!joined) this.close();
+    this.dump.push([start, end]);
+    this.bytes += Math.ceil(digits / 2);
+    this.previousEnd = end;
+  }
+
+  close(): void {
+    if (this.dump.length >= 2 && this.bytes >= MIN_DUMP_BYTES) this.into.push(this.dump);
+    this.dump = [];
+    this.bytes = 0;
+  }
+}
+
+/** A hex run ends: a run to read where it is long, a dump's byte or more where it is a word of its own. */
+function hexRunEnds(start: number, end: number, runs: Runs, dumps: DumpCollector): void {
+  if (end - start >= MIN_HEX) runs.hex.push([start, end]);
+  dumps.hexRun(start, end);
+}
+
+/** Reads one line's piece of a base64 run from `at`, noting each hex run in it; returns the piece's end. */
+function readPiece(text: string, at: number, runs: Runs, dumps: DumpCollector): number {
+  let hexStart = -1;
+  let k = at;
+  for (; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    const classes = c < 128 ? (CLASSES[c] as number) : 0;
+    if ((classes & HEX) !== 0) {
+      if (hexStart === -1) hexStart = k;
+      continue;
+    }
+    if (hexStart !== -1) hexRunEnds(hexStart, k, runs, dumps);
+    hexStart = -1;
+    if ((classes & BASE64) === 0) break;
+  }
+  if (hexStart !== -1) hexRunEnds(hexStart, k, runs, dumps);
+  return k;
+}
+
+/** The end of a base64 run's padding, at most two = after its last piece. */
+function paddedEnd(text: string, end: number): number {
+  let padded = end;
+  while (text.charCodeAt(padded) === 0x3d && padded - end < 2) padded++;
+  return padded;
+}
+
+/** Every run of a text that may encode bytes, in one pass: hex and dumps lie inside what base64's alphabet spans. */
+function runsOf(text: string): Runs {
+  const runs: Runs = { base64: [], hex: [], dumps: [] };
+  const dumps = new DumpCollector(text, runs.dumps);
+  let pieces: Span[] = [];
+  let chars = 0;
+  for (let at = 0; at < text.length; ) {
+    if (!isOf(text, at, BASE64)) {
+      at++;
+      continue;
+    }
+    const end = readPiece(text, at, runs, dumps);
+    chars += end - at;
+    const next = end - at >= MIN_WRAPPED_LINE ? nextLineAt(text, end) : -1;
+    const wrapped = next !== -1 && isOf(text, next, BASE64);
+    if (wrapped || chars >= MIN_BASE64) pieces.push([at, end]);
+    if (wrapped) {
+      at = next;
+      continue;
+    }
+    at = end;
+    if (chars >= MIN_BASE64) {
+      at = paddedEnd(text, end);
+      runs.base64.push({ pieces, end: at });
+      pieces = [];
+    }
+    chars = 0;
+  }
+  dumps.close();
+  return runs;
+}
+
+/** The bytes of a base64 run read from `shift` characters into it. */
+function base64Bytes(text: string, run: Base64Run, shift: number): DecodedBytes {
+  const joined = run.pieces.length === 1 ? text.slice(...(run.pieces[0] as Span)) : run.pieces.map((p) => text.slice(p[0], p[1])).join("");
+  const bytes = Buffer.from(shift === 0 ? joined : joined.slice(shift), "base64");
+  // Where each piece starts in the joined run, to map a joined offset back to the text.
+  const joinedStarts: number[] = [];
+  let length = 0;
+  for (const [start, end] of run.pieces) {
+    joinedStarts.push(length);
+    length += end - start;
+  }
+  const textAt = (c: number): number => {
+    const k = lastAtOrBelow(joinedStarts, c);
+    return (run.pieces[k] as Span)[0] + c - (joinedStarts[k] as number);
+  };
+  const sourceAt = (j: number): number => (j >= bytes.length ? run.end : textAt(Math.min(length - 1, shift + 4 * Math.floor(j / 3) + (j % 3))));
+  return { bytes, sourceAt, group: 3 };
+}
+
+/** The bytes of a hex run read from `shift` characters into it, a last odd digit left out. */
+function hexBytes(text: string, [start, end]: Span, shift: number): DecodedBytes {
+  const from = start + shift;
+  const even = end - ((end - from) % 2);
+  const bytes = Buffer.from(text.slice(from, even), "hex");
+  return { bytes, sourceAt: (j) => (j >= bytes.length ? end : from + 2 * j), group: 1 };
+}
+
+/** The bytes of a dump's words, each byte mapped to its digits. */
+function dumpBytes(text: string, words: Span[]): DecodedBytes {
+  const bytes: number[] = [];
+  const starts: number[] = [];
+  for (const [digitsAt, end] of words) {
+    if (end - digitsAt === 1) {
+      bytes.push(parseInt(text[digitsAt] as string, 16));
+      starts.push(digitsAt);
+    }
+    for (let k = digitsAt + ((end - digitsAt) % 2); k < end; k += 2) {
+      bytes.push(parseInt(text.slice(k, k + 2), 16));
+      starts.push(k);
+    }
+  }
+  const last = words[words.length - 1] as Span;
+  return { bytes: Buffer.from(bytes), sourceAt: (j) => (j >= starts.length ? last[1] : (starts[j] as number)), group: 1 };
+}
+
+/**
+ * What a visit of decoded bytes says: stop, go on, or go on to the next run (these bytes were
+ * text whole, so the run read from its other offsets can only be noise).
+ */
+export type Visited = "stop" | "next" | "nextRun";
+
+/**
+ * Gives `visit` every run of a text that encodes bytes, decoded: base64 from each of four
+ * offsets, hex from each of two, and byte dumps.
+ */
+export function forEachByteRun(text: string, visit: (bytes: DecodedBytes) => Visited): void {
+  const runs = runsOf(text);
+  for (const run of runs.base64) {
+    const length = run.pieces.reduce((n, [start, end]) => n + end - start, 0);
+    for (let shift = 0; shift < 4 && length - shift >= MIN_BASE64; shift++) {
+      const visited = visit(base64Bytes(text, run, shift));
+      if (visited === "stop") return;
+      if (visited === "nextRun") break;
+    }
+  }
+  for (const run of runs.hex) {
+    for (let shift = 0; shift < 2 && run[1] - run[0] - shift >= MIN_HEX; shift++) {
+      const visited = visit(hexBytes(text, run, shift));
+      if (visited === "stop") return;
+      if (visited === "nextRun") break;
+    }
+  }
+  for (const dump of runs.dumps) if (visit(dumpBytes(text, dump)) === "stop") return;
+}

@@ -1,0 +1,114 @@
+import { utf8SequenceLength, type Reading } from "./reading-builder.js";
+
+// What decoded bytes spell: all of them where they are text a person or a program wrote, else
+// each long stretch of text among them (a base64 run read from an offset that lands inside a key's
+// base64 glued to other text, a text blob after binary), each a reading with a way back to where
+// its bytes were encoded. Bytes that are noise (an image, a hash, random bytes) spell none.
+
+/** Bytes decoded from a run of a reading's text. */
+export interface DecodedBytes {
+  bytes: Buffer;
+  /** The source offset where byte j's encoding starts; j = bytes.length gives the run's end. */
+  sourceAt(j: number): number;
+  /**
+   * Bytes decode in groups this long (3 for base64). The first or last group of text may be noise
+   * that happens to be printable: the tail of what a run was glued to, or of binary around text.
+   */
+  group: number;
+}
+
+/** Shortest decoded run read as text when all of it is text; a stretch among noise must be longer. */
+const MIN_TEXT = 6;
+const MIN_STRETCH = 16;
+/** How much of a stretch's edge is read again without the groups that may be noise: more than any key is long. */
+const EDGE = 256;
+
+/** The length of the text character at `bytes[i]`: printable, a tab or a line break, or well-formed UTF-8; 0 for anything else. */
+function textCharLength(bytes: Buffer, i: number): number {
+  const b = bytes[i] as number;
+  if (b >= 0x80) return utf8SequenceLength(bytes, i);
+  return (b >= 0x20 && b !== 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d ? 1 : 0;
+}
+
+/** Each maximal stretch of text characters, [start, end) in bytes. */
+function textStretches(bytes: Buffer): [number, number][] {
+  const out: [number, number][] = [];
+  let start = -1;
+  for (let i = 0; i < bytes.length; ) {
+    const n = textCharLength(bytes, i);
+    if (n > 0 && start === -1) start = i;
+    if (n === 0 && start !== -1) {
+      out.push([start, i]);
+      start = -1;
+    }
+    i += Math.max(n, 1);
+  }
+  if (start !== -1) out.push([start, bytes.length]);
+  return out;
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** At least half of the bytes are letters or digits: text that is mostly symbols is noise that happened to be printable. */
+function mostlyLetters(text: string, byteLength: number): boolean {
+  let letters = 0;
+  for (const ch of text) {
+    const c = ch.charCodeAt(0);
+    if ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x80 && LETTER_OR_DIGIT.test(ch))) letters++;
+  }
+  return letters >= byteLength / 2;
+}
+
+/** The text of bytes [a, b) as a reading of `source`, or null when it is not mostly letters. */
+function readingOf(d: DecodedBytes, source: Reading, a: number, b: number): Reading | null {
+  const text = d.bytes.toString("utf8", a, b);
+  if (!mostlyLetters(text, b - a)) return null;
+  const end = source.rawAt(d.sourceAt(b));
+  if (text.length === b - a) return { text, rawAt: (i) => (i >= text.length ? end : source.rawAt(d.sourceAt(a + i))) };
+  // Where a character is more than one byte, each unit maps to its character's first byte.
+  const byteAt = new Int32Array(text.length);
+  let at = a;
+  for (let i = 0; i < text.length; i++) {
+    byteAt[i] = at;
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) continue;
+    at += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xdc00 && c <= 0xdfff ? 4 : 3;
+  }
+  return { text, rawAt: (i) => (i >= text.length ? end : source.rawAt(d.sourceAt(byteAt[i] as number))) };
+}
+
+/**
+ * A stretch of text, and its edges read again from each of the next group boundaries in: its
+ * start always (a run may be glued to what it follows), its end where noise follows it.
+ */
+function stretchReadings(d: DecodedBytes, source: Reading, a: number, b: number): Reading[] {
+  const spans: [number, number][] = [[a, b]];
+  if (d.group > 1) {
+    const firstIn = a + ((d.group - (a % d.group)) % d.group || d.group);
+    for (let g = firstIn; g <= a + 3 * d.group; g += d.group) spans.push([g, Math.min(b, g + EDGE)]);
+    const lastIn = b - (b % d.group || d.group);
+    for (let g = lastIn; b < d.bytes.length && g >= b - 3 * d.group; g -= d.group) spans.push([Math.max(a, g - EDGE), g]);
+  }
+  const out: Reading[] = [];
+  for (const [from, to] of spans) {
+    const r = to - from >= MIN_STRETCH ? readingOf(d, source, from, to) : null;
+    if (r) out.push(r);
+  }
+  return out;
+}
+
+/** What decoded bytes spell as text: all of them, or each long stretch of text among noise; and whether they were text whole. */
+export function textReadings(d: DecodedBytes, source: Reading): { readings: Reading[]; whole: boolean } {
+  const stretches = textStretches(d.bytes);
+  const [first] = stretches;
+  const whole = stretches.length === 1 && first !== undefined && first[0] === 0 && first[1] === d.bytes.length;
+  if (whole && !(d.group > 1 && d.bytes.length >= MIN_STRETCH)) {
+    const reading = d.bytes.length >= MIN_TEXT ? readingOf(d, source, 0, d.bytes.length) : null;
+    return { readings: reading ? [reading] : [], whole: reading !== null };
+  }
+  const readings: Reading[] = [];
+  for (const [a, b] of stretches) {
+    if (b - a >= MIN_STRETCH) for (const r of stretchReadings(d, source, a, b)) readings.push(r);
+  }
+  return { readings, whole: whole && readings.length > 0 };
+}

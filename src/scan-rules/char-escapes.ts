@@ -1,0 +1,189 @@
+import { PendingBytes, ReadingBuilder, type Reading } from "./reading-builder.js";
+
+// Escapes of one character at a time that are not JSON's, each undone in a reading of its own:
+// percent-encoding (%5F, and the non-standard %u005F), HTML and XML character references
+// (&#x67;, &#103;, &quot;), backslash escapes as a log or a language's string repr writes them
+// (\x67, \u{67}, \147) and quoted-printable (=5F, and soft line breaks). Each reading keeps the
+// rest of the text as it stands, with a way back to the raw offsets.
+
+/** What an escape at an offset spells, and how long it is there. */
+interface Escape {
+  length: number;
+  /** A byte, read as UTF-8 with the bytes escaped right beside it. */
+  byte?: number;
+  /** A text: "" for a soft line break, which spells nothing. */
+  text?: string;
+  /** An escape kept as it stands (an escaped backslash), so that what follows it is not read as one. */
+  kept?: boolean;
+}
+
+type EscapeAt = (text: string, at: number) => Escape | null;
+
+/** The value of `length` hex digits at `at`, or -1 where any is not one. */
+function hexAt(text: string, at: number, length: number): number {
+  if (at + length > text.length) return -1;
+  let value = 0;
+  for (let k = at; k < at + length; k++) {
+    const c = text.charCodeAt(k);
+    const digit = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x41 && c <= 0x46 ? c - 0x37 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
+    if (digit === -1) return -1;
+    value = value * 16 + digit;
+  }
+  return value;
+}
+
+/** The number of characters from `at` that `accept` takes, at most `max`. */
+function spanOf(text: string, at: number, max: number, accept: (c: number) => boolean): number {
+  let k = at;
+  while (k < text.length && k - at < max && accept(text.charCodeAt(k))) k++;
+  return k - at;
+}
+
+const isHexDigit = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+const isNameChar = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+
+/** A code point as text; one that is none (a surrogate, past U+10FFFF) as the replacement character. */
+function codePointText(cp: number): string {
+  return cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? "\ufffd" : String.fromCodePoint(cp);
+}
+
+/**
+ * Every escape `escapeAt` reads (it is tried wherever `trigger` stands) undone, or null when the
+ * text holds fewer than `enough` asks for.
+ */
+function undone(r: Reading, trigger: string, escapeAt: EscapeAt, enough: (escapes: number, breaks: number) => boolean): Reading | null {
+  const text = r.text;
+  let at = text.indexOf(trigger);
+  if (at === -1) return null;
+  const out = new ReadingBuilder(r);
+  const bytes = new PendingBytes(out);
+  let from = 0;
+  let escapes = 0;
+  let breaks = 0;
+  for (; at !== -1; at = text.indexOf(trigger, at)) {
+    const e = escapeAt(text, at);
+    if (!e || e.kept) {
+      at += e ? e.length : 1;
+      continue;
+    }
+    if (at > from) {
+      bytes.flush();
+      out.copy(from, at);
+    }
+    if (e.byte !== undefined) bytes.add(e.byte, at);
+    else if (e.text !== "") {
+      bytes.flush();
+      out.put(e.text as string, at);
+    }
+    if (e.text === "") breaks++;
+    else escapes++;
+    from = at = at + e.length;
+  }
+  bytes.flush();
+  out.copy(from, text.length);
+  return enough(escapes, breaks) ? out.finish() : null;
+}
+
+/** %XX, a byte, and %uXXXX, a UTF-16 unit. */
+const percentAt: EscapeAt = (text, at) => {
+  const byte = hexAt(text, at + 1, 2);
+  if (byte !== -1) return { length: 3, byte };
+  const unit = text[at + 1] === "u" || text[at + 1] === "U" ? hexAt(text, at + 2, 4) : -1;
+  return unit === -1 ? null : { length: 6, text: String.fromCharCode(unit) };
+};
+
+/** The named references that spell ASCII punctuation, a non-breaking space, a tab or a line break. */
+const NAMED = new Map(
+  Object.entries({
+    amp: "&", AMP: "&", lt: "<", LT: "<", gt: ">", GT: ">", quot: '"', QUOT: '"', apos: "'", nbsp: "\u00a0",
+    sol: "/", bsol: "\\", lowbar: "_", UnderBar: "_", equals: "=", colon: ":", semi: ";", period: ".", comma: ",",
+    plus: "+", num: "#", excl: "!", percnt: "%", commat: "@", dollar: "$", lpar: "(", rpar: ")", ast: "*",
+    midast: "*", quest: "?", lsqb: "[", lbrack: "[", rsqb: "]", rbrack: "]", lcub: "{", lbrace: "{", rcub: "}",
+    rbrace: "}", verbar: "|", vert: "|", VerticalLine: "|", grave: "`", Hat: "^", Tab: "\t", NewLine: "\n",
+  }),
+);
+
+/** A numeric reference's digits and value after `&#` at `at`; the semicolon may be left out, as HTML allows. */
+function numericReference(text: string, at: number): { length: number; cp: number } | null {
+  const isHex = text[at] === "x" || text[at] === "X";
+  const digitsAt = isHex ? at + 1 : at;
+  const digits = spanOf(text, digitsAt, isHex ? 8 : 10, isHex ? isHexDigit : isDigit);
+  if (digits === 0) return null;
+  const cp = parseInt(text.slice(digitsAt, digitsAt + digits), isHex ? 16 : 10);
+  const end = digitsAt + digits;
+  return { length: end - at + (text[end] === ";" ? 1 : 0), cp };
+}
+
+/** A character reference (&#x67;, &#103;, &quot;), through any number of &amp; written over it. */
+const referenceAt: EscapeAt = (text, at) => {
+  let k = at + 1;
+  while (text.startsWith("amp;", k) && k - at < 64) k += 4;
+  if (text[k] === "#") {
+    const numeric = numericReference(text, k + 1);
+    if (numeric) return { length: k + 1 + numeric.length - at, text: codePointText(numeric.cp) };
+  }
+  const name = spanOf(text, k, 16, isNameChar);
+  const named = name > 0 && text[k + name] === ";" ? NAMED.get(text.slice(k, k + name)) : undefined;
+  if (named !== undefined) return { length: k + name + 1 - at, text: named };
+  return k > at + 1 ? { length: k - at, text: "&" } : null;
+};
+
+/**
+ * \xHH and \ooo, bytes; \u{H..}, \x{H..} and \UHHHHHHHH, characters; an escaped backslash kept. A
+ * \uHHHH is JSON's own, which the readings of each level of escapes undo already.
+ */
+const backslashAt: EscapeAt = (text, at) => {
+  const kind = text[at + 1];
+  if (kind === "\\") return { length: 2, kept: true };
+  if ((kind === "x" || kind === "u") && text[at + 2] === "{") {
+    const digits = spanOf(text, at + 3, 8, isHexDigit);
+    return digits > 0 && text[at + 3 + digits] === "}" ? { length: digits + 4, text: codePointText(hexAt(text, at + 3, digits)) } : null;
+  }
+  if (kind === "x") {
+    const byte = hexAt(text, at + 2, 2);
+    return byte === -1 ? null : { length: 4, byte };
+  }
+  if (kind === "U") {
+    const cp = hexAt(text, at + 2, 8);
+    return cp === -1 ? null : { length: 10, text: codePointText(cp) };
+  }
+  const octal = spanOf(text, at + 1, 3, (c) => c >= 0x30 && c <= 0x37);
+  const byte = octal === 3 ? parseInt(text.slice(at + 1, at + 4), 8) : 256;
+  return byte < 256 ? { length: 4, byte } : null;
+};
+
+/** =HH, a byte; = at the end of a line (spaces or tabs may follow it), a soft line break. */
+const quotedPrintableAt: EscapeAt = (text, at) => {
+  const byte = hexAt(text, at + 1, 2);
+  if (byte !== -1) return { length: 3, byte };
+  let k = at + 1 + spanOf(text, at + 1, 64, (c) => c === 0x20 || c === 0x09);
+  if (text[k] === "\r") k++;
+  return text[k] === "\n" ? { length: k + 1 - at, text: "" } : null;
+};
+
+const any = (escapes: number, breaks: number): boolean => escapes + breaks > 0;
+// A single =HH is what a URL's query or an assignment looks like; quoted-printable text has more, or a soft break.
+const quotedPrintable = (escapes: number, breaks: number): boolean => escapes >= 2 || breaks > 0;
+
+/** The reading with every %XX and %uXXXX undone (UTF-8 sequences of %XX together), or null when none stands in it. */
+export function percentDecoded(r: Reading): Reading | null {
+  return undone(r, "%", percentAt, any);
+}
+
+/**
+ * A reading of a text with each escape that is not JSON's undone: percent-encoding, HTML and XML
+ * character references, backslash escapes and quoted-printable, each a reading of its own.
+ */
+export function escapeReadings(r: Reading): Reading[] {
+  const out: Reading[] = [];
+  for (const reading of [
+    percentDecoded(r),
+    undone(r, "&", referenceAt, any),
+    undone(r, "\\", backslashAt, any),
+    undone(r, "=", quotedPrintableAt, quotedPrintable),
+  ]) {
+    if (reading) out.push(reading);
+  }
+  return out;
+}

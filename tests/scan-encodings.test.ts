@@ -1,0 +1,271 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeDisplay } from "../src/display.js";
+import { homeGrammar } from "../src/homes.js";
+import { loadRules } from "../src/io/load-rules.js";
+import { join, scanEngine, scanPass } from "../src/passes/scan.js";
+import type { ScanFinding } from "../src/types.js";
+import { clear, clearJson, tempDir } from "./helpers.js";
+import { prng } from "./seeded.mjs";
+
+// A key a payload holds in any encoding a log, a mail, a web page or a dump writes it in is found
+// by `clear scan`, placed at the string that holds it (line, column inside its quotes, pointer),
+// and printed masked: base64 wrapped over lines, base64 glued to other text, HTML and XML
+// character references, backslash and %u escapes, quoted-printable, and hex written as a dump.
+
+/** Well-known provider keys, each with the rules that may report it. */
+const SECRETS = {
+  github: { value: join(["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"]), rules: ["@secretlint/secretlint-rule-github"] },
+  aws: {
+    value: join(["aws_access_key_id = ", "AKIA", "Z7VRSQ5TEXNWL3KH", "\naws_secret_access_key = ", "q8Fz3LmN0pRsT5uV", "wXyZ/aB1cD2eF3gH4iJ5kL6m"]),
+    rules: ["@secretlint/secretlint-rule-aws", "clear/aws-secret"],
+  },
+  slack: { value: join(["xo", "xb-", "2417365289-", "5139620481726-", "Zq8rT2vLm9xWp4kNy7bQ3sD6"]), rules: ["@secretlint/secretlint-rule-slack"] },
+  privateKey: {
+    value: join(["-----BEGIN RSA ", "PRIVATE KEY-----\n", "MIIEowIBAAKCAQEAy8Dbv8prpJ/0kKhlGeJYozo2t60EG8L0561g13R29LvMR5hy\n", "-----END RSA ", "PRIVATE KEY-----"]),
+    rules: ["clear/private-key", "@secretlint/secretlint-rule-privatekey"],
+  },
+};
+type SecretName = keyof typeof SECRETS;
+
+const base64 = (text: string): string => Buffer.from(text).toString("base64");
+const hex2 = (b: number): string => b.toString(16).padStart(2, "0");
+const bytesOf = (text: string): number[] => [...Buffer.from(text)];
+const codes = (text: string): number[] => [...text].map((ch) => ch.codePointAt(0) as number);
+/** Lines of at most `width` characters joined by `lineBreak`. */
+const wrapped = (text: string, width: number, lineBreak: string): string => (text.match(new RegExp(`[^]{1,${width}}`, "g")) ?? []).join(lineBreak);
+const prose = (length: number): string => "The build ran the tests again, and the report says all passed. ".repeat(4).slice(0, length);
+/** A secret among lines of a log, as a file or a command's output holds it. */
+const inText = (secret: string, before = 0): string => `${prose(before)}\nexport TOKEN=${secret}\nexit status 0\n`;
+
+/** Quoted-printable as a mail writes it: = and anything not printable as =XX, lines of 76 with soft breaks. */
+function quotedPrintable(text: string, encodeAlso: (ch: string, i: number) => boolean = () => false): string {
+  const encoded = [...text].map((ch, i) => (ch === "=" || ch > "~" || encodeAlso(ch, i) ? bytesOf(ch).map((b) => `=${hex2(b).toUpperCase()}`).join("") : ch));
+  const lines: string[] = [];
+  let line = "";
+  for (const piece of encoded) {
+    if (piece === "\n") {
+      lines.push(`${line}\r\n`);
+      line = "";
+      continue;
+    }
+    if (line.length + piece.length > 75) {
+      lines.push(`${line}=\r\n`);
+      line = "";
+    }
+    line += piece;
+  }
+  return lines.join("") + line;
+}
+
+interface Case {
+  file: string;
+  secret: SecretName;
+  encoded: string;
+}
+
+/** Each encoding of each secret, as a case named after both. */
+function casesOf(encodings: Record<string, (secret: string) => string>): Case[] {
+  return Object.entries(encodings).flatMap(([how, encode]) =>
+    (Object.keys(SECRETS) as SecretName[]).map((secret) => ({ file: `${how}-${secret}.json`, secret, encoded: encode(SECRETS[secret].value) })),
+  );
+}
+
+/** A hook payload holding the encoded text as a tool's output, pretty-printed so that it stands on a line of its own. */
+const payloadOf = (encoded: string): string =>
+  JSON.stringify({ session_id: "s-1", hook_event_name: "PostToolUse", tool_name: "Bash", tool_response: { stdout: encoded, stderr: "" } }, null, 2);
+
+function placeOf(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split("\n");
+  return { line: before.length, column: (before[before.length - 1] as string).length + 1 };
+}
+
+/** Windows of a text, none of which may be printed: a masked value shows four characters at most. */
+function windowsOf(text: string, width = 12): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + width <= text.length; i += 4) out.push(text.slice(i, i + width));
+  return out;
+}
+
+/**
+ * Runs `clear scan` on the cases, as --json and as a person reads it, and checks each case: a
+ * finding of its secret's rules at the stdout member, inside the string's quotes, and nothing of
+ * the secret or of its encoded form printed.
+ */
+function expectEachFound(cases: Case[]): void {
+  const dir = tempDir("clear-encodings-");
+  const texts = new Map<string, string>();
+  for (const c of cases) {
+    texts.set(c.file, payloadOf(c.encoded));
+    writeFileSync(path.join(dir, c.file), texts.get(c.file) as string);
+  }
+  const r = clearJson(["scan", dir, "--root", dir]);
+  expect(r.code).toBe(1);
+  const findings = r.json.findings as ScanFinding[];
+  const missed: string[] = [];
+  for (const c of cases) {
+    const text = texts.get(c.file) as string;
+    const quoted = JSON.stringify(c.encoded);
+    const start = placeOf(text, text.indexOf(`"stdout": ${quoted}`) + '"stdout": '.length);
+    const end = placeOf(text, text.indexOf(`"stdout": ${quoted}`) + '"stdout": '.length + quoted.length);
+    const found = findings.filter((f) => f.file === c.file && SECRETS[c.secret].rules.includes(f.rule));
+    if (found.length === 0) missed.push(c.file);
+    for (const f of found) {
+      expect(f.pointer, c.file).toBe("/tool_response/stdout");
+      expect([f.line, f.endLine], c.file).toEqual([start.line, end.line]);
+      expect(f.column, c.file).toBeGreaterThan(start.column);
+      expect(f.endColumn, c.file).toBeLessThan(end.column);
+    }
+    expect(findings.filter((f) => f.file === c.file && f.pointer !== "/tool_response/stdout"), c.file).toEqual([]);
+  }
+  expect(missed).toEqual([]);
+  const human = clear(["scan", dir, "--root", dir, "--verbose"]);
+  expect(human.code).toBe(1);
+  for (const printed of [JSON.stringify(r.json), human.stdout + human.stderr]) {
+    for (const c of cases) {
+      const secret = SECRETS[c.secret].value;
+      for (const w of [...windowsOf(secret.slice(4)), ...windowsOf(c.encoded)]) expect(printed.includes(w), `${c.file}: ${w}`).toBe(false);
+    }
+  }
+}
+
+describe("clear scan finds a key in base64 wrapped over lines", () => {
+  it("at 76 characters with \\r\\n (MIME) and at 64 with \\n (PEM), the key across a line break or not", () => {
+    const encodings: Record<string, (s: string) => string> = {};
+    for (const before of [0, 13, 40, 75, 120]) {
+      encodings[`mime-${before}`] = (s) => wrapped(base64(inText(s, before)), 76, "\r\n");
+      encodings[`pem-${before}`] = (s) => `-----BEGIN DATA-----\n${wrapped(base64(inText(s, before)), 64, "\n")}\n-----END DATA-----\n`;
+    }
+    encodings["mime-indented"] = (s) => wrapped(base64(inText(s, 30)), 76, "\n    ");
+    expectEachFound(casesOf(encodings));
+  });
+});
+
+describe("clear scan finds a key in base64 that starts at any offset of a longer run", () => {
+  it("glued to a prefix of base64 letters of any length, alone or inside base64 of text", () => {
+    const encodings: Record<string, (s: string) => string> = {};
+    for (const prefix of ["x", "ab", "v1/", "Zm9v", "data-", "path/to", "token_ab", "user/42/blob"]) {
+      encodings[`key-${prefix.length}`] = (s) => `${prefix}${base64(s)}`;
+      encodings[`text-${prefix.length}`] = (s) => `${prefix}${base64(inText(s, 21))}`;
+    }
+    encodings["middle-of-blob"] = (s) => `QmxvYi${base64(`${prose(31)} ${s} ${prose(57)}`)}`;
+    encodings["base64url"] = (s) => `id-${Buffer.from(inText(s, 5)).toString("base64url")}`;
+    expectEachFound(casesOf(encodings));
+  });
+});
+
+describe("clear scan finds a key written as HTML or XML character references", () => {
+  it("hexadecimal, decimal, the first letters only, named references around it, and escaped twice", () => {
+    expectEachFound(
+      casesOf({
+        hex: (s) => codes(s).map((c) => `&#x${c.toString(16)};`).join(""),
+        decimal: (s) => codes(s).map((c) => `&#${c};`).join(""),
+        "first-letters": (s) => `${codes(s.slice(0, 3)).map((c, i) => (i % 2 ? `&#${c};` : `&#X${c.toString(16).padStart(4, "0")};`)).join("")}${s.slice(3)}`,
+        named: (s) => `&lt;meta name=&quot;token&quot; content=&quot;${s.replace(/_/g, "&lowbar;").replace(/=/g, "&equals;").replace(/\n/g, "&NewLine;")}&quot;&gt;`,
+        "escaped-twice": (s) => `&amp;lt;pre&amp;gt;${codes(s).map((c) => `&amp;#${c};`).join("")}`,
+      }),
+    );
+  });
+});
+
+describe("clear scan finds a key written with escapes that are not JSON's", () => {
+  it("\\x escapes as a log writes them (\\\\x67 in the raw JSON), \\u escapes doubled, %u escapes and \\u{..}", () => {
+    expectEachFound(
+      casesOf({
+        "backslash-x": (s) => bytesOf(s).map((b) => `\\x${hex2(b)}`).join(""),
+        "backslash-x-first": (s) => `${bytesOf(s.slice(0, 5)).map((b) => `\\x${hex2(b).toUpperCase()}`).join("")}${s.slice(5)}`,
+        "backslash-u-doubled": (s) => JSON.stringify(codes(s).map((c) => `\\u${c.toString(16).padStart(4, "0")}`).join("")).slice(1, -1),
+        "percent-u": (s) => codes(s).map((c) => `%u${c.toString(16).padStart(4, "0").toUpperCase()}`).join(""),
+        "braced-u": (s) => codes(s).map((c) => `\\u{${c.toString(16)}}`).join(""),
+      }),
+    );
+  });
+});
+
+describe("clear scan finds a key written as quoted-printable", () => {
+  it("every character as =XX, some of them, and a mail's lines of 76 with soft breaks (=\\r\\n) through the key", () => {
+    const encodings: Record<string, (s: string) => string> = {
+      every: (s) => quotedPrintable(s, () => true),
+      some: (s) => quotedPrintable(s, (_ch, i) => i % 3 === 1),
+      "split-by-a-soft-break": (s) => `${s.slice(0, 9)}=\n${s.slice(9)}`,
+    };
+    for (const before of [10, 45, 70]) encodings[`mail-${before}`] = (s) => quotedPrintable(`${prose(before)} ${s} ${prose(90)}`);
+    expectEachFound(casesOf(encodings));
+  });
+});
+
+describe("clear scan finds a key written as hex with separators", () => {
+  it("colons, spaces, 0x bytes with commas, dashes, lines of xxd -p, and base64 of the key in a dump", () => {
+    const dump = (s: string, separator: string, byte: (b: number) => string = hex2): string => bytesOf(s).map(byte).join(separator);
+    expectEachFound(
+      casesOf({
+        colons: (s) => dump(s, ":"),
+        spaces: (s) => dump(s, " ", (b) => hex2(b).toUpperCase()),
+        "0x-commas": (s) => `{${dump(s, ",", (b) => `0x${hex2(b)}`)}}`,
+        "0x-comma-space": (s) => `[${dump(s, ", ", (b) => `0x${hex2(b).toUpperCase()}`)}]`,
+        dashes: (s) => dump(s, "-"),
+        "xxd-p": (s) => wrapped(Buffer.from(inText(s, 20)).toString("hex"), 60, "\n"),
+        "base64-in-a-dump": (s) => dump(base64(s), " "),
+        "base64-in-hex": (s) => Buffer.from(base64(s)).toString("hex"),
+      }),
+    );
+  });
+});
+
+describe("what only looks encoded stays clear", () => {
+  const rules = loadRules();
+  const engine = scanEngine(rules.secrets, homeGrammar(rules.homes), null);
+  const display = makeDisplay(rules, [], null);
+  const noise = (length: number, seed: number): Buffer => {
+    const rnd = prng(seed);
+    return Buffer.from(Array.from({ length }, () => Math.floor(rnd() * 256)));
+  };
+
+  it("digests, fingerprints, UUIDs, images in base64 (wrapped or not), a certificate, entities, escapes and mail text", async () => {
+    const sha = ["9f86d081884c7d659a2feaa0c55ad015", "a3bf4f1b2b0b822cd15d6c15b0f00a08"].join("");
+    const payload = {
+      sha256: sha,
+      fingerprint: (sha.match(/../g) ?? []).join(":").toUpperCase(),
+      spaced: (sha.match(/../g) ?? []).join(" "),
+      uuid: "1b4e28ba-2fa1-11d2-883f-0016d3cca427",
+      mac: "00:1a:2b:3c:4d:5e",
+      image: noise(3000, 1).toString("base64"),
+      mime: wrapped(noise(3000, 2).toString("base64"), 76, "\r\n"),
+      glued: `img${noise(400, 3).toString("base64")}`,
+      certificate: `-----BEGIN CERTIFICATE-----\n${wrapped(noise(600, 4).toString("base64"), 64, "\n")}\n-----END CERTIFICATE-----`,
+      html: "&lt;p&gt;Tom &amp; Jerry&#39;s &quot;cafe&quot; &#x263A; &copy; 2024&lt;/p&gt;",
+      log: "\\x1b[32mPASS\\x1b[0m C:\\tools\\x64\\build \\u00e9t\\u00e9 %u00e9",
+      mail: quotedPrintable(`${prose(200)} caf\u00e9 = 3 + 4, r\u00e9sum\u00e9 ${prose(120)}`),
+      dump: (noise(64, 5).toString("hex").match(/../g) ?? []).map((b) => `0x${b}`).join(", "),
+      dates: "2024-01-15 10:30:45 12 34 56 78 90 ab cd ef",
+    };
+    const r = await scanPass([{ file: "noise.json", text: JSON.stringify(payload, null, 2) }], engine, display);
+    expect(r.findings).toEqual([]);
+  });
+
+  it("a megabyte of base64 wrapped at 76, and of hex dumped with spaces, is read in a few seconds", async () => {
+    const started = Date.now();
+    const text = JSON.stringify({
+      mime: wrapped(noise(750_000, 6).toString("base64"), 76, "\r\n"),
+      dump: (noise(300_000, 7).toString("hex").match(/../g) ?? []).join(" "),
+    });
+    const r = await scanPass([{ file: "big.json", text }], engine, display);
+    expect(r.findings).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+});
+
+describe("the work of reading encodings is bounded", () => {
+  it("a string built to multiply its readings is read within its budget and is a finding saying it cannot be read whole", async () => {
+    const rules = loadRules();
+    const engine = scanEngine(rules.secrets, homeGrammar(rules.homes), null);
+    const inner = base64(`inner words here ${base64("deepest words of text here")}`);
+    const unit = base64(`&amp;x=1 %41%42 \\x41 =41=42 ${inner} ${inner}`);
+    const text = JSON.stringify({ tool_response: Array.from({ length: 400 }, () => unit).join("&amp; %41 =41=42 \\x41 ") });
+    const started = Date.now();
+    const r = await scanPass([{ file: "many.json", text }], engine, makeDisplay(rules, [], null));
+    expect(r.findings.map((f) => [f.rule, f.pointer, f.line, f.column])).toEqual([["clear/escape-depth", "/tool_response", 1, 18]]);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+});

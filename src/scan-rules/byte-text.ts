@@ -1,9 +1,12 @@
+import { gunzipSync, inflateSync } from "node:zlib";
 import { utf8SequenceLength, type Reading } from "./reading-builder.js";
 
 // What decoded bytes spell: all of them where they are text a person or a program wrote, else
 // each long stretch of text among them (a base64 run read from an offset that lands inside a key's
 // base64 glued to other text, a text blob after binary), each a reading with a way back to where
 // its bytes were encoded. Bytes that are noise (an image, a hash, random bytes) spell none.
+// Gzip or zlib bytes are inflated first (one level, a bounded size), and what they spell is
+// placed at the whole run they were encoded in.
 
 /** Bytes decoded from a run of a reading's text. */
 export interface DecodedBytes {
@@ -97,8 +100,39 @@ function stretchReadings(d: DecodedBytes, source: Reading, a: number, b: number)
   return out;
 }
 
+/** Inflated at most this far: past it the stream is read no further. */
+const MAX_INFLATED = 1 << 20;
+
+/** Gzip (1f 8b 08) or a zlib stream (0x78 and a header check that holds). */
+function isCompressed(b: Buffer): "gzip" | "zlib" | null {
+  if (b.length >= 18 && b[0] === 0x1f && b[1] === 0x8b && b[2] === 0x08) return "gzip";
+  if (b.length >= 8 && b[0] === 0x78 && ((b[0] << 8) | (b[1] as number)) % 31 === 0) return "zlib";
+  return null;
+}
+
+/** The bytes a compressed run inflates to, each placed at the whole run; null when they are not compressed or do not inflate. */
+function inflated(d: DecodedBytes): DecodedBytes | null {
+  const kind = isCompressed(d.bytes);
+  if (kind === null) return null;
+  let bytes: Buffer;
+  try {
+    bytes = (kind === "gzip" ? gunzipSync : inflateSync)(d.bytes, { maxOutputLength: MAX_INFLATED });
+  } catch {
+    return null;
+  }
+  const end = d.sourceAt(d.bytes.length);
+  const start = d.sourceAt(0);
+  return { bytes, sourceAt: (j) => (j >= bytes.length ? end : start), group: 1 };
+}
+
 /** What decoded bytes spell as text: all of them, or each long stretch of text among noise; and whether they were text whole. */
 export function textReadings(d: DecodedBytes, source: Reading): { readings: Reading[]; whole: boolean } {
+  const inner = inflated(d);
+  if (inner !== null) return { readings: textOf(inner, source).readings, whole: false };
+  return textOf(d, source);
+}
+
+function textOf(d: DecodedBytes, source: Reading): { readings: Reading[]; whole: boolean } {
   const stretches = textStretches(d.bytes);
   const [first] = stretches;
   const whole = stretches.length === 1 && first !== undefined && first[0] === 0 && first[1] === d.bytes.length;

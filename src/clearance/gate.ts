@@ -2,7 +2,7 @@ import { pushAll } from "../collections.js";
 import { UsageError } from "../errors.js";
 import { printable } from "../record/data.js";
 import { blocks, finding, type Finding } from "../findings.js";
-import { commitChanges, git, gitMaybe, LINK_MODE, lsIndex, lsTree, readBlobs, readObjects, revList, stagedChanges } from "../io/git.js";
+import { commitChanges, git, gitMaybe, LINK_MODE, lsIndex, lsTree, readBlobs, readObjects, revList, stagedChanges, type TreeEntry } from "../io/git.js";
 import { parseConfigText, type ClearConfig } from "../io/repo.js";
 import { candidatesFromGit, CONFIG_FILE, guardedFromGit, placesOf, repoPaths, touchesPlaces, wholeTree } from "../io/repo-tree.js";
 import type { RawCaptureCheck } from "../passes/raw-capture.js";
@@ -21,9 +21,9 @@ export interface CommitVerdict {
   findings: Finding[];
 }
 
-/** The config a commit (or the index) holds; links are reported by the verify pass, so one reads as absent here. */
-export function configAt(root: string, source: string): ClearConfig {
-  const entries = (source === "index" ? lsIndex([CONFIG_FILE], root) : lsTree(source, [CONFIG_FILE], root)).filter((e) => e.path === CONFIG_FILE);
+/** The config a commit (or the index) holds; links are reported by the verify pass, so one reads as absent here. `listed`: the index's entries, when already read. */
+export function configAt(root: string, source: string, listed?: TreeEntry[]): ClearConfig {
+  const entries = (listed ?? (source === "index" ? lsIndex([CONFIG_FILE], root) : lsTree(source, [CONFIG_FILE], root))).filter((e) => e.path === CONFIG_FILE);
   const entry = entries[0];
   if (!entry || entry.mode === LINK_MODE) return {};
   const bytes = readBlobs([entry.sha], root).get(entry.sha) ?? Buffer.alloc(0);
@@ -34,10 +34,14 @@ export function configAt(root: string, source: string): ClearConfig {
 export function checkStaged(root: string, workingLayout: RepoLayout, check: () => RawCaptureCheck): Finding[] {
   const changes = stagedChanges(root);
   if (changes.length === 0) return [];
-  const staged = repoPaths(configAt(root, "index"));
+  // One listing of the default places (the config among them) serves the staged layout when it is the default one.
+  const defaults = placesOf(repoPaths({}));
+  const listed = lsIndex([...defaults.places, ...defaults.above], root);
+  const staged = repoPaths(configAt(root, "index", listed));
   const paths = changes.map((c) => c.path);
   const touched = touchesPlaces(paths, workingLayout) || touchesPlaces(paths, staged);
-  return verifyPass({ guarded: touched ? guardedFromGit(root, staged, "index") : null, candidates: candidatesFromGit(root, changes, staged) }, check);
+  const sameLayout = JSON.stringify(placesOf(staged)) === JSON.stringify(defaults);
+  return verifyPass({ guarded: touched ? guardedFromGit(root, staged, "index", sameLayout ? listed : undefined) : null, candidates: candidatesFromGit(root, changes, staged) }, check);
 }
 
 /** The object ids at `<commit>:<path>` for many names at once; absent ones map to null. */

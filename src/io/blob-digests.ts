@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../digest.js";
 import type { RecordReading } from "../passes/verify.js";
@@ -21,10 +21,24 @@ const MAX_REMEMBERED = 200_000;
 
 const cachePaths = new Map<string, string[] | null>();
 
-/** Where each remembered file lies in the repository's git folder (asked of git once per root). */
+/**
+ * The git folder without asking git where it can be told: GIT_DIR as git exports it to hooks, or a
+ * `.git` folder at the root. What is remembered there is keyed by blob id, which names the same
+ * bytes in any repository, so a folder read wrongly costs the reading only.
+ */
+function plainGitDir(root: string): string | null {
+  if (process.env["GIT_COMMON_DIR"]) return null;
+  const given = process.env["GIT_DIR"];
+  if (given) return path.resolve(given);
+  const dotGit = path.join(root, ".git");
+  return lstatSync(dotGit, { throwIfNoEntry: false })?.isDirectory() ? dotGit : null;
+}
+
+/** Where each remembered file lies in the repository's git folder (asked of git once per root, when it must be). */
 function cachePath(root: string, name: typeof FILE | typeof READING_FILE): string | null {
   if (!cachePaths.has(root)) {
-    const out = gitMaybe(["rev-parse", "--git-path", FILE, "--git-path", READING_FILE], root)?.toString("utf8").split("\n");
+    const dir = plainGitDir(root);
+    const out = dir === null ? gitMaybe(["rev-parse", "--git-path", FILE, "--git-path", READING_FILE], root)?.toString("utf8").split("\n") : [path.join(dir, FILE), path.join(dir, READING_FILE)];
     cachePaths.set(root, out && out.length >= 2 && out[0] && out[1] ? [path.resolve(root, out[0]), path.resolve(root, out[1])] : null);
   }
   const paths = cachePaths.get(root);

@@ -97,8 +97,20 @@ export function parseRawDiff(out: Buffer): { commit: string | null; changes: Cha
 }
 
 /** What is staged: every path the next commit changes against HEAD (or against nothing, before the first commit). */
+const staged = new Map<string, Change[]>();
+
+/**
+ * What the index holds against HEAD. Read once per process and index: the gate's fast path and
+ * the whole gate after it, in one hook's process, see the one index git holds locked for them.
+ */
 export function stagedChanges(cwd: string): Change[] {
-  return parseRawDiff(git(["diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev"], cwd)).flatMap((g) => g.changes);
+  const key = `${cwd}\0${process.env["GIT_INDEX_FILE"] ?? ""}`;
+  let changes = staged.get(key);
+  if (changes === undefined) {
+    changes = parseRawDiff(git(["diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev"], cwd)).flatMap((g) => g.changes);
+    staged.set(key, changes);
+  }
+  return changes;
 }
 
 /** What each commit changes against each of its parents (all of it, for a root commit). */

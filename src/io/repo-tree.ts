@@ -68,10 +68,10 @@ function sortEntries(entries: TreeEntry[], layout: RepoLayout): Sorted {
   return out;
 }
 
-/** The tool's places as git holds them: `source` is a commit, or "index" for what is staged. */
-export function guardedFromGit(root: string, layout: RepoLayout, source: string): GuardedState {
+/** The tool's places as git holds them: `source` is a commit, or "index" for what is staged; `listed`, the index's entries of these places when already read. */
+export function guardedFromGit(root: string, layout: RepoLayout, source: string, listed?: TreeEntry[]): GuardedState {
   const { places, above } = placesOf(layout);
-  const entries = source === "index" ? lsIndex(places, root) : lsTree(source, places, root);
+  const entries = listed ?? (source === "index" ? lsIndex(places, root) : lsTree(source, places, root));
   const aboveEntries = above.length === 0 ? [] : (source === "index" ? lsIndex(above, root) : lsTree(source, above, root, false)).filter((e) => above.includes(e.path));
   const sorted = sortEntries([...entries, ...aboveEntries.filter((e) => e.mode !== "040000")], layout);
   // Fixtures are needed by digest only, the record by what it says, the exempt names by their bytes.

@@ -15,6 +15,9 @@ export function namesOf(captures: Capture[], setting: Setting): SittingNames {
   return sittingNames(captures, setting.rules, setting.users);
 }
 
+/** A digest this tool computed (a file's SHA-256, a waiver's): the bytes of a hash, never the sitting's words. */
+const isOwnDigest = (key: string | number, text: string): boolean => key === "sha256" && /^[0-9a-f]{64}$/.test(text);
+
 /** Every string in a value, in the order a walk meets them, with a way to put a new one in its place. */
 function stringsOf(value: unknown): { text: string; set: (next: string) => void }[] {
   const out: { text: string; set: (next: string) => void }[] = [];
@@ -24,8 +27,9 @@ function stringsOf(value: unknown): { text: string; set: (next: string) => void 
     if (v === null || typeof v !== "object") continue;
     const entries: [string | number, unknown][] = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
     for (const [k, x] of entries) {
-      if (typeof x === "string") out.push({ text: x, set: (next) => ((v as Record<string | number, unknown>)[k] = next) });
-      else stack.push(x);
+      if (typeof x === "string") {
+        if (!isOwnDigest(k, x)) out.push({ text: x, set: (next) => ((v as Record<string | number, unknown>)[k] = next) });
+      } else stack.push(x);
     }
   }
   return out;

@@ -72,6 +72,8 @@ export interface ScanEngine {
   control: { plain: string; escaped: string; planted: Planted[] };
   expected: string[];
   catalogue: RuleInfo[];
+  /** What the engine was made from (rules, home grammar, member list, names): its control's verdict is kept by them. */
+  madeFrom: [SecretRules, HomeGrammar, ReadonlySet<string>, string];
 }
 
 export const join = (parts: string[]): string => parts.join("");
@@ -138,7 +140,28 @@ export function scanEngine(secrets: SecretRules, grammar: HomeGrammar, names: Re
     ],
   };
   const catalogue = catalogueOf(secrets);
-  return { config, presetConfig: { rules: [preset] }, control: controlOf(secrets), expected: catalogue.map((r) => r.id), catalogue };
+  return { config, presetConfig: { rules: [preset] }, control: controlOf(secrets), expected: catalogue.map((r) => r.id), catalogue, madeFrom: [secrets, grammar, structure, names?.source ?? ""] };
+}
+
+// An engine made again from the very same rules, home grammar, member list and names runs the
+// same code on the same rules: within one process its control is run once and its verdict kept.
+type Verdicts = WeakMap<object, WeakMap<object, WeakMap<object, Map<string, Promise<string[]>>>>>;
+const verdicts: Verdicts = new WeakMap();
+
+function controlVerdict(engine: ScanEngine): Promise<string[]> {
+  const [secrets, grammar, structure, names] = engine.madeFrom;
+  const byGrammar = verdicts.get(secrets) ?? new WeakMap();
+  verdicts.set(secrets, byGrammar);
+  const byStructure = byGrammar.get(grammar) ?? new WeakMap();
+  byGrammar.set(grammar, byStructure);
+  const byNames = byStructure.get(structure) ?? new Map<string, Promise<string[]>>();
+  byStructure.set(structure, byNames);
+  let verdict = byNames.get(names);
+  if (!verdict) {
+    verdict = silentOn(engine);
+    byNames.set(names, verdict);
+  }
+  return verdict;
 }
 
 /** A rule's hit as a raw range. */
@@ -257,7 +280,7 @@ export async function scanPass(inputs: ScanInput[], engine: ScanEngine, display:
   const found: Found[] = [];
   for (const input of inputs) pushAll(found, (await scanOne(input, engine, display)));
   const split = waive(found, new Set(inputs.map((i) => i.repoPath ?? i.file)), waivers);
-  const silent = await silentOn(engine);
+  const silent = [...(await controlVerdict(engine))];
   const unusedWaivers = split.unused.map((w) => ({ ...w, fixture: display.path(w.fixture), pointer: display.pointer(w.pointer) }));
   const control = { red: silent.length === 0, rules: engine.expected, silent };
   return { files: inputs.length, findings: split.kept, waived: split.waived, unusedWaivers, control };

@@ -1,9 +1,15 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadRules } from "../src/io/load-rules.js";
 import { MAX_CHECKED_BYTES, namedLikeCapture, payloadIn, rawCaptureCheck } from "../src/passes/raw-capture.js";
+import { PROJECT_ROOT } from "./helpers.js";
 
 // What the gate recognises as a raw capture, by name and by content: every example in
-// rules/payloads.json is a payload or not, as it says.
+// rules/payloads.json is a payload or not, as it says; payloads written in every form the check
+// reads (JSON with comments, JSON5, code, Python, YAML, TOML, escaped, encoded) are found, and
+// documentation, schemas and code that only name the members are not.
 
 const rules = loadRules();
 const check = rawCaptureCheck(rules.harnesses, rules.payloads);
@@ -58,6 +64,181 @@ describe("raw captures by content", () => {
     const big = Buffer.alloc(MAX_CHECKED_BYTES + 1, 0x20);
     big.write('{"hook_event_name":"Stop"}', 0);
     expect(payloadIn(big, check)).toMatchObject({ unchecked: expect.stringContaining("above") });
+  });
+});
+
+// Payloads written in forms other than JSON: each class is built at run time from a few
+// payloads of each host and signature, so that a class is tested, not one sample.
+const PAYLOADS: Record<string, Record<string, unknown>> = {
+  "a Claude Code PreToolUse": { session_id: "9f1c2a7e-41b5-4d0e", transcript_path: "/home/user/.claude/projects/p/9f1c.jsonl", cwd: "/home/user/proj", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls -la | grep 'x' && echo \"done\"", description: "List files" } },
+  "a Codex Stop": { session_id: "s-2", turn_id: "t-1", hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "Done.\nAll tests pass, it's fine" },
+  "an OpenCode event": { type: "session.created", properties: { info: { id: "ses_1", title: "New session" } } },
+  "an OpenCode hook's input and output": { input: { tool: "bash", sessionID: "ses_1", callID: "call_1" }, output: { args: { command: "ls" } } },
+  "a capture record": { capturedAt: "2026-01-01T00:00:00Z", kind: "tool.execute.before", value: { input: { tool: "read" } } },
+};
+
+type Writer = (payload: Record<string, unknown>) => string;
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+const quote1 = (s: string): string => `'${s.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\n/g, "\\n")}'`;
+
+/** A JavaScript, JSON5 or Python literal: `key` writes a member name, `str` a string, `words` true, false and null. */
+function literal(v: unknown, o: { key: (k: string) => string; str: (s: string) => string; words: [string, string, string]; sep?: string; trailing?: boolean; comments?: boolean }, indent = ""): string {
+  if (v === null) return o.words[2];
+  if (typeof v === "boolean") return v ? o.words[0] : o.words[1];
+  if (typeof v === "string") return o.str(v);
+  if (typeof v !== "object") return String(v);
+  const inner = `${indent}  `;
+  const members = Object.entries(v).map(([k, x], i) => `${o.comments && i % 2 === 1 ? `${inner}// ${k}, as the host sent it\n` : ""}${inner}${o.key(k)}${o.sep ?? ": "}${literal(x, o, inner)}${o.comments && i === 0 ? " /* the first */" : ""}`);
+  return `{\n${members.join(",\n")}${o.trailing ? "," : ""}\n${indent}}`;
+}
+const bare = (k: string): string => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k));
+const py = (k: string): string => (k.includes("'") && !k.includes('"') ? `"${k}"` : quote1(k));
+
+function yamlBlock(v: Record<string, unknown>, indent = ""): string {
+  return Object.entries(v)
+    .map(([k, x]) => {
+      if (isObject(x)) return `${indent}${k}:\n${yamlBlock(x, `${indent}  `)}`;
+      if (typeof x === "string" && x.includes("\n")) return `${indent}${k}: |\n${x.split("\n").map((l) => `${indent}  ${l}`).join("\n")}`;
+      if (typeof x === "string") return `${indent}${k}: ${/^[\w./-]+$/.test(x) ? x : JSON.stringify(x)}`;
+      return `${indent}${k}: ${String(x)}`;
+    })
+    .join("\n");
+}
+const yamlFlow = (v: unknown): string => (isObject(v) ? `{${Object.entries(v).map(([k, x]) => `${k}: ${yamlFlow(x)}`).join(", ")}}` : typeof v === "string" && !/^[\w./-]+$/.test(v) ? JSON.stringify(v) : String(v));
+function toml(v: Record<string, unknown>, table = ""): string {
+  const value = (x: unknown): string => (isObject(x) ? `{ ${Object.entries(x).map(([k, y]) => `${k} = ${value(y)}`).join(", ")} }` : typeof x === "string" ? JSON.stringify(x) : String(x));
+  const plain = Object.entries(v).filter(([, x]) => !isObject(x));
+  const tables = Object.entries(v).filter(([, x]) => isObject(x)) as [string, Record<string, unknown>][];
+  const head = table === "" ? "" : `[${table}]\n`;
+  return `${head}${plain.map(([k, x]) => `${k} = ${value(x)}`).join("\n")}\n${tables.map(([k, x]) => `\n${toml(x, table === "" ? k : `${table}.${k}`)}`).join("")}`;
+}
+const escapedTimes = (text: string, n: number): string => (n === 0 ? text : escapedTimes(JSON.stringify(text).slice(1, -1), n - 1));
+const html = (text: string): string => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/'/g, "&#39;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const pretty = (p: unknown): string => JSON.stringify(p, null, 2);
+
+const CLASSES: Record<string, Record<string, Writer>> = {
+  "JSON with comments, JSON5, JavaScript and TypeScript": {
+    "comments between members and a trailing comma": (p) => literal(p, { key: JSON.stringify, str: JSON.stringify, words: ["true", "false", "null"], comments: true, trailing: true }),
+    "unquoted keys, single quotes (JSON5)": (p) => literal(p, { key: bare, str: quote1, words: ["true", "false", "null"], trailing: true }),
+    "raw tabs and line breaks in strings": (p) => pretty({ ...p, note: "x" }).replace('"note": "x"', '"note": "a tab\there,\na line break there"'),
+    "NaN, Infinity and undefined values": (p) => literal({ ...p, score: Number.NaN, limit: Number.POSITIVE_INFINITY }, { key: bare, str: JSON.stringify, words: ["true", "false", "undefined"] }),
+    "a TypeScript constant": (p) => `import type { HookInput } from "./types";\n\nexport const input: HookInput = ${literal(p, { key: bare, str: quote1, words: ["true", "false", "null"], trailing: true })} as const;\n`,
+    "a .jsonc in a Markdown fence": (p) => `Captured:\n\n\`\`\`jsonc\n${literal(p, { key: JSON.stringify, str: JSON.stringify, words: ["true", "false", "null"], comments: true })}\n\`\`\`\n`,
+  },
+  "YAML and TOML": {
+    "YAML, block style": (p) => `${yamlBlock(p)}\n`,
+    "YAML after a document marker and a comment": (p) => `---\n# captured at 10:02\n${yamlBlock(p)}\n...\n`,
+    "YAML nested in a list of cases": (p) => `cases:\n  - name: first\n    payload:\n${yamlBlock(p, "      ")}\n`,
+    "YAML with CRLF line ends and tabs after the colons": (p) => `${yamlBlock(p).replace(/: /g, ":\t").replace(/\n/g, "\r\n")}\r\n`,
+    "YAML, flow style": (p) => `${yamlFlow(p)}\n`,
+    "YAML, flow style under a member": (p) => `payload: ${yamlFlow(p)}\nnote: kept\n`,
+    "YAML in a Markdown fence": (p) => `Example:\n\n\`\`\`yaml\n${yamlBlock(p)}\n\`\`\`\n`,
+    "TOML, tables": (p) => toml(p),
+    "TOML, under a table of its own": (p) => toml(p, "payload"),
+  },
+  "escaped JSON, Markdown and doubled escapes": {
+    "HTML-escaped in a <pre>": (p) => `<pre><code>${html(JSON.stringify(p))}</code></pre>`,
+    "XML-escaped in an attribute": (p) => `<case payload="${html(pretty(p)).replace(/\n/g, "&#10;")}"/>`,
+    "escaped with numeric entities": (p) => JSON.stringify(p).replace(/"/g, "&#34;"),
+    "HTML-escaped twice": (p) => html(html(JSON.stringify(p))),
+    "in a Markdown table cell": (p) => `| case | payload |\n| --- | --- |\n| one | \`${JSON.stringify(p).replace(/\|/g, "\\|")}\` |\n`,
+    "in a Markdown table cell over <br>": (p) => `| case | payload |\n| --- | --- |\n| one | ${pretty(p).replace(/\|/g, "\\|").replace(/\n/g, "<br>")} |\n`,
+    "in a fence in a Markdown quote": (p) => `> \`\`\`json\n> ${pretty(p).split("\n").join("\n> ")}\n> \`\`\`\n`,
+    "backslash-escaped twice in plain text": (p) => `stdin was ${escapedTimes(JSON.stringify(p), 2)} then`,
+    "backslash-escaped three times in plain text": (p) => `stdin was ${escapedTimes(JSON.stringify(p), 3)} then`,
+    "backslash-escaped four times, pretty-printed": (p) => `x = ${escapedTimes(pretty(p), 4)}\n`,
+  },
+  "Python reprs, URL-encoding and base64": {
+    "a Python repr": (p) => literal(p, { key: py, str: py, words: ["True", "False", "None"] }).replace(/\n\s*/g, " "),
+    "a Python 2 repr (u'' strings)": (p) => literal(p, { key: (k) => `u${py(k)}`, str: (v) => `u${py(v)}`, words: ["True", "False", "None"] }),
+    "a Python repr in a log line": (p) => `DEBUG:hooks:payload=${literal(p, { key: py, str: py, words: ["True", "False", "None"] }).replace(/\n\s*/g, "")}\n`,
+    "URL-encoded": (p) => encodeURIComponent(JSON.stringify(p)),
+    "URL-encoded in a query, pretty-printed": (p) => `https://example.com/hook?payload=${encodeURIComponent(pretty(p))}&x=1\n`,
+    "form-encoded (spaces as +)": (p) => new URLSearchParams({ payload: pretty(p) }).toString(),
+    "URL-encoded twice": (p) => encodeURIComponent(encodeURIComponent(JSON.stringify(p))),
+    "base64 in a text file": (p) => `payload: ${Buffer.from(JSON.stringify(p)).toString("base64")}\n`,
+    "base64 wrapped at 76 columns": (p) => `${(Buffer.from(pretty(p)).toString("base64").match(/.{1,76}/g) as string[]).join("\n")}\n`,
+    "base64url": (p) => Buffer.from(JSON.stringify(p)).toString("base64url"),
+    "base64 of a Python repr": (p) => Buffer.from(literal(p, { key: py, str: py, words: ["True", "False", "None"] })).toString("base64"),
+  },
+};
+
+describe("raw captures written in other forms", () => {
+  for (const [klass, writers] of Object.entries(CLASSES)) {
+    describe(klass, () => {
+      for (const [how, write] of Object.entries(writers)) {
+        it(`finds each payload written as ${how}`, () => {
+          for (const [name, payload] of Object.entries(PAYLOADS)) {
+            expect(payloadIn(Buffer.from(write(payload)), check), `${name}:\n${write(payload)}`).toMatchObject({ signature: expect.any(String) });
+          }
+        });
+      }
+    });
+  }
+
+  it("says the line where a payload that is not one JSON document starts, and how it is written", () => {
+    const yaml = `# notes\n\nsteps:\n  - run: x\n\nThe capture follows.\n\n${yamlBlock(PAYLOADS["a Codex Stop"] as Record<string, unknown>)}\n`;
+    expect(payloadIn(Buffer.from(yaml), check)).toMatchObject({ signature: "hook-event-name", line: 8, form: "YAML" });
+    const b64 = `a\nb\n${Buffer.from(JSON.stringify(PAYLOADS["an OpenCode event"])).toString("base64")}\n`;
+    expect(payloadIn(Buffer.from(b64), check)).toMatchObject({ signature: "opencode-event", line: 3, form: "base64" });
+  });
+
+  it("keeps a member's kind: a type name, prose or a variable is no value, an object is no string", () => {
+    const none = [
+      "hook_event_name: string\nsession_id: string\n",
+      "hook_event_name: the name of the event, such as PreToolUse\n",
+      "hook_event_name: PreToolUse | PostToolUse\n",
+      "type: session.created\nproperties: object\n",
+      "input:\n  sessionID: str\noutput:\n",
+      "const payload = { ...base, hook_event_name: event, session_id: id };\n",
+      "[payload]\nhook_event_name = event.name()\n",
+    ];
+    for (const text of none) expect(payloadIn(Buffer.from(text), check), text).toBeNull();
+    expect(payloadIn(Buffer.from("payload:\n  hook_event_name: Stop\n"), check)).toMatchObject({ pointer: "/payload" });
+    expect(payloadIn(Buffer.from("hook_event_name:\n  Stop\n"), check)).toMatchObject({ form: "YAML" });
+  });
+
+  const NOT_PAYLOADS: Record<string, string> = {
+    "README prose naming members": "# Hooks\n\nThe hook_event_name field names the event; session_id names the session, and\ntype: the OpenCode event's type (session.created and the like) with its properties.\n",
+    "a Markdown list of members": "- `hook_event_name`: the event (`PreToolUse`, `Stop`)\n- `session_id`: string\n- hook_event_name: which event fired, e.g. Stop\n",
+    "a Markdown table of members": "| member | type | meaning |\n| --- | --- | --- |\n| hook_event_name | string | the event |\n| session_id | string | the session |\n",
+    "a JSON Schema": pretty({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", required: ["hook_event_name"], properties: { hook_event_name: { type: "string", enum: ["PreToolUse", "Stop"] }, session_id: { type: "string" } } }),
+    "a JSON Schema in YAML": "type: object\nrequired: [hook_event_name, session_id]\nproperties:\n  hook_event_name:\n    type: string\n    enum: [PreToolUse, Stop]\n  session_id: {type: string}\n",
+    "an OpenAPI schema of an OpenCode event": "Event:\n  type: object\n  properties:\n    type:\n      type: string\n      example: session.created\n    properties:\n      type: object\n",
+    "a TypeScript interface": "export interface HookInput {\n  session_id: string;\n  hook_event_name: \"PreToolUse\" | \"Stop\";\n}\n\ninterface Loose {\n  hook_event_name: string\n  cwd: string\n}\n\ntype Stop = {\n  hook_event_name: \"Stop\";\n  stop_hook_active: boolean;\n};\n",
+    "a zod schema": "const Hook = z.object({\n  hook_event_name: z.enum([\"PreToolUse\", \"Stop\"]),\n  session_id: z.string(),\n});\n",
+    "Python types": "class HookInput(TypedDict):\n    session_id: str\n    hook_event_name: Literal['Stop']\n\n@dataclass\nclass Hook:\n    hook_event_name: str = \"Stop\"\n",
+    "code that reads the members": "const input = JSON.parse(stdin);\nif (input.hook_event_name === 'PreToolUse') {\n  const { hook_event_name: event, session_id } = input;\n  console.log({ event, session_id });\n}\nfunction f({ hook_event_name = 'Stop' }) {}\nevent = payload[\"hook_event_name\"] if payload.get('hook_event_name') else None\n",
+    "Go and Rust types": "type HookInput struct {\n\tHookEventName string `json:\"hook_event_name\"`\n}\nstruct Input {\n    hook_event_name: String,\n}\n",
+    "hook settings": pretty({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "x" }] }] } }),
+    "a jq filter and a shell script": "select(.hook_event_name == \"Stop\") | {session_id, cwd}\nevent=$(jq -r .hook_event_name)\nhook_event_name=\"${1:-Stop}\"\n",
+    "base64 and escapes that hold no payload": `sha512-${Buffer.from("x".repeat(64)).toString("base64")} &quot;hook_event_name&quot; is a member; {\\"hook_event_name\\": <event>} %7Bnot%20json%7D\n`,
+  };
+
+  for (const [what, text] of Object.entries(NOT_PAYLOADS)) {
+    it(`not a payload: ${what}`, () => {
+      expect(payloadIn(Buffer.from(text), check)).toBeNull();
+    });
+  }
+
+  it("the project's own documentation, sources and rules hold no payload but the dry run's own", () => {
+    const tracked = execFileSync("git", ["ls-files", "-z", "README.md", "src", "rules"], { cwd: PROJECT_ROOT, encoding: "utf8" }).split("\0").filter(Boolean);
+    // The dry run hands the host's hook a payload of its own, written as a literal; the rules' examples are payloads.
+    const known = new Set(["src/capture/dry-run.ts", "rules/payloads.json"]);
+    const refused = tracked.filter((p) => !known.has(p) && payloadIn(readFileSync(path.join(PROJECT_ROOT, p)), check) !== null);
+    expect(refused).toEqual([]);
+    expect(payloadIn(readFileSync(path.join(PROJECT_ROOT, "src/capture/dry-run.ts")), check)).toMatchObject({ form: "a JavaScript, JSON5 or Python literal" });
+  });
+
+  it("text built to be read many times over is refused as unchecked or read in bounded time, never searched forever", () => {
+    const started = Date.now();
+    const layered = '{\\"type\\": \\"kind\\", \\"value\\": [\\\\\\"input\\\\\\"]} &quot;properties&quot; %22x%7B '.repeat(15_000);
+    const braces = "{ type: { kind: { value: { properties: { input: 'x', ".repeat(20_000);
+    for (const text of [layered, braces]) {
+      const verdict = payloadIn(Buffer.from(text), check);
+      expect(verdict === null || "unchecked" in verdict).toBe(true);
+    }
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 });
 

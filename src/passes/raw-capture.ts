@@ -1,33 +1,45 @@
 import { nameGrammar, parseCaptureName, type NameGrammar } from "../capture-name.js";
-import { escapePointerToken, jsonValueEnd, JsonScanError, pointerTokens } from "../json/reader.js";
+import { escapePointerToken, jsonValueEnd, JsonScanError, placeOf, pointerTokens } from "../json/reader.js";
 import type { HarnessCatalogue, PayloadRules } from "../types.js";
+import { decodedReadings, openings, type Reading } from "./raw-capture/decodings.js";
+import { literalObjects } from "./raw-capture/literal.js";
+import { couldHoldPayload, payloadWords, type PayloadWords } from "./raw-capture/prefilter.js";
+import { tomlDocuments } from "./raw-capture/toml.js";
+import { yamlBlocks } from "./raw-capture/yaml.js";
 
 // Raw captures are recognised by what they are, not only where they are: a file whose name
 // follows the capture grammar, or whose content holds a payload of a known host (an object that
-// carries every member of one signature in rules/payloads.json), in a JSON document, or in any
-// JSON value standing in other text (JSON Lines, a log line after its prefix, several documents in
-// a row, a document followed by a comma or a comment), at any depth, or in a string that itself
-// holds such text; bytes that are not UTF-8 do not hide it. Pure: bytes in, a verdict out.
+// carries every member of one signature in rules/payloads.json). The payload is looked for in
+// every form a person or a program writes it in: a JSON document, or any JSON value standing in
+// other text (JSON Lines, a log line after its prefix, several documents in a row, a document
+// followed by a comma or a comment); JSON with comments, JSON5, JavaScript, Python and Ruby
+// literals; YAML (block and flow) and TOML; at any depth, in a string that itself holds such text,
+// and behind HTML entities, backslash escapes at any depth, percent-encoding, Markdown's quoting
+// and base64. Bytes that are not UTF-8 do not hide it. Pure: bytes in, a verdict out.
 
 export interface RawCaptureCheck {
   grammar: NameGrammar;
   signatures: { id: string; members: { tokens: string[]; is: string; events: Set<string> }[] }[];
-  /** Words one of which any payload's text holds, as written or behind an escape. */
-  keywords: string[];
+  /** The member names the signatures look for, for the cheap first look. */
+  words: PayloadWords;
 }
 
-export type PayloadVerdict = { signature: string; pointer: string } | { unchecked: string } | null;
+/** Where a payload stands (the JSON pointer of its object in what was read; the line where that starts, outside a whole JSON document) and how it was written. */
+export type PayloadVerdict = { signature: string; pointer: string; line?: number; form?: string } | { unchecked: string } | null;
 
 /** Above this a JSON-looking file is not parsed; it is refused as one that cannot be shown free of payloads. */
 export const MAX_CHECKED_BYTES = 64 * 1024 * 1024;
-/** Strings holding JSON are opened this many levels deep. */
-const NESTED_JSON_LEVELS = 4;
+/** Strings holding text are opened this many levels deep. */
+const NESTED_LEVELS = 4;
+/** Decodings undone one inside another (JSON escaped four times in a Markdown quote, base64 of HTML ...). */
+const MAX_DECODINGS = 6;
+/** A string shorter than this holds no payload in any form. */
+const MIN_PAYLOAD_CHARS = 16;
 
 export function rawCaptureCheck(harnesses: HarnessCatalogue[], rules: PayloadRules): RawCaptureCheck {
   const eventsOf = (names: string[]): Set<string> => new Set(harnesses.filter((h) => names.includes(h.harness)).flatMap((h) => h.events.map((e) => e.event)));
   const signatures = rules.signatures.map((s) => ({ id: s.id, members: s.members.map((m) => ({ tokens: pointerTokens(m.pointer), is: m.is, events: eventsOf(s.harnesses) })) }));
-  const keywords = [...new Set(rules.signatures.flatMap((s) => s.members.map((m) => pointerTokens(m.pointer)[0] as string)))];
-  return { grammar: nameGrammar(harnesses), signatures, keywords };
+  return { grammar: nameGrammar(harnesses), signatures, words: payloadWords(rules.signatures) };
 }
 
 /** True when a file's own name (the last path segment) follows the capture grammar of a known harness. */
@@ -58,11 +70,27 @@ function matchesSignature(value: unknown, check: RawCaptureCheck): string | null
   return null;
 }
 
-/** A text too costly to search for embedded JSON: it cannot be shown free of payloads. */
+/** A text too costly to search: it cannot be shown free of payloads. */
 class SearchTooCostly extends Error {}
 
-/** How far the searches for embedded JSON may read, all told, as a multiple of the text's length. */
+/** How far the searches may read, all told, as a multiple of the text's length. */
 const SEARCH_FACTOR = 16;
+/** How much text decodings may give, all told, as a multiple of the text's length: an ordinary file gives less than twice its length. */
+const DECODE_FACTOR = 4;
+
+interface Spent {
+  chars: number;
+  limit: number;
+  /** Texts decodings gave already, and how long they are all told. */
+  decoded: Set<string>;
+  decodedChars: number;
+  decodedLimit: number;
+}
+
+function charge(spent: Spent, chars: number): void {
+  spent.chars += Math.max(chars, 1);
+  if (spent.chars > spent.limit) throw new SearchTooCostly();
+}
 
 /**
  * Every JSON object or array standing anywhere in a text that is not one JSON document: after a
@@ -70,77 +98,220 @@ const SEARCH_FACTOR = 16;
  * string. Each opening brace, bracket or quote before one is tried in turn; a value read whole is
  * taken (a string is searched in its turn) and the search goes on after it.
  */
-function embedded(text: string, spent: { chars: number; limit: number }): unknown[] {
-  const docs: unknown[] = [];
+function embedded(text: string, spent: Spent): Found[] {
+  const docs: Found[] = [];
   // An object, an array, or a JSON string literal holding one (a payload logged after JSON.stringify).
   const opening = /[{[]|"(?=[{[])/g;
   for (let m = opening.exec(text); m !== null; m = opening.exec(text)) {
     let end = -1;
+    if (!mayOpenJson(text, m.index)) {
+      charge(spent, 1);
+      continue;
+    }
     try {
       end = jsonValueEnd(text, m.index, 512);
     } catch (err) {
       if (!(err instanceof JsonScanError)) throw err;
-      spent.chars += Math.max(err.offset - m.index, 1);
+      charge(spent, err.offset - m.index);
     }
     if (end !== -1) {
-      spent.chars += end - m.index;
-      docs.push(JSON.parse(text.slice(m.index, end)));
+      charge(spent, end - m.index);
+      docs.push({ value: JSON.parse(text.slice(m.index, end)), at: m.index, end });
       opening.lastIndex = end;
     }
-    if (spent.chars > spent.limit) throw new SearchTooCostly();
   }
   return docs;
 }
 
-/** The documents a text holds: itself as one JSON document, else every JSON value standing in it. */
-function parsed(text: string, spent: { chars: number; limit: number }): unknown[] {
+/**
+ * False where what follows an opening brace or bracket cannot start a member name or an item (a
+ * block of code, an index): most braces in source code stop here, without a read that throws.
+ */
+function mayOpenJson(text: string, open: number): boolean {
+  let i = open + 1;
+  for (let c = text.charCodeAt(i); c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09; c = text.charCodeAt(++i));
+  const next = text[i] ?? "";
+  if (text[open] === "{") return next === '"' || next === "}";
+  if (text[open] === "[") return next !== "" && '"-0123456789tfn{[]'.includes(next);
+  return true;
+}
+
+/** The JSON a text holds: itself as one JSON document (`whole`), else every JSON value standing in it. */
+function jsonIn(text: string, spent: Spent): { whole: boolean; found: Found[] } {
   const t = text.trimStart();
   if (t.startsWith("{") || t.startsWith("[")) {
     try {
-      return [JSON.parse(t)];
+      return { whole: true, found: [{ value: JSON.parse(t), at: text.length - t.length, end: text.length }] };
     } catch {
-      return embedded(text, spent);
+      return { whole: false, found: embedded(text, spent) };
     }
   }
-  return embedded(text, spent);
+  return { whole: false, found: embedded(text, spent) };
 }
 
-/** The first object carrying a signature, searched without recursion through every value and nested JSON string. */
-function findPayload(roots: unknown[], check: RawCaptureCheck, spent: { chars: number; limit: number }): { signature: string; pointer: string } | null {
-  const stack: { value: unknown; pointer: string; level: number }[] = roots.map((value, i) => ({ value, pointer: roots.length > 1 ? `/${i}` : "", level: 0 }));
-  while (stack.length > 0) {
-    const { value, pointer, level } = stack.pop() as { value: unknown; pointer: string; level: number };
-    if (typeof value === "string") {
-      const t = value.trimStart();
-      if (level < NESTED_JSON_LEVELS && (t.startsWith("{") || t.startsWith("[") || value.includes("{")) && value.length <= MAX_CHECKED_BYTES) {
-        for (const inner of parsed(value, spent)) stack.push({ value: inner, pointer, level: level + 1 });
-      }
-      continue;
+/** A JSON value read in a text: the value, where it starts and ends. */
+interface Found {
+  value: unknown;
+  at: number;
+  end: number;
+}
+
+/** A value to look at, with where it stands: its pointer, its offset in the file (null inside the file as one JSON document), how it was written. */
+interface Candidate {
+  value: unknown;
+  pointer: string;
+  level: number;
+  at: number | null;
+  reader: string;
+  decodings: string[];
+}
+
+/** Work left to do, last in first out: a value, a text to read for values, or a text to decode. */
+type Task = { kind: "value"; candidate: Candidate } | ReadingTask;
+
+interface ReadingTask {
+  kind: "text" | "forms" | "decode";
+  reading: Reading;
+  pointer: string;
+  level: number;
+  /** The JSON values read in the text already, by where they start: the other forms do not read them again. */
+  json?: Map<number, number>;
+}
+
+const FORMS: Record<string, string> = { json: "", literal: "a JavaScript, JSON5 or Python literal", yaml: "YAML", toml: "TOML" };
+
+function formOf(c: Candidate): string {
+  return [FORMS[c.reader] ?? c.reader, ...c.decodings].filter((p) => p !== "").join(", ");
+}
+
+function hasAllWords(text: string, words: PayloadWords): boolean {
+  return words.bySignature.some((names) => names.every((w) => text.includes(w)));
+}
+
+const asName = new Map<string, RegExp>();
+/** After a member name: a closing quote, spaces, then what follows a name (':', '=', '=>', a dotted name's '.', a TOML table's ']'). */
+const AFTER_NAME = "[\"'`]?[ \\t]*[:=.\\]]";
+
+/** Whether `name` stands as a member name somewhere. One native search. */
+function standsAsName(text: string, name: string): boolean {
+  let pattern = asName.get(name);
+  if (pattern === undefined) asName.set(name, (pattern = new RegExp(name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + AFTER_NAME)));
+  return pattern.test(text);
+}
+
+/** Whether every member name of one signature stands as a member name: else no form but JSON could hold a payload. */
+function namesStand(text: string, words: PayloadWords): boolean {
+  return words.bySignature.some((names) => names.every((w) => standsAsName(text, w)));
+}
+
+/** Reads a text: its JSON now (the likeliest, and cheap), the other forms and its decodings queued after. */
+function readText(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks: Task[]): void {
+  const { reading, pointer, level } = task;
+  const text = reading.text;
+  const jsonLike = text.includes("{") && (text.includes("\\") || check.words.first.some((w) => text.includes(w)));
+  const json = jsonLike ? jsonIn(text, spent) : { whole: false, found: [] };
+  if (!json.whole) {
+    if (reading.decodings.length < MAX_DECODINGS) tasks.push({ kind: "decode", reading, pointer, level });
+    if (namesStand(text, check.words)) tasks.push({ kind: "forms", reading, pointer, level, json: new Map(json.found.map((f) => [f.at, f.end])) });
+  }
+  const many = json.found.length > 1;
+  // The file itself as one JSON document: the pointer says where, no line.
+  const isFile = json.whole && level === 0 && reading.decodings.length === 0;
+  json.found.forEach((f, i) => {
+    const at = isFile ? null : reading.rawAt(f.at);
+    tasks.push({ kind: "value", candidate: { value: f.value, pointer: many ? `${pointer}/${i}` : pointer, level, at, reader: "json", decodings: reading.decodings } });
+  });
+}
+
+/** The objects a text writes in the forms that are not JSON: literals, YAML, TOML. */
+function readForms(task: ReadingTask, spent: Spent, tasks: Task[]): void {
+  const { reading, pointer, level } = task;
+  const text = reading.text;
+  const add = (reader: string, found: { value: unknown; at: number }[]): void => {
+    for (const f of found) tasks.push({ kind: "value", candidate: { value: f.value, pointer, level, at: reading.rawAt(f.at), reader, decodings: reading.decodings } });
+  };
+  const counted = { chars: 0 };
+  // Three passes over the text, counted as one more reading of it.
+  charge(spent, text.length);
+  const json = task.json ?? new Map<number, number>();
+  add("toml", tomlDocuments(text, (n) => charge(spent, n)));
+  add("yaml", yamlBlocks(text, (n) => charge(spent, n), json));
+  add("literal", literalObjects(text, counted, json));
+  charge(spent, counted.chars);
+}
+
+/**
+ * Queues each reading one decoding away from a text, once. A reading is read for values only
+ * where the decoding opened a quote or a brace, or is Markdown's or base64's; else it is only
+ * decoded further (JSON escaped twice opens its quotes at the second level).
+ */
+function decode(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks: Task[]): void {
+  let before: number | null = null;
+  for (const reading of decodedReadings(task.reading, hasAllWords(task.reading.text, check.words))) {
+    if (spent.decoded.has(reading.text)) continue;
+    spent.decoded.add(reading.text);
+    spent.decodedChars += reading.text.length;
+    if (spent.decodedChars > spent.decodedLimit) throw new SearchTooCostly();
+    charge(spent, reading.text.length);
+    const how = reading.decodings[reading.decodings.length - 1];
+    before ??= openings(task.reading.text);
+    const opens = how === "base64" || how === "quoted in Markdown" || openings(reading.text) > before;
+    const next = { reading, pointer: task.pointer, level: task.level };
+    if (opens) tasks.push({ kind: "text", ...next });
+    else if (reading.decodings.length < MAX_DECODINGS) tasks.push({ kind: "decode", ...next });
+  }
+}
+
+/** Looks at one value: a payload, or its members and items queued, or (a string) its text queued for reading. */
+function lookAt(c: Candidate, check: RawCaptureCheck, tasks: Task[]): string | null {
+  const { value, pointer, level, at } = c;
+  if (typeof value === "string") {
+    if (level < NESTED_LEVELS && value.length >= MIN_PAYLOAD_CHARS && value.length <= MAX_CHECKED_BYTES) {
+      tasks.push({ kind: "text", reading: { text: value, rawAt: () => at, decodings: c.decodings }, pointer, level: level + 1 });
     }
-    if (value === null || typeof value !== "object") continue;
-    const hit = matchesSignature(value, check);
-    if (hit) return { signature: hit, pointer };
-    const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
-    for (const [k, v] of entries.reverse()) stack.push({ value: v, pointer: `${pointer}/${escapePointerToken(k)}`, level });
+    return null;
+  }
+  if (value === null || typeof value !== "object") return null;
+  const hit = matchesSignature(value, check);
+  if (hit) return hit;
+  const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+  for (const [k, v] of entries.reverse()) tasks.push({ kind: "value", candidate: { ...c, value: v, pointer: `${pointer}/${escapePointerToken(k)}` } });
+  return null;
+}
+
+/** The first object carrying a signature, searched without recursion through every reading, value and string. */
+function findPayload(text: string, check: RawCaptureCheck, spent: Spent): PayloadVerdict {
+  const tasks: Task[] = [{ kind: "text", reading: { text, rawAt: (i) => i, decodings: [] }, pointer: "", level: 0 }];
+  while (tasks.length > 0) {
+    const task = tasks.pop() as Task;
+    if (task.kind === "text") readText(task, check, spent, tasks);
+    else if (task.kind === "forms") readForms(task, spent, tasks);
+    else if (task.kind === "decode") decode(task, check, spent, tasks);
+    else if (task.kind === "value") {
+      const signature = lookAt(task.candidate, check, tasks);
+      if (signature === null) continue;
+      const { pointer, at } = task.candidate;
+      const form = formOf(task.candidate);
+      return { signature, pointer, ...(at !== null ? { line: placeOf(text, at).line } : {}), ...(form !== "" ? { form } : {}) };
+    }
   }
   return null;
 }
 
-/** Whether these bytes hold a payload of a known host; `unchecked` when a file is too large to read. */
+/** Whether these bytes hold a payload of a known host; `unchecked` when a file is too large or too costly to read. */
 export function payloadIn(bytes: Uint8Array, check: RawCaptureCheck): PayloadVerdict {
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  // Cheap first: a payload's text holds one of the signatures' member names, or an escape that could spell one.
-  if (buf.indexOf(0x5c) === -1 && !check.keywords.some((k) => buf.includes(k))) return null;
-  if (buf.indexOf(0x7b) === -1) return null;
+  // Cheap first: a payload's text holds the signatures' member names, a brace beside one, or an encoding that could hide them.
+  if (!couldHoldPayload(bytes, check.words)) return null;
   // A text too large to parse cannot be shown free of payloads.
-  if (buf.length > MAX_CHECKED_BYTES) return { unchecked: `${buf.length} bytes, above the ${MAX_CHECKED_BYTES}-byte limit of the payload check` };
+  if (bytes.byteLength > MAX_CHECKED_BYTES) return { unchecked: `${bytes.byteLength} bytes, above the ${MAX_CHECKED_BYTES}-byte limit of the payload check` };
   // A byte that is not UTF-8 (a binary log, one stray byte) is read as U+FFFD: the payload beside it is still read.
-  const text = buf.toString("utf8");
-  const spent = { chars: 0, limit: SEARCH_FACTOR * text.length + (1 << 20) };
+  const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  const text = raw.startsWith("\ufeff") ? raw.slice(1) : raw;
+  const spent = { chars: 0, limit: SEARCH_FACTOR * text.length + (1 << 20), decoded: new Set<string>(), decodedChars: 0, decodedLimit: DECODE_FACTOR * text.length + (1 << 20) };
   try {
-    return findPayload(parsed(text.startsWith("\ufeff") ? text.slice(1) : text, spent), check, spent);
+    return findPayload(text, check, spent);
   } catch (err) {
     if (!(err instanceof SearchTooCostly)) throw err;
-    return { unchecked: "its braces and brackets open so much JSON that is never closed that it cannot be searched for payloads in reasonable time" };
+    return { unchecked: "it opens so much that is never closed, or is written in so many layers, that it cannot be searched for payloads in reasonable time" };
   }
 }

@@ -1,0 +1,254 @@
+import { isUtf8 } from "node:buffer";
+import { pushAll } from "../../collections.js";
+import { inputOffset, type DecodedLevel } from "../../json/escapes.js";
+
+// What a text says once one way of writing it is undone: HTML or XML entities (the tags around
+// them taken out, their attribute values kept), one level of backslash escapes (JSON escaped twice, three times ... in plain
+// text), percent-encoding (a URL's query, a form's body), Markdown's quoting (blockquote markers,
+// a table cell's \| and <br>), and base64 runs (wrapped over lines or not). Each is a reading of
+// its own, with a way back to the raw offsets; the payload check reads each as it reads the text.
+
+/** A text to search, with the offset in the file each of its offsets comes from, and how it was decoded. */
+export interface Reading {
+  text: string;
+  rawAt(i: number): number | null;
+  /** The decodings undone to get here, the outermost first. */
+  decodings: string[];
+}
+
+interface Edit {
+  start: number;
+  end: number;
+  with: string;
+}
+
+/** The text with each edit made (edits in order, not overlapping), and where its pieces came from; null when there is none. */
+function applyEdits(text: string, edits: Edit[]): DecodedLevel | null {
+  if (edits.length === 0) return null;
+  const parts: string[] = [];
+  const breaksAt = [0];
+  const rawStarts = [0];
+  let length = 0;
+  let from = 0;
+  for (const e of edits) {
+    parts.push(text.slice(from, e.start), e.with);
+    length += e.start - from + e.with.length;
+    from = e.end;
+    breaksAt.push(length);
+    rawStarts.push(from);
+  }
+  parts.push(text.slice(from));
+  return { decoded: parts.join(""), breaksAt, rawStarts };
+}
+
+function derived(from: Reading, level: DecodedLevel | null, how: string): Reading | null {
+  if (level === null || level.decoded === from.text) return null;
+  return { text: level.decoded, rawAt: (i) => from.rawAt(inputOffset(level, i)), decodings: [...from.decodings, how] };
+}
+
+const ENTITIES: Record<string, string> = {
+  quot: '"', apos: "'", amp: "&", lt: "<", gt: ">", nbsp: " ", lbrace: "{", lcub: "{", rbrace: "}", rcub: "}",
+  lsqb: "[", lbrack: "[", rsqb: "]", rbrack: "]", colon: ":", comma: ",", lowbar: "_", UnderBar: "_", period: ".",
+  sol: "/", bsol: "\\", num: "#", excl: "!", percnt: "%", plus: "+", equals: "=", Tab: "\t", NewLine: "\n",
+  quest: "?", ast: "*", semi: ";", vert: "|", verbar: "|", grave: "`", dollar: "$", lpar: "(", rpar: ")",
+};
+const ENTITY_OR_TAG = /&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,15});|&(quot|amp|lt|gt)(?![A-Za-z0-9;])|<\/?[A-Za-z][^<>]*>/g;
+/** A quote or a brace written as an entity (or as one escaped again: &amp;quot;). */
+const ESCAPED_OPENING = /&(?:amp;)*(?:quot|apos|#0*3[49]|#[xX]0*2[27]|#0*123|#[xX]0*7[bB]|lbrace|lcub);/;
+
+function entityText(name: string): string | null {
+  if (name.startsWith("#")) {
+    const code = name[1] === "x" || name[1] === "X" ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : null;
+  }
+  return ENTITIES[name] ?? null;
+}
+
+/** What a tag says besides markup: its attribute values that could hold JSON (an XML attribute may), one a line; a class name is markup. */
+function attributeValues(tag: string): string {
+  const values = [...tag.matchAll(/=\s*(?:"([^"]*)"|'([^']*)')/g)].map((m) => (m[1] ?? m[2]) as string);
+  return values.filter((v) => /[{[&]/.test(v)).join("\n");
+}
+
+/** Entities undone and tags taken out: JSON in an HTML page or an XML attribute. */
+export function htmlDecoded(r: Reading): Reading | null {
+  if (!ESCAPED_OPENING.test(r.text)) return null;
+  const edits: Edit[] = [];
+  for (const m of r.text.matchAll(ENTITY_OR_TAG)) {
+    const name = m[1] ?? m[2];
+    const replacement = name === undefined ? attributeValues(m[0]) : entityText(name);
+    if (replacement !== null) edits.push({ start: m.index, end: m.index + m[0].length, with: replacement });
+  }
+  return derived(r, applyEdits(r.text, edits), "HTML-escaped");
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', "'": "'", "\\": "\\", "/": "/", n: "\n", r: "\r", t: "\t", b: "\b", f: "\f" };
+/** A quote escaped where JSON or a literal opens a string: {\"a\":, [\\\"a ... */
+const ESCAPED_QUOTE = /[{[,:]\s*\\+["']/;
+
+/** One level of backslash escapes undone (JSON's, and \' and \xHH), in text that is not itself a string. */
+export function unescaped(r: Reading): Reading | null {
+  const text = r.text;
+  if (!ESCAPED_QUOTE.test(text)) return null;
+  const edits: Edit[] = [];
+  for (let at = text.indexOf("\\"); at !== -1; at = text.indexOf("\\", at)) {
+    const e = text[at + 1] ?? "";
+    const hexLength = e === "u" ? 4 : e === "x" ? 2 : 0;
+    const hex = text.slice(at + 2, at + 2 + hexLength);
+    if (hexLength > 0 && /^[0-9a-fA-F]+$/.test(hex) && hex.length === hexLength) {
+      edits.push({ start: at, end: at + 2 + hexLength, with: String.fromCharCode(Number.parseInt(hex, 16)) });
+      at += 2 + hexLength;
+    } else if (SIMPLE_ESCAPES[e] !== undefined) {
+      edits.push({ start: at, end: at + 2, with: SIMPLE_ESCAPES[e] });
+      at += 2;
+    } else at += 1;
+  }
+  return derived(r, applyEdits(text, edits), "backslash-escaped");
+}
+
+const HEX = (c: number): number => (c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x41 && c <= 0x46 ? c - 0x37 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1);
+const isWhite = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+
+/** Percent-encoding undone in each word that holds a %XX (a '+' there is a space, as a form writes it); UTF-8 sequences read whole. */
+export function percentDecoded(r: Reading): Reading | null {
+  const text = r.text;
+  if (!/%(?:25)*(?:7[Bb]|22|27)/.test(text)) return null;
+  const edits: Edit[] = [];
+  let word: Edit[] = [];
+  let encoded = false;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0x20;
+    if (isWhite(c)) {
+      if (encoded) pushAll(edits, word);
+      word = [];
+      encoded = false;
+    } else if (c === 0x2b) word.push({ start: i, end: i + 1, with: " " });
+    else if (c === 0x25 && HEX(text.charCodeAt(i + 1)) !== -1 && HEX(text.charCodeAt(i + 2)) !== -1) {
+      const bytes: number[] = [];
+      let j = i;
+      while (text.charCodeAt(j) === 0x25 && HEX(text.charCodeAt(j + 1)) !== -1 && HEX(text.charCodeAt(j + 2)) !== -1) {
+        bytes.push(HEX(text.charCodeAt(j + 1)) * 16 + HEX(text.charCodeAt(j + 2)));
+        j += 3;
+      }
+      word.push({ start: i, end: j, with: Buffer.from(bytes).toString("utf8") });
+      encoded = true;
+      i = j - 1;
+    }
+  }
+  return derived(r, applyEdits(text, edits), "URL-encoded");
+}
+
+const MARKDOWN = /^ {0,3}(?:> ?)+|\\\||<br\s*\/?>/gm;
+
+/** Markdown's quoting undone: blockquote markers at line starts, a table cell's escaped '|' and its <br> line breaks. */
+export function markdownUnquoted(r: Reading): Reading | null {
+  const edits: Edit[] = [];
+  for (const m of r.text.matchAll(MARKDOWN)) {
+    if (m[0].length === 0) continue;
+    edits.push({ start: m.index, end: m.index + m[0].length, with: m[0] === "\\|" ? "|" : m[0].startsWith("<") ? "\n" : "" });
+  }
+  return derived(r, applyEdits(r.text, edits), "quoted in Markdown");
+}
+
+/** A base64 line this long or longer, a multiple of four, may go on at the next line (MIME and base64(1) wrap at 76). */
+const MIN_WRAPPED_LINE = 40;
+
+/** Where the run of base64 characters from `i` ends. */
+function runEnd(text: string, i: number): number {
+  BASE64_LINE.lastIndex = i;
+  return BASE64_LINE.test(text) ? BASE64_LINE.lastIndex : i;
+}
+
+/** A run wrapped over lines (a full line, a multiple of four, long enough; a line break; the next line of it): where it ends, and its lines. */
+function wrapped(text: string, start: number, end: number): { end: number; body: string } {
+  const pieces = [text.slice(start, end)];
+  let last = end - start;
+  let at = end;
+  while (last >= MIN_WRAPPED_LINE && last % 4 === 0) {
+    let next = at + (text.charCodeAt(at) === 0x0d ? 1 : 0);
+    if (text.charCodeAt(next) !== 0x0a) break;
+    next++;
+    while (text.charCodeAt(next) === 0x20 || text.charCodeAt(next) === 0x09) next++;
+    const lineEnd = runEnd(text, next);
+    if (lineEnd === next) break;
+    pieces.push(text.slice(next, lineEnd));
+    last = lineEnd - next;
+    at = lineEnd;
+  }
+  return { end: at, body: pieces.join("") };
+}
+
+// A run of base64 characters (standard and URL-safe alphabets) at least 24 long, shorter than the
+// smallest payload once encoded, from its first character: the look-behind keeps a short run from
+// being tried at each of its characters, so the search is linear. A line of such characters.
+const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}/g;
+const BASE64_LINE = /[A-Za-z0-9+/_-]+/y;
+
+/** Each run of base64 characters long enough to hold a payload, as its start, end and characters (a wrapped run's lines joined). One native search. */
+export function base64Runs(text: string): { start: number; end: number; body: string }[] {
+  const runs: { start: number; end: number; body: string }[] = [];
+  BASE64_RUN.lastIndex = 0;
+  for (let m = BASE64_RUN.exec(text); m !== null; m = BASE64_RUN.exec(text)) {
+    const run = wrapped(text, m.index, m.index + m[0].length);
+    BASE64_RUN.lastIndex = run.end;
+    // Encoded text has both cases; a run of one case is a word, a path or a hash in hex.
+    if (/[a-z]/.test(run.body) && /[A-Z]/.test(run.body)) runs.push({ start: m.index, end: run.end, body: run.body });
+  }
+  return runs;
+}
+
+/** Bytes that are text: UTF-8, with no control character but tabs and line breaks. */
+function isText(bytes: Buffer): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i] as number;
+    if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) || b === 0x7f) return false;
+  }
+  return isUtf8(bytes);
+}
+
+/** The text a base64 run decodes to (standard or URL-safe alphabet), or null when it is not text. */
+export function base64Text(body: string): string | null {
+  const usable = body.length % 4 === 1 ? body.slice(0, -1) : body;
+  const bytes = Buffer.from(usable.replace(/-/g, "+").replace(/_/g, "/"), "base64");
+  return isText(bytes) ? bytes.toString("utf8") : null;
+}
+
+/** Each base64 run of a reading that decodes to text, as a reading placed at the run's start. */
+export function base64Decoded(r: Reading): Reading[] {
+  const out: Reading[] = [];
+  for (const run of base64Runs(r.text)) {
+    const text = base64Text(run.body);
+    if (text !== null) out.push({ text, rawAt: () => r.rawAt(run.start), decodings: [...r.decodings, "base64"] });
+  }
+  return out;
+}
+
+/** The decodings that leave member names as they are, in the one order they are undone in (each may repeat but Markdown's). */
+const IN_ORDER: { how: string; decode: (r: Reading) => Reading | null }[] = [
+  { how: "quoted in Markdown", decode: markdownUnquoted },
+  { how: "HTML-escaped", decode: htmlDecoded },
+  { how: "URL-encoded", decode: percentDecoded },
+  { how: "backslash-escaped", decode: unescaped },
+];
+
+/**
+ * Every reading one decoding away from `r`. Entities, escapes, percent-encoding and Markdown's
+ * quoting leave member names as they are: they are undone only where `namesShow` (the text holds
+ * a signature's every name), and in one order (undone in another, two of them give the same
+ * text), Markdown's only first. Base64 hides the names, and what it decodes to starts afresh.
+ */
+export function decodedReadings(r: Reading, namesShow: boolean): Reading[] {
+  const after = IN_ORDER.findIndex((d) => d.how === r.decodings[r.decodings.length - 1]);
+  const one = namesShow ? IN_ORDER.filter((_, i) => (i === 0 ? after === -1 : i >= after)).map((d) => d.decode(r)) : [];
+  return [...one.filter((d): d is Reading => d !== null), ...base64Decoded(r)];
+}
+
+/** Quotes and braces that no backslash escapes: a decoding that adds none opens no string or object a reader could not read before. */
+export function openings(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c === 0x22 || c === 0x27 || c === 0x7b) && text.charCodeAt(i - 1) !== 0x5c) n++;
+  }
+  return n;
+}

@@ -1,0 +1,46 @@
+import { base64Runs, base64Text } from "./decodings.js";
+
+// Whether a text could hold a payload at all, answered cheaply from the signatures' member names,
+// before anything is parsed: the gate's fast path asks it of every file a commit brings (with no
+// other rules loaded), and the payload check asks it first.
+
+/** The member names the signatures look for: each signature's names, and the first name of each member. */
+export interface PayloadWords {
+  /** For each signature, every name in its members' pointers: a payload written in any form holds them all. */
+  bySignature: string[][];
+  /** The first name of each member: a JSON payload's text holds one, as written or behind an escape. */
+  first: string[];
+}
+
+/** The words of signatures given as member pointers (/input/sessionID). */
+export function payloadWords(signatures: { members: { pointer: string }[] }[]): PayloadWords {
+  const tokens = (pointer: string): string[] => pointer.slice(1).split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const bySignature = signatures.map((s) => [...new Set(s.members.flatMap((m) => tokens(m.pointer)))]);
+  const first = [...new Set(signatures.flatMap((s) => s.members.map((m) => tokens(m.pointer)[0] as string)))];
+  return { bySignature, first };
+}
+
+const ENCODED_BRACE = /%7[Bb]|%257[Bb]|&#123;|&#[xX]7[Bb];|&lbrace;|&lcub;/;
+const ENTITY = /&(?:#[0-9]|#[xX][0-9a-fA-F]|[A-Za-z][A-Za-z0-9]{1,15};)/;
+/** Levels of base64 inside base64 looked into here. */
+const BASE64_LEVELS = 3;
+
+/**
+ * False only where no form the payload check reads could hold a payload: no brace with a member
+ * name or an escape beside it, no signature's every name, no brace written as %7B or an entity,
+ * no base64 run that decodes to text that could. Linear in the text.
+ */
+export function couldHoldPayload(bytes: Uint8Array, words: PayloadWords, level = 0): boolean {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const brace = buf.includes(0x7b);
+  if (brace && (buf.includes(0x5c) || words.first.some((w) => buf.includes(w)))) return true;
+  if (words.bySignature.some((names) => names.every((w) => buf.includes(w)))) return true;
+  const text = buf.toString("latin1");
+  if (ENCODED_BRACE.test(text) || (brace && ENTITY.test(text))) return true;
+  if (level >= BASE64_LEVELS) return false;
+  for (const run of base64Runs(text)) {
+    const decoded = base64Text(run.body);
+    if (decoded !== null && couldHoldPayload(Buffer.from(decoded, "utf8"), words, level + 1)) return true;
+  }
+  return false;
+}

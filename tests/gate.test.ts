@@ -1,9 +1,9 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { clear, PROJECT_ROOT, tempDir } from "./helpers.js";
+import { clear, clearJson, PROJECT_ROOT, tempDir } from "./helpers.js";
 
 const g = (cwd: string, ...args: string[]): { code: number; out: string } => {
   const r = spawnSync("git", args, { cwd, encoding: "utf8" });
@@ -154,6 +154,34 @@ describe("the gate, through installed hooks", () => {
     expect(g(root, "push", "-q", "origin", "main:side").code).not.toBe(0);
     g(root, "tag", "v1");
     expect(g(root, "push", "-q", "origin", "v1").code).not.toBe(0);
+  });
+
+  it("refuses a payload committed as YAML or as JSON with comments, naming the file and the line; documentation that names the members goes through", () => {
+    const root = repo();
+    mkdirSync(path.join(root, "config"), { recursive: true });
+    // No brace in the YAML: the gate's fast path must not let it through either.
+    writeFileSync(path.join(root, "config", "hook-input.yaml"), "# saved from a session\nsession_id: 9f1c2a7e\ncwd: /home/user/proj\nhook_event_name: PreToolUse\ntool_name: Bash\n");
+    writeFileSync(path.join(root, "case.jsonc"), '{\n  // what the host sent\n  "hook_event_name": "Stop",\n  "stop_hook_active": false, /* kept */\n}\n');
+    g(root, "add", "config/hook-input.yaml");
+    const yaml = clear(["gate", "pre-commit"], { cwd: root });
+    expect(yaml.code).toBe(1);
+    expect(yaml.stderr).toContain("config/hook-input.yaml line 2");
+    expect(yaml.stderr).toContain("it holds a payload of a known host (hook-event-name, written as YAML)");
+    g(root, "add", "case.jsonc");
+    const both = clear(["gate", "pre-commit"], { cwd: root });
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain("case.jsonc line 1");
+    const commit = g(root, "commit", "-qm", "payloads");
+    expect(commit.code).not.toBe(0);
+    expect(commit.out).toContain("raw-capture-committed");
+    const verify = clearJson(["verify"], { cwd: root });
+    expect(verify.code).toBe(1);
+    const refused = (verify.json.findings as { code: string; file: string; line?: number }[]).filter((f) => f.code === "raw-capture-committed");
+    expect(refused.map((f) => [f.file, f.line])).toEqual([["case.jsonc", 1], ["config/hook-input.yaml", 2]]);
+    g(root, "rm", "-q", "--cached", "config/hook-input.yaml", "case.jsonc");
+    writeFileSync(path.join(root, "HOOKS.md"), "# Hooks\n\nThe hook_event_name member names the event.\n\n| member | type |\n| --- | --- |\n| hook_event_name | string |\n\n```yaml\nproperties:\n  hook_event_name: {type: string}\n```\n");
+    g(root, "add", "HOOKS.md");
+    expect(g(root, "commit", "-qm", "docs").code).toBe(0);
   });
 
   it("keeps a foreign pre-commit hook, runs it first, and gives it back on uninstall", () => {

@@ -1,12 +1,14 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { readBlobs, stagedChanges } from "../io/git.js";
 import { gitTopLevel } from "../io/top-level.js";
+import { couldHoldPayload, payloadWords, type PayloadWords } from "../passes/raw-capture/prefilter.js";
 
 // The pre-commit gate's fast path, which every commit of a repository pays for: a commit that
 // touches none of the tool's places (in the default layout, with no clear.config.json) and brings
-// no file that could hold a capture (none named .json, none holding an opening brace) passes
-// here, having loaded no rules. Anything else goes to the whole gate.
+// no file that could hold a capture (none named .json, none that couldHoldPayload says could, from
+// the signatures' member names alone) passes here, having loaded no other rules. Anything else
+// goes to the whole gate.
 
 const PLACES = ["fixtures", "captures-inbox", "CLEARANCE.md", "clear.config.json"];
 const REGULAR = new Set(["100644", "100755"]);
@@ -23,5 +25,16 @@ export function stagedIsPlainlyClear(cwd: string): boolean {
   if (changes.some((c) => c.status !== "D" && !REGULAR.has(c.mode))) return false;
   const blobs = readBlobs([...brought.map((c) => c.sha), ":clear.config.json"], root);
   if (blobs.has(":clear.config.json")) return false;
-  return brought.every((c) => blobs.has(c.sha) && !(blobs.get(c.sha) as Buffer).includes(0x7b));
+  const words = bundledPayloadWords();
+  return words !== null && brought.every((c) => blobs.has(c.sha) && !couldHoldPayload(blobs.get(c.sha) as Buffer, words));
+}
+
+/** The signatures' member names from the bundled rules/payloads.json (never overlaid), read without a schema; null when it cannot be read. */
+function bundledPayloadWords(): PayloadWords | null {
+  try {
+    const rules = JSON.parse(readFileSync(new URL("../../rules/payloads.json", import.meta.url), "utf8")) as { signatures: { members: { pointer: string }[] }[] };
+    return payloadWords(rules.signatures);
+  } catch {
+    return null;
+  }
 }

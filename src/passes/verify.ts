@@ -68,9 +68,9 @@ function acceptedListing(state: GuardedState, findings: Finding[]): Map<string, 
   return new Map(reading.listed);
 }
 
-/** A file that could be one: named .json, or holding an opening brace. Anything else is passed without loading the rules. */
+/** A file that could be one: named .json, or holding anything (a payload may be written as YAML, TOML or base64, with no brace). An empty file is passed without loading the rules. */
 function couldBeRawCapture(path: string, bytes: Uint8Array): boolean {
-  return path.endsWith(".json") || Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(0x7b);
+  return path.endsWith(".json") || bytes.byteLength > 0;
 }
 
 function rawCapture(path: string, bytes: Uint8Array, checkOf: () => RawCaptureCheck): Finding | null {
@@ -80,7 +80,10 @@ function rawCapture(path: string, bytes: Uint8Array, checkOf: () => RawCaptureCh
   const verdict = payloadIn(bytes, check);
   if (verdict === null) return null;
   if ("unchecked" in verdict) return finding("raw-capture-committed", { file: path }, { why: `it cannot be shown to hold no payload (${verdict.unchecked})` });
-  return finding("raw-capture-committed", { file: path, pointer: verdict.pointer }, { why: `it holds a payload of a known host (${verdict.signature})` });
+  const how = verdict.form === undefined ? "" : `, written as ${verdict.form}`;
+  // A payload standing at a line, not as the file's whole document: the line says where, and a pointer under it if any.
+  const pointer = verdict.line !== undefined && verdict.pointer === "" ? undefined : verdict.pointer;
+  return finding("raw-capture-committed", { file: path, pointer, line: verdict.line }, { why: `it holds a payload of a known host (${verdict.signature}${how})` });
 }
 
 function guardedFindings(state: GuardedState, check: () => RawCaptureCheck, findings: Finding[]): void {
@@ -103,7 +106,7 @@ function guardedFindings(state: GuardedState, check: () => RawCaptureCheck, find
   for (const p of [...listed.keys()].sort()) if (!present.has(p)) findings.push(finding("fixture-missing", { file: p }));
 }
 
-/** `check` is asked for only where a file could hold a capture: a commit of documentation loads no rules. */
+/** `check` is asked for only where a change brings a file with content (or one named .json): a change of links, deletions and empty files loads no rules. */
 export function verifyPass(tree: TreeToVerify, check: () => RawCaptureCheck): Finding[] {
   const findings: Finding[] = [];
   if (tree.guarded) guardedFindings(tree.guarded, check, findings);

@@ -3,8 +3,8 @@ import { PendingBytes, ReadingBuilder, type Reading } from "./reading-builder.js
 // Escapes of one character at a time that are not JSON's, each undone in a reading of its own:
 // percent-encoding (%5F, and the non-standard %u005F), HTML and XML character references
 // (&#x67;, &#103;, &quot;), backslash escapes as a log or a language's string repr writes them
-// (\x67, \u{67}, \147) and quoted-printable (=5F, and soft line breaks). Each reading keeps the
-// rest of the text as it stands, with a way back to the raw offsets.
+// (\x67, \u{67}) and quoted-printable (=5F, and soft line breaks). Each reading keeps the rest
+// of the text as it stands, with a way back to the raw offsets.
 
 /** What an escape at an offset spells, and how long it is there. */
 interface Escape {
@@ -18,6 +18,13 @@ interface Escape {
 }
 
 type EscapeAt = (text: string, at: number) => Escape | null;
+
+/** What a text held: its escapes, its soft line breaks, and the longest row of escapes right after one another. */
+interface Held {
+  escapes: number;
+  breaks: number;
+  longestRow: number;
+}
 
 /** The value of `length` hex digits at `at`, or -1 where any is not one. */
 function hexAt(text: string, at: number, length: number): number {
@@ -52,15 +59,15 @@ function codePointText(cp: number): string {
  * Every escape `escapeAt` reads (it is tried wherever `trigger` stands) undone, or null when the
  * text holds fewer than `enough` asks for.
  */
-function undone(r: Reading, trigger: string, escapeAt: EscapeAt, enough: (escapes: number, breaks: number) => boolean): Reading | null {
+function undone(r: Reading, trigger: string, escapeAt: EscapeAt, enough: (held: Held) => boolean): Reading | null {
   const text = r.text;
   let at = text.indexOf(trigger);
   if (at === -1) return null;
   const out = new ReadingBuilder(r);
   const bytes = new PendingBytes(out);
+  const held: Held = { escapes: 0, breaks: 0, longestRow: 0 };
+  let row = 0;
   let from = 0;
-  let escapes = 0;
-  let breaks = 0;
   for (; at !== -1; at = text.indexOf(trigger, at)) {
     const e = escapeAt(text, at);
     if (!e || e.kept) {
@@ -76,13 +83,15 @@ function undone(r: Reading, trigger: string, escapeAt: EscapeAt, enough: (escape
       bytes.flush();
       out.put(e.text as string, at);
     }
-    if (e.text === "") breaks++;
-    else escapes++;
+    if (e.text === "") held.breaks++;
+    else held.escapes++;
+    row = at === from && held.escapes > 1 ? row + 1 : 1;
+    held.longestRow = Math.max(held.longestRow, row);
     from = at = at + e.length;
   }
   bytes.flush();
   out.copy(from, text.length);
-  return enough(escapes, breaks) ? out.finish() : null;
+  return enough(held) ? out.finish() : null;
 }
 
 /** %XX, a byte, and %uXXXX, a UTF-16 unit. */
@@ -130,8 +139,8 @@ const referenceAt: EscapeAt = (text, at) => {
 };
 
 /**
- * \xHH and \ooo, bytes; \u{H..}, \x{H..} and \UHHHHHHHH, characters; an escaped backslash kept. A
- * \uHHHH is JSON's own, which the readings of each level of escapes undo already.
+ * \xHH, a byte; \u{H..}, \x{H..} and \UHHHHHHHH, characters; an escaped backslash kept. A \uHHHH is
+ * JSON's own, which the readings of each level of escapes undo already.
  */
 const backslashAt: EscapeAt = (text, at) => {
   const kind = text[at + 1];
@@ -144,13 +153,8 @@ const backslashAt: EscapeAt = (text, at) => {
     const byte = hexAt(text, at + 2, 2);
     return byte === -1 ? null : { length: 4, byte };
   }
-  if (kind === "U") {
-    const cp = hexAt(text, at + 2, 8);
-    return cp === -1 ? null : { length: 10, text: codePointText(cp) };
-  }
-  const octal = spanOf(text, at + 1, 3, (c) => c >= 0x30 && c <= 0x37);
-  const byte = octal === 3 ? parseInt(text.slice(at + 1, at + 4), 8) : 256;
-  return byte < 256 ? { length: 4, byte } : null;
+  const cp = kind === "U" ? hexAt(text, at + 2, 8) : -1;
+  return cp === -1 ? null : { length: 10, text: codePointText(cp) };
 };
 
 /** =HH, a byte; = at the end of a line (spaces or tabs may follow it), a soft line break. */
@@ -162,9 +166,11 @@ const quotedPrintableAt: EscapeAt = (text, at) => {
   return text[k] === "\n" ? { length: k + 1 - at, text: "" } : null;
 };
 
-const any = (escapes: number, breaks: number): boolean => escapes + breaks > 0;
+const any = (held: Held): boolean => held.escapes > 0;
+// A lone \x64 is what a Windows path's folder looks like (C:\Users\me\x64); escapes a log writes come in a row.
+const inARow = (held: Held): boolean => held.longestRow >= 2;
 // A single =HH is what a URL's query or an assignment looks like; quoted-printable text has more, or a soft break.
-const quotedPrintable = (escapes: number, breaks: number): boolean => escapes >= 2 || breaks > 0;
+const quotedPrintable = (held: Held): boolean => held.escapes >= 2 || held.breaks > 0;
 
 /** The reading with every %XX and %uXXXX undone (UTF-8 sequences of %XX together), or null when none stands in it. */
 export function percentDecoded(r: Reading): Reading | null {
@@ -180,7 +186,7 @@ export function escapeReadings(r: Reading): Reading[] {
   for (const reading of [
     percentDecoded(r),
     undone(r, "&", referenceAt, any),
-    undone(r, "\\", backslashAt, any),
+    undone(r, "\\", backslashAt, inARow),
     undone(r, "=", quotedPrintableAt, quotedPrintable),
   ]) {
     if (reading) out.push(reading);

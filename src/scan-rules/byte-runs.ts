@@ -9,6 +9,8 @@ import { lastAtOrBelow } from "./reading-builder.js";
 /** Shortest base64 and hex runs read: shorter ones decode to a handful of characters at most. */
 const MIN_BASE64 = 8;
 const MIN_HEX = 16;
+/** Shortest base64 run read from its other offsets too: a prefix glued to the base64 of a key of twenty characters. */
+const MIN_SHIFTED_BASE64 = 24;
 /** A base64 run goes on past a line break only from a line this long: MIME wraps at 76, PEM at 64. */
 const MIN_WRAPPED_LINE = 16;
 /** Bytes a dump must spell before it is read. */
@@ -231,7 +233,8 @@ export function forEachByteRun(text: string, visit: (bytes: DecodedBytes) => Vis
   const runs = runsOf(text);
   for (const run of runs.base64) {
     const length = run.pieces.reduce((n, [start, end]) => n + end - start, 0);
-    for (let shift = 0; shift < 4 && length - shift >= MIN_BASE64; shift++) {
+    const shifts = length >= MIN_SHIFTED_BASE64 ? 4 : 1;
+    for (let shift = 0; shift < shifts && length - shift >= MIN_BASE64; shift++) {
       const visited = visit(base64Bytes(text, run, shift));
       if (visited === "stop") return;
       if (visited === "nextRun") break;

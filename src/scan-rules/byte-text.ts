@@ -80,17 +80,23 @@ function readingOf(d: DecodedBytes, source: Reading, a: number, b: number): Read
   return { text, rawAt: (i) => (i >= text.length ? end : source.rawAt(d.sourceAt(byteAt[i] as number))) };
 }
 
+const isAlphanumeric = (b: number | undefined): boolean => b !== undefined && ((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a));
+
+/** A group boundary inside a word: a key starting (or ending) there would read as glued to the letters before (or after) it. */
+const gluedAt = (bytes: Buffer, g: number): boolean => isAlphanumeric(bytes[g - 1]) && isAlphanumeric(bytes[g]);
+
 /**
- * A stretch of text, and its edges read again from each of the next group boundaries in: its
- * start always (a run may be glued to what it follows), its end where noise follows it.
+ * A stretch of text, and its edges read again from each of the next group boundaries in that
+ * stands inside a word: at its start always (a run may be glued to what it follows), at its end
+ * where noise follows it.
  */
 function stretchReadings(d: DecodedBytes, source: Reading, a: number, b: number): Reading[] {
   const spans: [number, number][] = [[a, b]];
   if (d.group > 1) {
     const firstIn = a + ((d.group - (a % d.group)) % d.group || d.group);
-    for (let g = firstIn; g <= a + 3 * d.group; g += d.group) spans.push([g, Math.min(b, g + EDGE)]);
+    for (let g = firstIn; g <= a + 3 * d.group; g += d.group) if (gluedAt(d.bytes, g)) spans.push([g, Math.min(b, g + EDGE)]);
     const lastIn = b - (b % d.group || d.group);
-    for (let g = lastIn; b < d.bytes.length && g >= b - 3 * d.group; g -= d.group) spans.push([Math.max(a, g - EDGE), g]);
+    for (let g = lastIn; b < d.bytes.length && g >= b - 3 * d.group; g -= d.group) if (gluedAt(d.bytes, g)) spans.push([Math.max(a, g - EDGE), g]);
   }
   const out: Reading[] = [];
   for (const [from, to] of spans) {

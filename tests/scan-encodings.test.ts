@@ -276,9 +276,11 @@ describe("the work of reading encodings is bounded", () => {
   it("a string built to multiply its readings is read within its budget and is a finding saying it cannot be read whole", async () => {
     const rules = loadRules();
     const engine = scanEngine(rules.secrets, homeGrammar(rules.homes), null);
-    const inner = base64(`inner words here ${base64("deepest words of text here")}`);
-    const unit = base64(`&amp;x=1 %41%42 \\x41 =41=42 ${inner} ${inner}`);
-    const text = JSON.stringify({ tool_response: Array.from({ length: 400 }, () => unit).join("&amp; %41 =41=42 \\x41 ") });
+    // Every escape reading copies the text, every copy decodes each run again, and what a run decodes to holds more of both.
+    const escapes = "&amp; %41%42 \\x41\\x42 =41=42";
+    const inner = base64(`inner ${escapes} words ${base64("deepest words of text here")}`);
+    const unit = base64(`${escapes} ${inner} ${escapes} ${inner}`);
+    const text = JSON.stringify({ tool_response: Array.from({ length: 400 }, () => unit).join(` ${escapes} `) });
     const r = await scanPass([{ file: "many.json", text }], engine, makeDisplay(rules, [], null));
     expect(r.findings.map((f) => [f.rule, f.pointer, f.line, f.column])).toEqual([["clear/escape-depth", "/tool_response", 1, 18]]);
   });

@@ -36,11 +36,15 @@ for (let c = 0; c < 128; c++) {
   for (const [bit, on] of bits) if (on) CLASSES[c] = (CLASSES[c] as number) | bit;
 }
 
-/** Whether the character at `at` is of a class (any of the bits of `classes`). */
+/** Whether the character at `at` is of a class (any of the bits of `classes`); past the end, none is. */
 function isOf(text: string, at: number, classes: number): boolean {
+  if (at >= text.length) return false;
   const c = text.charCodeAt(at);
   return c < 128 && ((CLASSES[c] as number) & classes) !== 0;
 }
+
+/** The character code at `at`, or -1 past the end. */
+const codeAt = (text: string, at: number): number => (at < text.length ? text.charCodeAt(at) : -1);
 
 /** [start, end) of a text. */
 type Span = [number, number];
@@ -55,8 +59,8 @@ function runEnd(text: string, at: number, classes: number): number {
 /** Where the next line starts when a line break (blanks around it allowed) stands at `at`; -1 when none does. */
 function nextLineAt(text: string, at: number): number {
   let k = runEnd(text, at, BLANK);
-  if (text.charCodeAt(k) === 0x0d) k++;
-  if (text.charCodeAt(k) !== 0x0a) return -1;
+  if (codeAt(text, k) === 0x0d) k++;
+  if (codeAt(text, k) !== 0x0a) return -1;
   return runEnd(text, k + 1, BLANK);
 }
 
@@ -138,7 +142,7 @@ function readPiece(text: string, at: number, runs: Runs, dumps: DumpCollector): 
 /** The end of a base64 run's padding, at most two = after its last piece. */
 function paddedEnd(text: string, end: number): number {
   let padded = end;
-  while (text.charCodeAt(padded) === 0x3d && padded - end < 2) padded++;
+  while (codeAt(text, padded) === 0x3d && padded - end < 2) padded++;
   return padded;
 }
 
@@ -174,21 +178,27 @@ function runsOf(text: string): Runs {
   return runs;
 }
 
-/** The bytes of a base64 run read from `shift` characters into it. */
-function base64Bytes(text: string, run: Base64Run, shift: number): DecodedBytes {
-  const joined = run.pieces.length === 1 ? text.slice(...(run.pieces[0] as Span)) : run.pieces.map((p) => text.slice(p[0], p[1])).join("");
-  const bytes = Buffer.from(shift === 0 ? joined : joined.slice(shift), "base64");
-  // Where each piece starts in the joined run, to map a joined offset back to the text.
+/** Where each piece of a wrapped run starts in the run joined, to map a joined offset back to the text. */
+function joinedToText(pieces: Span[]): (c: number) => number {
   const joinedStarts: number[] = [];
   let length = 0;
-  for (const [start, end] of run.pieces) {
+  for (const [start, end] of pieces) {
     joinedStarts.push(length);
     length += end - start;
   }
-  const textAt = (c: number): number => {
+  return (c) => {
     const k = lastAtOrBelow(joinedStarts, c);
-    return (run.pieces[k] as Span)[0] + c - (joinedStarts[k] as number);
+    return (pieces[k] as Span)[0] + c - (joinedStarts[k] as number);
   };
+}
+
+/** The bytes of a base64 run of `length` characters read from `shift` characters into it. */
+function base64Bytes(text: string, run: Base64Run, length: number, shift: number): DecodedBytes {
+  const [first] = run.pieces as [Span];
+  const single = run.pieces.length === 1;
+  const joined = single ? text.slice(first[0] + shift, first[1]) : run.pieces.map((p) => text.slice(p[0], p[1])).join("").slice(shift);
+  const bytes = Buffer.from(joined, "base64");
+  const textAt = single ? (c: number) => first[0] + c : joinedToText(run.pieces);
   const sourceAt = (j: number): number => (j >= bytes.length ? run.end : textAt(Math.min(length - 1, shift + 4 * Math.floor(j / 3) + (j % 3))));
   return { bytes, sourceAt, group: 3 };
 }
@@ -230,12 +240,13 @@ export type Visited = "stop" | "next" | "nextRun";
  * offsets, hex from each of two, and byte dumps.
  */
 export function forEachByteRun(text: string, visit: (bytes: DecodedBytes) => Visited): void {
+  if (text.length < MIN_BASE64) return;
   const runs = runsOf(text);
   for (const run of runs.base64) {
     const length = run.pieces.reduce((n, [start, end]) => n + end - start, 0);
     const shifts = length >= MIN_SHIFTED_BASE64 ? 4 : 1;
     for (let shift = 0; shift < shifts && length - shift >= MIN_BASE64; shift++) {
-      const visited = visit(base64Bytes(text, run, shift));
+      const visited = visit(base64Bytes(text, run, length, shift));
       if (visited === "stop") return;
       if (visited === "nextRun") break;
     }

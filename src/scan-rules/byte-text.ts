@@ -50,6 +50,16 @@ function textStretches(bytes: Buffer): [number, number][] {
   return out;
 }
 
+/** Whether every byte is part of a text character. */
+function isAllText(bytes: Buffer): boolean {
+  for (let i = 0; i < bytes.length; ) {
+    const n = textCharLength(bytes, i);
+    if (n === 0) return false;
+    i += n;
+  }
+  return true;
+}
+
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /** At least half of the bytes are letters or digits: text that is mostly symbols is noise that happened to be printable. */
@@ -139,6 +149,8 @@ export function textReadings(d: DecodedBytes, source: Reading): { readings: Read
 }
 
 function textOf(d: DecodedBytes, source: Reading): { readings: Reading[]; whole: boolean } {
+  // Most runs are words and identifiers that decode to a few bytes of noise: one look settles them.
+  if (d.bytes.length < MIN_STRETCH && !isAllText(d.bytes)) return { readings: [], whole: false };
   const stretches = textStretches(d.bytes);
   const [first] = stretches;
   const whole = stretches.length === 1 && first !== undefined && first[0] === 0 && first[1] === d.bytes.length;

@@ -166,6 +166,9 @@ const quotedPrintableAt: EscapeAt = (text, at) => {
   return text[k] === "\n" ? { length: k + 1 - at, text: "" } : null;
 };
 
+/** Whether a text may hold a backslash escape that is not JSON's: most backslashes in a reading are a path's or JSON's. */
+const hasBackslashEscape = (text: string): boolean => text.includes("\\x") || text.includes("\\u{") || text.includes("\\U");
+
 const any = (held: Held): boolean => held.escapes > 0;
 // A lone \x64 is what a Windows path's folder looks like (C:\Users\me\x64); escapes a log writes come in a row.
 const inARow = (held: Held): boolean => held.longestRow >= 2;
@@ -186,7 +189,7 @@ export function escapeReadings(r: Reading): Reading[] {
   for (const reading of [
     percentDecoded(r),
     undone(r, "&", referenceAt, any),
-    undone(r, "\\", backslashAt, inARow),
+    hasBackslashEscape(r.text) ? undone(r, "\\", backslashAt, inARow) : null,
     undone(r, "=", quotedPrintableAt, quotedPrintable),
   ]) {
     if (reading) out.push(reading);

@@ -251,6 +251,7 @@ describe("what only looks encoded stays clear", () => {
       html: "&lt;p&gt;Tom &amp; Jerry&#39;s &quot;cafe&quot; &#x263A; &copy; 2024&lt;/p&gt;",
       log: "\\x1b[32mPASS\\x1b[0m C:\\tools\\x64\\build \\u00e9t\\u00e9 %u00e9",
       cwd: "C:\\Users\\user\\x64\\proj",
+      said: "\\x68\\x69 from C:\\Users\\user\\x64\\proj",
       mail: quotedPrintable(`${prose(200)} caf\u00e9 = 3 + 4, r\u00e9sum\u00e9 ${prose(120)}`),
       dump: (noise(64, 5).toString("hex").match(/../g) ?? []).map((b) => `0x${b}`).join(", "),
       dates: "2024-01-15 10:30:45 12 34 56 78 90 ab cd ef",

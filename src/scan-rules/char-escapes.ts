@@ -19,11 +19,10 @@ interface Escape {
 
 type EscapeAt = (text: string, at: number) => Escape | null;
 
-/** What a text held: its escapes, its soft line breaks, and the longest row of escapes right after one another. */
+/** What a text held: its escapes undone, and its soft line breaks. */
 interface Held {
   escapes: number;
   breaks: number;
-  longestRow: number;
 }
 
 /** The value of `length` hex digits at `at`, or -1 where any is not one. */
@@ -55,43 +54,79 @@ function codePointText(cp: number): string {
   return cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? "\ufffd" : String.fromCodePoint(cp);
 }
 
+/** Writes a reading with escapes undone, a row of escapes right after one another at a time. */
+class Undoing {
+  private readonly out: ReadingBuilder;
+  private readonly bytes: PendingBytes;
+  readonly held: Held = { escapes: 0, breaks: 0 };
+  /** The source offset written up to. */
+  private from = 0;
+  private row: { at: number; escape: Escape }[] = [];
+
+  /** `minRow`: the fewest escapes in a row that are undone; shorter rows stay as they stand. */
+  constructor(
+    private readonly source: Reading,
+    private readonly minRow: number,
+  ) {
+    this.out = new ReadingBuilder(source);
+    this.bytes = new PendingBytes(this.out);
+  }
+
+  /** An escape at `at`: one more in the row when it follows the last one right away, else the first of a new row. */
+  escape(at: number, escape: Escape): void {
+    const last = this.row[this.row.length - 1];
+    if (last && last.at + last.escape.length !== at) this.endRow();
+    this.row.push({ at, escape });
+  }
+
+  finish(): Reading {
+    this.endRow();
+    this.bytes.flush();
+    this.out.copy(this.from, this.source.text.length);
+    return this.out.finish();
+  }
+
+  private endRow(): void {
+    const { row } = this;
+    this.row = [];
+    const first = row[0];
+    const last = row[row.length - 1];
+    if (!first || !last || row.length < this.minRow) return;
+    if (first.at > this.from) {
+      this.bytes.flush();
+      this.out.copy(this.from, first.at);
+    }
+    for (const { at, escape } of row) this.write(at, escape);
+    this.from = last.at + last.escape.length;
+  }
+
+  private write(at: number, escape: Escape): void {
+    if (escape.text === "") this.held.breaks++;
+    else this.held.escapes++;
+    if (escape.byte !== undefined) this.bytes.add(escape.byte, at);
+    else if (escape.text !== "") {
+      this.bytes.flush();
+      this.out.put(escape.text as string, at);
+    }
+  }
+}
+
 /**
- * Every escape `escapeAt` reads (it is tried wherever `trigger` stands) undone, or null when the
- * text holds fewer than `enough` asks for.
+ * Every escape `escapeAt` reads (it is tried wherever `trigger` stands) undone where at least
+ * `minRow` stand in a row, or null when the text holds fewer than `enough` asks for.
  */
-function undone(r: Reading, trigger: string, escapeAt: EscapeAt, enough: (held: Held) => boolean): Reading | null {
+function undone(r: Reading, trigger: string, escapeAt: EscapeAt, minRow: number, enough: (held: Held) => boolean): Reading | null {
   const text = r.text;
   let at = text.indexOf(trigger);
   if (at === -1) return null;
-  const out = new ReadingBuilder(r);
-  const bytes = new PendingBytes(out);
-  const held: Held = { escapes: 0, breaks: 0, longestRow: 0 };
-  let row = 0;
-  let from = 0;
-  for (; at !== -1; at = text.indexOf(trigger, at)) {
+  const undoing = new Undoing(r, minRow);
+  while (at !== -1) {
     const e = escapeAt(text, at);
-    if (!e || e.kept) {
-      at += e ? e.length : 1;
-      continue;
-    }
-    if (at > from) {
-      bytes.flush();
-      out.copy(from, at);
-    }
-    if (e.byte !== undefined) bytes.add(e.byte, at);
-    else if (e.text !== "") {
-      bytes.flush();
-      out.put(e.text as string, at);
-    }
-    if (e.text === "") held.breaks++;
-    else held.escapes++;
-    row = at === from && held.escapes > 1 ? row + 1 : 1;
-    held.longestRow = Math.max(held.longestRow, row);
-    from = at = at + e.length;
+    if (e && !e.kept) undoing.escape(at, e);
+    at = text.indexOf(trigger, at + (e ? e.length : 1));
   }
-  bytes.flush();
-  out.copy(from, text.length);
-  return enough(held) ? out.finish() : null;
+  const reading = undoing.finish();
+  return enough(undoing.held) ? reading : null;
 }
 
 /** %XX, a byte, and %uXXXX, a UTF-16 unit. */
@@ -170,14 +205,14 @@ const quotedPrintableAt: EscapeAt = (text, at) => {
 const hasBackslashEscape = (text: string): boolean => text.includes("\\x") || text.includes("\\u{") || text.includes("\\U");
 
 const any = (held: Held): boolean => held.escapes > 0;
-// A lone \x64 is what a Windows path's folder looks like (C:\Users\me\x64); escapes a log writes come in a row.
-const inARow = (held: Held): boolean => held.longestRow >= 2;
+// A lone \x64 is what a folder named x64 looks like in a Windows path; escapes a log writes come in a row.
+const BACKSLASH_ROW = 2;
 // A single =HH is what a URL's query or an assignment looks like; quoted-printable text has more, or a soft break.
 const quotedPrintable = (held: Held): boolean => held.escapes >= 2 || held.breaks > 0;
 
 /** The reading with every %XX and %uXXXX undone (UTF-8 sequences of %XX together), or null when none stands in it. */
 export function percentDecoded(r: Reading): Reading | null {
-  return undone(r, "%", percentAt, any);
+  return undone(r, "%", percentAt, 1, any);
 }
 
 /**
@@ -188,9 +223,9 @@ export function escapeReadings(r: Reading): Reading[] {
   const out: Reading[] = [];
   for (const reading of [
     percentDecoded(r),
-    undone(r, "&", referenceAt, any),
-    hasBackslashEscape(r.text) ? undone(r, "\\", backslashAt, inARow) : null,
-    undone(r, "=", quotedPrintableAt, quotedPrintable),
+    undone(r, "&", referenceAt, 1, any),
+    hasBackslashEscape(r.text) ? undone(r, "\\", backslashAt, BACKSLASH_ROW, any) : null,
+    undone(r, "=", quotedPrintableAt, 1, quotedPrintable),
   ]) {
     if (reading) out.push(reading);
   }

@@ -180,8 +180,8 @@ async function lint(content: string, ext: string, config: SecretLintCoreConfig):
 }
 
 /** Every rule on the raw text (this project's rules read the decoded strings themselves), then the preset on the decoded text. */
-async function hitsOf(text: string, engine: ScanEngine): Promise<{ hits: Hit[]; readings: SourceReadings }> {
-  const readings = prepareSource(text);
+async function hitsOf(text: string, engine: ScanEngine, isControl = false): Promise<{ hits: Hit[]; readings: SourceReadings }> {
+  const readings = prepareSource(text, isControl);
   const hits = (await lint(text, readings.isJson ? ".json" : ".txt", engine.config)).map((m) => ({ rule: m.ruleId, start: m.range[0], end: m.range[1] }));
   // The GCP rule reports a service account's whole file: its place is the private key's value.
   const key = readings.places.filter((p) => p.pointer === "/private_key").pop();
@@ -262,9 +262,9 @@ async function scanOne(input: ScanInput, engine: ScanEngine, display: Display): 
  * file, is found there by the private key in it).
  */
 async function silentOn(engine: ScanEngine): Promise<string[]> {
-  const fired = new Set((await hitsOf(engine.control.plain, engine)).hits.map((h) => h.rule));
+  const fired = new Set((await hitsOf(engine.control.plain, engine, true)).hits.map((h) => h.rule));
   const silent = engine.expected.filter((id) => !fired.has(id));
-  const { hits, readings } = await hitsOf(engine.control.escaped, engine);
+  const { hits, readings } = await hitsOf(engine.control.escaped, engine, true);
   for (const p of engine.control.planted) {
     // The member's value: its name comes first among the places.
     const place = readings.places.filter((x) => x.pointer === `/${escapePointerToken(`held ${p.rule}`)}`).pop();

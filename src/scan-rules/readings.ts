@@ -294,8 +294,17 @@ export function readingsOf(raw: string): SourceReadings {
   return last;
 }
 
-/** Reads a raw text once, for every rule that runs on it. */
-export function prepareSource(raw: string): SourceReadings {
-  last = readSource(raw);
+// The reach control's texts are the same in every scan of a process: they are read once.
+const kept = new Map<string, SourceReadings>();
+const MAX_KEPT = 8;
+
+/** Reads a raw text once, for every rule that runs on it; with `keep` (the control's texts), once for every scan of it. */
+export function prepareSource(raw: string, keep = false): SourceReadings {
+  const known = keep ? kept.get(raw) : undefined;
+  last = known ?? readSource(raw);
+  if (keep && !known) {
+    if (kept.size >= MAX_KEPT) kept.clear();
+    kept.set(raw, last);
+  }
   return last;
 }

@@ -14,3 +14,15 @@ export function append<K, V>(map: Map<K, V[]>, key: K, ...items: V[]): void {
   if (list) pushAll(list, items);
   else map.set(key, [...items]);
 }
+
+/** The last index of a sorted list at or below `value` (0 when none is): one binary search for every offset table. */
+export function lastAtOrBelow(sorted: ArrayLike<number>, value: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((sorted[mid] as number) <= value) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

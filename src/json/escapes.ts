@@ -1,3 +1,5 @@
+import { lastAtOrBelow } from "../collections.js";
+
 // The one decoder of JSON string escapes. Every reader of string content (the positioned reader,
 // substitution, the final check, the secret scan) decodes through here.
 
@@ -143,12 +145,6 @@ function decodeChecked(text: string): DecodedLevel {
 
 /** The input offset a decoded offset comes from (the decoded length maps to the input's length). */
 export function inputOffset(level: DecodedLevel, i: number): number {
-  let lo = 0;
-  let hi = level.breaksAt.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((level.breaksAt[mid] as number) <= i) lo = mid;
-    else hi = mid - 1;
-  }
+  const lo = lastAtOrBelow(level.breaksAt, i);
   return (level.rawStarts[lo] as number) + (i - (level.breaksAt[lo] as number));
 }

@@ -1,3 +1,4 @@
+import { lastAtOrBelow } from "../collections.js";
 import { decodeJsonString } from "./escapes.js";
 import type { JsonDocument, KeySpan, SourcePlace, ValueSpan } from "../types.js";
 
@@ -44,13 +45,7 @@ function indexLines(text: string): void {
 export function placeOf(text: string, offset: number): SourcePlace {
   indexLines(text);
   const at = Math.min(Math.max(offset, 0), text.length);
-  let lo = 0;
-  let hi = lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((lineStarts[mid] as number) <= at) lo = mid;
-    else hi = mid - 1;
-  }
+  const lo = lastAtOrBelow(lineStarts, at);
   return { line: lo + 1, column: at - (lineStarts[lo] as number) + 1 };
 }
 

@@ -1,5 +1,5 @@
 import type { DecodedBytes } from "./byte-text.js";
-import { lastAtOrBelow } from "./reading-builder.js";
+import { lastAtOrBelow } from "../collections.js";
 
 // Runs of a text that encode bytes, all found in one pass with no regular expression (a run may be
 // megabytes long): base64 and base64url, also wrapped over lines as MIME and PEM wrap them and read

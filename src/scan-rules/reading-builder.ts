@@ -1,3 +1,5 @@
+import { lastAtOrBelow } from "../collections.js";
+
 // A reading of a string is its text with a way back to the raw offsets. Decoders that rewrite a
 // few spots of a long text (a reference, an escape, an encoded byte) build one here: stretches
 // copied as they stand and stretches rewritten, kept as breaks rather than one offset per
@@ -10,17 +12,6 @@ export interface Reading {
   rawAt(i: number): number;
 }
 
-/** The last index of a sorted list at or below `value` (0 when none is). */
-export function lastAtOrBelow(sorted: ArrayLike<number>, value: number): number {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((sorted[mid] as number) <= value) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
 
 /** A new reading of a source reading, written from left to right. */
 export class ReadingBuilder {

@@ -1,4 +1,4 @@
-import { pushAll } from "../collections.js";
+import { lastAtOrBelow, pushAll } from "../collections.js";
 import { decodeLevel, inputOffset, type DecodedLevel } from "../json/escapes.js";
 import { encodedReadings, ReadingBudget } from "./encoded.js";
 import type { Reading } from "./reading-builder.js";
@@ -192,16 +192,9 @@ function decodedTextOf(shown: ScannedString[]): { decoded: string; segments: Seg
   return { decoded: parts.join(""), segments };
 }
 
-function segmentAt(segments: Segment[], i: number): Segment | null {
-  let lo = 0;
-  let hi = segments.length - 1;
-  if (hi < 0 || i < (segments[0] as Segment).at) return null;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((segments[mid] as Segment).at <= i) lo = mid;
-    else hi = mid - 1;
-  }
-  return segments[lo] as Segment;
+function segmentAt(segments: Segment[], starts: number[], i: number): Segment | null {
+  if (segments.length === 0 || i < (segments[0] as Segment).at) return null;
+  return segments[lastAtOrBelow(starts, i)] as Segment;
 }
 
 /**
@@ -233,6 +226,7 @@ export function readSource(raw: string): SourceReadings {
   const { isJson, strings, places, shown } = collected;
   places.sort((a, b) => a.start - b.start);
   const { decoded, segments } = decodedTextOf(shown);
+  const starts = segments.map((s) => s.at);
   const byPlace = new Map<RawPlace, ScannedString[]>();
   for (const s of strings) {
     const list = byPlace.get(s.place);
@@ -240,7 +234,7 @@ export function readSource(raw: string): SourceReadings {
     else byPlace.set(s.place, [s]);
   }
   const toRaw = (i: number, isEnd: boolean): number => {
-    const seg = segmentAt(segments, isEnd ? Math.max(0, i - 1) : i);
+    const seg = segmentAt(segments, starts, isEnd ? Math.max(0, i - 1) : i);
     if (!seg) return 0;
     return seg.reading ? seg.reading.rawAt(Math.min(i - seg.at, seg.length)) : seg.rawStart;
   };

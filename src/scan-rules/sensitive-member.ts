@@ -16,7 +16,7 @@ const CAMEL_KEY = /[a-z0-9]Key(?:$|[A-Z_])/;
  * cache, partition or sort key, a page token. Taken out of the name before it is judged, so
  * `public_key` stays and `public_key_secret` does not.
  */
-const NAMED_FOR_AN_INDEX = /(?:public|idempotency|idempotent|cache|partition|sort|primary|foreign|row|object|lookup|dedupe?|dedup|routing|index|cursor|i18n|translation|locale|hot|unique|composite|shard|bucket)[_.-]?key(?![a-z])|(?:page|next[_.-]?page|continuation|sync|pagination)[_.-]?token(?![a-z])/gi;
+const NAMED_FOR_AN_INDEX = /(?:public|idempotency|idempotent|cache|partition|sort|primary|foreign|row|object|lookup|dedupe?|routing|index|cursor|i18n|translation|locale|hot|unique|composite|shard|bucket)[_.-]?key(?![a-z])|(?:page|next[_.-]?page|continuation|sync|pagination)[_.-]?token(?![a-z])/gi;
 const sensitive = (member: string): boolean => {
   const judged = member.replace(NAMED_FOR_AN_INDEX, " ");
   return MEMBER.test(judged) || CAMEL_KEY.test(judged);

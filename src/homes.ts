@@ -140,8 +140,25 @@ interface RootMeta {
   anchored: boolean;
 }
 
+interface Patterns {
+  roots: RegExp;
+  slugs: RegExp;
+  meta: Map<string, RootMeta>;
+}
+
+// Compiling the root pattern is the dearest step of a grammar: every grammar of one rules object
+// (no names, the sitting's names, the printing one) shares it. A walk sets lastIndex before it
+// starts and finishes without handing control away, so sharing the stateful patterns is safe.
+const compiled = new WeakMap<HomeRules, Patterns>();
+
+function patterns(rules: HomeRules): Patterns {
+  let p = compiled.get(rules);
+  if (!p) compiled.set(rules, (p = compilePatterns(rules)));
+  return p;
+}
+
 /** The patterns of every root and slug, and what each named group of the root pattern stands for. */
-function patterns(rules: HomeRules): { roots: RegExp; slugs: RegExp; meta: Map<string, RootMeta> } {
+function compilePatterns(rules: HomeRules): Patterns {
   const groups = `(?:${rules.groupFolders.map(escapeRegex).join("|")})`;
   const meta = new Map<string, RootMeta>();
   // Every root takes either slash: a root's own separators document its platform, but a path
@@ -214,12 +231,11 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
   // A sitting repeats its paths: each distinct text is read once per grammar.
   const seen = new Memo<readonly OwnerSpan[]>();
   const seenReal = new Memo<readonly OwnerSpan[]>();
-  const seenMay = new Memo<boolean>();
 
   const grammar: HomeGrammar = {
     placeholder: rules.placeholder,
     isOwner,
-    mayHold: (text) => seenMay.get(text, () => keywords.test(text)),
+    mayHold: (text) => keywords.test(text),
     realOwners: (text) => seenReal.get(text, () => grammar.owners(text).filter((o) => o.real)),
     owners: (text) => seen.get(text, () => {
       const out: OwnerSpan[] = [];

@@ -18,51 +18,51 @@ export function namesOf(captures: Capture[], setting: Setting): SittingNames {
 /** A digest this tool computed (a file's SHA-256, a waiver's): the bytes of a hash, never the sitting's words. */
 const isOwnDigest = (key: string | number, text: string): boolean => key === "sha256" && /^[0-9a-f]{64}$/.test(text);
 
-/** Every string in a value, in the order a walk meets them, with a way to put a new one in its place. */
-function stringsOf(value: unknown): { text: string; set: (next: string) => void }[] {
-  const out: { text: string; set: (next: string) => void }[] = [];
+/** Each string of a value, walked in place: `visit` gives its replacement, or the string itself to keep it. */
+function eachString(value: unknown, visit: (text: string) => string): void {
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const v = stack.pop();
     if (v === null || typeof v !== "object") continue;
-    const entries: [string | number, unknown][] = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
-    for (const [k, x] of entries) {
-      if (typeof x === "string") {
-        if (!isOwnDigest(k, x)) out.push({ text: x, set: (next) => ((v as Record<string | number, unknown>)[k] = next) });
-      } else stack.push(x);
+    const o = v as Record<string | number, unknown>;
+    for (const k of Array.isArray(v) ? v.keys() : Object.keys(v)) {
+      const x = o[k];
+      if (typeof x !== "string") stack.push(x);
+      else if (x.length >= 3 && !isOwnDigest(k, x)) {
+        const next = visit(x);
+        if (next !== x) o[k] = next;
+      }
     }
   }
-  return out;
 }
 
 /** A copy of `value` whose strings hold nothing the scan finds: each finding's characters are stars. */
 export async function checkedValue<T>(value: T, setting: Setting, names: SittingNames): Promise<T> {
-  const copy = structuredClone(value);
-  const all = stringsOf(copy).filter((s) => s.text.length >= 3);
-  if (all.length === 0) return copy;
   // Reports repeat their words (rule ids, pointers, reasons): each distinct text is scanned once.
-  const strings = [...new Map(all.map((s) => [s.text, s])).values()];
+  const distinct = new Set<string>();
+  eachString(value, (text) => (distinct.add(text), text));
+  if (distinct.size === 0) return value;
+  const strings = [...distinct];
   // One text, each string on lines of its own: one scan, and a finding's offset tells its string.
   const at: number[] = [];
   let length = 0;
-  for (const s of strings) {
+  for (const text of strings) {
     at.push(length);
-    length += s.text.length + 1;
+    length += text.length + 1;
   }
-  const joined = strings.map((s) => s.text).join("\n");
-  const { scanEngine, scanPass } = await import("../passes/scan.js");
+  const joined = strings.join("\n");
+  const { scanEngine, scanFindings } = await import("../passes/scan.js");
   const engine = scanEngine(setting.rules.secrets, names.grammar, userNamePattern(names.checked), setting.rules.knownMembers);
-  const { findings } = await scanPass([{ file: "output", text: joined }], engine, setting.display);
-  if (findings.length === 0) return copy;
+  // The rules' reach is the scan's and run's to prove (their control); here they only star.
+  const findings = await scanFindings([{ file: "output", text: joined }], engine, setting.display);
+  if (findings.length === 0) return value;
   const chars = joined.split("");
   for (const f of findings) {
     for (let i = offsetOf(joined, f.line, f.column); i < offsetOf(joined, f.endLine, f.endColumn); i++) if (chars[i] !== "\n") chars[i] = "*";
   }
   const starred = chars.join("");
-  const shown = new Map(strings.map((s, i) => [s.text, starred.slice(at[i] as number, (at[i] as number) + s.text.length)]));
-  for (const s of all) {
-    const next = shown.get(s.text) as string;
-    if (next !== s.text) s.set(next);
-  }
+  const shown = new Map(strings.map((text, i) => [text, starred.slice(at[i] as number, (at[i] as number) + text.length)]));
+  const copy = structuredClone(value);
+  eachString(copy, (text) => shown.get(text) ?? text);
   return copy;
 }

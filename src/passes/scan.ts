@@ -275,10 +275,20 @@ async function silentOn(engine: ScanEngine): Promise<string[]> {
   return silent;
 }
 
+/** Every rule on every input; no waivers, no control: what a check of the tool's own output needs. */
+export async function scanFindings(inputs: ScanInput[], engine: ScanEngine, display: Display): Promise<ScanFinding[]> {
+  return (await foundIn(inputs, engine, display)).map((f) => f.finding);
+}
+
+async function foundIn(inputs: ScanInput[], engine: ScanEngine, display: Display): Promise<Found[]> {
+  const found: Found[] = [];
+  for (const input of inputs) pushAll(found, await scanOne(input, engine, display));
+  return found;
+}
+
 /** The scan pass: every input, the waivers in force, then the reach control. */
 export async function scanPass(inputs: ScanInput[], engine: ScanEngine, display: Display, waivers: ScanWaiver[] = []): Promise<ScanResult> {
-  const found: Found[] = [];
-  for (const input of inputs) pushAll(found, (await scanOne(input, engine, display)));
+  const found = await foundIn(inputs, engine, display);
   const split = waive(found, new Set(inputs.map((i) => i.repoPath ?? i.file)), waivers);
   const silent = [...(await controlVerdict(engine))];
   const unusedWaivers = split.unused.map((w) => ({ ...w, fixture: display.path(w.fixture), pointer: display.pointer(w.pointer) }));

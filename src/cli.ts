@@ -72,7 +72,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   // A command's help is printed without loading the command: its start is Node's own.
   if ((await import("./cli-args.js")).wantsHelp(rest)) {
-    io.stdout((await helpOf(name)) ?? (await load()).help);
+    io.stdout((await helpOf(name)) ?? HELP);
     return 0;
   }
   return (await load()).run(rest, io);

@@ -5,11 +5,10 @@ import { escapeRegex } from "./regex.js";
 import type { Io } from "./types.js";
 import { writeJson } from "./render/json.js";
 
-// What every command shares: its help, and the mapping of "could not read the input at all" and
+// What every command shares (its help lives in commands/help.ts, printed without loading it): the mapping of "could not read the input at all" and
 // of file-system failures to exit 2 with a clear line (and, under --json, still one JSON object).
 
 export interface Command {
-  help: string;
   run: (argv: string[], io: Io) => Promise<number>;
 }
 

@@ -96,6 +96,10 @@ describe("the gate, through installed hooks", () => {
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).toContain(fixture);
     expect(r.stdout + r.stderr).toContain("fixture-changed");
+    // The digest read is added on a line of its own after the torn one, which stays as it was and is never believed.
+    const digest = createHash("sha256").update(readFileSync(path.join(root, fixture))).digest("hex");
+    const after = readFileSync(cache, "utf8");
+    expect(after.endsWith(`\n${staged} ${"0".repeat(63)}\n${staged} ${digest}\n`)).toBe(true);
     expect(g(root, "commit", "-qm", "changed").code).not.toBe(0);
   });
 

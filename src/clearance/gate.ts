@@ -5,9 +5,25 @@ import { blocks, finding, type Finding } from "../findings.js";
 import { commitChanges, git, gitMaybe, LINK_MODE, lsIndex, lsTree, readBlobs, readObjects, revList, stagedChanges, type TreeEntry } from "../io/git.js";
 import { parseConfigText, type ClearConfig } from "../io/repo.js";
 import { candidatesFromGit, CONFIG_FILE, guardedFromGit, placesOf, repoPaths, touchesPlaces, wholeTree } from "../io/repo-tree.js";
-import type { RawCaptureCheck } from "../passes/raw-capture.js";
-import { verifyPass } from "../passes/verify.js";
+import { verifyPass, type RawCaptureJudge } from "../passes/verify.js";
 import type { RepoLayout } from "../types.js";
+
+type Judge = () => Promise<RawCaptureJudge>;
+
+/**
+ * The raw-capture check of a rules folder, loaded once and only when a file asks for it: a commit
+ * of accepted fixtures, a deletion or a link loads no rules and no payload reader.
+ */
+export function rawCaptureJudge(rulesDir: string): Judge {
+  let loaded: Promise<RawCaptureJudge> | null = null;
+  const load = async (): Promise<RawCaptureJudge> => {
+    const [{ loadRawCaptureRules }, { rawCaptureCheck, rawCaptureFinding }] = await Promise.all([import("../io/load-rules.js"), import("../passes/raw-capture.js")]);
+    const rules = loadRawCaptureRules(rulesDir);
+    const check = rawCaptureCheck(rules.harnesses, rules.payloads);
+    return (path, bytes) => rawCaptureFinding(path, bytes, check);
+  };
+  return () => (loaded ??= load());
+}
 
 // The gate: at pre-commit, what is staged; at pre-push, and for `clear verify --range`, every
 // commit the destination does not have. Each is checked by the one verify pass: the tool's own
@@ -31,7 +47,7 @@ export function configAt(root: string, source: string, listed?: TreeEntry[]): Cl
 }
 
 /** The staged change, checked: the places when touched (by the working tree's layout or the staged one), and every file it brings. */
-export function checkStaged(root: string, workingLayout: RepoLayout, check: () => RawCaptureCheck): Finding[] {
+export async function checkStaged(root: string, workingLayout: RepoLayout, check: Judge): Promise<Finding[]> {
   const changes = stagedChanges(root);
   if (changes.length === 0) return [];
   // One listing of the default places (the config among them) serves the staged layout when it is the default one.
@@ -57,7 +73,7 @@ function objectIds(root: string, names: string[]): Map<string, string | null> {
  * Every commit checked whole: the tool's places in that commit's own layout (commits whose places
  * hold the same objects are checked once) and every file the commit changes against its parents.
  */
-export function checkCommits(root: string, commits: string[], check: () => RawCaptureCheck): CommitVerdict[] {
+export async function checkCommits(root: string, commits: string[], check: Judge): Promise<CommitVerdict[]> {
   const changes = commitChanges(commits, root);
   const configIds = objectIds(root, commits.map((c) => `${c}:${CONFIG_FILE}`));
   const layouts = new Map<string, RepoLayout>();
@@ -75,16 +91,18 @@ export function checkCommits(root: string, commits: string[], check: () => RawCa
   const blobs = readBlobs([...changes.values()].flat().filter((c) => c.status !== "D").map((c) => c.sha), root);
   // A commit's message travels with it: it is checked for raw captures as a file is.
   const objects = readObjects(commits, root);
-  return commits.map((commit) => {
+  const verdicts: CommitVerdict[] = [];
+  for (const commit of commits) {
     const layout = layoutOf(commit);
     const { places, above } = placesOf(layout);
     const key = JSON.stringify([layout, ...[...places, ...above].map((p) => placeIds.get(`${commit}:${p}`) ?? null)]);
-    if (!seen.has(key)) seen.set(key, verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: [] }, check));
+    if (!seen.has(key)) seen.set(key, await verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: [] }, check));
     const object = objects.get(commit);
-    const own = verifyPass({ guarded: null, candidates: candidatesFromGit(root, changes.get(commit) ?? [], layout, blobs) }, check);
-    if (object) pushAll(own, objectFindings(`commit ${commit.slice(0, 12)} (its headers and message)`, object.bytes, check));
-    return { commit, findings: [...(seen.get(key) as Finding[]), ...own] };
-  });
+    const own = await verifyPass({ guarded: null, candidates: candidatesFromGit(root, changes.get(commit) ?? [], layout, blobs) }, check);
+    if (object) pushAll(own, await objectFindings(`commit ${commit.slice(0, 12)} (its headers and message)`, object.bytes, check));
+    verdicts.push({ commit, findings: [...(seen.get(key) as Finding[]), ...own] });
+  }
+  return verdicts;
 }
 
 /**
@@ -92,12 +110,12 @@ export function checkCommits(root: string, commits: string[], check: () => RawCa
  * check finds JSON wherever it stands (after a subject line, in a header, beside bytes of another
  * encoding). At most one finding per object.
  */
-function objectFindings(label: string, bytes: Buffer, check: () => RawCaptureCheck): Finding[] {
-  return verifyPass({ guarded: null, candidates: [{ path: label, bytes }] }, check).slice(0, 1);
+async function objectFindings(label: string, bytes: Buffer, check: Judge): Promise<Finding[]> {
+  return (await verifyPass({ guarded: null, candidates: [{ path: label, bytes }] }, check)).slice(0, 1);
 }
 
 /** `verify --rev`: one commit's places, and every file of its tree for raw captures. */
-export function checkTree(root: string, rev: string, check: () => RawCaptureCheck): Finding[] {
+export function checkTree(root: string, rev: string, check: Judge): Promise<Finding[]> {
   const commit = git(["rev-parse", "--verify", `${rev}^{commit}`], root).toString("utf8").trim();
   const layout = repoPaths(configAt(root, commit));
   return verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: candidatesFromGit(root, wholeTree(root, commit), layout) }, check);
@@ -124,13 +142,13 @@ export interface PushInput {
  * pre-commit framework's PRE_COMMIT_FROM_REF/TO_REF; else every local branch and tag the named
  * remote does not have, so that a hook manager that passes no ref lines never lets a push through unchecked.
  */
-export function commitsToPush(root: string, push: PushInput, check: () => RawCaptureCheck): { commits: string[]; how: string; findings: Finding[] } {
+export async function commitsToPush(root: string, push: PushInput, check: Judge): Promise<{ commits: string[]; how: string; findings: Finding[] }> {
   const { commits, how, objects } = pushedCommits(root, push);
-  return { commits, how, findings: [...notCommits(root, objects), ...tagFindings(root, objects, check)] };
+  return { commits, how, findings: [...notCommits(root, objects), ...(await tagFindings(root, objects, check))] };
 }
 
 /** The annotated tags a push sends, down each chain of tags to what it names: each object checked for raw captures as a file is. */
-function tagFindings(root: string, objects: { ref: string; sha: string }[], check: () => RawCaptureCheck): Finding[] {
+async function tagFindings(root: string, objects: { ref: string; sha: string }[], check: Judge): Promise<Finding[]> {
   const out: Finding[] = [];
   let next = objects.map((o) => ({ ref: o.ref, sha: o.sha }));
   for (let depth = 0; depth < 16 && next.length > 0; depth++) {
@@ -139,7 +157,7 @@ function tagFindings(root: string, objects: { ref: string; sha: string }[], chec
     for (const o of next) {
       const object = read.get(o.sha);
       if (object?.type !== "tag") continue;
-      pushAll(out, objectFindings(`tag ${o.ref} (its headers and message)`, object.bytes, check));
+      pushAll(out, await objectFindings(`tag ${o.ref} (its headers and message)`, object.bytes, check));
       const named = /^object ([0-9a-f]{40,64})$/m.exec(object.bytes.toString("utf8"))?.[1];
       if (named) deeper.push({ ref: o.ref, sha: named });
     }

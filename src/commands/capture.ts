@@ -22,9 +22,6 @@ import { guarded, type Command } from "../command.js";
 import { loadSetting, type Setting } from "../io/setting.js";
 import type { Io } from "../types.js";
 import { writeJson } from "../render/json.js";
-import { HELP } from "./help.js";
-
-const help = HELP["capture"];
 
 function harnessOf(name: string | undefined, sub: string): Harness {
   if (!isHarness(name)) throw new UsageError(`clear capture ${sub} needs a harness: ${HARNESSES.join(", ")}`);
@@ -290,4 +287,4 @@ async function run(argv: string[], io: Io): Promise<number> {
   return handler(rest, io);
 }
 
-export const captureCommand: Command = { help, run: (argv, io) => guarded(io, argv, () => run(argv, io)) };
+export const captureCommand: Command = { run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

@@ -13,9 +13,6 @@ import { comparePass, shapeOf, type FixtureShape } from "../passes/compare.js";
 import { comparisonJson, renderComparison, type ComparedSide } from "../render/compare.js";
 import { writeJson } from "../render/json.js";
 import type { Io, ReadProblem } from "../types.js";
-import { HELP } from "./help.js";
-
-const help = HELP["compare"];
 
 interface Side extends ComparedSide {
   base: string;
@@ -124,4 +121,4 @@ async function run(argv: string[], io: Io): Promise<number> {
   return findings.some((f) => f.severity === "block") ? 1 : 0;
 }
 
-export const compareCommand: Command = { help, run: (argv, io) => guarded(io, argv, () => run(argv, io)) };
+export const compareCommand: Command = { run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

@@ -5,9 +5,6 @@ import { parseFlags } from "../cli-args.js";
 import { demoFlow } from "../clearance/demo-flow.js";
 import { guarded, type Command } from "../command.js";
 import type { Io } from "../types.js";
-import { HELP } from "./help.js";
-
-const help = HELP["demo"];
 
 async function run(argv: string[], io: Io): Promise<number> {
   const { values } = parseFlags(argv, { keep: { type: "boolean" } }, 0, "demo");
@@ -21,4 +18,4 @@ async function run(argv: string[], io: Io): Promise<number> {
   }
 }
 
-export const demoCommand: Command = { help, run: (argv, io) => guarded(io, argv, () => run(argv, io)) };
+export const demoCommand: Command = { run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

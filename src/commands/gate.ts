@@ -1,16 +1,10 @@
 import { parseFlags, UsageError } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
-import { checkCommits, checkStaged, commitsToPush, refused } from "../clearance/gate.js";
+import { checkCommits, checkStaged, commitsToPush, rawCaptureJudge, refused } from "../clearance/gate.js";
 import { blocks } from "../findings.js";
-import { loadRawCaptureRules } from "../io/load-rules.js";
 import { repoPaths } from "../io/repo-tree.js";
 import { loadConfig, repoRoot, rulesDirFor } from "../io/repo.js";
 import type { Io } from "../types.js";
-import { rawCaptureCheck, type RawCaptureCheck } from "../passes/raw-capture.js";
-import { gateReport } from "../render/human.js";
-import { HELP } from "./help.js";
-
-const help = HELP["gate"];
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return "";
@@ -27,25 +21,21 @@ async function run(argv: string[], io: Io): Promise<number> {
   const root = repoRoot(undefined, io.cwd);
   if (root === null) throw new UsageError("clear gate runs inside a git repository");
   const config = loadConfig(root);
-  let check: RawCaptureCheck | null = null;
-  const lazyCheck = (): RawCaptureCheck => {
-    if (check === null) {
-      const r = loadRawCaptureRules(rulesDirFor(root, config));
-      check = rawCaptureCheck(r.harnesses, r.payloads);
-    }
-    return check;
-  };
+  const judge = rawCaptureJudge(rulesDirFor(root, config));
   if (hook === "pre-commit") {
-    const findings = checkStaged(root, repoPaths(config), lazyCheck);
+    const findings = await checkStaged(root, repoPaths(config), judge);
     if (findings.every((f) => f.severity !== "block")) return 0;
+    // The report's renderer is loaded only for a refusal: a clean commit never needs it.
+    const { gateReport } = await import("../render/human.js");
     io.stderr(gateReport([{ commit: null, findings }], "commit", { verbose }));
     return 1;
   }
-  const push = commitsToPush(root, { stdin: await readStdin(), remote: positionals[1], env: process.env }, lazyCheck);
-  const bad = [...(blocks(push.findings) ? [{ commit: null, findings: push.findings }] : []), ...refused(checkCommits(root, push.commits, lazyCheck))];
+  const push = await commitsToPush(root, { stdin: await readStdin(), remote: positionals[1], env: process.env }, judge);
+  const bad = [...(blocks(push.findings) ? [{ commit: null, findings: push.findings }] : []), ...refused(await checkCommits(root, push.commits, judge))];
   if (bad.length === 0) return 0;
+  const { gateReport } = await import("../render/human.js");
   io.stderr(gateReport(bad, "push", { note: `checked ${push.commits.length} commits: ${push.how}`, verbose }));
   return 1;
 }
 
-export const gateCommand: Command = { help, run: (argv, io) => guarded(io, argv, () => run(argv, io)) };
+export const gateCommand: Command = { run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

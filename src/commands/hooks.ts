@@ -7,9 +7,6 @@ import { loadRules } from "../io/load-rules.js";
 import { hookStatus, installHooks, uninstallHooks, type HooksResult } from "../io/hooks.js";
 import { repoRoot } from "../io/repo.js";
 import type { Io } from "../types.js";
-import { HELP } from "./help.js";
-
-const help = HELP["hooks"];
 
 async function run(argv: string[], io: Io): Promise<number> {
   const flags = { root: { type: "string" }, yes: { type: "boolean" }, manager: { type: "string" } } as const;
@@ -37,4 +34,4 @@ async function run(argv: string[], io: Io): Promise<number> {
   return result.ok ? 0 : 1;
 }
 
-export const hooksCommand: Command = { help, run: (argv, io) => guarded(io, argv, () => run(argv, io)) };
+export const hooksCommand: Command = { run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

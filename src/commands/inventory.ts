@@ -7,9 +7,6 @@ import { runLine } from "../line.js";
 import { renderInventory } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import { checkedValue, namesOf } from "./checked-output.js";
-import { HELP } from "./help.js";
-
-const help = HELP["inventory"];
 
 const FLAGS = {
   json: { type: "boolean" },
@@ -35,4 +32,4 @@ async function run(argv: string[], io: Io): Promise<number> {
   return blocked ? 1 : 0;
 }
 
-export const inventoryCommand: Command = { help, run: (argv, io) => guarded(io, argv, () => run(argv, io)) };
+export const inventoryCommand: Command = { run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

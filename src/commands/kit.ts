@@ -7,9 +7,6 @@ import type { Io } from "../types.js";
 import { writeAtomic } from "../io/write-atomic.js";
 import { printable } from "../record/data.js";
 import { findingLine } from "../render/human.js";
-import { HELP } from "./help.js";
-
-const help = HELP["kit"];
 
 async function run(argv: string[], io: Io): Promise<number> {
   const [action, ...rest] = argv;
@@ -37,4 +34,4 @@ async function run(argv: string[], io: Io): Promise<number> {
   return 0;
 }
 
-export const kitCommand: Command = { help, run: (argv, io) => guarded(io, argv, () => run(argv, io)) };
+export const kitCommand: Command = { run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

@@ -6,9 +6,6 @@ import { runLine } from "../line.js";
 import { renderPairing } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import { checkedValue, namesOf } from "./checked-output.js";
-import { HELP } from "./help.js";
-
-const help = HELP["pair"];
 
 async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, verbose: { type: "boolean" }, root: { type: "string" } }, 1, "pair");
@@ -21,4 +18,4 @@ async function run(argv: string[], io: Io): Promise<number> {
   return 0;
 }
 
-export const pairCommand: Command = { help, run: (argv, io) => guarded(io, argv, () => run(argv, io)) };
+export const pairCommand: Command = { run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

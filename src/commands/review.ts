@@ -12,9 +12,6 @@ import { parseRecord } from "../record/parse.js";
 import type { Io } from "../types.js";
 import { acceptanceOf, rawValue, reviewModel, type Acceptance, type RecordRead, type ReviewContext } from "../review/model.js";
 import { pageHtml, SCRIPT, STYLE } from "../review/page.js";
-import { HELP } from "./help.js";
-
-const help = HELP["review"];
 
 /** How a person runs clear run on this sitting: the inbox needs no argument; another folder is named, quoted for a shell. */
 function runCommandFor(setting: Setting, dir: string): string {
@@ -82,4 +79,4 @@ async function run(argv: string[], io: Io): Promise<number> {
   return 0;
 }
 
-export const reviewCommand: Command = { help, run: (argv, io) => guarded(io, argv, () => run(argv, io)) };
+export const reviewCommand: Command = { run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

@@ -9,9 +9,6 @@ import { groupFindings, type Finding } from "../findings.js";
 import { plural } from "../render/grouped.js";
 import { writeJson } from "../render/json.js";
 import { checkedValue } from "./checked-output.js";
-import { HELP } from "./help.js";
-
-const help = HELP["run"];
 
 const FLAGS = {
   json: { type: "boolean" },
@@ -63,4 +60,4 @@ function overridesSaid(overrides: { choose: string[]; recipes: string[] }): stri
   return parts.length === 0 ? "" : `\noverrides recorded in the batch: ${parts.join(", ")}`;
 }
 
-export const runCommand: Command = { help, run: (argv, io) => guarded(io, argv, () => run(argv, io)) };
+export const runCommand: Command = { run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

@@ -13,9 +13,6 @@ import { writeJson } from "../render/json.js";
 import { relativeUri, sarifLog, SRCROOT, type SarifPlace } from "../render/sarif.js";
 import { toolVersion } from "../version.js";
 import { checkedValue, namesOf } from "./checked-output.js";
-import { HELP } from "./help.js";
-
-const help = HELP["scan"];
 
 interface Listed {
   inputs: ScanInput[];
@@ -96,4 +93,4 @@ async function run(argv: string[], io: Io): Promise<number> {
   return ok ? 0 : 1;
 }
 
-export const scanCommand: Command = { help, run: (argv, io) => guarded(io, argv, () => run(argv, io)) };
+export const scanCommand: Command = { run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

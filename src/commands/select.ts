@@ -7,9 +7,6 @@ import { runLine } from "../line.js";
 import { renderSelection } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import { checkedValue } from "./checked-output.js";
-import { HELP } from "./help.js";
-
-const help = HELP["select"];
 
 const FLAGS = { json: { type: "boolean" }, verbose: { type: "boolean" }, choose: { type: "string", multiple: true }, root: { type: "string" } } as const;
 
@@ -26,4 +23,4 @@ async function run(argv: string[], io: Io): Promise<number> {
   return blocks(selection.findings) ? 1 : 0;
 }
 
-export const selectCommand: Command = { help, run: (argv, io) => guarded(io, argv, () => run(argv, io)) };
+export const selectCommand: Command = { run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

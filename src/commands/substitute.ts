@@ -9,9 +9,6 @@ import { runLine } from "../line.js";
 import { renderSubstitution } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import { checkedValue } from "./checked-output.js";
-import { HELP } from "./help.js";
-
-const help = HELP["substitute"];
 
 async function checkOut(out: string, captureDir: string, shown: string): Promise<void> {
   if (await isInside(out, captureDir)) throw new UsageError(`--out ${shown}: inside the capture folder; nothing is ever written there`);
@@ -52,4 +49,4 @@ async function run(argv: string[], io: Io): Promise<number> {
   return ok ? 0 : 1;
 }
 
-export const substituteCommand: Command = { help, run: (argv, io) => guarded(io, argv, () => run(argv, io)) };
+export const substituteCommand: Command = { run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

@@ -12,9 +12,6 @@ import { printable } from "../record/data.js";
 import { findingLine } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import type { Kit } from "../types.js";
-import { HELP } from "./help.js";
-
-const help = HELP["verify-kit"];
 
 /** The kit's own copies of its transports, beside kit.json, read without following a link; refusals are findings. */
 async function kitCopies(kit: Kit, kitDir: string, findings: Finding[]): Promise<Map<string, string | null>> {
@@ -68,4 +65,4 @@ async function run(argv: string[], io: Io): Promise<number> {
   return ok ? 0 : 1;
 }
 
-export const verifyKitCommand: Command = { help, run: (argv, io) => guarded(io, argv, () => run(argv, io)) };
+export const verifyKitCommand: Command = { run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

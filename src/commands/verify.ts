@@ -1,20 +1,15 @@
 import { parseFlags, UsageError } from "../cli-args.js";
-import { checkCommits, checkTree, commitsInRange, refused } from "../clearance/gate.js";
+import { checkCommits, checkTree, commitsInRange, rawCaptureJudge, refused } from "../clearance/gate.js";
 import { guarded, type Command } from "../command.js";
 import { blocks, type Finding } from "../findings.js";
 import { candidatesFromWorkingTree, guardedFromWorkingTree, repoPaths } from "../io/repo-tree.js";
-import { loadRawCaptureRules } from "../io/load-rules.js";
 import { loadConfig, repoRoot, rulesDirFor } from "../io/repo.js";
 import type { Io } from "../types.js";
-import { rawCaptureCheck } from "../passes/raw-capture.js";
 import { verifyPass } from "../passes/verify.js";
 import { RecordError } from "../record/parse.js";
 import { findingLine, printableLines, refusalGroups } from "../render/human.js";
 import { findingsSummary, groupLines } from "../render/grouped.js";
 import { writeJson } from "../render/json.js";
-import { HELP } from "./help.js";
-
-const help = HELP["verify"];
 
 function unreadable(findings: Finding[]): void {
   const bad = findings.find((f) => f.code === "record-unreadable");
@@ -51,19 +46,18 @@ async function run(argv: string[], io: Io): Promise<number> {
   if (values.rev !== undefined && values.range !== undefined) throw new UsageError("clear verify takes --rev or --range, not both");
   const root = repoRoot(values.root, io.cwd);
   if (root === null) throw new UsageError("clear verify works inside a git repository (or give --root DIR)");
-  // Only the rules a raw capture is known by are loaded, as the gate does.
+  // Only the rules a raw capture is known by, and only when a file needs them, as the gate does.
   const config = loadConfig(root);
-  const rules = loadRawCaptureRules(rulesDirFor(root, config));
-  const check = rawCaptureCheck(rules.harnesses, rules.payloads);
+  const judge = rawCaptureJudge(rulesDirFor(root, config));
   let findings: Finding[];
   let commits: { commit: string; findings: Finding[] }[] | undefined;
   if (values.range !== undefined) {
-    commits = refused(checkCommits(root, commitsInRange(root, values.range), () => check));
+    commits = refused(await checkCommits(root, commitsInRange(root, values.range), judge));
     findings = commits.flatMap((c) => c.findings);
-  } else if (values.rev !== undefined) findings = checkTree(root, values.rev, () => check);
+  } else if (values.rev !== undefined) findings = await checkTree(root, values.rev, judge);
   else {
     const layout = repoPaths(config);
-    findings = verifyPass({ guarded: await guardedFromWorkingTree(root, layout), candidates: await candidatesFromWorkingTree(root, layout) }, () => check);
+    findings = await verifyPass({ guarded: await guardedFromWorkingTree(root, layout), candidates: await candidatesFromWorkingTree(root, layout) }, judge);
   }
   unreadable(findings);
   const ok = !blocks(findings);
@@ -72,4 +66,4 @@ async function run(argv: string[], io: Io): Promise<number> {
   return ok ? 0 : 1;
 }
 
-export const verifyCommand: Command = { help, run: (argv, io) => guarded(io, argv, () => run(argv, io)) };
+export const verifyCommand: Command = { run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

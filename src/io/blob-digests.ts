@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, constants, lstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../digest.js";
 import type { RecordReading } from "../passes/verify.js";
@@ -55,31 +55,67 @@ function replaceFile(file: string, text: string): void {
   }
 }
 
-function readCache(file: string): Map<string, string> {
+/** Added to, never through a link. */
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
+
+/** Every line well formed: the usual case, read by position with no look at each line. */
+const WHOLE = /^(?:(?:[0-9a-f]{40}|[0-9a-f]{64}) [0-9a-f]{64}\n)*$/;
+
+interface Remembered {
+  known: Map<string, string>;
+  /** The file is empty or ends at a line's end: a line added goes on as it is. */
+  whole: boolean;
+}
+
+function readCache(file: string): Remembered {
   const known = new Map<string, string>();
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch {
-    return known;
+    return { known, whole: true };
+  }
+  const whole = text === "" || text.endsWith("\n");
+  if (WHOLE.test(text)) {
+    for (let at = 0; at < text.length; ) {
+      const end = text.indexOf("\n", at);
+      known.set(text.slice(at, end - 65), text.slice(end - 64, end));
+      at = end + 1;
+    }
+    return { known, whole };
   }
   for (const line of text.split("\n")) {
     const m = LINE.exec(line);
     if (m) known.set(m[1] as string, m[2] as string);
   }
-  return known;
+  return { known, whole };
 }
 
-function writeCache(file: string, known: Map<string, string>, asked: Set<string>): void {
-  let entries = [...known];
-  if (entries.length > MAX_REMEMBERED) entries = entries.filter(([id]) => asked.has(id));
+/** New digests are added at the end of the file (one write, whole lines); past the bound it is written again with only what this run asked for. */
+function writeCache(file: string, { known, whole }: Remembered, added: Map<string, string>, asked: Set<string>): void {
+  if (known.size <= MAX_REMEMBERED) {
+    try {
+      // After a line cut short (a run stopped mid-write), a line break first: the cut line alone is lost.
+      const fd = openSync(file, APPEND, 0o644);
+      try {
+        writeSync(fd, `${whole ? "" : "\n"}${[...added].map(([id, digest]) => `${id} ${digest}\n`).join("")}`);
+      } finally {
+        closeSync(fd);
+      }
+      return;
+    } catch {
+      // written again whole below
+    }
+  }
+  const entries = [...known].filter(([id]) => known.size <= MAX_REMEMBERED || asked.has(id));
   replaceFile(file, entries.map(([id, digest]) => `${id} ${digest}\n`).join(""));
 }
 
 /** SHA-256 of each blob, by blob id; a blob git does not have is left out. */
 export function blobDigests(root: string, ids: string[]): Map<string, string> {
   const file = cachePath(root, FILE);
-  const known = file === null ? new Map<string, string>() : readCache(file);
+  const remembered = file === null ? { known: new Map<string, string>(), whole: true } : readCache(file);
+  const known = remembered.known;
   const asked = new Set(ids);
   const out = new Map<string, string>();
   const missing: string[] = [];
@@ -89,12 +125,14 @@ export function blobDigests(root: string, ids: string[]): Map<string, string> {
     else out.set(id, digest);
   }
   if (missing.length === 0) return out;
+  const added = new Map<string, string>();
   for (const [id, bytes] of readBlobs(missing, root)) {
     const digest = sha256Hex(bytes);
     out.set(id, digest);
     known.set(id, digest);
+    added.set(id, digest);
   }
-  if (file !== null) writeCache(file, known, asked);
+  if (file !== null && added.size > 0) writeCache(file, remembered, added, asked);
   return out;
 }
 

@@ -44,14 +44,18 @@ export const SUBMODULE_MODE = "160000";
 
 /** "<meta>\t<path>" records of a -z listing; the path is everything after the first tab. */
 function records(out: Buffer): [string, string][] {
-  return out
-    .toString("utf8")
-    .split("\0")
-    .filter(Boolean)
-    .map((r) => {
-      const tab = r.indexOf("\t");
-      return [r.slice(0, tab), r.slice(tab + 1)];
-    });
+  const text = out.toString("utf8");
+  const found: [string, string][] = [];
+  for (let at = 0; at < text.length; ) {
+    let end = text.indexOf("\0", at);
+    if (end === -1) end = text.length;
+    if (end > at) {
+      const tab = text.indexOf("\t", at);
+      found.push(tab === -1 || tab > end ? [text.slice(at, end), ""] : [text.slice(at, tab), text.slice(tab + 1, end)]);
+    }
+    at = end + 1;
+  }
+  return found;
 }
 
 /** Entries of a commit's tree under the given paths; `recursive` false lists the named entries themselves. */

@@ -1,11 +1,12 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import type { ErrorObject, ValidateFunction } from "ajv";
-import { holdsRules, layOver, overlayDefaults, readOverlay, sameFolder, type OverlayFile, type RuleParts } from "./rules-overlay.js";
+import type { ValidateFunction } from "ajv";
+import { layOver, overlayDefaults, readOverlay, sameFolder, type OverlayFile, type RuleParts } from "./rules-overlay.js";
 import * as bundled from "../schemas.js";
 import { RulesError } from "../errors.js";
 import { pointerTokens } from "../json/reader.js";
+import { BUNDLED_RULES_DIR, holdsRules } from "./rules-dir.js";
+import { checkWith } from "./schema-errors.js";
 import type { PayloadRules, FieldRule, FieldRuleSet, HarnessCatalogue, HomeRules, PairingRuleSet, Recipe, RefusalRules, Rules, SecretRules, TransportRules, UrlRules } from "../types.js";
 
 // Rules live in rules/ as JSON; each kind has a JSON Schema there, compiled once in strict mode at
@@ -13,7 +14,7 @@ import type { PayloadRules, FieldRule, FieldRuleSet, HarnessCatalogue, HomeRules
 
 export { RulesError };
 
-export const BUNDLED_RULES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "rules");
+export { BUNDLED_RULES_DIR };
 
 const SCHEMA_NAMES = ["harness", "recipe", "fields", "pairing", "refusals", "homes", "urls", "secrets", "transports", "payloads", "config", "sitting", "kit", "provenance"] as const;
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
@@ -37,32 +38,9 @@ function readJson(file: string): unknown {
   }
 }
 
-// A member name from the file being checked is shown only when it is a plain word: the file may be
-// a hostile sitting.json or kit.json, and its member names are not ours to print.
-const plainToken = (t: string): string => (/^[A-Za-z0-9_$.-]{1,40}$/.test(t) ? t : "[masked]");
-
-/** What a pattern in the bundled schemas asks for, said in words. */
-const PATTERN_WORDS: [RegExp, string][] = [
-  [/\\p\{Cc\}/, "must be one line without line breaks, control or invisible characters"],
-  [/^\^\[0-9\]\{4\}-/, "must be an RFC 3339 date and time (2026-01-31T09:30:00Z)"],
-];
-
-function describeErrors(errors: ErrorObject[] | null | undefined): string {
-  return (errors ?? [])
-    .map((e) => {
-      const at = e.instancePath === "" ? "/" : `/${pointerTokens(e.instancePath).map(plainToken).join("/")}`;
-      const extra = e.params && "additionalProperty" in e.params ? ` (${plainToken(String(e.params.additionalProperty))})` : "";
-      const pattern = e.keyword === "pattern" ? String((e.params as { pattern?: string }).pattern ?? "") : "";
-      const words = PATTERN_WORDS.find(([re]) => re.test(pattern))?.[1];
-      return `at ${at}: ${words ?? e.message ?? "is invalid"}${extra}`;
-    })
-    .join("; ");
-}
-
 /** Validates a parsed document against one of the bundled schemas; throws naming the file and pointer. */
 export function validateAgainst(kind: SchemaName, value: unknown, file: string): void {
-  const validate = validatorOf(kind);
-  if (!validate(value)) throw new RulesError(`${file}: does not match ${kind}.schema.json ${describeErrors(validate.errors)}`);
+  checkWith(validatorOf(kind), kind, value, file);
 }
 
 function loadKind<T extends object>(rulesDir: string, sub: string, kind: SchemaName, origins?: Map<object, string>): T[] {
@@ -77,7 +55,7 @@ function loadKind<T extends object>(rulesDir: string, sub: string, kind: SchemaN
   return names.map((n) => {
     const file = path.join(dir, n);
     const value = readJson(file);
-    if (!validate(value)) throw new RulesError(`${file}: does not match ${kind}.schema.json ${describeErrors(validate.errors)}`);
+    checkWith(validate, kind, value, file);
     origins?.set(value as T, file);
     return value as T;
   });
@@ -129,10 +107,9 @@ function checkPairing(p: PairingRuleSet, file: string, check: (file: string, har
 }
 
 function loadOne<T>(dir: string, name: string, kind: SchemaName): T {
-  const validate = validatorOf(kind);
   const file = path.join(dir, name);
   const value = readJson(file);
-  if (!validate(value)) throw new RulesError(`${file}: does not match ${kind}.schema.json ${describeErrors(validate.errors)}`);
+  checkWith(validatorOf(kind), kind, value, file);
   return value as T;
 }
 

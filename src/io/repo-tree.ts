@@ -36,7 +36,7 @@ export function placesOf(layout: RepoLayout): { places: string[]; above: string[
   return { places, above: [...above].sort() };
 }
 
-const under = (p: string, dir: string): boolean => p === dir || p.startsWith(`${dir}/`);
+const under = (p: string, dir: string): boolean => (p.length > dir.length ? p.charCodeAt(dir.length) === 0x2f && p.startsWith(dir) : p === dir);
 
 /** True when a changed path is one of the tool's places, under one, or above one. */
 export function touchesPlaces(paths: string[], layout: RepoLayout): boolean {
@@ -60,7 +60,7 @@ function sortEntries(entries: TreeEntry[], layout: RepoLayout): Sorted {
     else if (e.mode === SUBMODULE_MODE || !REGULAR_MODES.has(e.mode)) out.notFiles.push(e.path);
     else if (e.path === layout.clearance) out.record = e;
     else if (under(e.path, layout.fixtures) || under(e.path, layout.capturesInbox)) {
-      if (EXEMPT_NAMES.has(path.posix.basename(e.path))) out.exempt.push(e);
+      if (EXEMPT_NAMES.has(e.path.slice(e.path.lastIndexOf("/") + 1))) out.exempt.push(e);
       else if (under(e.path, layout.fixtures)) out.fixtures.push(e);
       else out.inbox.push(e.path);
     }

@@ -1,7 +1,9 @@
 import { existsSync, lstatSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
-import { BUNDLED_RULES_DIR, RulesError, validateAgainst } from "./load-rules.js";
-import { holdsRules } from "./rules-overlay.js";
+import { RulesError } from "../errors.js";
+import { validate as configSchema } from "../schemas/config.js";
+import { BUNDLED_RULES_DIR, holdsRules } from "./rules-dir.js";
+import { checkWith } from "./schema-errors.js";
 import { gitTopLevel } from "./top-level.js";
 
 export { gitTopLevel };
@@ -30,7 +32,7 @@ export function parseConfigText(text: string, shownAs: string): ClearConfig {
   } catch (err) {
     throw new RulesError(`${shownAs}: not valid JSON (${(err as Error).message})`);
   }
-  validateAgainst("config", value, shownAs);
+  checkWith(configSchema, "config", value, shownAs);
   return value as ClearConfig;
 }
 

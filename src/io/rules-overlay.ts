@@ -7,6 +7,7 @@ import { sha256Hex } from "../digest.js";
 import { RulesError } from "../errors.js";
 import { pointerTokens } from "../json/reader.js";
 import { readRegularFile } from "./read-capture-dir.js";
+import { OVERLAY_FILES, OVERLAY_FOLDERS } from "./rules-dir.js";
 import type { FieldRuleSet, HarnessCatalogue, HomeRules, PairingRuleSet, PayloadRules, Recipe } from "../types.js";
 import type { RefusalRules, SecretRules, TransportRules, UrlRules, ValueKind } from "../types.js";
 
@@ -52,8 +53,6 @@ export interface RuleParts {
   origins: Map<object, string>;
 }
 
-export const OVERLAY_FOLDERS = ["harnesses", "recipes", "fields", "pairing", "secrets"] as const;
-export const OVERLAY_FILES = ["refusals.json", "homes.json", "urls.json", "transports.json", "payloads.json"] as const;
 const NOT_READ = new Set(["schemas"]);
 
 function refuseLink(file: string): void {
@@ -74,16 +73,6 @@ function readOverlayFile(dir: string, rel: string): OverlayFile {
     throw new RulesError(`${shown}: not valid JSON (${(err as Error).message})`);
   }
   return { file: rel.split(path.sep).join("/"), shown, sha256: sha256Hex(bytes), value };
-}
-
-/** True when a folder holds anything an overlay lays over (a repository's rules/ may be something else). */
-export function holdsRules(dir: string): boolean {
-  try {
-    const names = new Set(readdirSync(dir));
-    return [...OVERLAY_FOLDERS, ...OVERLAY_FILES].some((n) => names.has(n));
-  } catch {
-    return false;
-  }
 }
 
 /**

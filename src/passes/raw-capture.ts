@@ -1,5 +1,6 @@
 import { nameGrammar, parseCaptureName, type NameGrammar } from "../capture-name.js";
 import { escapePointerToken, jsonValueEnd, JsonScanError, placeOf, pointerTokens } from "../json/reader.js";
+import { finding, type Finding } from "../findings.js";
 import type { HarnessCatalogue, PayloadRules } from "../types.js";
 import { decodedReadings, openings, type Reading } from "./raw-capture/decodings.js";
 import { literalObjects } from "./raw-capture/literal.js";
@@ -314,4 +315,16 @@ export function payloadIn(bytes: Uint8Array, check: RawCaptureCheck): PayloadVer
     if (!(err instanceof SearchTooCostly)) throw err;
     return { unchecked: "it opens so much that is never closed, or is written in so many layers, that it cannot be searched for payloads in reasonable time" };
   }
+}
+
+/** A file (or a commit's or tag's text) that is a raw capture by its name or by what it holds, as a finding naming where; null when it is not one. */
+export function rawCaptureFinding(path: string, bytes: Uint8Array, check: RawCaptureCheck): Finding | null {
+  if (namedLikeCapture(path, check)) return finding("raw-capture-committed", { file: path }, { why: "its name follows the capture grammar <harness>_<event>_<version>.<n>.json" });
+  const verdict = payloadIn(bytes, check);
+  if (verdict === null) return null;
+  if ("unchecked" in verdict) return finding("raw-capture-committed", { file: path }, { why: `it cannot be shown to hold no payload (${verdict.unchecked})` });
+  const how = verdict.form === undefined ? "" : `, written as ${verdict.form}`;
+  // A payload standing at a line, not as the file's whole document: the line says where, and a pointer under it if any.
+  const pointer = verdict.line !== undefined && verdict.pointer === "" ? undefined : verdict.pointer;
+  return finding("raw-capture-committed", { file: path, pointer, line: verdict.line }, { why: `it holds a payload of a known host (${verdict.signature}${how})` });
 }

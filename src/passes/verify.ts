@@ -2,7 +2,6 @@ import { pushAll } from "../collections.js";
 import { finding, type Finding } from "../findings.js";
 import { holds, parseRecord, RecordError } from "../record/parse.js";
 import type { RepoLayout } from "../types.js";
-import { namedLikeCapture, payloadIn, type RawCaptureCheck } from "./raw-capture.js";
 
 // The one implementation of "accepted", for clear verify and the gate alike, over a tree read
 // from the working tree, the index or a commit: every fixture is listed with its digest in an
@@ -68,30 +67,28 @@ function acceptedListing(state: GuardedState, findings: Finding[]): Map<string, 
   return new Map(reading.listed);
 }
 
+/**
+ * Whether a file (or an object's text) is a raw capture, as a finding. The check's rules and code
+ * are loaded on the first file that needs them (see ./raw-capture.ts); a change of accepted
+ * fixtures, links and deletions alone loads neither.
+ */
+export type RawCaptureJudge = (path: string, bytes: Uint8Array) => Finding | null;
+
 /** A file that could be one: named .json, or holding anything (a payload may be written as YAML, TOML or base64, with no brace). An empty file is passed without loading the rules. */
 function couldBeRawCapture(path: string, bytes: Uint8Array): boolean {
   return path.endsWith(".json") || bytes.byteLength > 0;
 }
 
-function rawCapture(path: string, bytes: Uint8Array, checkOf: () => RawCaptureCheck): Finding | null {
-  if (!couldBeRawCapture(path, bytes)) return null;
-  const check = checkOf();
-  if (namedLikeCapture(path, check)) return finding("raw-capture-committed", { file: path }, { why: "its name follows the capture grammar <harness>_<event>_<version>.<n>.json" });
-  const verdict = payloadIn(bytes, check);
-  if (verdict === null) return null;
-  if ("unchecked" in verdict) return finding("raw-capture-committed", { file: path }, { why: `it cannot be shown to hold no payload (${verdict.unchecked})` });
-  const how = verdict.form === undefined ? "" : `, written as ${verdict.form}`;
-  // A payload standing at a line, not as the file's whole document: the line says where, and a pointer under it if any.
-  const pointer = verdict.line !== undefined && verdict.pointer === "" ? undefined : verdict.pointer;
-  return finding("raw-capture-committed", { file: path, pointer, line: verdict.line }, { why: `it holds a payload of a known host (${verdict.signature}${how})` });
+async function rawCapture(path: string, bytes: Uint8Array, judgeOf: () => Promise<RawCaptureJudge>): Promise<Finding | null> {
+  return couldBeRawCapture(path, bytes) ? (await judgeOf())(path, bytes) : null;
 }
 
-function guardedFindings(state: GuardedState, check: () => RawCaptureCheck, findings: Finding[]): void {
+async function guardedFindings(state: GuardedState, check: () => Promise<RawCaptureJudge>, findings: Finding[]): Promise<void> {
   pushAll(findings, state.links.map((file) => finding("symlink-in-repo", { file })));
   pushAll(findings, state.notFiles.map((file) => finding("not-a-file", { file }, { what: "stands where the tool's own files do and is neither a file nor a folder; not read" })));
   pushAll(findings, state.inbox.map((file) => finding("raw-capture-committed", { file }, { why: "it is under the captures inbox" })));
   for (const e of state.exempt) {
-    const f = rawCapture(e.path, e.bytes, check);
+    const f = await rawCapture(e.path, e.bytes, check);
     if (f) findings.push(f);
   }
   const listed = acceptedListing(state, findings);
@@ -107,11 +104,11 @@ function guardedFindings(state: GuardedState, check: () => RawCaptureCheck, find
 }
 
 /** `check` is asked for only where a change brings a file with content (or one named .json): a change of links, deletions and empty files loads no rules. */
-export function verifyPass(tree: TreeToVerify, check: () => RawCaptureCheck): Finding[] {
+export async function verifyPass(tree: TreeToVerify, check: () => Promise<RawCaptureJudge>): Promise<Finding[]> {
   const findings: Finding[] = [];
-  if (tree.guarded) guardedFindings(tree.guarded, check, findings);
+  if (tree.guarded) await guardedFindings(tree.guarded, check, findings);
   for (const c of tree.candidates) {
-    const f = rawCapture(c.path, c.bytes, check);
+    const f = await rawCapture(c.path, c.bytes, check);
     if (f) findings.push(f);
   }
   return findings;

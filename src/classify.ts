@@ -45,6 +45,8 @@ export interface Classifier {
   /** Whether a rule came from a repository's rules overlay. */
   overlaid(rule: FieldRule | null): boolean;
   classify(event: string, tokens: readonly string[], kind: ValueKind, value: unknown): Classification;
+  /** The same, reading the value only where the class depends on it (an enum's value, a leaf no rule names). */
+  classifyRead(event: string, tokens: readonly string[], kind: ValueKind, read: () => unknown): Classification;
 }
 
 export function classifier(ruleSet: FieldRuleSet | undefined, overlay: ReadonlyMap<FieldRule, string> = new Map()): Classifier {
@@ -77,25 +79,27 @@ export function classifier(ruleSet: FieldRuleSet | undefined, overlay: ReadonlyM
   // The rule a pointer falls under depends on the event and the pointer alone: found once for each,
   // keyed by the tokens array that tokensOf hands out once per pointer.
   const found = new WeakMap<readonly string[], Map<string, FieldRule | null>>();
+  const classifyRead = (event: string, tokens: readonly string[], kind: ValueKind, read: () => unknown): Classification => {
+    let byEvent = found.get(tokens);
+    if (!byEvent) found.set(tokens, (byEvent = new Map()));
+    let rule = byEvent.get(event);
+    if (rule === undefined) byEvent.set(event, (rule = ruleFor(event, tokens)));
+    const byKind = classOfKind(kind);
+    if (rule) {
+      // A string class on a number, bool or null leaf means the leaf's own type.
+      if (byKind !== null && STRING_CLASSES.has(rule.class)) return { class: byKind, known: true, rule };
+      // A string where the rule expects a number, a switch or null is not kept on the rule's word.
+      if (byKind === null && !STRING_CLASSES.has(rule.class)) return { class: "free-text", known: true, rule };
+      if (rule.class === "enum" && rule.values && !rule.values.includes(String(read()))) return { class: "free-text", known: true, rule, undocumented: true };
+      return { class: rule.class, known: true, rule };
+    }
+    if (byKind !== null) return { class: byKind, known: false, rule: null };
+    return { class: guessStringClass(String(read())), known: false, rule: null };
+  };
   return {
     overlaid: (rule) => rule !== null && overlay.has(rule),
-    classify(event, tokens, kind, value) {
-      let byEvent = found.get(tokens);
-      if (!byEvent) found.set(tokens, (byEvent = new Map()));
-      let rule = byEvent.get(event);
-      if (rule === undefined) byEvent.set(event, (rule = ruleFor(event, tokens)));
-      const byKind = classOfKind(kind);
-      if (rule) {
-        // A string class on a number, bool or null leaf means the leaf's own type.
-        if (byKind !== null && STRING_CLASSES.has(rule.class)) return { class: byKind, known: true, rule };
-        // A string where the rule expects a number, a switch or null is not kept on the rule's word.
-        if (byKind === null && !STRING_CLASSES.has(rule.class)) return { class: "free-text", known: true, rule };
-        if (rule.class === "enum" && rule.values && !rule.values.includes(String(value))) return { class: "free-text", known: true, rule, undocumented: true };
-        return { class: rule.class, known: true, rule };
-      }
-      if (byKind !== null) return { class: byKind, known: false, rule: null };
-      return { class: guessStringClass(String(value)), known: false, rule: null };
-    },
+    classify: (event, tokens, kind, value) => classifyRead(event, tokens, kind, () => value),
+    classifyRead,
   };
 }
 
@@ -105,10 +109,8 @@ export function classifyDocument(doc: JsonDocument, event: string, c: Classifier
   doc.spans.forEach((span, index) => {
     if (span.kind === "object" || span.kind === "array") return;
     const tokens = tokensOf(span.pointer);
-    const value = leafValue(doc, span.kind, span.start, span.end);
-    const { class: cls, known, undocumented, rule } = c.classify(event, tokens, span.kind, value);
-    const leaf = { pointer: span.pointer, tokens, kind: span.kind, start: span.start, end: span.end, index, class: cls, known };
-    out.push({ ...leaf, undocumented: undocumented === true, overlay: c.overlaid(rule) });
+    const { class: cls, known, undocumented, rule } = c.classifyRead(event, tokens, span.kind, () => leafValue(doc, span.kind, span.start, span.end));
+    out.push({ pointer: span.pointer, tokens, kind: span.kind, start: span.start, end: span.end, index, class: cls, known, undocumented: undocumented === true, overlay: c.overlaid(rule) });
   });
   return out;
 }

@@ -25,14 +25,14 @@ export function placeholderTest(rules: Rules): (id: string) => boolean {
 export function identifiersOf(capture: Pick<Capture, "name" | "harness" | "event" | "doc" | "leaves">, ruleSet: PairingRuleSet | undefined, isPlaceholder: (id: string) => boolean): FileIds {
   const ids = new Map<string, string[]>();
   const placeholders = new Map<string, number>();
-  const strings = capture.leaves.filter((l) => l.kind === "string");
+  // Only a value classed an identifier is one: prose or a path a pairing rule points at is never copied into the record as an id.
+  const identifiers = capture.leaves.filter((l) => l.kind === "string" && l.class === "identifier");
   for (const scope of ruleSet?.scopes ?? []) {
     const values: string[] = [];
     for (const p of scope.pointers) {
       if (p.events && !p.events.includes(capture.event)) continue;
-      for (const leaf of strings) {
-        // Only a value classed an identifier is one: prose or a path a pairing rule points at is never copied into the record as an id.
-        if (leaf.class !== "identifier" || !matchesPattern(p.pointer, leaf.tokens)) continue;
+      for (const leaf of identifiers) {
+        if (!matchesPattern(p.pointer, leaf.tokens)) continue;
         const value = stringAt(capture.doc.text, leaf.start, leaf.end);
         if (isPlaceholder(value)) placeholders.set(scope.scope, (placeholders.get(scope.scope) ?? 0) + 1);
         else if (!values.includes(value)) values.push(value);

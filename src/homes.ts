@@ -34,9 +34,20 @@ const STOP = String.raw`\/\\"'\x60<>|:;,=?*#%&(){}\[\]\x00-\x1f\x7f`;
 // counts as a letter where a word boundary is asked for.
 const SEGMENT_OWNER = new RegExp(String.raw`[^${STOP}\s]+`, "y");
 const SPACED_OWNER = new RegExp(String.raw`[^${STOP}\n\r\t]+`, "y");
-const SLUG_OWNER = new RegExp(String.raw`[^${STOP}\s\-]+`, "y");
+// A slug writes each character but an ASCII letter or digit as a dash: an owner's first letter may be one ("-home--lafur-").
+const SLUG_OWNER = new RegExp(String.raw`-*[^${STOP}\s\-]+`, "y");
 const LETTER = String.raw`A-Za-z0-9\u0080-\uffff`;
 const WORD_BEFORE = String.raw`(?<![${LETTER}_.\-])`;
+/**
+ * How a text may spell a name: itself, with a dash for each character that is not a letter or a
+ * digit, and as a Claude project slug spells it, a dash for each that is not an ASCII letter or
+ * digit ("Zoë Kim" -> "Zo--Kim"), unless that keeps fewer than two of its letters.
+ */
+export function nameSpellings(name: string): string[] {
+  const slug = name.replace(/[^A-Za-z0-9]/g, "-");
+  return [name, name.replace(/[^\p{L}\p{N}]/gu, "-"), ...(/[A-Za-z0-9]{2}/.test(slug) ? [slug] : [])];
+}
+
 // Where one path ends and another text begins: a path never holds these unescaped.
 const PATH_BREAK = /[\s"'`=()[\]{}<>,;|:*?!&#]/;
 const SEPARATORS = new RegExp(ANY_SEP, "g");
@@ -195,7 +206,7 @@ const grammars = new WeakMap<HomeRules, Map<string, HomeGrammar>>();
 
 function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: boolean }): HomeGrammar {
   const notOwners = new Set([...rules.notOwners, ...(rules.declared ?? []).map((d) => d.segment)].map((n) => n.toLowerCase()));
-  const knownForms = [...new Set(known.flatMap((n) => [n, n.replace(/[^\p{L}\p{N}]/gu, "-")]))].sort((a, b) => b.length - a.length);
+  const knownForms = [...new Set(known.flatMap(nameSpellings))].sort((a, b) => b.length - a.length);
   const { roots, slugs, meta } = patterns(rules);
   const mounts = rules.position.mounts.map(mountShape);
   const deepest = mounts.reduce((a, m) => Math.max(a, m.length), -Infinity);
@@ -254,7 +265,7 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
 
 /** A pattern for user names as whole words in any letter case, also in their slug spelling. */
 export function userNamePattern(users: string[]): RegExp | null {
-  const forms = [...new Set(users.flatMap((n) => [n, n.replace(/[^\p{L}\p{N}]/gu, "-")]))].filter((n) => n.length > 0);
+  const forms = [...new Set(users.flatMap(nameSpellings))].filter((n) => n.length > 0);
   if (forms.length === 0) return null;
   forms.sort((a, b) => b.length - a.length);
   return new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${forms.map(escapeRegex).join("|")})(?![\p{L}\p{N}])`, "iu");

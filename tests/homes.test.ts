@@ -169,6 +169,22 @@ describe("homes by position, end to end", () => {
     }
   });
 
+  it("a Claude project slug of an owner with letters beyond ASCII or a space loses the whole owner, with or without a home beside it", () => {
+    // Claude writes each character but an ASCII letter or digit of the folder as a dash.
+    const slug = (folder: string): string => folder.replace(/[^A-Za-z0-9]/g, "-");
+    const owners: [string, string][] = [["\u00c9", "lodie"], ["Zo\u00eb ", "Kim"], ["j\u00f6", "rg"]];
+    const homes = owners.map(([first, rest]) => (first.includes(" ") ? `C:\\Users\\${first}${rest}` : `/Users/${first}${rest}`));
+    const dir = tempDir();
+    homes.forEach((home, i) => write(dir, { [`codex_session_start_0_171_0.${i + 1}.json`]: { session_id: "s", hook_event_name: "SessionStart", cwd: `${home}/p`, transcript_path: `${home}/.claude/projects/${slug(`${home}/p`)}/s.jsonl` } }));
+    // A slug alone, under a temporary folder: its owner's first letter is a dash.
+    write(dir, { "codex_session_start_0_171_0.9.json": { session_id: "s", hook_event_name: "SessionStart", transcript_path: `/tmp/claude/${slug("/home/\u00d3lafur/p")}/s.jsonl` } });
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code).toBe(0);
+    owners.forEach(([, rest], i) => expect(readFileSync(path.join(out, `codex_session_start_0_171_0.${i + 1}.json`), "utf8"), homes[i]).not.toContain(rest));
+    expect(JSON.parse(readFileSync(path.join(out, "codex_session_start_0_171_0.9.json"), "utf8")).transcript_path).toBe("/tmp/claude/-home-user-p/s.jsonl");
+  });
+
   it("where the tool cannot tell, it refuses; a person's declaration in clear.config.json says the segment is nobody, and the result lists it", () => {
     const dir = tempDir();
     write(dir, {

@@ -154,7 +154,8 @@ function companionTexts(sitting: Sitting): { file: string; pointer: string; valu
   const out: { file: string; pointer: string; value: string }[] = [];
   const info = sitting.info ?? {};
   for (const k of ["driver", "method", "versionLine", "startedAt", "endedAt"] as const) if (typeof info[k] === "string") out.push({ file: "sitting.json", pointer: `/${k}`, value: info[k] as string });
-  for (const [h, l] of Object.entries(info.versionLines ?? {})) out.push({ file: "sitting.json", pointer: `/versionLines/${h}`, value: l });
+  // A member name of versionLines is written beside its line: it is a text of sitting.json too.
+  for (const [h, l] of Object.entries(info.versionLines ?? {})) out.push({ file: "sitting.json", pointer: "/versionLines", value: h }, { file: "sitting.json", pointer: `/versionLines/${h}`, value: l });
   const kit = sitting.kit;
   if (kit) {
     out.push({ file: "kit.json", pointer: "/head", value: kit.head });

@@ -1,8 +1,8 @@
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI, clear, clearJson, folderDigest, tempDir } from "./helpers.js";
+import { CLI, clear, clearJson, folderDigest, PROJECT_ROOT, tempDir } from "./helpers.js";
 
 // Hostile payloads, built at run time: each is cleared with no trace of the name in the fixture,
 // the report or any output, or refused with a finding naming the file and pointer. None exits 0
@@ -256,5 +256,38 @@ describe("identifiers and paths that could carry a name", () => {
     const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
     expect(record).toContain("unknown-event");
     expect(record).not.toMatch(new RegExp(NAME, "i"));
+  });
+});
+
+describe("sitting.json's versionLines, member names and all", () => {
+  const sittingWith = (versionLines: Record<string, string>, cwd?: string): string => {
+    const root = tempDir("clear-repo-");
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    const dir = path.join(root, "captures-inbox");
+    cpSync(path.join(PROJECT_ROOT, "examples", "sitting"), dir, { recursive: true });
+    if (cwd !== undefined) {
+      const start = path.join(dir, "claude-code_session_start_2.1.261.1.json");
+      writeFileSync(start, JSON.stringify({ ...(JSON.parse(readFileSync(start, "utf8")) as object), cwd }));
+    }
+    writeFileSync(path.join(dir, "sitting.json"), JSON.stringify({ driver: "a person", versionLines: { "claude-code": "2.1.261 (Claude Code)", ...versionLines } }));
+    return root;
+  };
+
+  it("a member name that is a name the sitting taught is masked where the record writes it", () => {
+    const root = sittingWith({ [NAME]: "2.1.261" }, `/home/${NAME}/work`);
+    expect(clear(["run", "--root", root]).code).toBe(0);
+    const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+    expect(record).toContain("`user: 2.1.261`");
+    expect(record).not.toMatch(new RegExp(NAME, "i"));
+  });
+
+  it("a key-shaped member name is refused naming the field, and reaches no written file", () => {
+    const key = ["key-", "cc60d5d32cbe5401", "4c2b54b95523cf69"].join("");
+    const root = sittingWith({ [key]: "2.1.261" });
+    const r = clearJson(["run", "--root", root]);
+    expect(r.code).toBe(1);
+    expect(r.json.findings).toContainEqual(expect.objectContaining({ code: "invalid-sitting", file: "sitting.json", pointer: "/versionLines" }));
+    rmSync(path.join(root, "captures-inbox"), { recursive: true });
+    expect(() => execFileSync("grep", ["-r", "-l", "--", key.slice(4, 20), root])).toThrow();
   });
 });

@@ -32,7 +32,7 @@ function captureLines(b: BatchInput, listing: string): string[] {
   const info = b.sitting.info;
   const shown = (text: string | undefined, absent: string): string => (text === undefined ? absent : d(b.mask(text)));
   // Each line is masked on its own, as sitting.json holds it, so a refused one is recognised.
-  const versionLines = info?.versionLines ? Object.entries(info.versionLines).map(([h, l]) => `${h}: ${b.mask(l)}`) : info?.versionLine ? [b.mask(info.versionLine)] : [];
+  const versionLines = info?.versionLines ? Object.entries(info.versionLines).map(([h, l]) => `${b.mask(h)}: ${b.mask(l)}`) : info?.versionLine ? [b.mask(info.versionLine)] : [];
   const time = info?.startedAt === undefined ? "not stated (no start time in sitting.json; no time is taken from the file system)" : d(b.mask(info.startedAt));
   return [
     `- Capture folder: ${d(b.mask(b.sittingShown))}; ${plural(b.captures.length, "valid capture", "valid captures")}, whose names and raw SHA-256 digest to ${d(listing)}`,

@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
+import http from "node:http";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -289,5 +290,54 @@ describe("sitting.json's versionLines, member names and all", () => {
     expect(r.json.findings).toContainEqual(expect.objectContaining({ code: "invalid-sitting", file: "sitting.json", pointer: "/versionLines" }));
     rmSync(path.join(root, "captures-inbox"), { recursive: true });
     expect(() => execFileSync("grep", ["-r", "-l", "--", key.slice(4, 20), root])).toThrow();
+  });
+});
+
+describe("the review page", () => {
+  /** Starts clear review on a folder, fetches one path of it, and stops it. */
+  const reviewed = async (dir: string, paths: (url: URL, page: string) => string[]): Promise<{ page: string; others: { status: number; body: string }[] }> => {
+    const child = spawn(process.execPath, [CLI, "review", dir], { cwd: tempDir(), stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      const url = new URL(await new Promise<string>((resolve, reject) => {
+        let out = "";
+        child.stdout?.on("data", (d: Buffer) => (out += d.toString()).includes("\n") && resolve(out.split("\n")[0] as string));
+        child.on("exit", (code) => reject(new Error(`review exited ${code}`)));
+      }));
+      const get = (p: string): Promise<{ status: number; body: string }> =>
+        new Promise((resolve, reject) => {
+          http.get({ host: "127.0.0.1", port: url.port, path: p, headers: { Host: url.host } }, (res) => {
+            let body = "";
+            res.on("data", (d: Buffer) => (body += d.toString()));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+          }).on("error", reject);
+        });
+      const page = (await get(`/?token=${url.searchParams.get("token")}`)).body;
+      const others = await Promise.all(paths(url, page).map(get));
+      return { page, others };
+    } finally {
+      child.kill("SIGINT");
+    }
+  };
+
+  it("shows no name the sitting taught and no secret shape, in capture names, pair ids or findings; a starred capture's span still reveals", async () => {
+    const dir = tempDir();
+    const token = ["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"].join("");
+    for (const name of readdirSync(path.join(PROJECT_ROOT, "examples", "sitting")).filter((n) => n.endsWith(".json") && n !== "sitting.json")) {
+      const text = readFileSync(path.join(PROJECT_ROOT, "examples", "sitting", name), "utf8").replace(/capturer/g, NAME).replace("toolu_01AbCdEfGhIjKlMnOpQrStUv", token);
+      writeFileSync(path.join(dir, name), text);
+    }
+    // An event the catalogue does not know, spelled with the name: it blocks, and the page says which file.
+    writeFileSync(path.join(dir, `claude-code_${NAME}_2.1.261.1.json`), readFileSync(path.join(dir, "claude-code_session_end_2.1.261.1.json")));
+    const { page, others } = await reviewed(dir, (url, html) => {
+      const mark = /data-file="(claude-code_\*+_2\.1\.261\.1\.json)" data-span="(\d+)"/.exec(html);
+      return mark ? [`/reveal?token=${url.searchParams.get("token")}&file=${encodeURIComponent(mark[1] as string)}&span=${mark[2]}`] : [];
+    });
+    expect(page).toContain("unknown-event");
+    expect(page).not.toMatch(new RegExp(NAME, "i"));
+    expect(page).not.toContain(token.slice(4, 20));
+    expect(others).toHaveLength(1);
+    expect(others[0]?.status).toBe(200);
+    // The raw value is sent on a reveal, and only then.
+    expect(typeof (JSON.parse(others[0]?.body ?? "{}") as { value: unknown }).value).toBe("string");
   });
 });

@@ -12,6 +12,7 @@ import { parseRecord } from "../record/parse.js";
 import type { Io } from "../types.js";
 import { acceptanceOf, rawValue, reviewModel, type Acceptance, type RecordRead, type ReviewContext } from "../review/model.js";
 import { pageHtml, SCRIPT, STYLE } from "../review/page.js";
+import { checkedValue } from "./checked-output.js";
 
 /** How a person runs clear run on this sitting: the inbox needs no argument; another folder is named, quoted for a shell. */
 function runCommandFor(setting: Setting, dir: string): string {
@@ -57,14 +58,16 @@ async function run(argv: string[], io: Io): Promise<number> {
   if (dir === undefined) throw new UsageError("clear review needs a capture directory outside a repository");
   const cleared = await runLine(setting, dir, "record", { keepDocuments: true });
   const model = reviewModel(cleared, cleared.selection, cleared.scan, await contextFor(setting, dir, cleared));
+  // What the page shows of the sitting (capture names, pair ids, findings) is checked as printed output is.
+  const shown = await checkedValue(model, setting, cleared.names);
   const reveal: Route = (q) => {
-    const fixture = model.fixtures.find((f) => f.file === q.get("file"));
+    const fixture = model.fixtures[shown.fixtures.findIndex((f) => f.file === q.get("file"))];
     const index = Number(q.get("span"));
     if (!fixture || !fixture.spans.some((s) => s.index === index)) return { status: 404, type: "application/json", body: JSON.stringify({ error: "no such marked span" }) };
     return { status: 200, type: "application/json", body: JSON.stringify({ value: rawValue(cleared, fixture.file, index) }) };
   };
   const server = await serveReview((token) => ({
-    "/": () => ({ status: 200, type: "text/html; charset=utf-8", body: pageHtml(model, token) }),
+    "/": () => ({ status: 200, type: "text/html; charset=utf-8", body: pageHtml(shown, token) }),
     "/app.js": () => ({ status: 200, type: "text/javascript; charset=utf-8", body: SCRIPT }),
     "/style.css": () => ({ status: 200, type: "text/css; charset=utf-8", body: STYLE }),
     "/reveal": reveal,

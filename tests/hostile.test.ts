@@ -160,6 +160,22 @@ describe("identifiers and paths that could carry a name", () => {
     expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).not.toMatch(new RegExp(NAME, "i"));
   });
 
+  it("inventory, pair and substitute print the capture folder and --out with a name the sitting taught starred", () => {
+    const base = path.join(tempDir(), NAME);
+    const dir = path.join(base, "s");
+    mkdirSync(dir, { recursive: true });
+    const payload = (event: string): string => JSON.stringify({ session_id: "s1", transcript_path: `/home/${NAME}/t.jsonl`, cwd: `/home/${NAME}/p`, hook_event_name: event });
+    writeFileSync(path.join(dir, "claude-code_session_start_2.1.261.1.json"), payload("SessionStart"));
+    writeFileSync(path.join(dir, "claude-code_session_end_2.1.261.1.json"), payload("SessionEnd"));
+    const runs = [["inventory", dir], ["inventory", dir, "--json"], ["pair", dir, "--json"], ["substitute", dir, "--out", path.join(base, "a")], ["substitute", dir, "--out", path.join(base, "b"), "--json"]];
+    for (const args of runs) {
+      const r = clear(args);
+      expect(r.code, `${args.join(" ")}\n${r.stderr}`).toBeLessThan(2);
+      expect(r.stdout + r.stderr, args.join(" ")).not.toMatch(new RegExp(NAME, "i"));
+      expect(r.stdout, args.join(" ")).toContain(`${"*".repeat(NAME.length)}/`);
+    }
+  });
+
   it("the kit's binary path and the capture folder are written masked in the record", () => {
     const base = path.join(tempDir(), NAME);
     const sitting = path.join(base, "s");

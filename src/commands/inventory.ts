@@ -23,12 +23,11 @@ async function run(argv: string[], io: Io): Promise<number> {
   setting.progress = progressFor(io, values.json);
   const recipes = values.recipe ?? [];
   const line = await runLine(setting, requireDir(positionals[0], "inventory"), "inventory", { recipes, fields: true });
-  // File names and member names come from the sitting: what is printed of them is checked first.
-  const inventory = await checkedValue(line.inventory, setting, namesOf(line.captures, setting));
+  // File names, member names and the folder's own path may spell what the sitting holds: what is printed of them is checked first.
+  const inventory = await checkedValue({ ...line.inventory, dir: setting.display.path(line.inventory.dir) }, setting, namesOf(line.captures, setting));
   const blocked = blocks(inventory.findings);
-  const dir = setting.display.path(line.inventory.dir);
-  if (values.json) writeJson(io, { command: "inventory", ok: !blocked, ...inventory, dir });
-  else io.stdout(renderInventory(inventory, dir, values.fields === true, values.verbose === true));
+  if (values.json) writeJson(io, { command: "inventory", ok: !blocked, ...inventory });
+  else io.stdout(renderInventory(inventory, inventory.dir, values.fields === true, values.verbose === true));
   return blocked ? 1 : 0;
 }
 

@@ -12,8 +12,8 @@ async function run(argv: string[], io: Io): Promise<number> {
   const setting = loadSetting(values.root, io.cwd);
   setting.progress = progressFor(io, values.json);
   const { sitting, pairing: found, captures } = await runLine(setting, requireDir(positionals[0], "pair"), "pair");
-  const pairing = await checkedValue(found, setting, namesOf(captures, setting));
-  if (values.json) writeJson(io, { command: "pair", dir: setting.display.path(sitting.dir), ...pairing });
+  const { dir, ...pairing } = await checkedValue({ dir: setting.display.path(sitting.dir), ...found }, setting, namesOf(captures, setting));
+  if (values.json) writeJson(io, { command: "pair", dir, ...pairing });
   else io.stdout(renderPairing(pairing, values.verbose === true));
   return 0;
 }

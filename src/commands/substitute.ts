@@ -41,11 +41,12 @@ async function run(argv: string[], io: Io): Promise<number> {
   setting.progress?.("");
   const ok = substitution.skipped.length === 0 && substitution.files.every((f) => f.cleared !== null);
   // What is printed is the report, checked: the cleared texts are written, not printed.
-  const shown = await checkedValue({ ...substitution, files: substitution.files.map((f) => ({ ...f, cleared: f.cleared === null ? null : "" })) }, setting, names);
+  const folders = { dir: setting.display.path(sitting.dir), out: outShown };
+  const shown = await checkedValue({ ...folders, ...substitution, files: substitution.files.map((f) => ({ ...f, cleared: f.cleared === null ? null : "" })) }, setting, names);
   if (values.json) {
     const { files, ...rest } = shown;
-    writeJson(io, { command: "substitute", ok, dir: setting.display.path(sitting.dir), out: outShown, ...rest, files: files.map(({ report: { spans: _spans, ...report } }) => report) });
-  } else io.stdout(renderSubstitution(shown, outShown, values.verbose === true));
+    writeJson(io, { command: "substitute", ok, ...rest, files: files.map(({ report: { spans: _spans, ...report } }) => report) });
+  } else io.stdout(renderSubstitution(shown, shown.out, values.verbose === true));
   return ok ? 0 : 1;
 }
 

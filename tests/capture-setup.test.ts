@@ -242,6 +242,26 @@ describe("clear capture start and status", () => {
     expect(moved.stdout).toMatch(/^STOP: the host version moved since start \(0\.169\.0 at start, 0\.170\.0 now\)/);
   });
 
+  it("status prints no secret shape sitting.json states and no name the captures teach, in the version or in any entry's name", () => {
+    const host = fakeHost("0.169.0 (fake)");
+    const sitting = tempDir("clear-status-");
+    const name = ["mar", "got"].join("");
+    const token = ["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"].join("");
+    const record = { versionLine: "0.169.0 (fake)", startedAt: "2026-01-01T00:00:00Z", harness: "codex", recipe: "codex-driven", hostVersion: token };
+    writeFileSync(path.join(sitting, "sitting.json"), JSON.stringify(record));
+    writeFileSync(path.join(sitting, "codex_session_start_0.169.0.1.json"), JSON.stringify({ session_id: "s", cwd: `/home/${name}/p` }));
+    writeFileSync(path.join(sitting, `codex_pre_tool_use_0.169.0-${name}.1.json`), "{}");
+    writeFileSync(path.join(sitting, `notes-${token}.json`), "{}");
+    writeFileSync(path.join(sitting, `${name}-notes.txt`), "{}");
+    for (const json of [[], ["--json"]]) {
+      const r = clear(["capture", "status", sitting, "--host-bin", host, ...json]);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout + r.stderr).not.toContain(token.slice(4, 20));
+      expect(r.stdout + r.stderr).not.toMatch(new RegExp(name, "i"));
+      expect(r.stdout).toMatch(/notes-\*+\.json/);
+    }
+  });
+
   it("start refuses a folder that already holds a sitting, or one inside a repository", () => {
     const host = fakeHost("2.1.328 (Claude Code)");
     const sitting = tempDir("clear-start-used-");

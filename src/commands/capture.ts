@@ -21,7 +21,9 @@ import { sinkProcess } from "../capture/sink.js";
 import { guarded, type Command } from "../command.js";
 import { loadSetting, type Setting } from "../io/setting.js";
 import type { Io } from "../types.js";
+import { runLine } from "../line.js";
 import { writeJson } from "../render/json.js";
+import { checkedValue, namesOf } from "./checked-output.js";
 
 function harnessOf(name: string | undefined, sub: string): Harness {
   if (!isHarness(name)) throw new UsageError(`clear capture ${sub} needs a harness: ${HARNESSES.join(", ")}`);
@@ -139,7 +141,9 @@ async function status(argv: string[], io: Io): Promise<number> {
   const harness = harnessOf(record.harness, "status");
   const recipe = recipeFor(setting.rules, harness, values.recipe ?? record.recipe);
   const probe = probeVersion(hostBinFor(harness, values["host-bin"], io.cwd));
-  const s = statusOf(readdirSync(dir), setting.rules, record, recipe, probe);
+  // The entries' names and the version sitting.json states are the sitting's words: checked, with the names its captures teach, before they are printed.
+  const { captures } = await runLine(setting, dir, "inventory");
+  const s = await checkedValue(statusOf(readdirSync(dir), setting.rules, record, recipe, probe), setting, namesOf(captures, setting));
   const ok = !s.moved && s.otherVersions.length === 0 && s.missing.length === 0;
   if (values.json) writeJson(io, { command: "capture status", ok, ...s });
   else io.stdout(statusText(s));

@@ -132,6 +132,21 @@ describe("what clear compare prints and reads", () => {
     }
   });
 
+  it("prints no secret shape an enum value holds, in folders of any origin", () => {
+    const parent = path.join(tempDir("clear-compare-keys-"), "claude-code");
+    const token = ["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"].join("");
+    for (const [version, model] of [["1.0.0", "claude-x"], ["1.0.1", token]] as const) {
+      mkdirSync(path.join(parent, version), { recursive: true });
+      writeFileSync(path.join(parent, version, "session_start.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", source: "startup", model }));
+    }
+    for (const json of [false, true]) {
+      const r = clear(["compare", path.join(parent, "1.0.0"), path.join(parent, "1.0.1"), ...(json ? ["--json"] : [])]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("claude-x");
+      expect(r.stdout + r.stderr).not.toContain(token.slice(4, 20));
+    }
+  });
+
   it("never follows a link: a fixture that is one is a finding (exit 1); a folder that is one is not read (exit 2)", () => {
     const repo = tempDir("clear-compare-links-");
     cpSync(path.join(root, "fixtures"), path.join(repo, "fixtures"), { recursive: true });

@@ -13,6 +13,7 @@ import { comparePass, shapeOf, type FixtureShape } from "../passes/compare.js";
 import { comparisonJson, renderComparison, type ComparedSide } from "../render/compare.js";
 import { writeJson } from "../render/json.js";
 import type { Io, ReadProblem } from "../types.js";
+import { checkedValue, namesOf } from "./checked-output.js";
 
 interface Side extends ComparedSide {
   base: string;
@@ -115,7 +116,8 @@ async function run(argv: string[], io: Io): Promise<number> {
   const after = shapesOf(b, setting, findings);
   const comparison = comparePass(before.shapes, after.shapes);
   const strip = ({ label, folder, harness, events }: Side): ComparedSide => ({ label, folder, harness, events });
-  const report = { a: strip(a), b: strip(b), comparison, ignored: before.ignored + after.ignored, findings };
+  // Enum values and event names are the folders' words, and a folder compared may be one no scan has read: checked before they are printed.
+  const report = await checkedValue({ a: strip(a), b: strip(b), comparison, ignored: before.ignored + after.ignored, findings }, setting, namesOf([], setting));
   if (values.json) writeJson(io, comparisonJson(report, setting.display));
   else io.stdout(renderComparison(report, setting.display));
   return findings.some((f) => f.severity === "block") ? 1 : 0;

@@ -21,7 +21,7 @@ import { identifiersOf, pairPass, placeholderTest } from "./passes/pair.js";
 import { provenancePass } from "./passes/provenance.js";
 import { batchId, recordBatch } from "./passes/record.js";
 import { selectPass } from "./passes/select.js";
-import { sittingNames, substitutePass, type SittingNames } from "./passes/substitute/index.js";
+import { sittingNames, substitutePass, type CompanionText, type SittingNames } from "./passes/substitute/index.js";
 import { parseRecord } from "./record/parse.js";
 import { alreadyAccepted, withBatch } from "./record/write.js";
 import type { Capture, CaptureEntry, FixtureOut, Inventory, Kit, Pairing, ScanResult, Selection, Sitting, SittingInfo, Substitution } from "./types.js";
@@ -150,8 +150,8 @@ function blockersOf(line: Pick<Line, "inventory" | "selection" | "scan">): Findi
 }
 
 /** Every text sitting.json and kit.json give the record and the sidecars, with where it stands. */
-function companionTexts(sitting: Sitting): { file: string; pointer: string; value: string }[] {
-  const out: { file: string; pointer: string; value: string }[] = [];
+export function companionTexts(sitting: Sitting): CompanionText[] {
+  const out: CompanionText[] = [];
   const info = sitting.info ?? {};
   for (const k of ["driver", "method", "versionLine", "startedAt", "endedAt"] as const) if (typeof info[k] === "string") out.push({ file: "sitting.json", pointer: `/${k}`, value: info[k] as string });
   // A member name of versionLines is written beside its line: it is a text of sitting.json too.
@@ -265,7 +265,7 @@ export async function runLine(setting: Setting, dir: string, until: Stage, optio
   const { pairing, pairIds } = paired(captures, inventory, setting);
   line.pairing = pairing;
   if (until === "pair") return line;
-  line.names = sittingNames(captures, setting.rules, setting.users);
+  line.names = sittingNames(captures, setting.rules, setting.users, companionTexts(sitting));
   pushAll(line.inventory.findings, namedVersions(captures, line.names.checked));
   line.substitution = substituted(captures, inventory, line.names, setting, options.keepDocuments === true);
   if (until === "substitute") return line;

@@ -176,6 +176,25 @@ describe("identifiers and paths that could carry a name", () => {
     }
   });
 
+  it("a home that sitting.json names teaches its owner too: an id that spells it is refused, and nothing printed or written holds it", () => {
+    const dir = tempDir();
+    const base = { session_id: "s1", transcript_path: "/tmp/t.jsonl", cwd: "/tmp/p", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: `toolu_${NAME}_01` };
+    writeFileSync(path.join(dir, "claude-code_pre_tool_use_2.1.261.1.json"), JSON.stringify({ ...base, hook_event_name: "PreToolUse" }));
+    writeFileSync(path.join(dir, "claude-code_post_tool_use_2.1.261.1.json"), JSON.stringify({ ...base, hook_event_name: "PostToolUse", tool_response: "ok" }));
+    writeFileSync(path.join(dir, "sitting.json"), JSON.stringify({ driver: `/home/${NAME}`, versionLine: "2.1.261 (Claude Code)" }));
+    for (const args of [["inventory", dir, "--json"], ["pair", dir], ["pair", dir, "--json"], ["select", dir, "--json"]]) {
+      const r = clear(args);
+      expect(r.stdout + r.stderr, args.join(" ")).not.toMatch(new RegExp(NAME, "i"));
+    }
+    const root = tempDir();
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    const r = clearJson(["run", dir, "--root", root]);
+    expect(r.code).toBe(1);
+    expect(r.json.findings).toContainEqual(expect.objectContaining({ code: "no-clearable-capture", message: expect.stringContaining("user-name-left"), pointer: "/tool_use_id" }));
+    expect(readdirSync(root).filter((f) => f !== ".git")).toEqual(["CLEARANCE.md"]);
+    expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).not.toMatch(new RegExp(NAME, "i"));
+  });
+
   it("the kit's binary path and the capture folder are written masked in the record", () => {
     const base = path.join(tempDir(), NAME);
     const sitting = path.join(base, "s");

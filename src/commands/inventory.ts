@@ -3,10 +3,11 @@ import { guarded, type Command } from "../command.js";
 import { blocks } from "../findings.js";
 import { loadSetting, progressFor } from "../io/setting.js";
 import type { Io } from "../types.js";
-import { runLine } from "../line.js";
+import { companionTexts, runLine } from "../line.js";
 import { renderInventory } from "../render/human.js";
 import { writeJson } from "../render/json.js";
-import { checkedValue, namesOf } from "./checked-output.js";
+import { checkedValue } from "./checked-output.js";
+import { sittingNames } from "../passes/substitute/index.js";
 
 const FLAGS = {
   json: { type: "boolean" },
@@ -24,7 +25,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const recipes = values.recipe ?? [];
   const line = await runLine(setting, requireDir(positionals[0], "inventory"), "inventory", { recipes, fields: true });
   // File names, member names and the folder's own path may spell what the sitting holds: what is printed of them is checked first.
-  const inventory = await checkedValue({ ...line.inventory, dir: setting.display.path(line.inventory.dir) }, setting, namesOf(line.captures, setting));
+  const inventory = await checkedValue({ ...line.inventory, dir: setting.display.path(line.inventory.dir) }, setting, sittingNames(line.captures, setting.rules, setting.users, companionTexts(line.sitting)));
   const blocked = blocks(inventory.findings);
   if (values.json) writeJson(io, { command: "inventory", ok: !blocked, ...inventory });
   else io.stdout(renderInventory(inventory, inventory.dir, values.fields === true, values.verbose === true));

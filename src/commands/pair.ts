@@ -2,17 +2,18 @@ import { parseFlags, requireDir } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
 import { loadSetting, progressFor } from "../io/setting.js";
 import type { Io } from "../types.js";
-import { runLine } from "../line.js";
+import { companionTexts, runLine } from "../line.js";
 import { renderPairing } from "../render/human.js";
 import { writeJson } from "../render/json.js";
-import { checkedValue, namesOf } from "./checked-output.js";
+import { checkedValue } from "./checked-output.js";
+import { sittingNames } from "../passes/substitute/index.js";
 
 async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, verbose: { type: "boolean" }, root: { type: "string" } }, 1, "pair");
   const setting = loadSetting(values.root, io.cwd);
   setting.progress = progressFor(io, values.json);
   const { sitting, pairing: found, captures } = await runLine(setting, requireDir(positionals[0], "pair"), "pair");
-  const { dir, ...pairing } = await checkedValue({ dir: setting.display.path(sitting.dir), ...found }, setting, namesOf(captures, setting));
+  const { dir, ...pairing } = await checkedValue({ dir: setting.display.path(sitting.dir), ...found }, setting, sittingNames(captures, setting.rules, setting.users, companionTexts(sitting)));
   if (values.json) writeJson(io, { command: "pair", dir, ...pairing });
   else io.stdout(renderPairing(pairing, values.verbose === true));
   return 0;

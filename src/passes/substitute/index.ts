@@ -31,8 +31,25 @@ export interface SittingNames {
   grammar: HomeGrammar;
 }
 
-export function sittingNames(captures: Capture[], rules: Rules, users: string[]): SittingNames {
+/** A text sitting.json or kit.json gives the record and the sidecars, with where it stands. */
+export interface CompanionText {
+  file: string;
+  pointer: string;
+  value: string;
+}
+
+/** The names the sitting teaches (its captures' homes, and the homes its sitting.json and kit.json name) and the names given. */
+export function sittingNames(captures: Capture[], rules: Rules, users: string[], companions: CompanionText[] = []): SittingNames {
   const learnedAt = learnOwners(captures, homeGrammar(rules.homes));
+  const plain = homeGrammar(rules.homes);
+  for (const t of companions) {
+    for (const reading of nestedReadings(t.value)) {
+      for (const o of plain.realOwners(reading).filter((x) => !x.tilde)) {
+        const key = o.owner.toLowerCase();
+        if (!learnedAt.has(key)) learnedAt.set(key, { file: t.file, pointer: t.pointer });
+      }
+    }
+  }
   const all = [...new Set([...learnedAt.keys(), ...users])];
   const grammar = homeGrammar(rules.homes, all);
   // A learned name of one letter would refuse every file with that letter standing alone; its homes are still replaced.

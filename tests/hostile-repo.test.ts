@@ -279,6 +279,28 @@ describe("pre-push checks what the destination lacks", () => {
     expect(g(root, "push", "-q", "origin", "feature").code).not.toBe(0);
   });
 
+  it("nor when the fork's refs stand under origin's name: a remote named origin/fork, or one whose fetch writes under refs/remotes/origin/", () => {
+    for (const [name, fetch] of [["origin/fork", null], ["fork", "+refs/heads/*:refs/remotes/origin/fork-*"]] as const) {
+      const root = acceptedRepo();
+      bareRemote(root, "origin");
+      const fork = tempDir("clear-remote-fork-");
+      execFileSync("git", ["init", "-q", "--bare"], { cwd: fork });
+      g(root, "remote", "add", name, fork);
+      if (fetch !== null) g(root, "config", `remote.${name}.fetch`, fetch);
+      expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+      g(root, "checkout", "-q", "-b", "feature");
+      cpSync(path.join(SITTING, RAW), path.join(root, "data.json"));
+      g(root, "add", "data.json");
+      sneak(root, "raw on a branch");
+      expect(g(root, "push", "-q", "--no-verify", name, "feature").code).toBe(0);
+      g(root, "fetch", "-q", name);
+      expect(g(root, "for-each-ref", "refs/remotes/origin/").out).toContain(g(root, "rev-parse", "feature").out.trim());
+      const push = g(root, "push", "origin", "feature");
+      expect(push.code, name).not.toBe(0);
+      expect(push.out).toContain("raw-capture-committed");
+    }
+  });
+
   it("with no ref lines on standard input, an unaccepted fixture on a local branch is not passed", () => {
     const root = acceptedRepo();
     const remote = bareRemote(root);

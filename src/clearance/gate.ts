@@ -125,10 +125,40 @@ function hasCommit(root: string, sha: string): boolean {
   return gitMaybe(["cat-file", "-e", `${sha}^{commit}`], root) !== null;
 }
 
-/** What the named remote is known to have: its remote-tracking refs (a configured remote only). */
+/** Where each configured remote's fetch writes: the destination side of each of its refspecs, by remote name. */
+function fetchDestinations(root: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const listed = gitMaybe(["config", "-z", "--get-regexp", "^remote\\..*\\.fetch$"], root)?.toString("utf8") ?? "";
+  for (const entry of listed.split("\0").filter(Boolean)) {
+    const nl = entry.indexOf("\n");
+    const key = entry.slice(0, nl);
+    const refspec = entry.slice(nl + 1).replace(/^\+/, "");
+    if (nl === -1 || refspec.startsWith("^") || !refspec.includes(":")) continue;
+    const name = key.slice("remote.".length, -".fetch".length);
+    out.set(name, [...(out.get(name) ?? []), refspec.slice(refspec.indexOf(":") + 1)]);
+  }
+  return out;
+}
+
+/** Whether a refspec's destination (one "*" at most) names this ref. */
+function writes(destination: string, ref: string): boolean {
+  const star = destination.indexOf("*");
+  if (star === -1) return destination === ref;
+  const [head, tail] = [destination.slice(0, star), destination.slice(star + 1)];
+  return ref.length >= head.length + tail.length && ref.startsWith(head) && ref.endsWith(tail);
+}
+
+/**
+ * What the named remote is known to have: the remote-tracking refs its own fetch refspecs write
+ * and no other remote's could (a remote named "origin/fork" writes under refs/remotes/origin/ too).
+ */
 function remoteHas(root: string, remote: string | undefined): string[] {
   if (remote === undefined || remote === "" || gitMaybe(["config", "--get", `remote.${remote}.url`], root) === null) return [];
-  return [`--remotes=${remote}`];
+  const destinations = fetchDestinations(root);
+  const own = destinations.get(remote) ?? [];
+  const others = [...destinations].filter(([name]) => name !== remote).flatMap(([, d]) => d);
+  const refs = git(["for-each-ref", "--format=%(refname)", "refs/remotes/"], root).toString("utf8").split("\n").filter(Boolean);
+  return refs.filter((ref) => own.some((d) => writes(d, ref)) && !others.some((d) => writes(d, ref)));
 }
 
 export interface PushInput {

@@ -169,6 +169,50 @@ describe("clear hooks with core.hooksPath set by hand", () => {
     expect(readdirSync(shared)).toEqual([]);
   });
 
+  it("status says the gate runs only where the hook certainly reaches its line: a mention, a comment, a branch, an exit or another interpreter is not enough", () => {
+    const line = "sh .clear/hooks/pre-commit || exit $?";
+    const shapes: Record<string, string> = {
+      "the line commented out": `#!/bin/sh\n# ${line}\n`,
+      "an exit after a command": `#!/bin/sh\ntrue; exit 0\n${line}\n`,
+      "an exit after &&": `#!/bin/sh\ntrue && exit 0\n${line}\n`,
+      "an indented exit": `#!/bin/sh\n  exit 0\n${line}\n`,
+      "a branch never taken": `#!/bin/sh\nif false; then\n${line}\nfi\n`,
+      "a heredoc": `#!/bin/sh\ncat <<EOF\n${line}\nEOF\n`,
+      "a line carried on": `#!/bin/sh\necho \\\n${line}\n`,
+      "a quote left open": `#!/bin/sh\necho 'a\n${line}\n'\n`,
+      "a script of another interpreter": `#!/usr/bin/env python3\nimport sys\nsys.exit(0)\n${line}\n`,
+      "the gate's path only echoed": "#!/bin/sh\necho 'run .clear/hooks/pre-commit'\n",
+      "its failure not passed on": "#!/bin/sh\nsh .clear/hooks/pre-commit || true\n",
+    };
+    const root = repoWithRemote("clear-hookspath-");
+    mkdirSync(path.join(root, ".githooks"));
+    git(root, "config", "core.hooksPath", ".githooks");
+    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
+    const hook = path.join(root, ".githooks", "pre-commit");
+    writeFileSync(hook, `#!/bin/sh\nFOO=1 echo "a $HOME" >> '${path.join(root, ".git", "ran.log")}' 2>&1 | cat && true\n${line}\n`);
+    expect(clearTool(root, "hooks", "status").code).toBe(0);
+    for (const [shape, text] of Object.entries(shapes)) {
+      writeFileSync(hook, text);
+      const status = clearTool(root, "hooks", "status");
+      expect(status.code, shape).toBe(1);
+      expect(status.out, shape).toContain("pre-commit: DOES NOT reach the gate");
+    }
+  });
+
+  it("install never adds the gate's line where the hook may end before it, or is read by another program: it prints the lines instead", () => {
+    const root = repoWithRemote("clear-hookspath-");
+    mkdirSync(path.join(root, ".githooks"));
+    git(root, "config", "core.hooksPath", ".githooks");
+    for (const text of ["#!/bin/sh\nnpm --version >/dev/null\nexit 0\n", "#!/bin/sh\nexec true\n", "#!/usr/bin/env node\nprocess.exit(0)\n"]) {
+      writeFileSync(path.join(root, ".githooks", "pre-commit"), text);
+      const r = clearTool(root, "hooks", "install", "--yes");
+      expect(r.code, text).toBe(1);
+      expect(r.out, text).toContain(".githooks/pre-commit: not changed");
+      expect(readFileSync(path.join(root, ".githooks", "pre-commit"), "utf8")).toBe(text);
+      expect(clearTool(root, "hooks", "status").code, text).toBe(1);
+    }
+  });
+
   it("asks which manager where two are configured and git runs neither", () => {
     const root = repoWithRemote("clear-two-");
     writeFileSync(path.join(root, "lefthook.yml"), "pre-commit:\n  commands: {}\n");

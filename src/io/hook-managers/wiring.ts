@@ -4,6 +4,7 @@ import path from "node:path";
 import { BLOCK_MARK, findBlocks, insertBlock, removeBlock } from "./blocks.js";
 import { huskyDirOf, lefthookConfig, PRE_COMMIT_CONFIG, readText, type Manager, type Repo } from "./detect.js";
 import { emptyPlan, type Plan } from "./plan.js";
+import { gateLineReach } from "./reach.js";
 import { isOurs, plainInstall, plainUnwrap } from "./plain.js";
 import { gateScript, HOOKS, WRAPPER_DIR, type HookName, type Installed } from "./shell.js";
 import { LEFTHOOK_SCRIPT, lefthookAdd, yamlObject, preCommitAdd, removeMarked } from "./yaml-edit.js";
@@ -41,12 +42,19 @@ function inWorkTree(repo: Repo, dir: string): boolean {
   return r !== "" && !r.startsWith("..") && !path.isAbsolute(r) && r.split(path.sep)[0] !== ".git";
 }
 
+/** Adds the gate's line at the end of a shell hook; where nothing shows that line would run, the lines to add are printed instead. */
 function addCallTo(file: string, hook: HookName, plan: Plan, shebang: boolean): void {
   const before = readText(file);
-  if (before !== null && findBlocks(before).some((b) => b.lines.join("\n") === callLine(hook))) return;
+  const has = before !== null && before.split("\n").includes(callLine(hook));
   const base = before ?? (shebang ? "#!/bin/sh\n" : "");
-  const after = insertBlock(base, base.length, 0, [callLine(hook)]);
-  plan.steps.push({ kind: "edit", file, before, after, executable: before === null && shebang });
+  const after = has ? base : insertBlock(base, base.length, 0, [callLine(hook)]);
+  const reach = gateLineReach(after, callLine(hook), shebang);
+  if (reach.kind === "not-shell") {
+    plan.steps.push({ kind: "manual", file, reason: "its first line has another program than sh read it", lines: [`run the gate from it as "${callLine(hook)}" would in sh`] });
+  } else if (reach.kind === "blocked") {
+    const reason = `its line ${reach.line} may end it or carry it past a line added below it`;
+    plan.steps.push({ kind: "manual", file, reason: `${reason}; put them above line ${reach.line}`, lines: [BLOCK_MARK, callLine(hook)] });
+  } else if (!has) plan.steps.push({ kind: "edit", file, before, after, executable: before === null && shebang });
 }
 
 /** Stage names as the installed pre-commit spells them: `commit`/`push` before 3.2. */

@@ -1,0 +1,54 @@
+// Whether a shell hook the user owns certainly runs the gate's line. Shell cannot be read whole
+// here, so only what is plainly harmless above that line counts as passing on to it: blank lines,
+// comments and simple commands (quoted words, variables, substitutions closed on the line,
+// redirections, pipes and lists), none of them a word that ends the script, skips, branches, loops
+// or changes what `sh` means. A line that leaves a quote, a heredoc, a group or a substitution
+// open, or carries on to the next, is not read. Where git runs the file itself, its first line
+// must name a POSIX-family shell, or nothing. Pure.
+
+export type Reach = { kind: "reached"; line: number } | { kind: "absent" } | { kind: "not-shell" } | { kind: "blocked"; line: number; gate: number };
+
+const SH_SHEBANG = /^#!\s*\S*\/(?:env[ \t]+)?(?:sh|bash|dash|ash|ksh|zsh)(?:[ \t].*)?$/;
+
+/** Words that can end the script, skip or branch past a line, or change what a later command runs. */
+const STOPS = new Set([
+  "exit", "exec", "return", "break", "continue", "if", "then", "else", "elif", "fi", "case", "esac", "for", "while", "until", "do",
+  "done", "select", "function", "trap", "kill", "eval", "source", ".", "set", "alias", "unalias", "hash", "command", "builtin",
+  "enable", "shopt", "cd", "pushd", "popd", "logout", "suspend",
+]);
+
+const SUBSTITUTION = /\$\([^()'"`\\]*\)|`[^`'"\\]*`/g;
+const QUOTED = /'[^']*'|"(?:[^"\\$`]|\\.|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$[?#@*0-9])*"/g;
+
+/** True when a line above the gate's line certainly neither ends the script nor keeps the shell from reading the next line. */
+function passesOn(line: string): boolean {
+  if (/^[ \t]*(#.*)?$/.test(line)) return true;
+  // A substitution runs in a subshell: whatever it holds cannot end the script, once it closes on the line.
+  let bare = line;
+  for (let before = ""; before !== bare; ) [before, bare] = [bare, bare.replace(SUBSTITUTION, "q")];
+  bare = bare.replace(QUOTED, "q").replace(/[ \t]+#.*$/, "");
+  if (/['"`\\(){}\r]|<<|\$\(/.test(bare) || /(&&|\|\||\|)[ \t]*$/.test(bare)) return false;
+  return bare.split(/;|&&|\|\||\||(?<![<>])&/).every((command) => {
+    const words = command.trim().split(/[ \t]+/).filter(Boolean);
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i] as string;
+      if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) continue;
+      if (/^[0-9]*[<>]/.test(word)) {
+        if (/^[0-9]*(?:<|>|>>|<>|>\|)$/.test(word)) i++;
+        continue;
+      }
+      return !STOPS.has(word);
+    }
+    return true;
+  });
+}
+
+/** Where `callLine` stands in `text`, alone and unindented, and whether every line above it passes on to it. */
+export function gateLineReach(text: string, callLine: string, runsItself: boolean): Reach {
+  const lines = text.split("\n");
+  const gate = lines.indexOf(callLine);
+  if (gate === -1) return { kind: "absent" };
+  if (runsItself && lines[0]?.startsWith("#!") && !SH_SHEBANG.test(lines[0])) return { kind: "not-shell" };
+  const stop = lines.slice(0, gate).findIndex((l) => !passesOn(l));
+  return stop === -1 ? { kind: "reached", line: gate + 1 } : { kind: "blocked", line: stop + 1, gate: gate + 1 };
+}

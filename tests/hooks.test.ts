@@ -199,6 +199,18 @@ describe("clear hooks with core.hooksPath set by hand", () => {
     }
   });
 
+  it("a core.hooksPath set to an empty value, under which git runs no hook: install refuses and says so, status says the gate does not run", () => {
+    const root = repoWithRemote("clear-hookspath-");
+    git(root, "config", "core.hooksPath", "");
+    const r = clearTool(root, "hooks", "install");
+    expect(r.code, r.out).toBe(2);
+    expect(r.out).toContain("core.hooksPath is set to an empty value");
+    expect(readdirSync(root)).not.toContain("pre-commit");
+    const status = clearTool(root, "hooks", "status");
+    expect(status.code).toBe(1);
+    expect(status.out).toContain("core.hooksPath is set to an empty value");
+  });
+
   it("install never adds the gate's line where the hook may end before it, or is read by another program: it prints the lines instead", () => {
     const root = repoWithRemote("clear-hookspath-");
     mkdirSync(path.join(root, ".githooks"));

@@ -28,10 +28,13 @@ export interface Manager {
 const LEFTHOOK_CONFIGS = ["lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml", ".config/lefthook.yml", ".config/lefthook.yaml"];
 export const PRE_COMMIT_CONFIG = ".pre-commit-config.yaml";
 
+export const HOOKS_PATH_EMPTY = "core.hooksPath is set to an empty value, so git runs no hook of this repository; unset it (git config --unset core.hooksPath), then run clear hooks install";
+
 export function repoOf(root: string): Repo {
   let hooksPath: string | null = null;
   try {
-    hooksPath = git(["config", "core.hooksPath"], root).toString("utf8").trim() || null;
+    // Set to an empty value, it is still set: git then runs no hook of this repository at all.
+    hooksPath = git(["config", "core.hooksPath"], root).toString("utf8").trim();
   } catch {
     hooksPath = null;
   }
@@ -85,6 +88,7 @@ function managerOf(repo: Repo, kind: ManagerKind): Manager {
 
 /** The manager to wire the gate into; `chosen` (from --manager) wins. */
 export function detectManager(repo: Repo, chosen?: ManagerKind): Manager {
+  if (repo.hooksPath === "") throw new UsageError(HOOKS_PATH_EMPTY);
   if (chosen !== undefined) return managerOf(repo, chosen);
   if (repo.hooksPath !== null) return managerOf(repo, huskyDirOf(repo.hooksDir) !== null ? "husky" : "hooks-path");
   const configured: ManagerKind[] = [];

@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import path from "node:path";
 import { BLOCK_MARK } from "./blocks.js";
-import { huskyDirOf, lefthookConfig, PRE_COMMIT_CONFIG, readText, type Repo } from "./detect.js";
+import { HOOKS_PATH_EMPTY, huskyDirOf, lefthookConfig, PRE_COMMIT_CONFIG, readText, type Repo } from "./detect.js";
 import { isOurs, keptHooks } from "./plain.js";
 import { gateLineReach } from "./reach.js";
 import { gateScript, HOOKS, recordedInstall, WRAPPER_DIR, type HookName } from "./shell.js";
@@ -108,6 +108,7 @@ function plainState(repo: Repo, hook: HookName, file: string, text: string, via:
 }
 
 export function hookState(repo: Repo, hook: HookName): HookState {
+  if (repo.hooksPath === "") return no(hook, HOOKS_PATH_EMPTY);
   const file = path.join(repo.hooksDir, hook);
   const via = `git runs ${rel(repo, file)}`;
   const text = readText(file);

@@ -158,6 +158,26 @@ describe("exact paths", () => {
       expect(v.json.findings).toContainEqual(expect.objectContaining({ code: "fixture-not-accepted", file: `fixtures/claude-code/2.1.261/${name}` }));
     });
   }
+
+  it("a path naming a place in other letter case, where a checkout that ignores case puts it: refused at commit, at push, by verify --rev, --range and on disk", () => {
+    for (const name of ["Fixtures/claude-code/notes.txt", "FIXTURES/a.md", "clearance.md", "Captures-Inbox/README.txt", "Clear.Config.json"]) {
+      const root = acceptedRepo();
+      bareRemote(root);
+      expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+      const base = g(root, "rev-parse", "HEAD").out.trim();
+      mkdirSync(path.join(root, path.dirname(name)), { recursive: true });
+      writeFileSync(path.join(root, name), "# notes\n");
+      g(root, "add", "-f", "--", name);
+      const commit = g(root, "commit", "-qm", "other case");
+      expect(commit.code, name).not.toBe(0);
+      expect(commit.out).toContain("place-in-other-case");
+      sneak(root, "other case");
+      expect(g(root, "push", "-q", "origin", "main").code, name).not.toBe(0);
+      for (const args of [["--rev", "HEAD"], ["--range", `${base}..HEAD`], []]) {
+        expect(clearJson(["verify", ...args], { cwd: root }).json.findings, `${name} ${args.join(" ")}`).toContainEqual(expect.objectContaining({ code: "place-in-other-case", file: name }));
+      }
+    }
+  });
 });
 
 describe("a configured path is a path, never git's pathspec magic", () => {

@@ -13,7 +13,8 @@ import { couldHoldPayload, payloadWords, type PayloadWords } from "../passes/raw
 const PLACES = ["fixtures", "captures-inbox", "CLEARANCE.md", "clear.config.json"];
 const REGULAR = new Set(["100644", "100755"]);
 
-const under = (p: string, place: string): boolean => p === place || p.startsWith(`${place}/`);
+// In any letter case: Fixtures/ lands in fixtures/ on a checkout that ignores case.
+const under = (p: string, place: string): boolean => p.toLowerCase() === place.toLowerCase() || p.toLowerCase().startsWith(`${place.toLowerCase()}/`);
 
 /** True when the staged change is certainly clear of the gate's concerns; false means: run the whole gate. */
 export function stagedIsPlainlyClear(cwd: string): boolean {

@@ -2,9 +2,9 @@ import { pushAll } from "../collections.js";
 import { UsageError } from "../errors.js";
 import { printable } from "../record/data.js";
 import { blocks, finding, type Finding } from "../findings.js";
-import { commitChanges, git, gitMaybe, LINK_MODE, lsIndex, lsTree, readBlobs, readObjects, revList, stagedChanges, type TreeEntry } from "../io/git.js";
+import { commitChanges, git, gitMaybe, LINK_MODE, lsIndex, lsTree, readBlobs, readObjects, revList, stagedChanges, type Change, type TreeEntry } from "../io/git.js";
 import { parseConfigText, type ClearConfig } from "../io/repo.js";
-import { candidatesFromGit, CONFIG_FILE, guardedFromGit, placesOf, repoPaths, touchesPlaces, wholeTree } from "../io/repo-tree.js";
+import { candidatesFromGit, CONFIG_FILE, guardedFromGit, inOtherCase, placesOf, repoPaths, touchesPlaces, wholeTree } from "../io/repo-tree.js";
 import { verifyPass, type RawCaptureJudge } from "../passes/verify.js";
 import type { RepoLayout } from "../types.js";
 
@@ -37,6 +37,9 @@ export interface CommitVerdict {
   findings: Finding[];
 }
 
+/** The paths a change adds or changes (a deletion brings nothing). */
+const brought = (changes: Change[]): string[] => changes.filter((c) => c.status !== "D").map((c) => c.path);
+
 /** The config a commit (or the index) holds; links are reported by the verify pass, so one reads as absent here. `listed`: the index's entries, when already read. */
 export function configAt(root: string, source: string, listed?: TreeEntry[]): ClearConfig {
   const entries = (listed ?? (source === "index" ? lsIndex([CONFIG_FILE], root) : lsTree(source, [CONFIG_FILE], root))).filter((e) => e.path === CONFIG_FILE);
@@ -57,7 +60,8 @@ export async function checkStaged(root: string, workingLayout: RepoLayout, check
   const paths = changes.map((c) => c.path);
   const touched = touchesPlaces(paths, workingLayout) || touchesPlaces(paths, staged);
   const sameLayout = JSON.stringify(placesOf(staged)) === JSON.stringify(defaults);
-  return verifyPass({ guarded: touched ? guardedFromGit(root, staged, "index", sameLayout ? listed : undefined) : null, candidates: candidatesFromGit(root, changes, staged) }, check);
+  const otherCase = inOtherCase(brought(changes), staged);
+  return verifyPass({ guarded: touched ? guardedFromGit(root, staged, "index", sameLayout ? listed : undefined) : null, candidates: candidatesFromGit(root, changes, staged), otherCase }, check);
 }
 
 /** The object ids at `<commit>:<path>` for many names at once; absent ones map to null. */
@@ -98,7 +102,8 @@ export async function checkCommits(root: string, commits: string[], check: Judge
     const key = JSON.stringify([layout, ...[...places, ...above].map((p) => placeIds.get(`${commit}:${p}`) ?? null)]);
     if (!seen.has(key)) seen.set(key, await verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: [] }, check));
     const object = objects.get(commit);
-    const own = await verifyPass({ guarded: null, candidates: candidatesFromGit(root, changes.get(commit) ?? [], layout, blobs) }, check);
+    const changed = changes.get(commit) ?? [];
+    const own = await verifyPass({ guarded: null, candidates: candidatesFromGit(root, changed, layout, blobs), otherCase: inOtherCase(brought(changed), layout) }, check);
     if (object) pushAll(own, await objectFindings(`commit ${commit.slice(0, 12)} (its headers and message)`, object.bytes, check));
     verdicts.push({ commit, findings: [...(seen.get(key) as Finding[]), ...own] });
   }
@@ -118,7 +123,8 @@ async function objectFindings(label: string, bytes: Buffer, check: Judge): Promi
 export function checkTree(root: string, rev: string, check: Judge): Promise<Finding[]> {
   const commit = git(["rev-parse", "--verify", `${rev}^{commit}`], root).toString("utf8").trim();
   const layout = repoPaths(configAt(root, commit));
-  return verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: candidatesFromGit(root, wholeTree(root, commit), layout) }, check);
+  const tree = wholeTree(root, commit);
+  return verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: candidatesFromGit(root, tree, layout), otherCase: inOtherCase(brought(tree), layout) }, check);
 }
 
 function hasCommit(root: string, sha: string): boolean {

@@ -2,7 +2,8 @@ import { parseFlags, UsageError } from "../cli-args.js";
 import { checkCommits, checkTree, commitsInRange, rawCaptureJudge, refused } from "../clearance/gate.js";
 import { guarded, type Command } from "../command.js";
 import { blocks, type Finding } from "../findings.js";
-import { candidatesFromWorkingTree, guardedFromWorkingTree, repoPaths } from "../io/repo-tree.js";
+import { lsIndex } from "../io/git.js";
+import { candidatesFromWorkingTree, guardedFromWorkingTree, inOtherCase, repoPaths } from "../io/repo-tree.js";
 import { loadConfig, repoRoot, rulesDirFor } from "../io/repo.js";
 import type { Io } from "../types.js";
 import { verifyPass } from "../passes/verify.js";
@@ -57,7 +58,8 @@ async function run(argv: string[], io: Io): Promise<number> {
   } else if (values.rev !== undefined) findings = await checkTree(root, values.rev, judge);
   else {
     const layout = repoPaths(config);
-    findings = await verifyPass({ guarded: await guardedFromWorkingTree(root, layout), candidates: await candidatesFromWorkingTree(root, layout) }, judge);
+    const otherCase = inOtherCase(lsIndex([], root).map((e) => e.path), layout);
+    findings = await verifyPass({ guarded: await guardedFromWorkingTree(root, layout), candidates: await candidatesFromWorkingTree(root, layout), otherCase }, judge);
   }
   unreadable(findings);
   const ok = !blocks(findings);

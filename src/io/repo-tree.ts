@@ -44,6 +44,13 @@ export function touchesPlaces(paths: string[], layout: RepoLayout): boolean {
   return paths.some((p) => places.some((place) => under(p, place)) || above.includes(p));
 }
 
+/** Paths that name one of the tool's places (or what is under one) in other letter case: Fixtures/, clearance.md. */
+export function inOtherCase(paths: string[], layout: RepoLayout): string[] {
+  const { places } = placesOf(layout);
+  const folded = places.map((p) => p.toLowerCase());
+  return paths.filter((p) => folded.some((place, i) => under(p.toLowerCase(), place) && !under(p, places[i] as string)));
+}
+
 interface Sorted {
   fixtures: TreeEntry[];
   inbox: string[];

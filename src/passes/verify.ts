@@ -40,6 +40,8 @@ export interface TreeToVerify {
   guarded: GuardedState | null;
   /** Files anywhere else, checked by name and content. */
   candidates: { path: string; bytes: Uint8Array }[];
+  /** Paths that name one of the tool's places in other letter case, each refused. */
+  otherCase?: string[];
 }
 
 /** The record read once: each batch whose digest holds lists its fixtures (a later listing of a path supersedes an earlier one). */
@@ -107,6 +109,7 @@ async function guardedFindings(state: GuardedState, check: () => Promise<RawCapt
 export async function verifyPass(tree: TreeToVerify, check: () => Promise<RawCaptureJudge>): Promise<Finding[]> {
   const findings: Finding[] = [];
   if (tree.guarded) await guardedFindings(tree.guarded, check, findings);
+  pushAll(findings, (tree.otherCase ?? []).map((file) => finding("place-in-other-case", { file })));
   for (const c of tree.candidates) {
     const f = await rawCapture(c.path, c.bytes, check);
     if (f) findings.push(f);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -175,6 +175,37 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
     expect(clearTool(root, "hooks", "status").code).toBe(0);
     stageUnacceptedFixtures(root);
     expect(git(root, "commit", "-qm", "fixtures").code).not.toBe(0);
+  });
+
+  it("lefthook merges a developer's local config over the shared one: where it skips the gate, changes its runner or moves its scripts, status says the gate does not run", () => {
+    const locals: Record<string, string> = {
+      "lefthook-local.yml": "pre-commit:\n  scripts:\n    clear-gate.sh:\n      skip: true\n",
+      ".lefthook-local.yaml": "pre-commit:\n  skip: true\n",
+      ".config/lefthook-local.yml": "pre-commit:\n  scripts:\n    clear-gate.sh:\n      runner: 'true'\n",
+      "lefthook-local.toml": "[pre-commit]\nskip = true\n",
+      ".lefthook-local.yml": "source_dir: elsewhere/\n",
+    };
+    const root = repoWithRemote("clear-lefthook-local-");
+    CASES[1]!.configure(root);
+    expect(CASES[1]!.install(root).code).toBe(0);
+    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
+    expect(CASES[1]!.install(root).code).toBe(0);
+    expect(clearTool(root, "hooks", "status").code).toBe(0);
+    writeFileSync(path.join(root, "lefthook-local.yml"), "pre-commit:\n  commands:\n    mine:\n      run: 'true'\n");
+    expect(clearTool(root, "hooks", "status").code).toBe(0);
+    stageUnacceptedFixtures(root);
+    for (const [file, text] of Object.entries(locals)) {
+      rmSync(path.join(root, "lefthook-local.yml"), { force: true });
+      mkdirSync(path.join(root, path.dirname(file)), { recursive: true });
+      writeFileSync(path.join(root, file), text);
+      const status = clearTool(root, "hooks", "status");
+      expect(status.code, file).toBe(1);
+      expect(status.out, file).toContain("pre-commit: DOES NOT reach the gate");
+      rmSync(path.join(root, file));
+    }
+    // lefthook itself does skip the gate under such a file: what status says is what happens.
+    writeFileSync(path.join(root, "lefthook-local.yml"), locals["lefthook-local.yml"]!);
+    expect(git(root, "commit", "-qm", "skipped by a local config").code).toBe(0);
   });
 
   const title = "the pre-commit framework runs the gate's hook as .legacy: status says so, uninstall takes it out";

@@ -51,6 +51,13 @@ export function readText(file: string): string | null {
   }
 }
 
+/** lefthook's per-developer configs, merged over the shared one (lefthook reads more formats than YAML). */
+const LEFTHOOK_LOCAL_CONFIGS = ["", ".", ".config/"].flatMap((dir) => ["yml", "yaml", "toml", "json", "jsonc"].map((ext) => `${dir}lefthook-local.${ext}`));
+
+export function lefthookLocalConfigs(root: string): string[] {
+  return LEFTHOOK_LOCAL_CONFIGS.map((f) => path.join(root, f)).filter((f) => existsSync(f));
+}
+
 export function lefthookConfig(root: string): string | null {
   const found = LEFTHOOK_CONFIGS.map((f) => path.join(root, f)).find((f) => existsSync(f));
   return found ?? null;

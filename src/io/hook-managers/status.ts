@@ -1,12 +1,12 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import path from "node:path";
 import { BLOCK_MARK } from "./blocks.js";
-import { HOOKS_PATH_EMPTY, huskyDirOf, lefthookConfig, PRE_COMMIT_CONFIG, readText, type Repo } from "./detect.js";
+import { HOOKS_PATH_EMPTY, huskyDirOf, lefthookConfig, lefthookLocalConfigs, PRE_COMMIT_CONFIG, readText, type Repo } from "./detect.js";
 import { isOurs, keptHooks } from "./plain.js";
 import { gateLineReach } from "./reach.js";
 import { gateScript, HOOKS, recordedInstall, WRAPPER_DIR, type HookName } from "./shell.js";
 import { callLine, wrapperFile } from "./wiring.js";
-import { lefthookEntry, yamlObject, preCommitHook } from "./yaml-edit.js";
+import { LEFTHOOK_SCRIPT, lefthookEntry, yamlObject, preCommitHook } from "./yaml-edit.js";
 
 // What git will actually run for each hook, followed through the manager to the gate: the
 // file git starts, what that file hands on to, and whether the gate is at the end of it.
@@ -58,19 +58,34 @@ function shellFileState(repo: Repo, hook: HookName, file: string, via: string, r
   return wrapperState(repo, hook, path.join(repo.root, WRAPPER_DIR, hook), via);
 }
 
+/** A condition set (skip, only) that can keep lefthook from running what it is set on. */
+const conditioned = (on: Record<string, unknown>): boolean => (on.skip !== undefined && on.skip !== false) || on.only !== undefined;
+
 function lefthookState(repo: Repo, hook: HookName, via: string): HookState {
   const config = lefthookConfig(repo.root);
   const js = config === null ? null : yamlObject(readText(config) ?? "");
-  const entry = js === null ? undefined : lefthookEntry(js, hook);
-  if (config === null || js === null || entry === undefined || (entry.runner !== "sh" && entry.runner !== "bash")) {
+  // lefthook merges each developer's local config over the shared one: what it says wins.
+  const locals = lefthookLocalConfigs(repo.root);
+  const localJs = locals.map((file) => (/\.ya?ml$/.test(file) ? yamlObject(readText(file) ?? "") : null));
+  const unread = locals.find((_, i) => localJs[i] === null);
+  if (unread !== undefined) return no(hook, `${via} (lefthook): ${rel(repo, unread)} is merged over the shared config and could not be read here; make it YAML, or take it out`);
+  const layers = [js, ...localJs].filter((l): l is Record<string, unknown> => l !== null);
+  const entry: Record<string, unknown> = Object.assign({}, ...layers.map((l) => lefthookEntry(l, hook) ?? {}));
+  const section: Record<string, unknown> = Object.assign({}, ...layers.map((l) => (typeof l[hook] === "object" && l[hook] !== null ? l[hook] : {})));
+  if (config === null || js === null || lefthookEntry(js, hook) === undefined || (entry.runner !== "sh" && entry.runner !== "bash")) {
     const where = config === null ? "no lefthook config" : rel(repo, config);
     return no(hook, `${via} (lefthook): ${where} has no ${hook} script clear-gate.sh run by sh; ${AGAIN}`);
+  }
+  const sources = [config, ...locals].map((f) => rel(repo, f)).join(", ");
+  if (conditioned(entry) || conditioned(section)) return no(hook, `${via} (lefthook): a skip or only condition set on clear-gate.sh or on ${hook} in ${sources} can keep lefthook from running the gate; take it out`);
+  if (JSON.stringify(section.exclude_tags ?? []).includes(LEFTHOOK_SCRIPT)) return no(hook, `${via} (lefthook): ${hook}'s exclude_tags in ${sources} names clear-gate.sh; take it out`);
+  if (layers.some((l, i) => l.extends !== undefined || l.remotes !== undefined || (i > 0 && l.source_dir !== undefined))) {
+    return no(hook, `${via} (lefthook): ${sources} takes in other configs or moves the scripts' folder (extends, remotes, a local source_dir), which this tool does not follow`);
   }
   const state = wrapperState(repo, hook, wrapperFile(repo, { kind: "lefthook", place: config }, hook), `${via} (lefthook, ${rel(repo, config)})`);
   if (hook === "pre-push" && entry.use_stdin !== true) {
     state.says.push("  without use_stdin: true lefthook hands it no refs, so it checks every local branch and tag");
   }
-  if (entry.skip !== undefined || entry.only !== undefined) state.says.push("  lefthook skips it under the skip or only conditions set on it");
   return state;
 }
 

@@ -225,6 +225,9 @@ describe("raw captures are recognised by what they are", () => {
     "saved as captures-inbox/README.md": (root) => cpSync(path.join(SITTING, RAW), path.join(root, "captures-inbox", "README.md")),
     "as JSON Lines in a log": (root) => writeFileSync(path.join(root, "session.log"), `started\n${readFileSync(path.join(SITTING, RAW), "utf8").replace(/\n/g, " ")}\n`),
     "wrapped in another object": (root) => writeFileSync(path.join(root, "wrapped.json"), JSON.stringify({ capturedAt: "t", value: JSON.parse(readFileSync(path.join(SITTING, RAW), "utf8")) })),
+    // What Windows PowerShell 5 writes for `Get-Content capture.json > notes.txt`.
+    "saved as UTF-16 with a byte order mark, under a name no check reads": (root) =>
+      writeFileSync(path.join(root, "notes.txt"), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(readFileSync(path.join(SITTING, RAW), "utf8"), "utf16le")])),
   };
   for (const [where, plant] of Object.entries(places)) {
     it(`a raw capture ${where}: refused at commit, at push, by verify --rev and --range`, () => {
@@ -232,8 +235,12 @@ describe("raw captures are recognised by what they are", () => {
       const base = g(root, "rev-parse", "HEAD").out.trim();
       bareRemote(root);
       expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+      // The sitting cleared above leaves the inbox: only what is planted is committed.
+      rmSync(path.join(root, "captures-inbox"), { recursive: true });
+      mkdirSync(path.join(root, "captures-inbox"));
       plant(root);
       g(root, "add", "-f", "-A");
+      expect(g(root, "diff", "--cached", "--name-only").out.trim().split("\n")).toHaveLength(1);
       const commit = g(root, "commit", "-qm", "raw");
       expect(commit.code).not.toBe(0);
       expect(commit.out).toContain("raw-capture-committed");

@@ -47,6 +47,10 @@ describe("raw captures by content", () => {
     "an array of them after a prefix": Buffer.from(`got [${payload}, ${payload}]`),
     "a JSON string literal of it in a log line": Buffer.from(`log: ${JSON.stringify(payload)}\n`),
     "a JSON string literal of it after a prefix in a JSON Lines file": Buffer.from(`{"ok":1}\nstdin=${JSON.stringify(pretty)}\n`),
+    "UTF-16 little-endian with its byte order mark": Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(pretty, "utf16le")]),
+    "UTF-16 big-endian with its byte order mark": Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(pretty, "utf16le").swap16()]),
+    "UTF-16 little-endian without a byte order mark, after a log line": Buffer.from(`log: ${payload}\n`, "utf16le"),
+    "UTF-16 big-endian without a byte order mark": Buffer.from(payload, "utf16le").swap16(),
   };
   for (const [how, bytes] of Object.entries(hidden)) {
     it(`finds a payload behind ${how}`, () => {

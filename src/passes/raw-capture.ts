@@ -4,7 +4,7 @@ import { finding, type Finding } from "../findings.js";
 import type { HarnessCatalogue, PayloadRules } from "../types.js";
 import { decodedReadings, openings, type Reading } from "./raw-capture/decodings.js";
 import { literalObjects } from "./raw-capture/literal.js";
-import { couldHoldPayload, payloadWords, type PayloadWords } from "./raw-capture/prefilter.js";
+import { couldHoldPayload, payloadWords, utf16Readings, type PayloadWords } from "./raw-capture/prefilter.js";
 import { tomlDocuments } from "./raw-capture/toml.js";
 import { yamlBlocks } from "./raw-capture/yaml.js";
 
@@ -301,6 +301,15 @@ function findPayload(text: string, check: RawCaptureCheck, spent: Spent): Payloa
 
 /** Whether these bytes hold a payload of a known host; `unchecked` when a file is too large or too costly to read. */
 export function payloadIn(bytes: Uint8Array, check: RawCaptureCheck): PayloadVerdict {
+  // Text written as UTF-16 is read as what it says, as well as byte for byte.
+  for (const text of utf16Readings(bytes)) {
+    const verdict = payloadText(text, check);
+    if (verdict !== null) return { ...verdict, ...("signature" in verdict ? { form: `UTF-16${verdict.form ? `, ${verdict.form}` : ""}` } : {}) };
+  }
+  return payloadText(bytes, check);
+}
+
+function payloadText(bytes: Uint8Array, check: RawCaptureCheck): PayloadVerdict {
   // Cheap first: a payload's text holds the signatures' member names, a brace beside one, or an encoding that could hide them.
   if (!couldHoldPayload(bytes, check.words)) return null;
   // A text too large to parse cannot be shown free of payloads.

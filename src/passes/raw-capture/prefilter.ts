@@ -20,6 +20,23 @@ export function payloadWords(signatures: { members: { pointer: string }[] }[]): 
   return { bySignature, first };
 }
 
+/**
+ * The bytes as UTF-8 where they may be UTF-16 text (as Windows PowerShell 5 writes a redirect):
+ * with its byte order mark, that reading alone; else, where a brace stands beside a zero byte,
+ * both byte orders. Empty for any other bytes.
+ */
+export function utf16Readings(bytes: Uint8Array): Buffer[] {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const as = (body: Buffer, bigEndian: boolean): Buffer => {
+    const even = Buffer.from(body.subarray(0, body.length - (body.length % 2)));
+    return Buffer.from((bigEndian ? even.swap16() : even).toString("utf16le"), "utf8");
+  };
+  if (buf[0] === 0xff && buf[1] === 0xfe) return [as(buf.subarray(2), false)];
+  if (buf[0] === 0xfe && buf[1] === 0xff) return [as(buf.subarray(2), true)];
+  if (!buf.includes(0x00) || !(buf.includes("{\0") || buf.includes("\0{"))) return [];
+  return [as(buf, false), as(buf.subarray(1), false), as(buf, true)];
+}
+
 const ENCODED_BRACE = /%7[Bb]|%257[Bb]|&#123;|&#[xX]7[Bb];|&lbrace;|&lcub;/;
 const ENTITY = /&(?:#[0-9]|#[xX][0-9a-fA-F]|[A-Za-z][A-Za-z0-9]{1,15};)/;
 /** Levels of base64 inside base64 looked into here. */
@@ -30,7 +47,8 @@ const BASE64_LEVELS = 3;
  * name or an escape beside it, no signature's every name, no brace written as %7B or an entity,
  * no base64 run that decodes to text that could. Linear in the text.
  */
-export function couldHoldPayload(bytes: Uint8Array, words: PayloadWords, level = 0): boolean {
+export function couldHoldPayload(bytes: Uint8Array, words: PayloadWords, level = 0, utf16 = level === 0): boolean {
+  if (utf16 && utf16Readings(bytes).some((text) => couldHoldPayload(text, words, level, false))) return true;
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const brace = buf.includes(0x7b);
   if (brace && (buf.includes(0x5c) || words.first.some((w) => buf.includes(w)))) return true;

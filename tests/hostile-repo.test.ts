@@ -273,6 +273,29 @@ describe("raw captures are recognised by what they are", () => {
     expect(range.code).toBe(1);
     expect(range.codes).toEqual(["raw-capture-committed"]);
   });
+
+  it("in a shallow clone whose history stops inside the range, verify --range refuses to answer (exit 2) rather than pass what it cannot see", () => {
+    const root = acceptedRepo();
+    g(root, "branch", "base");
+    cpSync(path.join(SITTING, RAW), path.join(root, "payload.json"));
+    g(root, "add", "payload.json");
+    sneak(root, "add");
+    g(root, "rm", "-q", "payload.json");
+    sneak(root, "remove");
+    for (const n of [1, 2]) {
+      writeFileSync(path.join(root, `doc${n}.md`), `${n}\n`);
+      g(root, "add", `doc${n}.md`);
+      sneak(root, `doc ${n}`);
+    }
+    const ci = path.join(tempDir("clear-shallow-"), "ci");
+    expect(g(path.dirname(ci), "clone", "-q", "--depth", "2", "--branch", "main", `file://${root}`, ci).code).toBe(0);
+    expect(g(ci, "fetch", "-q", "--depth", "1", "origin", "base:base").code).toBe(0);
+    const r = clearJson(["verify", "--range", "base..main"], { cwd: ci });
+    expect(r.code).toBe(2);
+    expect(r.json.error).toContain("shallow clone");
+    expect(g(ci, "fetch", "-q", "--unshallow").code).toBe(0);
+    expect(verifyCodes(ci, "--range", "base..main").codes).toEqual(["raw-capture-committed"]);
+  });
 });
 
 describe("pre-push checks what the destination lacks", () => {

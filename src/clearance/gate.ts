@@ -2,7 +2,7 @@ import { pushAll } from "../collections.js";
 import { UsageError } from "../errors.js";
 import { printable } from "../record/data.js";
 import { blocks, finding, type Finding } from "../findings.js";
-import { commitChanges, git, gitMaybe, LINK_MODE, lsIndex, lsTree, readBlobs, readObjects, revList, stagedChanges, type Change, type TreeEntry } from "../io/git.js";
+import { commitChanges, git, gitMaybe, LINK_MODE, lsIndex, lsTree, readBlobs, readObjects, revList, shallowCommits, stagedChanges, type Change, type TreeEntry } from "../io/git.js";
 import { parseConfigText, type ClearConfig } from "../io/repo.js";
 import { candidatesFromGit, CONFIG_FILE, guardedFromGit, inOtherCase, placesOf, repoPaths, touchesPlaces, wholeTree } from "../io/repo-tree.js";
 import { verifyPass, type RawCaptureJudge } from "../passes/verify.js";
@@ -269,7 +269,12 @@ export function commitsInRange(root: string, range: string): string[] {
   for (const rev of [base, head]) {
     if (gitMaybe(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`], root) === null) throw new UsageError(`--range: ${rev} is not a commit of this repository (fetch the history it needs)`);
   }
-  return revList([head, `^${base}`], root);
+  const commits = revList([head, `^${base}`], root);
+  // In a shallow clone the range may run on past where its history stops: what is not here cannot be checked.
+  const shallow = shallowCommits(root);
+  const stop = commits.find((c) => shallow.has(c));
+  if (stop !== undefined) throw new UsageError(`--range: the history stops at commit ${stop.slice(0, 12)} (a shallow clone), so commits of the range may be missing; fetch the history it needs (git fetch --unshallow, or fetch-depth: 0)`);
+  return commits;
 }
 
 export function refused(verdicts: CommitVerdict[]): CommitVerdict[] {

@@ -1,6 +1,8 @@
 import { pushAll } from "../collections.js";
 import { GitError } from "../errors.js";
 import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 
 // The edge that talks to git: trees, blobs, the index and commit ranges, read without touching
 // the working tree. Every listing is read NUL-separated, so a path is taken exactly as git holds
@@ -134,6 +136,12 @@ export function commitChanges(commits: string[], cwd: string): Map<string, Chang
 /** Commits listed by rev-list arguments, oldest first. */
 export function revList(args: string[], cwd: string): string[] {
   return git(["rev-list", "--reverse", ...args, "--"], cwd).toString("utf8").split("\n").filter(Boolean);
+}
+
+/** The commits where a shallow clone's history is cut off: their parents are not here. */
+export function shallowCommits(cwd: string): Set<string> {
+  const file = path.resolve(cwd, git(["rev-parse", "--git-path", "shallow"], cwd).toString("utf8").trim());
+  return existsSync(file) ? new Set(readFileSync(file, "utf8").split("\n").filter(Boolean)) : new Set();
 }
 
 /** Several objects at once, each with its type; an object git does not have is left out. */

@@ -46,6 +46,31 @@ describe("clear hooks in git's own hooks folder", () => {
     expect(readFileSync(path.join(root, ".git", "hooks", "pre-commit.pre-clear"), "utf8")).toContain("first");
   });
 
+  it("never writes through a link: a hook linked to a file not there yet is kept, and a linked .clear folder is refused with nothing written", () => {
+    const root = repoWithRemote("clear-hook-link-");
+    mkdirSync(path.join(root, "scripts"));
+    const hook = path.join(root, ".git", "hooks", "pre-commit");
+    symlinkSync("../../scripts/pre-commit", hook);
+    const r = clearTool(root, "hooks", "install");
+    expect(r.code, r.out).toBe(0);
+    expect(readdirSync(path.join(root, "scripts"))).toEqual([]);
+    expect(readFileSync(hook, "utf8")).toContain("clear: managed hook");
+    expect(clearTool(root, "hooks", "status").code).toBe(0);
+
+    const other = repoWithRemote("clear-hook-link-");
+    const elsewhere = tempDir("clear-elsewhere-");
+    writeFileSync(path.join(elsewhere, "pre-commit"), "kept\n");
+    mkdirSync(path.join(other, ".githooks"));
+    git(other, "config", "core.hooksPath", ".githooks");
+    symlinkSync(elsewhere, path.join(other, ".clear"));
+    const linked = clearTool(other, "hooks", "install", "--yes");
+    expect(linked.code, linked.out).toBe(2);
+    expect(linked.out).toContain(".clear is a symbolic link");
+    expect(readdirSync(elsewhere)).toEqual(["pre-commit"]);
+    expect(readFileSync(path.join(elsewhere, "pre-commit"), "utf8")).toBe("kept\n");
+    expect(readdirSync(path.join(other, ".githooks"))).toEqual([]);
+  });
+
   it("quotes the installation's path: no part of $(...), backticks, quotes, spaces or a newline in it is run", () => {
     const base = tempDir("clear-quoting-");
     const evil = path.join(base, `tool $(touch ran-dollar) \`touch ran-tick\` 'q' "dq" ;touch ran-semi\nnext`);

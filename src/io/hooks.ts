@@ -33,7 +33,7 @@ function carryOut(root: string, plan: ReturnType<typeof installPlan>, yes: boole
     const shown = describePlan(root, plan, false);
     return { ok: false, lines: [...shown, "Nothing was written: the changes above touch files you own; run again with --yes to make them."] };
   }
-  applyPlan(plan);
+  applyPlan(plan, root);
   const lines = describePlan(root, plan, true);
   if (needsHand(plan)) return { ok: false, lines: [...lines, "The rest was written; the lines above must be added by hand."] };
   return { ok: true, lines: lines.length > 0 ? [...lines, done] : [done] };

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import type { Plan } from "./plan.js";
+import { lstatOrNull } from "../repo.js";
 import { readText } from "./detect.js";
 import { gateScript, HOOKS, MARK, type HookName, type Installed } from "./shell.js";
 
@@ -36,7 +37,10 @@ export function plainInstall(dir: string, installed: Installed, plan: Plan, show
     const file = path.join(dir, hook);
     const kept = keptHooks(dir, hook);
     const text = readText(file);
-    if (existsSync(file) && !isOurs(text)) {
+    const link = lstatOrNull(file)?.isSymbolicLink() === true;
+    // A hook that is a link (one to nowhere too) is kept as it is, and the gate's hook written beside it, never through it.
+    if (link && isOurs(text)) plan.steps.push({ kind: "remove", file });
+    if ((link || existsSync(file)) && !isOurs(text)) {
       const name = nextKeptName(kept, hook);
       plan.steps.push({ kind: "rename", from: file, to: path.join(dir, name) });
       plan.notes.push(`${hook}: the hook that was there is kept as ${name} and runs first; its failure fails the ${hook === "pre-push" ? "push" : "commit"}`);

@@ -1,5 +1,7 @@
 import { chmodSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { UsageError } from "../../errors.js";
+import { lstatOrNull } from "../repo.js";
 import { showChange } from "./blocks.js";
 
 // What install and uninstall will do, as a list of steps that can be shown before anything is
@@ -65,8 +67,30 @@ function removeEmptyParents(file: string, stopAt: string): void {
   }
 }
 
-/** Carries the plan out, in order. Folders this tool made and emptied go too. */
-export function applyPlan(plan: Plan): void {
+/** The first link on the way from the repository root down to a file (the file itself included), or null. */
+function linkOnTheWay(root: string, file: string): string | null {
+  const rel = path.relative(root, file);
+  if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return null;
+  let at = root;
+  for (const part of rel.split(path.sep)) {
+    at = path.join(at, part);
+    if (lstatOrNull(at)?.isSymbolicLink()) return at;
+  }
+  return null;
+}
+
+/**
+ * Carries the plan out, in order. Folders this tool made and emptied go too. Nothing is written
+ * through a link inside the repository (a committed .clear, a hook linked elsewhere): where one
+ * stands on the way to a file to write, and no earlier step moves it, nothing is done.
+ */
+export function applyPlan(plan: Plan, root: string): void {
+  const moved = new Set(plan.steps.flatMap((s) => (s.kind === "rename" ? [s.from] : s.kind === "remove" ? [s.file] : [])));
+  for (const step of plan.steps) {
+    const file = step.kind === "write" || (step.kind === "edit" && step.after !== null) ? step.file : null;
+    const link = file === null ? null : linkOnTheWay(root, file);
+    if (link !== null && !moved.has(link)) throw new UsageError(`${path.relative(root, link)} is a symbolic link on the way to ${path.relative(root, file as string)}; this tool never writes through one: replace it with the real folder or file, then run clear hooks install again`);
+  }
   for (const step of plan.steps) {
     if (step.kind === "write") {
       mkdirSync(path.dirname(step.file), { recursive: true });

@@ -216,6 +216,9 @@ describe("clear hooks with core.hooksPath set by hand", () => {
     const hook = path.join(root, ".githooks", "pre-commit");
     writeFileSync(hook, `#!/bin/sh\nFOO=1 echo "a $HOME" >> '${path.join(root, ".git", "ran.log")}' 2>&1 | cat && true\n${line}\n`);
     expect(clearTool(root, "hooks", "status").code).toBe(0);
+    // husky 4 to 8: its helper, sourced first, ends the hook only under its own skip switch.
+    writeFileSync(hook, `#!/usr/bin/env sh\n. "$(dirname -- "$0")/_/husky.sh"\n\nnpx --version\n${line}\n`);
+    expect(clearTool(root, "hooks", "status").code).toBe(0);
     for (const [shape, text] of Object.entries(shapes)) {
       writeFileSync(hook, text);
       const status = clearTool(root, "hooks", "status");

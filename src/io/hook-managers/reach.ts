@@ -17,12 +17,15 @@ const STOPS = new Set([
   "enable", "shopt", "cd", "pushd", "popd", "logout", "suspend",
 ]);
 
+/** husky 4 to 8's first line: its helper ends the hook only under its own skip switch (HUSKY=0). */
+const HUSKY_HELPER = /^\. "\$\(dirname (?:-- )?"\$0"\)\/_\/husky\.sh"[ \t]*$/;
+
 const SUBSTITUTION = /\$\([^()'"`\\]*\)|`[^`'"\\]*`/g;
 const QUOTED = /'[^']*'|"(?:[^"\\$`]|\\.|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$[?#@*0-9])*"/g;
 
 /** True when a line above the gate's line certainly neither ends the script nor keeps the shell from reading the next line. */
 function passesOn(line: string): boolean {
-  if (/^[ \t]*(#.*)?$/.test(line)) return true;
+  if (/^[ \t]*(#.*)?$/.test(line) || HUSKY_HELPER.test(line)) return true;
   // A substitution runs in a subshell: whatever it holds cannot end the script, once it closes on the line.
   let bare = line;
   for (let before = ""; before !== bare; ) [before, bare] = [bare, bare.replace(SUBSTITUTION, "q")];

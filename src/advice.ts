@@ -62,7 +62,7 @@ const ADVICE: Partial<Record<FindingCode, Advice>> = {
   },
   "pushed-not-a-commit": "push commits only; delete the ref that names a blob or a tree (git tag -d <tag>), or make it name a commit",
   "symlink-in-repo": "replace the link with the real folder or file",
-  "place-in-other-case": "rename it, or move what it holds into the place spelled as the layout spells it (fixtures only through clear run and ACCEPT)",
+  "place-in-other-spelling": "rename it, or move what it holds into the place spelled as the layout spells it (fixtures only through clear run and ACCEPT)",
   "transport-differs": "commit the kit's own transport bytes, or record the kit again from the committed ones",
   "transport-missing": "commit the kit's transport, or record the kit again",
   "transport-extra": "record the kit again with this transport, or remove it",

@@ -51,7 +51,7 @@ const CATALOGUE = {
   "fixture-missing": block(() => "an accepted batch lists this fixture, and it is not here"),
   "raw-capture-committed": block((p: { why: string }) => `a raw capture is committed: ${p.why}; raw captures never are (remove it from the commit, clear it with clear run, or keep it outside the repository)`),
   "pushed-not-a-commit": block((p: { type: string }) => `names a ${p.type}, not a commit: files pushed this way pass no commit's check, so the push is refused`),
-  "place-in-other-case": block(() => "names one of the tool's own places (the fixtures, the inbox, the record, clear.config.json) in other letter case; a checkout that ignores case (macOS, Windows) puts it there unchecked"),
+  "place-in-other-spelling": block(() => "names one of the tool's own places (the fixtures, the inbox, the record, clear.config.json) in another spelling (letter case, a character macOS ignores, dots or spaces at a name's end); a checkout on macOS or Windows puts it there unchecked"),
   "symlink-in-repo": block(() => "is a symbolic link where the tool's own files stand (the fixtures, the inbox, the record, clear.config.json); never followed (replace it with the real folder or file)"),
   // kit: the committed transports are the kit's bytes
   "transport-differs": block((p: { how: string }) => `the committed transport differs from the kit's: ${p.how}`),

@@ -159,8 +159,8 @@ describe("exact paths", () => {
     });
   }
 
-  it("a path naming a place in other letter case, where a checkout that ignores case puts it: refused at commit, at push, by verify --rev, --range and on disk", () => {
-    for (const name of ["Fixtures/claude-code/notes.txt", "FIXTURES/a.md", "clearance.md", "Captures-Inbox/README.txt", "Clear.Config.json"]) {
+  it("a path naming a place in another spelling, where a checkout on macOS or Windows puts it: refused at commit, at push, by verify --rev, --range and on disk", () => {
+    for (const name of ["Fixtures/claude-code/notes.txt", "FIXTURES/a.md", "clearance.md", "Captures-Inbox/README.txt", "Clear.Config.json", "fixtures\u200c/a.md", "fixtures./a.md", "fixtures /a.md"]) {
       const root = acceptedRepo();
       bareRemote(root);
       expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
@@ -170,11 +170,11 @@ describe("exact paths", () => {
       g(root, "add", "-f", "--", name);
       const commit = g(root, "commit", "-qm", "other case");
       expect(commit.code, name).not.toBe(0);
-      expect(commit.out).toContain("place-in-other-case");
+      expect(commit.out).toContain("place-in-other-spelling");
       sneak(root, "other case");
       expect(g(root, "push", "-q", "origin", "main").code, name).not.toBe(0);
       for (const args of [["--rev", "HEAD"], ["--range", `${base}..HEAD`], []]) {
-        expect(clearJson(["verify", ...args], { cwd: root }).json.findings, `${name} ${args.join(" ")}`).toContainEqual(expect.objectContaining({ code: "place-in-other-case", file: name }));
+        expect(clearJson(["verify", ...args], { cwd: root }).json.findings, `${name} ${args.join(" ")}`).toContainEqual(expect.objectContaining({ code: "place-in-other-spelling", file: name }));
       }
     }
   });

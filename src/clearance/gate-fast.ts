@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { readBlobs, stagedChanges } from "../io/git.js";
+import { foldedPath } from "../io/path-fold.js";
 import { gitTopLevel } from "../io/top-level.js";
 import { couldHoldPayload, payloadWords, type PayloadWords } from "../passes/raw-capture/prefilter.js";
 
@@ -10,11 +11,11 @@ import { couldHoldPayload, payloadWords, type PayloadWords } from "../passes/raw
 // the signatures' member names alone) passes here, having loaded no other rules. Anything else
 // goes to the whole gate.
 
-const PLACES = ["fixtures", "captures-inbox", "CLEARANCE.md", "clear.config.json"];
+const PLACES = ["fixtures", "captures-inbox", "clearance.md", "clear.config.json"];
 const REGULAR = new Set(["100644", "100755"]);
 
-// In any letter case: Fixtures/ lands in fixtures/ on a checkout that ignores case.
-const under = (p: string, place: string): boolean => p.toLowerCase() === place.toLowerCase() || p.toLowerCase().startsWith(`${place.toLowerCase()}/`);
+// In any spelling a checkout takes for it: Fixtures/ lands in fixtures/ on macOS and Windows.
+const under = (p: string, place: string): boolean => foldedPath(p) === place || foldedPath(p).startsWith(`${place}/`);
 
 /** True when the staged change is certainly clear of the gate's concerns; false means: run the whole gate. */
 export function stagedIsPlainlyClear(cwd: string): boolean {

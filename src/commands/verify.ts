@@ -3,7 +3,7 @@ import { checkCommits, checkTree, commitsInRange, rawCaptureJudge, refused } fro
 import { guarded, type Command } from "../command.js";
 import { blocks, type Finding } from "../findings.js";
 import { lsIndex } from "../io/git.js";
-import { candidatesFromWorkingTree, guardedFromWorkingTree, inOtherCase, repoPaths } from "../io/repo-tree.js";
+import { candidatesFromWorkingTree, guardedFromWorkingTree, inOtherSpelling, repoPaths } from "../io/repo-tree.js";
 import { loadConfig, repoRoot, rulesDirFor } from "../io/repo.js";
 import type { Io } from "../types.js";
 import { verifyPass } from "../passes/verify.js";
@@ -58,8 +58,8 @@ async function run(argv: string[], io: Io): Promise<number> {
   } else if (values.rev !== undefined) findings = await checkTree(root, values.rev, judge);
   else {
     const layout = repoPaths(config);
-    const otherCase = inOtherCase(lsIndex([], root).map((e) => e.path), layout);
-    findings = await verifyPass({ guarded: await guardedFromWorkingTree(root, layout), candidates: await candidatesFromWorkingTree(root, layout), otherCase }, judge);
+    const otherSpelling = inOtherSpelling(lsIndex([], root).map((e) => e.path), layout);
+    findings = await verifyPass({ guarded: await guardedFromWorkingTree(root, layout), candidates: await candidatesFromWorkingTree(root, layout), otherSpelling }, judge);
   }
   unreadable(findings);
   const ok = !blocks(findings);

@@ -6,6 +6,7 @@ import { EXEMPT_NAMES, readRecordListing, type GuardedState } from "../passes/ve
 import type { RepoLayout } from "../types.js";
 import { blobDigests, recordReading } from "./blob-digests.js";
 import { git, LINK_MODE, lsIndex, lsTree, readBlobs, SUBMODULE_MODE, type Change, type TreeEntry } from "./git.js";
+import { foldedPath } from "./path-fold.js";
 import { readRegularFile } from "./read-capture-dir.js";
 
 // What verify and the gate check, read from the working tree, from the index or from a commit:
@@ -44,11 +45,11 @@ export function touchesPlaces(paths: string[], layout: RepoLayout): boolean {
   return paths.some((p) => places.some((place) => under(p, place)) || above.includes(p));
 }
 
-/** Paths that name one of the tool's places (or what is under one) in other letter case: Fixtures/, clearance.md. */
-export function inOtherCase(paths: string[], layout: RepoLayout): string[] {
+/** Paths that name one of the tool's places (or what is under one) in another spelling a checkout takes for it: Fixtures/, clearance.md. */
+export function inOtherSpelling(paths: string[], layout: RepoLayout): string[] {
   const { places } = placesOf(layout);
-  const folded = places.map((p) => p.toLowerCase());
-  return paths.filter((p) => folded.some((place, i) => under(p.toLowerCase(), place) && !under(p, places[i] as string)));
+  const folded = places.map(foldedPath);
+  return paths.filter((p) => folded.some((place, i) => under(foldedPath(p), place) && !under(p, places[i] as string)));
 }
 
 interface Sorted {

@@ -41,7 +41,7 @@ export interface TreeToVerify {
   /** Files anywhere else, checked by name and content. */
   candidates: { path: string; bytes: Uint8Array }[];
   /** Paths that name one of the tool's places in other letter case, each refused. */
-  otherCase?: string[];
+  otherSpelling?: string[];
 }
 
 /** The record read once: each batch whose digest holds lists its fixtures (a later listing of a path supersedes an earlier one). */
@@ -109,7 +109,7 @@ async function guardedFindings(state: GuardedState, check: () => Promise<RawCapt
 export async function verifyPass(tree: TreeToVerify, check: () => Promise<RawCaptureJudge>): Promise<Finding[]> {
   const findings: Finding[] = [];
   if (tree.guarded) await guardedFindings(tree.guarded, check, findings);
-  pushAll(findings, (tree.otherCase ?? []).map((file) => finding("place-in-other-case", { file })));
+  pushAll(findings, (tree.otherSpelling ?? []).map((file) => finding("place-in-other-spelling", { file })));
   for (const c of tree.candidates) {
     const f = await rawCapture(c.path, c.bytes, check);
     if (f) findings.push(f);

@@ -176,4 +176,21 @@ describe("clear scan prints no user name, in whole or in part", () => {
       for (let i = 0; i + 3 <= name.length; i++) expect(printed, name.slice(i, i + 3)).not.toContain(name.slice(i, i + 3).toLowerCase());
     }
   });
+
+  it("a folder named after an owner the scanned files' home paths name is printed with that name starred", () => {
+    const root = tempDir("clear-taught-");
+    const owner = "Qvmtzrk";
+    mkdirSync(path.join(root, `from-${owner}`));
+    writeFileSync(path.join(root, `from-${owner}`, "a.json"), JSON.stringify({ cwd: `/home/${owner}/proj` }));
+    writeFileSync(path.join(root, `from-${owner}`, "b.json"), JSON.stringify({ note: "nothing here" }));
+    const sarif = path.join(root, "out.sarif");
+    const human = clear(["scan", root, "--sarif", sarif, "--verbose"], { cwd: root });
+    const json = clear(["scan", root, "--json"], { cwd: root });
+    expect([human.code, json.code]).toEqual([1, 1]);
+    const files = (JSON.parse(json.stdout) as { findings: { file: string }[] }).findings.map((f) => f.file);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/from-\*+\/a\.json$/);
+    const printed = [human.stdout, human.stderr, json.stdout, json.stderr, readFileSync(sarif, "utf8")].join("\n").toLowerCase();
+    expect(printed).not.toContain(owner.toLowerCase());
+  });
 });

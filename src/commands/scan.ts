@@ -12,7 +12,8 @@ import { renderScan } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import { relativeUri, sarifLog, SRCROOT, type SarifPlace } from "../render/sarif.js";
 import { toolVersion } from "../version.js";
-import { checkedValue, namesOf } from "./checked-output.js";
+import { sittingNames } from "../passes/substitute/index.js";
+import { checkedValue } from "./checked-output.js";
 
 interface Listed {
   inputs: ScanInput[];
@@ -45,10 +46,24 @@ async function inputsOf(paths: string[], io: Io, base: string, maxBytes: number,
   return { inputs, skipped, inside };
 }
 
+/**
+ * The owners the scanned files' home paths name, as substitution learns a sitting's: a folder
+ * named after one of them is never printed (a name of one letter is left, as substitution leaves it).
+ */
+function taughtNames(inputs: ScanInput[], setting: Setting): string[] {
+  const grammar = homeGrammar(setting.rules.homes);
+  const taught = new Set<string>();
+  for (const { text } of inputs) {
+    if (!grammar.mayHold(text)) continue;
+    for (const o of grammar.realOwners(text)) if (!o.tilde && o.owner.length >= 2) taught.add(o.owner.toLowerCase());
+  }
+  return [...taught];
+}
+
 /** A file's name may carry what the scan looks for: each name as printed (and placed in SARIF) is checked first, secret shapes and names starred. */
 async function withCheckedNames(listed: Listed, setting: Setting): Promise<Listed & { places: Map<string, SarifPlace> }> {
   const shown = [...new Set([...listed.inputs.map((i) => i.file), ...listed.skipped.map((s) => s.file)])];
-  const checked = await checkedValue(shown, setting, namesOf([], setting));
+  const checked = await checkedValue(shown, setting, sittingNames([], setting.rules, [...setting.users, ...taughtNames(listed.inputs, setting)]));
   const as = new Map(shown.map((name, i) => [name, checked[i] as string]));
   const shownAs = (name: string): string => as.get(name) ?? name;
   const places = new Map<string, SarifPlace>();

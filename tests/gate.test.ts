@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { clear, clearJson, PROJECT_ROOT, tempDir } from "./helpers.js";
 
@@ -158,6 +159,21 @@ describe("the gate, through installed hooks", () => {
     expect(g(root, "push", "-q", "origin", "main:side").code).not.toBe(0);
     g(root, "tag", "v1");
     expect(g(root, "push", "-q", "origin", "v1").code).not.toBe(0);
+  });
+
+  it("refuses a payload committed compressed, which no fast path lets through, naming the file and how it was written", () => {
+    const root = repo();
+    mkdirSync(path.join(root, "data"), { recursive: true });
+    const payload = JSON.stringify({ session_id: "9f1c2a7e", cwd: "/home/user/proj", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } });
+    writeFileSync(path.join(root, "data", "session.bin"), gzipSync(Buffer.from(payload)));
+    g(root, "add", "data/session.bin");
+    const commit = g(root, "commit", "-qm", "compressed");
+    expect(commit.code).not.toBe(0);
+    expect(commit.out).toContain("data/session.bin");
+    expect(commit.out).toContain("written as compressed");
+    writeFileSync(path.join(root, "data", "session.bin"), gzipSync(Buffer.from("build log\n".repeat(100))));
+    g(root, "add", "data/session.bin");
+    expect(g(root, "commit", "-qm", "a compressed log").code).toBe(0);
   });
 
   it("refuses a payload committed as YAML or as JSON with comments, naming the file and the line; documentation that names the members goes through", () => {

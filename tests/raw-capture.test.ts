@@ -1,9 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { deflateSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { loadRules } from "../src/io/load-rules.js";
 import { MAX_CHECKED_BYTES, namedLikeCapture, payloadIn, rawCaptureCheck } from "../src/passes/raw-capture.js";
+import { MAX_INFLATED } from "../src/passes/raw-capture/compressed.js";
 import { PROJECT_ROOT } from "./helpers.js";
 
 // What the gate recognises as a raw capture, by name and by content: every example in
@@ -185,6 +187,25 @@ describe("raw captures written in other forms", () => {
     expect(payloadIn(Buffer.from(yaml), check)).toMatchObject({ signature: "hook-event-name", line: 8, form: "YAML" });
     const b64 = `a\nb\n${Buffer.from(JSON.stringify(PAYLOADS["an OpenCode event"])).toString("base64")}\n`;
     expect(payloadIn(Buffer.from(b64), check)).toMatchObject({ signature: "opencode-event", line: 3, form: "base64" });
+  });
+
+  // Its trailer and the last bytes of its stream gone, as a copy stopped before its end leaves it.
+  const cutShort = (gz: Buffer): Buffer => gz.subarray(0, gz.length - 12);
+
+  it("reads a compressed payload as what it inflates to: gzip, zlib, cut short, inside another stream, base64 of one; a stream past the bound is unchecked", () => {
+    const text = Buffer.from(JSON.stringify(PAYLOADS["a Codex Stop"]));
+    for (const [how, bytes] of [
+      ["gzip", gzipSync(text)],
+      ["zlib", deflateSync(text)],
+      ["gzip cut short", cutShort(gzipSync(Buffer.concat([text, Buffer.from("\n".repeat(40_000))])))],
+      ["gzip of gzip", gzipSync(gzipSync(text))],
+    ] as const) {
+      expect(payloadIn(bytes, check), how).toMatchObject({ signature: "hook-event-name", form: expect.stringContaining("compressed") });
+    }
+    expect(payloadIn(Buffer.from(`data: ${gzipSync(text).toString("base64")}\n`), check)).toMatchObject({ signature: "hook-event-name", form: "base64" });
+    expect(payloadIn(gzipSync(Buffer.from(yamlBlock(PAYLOADS["a Codex Stop"] as Record<string, unknown>))), check)).toMatchObject({ form: "YAML, compressed" });
+    expect(payloadIn(gzipSync(Buffer.alloc(MAX_INFLATED + 1, 0x20)), check)).toMatchObject({ unchecked: expect.stringContaining("inflates past") });
+    expect(payloadIn(gzipSync(Buffer.from("plain notes, no payload here\n".repeat(50))), check)).toBeNull();
   });
 
   it("keeps a member's kind: a type name, prose or a variable is no value, an object is no string", () => {

@@ -4,6 +4,7 @@ import { finding, type Finding } from "../findings.js";
 import type { HarnessCatalogue, PayloadRules } from "../types.js";
 import { decodedReadings, openings, type Reading } from "./raw-capture/decodings.js";
 import { literalObjects } from "./raw-capture/literal.js";
+import { inflated, MAX_INFLATED } from "./raw-capture/compressed.js";
 import { couldHoldPayload, payloadWords, utf16Readings, type PayloadWords } from "./raw-capture/prefilter.js";
 import { tomlDocuments } from "./raw-capture/toml.js";
 import { yamlBlocks } from "./raw-capture/yaml.js";
@@ -299,8 +300,19 @@ function findPayload(text: string, check: RawCaptureCheck, spent: Spent): Payloa
   return null;
 }
 
+/** A compressed stream inside a compressed stream is opened this many levels deep. */
+const MAX_INFLATIONS = 4;
+
 /** Whether these bytes hold a payload of a known host; `unchecked` when a file is too large or too costly to read. */
-export function payloadIn(bytes: Uint8Array, check: RawCaptureCheck): PayloadVerdict {
+export function payloadIn(bytes: Uint8Array, check: RawCaptureCheck, inflations = 0): PayloadVerdict {
+  // Compressed bytes are read as what they inflate to; a stream that inflates past the bound cannot be shown free of one.
+  const inner = inflations < MAX_INFLATIONS ? inflated(bytes) : null;
+  if (inner === "too large") return { unchecked: `it is compressed and inflates past ${MAX_INFLATED} bytes` };
+  if (inner !== null) {
+    const verdict = payloadIn(inner, check, inflations + 1);
+    // A line of the inflated text is no line of the file: the form says where it was found.
+    if (verdict !== null) return "unchecked" in verdict ? verdict : { signature: verdict.signature, pointer: verdict.pointer, form: [verdict.form, "compressed"].filter(Boolean).join(", ") };
+  }
   // Text written as UTF-16 is read as what it says, as well as byte for byte.
   for (const text of utf16Readings(bytes)) {
     const verdict = payloadText(text, check);

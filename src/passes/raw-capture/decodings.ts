@@ -1,4 +1,5 @@
 import { isUtf8 } from "node:buffer";
+import { inflated } from "./compressed.js";
 import { pushAll } from "../../collections.js";
 import { inputOffset, type DecodedLevel } from "../../json/escapes.js";
 
@@ -206,11 +207,13 @@ function isText(bytes: Buffer): boolean {
   return isUtf8(bytes);
 }
 
-/** The text a base64 run decodes to (standard or URL-safe alphabet), or null when it is not text. */
+/** The text a base64 run decodes to (standard or URL-safe alphabet), a compressed stream's inflated; null when it is not text. */
 export function base64Text(body: string): string | null {
   const usable = body.length % 4 === 1 ? body.slice(0, -1) : body;
   const bytes = Buffer.from(usable.replace(/-/g, "+").replace(/_/g, "/"), "base64");
-  return isText(bytes) ? bytes.toString("utf8") : null;
+  if (isText(bytes)) return bytes.toString("utf8");
+  const inner = inflated(bytes);
+  return inner instanceof Buffer && isText(inner) ? inner.toString("utf8") : null;
 }
 
 /** Each base64 run of a reading that decodes to text, as a reading placed at the run's start. */

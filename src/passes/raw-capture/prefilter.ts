@@ -1,3 +1,4 @@
+import { kindOf } from "./compressed.js";
 import { base64Runs, base64Text } from "./decodings.js";
 
 // Whether a text could hold a payload at all, answered cheaply from the signatures' member names,
@@ -45,9 +46,11 @@ const BASE64_LEVELS = 3;
 /**
  * False only where no form the payload check reads could hold a payload: no brace with a member
  * name or an escape beside it, no signature's every name, no brace written as %7B or an entity,
- * no base64 run that decodes to text that could. Linear in the text.
+ * no base64 run that decodes to text that could, no compressed stream. Linear in the text.
  */
 export function couldHoldPayload(bytes: Uint8Array, words: PayloadWords, level = 0, utf16 = level === 0): boolean {
+  // Compressed bytes could hold one: the whole check reads what they inflate to.
+  if (kindOf(bytes) !== null) return true;
   if (utf16 && utf16Readings(bytes).some((text) => couldHoldPayload(text, words, level, false))) return true;
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const brace = buf.includes(0x7b);

@@ -1,0 +1,30 @@
+import { constants, gunzipSync, inflateSync } from "node:zlib";
+
+// A raw capture compressed (`gzip capture.json`, a zlib stream, either of them base64-encoded)
+// is still a raw capture: its bytes are inflated, up to a bound, and read as any other bytes.
+// Past the bound they cannot be shown free of a payload, and the file is refused as unchecked.
+
+/** Inflated at most this far. */
+export const MAX_INFLATED = 64 * 1024 * 1024;
+
+/** What compressed bytes hold: their inflated bytes, "too large" past the bound, null where they are not a stream Node inflates. */
+export type Inflated = Buffer | "too large" | null;
+
+/** Gzip (1f 8b 08) or a zlib stream (deflate, a window of 32 KB or less, its header check holding). */
+export function kindOf(b: Uint8Array): "gzip" | "zlib" | null {
+  if (b.length >= 18 && b[0] === 0x1f && b[1] === 0x8b && b[2] === 0x08) return "gzip";
+  const cmf = b[0] as number;
+  if (b.length >= 8 && (cmf & 0x0f) === 8 && cmf >> 4 <= 7 && ((cmf << 8) | (b[1] as number)) % 31 === 0) return "zlib";
+  return null;
+}
+
+export function inflated(bytes: Uint8Array): Inflated {
+  const kind = kindOf(bytes);
+  if (kind === null) return null;
+  try {
+    // A stream cut short gives what it holds so far, as zcat prints it.
+    return (kind === "gzip" ? gunzipSync : inflateSync)(bytes, { maxOutputLength: MAX_INFLATED, finishFlush: constants.Z_SYNC_FLUSH });
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE" ? "too large" : null;
+  }
+}

@@ -176,6 +176,34 @@ describe("the gate, through installed hooks", () => {
     expect(g(root, "commit", "-qm", "a compressed log").code).toBe(0);
   });
 
+  it("reads a Git LFS pointer with the object it stands for: a payload there is refused, a pointer whose object is not here cannot be shown clear", () => {
+    const root = repo();
+    // What LFS's clean filter leaves: the object in the local store, a pointer in the commit.
+    const lfs = (bytes: Buffer, store = true): string => {
+      const oid = createHash("sha256").update(bytes).digest("hex");
+      if (store) {
+        mkdirSync(path.join(root, ".git", "lfs", "objects", oid.slice(0, 2), oid.slice(2, 4)), { recursive: true });
+        writeFileSync(path.join(root, ".git", "lfs", "objects", oid.slice(0, 2), oid.slice(2, 4), oid), bytes);
+      }
+      return `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize ${bytes.length}\n`;
+    };
+    const payload = Buffer.from(JSON.stringify({ session_id: "9f1c2a7e", cwd: "/home/user/proj", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } }));
+    writeFileSync(path.join(root, "session.log"), lfs(payload));
+    g(root, "add", "session.log");
+    const held = g(root, "commit", "-qm", "through lfs");
+    expect(held.code).not.toBe(0);
+    expect(held.out).toContain("session.log");
+    expect(held.out).toContain("it holds a payload of a known host");
+    writeFileSync(path.join(root, "session.log"), lfs(Buffer.from("elsewhere"), false));
+    g(root, "add", "session.log");
+    const missing = g(root, "commit", "-qm", "object not here");
+    expect(missing.code).not.toBe(0);
+    expect(missing.out).toContain("is not in the local store");
+    writeFileSync(path.join(root, "session.log"), lfs(Buffer.from("a build log, nothing else\n")));
+    g(root, "add", "session.log");
+    expect(g(root, "commit", "-qm", "a log through lfs").code).toBe(0);
+  });
+
   it("refuses a payload committed as YAML or as JSON with comments, naming the file and the line; documentation that names the members goes through", () => {
     const root = repo();
     mkdirSync(path.join(root, "config"), { recursive: true });

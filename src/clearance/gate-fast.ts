@@ -13,6 +13,8 @@ import { couldHoldPayload, payloadWords, type PayloadWords } from "../passes/raw
 
 const PLACES = ["fixtures", "captures-inbox", "clearance.md", "clear.config.json"];
 const REGULAR = new Set(["100644", "100755"]);
+const LFS_POINTER = Buffer.from("version https://git-lfs.github.com/spec/");
+const isLfsPointer = (b: Buffer): boolean => b.subarray(0, LFS_POINTER.length).equals(LFS_POINTER);
 
 // In any spelling a checkout takes for it: Fixtures/ lands in fixtures/ on macOS and Windows.
 const under = (p: string, place: string): boolean => foldedPath(p) === place || foldedPath(p).startsWith(`${place}/`);
@@ -28,7 +30,8 @@ export function stagedIsPlainlyClear(cwd: string): boolean {
   const blobs = readBlobs([...brought.map((c) => c.sha), ":clear.config.json"], root);
   if (blobs.has(":clear.config.json")) return false;
   const words = bundledPayloadWords();
-  return words !== null && brought.every((c) => blobs.has(c.sha) && !couldHoldPayload(blobs.get(c.sha) as Buffer, words));
+  // A Git LFS pointer stands for bytes this path does not read: the whole gate reads its object.
+  return words !== null && brought.every((c) => blobs.has(c.sha) && !isLfsPointer(blobs.get(c.sha) as Buffer) && !couldHoldPayload(blobs.get(c.sha) as Buffer, words));
 }
 
 /** The signatures' member names from the bundled rules/payloads.json (never overlaid), read without a schema; null when it cannot be read. */

@@ -2,10 +2,11 @@ import { createHash } from "node:crypto";
 import { lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../digest.js";
-import { EXEMPT_NAMES, readRecordListing, type GuardedState } from "../passes/verify.js";
+import { EXEMPT_NAMES, readRecordListing, type Candidate, type GuardedState } from "../passes/verify.js";
 import type { RepoLayout } from "../types.js";
 import { blobDigests, recordReading } from "./blob-digests.js";
 import { git, LINK_MODE, lsIndex, lsTree, readBlobs, SUBMODULE_MODE, type Change, type TreeEntry } from "./git.js";
+import { throughLfs } from "./lfs.js";
 import { foldedPath } from "./path-fold.js";
 import { readRegularFile } from "./read-capture-dir.js";
 
@@ -101,10 +102,11 @@ export function guardedFromGit(root: string, layout: RepoLayout, source: string,
 }
 
 /** Files a change brings outside the fixtures folder and the inbox, with their bytes, for the raw-capture check. */
-export function candidatesFromGit(root: string, changes: Change[], layout: RepoLayout, read?: Map<string, Buffer>): { path: string; bytes: Uint8Array }[] {
+export function candidatesFromGit(root: string, changes: Change[], layout: RepoLayout, read?: Map<string, Buffer>): Candidate[] {
   const wanted = changes.filter((c) => c.status !== "D" && REGULAR_MODES.has(c.mode) && !under(c.path, layout.fixtures) && !under(c.path, layout.capturesInbox));
   const blobs = read ?? readBlobs(wanted.map((c) => c.sha), root);
-  return wanted.map((c) => ({ path: c.path, bytes: blobs.get(c.sha) ?? Buffer.alloc(0) }));
+  // A Git LFS pointer is read with the object it stands for: that is what leaves the machine.
+  return wanted.map((c) => ({ path: c.path, ...throughLfs(root, blobs.get(c.sha) ?? Buffer.alloc(0), sha256Hex) }));
 }
 
 /** Every file of a commit's tree, as changes from nothing: what `verify --rev` checks by name and content. */

@@ -35,11 +35,14 @@ export interface RecordReading {
   findings: Finding[];
 }
 
+/** A file a change brings, with its bytes; or, where they cannot be read (an LFS object not here), why. */
+export type Candidate = { path: string } & ({ bytes: Uint8Array } | { missing: string });
+
 export interface TreeToVerify {
   /** The tool's own places, when the change touches them (always, for verify). */
   guarded: GuardedState | null;
   /** Files anywhere else, checked by name and content. */
-  candidates: { path: string; bytes: Uint8Array }[];
+  candidates: Candidate[];
   /** Paths that name one of the tool's places in other letter case, each refused. */
   otherSpelling?: string[];
 }
@@ -111,7 +114,7 @@ export async function verifyPass(tree: TreeToVerify, check: () => Promise<RawCap
   if (tree.guarded) await guardedFindings(tree.guarded, check, findings);
   pushAll(findings, (tree.otherSpelling ?? []).map((file) => finding("place-in-other-spelling", { file })));
   for (const c of tree.candidates) {
-    const f = await rawCapture(c.path, c.bytes, check);
+    const f = "missing" in c ? finding("raw-capture-committed", { file: c.path }, { why: `it cannot be shown to hold no payload (${c.missing})` }) : await rawCapture(c.path, c.bytes, check);
     if (f) findings.push(f);
   }
   return findings;

@@ -1,0 +1,43 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { gitMaybe } from "./git.js";
+
+// A file Git LFS tracks is committed as a pointer; its bytes go to the LFS store (and, at push, to
+// the LFS server). The gate reads what the pointer stands for: the object in the local store, its
+// SHA-256 checked against the pointer. A pointer whose object is not here cannot be shown free of
+// a payload.
+
+const POINTER = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\n(?:[a-z0-9.-]+ [^\n]*\n)*?oid sha256:([0-9a-f]{64})\n/;
+/** Pointers are small text files; anything larger is not one. */
+const MAX_POINTER = 1024;
+
+/** What a blob stands for: itself, or the LFS object its pointer names (`missing` when it is not in the local store). */
+export type LfsRead = { bytes: Uint8Array } | { missing: string };
+
+const stores = new Map<string, string | null>();
+
+/** The local LFS store: `lfs/objects` in git's common folder (asked of git once per root). */
+function storeOf(root: string): string | null {
+  if (!stores.has(root)) {
+    const common = gitMaybe(["rev-parse", "--git-common-dir"], root)?.toString("utf8").trim();
+    stores.set(root, common ? path.resolve(root, common, "lfs", "objects") : null);
+  }
+  return stores.get(root) ?? null;
+}
+
+export function throughLfs(root: string, bytes: Uint8Array, sha256: (b: Uint8Array) => string): LfsRead {
+  if (bytes.byteLength > MAX_POINTER || bytes[0] !== 0x76) return { bytes };
+  const oid = POINTER.exec(Buffer.from(bytes).toString("utf8"))?.[1];
+  if (oid === undefined) return { bytes };
+  const store = storeOf(root);
+  let object: Buffer;
+  try {
+    if (store === null) throw new Error("no store");
+    object = readFileSync(path.join(store, oid.slice(0, 2), oid.slice(2, 4), oid));
+  } catch {
+    return { missing: `a Git LFS pointer whose object ${oid.slice(0, 12)}… is not in the local store; fetch it (git lfs fetch) and check again` };
+  }
+  if (sha256(object) !== oid) return { missing: `a Git LFS pointer whose local object ${oid.slice(0, 12)}… does not hold the bytes it names` };
+  // The pointer and what it stands for, both read.
+  return { bytes: Buffer.concat([Buffer.from(bytes), Buffer.from("\n"), object]) };
+}

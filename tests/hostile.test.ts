@@ -116,6 +116,17 @@ describe("hostile payloads", () => {
   });
 });
 
+/** A sitting whose folder is named after the owner its captures' homes teach: `<base>/s`, with two captures. */
+function sittingInNamedFolder(): { base: string; sitting: string } {
+  const base = path.join(tempDir(), NAME);
+  const sitting = path.join(base, "s");
+  mkdirSync(sitting, { recursive: true });
+  const payload = (event: string): string => JSON.stringify({ session_id: "s1", transcript_path: `/home/${NAME}/t.jsonl`, cwd: `/home/${NAME}/p`, hook_event_name: event });
+  writeFileSync(path.join(sitting, "claude-code_session_start_2.1.261.1.json"), payload("SessionStart"));
+  writeFileSync(path.join(sitting, "claude-code_session_end_2.1.261.1.json"), payload("SessionEnd"));
+  return { base, sitting };
+}
+
 describe("identifiers and paths that could carry a name", () => {
   it("pair never prints an identifier holding a home or a user name, and scan never a home in a path outside the repository", () => {
     const home = tempDir();
@@ -161,12 +172,7 @@ describe("identifiers and paths that could carry a name", () => {
   });
 
   it("inventory, pair and substitute print the capture folder and --out with a name the sitting taught starred", () => {
-    const base = path.join(tempDir(), NAME);
-    const dir = path.join(base, "s");
-    mkdirSync(dir, { recursive: true });
-    const payload = (event: string): string => JSON.stringify({ session_id: "s1", transcript_path: `/home/${NAME}/t.jsonl`, cwd: `/home/${NAME}/p`, hook_event_name: event });
-    writeFileSync(path.join(dir, "claude-code_session_start_2.1.261.1.json"), payload("SessionStart"));
-    writeFileSync(path.join(dir, "claude-code_session_end_2.1.261.1.json"), payload("SessionEnd"));
+    const { base, sitting: dir } = sittingInNamedFolder();
     const runs = [["inventory", dir], ["inventory", dir, "--json"], ["pair", dir, "--json"], ["substitute", dir, "--out", path.join(base, "a")], ["substitute", dir, "--out", path.join(base, "b"), "--json"]];
     for (const args of runs) {
       const r = clear(args);
@@ -196,12 +202,7 @@ describe("identifiers and paths that could carry a name", () => {
   });
 
   it("the kit's binary path and the capture folder are written masked in the record", () => {
-    const base = path.join(tempDir(), NAME);
-    const sitting = path.join(base, "s");
-    mkdirSync(sitting, { recursive: true });
-    const payload = (event: string): string => JSON.stringify({ session_id: "s1", transcript_path: `/home/${NAME}/t.jsonl`, cwd: `/home/${NAME}/p`, hook_event_name: event });
-    writeFileSync(path.join(sitting, "claude-code_session_start_2.1.261.1.json"), payload("SessionStart"));
-    writeFileSync(path.join(sitting, "claude-code_session_end_2.1.261.1.json"), payload("SessionEnd"));
+    const { sitting } = sittingInNamedFolder();
     writeFileSync(path.join(sitting, "kit.json"), JSON.stringify({ head: "0".repeat(40), rootEdits: [], transports: [], hostVersions: {}, binary: { path: `bin/${NAME}-hook`, sha256: "0".repeat(64), bytes: 1 } }));
     const root = tempDir();
     execFileSync("git", ["init", "-q"], { cwd: root });

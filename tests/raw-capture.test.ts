@@ -5,7 +5,7 @@ import { deflateSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { loadRules } from "../src/io/load-rules.js";
 import { MAX_CHECKED_BYTES, namedLikeCapture, payloadIn, rawCaptureCheck } from "../src/passes/raw-capture.js";
-import { MAX_INFLATED } from "../src/passes/raw-capture/compressed.js";
+import { MAX_INFLATED } from "../src/compressed.js";
 import { PROJECT_ROOT } from "./helpers.js";
 
 // What the gate recognises as a raw capture, by name and by content: every example in

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { sha256Hex } from "../digest.js";
 import { gitMaybe } from "./git.js";
 
 // A file Git LFS tracks is committed as a pointer; its bytes go to the LFS store (and, at push, to
@@ -25,7 +26,7 @@ function storeOf(root: string): string | null {
   return stores.get(root) ?? null;
 }
 
-export function throughLfs(root: string, bytes: Uint8Array, sha256: (b: Uint8Array) => string): LfsRead {
+export function throughLfs(root: string, bytes: Uint8Array): LfsRead {
   if (bytes.byteLength > MAX_POINTER || bytes[0] !== 0x76) return { bytes };
   const oid = POINTER.exec(Buffer.from(bytes).toString("utf8"))?.[1];
   if (oid === undefined) return { bytes };
@@ -37,7 +38,7 @@ export function throughLfs(root: string, bytes: Uint8Array, sha256: (b: Uint8Arr
   } catch {
     return { missing: `a Git LFS pointer whose object ${oid.slice(0, 12)}… is not in the local store; fetch it (git lfs fetch) and check again` };
   }
-  if (sha256(object) !== oid) return { missing: `a Git LFS pointer whose local object ${oid.slice(0, 12)}… does not hold the bytes it names` };
+  if (sha256Hex(object) !== oid) return { missing: `a Git LFS pointer whose local object ${oid.slice(0, 12)}… does not hold the bytes it names` };
   // The pointer and what it stands for, both read.
   return { bytes: Buffer.concat([Buffer.from(bytes), Buffer.from("\n"), object]) };
 }

@@ -106,7 +106,7 @@ export function candidatesFromGit(root: string, changes: Change[], layout: RepoL
   const wanted = changes.filter((c) => c.status !== "D" && REGULAR_MODES.has(c.mode) && !under(c.path, layout.fixtures) && !under(c.path, layout.capturesInbox));
   const blobs = read ?? readBlobs(wanted.map((c) => c.sha), root);
   // A Git LFS pointer is read with the object it stands for: that is what leaves the machine.
-  return wanted.map((c) => ({ path: c.path, ...throughLfs(root, blobs.get(c.sha) ?? Buffer.alloc(0), sha256Hex) }));
+  return wanted.map((c) => ({ path: c.path, ...throughLfs(root, blobs.get(c.sha) ?? Buffer.alloc(0)) }));
 }
 
 /** Every file of a commit's tree, as changes from nothing: what `verify --rev` checks by name and content. */

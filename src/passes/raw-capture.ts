@@ -4,7 +4,7 @@ import { finding, type Finding } from "../findings.js";
 import type { HarnessCatalogue, PayloadRules } from "../types.js";
 import { decodedReadings, openings, type Reading } from "./raw-capture/decodings.js";
 import { literalObjects } from "./raw-capture/literal.js";
-import { inflated, MAX_INFLATED } from "./raw-capture/compressed.js";
+import { inflated, MAX_INFLATED } from "../compressed.js";
 import { couldHoldPayload, payloadWords, utf16Readings, type PayloadWords } from "./raw-capture/prefilter.js";
 import { tomlDocuments } from "./raw-capture/toml.js";
 import { yamlBlocks } from "./raw-capture/yaml.js";

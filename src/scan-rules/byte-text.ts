@@ -1,4 +1,4 @@
-import { gunzipSync, inflateSync } from "node:zlib";
+import { inflated } from "../compressed.js";
 import { utf8SequenceLength, type Reading } from "./reading-builder.js";
 
 // What decoded bytes spell: all of them where they are text a person or a program wrote, else
@@ -117,25 +117,12 @@ function stretchReadings(d: DecodedBytes, source: Reading, a: number, b: number)
 }
 
 /** Inflated at most this far: past it the stream is read no further. */
-const MAX_INFLATED = 1 << 20;
+const MAX_SCAN_INFLATED = 1 << 20;
 
-/** Gzip (1f 8b 08) or a zlib stream (0x78 and a header check that holds). */
-function isCompressed(b: Buffer): "gzip" | "zlib" | null {
-  if (b.length >= 18 && b[0] === 0x1f && b[1] === 0x8b && b[2] === 0x08) return "gzip";
-  if (b.length >= 8 && b[0] === 0x78 && ((b[0] << 8) | (b[1] as number)) % 31 === 0) return "zlib";
-  return null;
-}
-
-/** The bytes a compressed run inflates to, each placed at the whole run; null when they are not compressed or do not inflate. */
-function inflated(d: DecodedBytes): DecodedBytes | null {
-  const kind = isCompressed(d.bytes);
-  if (kind === null) return null;
-  let bytes: Buffer;
-  try {
-    bytes = (kind === "gzip" ? gunzipSync : inflateSync)(d.bytes, { maxOutputLength: MAX_INFLATED });
-  } catch {
-    return null;
-  }
+/** The bytes a compressed run inflates to, each placed at the whole run; null when they are not compressed or do not inflate within the bound. */
+function inflatedRun(d: DecodedBytes): DecodedBytes | null {
+  const bytes = inflated(d.bytes, MAX_SCAN_INFLATED);
+  if (!(bytes instanceof Buffer)) return null;
   const end = d.sourceAt(d.bytes.length);
   const start = d.sourceAt(0);
   return { bytes, sourceAt: (j) => (j >= bytes.length ? end : start), group: 1 };
@@ -143,7 +130,7 @@ function inflated(d: DecodedBytes): DecodedBytes | null {
 
 /** What decoded bytes spell as text: all of them, or each long stretch of text among noise; and whether they were text whole. */
 export function textReadings(d: DecodedBytes, source: Reading): { readings: Reading[]; whole: boolean } {
-  const inner = inflated(d);
+  const inner = inflatedRun(d);
   if (inner !== null) return { readings: textOf(inner, source).readings, whole: false };
   return textOf(d, source);
 }

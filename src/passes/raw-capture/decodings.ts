@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { inflated } from "./compressed.js";
+import { inflated } from "../../compressed.js";
 import { pushAll } from "../../collections.js";
 import { inputOffset, type DecodedLevel } from "../../json/escapes.js";
 

@@ -1,4 +1,4 @@
-import { kindOf } from "./compressed.js";
+import { kindOf } from "../../compressed.js";
 import { base64Runs, base64Text } from "./decodings.js";
 
 // Whether a text could hold a payload at all, answered cheaply from the signatures' member names,

@@ -1,10 +1,9 @@
 import { constants, gunzipSync, inflateSync } from "node:zlib";
 
-// A raw capture compressed (`gzip capture.json`, a zlib stream, either of them base64-encoded)
-// is still a raw capture: its bytes are inflated, up to a bound, and read as any other bytes.
-// Past the bound they cannot be shown free of a payload, and the file is refused as unchecked.
+// Compressed bytes (gzip, a zlib stream) as what they inflate to, up to a bound: the payload check
+// reads a compressed raw capture through here, and the scan the secrets compressed bytes hide.
 
-/** Inflated at most this far. */
+/** How far the payload check inflates; past it a file cannot be shown free of a payload. */
 export const MAX_INFLATED = 64 * 1024 * 1024;
 
 /** What compressed bytes hold: their inflated bytes, "too large" past the bound, null where they are not a stream Node inflates. */
@@ -18,12 +17,12 @@ export function kindOf(b: Uint8Array): "gzip" | "zlib" | null {
   return null;
 }
 
-export function inflated(bytes: Uint8Array): Inflated {
+export function inflated(bytes: Uint8Array, max = MAX_INFLATED): Inflated {
   const kind = kindOf(bytes);
   if (kind === null) return null;
   try {
     // A stream cut short gives what it holds so far, as zcat prints it.
-    return (kind === "gzip" ? gunzipSync : inflateSync)(bytes, { maxOutputLength: MAX_INFLATED, finishFlush: constants.Z_SYNC_FLUSH });
+    return (kind === "gzip" ? gunzipSync : inflateSync)(bytes, { maxOutputLength: max, finishFlush: constants.Z_SYNC_FLUSH });
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE" ? "too large" : null;
   }

@@ -26,3 +26,12 @@ export function lastAtOrBelow(sorted: ArrayLike<number>, value: number): number 
   }
   return lo;
 }
+
+/**
+ * A copy of `text` that holds no reference to a longer text: a slice of a string may keep the whole
+ * string it was cut from alive, so a short text kept for long (an example of a change) is copied
+ * out of the capture it came from. UTF-16 round trip: every code unit, lone surrogates too, kept.
+ */
+export function detached(text: string): string {
+  return Buffer.from(text, "utf16le").toString("utf16le");
+}

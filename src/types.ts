@@ -284,7 +284,7 @@ export interface ClearedReport {
   clearedBytes: number | null;
   rules: RuleApplication[];
   /** Each string the rules changed: its index in the document's spans, its class and the rules that changed it, in order. */
-  spans: { index: number; class: FieldClass; rules: string[] }[];
+  spans: { index: number; class: FieldClass; rules: readonly string[] }[];
   /** How many scalar values of each class no rule changed: kept as the host sent them. */
   kept: Partial<Record<FieldClass, number>>;
   /** How many of those a field rule of the repository's rules overlay classed. */

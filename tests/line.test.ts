@@ -114,3 +114,24 @@ describe("every byte written is checked like a fixture", () => {
     expect(record.toLowerCase()).not.toContain(name);
   });
 });
+
+describe("what the line keeps of a capture", () => {
+  it("keeps no long value alive through the example of a change: 50 values of 200 KB leave under 2 MB behind", () => {
+    // Run in a process of its own, with a collector it may call: the heap is measured, not timed.
+    const script = `
+      const { changeExample } = await import(${JSON.stringify(path.join(PROJECT_ROOT, "dist", "passes", "substitute", "example.js"))});
+      const used = () => { globalThis.gc(); globalThis.gc(); return process.memoryUsage().heapUsed; };
+      const before = used();
+      const kept = [];
+      for (let i = 0; i < 50; i++) {
+        const value = "word ".repeat(40_000) + i;
+        kept.push(changeExample("free-text-v1", "/prompt", value, value.slice(0, 100_000) + "xx" + value.slice(100_002)));
+      }
+      process.stdout.write(JSON.stringify({ grown: used() - before, examples: kept.length, before: kept[0].before }));
+    `;
+    const out = JSON.parse(execFileSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], { encoding: "utf8" })) as { grown: number; examples: number; before: string };
+    expect(out.examples).toBe(50);
+    expect(out.before).toContain("...");
+    expect(out.grown).toBeLessThan(2_000_000);
+  });
+});

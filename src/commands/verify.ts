@@ -58,8 +58,10 @@ async function run(argv: string[], io: Io): Promise<number> {
   } else if (values.rev !== undefined) findings = await checkTree(root, values.rev, judge);
   else {
     const layout = repoPaths(config);
-    const otherSpelling = inOtherSpelling(lsIndex([], root).map((e) => e.path), layout);
-    findings = await verifyPass({ guarded: await guardedFromWorkingTree(root, layout), candidates: await candidatesFromWorkingTree(root, layout), otherSpelling }, judge);
+    // The index is listed once: for places in another spelling, the inbox and the tracked files.
+    const index = lsIndex([], root);
+    const otherSpelling = inOtherSpelling(index.map((e) => e.path), layout);
+    findings = await verifyPass({ guarded: await guardedFromWorkingTree(root, layout, index), candidates: await candidatesFromWorkingTree(root, layout, index), otherSpelling }, judge);
   }
   unreadable(findings);
   const ok = !blocks(findings);

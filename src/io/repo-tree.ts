@@ -157,14 +157,14 @@ function lstatOrNull(p: string): ReturnType<typeof lstatSync> | null {
   }
 }
 
-/** The tool's places as they stand on disk; the inbox as the index holds it (raw sittings land there, uncommitted). */
-export async function guardedFromWorkingTree(root: string, layout: RepoLayout): Promise<GuardedState> {
+/** The tool's places as they stand on disk; the inbox as the index holds it (raw sittings land there, uncommitted). `index`, the whole index when already read. */
+export async function guardedFromWorkingTree(root: string, layout: RepoLayout, index?: TreeEntry[]): Promise<GuardedState> {
   const { above } = placesOf(layout);
   const keep = (rel: string): boolean => !under(rel, layout.fixtures) || EXEMPT_NAMES.has(path.posix.basename(rel));
   const disk: DiskWalk = { files: [], links: [], notFiles: [], keep };
   for (const a of above) if (lstatOrNull(path.join(root, a))?.isSymbolicLink()) disk.links.push(a);
   for (const place of [layout.fixtures, layout.clearance, CONFIG_FILE]) if (!disk.links.some((l) => under(place, l))) walkDisk(root, place, disk);
-  const inbox = sortEntries(lsIndex([layout.capturesInbox], root), layout);
+  const inbox = sortEntries(index ? index.filter((e) => under(e.path, layout.capturesInbox)) : lsIndex([layout.capturesInbox], root), layout);
   const inboxBlobs = readBlobs(inbox.exempt.map((e) => e.sha), root);
   const fixtureFiles = disk.files.filter((f) => under(f.path, layout.fixtures));
   const record = disk.files.find((f) => f.path === layout.clearance)?.bytes;
@@ -186,9 +186,10 @@ function gitBlobId(bytes: Uint8Array): string {
   return createHash("sha1").update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
 }
 
-/** Every tracked file outside the fixtures folder and the inbox, read from disk (links and missing files left out). */
-export async function candidatesFromWorkingTree(root: string, layout: RepoLayout): Promise<{ path: string; bytes: Uint8Array }[]> {
-  const tracked = git(["ls-files", "-z"], root).toString("utf8").split("\0").filter(Boolean);
+/** Every tracked file outside the fixtures folder and the inbox, read from disk (links and missing files left out). `index`, the whole index when already read. */
+export async function candidatesFromWorkingTree(root: string, layout: RepoLayout, index?: TreeEntry[]): Promise<{ path: string; bytes: Uint8Array }[]> {
+  // A path in conflict stands in the index once per stage: it is read once.
+  const tracked = index ? [...new Set(index.map((e) => e.path))] : git(["ls-files", "-z"], root).toString("utf8").split("\0").filter(Boolean);
   const out: { path: string; bytes: Uint8Array }[] = [];
   for (const p of tracked) {
     if (under(p, layout.fixtures) || under(p, layout.capturesInbox)) continue;

@@ -69,6 +69,18 @@ class Applications {
   }
 }
 
+/** One list for each sequence of rules that changed a span: thousands of spans share a handful of lists. */
+const ruleLists = new Map<string, readonly string[]>();
+function ruleList(rules: string[]): readonly string[] {
+  const key = rules.join("\n");
+  let list = ruleLists.get(key);
+  if (!list) {
+    list = Object.freeze(rules);
+    ruleLists.set(key, list);
+  }
+  return list;
+}
+
 function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, applied: Applications): Leaves {
   const out: Leaves = { edits: [], kept: {}, keptByOverlay: 0, examples: [], review: [], undocumented: [], refused: [], spans: [] };
   const { doc } = capture;
@@ -89,7 +101,7 @@ function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, 
       if (next.raw !== raw) changedBy.push(rule.id);
       raw = next.raw;
     }
-    if (changedBy.length > 0) out.spans.push({ index: l.index, class: l.class, rules: changedBy });
+    if (changedBy.length > 0) out.spans.push({ index: l.index, class: l.class, rules: ruleList(changedBy) });
     else {
       out.kept[l.class] = (out.kept[l.class] ?? 0) + 1;
       if (l.overlay) out.keptByOverlay++;

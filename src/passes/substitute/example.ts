@@ -1,3 +1,4 @@
+import { detached } from "../../collections.js";
 import type { ChangeExample } from "../../types.js";
 
 // One changed value as a person may read it in the batch: what the fixture holds now, and the
@@ -34,5 +35,6 @@ export function changeExample(rule: string, pointer: string, before: string, aft
   while (s > 0 && WORD.test(after[after.length - s] as string)) s--;
   const kept = { start: head(after.slice(0, p)), end: tail(after.slice(after.length - s)) };
   const changed = after.slice(p, after.length - s);
-  return { rule, pointer, before: `${kept.start}${MASK}${kept.end}`, after: `${kept.start}${tail(changed)}${kept.end}`, length: before.length };
+  // Kept with the batch to the end of the run: copied, so that they do not hold the capture's text alive.
+  return { rule, pointer: detached(pointer), before: detached(`${kept.start}${MASK}${kept.end}`), after: detached(`${kept.start}${tail(changed)}${kept.end}`), length: before.length };
 }

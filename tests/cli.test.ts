@@ -1,7 +1,8 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { makeRealisticSitting } from "../bench/realistic.mjs";
 import { clear, clearJson, CLI, folderDigest, PROJECT_ROOT, tempDir } from "./helpers.js";
 
 describe("the clear command line", () => {
@@ -16,6 +17,22 @@ describe("the clear command line", () => {
     }
     const version = clear(["--version"]);
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")).version);
+  });
+
+  it("runs to its own exit code, printing no stack trace, when its reader stops reading (| head)", async () => {
+    const dir = tempDir("clear-epipe-");
+    makeRealisticSitting(dir, 400, 3);
+    const whole = clear(["inventory", dir, "--json", "--fields"]);
+    expect(whole.stdout.length).toBeGreaterThan(200_000);
+    const child = spawn(process.execPath, [CLI, "inventory", dir, "--json", "--fields"], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
+    // The reader takes the first bytes and goes away, as head does.
+    child.stdout.once("data", () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+    expect(stderr).toBe(whole.stderr);
+    expect(stderr).not.toMatch(/EPIPE|internal error|\n\s+at /);
+    expect(code).toBe(whole.code);
   });
 
   it("exits 2 on an unknown command or option, naming it", () => {

@@ -1,9 +1,24 @@
 import type { Io } from "../types.js";
 
+/**
+ * A stream whose reader may go away (`clear verify --json | head`): from then on what is written to
+ * it goes nowhere, and the command still runs to its end and its exit code; no stack trace is printed.
+ */
+function writerOf(stream: NodeJS.WriteStream): (text: string) => void {
+  let gone = false;
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EPIPE") throw err;
+    gone = true;
+  });
+  return (text) => {
+    if (!gone) stream.write(text);
+  };
+}
+
 /** The process's own streams and folder, as the commands write to and start from them. */
 export const processIo: Io = {
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
+  stdout: writerOf(process.stdout),
+  stderr: writerOf(process.stderr),
   cwd: process.cwd(),
   tty: process.stderr.isTTY === true,
 };

@@ -35,12 +35,13 @@ export function patternRule(p: SecretPattern): SecretLintRuleCreator {
     finder = null;
   }
   const messages = { FOUND: { en: (props: { kind: string }) => `found ${props.kind}` } };
+  // Compiled once: secretlint makes the rule again for every file, and matchAll reads a copy of it.
+  const pattern = new RegExp(p.pattern, `g${p.flags ?? ""}`);
   return {
     messages,
     meta: { id: p.id, type: "scanner", recommended: true, supportedContentTypes: ["text"] },
     create(context) {
       const t = context.createTranslator(messages);
-      const pattern = new RegExp(p.pattern, `g${p.flags ?? ""}`);
       const report = (range: [number, number]): void => context.report({ message: t("FOUND", { kind: p.description }), range });
       return {
         file(source) {

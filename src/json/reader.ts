@@ -160,6 +160,41 @@ export function watchParses(watch: ((text: string) => void) | null): void {
   parseWatcher = watch;
 }
 
+/** Reads a member's name at `i` and the colon after it into its object's frame and `keys`; returns the offset after the colon. */
+function memberName(text: string, i: number, frame: Frame, options: ScanOptions, keys: KeySpan[]): number {
+  if (text.charCodeAt(i) !== 0x22) {
+    throw new JsonScanError("invalid-json", `expected a member name but found ${describe(text, i)}`, i);
+  }
+  const keyEnd = scanString(text, i);
+  const name = stringAt(text, i, keyEnd);
+  const pointer = interned(`${frame.pointer}/${escapePointerToken(name)}`);
+  if ((frame.keys as Set<string>).has(name) && options.allowDuplicateKeys !== true) {
+    throw new JsonScanError("duplicate-key", "a member name appears twice in one object", i, pointer);
+  }
+  (frame.keys as Set<string>).add(name);
+  const colon = skipWs(text, keyEnd);
+  if (text.charCodeAt(colon) !== 0x3a) {
+    throw new JsonScanError("invalid-json", `expected ':' but found ${describe(text, colon)}`, colon);
+  }
+  keys.push({ pointer, start: i, end: keyEnd });
+  return colon + 1;
+}
+
+/** Reads a value at `i` into `spans` and returns the offset after it; a container only opens a frame on `stack`. */
+function readValue(text: string, i: number, pointer: string, spans: ValueSpan[], stack: Frame[], maxDepth: number): number {
+  const c = text.charCodeAt(i);
+  if (c === 0x7b || c === 0x5b) {
+    if (stack.length >= maxDepth) throw new JsonScanError("too-deep", `nesting deeper than ${maxDepth} levels`, i, pointer);
+    const isObject = c === 0x7b;
+    spans.push({ pointer, kind: isObject ? "object" : "array", start: i, end: -1 });
+    stack.push({ isObject, pointer, start: spans.length - 1, count: 0, keys: isObject ? new Set() : null, memberPointer: "" });
+    return i + 1;
+  }
+  const { end, kind } = scanScalar(text, i);
+  spans.push({ pointer, kind, start: i, end });
+  return end;
+}
+
 /** Scans `text`; throws JsonScanError with the offending offset. */
 export function scanJson(text: string, options: ScanOptions): JsonDocument {
   parseWatcher?.(text);
@@ -168,26 +203,10 @@ export function scanJson(text: string, options: ScanOptions): JsonDocument {
   const stack: Frame[] = [];
   const n = text.length;
 
-  // Reads a value at i and returns the offset after it; a container only opens a frame.
-  const readValue = (i: number, pointer: string): number => {
-    const c = text.charCodeAt(i);
-    if (c === 0x7b || c === 0x5b) {
-      if (stack.length >= options.maxDepth) {
-        throw new JsonScanError("too-deep", `nesting deeper than ${options.maxDepth} levels`, i, pointer);
-      }
-      const isObject = c === 0x7b;
-      spans.push({ pointer, kind: isObject ? "object" : "array", start: i, end: -1 });
-      stack.push({ isObject, pointer, start: spans.length - 1, count: 0, keys: isObject ? new Set() : null, memberPointer: "" });
-      return i + 1;
-    }
-    const { end, kind } = scanScalar(text, i);
-    spans.push({ pointer, kind, start: i, end });
-    return end;
-  };
-
   let i = skipWs(text, 0);
   if (i >= n) throw new JsonScanError("invalid-json", "empty document", 0);
-  i = readValue(i, "");
+  const { maxDepth } = options;
+  i = readValue(text, i, "", spans, stack, maxDepth);
 
   while (stack.length > 0) {
     const frame = stack[stack.length - 1] as Frame;
@@ -206,30 +225,14 @@ export function scanJson(text: string, options: ScanOptions): JsonDocument {
       i = skipWs(text, i + 1);
     }
     if (frame.isObject) {
-      if (text.charCodeAt(i) !== 0x22) {
-        throw new JsonScanError("invalid-json", `expected a member name but found ${describe(text, i)}`, i);
-      }
-      const keyStart = i;
-      const keyEnd = scanString(text, i);
-      const name = stringAt(text, keyStart, keyEnd);
-      const memberPointer = interned(`${frame.pointer}/${escapePointerToken(name)}`);
-      if ((frame.keys as Set<string>).has(name) && options.allowDuplicateKeys !== true) {
-        throw new JsonScanError("duplicate-key", "a member name appears twice in one object", keyStart, memberPointer);
-      }
-      (frame.keys as Set<string>).add(name);
-      keys.push({ pointer: memberPointer, start: keyStart, end: keyEnd });
-      i = skipWs(text, keyEnd);
-      if (text.charCodeAt(i) !== 0x3a) {
-        throw new JsonScanError("invalid-json", `expected ':' but found ${describe(text, i)}`, i);
-      }
-      i = skipWs(text, i + 1);
+      i = memberName(text, i, frame, options, keys);
       frame.count++;
-      i = readValue(i, memberPointer);
+      i = readValue(text, skipWs(text, i), (keys[keys.length - 1] as KeySpan).pointer, spans, stack, maxDepth);
     } else {
       const itemPointer = interned(`${frame.pointer}/${frame.count}`);
       frame.count++;
       if (i >= n) throw new JsonScanError("invalid-json", "unexpected end of input", i);
-      i = readValue(i, itemPointer);
+      i = readValue(text, i, itemPointer, spans, stack, maxDepth);
     }
   }
 

@@ -254,6 +254,33 @@ async function guardWritten(batch: string, fixtures: FixtureOut[], scanOf: (inpu
   if (named) throw new OutputError(`${fixtures[named.line - 1]?.sidecarPath ?? "a sidecar"} would hold a name the sitting taught (${named.rule}) in what it takes from the sitting; nothing written`);
 }
 
+/**
+ * What `clear substitute` writes is checked as a fixture is, before it is written: a cleared file in
+ * which the scan finds a secret shape or a name is refused (its text dropped, each finding naming
+ * the file and pointer), and a scan whose control stays silent refuses every file.
+ */
+export async function refuseUncleared(substitution: Substitution, names: SittingNames, setting: Setting): Promise<void> {
+  const cleared = substitution.files.filter((f) => f.cleared !== null);
+  if (cleared.length === 0) return;
+  const { scanEngine, scanPass } = await import("./passes/scan.js");
+  const engine = scanEngine(setting.rules.secrets, names.grammar, userNamePattern(names.checked), setting.rules.knownMembers);
+  const scan = await scanPass(cleared.map((f, i) => ({ file: `${i}`, text: f.cleared as string })), engine, setting.display);
+  const found = new Map<string, Finding[]>();
+  for (const s of scan.findings) {
+    const file = (cleared[Number(s.file)] as (typeof cleared)[number]).report.name;
+    append(found, s.file, finding("secret-found", { file, pointer: s.pointer, line: s.line, column: s.column }, { rule: s.rule, masked: s.masked }));
+  }
+  if (!scan.control.red) substitution.findings.push(finding("control-silent", {}, { rules: scan.control.silent.join(", ") }));
+  cleared.forEach((f, i) => {
+    const mine = found.get(`${i}`) ?? [];
+    if (scan.control.red && mine.length === 0) return;
+    f.cleared = null;
+    Object.assign(f.report, { clearedBytes: null, examples: [] });
+    pushAll(f.report.refused, mine);
+    pushAll(substitution.findings, mine);
+  });
+}
+
 /** Runs the line on a sitting up to and including `until`; later stages are left empty. */
 export async function runLine(setting: Setting, dir: string, until: Stage, options: LineOptions = {}): Promise<Line> {
   checkRecipes(setting, options.recipes ?? []);

@@ -1,7 +1,10 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { homeGrammar } from "../src/homes.js";
+import { loadRules } from "../src/io/load-rules.js";
 import { scanJson } from "../src/json/reader.js";
+import { scanEngine } from "../src/passes/scan.js";
 import type { Finding } from "../src/types.js";
 import { clear, clearJson, folderDigest, PASTURE_PRESENT, PASTURE_SKIP_REASON, tempDir } from "./helpers.js";
 import { clearanceRules, dottedToPointer, rebuildSitting } from "./pasture.js";
@@ -46,6 +49,37 @@ function stringsOutside(text: string): string {
 }
 
 describe("clear substitute", () => {
+  it("writes no file the scan finds a secret shape in: each is refused, naming the file and pointer; the clean ones are written", () => {
+    const dir = tempDir();
+    // Every rule's planted value that stands alone in a string, kept verbatim as an identifier would be
+    // (the rules that read a member's name or a whole service account's file need more around it).
+    const rules = loadRules();
+    const byContext = new Set(["clear/aws-secret", "clear/sensitive-member", "@secretlint/secretlint-rule-gcp", "@secretlint/secretlint-rule-basicauth"]);
+    const planted = scanEngine(rules.secrets, homeGrammar(rules.homes), null).control.planted.filter((p) => !byContext.has(p.rule));
+    const values = planted.flatMap((p) => Object.values(p.members).filter((v) => !/[\s"]/.test(v)));
+    expect(values.length).toBeGreaterThan(20);
+    values.forEach((value, i) => write(dir, `claude-code_pre_tool_use_2_1_261.${i + 1}.json`, { session_id: "s-1", hook_event_name: "PreToolUse", tool_name: "Bash", tool_use_id: value }));
+    write(dir, "claude-code_session_end_2_1_261.1.json", { session_id: "s-1", hook_event_name: "SessionEnd", reason: "other" });
+    const before = folderDigest(dir);
+    const { code, out, files, json } = run(dir);
+    expect(code).toBe(1);
+    expect(folderDigest(dir)).toBe(before);
+    const written = readdirSync(out);
+    expect(written).toContain("claude-code_session_end_2_1_261.1.json");
+    for (const name of written) {
+      const text = readFileSync(path.join(out, name), "utf8");
+      expect(values.filter((v) => text.includes(v)), name).toEqual([]);
+    }
+    // Each value is refused with its file, or was substituted away (the checks above read every written byte).
+    const found = (json.findings as Finding[]).filter((f) => f.code === "secret-found");
+    const refused = files.filter((f) => f.clearedBytes === null).map((f) => f.name);
+    expect(refused.length).toBeGreaterThan(values.length - 3);
+    expect([...new Set(found.map((f) => f.file))].sort()).toEqual([...refused].sort());
+    expect(written.filter((n) => refused.includes(n))).toEqual([]);
+    for (const f of found) expect(f.pointer).toBe("/tool_use_id");
+    expect(JSON.stringify(json)).not.toContain(values[0]);
+  });
+
   it("replaces every home spelling and all free text, keeps every other byte, and writes under the capture's own name", () => {
     const dir = tempDir();
     const raw = `{"session_id":"s-1",  "transcript_path":"\\/home\\/${U}\\/.claude\\/projects\\/-home-${U}-proj\\/s-1.jsonl",\n "cwd":"/home/${U}/proj","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cat C:\\\\Users\\\\${U}\\\\notes caf\\u00e9","description":""},"tool_use_id":"toolu_1","prompt_id":null}`;

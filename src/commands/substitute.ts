@@ -5,7 +5,7 @@ import { guarded, type Command } from "../command.js";
 import { loadSetting, progressFor } from "../io/setting.js";
 import type { Io } from "../types.js";
 import { isInside, writeFolderWhole } from "../io/write-atomic.js";
-import { runLine } from "../line.js";
+import { refuseUncleared, runLine } from "../line.js";
 import { renderSubstitution } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import { checkedValue } from "./checked-output.js";
@@ -35,11 +35,13 @@ async function run(argv: string[], io: Io): Promise<number> {
   const outShown = setting.display.path(out);
   await checkOut(out, path.resolve(io.cwd, dir), outShown);
   const { sitting, substitution, names } = await runLine(setting, dir, "substitute");
+  // Nothing is written that the scan has not read clean: a file holding a secret shape or a name is refused.
+  await refuseUncleared(substitution, names, setting);
   const written = substitution.files.flatMap((f) => (f.cleared !== null ? [{ name: f.report.name, bytes: Buffer.from(f.cleared, "utf8") }] : []));
   if (written.length > 300) setting.progress?.(`writing ${written.length} cleared files`);
   await writeFolderWhole(out, written, outShown);
   setting.progress?.("");
-  const ok = substitution.skipped.length === 0 && substitution.files.every((f) => f.cleared !== null);
+  const ok = substitution.skipped.length === 0 && substitution.files.every((f) => f.cleared !== null) && !substitution.findings.some((f) => f.code === "control-silent");
   // What is printed is the report, checked: the cleared texts are written, not printed.
   const folders = { dir: setting.display.path(sitting.dir), out: outShown };
   const shown = await checkedValue({ ...folders, ...substitution, files: substitution.files.map((f) => ({ ...f, cleared: f.cleared === null ? null : "" })) }, setting, names);

@@ -240,7 +240,8 @@ export function renderSubstitution(s: Substitution, outShown: string, verbose = 
   if (verbose) return printableLines(substitutionLines(s, outShown));
   const rules = substitutionGroups(s);
   const lines = [`Substituted, by rule: ${plural(s.files.length, "capture")} read`, ...groupLines(rules), ""];
-  pushAll(lines, findingsSummary(s.files.flatMap((f) => f.report.refused), "sitting"));
+  // A scan that could not prove its reach refuses every file: said beside the files' own findings.
+  pushAll(lines, findingsSummary([...s.files.flatMap((f) => f.report.refused), ...s.findings.filter((f) => f.code === "control-silent")], "sitting"));
   pushAll(lines, [`Not cleared: ${s.skipped.length}`, ...groupLines(skippedGroup("unreadable or not a capture", s.skipped))]);
   lines.push("", EVERY_LINE, substitutionVerdict(s, outShown));
   return printableLines(lines);

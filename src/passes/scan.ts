@@ -12,6 +12,7 @@ import { ESCAPE_DEPTH_DESCRIPTION, ESCAPE_DEPTH_RULE, escapeDepthRule, tooDeepEx
 import { HOME_OWNER_DESCRIPTION, HOME_OWNER_RULE, homeOwnerRule } from "../scan-rules/home-owner.js";
 import { patternRule } from "../scan-rules/pattern-rule.js";
 import { MAX_LEVELS, placeAt, prepareSource, type SourceReadings } from "../scan-rules/readings.js";
+import { ownRules, type OwnRules } from "../scan-rules/runner.js";
 import { SENSITIVE_MEMBER_DESCRIPTION, SENSITIVE_MEMBER_RULE, sensitiveMemberRule } from "../scan-rules/sensitive-member.js";
 import type { ScanFinding, ScanResult, ScanWaiver, SecretRules } from "../types.js";
 import { waive, type Found } from "./scan-waivers.js";
@@ -66,9 +67,10 @@ interface Planted {
 }
 
 export interface ScanEngine {
-  config: SecretLintCoreConfig;
-  /** The preset alone, for the decoded text. */
+  /** secretlint's preset, on the raw and on the decoded text. */
   presetConfig: SecretLintCoreConfig;
+  /** This project's rules, on the raw text (they read its decoded strings themselves). */
+  own: OwnRules;
   control: { plain: string; escaped: string; planted: Planted[] };
   expected: string[];
   catalogue: RuleInfo[];
@@ -130,17 +132,14 @@ function catalogueOf(secrets: SecretRules): RuleInfo[] {
 }
 
 export function scanEngine(secrets: SecretRules, grammar: HomeGrammar, names: RegExp | null, structure: ReadonlySet<string> = new Set()): ScanEngine {
-  const config: SecretLintCoreConfig = {
-    rules: [
-      preset,
-      ...secrets.rules.map((r) => ({ id: r.id, rule: patternRule(r) })),
-      { id: SENSITIVE_MEMBER_RULE, rule: sensitiveMemberRule },
-      { id: HOME_OWNER_RULE, rule: homeOwnerRule(grammar, names, structure) },
-      { id: ESCAPE_DEPTH_RULE, rule: escapeDepthRule },
-    ],
-  };
+  const own = ownRules([
+    ...secrets.rules.map((r) => ({ id: r.id, rule: patternRule(r) })),
+    { id: SENSITIVE_MEMBER_RULE, rule: sensitiveMemberRule },
+    { id: HOME_OWNER_RULE, rule: homeOwnerRule(grammar, names, structure) },
+    { id: ESCAPE_DEPTH_RULE, rule: escapeDepthRule },
+  ]);
   const catalogue = catalogueOf(secrets);
-  return { config, presetConfig: { rules: [preset] }, control: controlOf(secrets), expected: catalogue.map((r) => r.id), catalogue, madeFrom: [secrets, grammar, structure, names?.source ?? ""] };
+  return { presetConfig: { rules: [preset] }, own, control: controlOf(secrets), expected: catalogue.map((r) => r.id), catalogue, madeFrom: [secrets, grammar, structure, names?.source ?? ""] };
 }
 
 // An engine made again from the very same rules, home grammar, member list and names runs the
@@ -182,7 +181,8 @@ async function lint(content: string, ext: string, config: SecretLintCoreConfig):
 /** Every rule on the raw text (this project's rules read the decoded strings themselves), then the preset on the decoded text. */
 async function hitsOf(text: string, engine: ScanEngine, isControl = false): Promise<{ hits: Hit[]; readings: SourceReadings }> {
   const readings = prepareSource(text, isControl);
-  const hits = (await lint(text, readings.isJson ? ".json" : ".txt", engine.config)).map((m) => ({ rule: m.ruleId, start: m.range[0], end: m.range[1] }));
+  const hits: Hit[] = await engine.own.hitsOf(text);
+  for (const m of await lint(text, readings.isJson ? ".json" : ".txt", engine.presetConfig)) hits.push({ rule: m.ruleId, start: m.range[0], end: m.range[1] });
   // The GCP rule reports a service account's whole file: its place is the private key's value.
   const key = readings.places.filter((p) => p.pointer === "/private_key").pop();
   for (const h of hits) if (h.rule === GCP && key) Object.assign(h, { start: key.start + 1, end: key.end - 1 });

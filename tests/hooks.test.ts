@@ -2,7 +2,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, re
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI, PROJECT_ROOT, tempDir } from "./helpers.js";
-import { clearTool, commitDocs, git, repoWithRemote, run, stageUnacceptedFixtures } from "./hooks-setup.js";
+import { clearTool, commitDocs, git, repoWithRemote, run, stageUnacceptedFixtures, type Ran } from "./hooks-setup.js";
 
 // clear hooks without a manager: git's own hooks folder, a hand-set core.hooksPath, kept foreign
 // hooks, quoting, and what the committed scripts do where the tool is not installed.
@@ -312,5 +312,59 @@ describe("the committed hooks where fixture-clear is not installed", () => {
     expect(pushed.code).not.toBe(0);
     expect(pushed.out).toContain("npm install --save-dev fixture-clear");
     expect(git(root, "push", "origin", "main:side").code).not.toBe(0);
+  });
+});
+
+describe("the committed pre-push hook where fixture-clear is not installed, in a fork", () => {
+  /** A repository wired without the tool, with a second remote `upstream` whose branch `work` holds a commit with a JSON file that origin lacks. */
+  function forkWithUpstreamCommit(): { root: string; upstream: string } {
+    const root = repoWithRemote("clear-fork-");
+    mkdirSync(path.join(root, ".githooks"));
+    git(root, "config", "core.hooksPath", ".githooks");
+    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
+    git(root, "add", "-A");
+    expect(git(root, "commit", "-qm", "the gate's hooks").code).toBe(0);
+    expect(git(root, "push", "-q", "origin", "main").code).toBe(0);
+    const upstream = tempDir("clear-fork-upstream-");
+    git(upstream, "init", "-q", "--bare", "-b", "main");
+    git(root, "remote", "add", "upstream", upstream);
+    git(root, "checkout", "-qb", "work");
+    writeFileSync(path.join(root, "claude-code_stop_2.1.1.1.json"), JSON.stringify({ hook_event_name: "Stop", session_id: "s" }));
+    git(root, "add", "claude-code_stop_2.1.1.1.json");
+    expect(git(root, "commit", "-qm", "a capture", "--no-verify").code).toBe(0);
+    expect(git(root, "push", "-q", "--no-verify", "upstream", "work").code).toBe(0);
+    git(root, "fetch", "-q", "upstream");
+    expect(git(root, "rev-parse", "-q", "--verify", "refs/remotes/upstream/work").code).toBe(0);
+    rmSync(path.join(root, "node_modules"), { recursive: true });
+    return { root, upstream };
+  }
+
+  it("refuses a new branch to origin whose commit only upstream's remote-tracking refs hold, as the whole gate does", () => {
+    const { root } = forkWithUpstreamCommit();
+    const pushed = git(root, "push", "origin", "work:feature");
+    expect(pushed.code, pushed.out).not.toBe(0);
+    expect(pushed.out).toContain("fixture-clear is not installed in this repository, and this push touches");
+    expect(git(root, "ls-remote", "origin", "refs/heads/feature").out).toBe("");
+    // Pushed to upstream, which has it, nothing new goes: the fallback lets it through.
+    const toUpstream = git(root, "push", "upstream", "work:copy");
+    expect(toUpstream.code, toUpstream.out).toBe(0);
+    expect(toUpstream.out).toContain("nothing pushed could hold a capture");
+  });
+
+  it("under the pre-commit framework takes the remote from PRE_COMMIT_REMOTE_NAME, and with no remote named checks every commit", () => {
+    const { root } = forkWithUpstreamCommit();
+    const tip = git(root, "rev-parse", "HEAD").out.trim();
+    const hook = (env: Record<string, string>): Ran => run(root, ["sh", ".clear/hooks/pre-push"], { PRE_COMMIT: "1", PRE_COMMIT_TO_REF: tip, PRE_COMMIT_FROM_REF: "0".repeat(40), ...env });
+    const toOrigin = hook({ PRE_COMMIT_REMOTE_NAME: "origin" });
+    expect(toOrigin.code, toOrigin.out).toBe(1);
+    expect(toOrigin.out).toContain("and this push touches");
+    expect(hook({ PRE_COMMIT_REMOTE_NAME: "upstream" }).code).toBe(0);
+    const unnamed = hook({});
+    expect(unnamed.code, unnamed.out).toBe(1);
+    expect(unnamed.out).toContain("and this push touches");
+    // A remote named origin/fork writes under refs/remotes/origin/ too: what it fetched is not origin's.
+    expect(git(root, "remote", "rename", "upstream", "origin/fork").code).toBe(0);
+    expect(git(root, "rev-parse", "-q", "--verify", "refs/remotes/origin/fork/work").code).toBe(0);
+    expect(hook({ PRE_COMMIT_REMOTE_NAME: "origin" }).code).toBe(1);
   });
 });

@@ -92,16 +92,49 @@ clear_refs() {
 }
 `;
 
+// What the remote pushed to is known to have, as the whole gate reckons it: the remote-tracking
+// refs its own fetch refspecs write and no other remote's could, never what any remote has (a
+// fork's upstream/*). With no remote named (a push to a URL), none: every commit is checked.
+const PRE_PUSH_KNOWN = `clear_remote=\${1-}
+[ -n "$clear_remote" ] || clear_remote=\${PRE_COMMIT_REMOTE_NAME-}
+clear_fetch_into() {
+  git config --get-all "remote.$1.fetch" | sed -n -e 's/^+//' -e 's/^[^:^]*://p'
+}
+clear_writes() {
+  case "$1" in
+    *'*'*) clear_star_head=\${1%%'*'*} clear_star_tail=\${1#*'*'} ;;
+    *) [ "$1" = "$2" ]; return ;;
+  esac
+  case "$2" in "$clear_star_head"*"$clear_star_tail") return 0 ;; esac
+  return 1
+}
+clear_any_writes() {
+  printf '%s\\n' "$1" | { while IFS= read -r clear_dest; do [ -z "$clear_dest" ] || ! clear_writes "$clear_dest" "$2" || exit 0; done; exit 1; }
+}
+clear_remote_has() {
+  [ -n "$clear_remote" ] && git config --get "remote.$clear_remote.url" >/dev/null 2>&1 || return 0
+  clear_own=$(clear_fetch_into "$clear_remote")
+  clear_others=$(git remote | while IFS= read -r clear_name; do [ "$clear_name" = "$clear_remote" ] || clear_fetch_into "$clear_name"; done)
+  git for-each-ref --format='%(refname)' refs/remotes/ | while IFS= read -r clear_ref; do
+    if clear_any_writes "$clear_own" "$clear_ref" && ! clear_any_writes "$clear_others" "$clear_ref"; then printf '%s\\n' "$clear_ref"; fi
+  done
+}
+`;
+
+// A ref line's objects are hex, as git writes them; anything else is refused, never handed to git.
 const PRE_PUSH_RUN = `clear_push_could_hold_capture() {
+  clear_known=$(clear_remote_has)
   while read -r clear_lref clear_lsha clear_rref clear_rsha; do
     case "$clear_lsha" in *[!0]*) ;; *) continue ;; esac
+    case "$clear_lsha$clear_rsha" in *[!0-9a-f]*) return 0 ;; esac
     git rev-parse -q --verify "$clear_lsha^{commit}" >/dev/null || return 0
+    clear_base=
     case "$clear_rsha" in
       *[!0]*) git rev-parse -q --verify "$clear_rsha^{commit}" >/dev/null || return 0
-        set -- "^$clear_rsha" ;;
-      *) set -- --not --remotes ;;
+        clear_base=$clear_rsha ;;
     esac
-    if git log -m --no-renames --format= --name-only -z "$clear_lsha" "$@" | clear_could_hold_capture; then return 0; fi
+    if { printf '%s\\n' "$clear_lsha"; [ -z "$clear_base" ] || printf '^%s\\n' "$clear_base"; [ -z "$clear_known" ] || printf '%s\\n' "$clear_known" | sed 's/^/^/'; } |
+      GIT_NO_REPLACE_OBJECTS=1 git log --stdin -m --root --no-renames --format= --name-only -z | clear_could_hold_capture; then return 0; fi
   done
   return 1
 }
@@ -137,7 +170,7 @@ export function recordedInstall(script: string): Installed | undefined {
 export function gateScript(hook: HookName, options: { installed?: Installed; kept?: string[] } = {}): string {
   const committed = options.installed === undefined;
   const parts = [header(hook, committed)];
-  if (hook === "pre-push") parts.push(PRE_PUSH_REFS);
+  if (hook === "pre-push") parts.push(PRE_PUSH_REFS, PRE_PUSH_KNOWN);
   // The hook's own folder is read before cd, which would break a relative $0.
   if (!committed) parts.push(`clear_dir=$(dirname "$0")\ncase "$clear_dir" in /*) ;; *) clear_dir="$PWD/$clear_dir" ;; esac\n`);
   parts.push(`cd "$clear_top" || exit 1\n`, keptHooks(hook, options.kept ?? []), resolver(options.installed));

@@ -239,6 +239,32 @@ describe("clear hooks with core.hooksPath set by hand", () => {
     expect(status.out).toContain("core.hooksPath is set to an empty value");
   });
 
+  it("a core.hooksPath naming the repository's own hooks folder, in any spelling, is as if unset: the gate's hook goes into .git/hooks and status follows it", () => {
+    const spellings = (root: string): string[] => [".git/hooks", "./.git//hooks/", path.join(root, ".git", "hooks"), path.join(root, ".git", "hooks", "..", "hooks")];
+    for (const [i, missing] of [[0, false], [1, true], [2, false], [3, true]] as const) {
+      const root = repoWithRemote("clear-hookspath-own-");
+      const spelling = spellings(root)[i]!;
+      if (missing) rmSync(path.join(root, ".git", "hooks"), { recursive: true, force: true });
+      git(root, "config", "core.hooksPath", spelling);
+      const installed = clearTool(root, "hooks", "install");
+      expect(installed.code, `${spelling}\n${installed.out}`).toBe(0);
+      expect(installed.out, spelling).toContain("Hook manager: git's hooks folder");
+      expect(installed.out, spelling).not.toContain("add these lines by hand");
+      expect(readFileSync(path.join(root, ".git", "hooks", "pre-commit"), "utf8"), spelling).toContain("clear: managed hook");
+      const status = clearTool(root, "hooks", "status");
+      expect(status.code, `${spelling}\n${status.out}`).toBe(0);
+      expect(status.out, spelling).toContain("pre-push: reaches the gate");
+      expect(status.out, spelling).toContain("this tool's hook: the gate runs");
+      stageUnacceptedFixtures(root);
+      const refused = git(root, "commit", "-qm", "fixtures");
+      expect(refused.code, spelling).not.toBe(0);
+      expect(refused.out, spelling).toContain("clear gate: this commit is refused");
+      git(root, "reset", "-q", "--hard");
+      expect(clearTool(root, "hooks", "uninstall").code, spelling).toBe(0);
+      expect(existsSync(path.join(root, ".git", "hooks", "pre-commit")), spelling).toBe(false);
+    }
+  });
+
   it("install never adds the gate's line where the hook may end before it, or is read by another program: it prints the lines instead", () => {
     const root = repoWithRemote("clear-hookspath-");
     mkdirSync(path.join(root, ".githooks"));

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { UsageError } from "../../errors.js";
 import { git } from "../git.js";
@@ -40,7 +40,26 @@ export function repoOf(root: string): Repo {
   }
   const hooksDir = path.resolve(root, git(["rev-parse", "--git-path", "hooks"], root).toString("utf8").trim());
   const common = path.resolve(root, git(["rev-parse", "--git-common-dir"], root).toString("utf8").trim());
-  return { root, hooksDir, ownHooksDir: path.join(common, "hooks"), hooksPath };
+  const ownHooksDir = path.join(common, "hooks");
+  // core.hooksPath naming the repository's own hooks folder (in any spelling) changes nothing git does: it reads as unset.
+  if (hooksPath !== null && hooksPath !== "" && sameFolder(hooksDir, ownHooksDir)) hooksPath = null;
+  return { root, hooksDir, ownHooksDir, hooksPath };
+}
+
+/** Whether two paths name one folder: the same file where both exist, else the same name in the same parent. */
+function sameFolder(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [sa, sb] = [statOrNull(a), statOrNull(b)];
+  if (sa !== null || sb !== null) return sa !== null && sb !== null && sa.dev === sb.dev && sa.ino === sb.ino;
+  return path.dirname(a) !== a && path.basename(a) === path.basename(b) && sameFolder(path.dirname(a), path.dirname(b));
+}
+
+function statOrNull(file: string): Stats | null {
+  try {
+    return statSync(file);
+  } catch {
+    return null;
+  }
 }
 
 export function readText(file: string): string | null {

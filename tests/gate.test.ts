@@ -251,3 +251,87 @@ describe("the gate, through installed hooks", () => {
     expect(readFileSync(foreign, "utf8")).toContain("foreign refuses");
   });
 });
+
+describe("a broken rules folder of the repository", () => {
+  /** A repository with one commit, pushed to a bare remote, whose own rules/ holds `file` with `text` (on disk, not committed). */
+  function withRules(file: string, text: string): string {
+    const root = tempDir("clear-rules-broken-");
+    const remote = tempDir("clear-rules-broken-remote-");
+    execFileSync("git", ["init", "-q", "--bare", "-b", "main"], { cwd: remote });
+    execFileSync("git", ["init", "-q", "-b", "main"], { cwd: root });
+    g(root, "config", "user.email", "t@example.invalid");
+    g(root, "config", "user.name", "t");
+    writeFileSync(path.join(root, ".gitignore"), "/rules/\n");
+    writeFileSync(path.join(root, "README.md"), "x\n");
+    g(root, "add", ".");
+    g(root, "commit", "-qm", "init");
+    g(root, "remote", "add", "origin", remote);
+    g(root, "push", "-q", "origin", "main");
+    mkdirSync(path.join(root, "rules", path.dirname(file)), { recursive: true });
+    writeFileSync(path.join(root, "rules", file), text);
+    return root;
+  }
+
+  /** The bundled homes.json with another placeholder: valid against its schema, refused when laid over the bundled rules. */
+  const bundledHomesWith = (placeholder: string): string => {
+    const homes = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "rules", "homes.json"), "utf8")) as { placeholder: string };
+    return JSON.stringify({ ...homes, placeholder });
+  };
+
+  const broken: [string, string, string, RegExp][] = [
+    ["not JSON", "harnesses/extra.json", '{\n  "harness": "extra",\n}\n', /rules\/harnesses\/extra\.json: not valid JSON at line 3, column 1/],
+    ["against its schema", "recipes/mine.json", '{ "name": 7 }\n', /rules\/recipes\/mine\.json: does not match recipe\.schema\.json at \//],
+    ["a change to the bundled rules", "homes.json", bundledHomesWith("someone"), /rules\/homes\.json: at \/placeholder: differs from the bundled homes\.json/],
+  ];
+
+  for (const [what, file, text, said] of broken) {
+    it(`is an error naming the file and place (${what}) in verify and the gate, with no candidate for the raw-capture check`, () => {
+      const root = withRules(file, text);
+      for (const args of [["verify"], ["verify", "--rev", "HEAD"], ["verify", "--range", "HEAD~0..HEAD"]]) {
+        const r = clear(args, { cwd: root });
+        expect(r.code, `${args.join(" ")}\n${r.stdout}${r.stderr}`).toBe(2);
+        expect(r.stderr, args.join(" ")).toMatch(said);
+      }
+      const json = clearJson(["verify"], { cwd: root });
+      expect(json.code).toBe(2);
+      expect(json.json.ok).toBe(false);
+      expect(String(json.json.error)).toMatch(said);
+      // A staged change the fast path would let through goes to the whole gate, which checks the rules first.
+      writeFileSync(path.join(root, "NOTES.md"), "notes\n");
+      g(root, "add", "NOTES.md");
+      const docs = clear(["gate", "pre-commit", "--verbose"], { cwd: root });
+      expect(docs.code, docs.stdout + docs.stderr).toBe(2);
+      expect(docs.stderr).toMatch(said);
+      g(root, "commit", "-qm", "notes", "--no-verify");
+      const head = g(root, "rev-parse", "HEAD").out.trim();
+      const push = spawnSync(process.execPath, [path.join(PROJECT_ROOT, "dist", "cli.js"), "gate", "pre-push", "origin"], {
+        cwd: root,
+        input: `refs/heads/main ${head} refs/heads/main ${"0".repeat(40)}\n`,
+        encoding: "utf8",
+      });
+      expect(push.status, push.stderr).toBe(2);
+      expect(push.stderr).toMatch(said);
+    });
+  }
+
+  it("the fast path sends a staged change under rules/ on to the whole gate, and lets a plain commit through without loading any rules", () => {
+    const root = withRules("recipes/mine.json", '{ "name": 7 }\n');
+    writeFileSync(path.join(root, "NOTES.md"), "notes\n");
+    g(root, "add", "NOTES.md");
+    // The fast path (exactly "gate pre-commit") settles a commit that touches nothing of the tool's: no rules are read.
+    expect(clear(["gate", "pre-commit"], { cwd: root }).code).toBe(0);
+    writeFileSync(path.join(root, "rules", "README.md"), "our rules\n");
+    g(root, "add", "-f", "rules/README.md");
+    const r = clear(["gate", "pre-commit"], { cwd: root });
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/rules\/recipes\/mine\.json: does not match recipe\.schema\.json/);
+  });
+
+  it("a sound rules folder changes nothing: verify passes and a plain commit goes through the whole gate", () => {
+    const root = withRules("urls.json", readFileSync(path.join(PROJECT_ROOT, "rules", "urls.json"), "utf8"));
+    expect(clear(["verify"], { cwd: root }).code).toBe(0);
+    writeFileSync(path.join(root, "NOTES.md"), "notes\n");
+    g(root, "add", "NOTES.md");
+    expect(clear(["gate", "pre-commit", "--verbose"], { cwd: root }).code).toBe(0);
+  });
+});

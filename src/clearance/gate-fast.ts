@@ -11,7 +11,8 @@ import { couldHoldPayload, payloadWords, type PayloadWords } from "../passes/raw
 // the signatures' member names alone) passes here, having loaded no other rules. Anything else
 // goes to the whole gate.
 
-const PLACES = ["fixtures", "captures-inbox", "clearance.md", "clear.config.json"];
+// The rules folder too: the whole gate checks a repository's own rules before anything else.
+const PLACES = ["fixtures", "captures-inbox", "clearance.md", "clear.config.json", "rules"];
 const REGULAR = new Set(["100644", "100755"]);
 const LFS_POINTER = Buffer.from("version https://git-lfs.github.com/spec/");
 const isLfsPointer = (b: Buffer): boolean => b.subarray(0, LFS_POINTER.length).equals(LFS_POINTER);

@@ -4,6 +4,7 @@ import { printable } from "../record/data.js";
 import { blocks, finding, type Finding } from "../findings.js";
 import { commitChanges, git, gitMaybe, LINK_MODE, lsIndex, lsTree, readBlobs, readObjects, revList, shallowCommits, stagedChanges, type Change, type TreeEntry } from "../io/git.js";
 import { parseConfigText, type ClearConfig } from "../io/repo.js";
+import { isBundledRules } from "../io/rules-dir.js";
 import { candidatesFromGit, CONFIG_FILE, guardedFromGit, inOtherSpelling, placesOf, repoPaths, touchesPlaces, wholeTree } from "../io/repo-tree.js";
 import { verifyPass, type RawCaptureJudge } from "../passes/verify.js";
 import type { RepoLayout } from "../types.js";
@@ -23,6 +24,18 @@ export function rawCaptureJudge(rulesDir: string): Judge {
     return (path, bytes) => rawCaptureFinding(path, bytes, check);
   };
   return () => (loaded ??= load());
+}
+
+/**
+ * A repository's own rules folder, checked whole (every file against its schema, laid over the
+ * bundled rules, the rules checked against each other) before anything else: a broken one is an
+ * error naming the file and the place (exit 2), whether or not a file asks for the rules. Where
+ * only the bundled rules apply, nothing is loaded here.
+ */
+export async function checkRulesFolder(rulesDir: string): Promise<void> {
+  if (isBundledRules(rulesDir)) return;
+  const { loadRules } = await import("../io/load-rules.js");
+  loadRules(rulesDir);
 }
 
 // The gate: at pre-commit, what is staged; at pre-push, and for `clear verify --range`, every

@@ -1,6 +1,6 @@
 import { parseFlags, UsageError } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
-import { checkCommits, checkStaged, commitsToPush, rawCaptureJudge, refused } from "../clearance/gate.js";
+import { checkCommits, checkRulesFolder, checkStaged, commitsToPush, rawCaptureJudge, refused } from "../clearance/gate.js";
 import { blocks } from "../findings.js";
 import { repoPaths } from "../io/repo-tree.js";
 import { loadConfig, repoRoot, rulesDirFor } from "../io/repo.js";
@@ -21,7 +21,9 @@ async function run(argv: string[], io: Io): Promise<number> {
   const root = repoRoot(undefined, io.cwd);
   if (root === null) throw new UsageError("clear gate runs inside a git repository");
   const config = loadConfig(root);
-  const judge = rawCaptureJudge(rulesDirFor(root, config));
+  const rulesDir = rulesDirFor(root, config);
+  await checkRulesFolder(rulesDir);
+  const judge = rawCaptureJudge(rulesDir);
   if (hook === "pre-commit") {
     const findings = await checkStaged(root, repoPaths(config), judge);
     if (findings.every((f) => f.severity !== "block")) return 0;

@@ -1,5 +1,5 @@
 import { parseFlags, UsageError } from "../cli-args.js";
-import { checkCommits, checkTree, commitsInRange, rawCaptureJudge, refused } from "../clearance/gate.js";
+import { checkCommits, checkRulesFolder, checkTree, commitsInRange, rawCaptureJudge, refused } from "../clearance/gate.js";
 import { guarded, type Command } from "../command.js";
 import { blocks, type Finding } from "../findings.js";
 import { lsIndex } from "../io/git.js";
@@ -49,7 +49,9 @@ async function run(argv: string[], io: Io): Promise<number> {
   if (root === null) throw new UsageError("clear verify works inside a git repository (or give --root DIR)");
   // Only the rules a raw capture is known by, and only when a file needs them, as the gate does.
   const config = loadConfig(root);
-  const judge = rawCaptureJudge(rulesDirFor(root, config));
+  const rulesDir = rulesDirFor(root, config);
+  await checkRulesFolder(rulesDir);
+  const judge = rawCaptureJudge(rulesDir);
   let findings: Finding[];
   let commits: { commit: string; findings: Finding[] }[] | undefined;
   if (values.range !== undefined) {

@@ -6,7 +6,7 @@ import * as bundled from "../schemas.js";
 import { RulesError } from "../errors.js";
 import { pointerTokens } from "../json/reader.js";
 import { BUNDLED_RULES_DIR, holdsRules } from "./rules-dir.js";
-import { checkWith } from "./schema-errors.js";
+import { checkWith, notJson } from "./schema-errors.js";
 import type { PayloadRules, FieldRule, FieldRuleSet, HarnessCatalogue, HomeRules, PairingRuleSet, Recipe, RefusalRules, Rules, SecretRules, TransportRules, UrlRules } from "../types.js";
 
 // Rules live in rules/ as JSON; each kind has a JSON Schema there, compiled once in strict mode at
@@ -34,7 +34,7 @@ function readJson(file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new RulesError(`${file}: not valid JSON (${(err as Error).message})`);
+    throw notJson(file, text, err);
   }
 }
 

@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -15,6 +15,16 @@ export function holdsRules(dir: string): boolean {
   try {
     const names = new Set(readdirSync(dir));
     return [...OVERLAY_FOLDERS, ...OVERLAY_FILES].some((n) => names.has(n));
+  } catch {
+    return false;
+  }
+}
+
+/** True when a folder is the bundled rules folder itself, however it is spelled (this project's own rules/). */
+export function isBundledRules(dir: string): boolean {
+  if (path.resolve(dir) === BUNDLED_RULES_DIR) return true;
+  try {
+    return realpathSync(dir) === realpathSync(BUNDLED_RULES_DIR);
   } catch {
     return false;
   }

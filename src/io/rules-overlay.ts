@@ -7,6 +7,7 @@ import { sha256Hex } from "../digest.js";
 import { RulesError } from "../errors.js";
 import { pointerTokens } from "../json/reader.js";
 import { readRegularFile } from "./read-capture-dir.js";
+import { notJson } from "./schema-errors.js";
 import { OVERLAY_FILES, OVERLAY_FOLDERS } from "./rules-dir.js";
 import type { FieldRuleSet, HarnessCatalogue, HomeRules, PairingRuleSet, PayloadRules, Recipe } from "../types.js";
 import type { RefusalRules, SecretRules, TransportRules, UrlRules, ValueKind } from "../types.js";
@@ -67,10 +68,11 @@ function readOverlayFile(dir: string, rel: string): OverlayFile {
   if (!read.bytes) throw new RulesError(`${shown}: ${read.problem?.message ?? "cannot be read"}`);
   const bytes = Buffer.from(read.bytes);
   let value: unknown;
+  const text = bytes.toString("utf8");
   try {
-    value = JSON.parse(bytes.toString("utf8"));
+    value = JSON.parse(text);
   } catch (err) {
-    throw new RulesError(`${shown}: not valid JSON (${(err as Error).message})`);
+    throw notJson(shown, text, err);
   }
   return { file: rel.split(path.sep).join("/"), shown, sha256: sha256Hex(bytes), value };
 }

@@ -31,3 +31,14 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): string
 export function checkWith(validate: ValidateFunction, kind: string, value: unknown, file: string): void {
   if (!validate(value)) throw new RulesError(`${file}: does not match ${kind}.schema.json ${describeErrors(validate.errors)}`);
 }
+
+/** A file that is not JSON, said with the line and column where the parser stopped (from its "at position N"). */
+export function notJson(file: string, text: string, err: unknown): RulesError {
+  const said = err instanceof Error ? err.message : String(err);
+  const at = /at position (\d+)/.exec(said);
+  if (at === null) return new RulesError(`${file}: not valid JSON (${said})`);
+  const before = text.slice(0, Number(at[1]));
+  const line = before.split("\n").length;
+  const column = before.length - before.lastIndexOf("\n");
+  return new RulesError(`${file}: not valid JSON at line ${line}, column ${column} (${said})`);
+}

@@ -27,3 +27,26 @@ export function inflated(bytes: Uint8Array, max = MAX_INFLATED): Inflated {
     return (err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE" ? "too large" : null;
   }
 }
+
+/** How many streams deep compressed bytes are opened; bytes still compressed past it cannot be shown free of a payload. */
+export const MAX_INFLATIONS = 4;
+
+/** Whether bytes are a stream Node inflates (its first KiB is enough to tell), not only ones whose header looks like one. */
+export function stillCompressed(bytes: Uint8Array): boolean {
+  return kindOf(bytes) !== null && inflated(bytes, 1 << 10) !== null;
+}
+
+/**
+ * Compressed bytes opened stream by stream, up to MAX_INFLATIONS deep: the innermost bytes, or why
+ * they cannot be read whole (inflating past the bound, or still compressed at the last level).
+ */
+export function inflatedThrough(bytes: Uint8Array): Buffer | { unchecked: string } {
+  let at = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let depth = 0; depth < MAX_INFLATIONS; depth++) {
+    const inner = inflated(at);
+    if (inner === "too large") return { unchecked: `it is compressed and inflates past ${MAX_INFLATED} bytes` };
+    if (inner === null) return at;
+    at = inner;
+  }
+  return stillCompressed(at) ? { unchecked: `it is compressed more than ${MAX_INFLATIONS} streams deep` } : at;
+}

@@ -176,6 +176,34 @@ describe("the gate, through installed hooks", () => {
     expect(g(root, "commit", "-qm", "a compressed log").code).toBe(0);
   });
 
+  it("refuses a file still compressed past the last stream the check opens, and base64 of a stream inside a stream, at commit and at push", () => {
+    const root = repo();
+    mkdirSync(path.join(root, "data"), { recursive: true });
+    const payload = Buffer.from(JSON.stringify({ session_id: "9f1c2a7e", cwd: "/home/user/proj", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } }));
+    const layers = (bytes: Buffer, n: number): Buffer => (n === 0 ? bytes : layers(gzipSync(bytes), n - 1));
+    writeFileSync(path.join(root, "data", "session.bin"), layers(payload, 5));
+    g(root, "add", "data/session.bin");
+    const deep = g(root, "commit", "-qm", "five streams deep");
+    expect(deep.code).not.toBe(0);
+    expect(deep.out).toContain("data/session.bin");
+    expect(deep.out).toContain("compressed more than 4 streams deep");
+    g(root, "reset", "-q");
+    writeFileSync(path.join(root, "data", "notes.txt"), `build notes\nblob: ${layers(payload, 2).toString("base64")}\n`);
+    g(root, "add", "data/notes.txt");
+    const encoded = g(root, "commit", "-qm", "base64 of two streams");
+    expect(encoded.code).not.toBe(0);
+    expect(encoded.out).toContain("data/notes.txt");
+    expect(encoded.out).toContain("written as base64");
+    expect(g(root, "commit", "-qm", "skipped", "--no-verify").code).toBe(0);
+    const push = spawnSync(process.execPath, [path.join(PROJECT_ROOT, "dist", "cli.js"), "gate", "pre-push"], {
+      cwd: root,
+      input: `refs/heads/main ${g(root, "rev-parse", "HEAD").out.trim()} refs/heads/main ${"0".repeat(40)}\n`,
+      encoding: "utf8",
+    });
+    expect(push.status, push.stderr).toBe(1);
+    expect(push.stderr).toContain("data/notes.txt");
+  });
+
   it("reads a Git LFS pointer with the object it stands for: a payload there is refused, a pointer whose object is not here cannot be shown clear", () => {
     const root = repo();
     // What LFS's clean filter leaves: the object in the local store, a pointer in the commit.

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { loadRules } from "../src/io/load-rules.js";
 import { MAX_CHECKED_BYTES, namedLikeCapture, payloadIn, rawCaptureCheck } from "../src/passes/raw-capture.js";
 import { MAX_INFLATED } from "../src/compressed.js";
+import { couldHoldPayload } from "../src/passes/raw-capture/prefilter.js";
 import { PROJECT_ROOT } from "./helpers.js";
 
 // What the gate recognises as a raw capture, by name and by content: every example in
@@ -206,6 +207,30 @@ describe("raw captures written in other forms", () => {
     expect(payloadIn(gzipSync(Buffer.from(yamlBlock(PAYLOADS["a Codex Stop"] as Record<string, unknown>))), check)).toMatchObject({ form: "YAML, compressed" });
     expect(payloadIn(gzipSync(Buffer.alloc(MAX_INFLATED + 1, 0x20)), check)).toMatchObject({ unchecked: expect.stringContaining("inflates past") });
     expect(payloadIn(gzipSync(Buffer.from("plain notes, no payload here\n".repeat(50))), check)).toBeNull();
+  });
+
+  it("refuses as unchecked what is still compressed past the last stream it opens, also in base64, and reads base64 of a stream inside a stream", () => {
+    const text = Buffer.from(JSON.stringify(PAYLOADS["a Codex Stop"]));
+    const layers = (bytes: Buffer, n: number, wrap: (b: Buffer) => Buffer = gzipSync): Buffer => (n === 0 ? bytes : layers(wrap(bytes), n - 1, wrap));
+    expect(payloadIn(layers(text, 4), check)).toMatchObject({ signature: "hook-event-name", form: expect.stringContaining("compressed") });
+    for (const [how, bytes] of [
+      ["gzip five deep", layers(text, 5)],
+      ["zlib five deep", layers(text, 5, deflateSync)],
+      ["gzip eight deep", layers(text, 8)],
+      ["zlib in gzip four deep", layers(deflateSync(text), 4)],
+      ["no payload, six deep", layers(Buffer.from("plain notes\n".repeat(20)), 6)],
+    ] as const) {
+      expect(payloadIn(bytes, check), how).toEqual({ unchecked: "it is compressed more than 4 streams deep" });
+      expect(couldHoldPayload(bytes, check.words), how).toBe(true);
+    }
+    const inBase64 = (bytes: Buffer): Buffer => Buffer.from(`notes\ndata: ${bytes.toString("base64")}\n`);
+    expect(payloadIn(inBase64(layers(text, 2)), check)).toMatchObject({ signature: "hook-event-name", form: "base64" });
+    expect(payloadIn(inBase64(layers(text, 4)), check)).toMatchObject({ signature: "hook-event-name", form: "base64" });
+    expect(payloadIn(inBase64(layers(text, 5)), check)).toEqual({ unchecked: "base64 there decodes to a stream that is compressed more than 4 streams deep" });
+    expect(payloadIn(inBase64(gzipSync(Buffer.alloc(MAX_INFLATED + 1, 0x20))), check)).toMatchObject({ unchecked: expect.stringContaining("inflates past") });
+    // The fast path's prefilter sends each on to the whole check.
+    for (const n of [2, 5]) expect(couldHoldPayload(inBase64(layers(text, n)), check.words), `base64 of ${n} streams`).toBe(true);
+    expect(payloadIn(inBase64(layers(Buffer.from("plain notes, no payload here\n".repeat(50)), 2)), check)).toBeNull();
   });
 
   it("keeps a member's kind: a type name, prose or a variable is no value, an object is no string", () => {

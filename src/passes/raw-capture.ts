@@ -2,9 +2,9 @@ import { nameGrammar, parseCaptureName, type NameGrammar } from "../capture-name
 import { escapePointerToken, jsonValueEnd, JsonScanError, placeOf, pointerTokens } from "../json/reader.js";
 import { finding, type Finding } from "../findings.js";
 import type { HarnessCatalogue, PayloadRules } from "../types.js";
-import { decodedReadings, openings, type Reading } from "./raw-capture/decodings.js";
+import { CannotRead, decodedReadings, openings, type Reading } from "./raw-capture/decodings.js";
 import { literalObjects } from "./raw-capture/literal.js";
-import { inflated, MAX_INFLATED } from "../compressed.js";
+import { inflated, MAX_INFLATED, MAX_INFLATIONS, stillCompressed } from "../compressed.js";
 import { couldHoldPayload, payloadWords, utf16Readings, type PayloadWords } from "./raw-capture/prefilter.js";
 import { tomlDocuments } from "./raw-capture/toml.js";
 import { yamlBlocks } from "./raw-capture/yaml.js";
@@ -300,12 +300,11 @@ function findPayload(text: string, check: RawCaptureCheck, spent: Spent): Payloa
   return null;
 }
 
-/** A compressed stream inside a compressed stream is opened this many levels deep. */
-const MAX_INFLATIONS = 4;
-
 /** Whether these bytes hold a payload of a known host; `unchecked` when a file is too large or too costly to read. */
 export function payloadIn(bytes: Uint8Array, check: RawCaptureCheck, inflations = 0): PayloadVerdict {
-  // Compressed bytes are read as what they inflate to; a stream that inflates past the bound cannot be shown free of one.
+  // Compressed bytes are read as what they inflate to, MAX_INFLATIONS streams deep; a stream that
+  // inflates past the bound, or one still there at the last level, cannot be shown free of one.
+  if (inflations >= MAX_INFLATIONS && stillCompressed(bytes)) return { unchecked: `it is compressed more than ${MAX_INFLATIONS} streams deep` };
   const inner = inflations < MAX_INFLATIONS ? inflated(bytes) : null;
   if (inner === "too large") return { unchecked: `it is compressed and inflates past ${MAX_INFLATED} bytes` };
   if (inner !== null) {
@@ -333,6 +332,7 @@ function payloadText(bytes: Uint8Array, check: RawCaptureCheck): PayloadVerdict 
   try {
     return findPayload(text, check, spent);
   } catch (err) {
+    if (err instanceof CannotRead) return { unchecked: err.message };
     if (!(err instanceof SearchTooCostly)) throw err;
     return { unchecked: "it opens so much that is never closed, or is written in so many layers, that it cannot be searched for payloads in reasonable time" };
   }

@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { inflated } from "../../compressed.js";
+import { inflatedThrough } from "../../compressed.js";
 import { pushAll } from "../../collections.js";
 import { inputOffset, type DecodedLevel } from "../../json/escapes.js";
 
@@ -207,20 +207,28 @@ function isText(bytes: Buffer): boolean {
   return isUtf8(bytes);
 }
 
-/** The text a base64 run decodes to (standard or URL-safe alphabet), a compressed stream's inflated; null when it is not text. */
-export function base64Text(body: string): string | null {
+/** A text the payload check cannot read whole (base64 of a stream that inflates past the bound, or is compressed too deep), with why. */
+export class CannotRead extends Error {}
+
+/**
+ * The text a base64 run decodes to (standard or URL-safe alphabet), a compressed stream's inflated
+ * stream by stream; null when it is not text; `unchecked` when the stream cannot be read whole.
+ */
+export function base64Text(body: string): string | null | { unchecked: string } {
   const usable = body.length % 4 === 1 ? body.slice(0, -1) : body;
   const bytes = Buffer.from(usable.replace(/-/g, "+").replace(/_/g, "/"), "base64");
   if (isText(bytes)) return bytes.toString("utf8");
-  const inner = inflated(bytes);
-  return inner instanceof Buffer && isText(inner) ? inner.toString("utf8") : null;
+  const inner = inflatedThrough(bytes);
+  if ("unchecked" in inner) return { unchecked: `base64 there decodes to a stream that ${inner.unchecked.replace(/^it is /, "is ")}` };
+  return isText(inner) ? inner.toString("utf8") : null;
 }
 
-/** Each base64 run of a reading that decodes to text, as a reading placed at the run's start. */
+/** Each base64 run of a reading that decodes to text, as a reading placed at the run's start; a run that cannot be read whole stops the search. */
 export function base64Decoded(r: Reading): Reading[] {
   const out: Reading[] = [];
   for (const run of base64Runs(r.text)) {
     const text = base64Text(run.body);
+    if (text !== null && typeof text !== "string") throw new CannotRead(text.unchecked);
     if (text !== null) out.push({ text, rawAt: () => r.rawAt(run.start), decodings: [...r.decodings, "base64"] });
   }
   return out;

@@ -61,7 +61,8 @@ export function couldHoldPayload(bytes: Uint8Array, words: PayloadWords, level =
   if (level >= BASE64_LEVELS) return false;
   for (const run of base64Runs(text)) {
     const decoded = base64Text(run.body);
-    if (decoded !== null && couldHoldPayload(Buffer.from(decoded, "utf8"), words, level + 1)) return true;
+    // A stream that cannot be read whole here is left to the whole check, which refuses it.
+    if (decoded !== null && (typeof decoded !== "string" || couldHoldPayload(Buffer.from(decoded, "utf8"), words, level + 1))) return true;
   }
   return false;
 }

@@ -363,3 +363,81 @@ describe("a broken rules folder of the repository", () => {
     expect(clear(["gate", "pre-commit", "--verbose"], { cwd: root }).code).toBe(0);
   });
 });
+
+describe("a path that .gitattributes gives a filter other than Git LFS", () => {
+  const payload = JSON.stringify({ session_id: "9f1c2a7e", cwd: "/home/user/proj", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } });
+
+  /** A repository whose files under secret/ git stores through a clean filter that turns each letter thirteen places (as git-crypt stores ciphertext). */
+  function filteredRepo(): string {
+    const root = repo();
+    g(root, "config", "filter.turn.clean", "tr a-zA-Z n-za-mN-ZA-M");
+    g(root, "config", "filter.turn.smudge", "tr a-zA-Z n-za-mN-ZA-M");
+    writeFileSync(path.join(root, ".gitattributes"), "secret/** filter=turn\nlocked/** filter=git-crypt diff=git-crypt\nbig/** filter=lfs\n");
+    g(root, "add", ".gitattributes");
+    expect(g(root, "commit", "-qm", "attributes").code).toBe(0);
+    mkdirSync(path.join(root, "secret"));
+    return root;
+  }
+
+  it("is refused at commit as unchecked, naming the file and the filter, where the stored bytes hide a payload from the check", () => {
+    const root = filteredRepo();
+    writeFileSync(path.join(root, "secret", "notes.txt"), `${payload}\n`);
+    g(root, "add", "secret/notes.txt");
+    // What git stores holds no member name the check knows.
+    expect(g(root, "cat-file", "-p", ":secret/notes.txt").out).not.toContain("hook_event_name");
+    const commit = g(root, "commit", "-qm", "filtered");
+    expect(commit.code, commit.out).not.toBe(0);
+    expect(commit.out).toContain("secret/notes.txt");
+    expect(commit.out).toContain("filter=turn");
+    const fast = clear(["gate", "pre-commit"], { cwd: root });
+    expect(fast.code).toBe(1);
+  });
+
+  it("is refused whatever the file holds and whether or not the filter is set up here; LFS and unfiltered paths are not", () => {
+    const root = filteredRepo();
+    mkdirSync(path.join(root, "locked"));
+    writeFileSync(path.join(root, "locked", "plan.md"), "a plan\n");
+    writeFileSync(path.join(root, "secret", "empty.txt"), "");
+    g(root, "add", "locked/plan.md", "secret/empty.txt");
+    const commit = g(root, "commit", "-qm", "locked");
+    expect(commit.code, commit.out).not.toBe(0);
+    expect(commit.out).toContain("locked/plan.md");
+    expect(commit.out).toContain("filter=git-crypt");
+    expect(commit.out).not.toContain("secret/empty.txt");
+    g(root, "reset", "-q");
+    mkdirSync(path.join(root, "big"));
+    writeFileSync(path.join(root, "big", "notes.md"), "not a pointer\n");
+    writeFileSync(path.join(root, "notes.md"), "plain notes\n");
+    g(root, "add", "big/notes.md", "notes.md", "secret/empty.txt");
+    const plain = g(root, "commit", "-qm", "plain");
+    expect(plain.code, plain.out).toBe(0);
+  });
+
+  it("is refused at push, by verify --rev, --range and on the working tree, for a commit made with --no-verify", () => {
+    const root = filteredRepo();
+    writeFileSync(path.join(root, "secret", "notes.txt"), `${payload}\n`);
+    g(root, "add", "secret/notes.txt");
+    expect(g(root, "commit", "-qm", "skipped", "--no-verify").code).toBe(0);
+    const head = g(root, "rev-parse", "HEAD").out.trim();
+    const push = spawnSync(process.execPath, [path.join(PROJECT_ROOT, "dist", "cli.js"), "gate", "pre-push"], { cwd: root, input: `refs/heads/main ${head} refs/heads/main ${"0".repeat(40)}\n`, encoding: "utf8" });
+    expect(push.status, push.stderr).toBe(1);
+    expect(push.stderr).toContain("secret/notes.txt");
+    for (const args of [["verify", "--rev", "HEAD"], ["verify", "--range", "HEAD~1..HEAD"], ["verify"]]) {
+      const r = clearJson(args, { cwd: root });
+      expect(r.code, args.join(" ")).toBe(1);
+      expect(JSON.stringify(r.json.findings), args.join(" ")).toContain("filter=turn");
+    }
+  });
+
+  it("an accepted fixture whose stored bytes match its digest goes through a filter that keeps them", () => {
+    const root = repo();
+    g(root, "config", "filter.keep.clean", "cat");
+    g(root, "config", "filter.keep.smudge", "cat");
+    writeFileSync(path.join(root, ".gitattributes"), "fixtures/** filter=keep\n");
+    g(root, "add", ".gitattributes");
+    expect(g(root, "commit", "-qm", "attributes").code).toBe(0);
+    cleared(root, "ACCEPT");
+    const commit = g(root, "commit", "-qm", "accepted");
+    expect(commit.code, commit.out).toBe(0);
+  });
+});

@@ -74,7 +74,7 @@ export async function checkStaged(root: string, workingLayout: RepoLayout, check
   const touched = touchesPlaces(paths, workingLayout) || touchesPlaces(paths, staged);
   const sameLayout = JSON.stringify(placesOf(staged)) === JSON.stringify(defaults);
   const otherSpelling = inOtherSpelling(brought(changes), staged);
-  return verifyPass({ guarded: touched ? guardedFromGit(root, staged, "index", sameLayout ? listed : undefined) : null, candidates: candidatesFromGit(root, changes, staged), otherSpelling }, check);
+  return verifyPass({ guarded: touched ? guardedFromGit(root, staged, "index", sameLayout ? listed : undefined) : null, candidates: candidatesFromGit(root, changes, staged, { index: true }), otherSpelling }, check);
 }
 
 /** The object ids at `<commit>:<path>` for many names at once; absent ones map to null. */
@@ -116,7 +116,7 @@ export async function checkCommits(root: string, commits: string[], check: Judge
     if (!seen.has(key)) seen.set(key, await verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: [] }, check));
     const object = objects.get(commit);
     const changed = changes.get(commit) ?? [];
-    const own = await verifyPass({ guarded: null, candidates: candidatesFromGit(root, changed, layout, blobs), otherSpelling: inOtherSpelling(brought(changed), layout) }, check);
+    const own = await verifyPass({ guarded: null, candidates: candidatesFromGit(root, changed, layout, { commit }, blobs), otherSpelling: inOtherSpelling(brought(changed), layout) }, check);
     if (object) pushAll(own, await objectFindings(`commit ${commit.slice(0, 12)} (its headers and message)`, object.bytes, check));
     verdicts.push({ commit, findings: [...(seen.get(key) as Finding[]), ...own] });
   }
@@ -137,7 +137,7 @@ export function checkTree(root: string, rev: string, check: Judge): Promise<Find
   const commit = git(["rev-parse", "--verify", `${rev}^{commit}`], root).toString("utf8").trim();
   const layout = repoPaths(configAt(root, commit));
   const tree = wholeTree(root, commit);
-  return verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: candidatesFromGit(root, tree, layout), otherSpelling: inOtherSpelling(brought(tree), layout) }, check);
+  return verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: candidatesFromGit(root, tree, layout, { commit }), otherSpelling: inOtherSpelling(brought(tree), layout) }, check);
 }
 
 function hasCommit(root: string, sha: string): boolean {

@@ -16,9 +16,9 @@ export { GitError };
  */
 const GIT_ENV = { ...process.env, GIT_NO_REPLACE_OBJECTS: "1", GIT_LITERAL_PATHSPECS: "1" };
 
-export function git(args: string[], cwd: string, input?: string): Buffer {
+export function git(args: string[], cwd: string, input?: string, env?: Record<string, string>): Buffer {
   try {
-    return execFileSync("git", args, { cwd, input, env: GIT_ENV, maxBuffer: 1 << 30, stdio: ["pipe", "pipe", "pipe"] });
+    return execFileSync("git", args, { cwd, input, env: env ? { ...GIT_ENV, ...env } : GIT_ENV, maxBuffer: 1 << 30, stdio: ["pipe", "pipe", "pipe"] });
   } catch (err) {
     const stderr = (err as { stderr?: Buffer }).stderr?.toString().trim();
     throw new GitError(`git ${args[0]}: ${stderr || (err as Error).message}`);

@@ -7,6 +7,7 @@ import type { RepoLayout } from "../types.js";
 import { blobDigests, recordReading } from "./blob-digests.js";
 import { git, LINK_MODE, lsIndex, lsTree, readBlobs, SUBMODULE_MODE, type Change, type TreeEntry } from "./git.js";
 import { throughLfs } from "./lfs.js";
+import { filteredPaths, filteredWhy, type AttributeSource } from "./git-filters.js";
 import { foldedPath } from "./path-fold.js";
 import { readRegularFile } from "./read-capture-dir.js";
 
@@ -101,12 +102,20 @@ export function guardedFromGit(root: string, layout: RepoLayout, source: string,
   };
 }
 
-/** Files a change brings outside the fixtures folder and the inbox, with their bytes, for the raw-capture check. */
-export function candidatesFromGit(root: string, changes: Change[], layout: RepoLayout, read?: Map<string, Buffer>): Candidate[] {
+/**
+ * Files a change brings outside the fixtures folder and the inbox, with their bytes, for the
+ * raw-capture check; `source` is where git reads their attributes from (the index or the commit).
+ */
+export function candidatesFromGit(root: string, changes: Change[], layout: RepoLayout, source: AttributeSource, read?: Map<string, Buffer>): Candidate[] {
   const wanted = changes.filter((c) => c.status !== "D" && REGULAR_MODES.has(c.mode) && !under(c.path, layout.fixtures) && !under(c.path, layout.capturesInbox));
   const blobs = read ?? readBlobs(wanted.map((c) => c.sha), root);
+  // A path another filter than Git LFS stores is bytes that filter wrote: it cannot be checked.
+  const filtered = filteredPaths(root, wanted.filter((c) => (blobs.get(c.sha)?.byteLength ?? 0) > 0).map((c) => c.path), source);
   // A Git LFS pointer is read with the object it stands for: that is what leaves the machine.
-  return wanted.map((c) => ({ path: c.path, ...throughLfs(root, blobs.get(c.sha) ?? Buffer.alloc(0)) }));
+  return wanted.map((c) => {
+    const filter = filtered.get(c.path);
+    return filter !== undefined ? { path: c.path, missing: filteredWhy(filter) } : { path: c.path, ...throughLfs(root, blobs.get(c.sha) ?? Buffer.alloc(0)) };
+  });
 }
 
 /** Every file of a commit's tree, as changes from nothing: what `verify --rev` checks by name and content. */
@@ -186,15 +195,18 @@ function gitBlobId(bytes: Uint8Array): string {
   return createHash("sha1").update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
 }
 
-/** Every tracked file outside the fixtures folder and the inbox, read from disk (links and missing files left out). `index`, the whole index when already read. */
-export async function candidatesFromWorkingTree(root: string, layout: RepoLayout, index?: TreeEntry[]): Promise<{ path: string; bytes: Uint8Array }[]> {
+/** Every tracked file outside the fixtures folder and the inbox, read from disk (links and missing files left out); one a filter stores, as unchecked. `index`, the whole index when already read. */
+export async function candidatesFromWorkingTree(root: string, layout: RepoLayout, index?: TreeEntry[]): Promise<Candidate[]> {
   // A path in conflict stands in the index once per stage: it is read once.
   const tracked = index ? [...new Set(index.map((e) => e.path))] : git(["ls-files", "-z"], root).toString("utf8").split("\0").filter(Boolean);
-  const out: { path: string; bytes: Uint8Array }[] = [];
-  for (const p of tracked) {
-    if (under(p, layout.fixtures) || under(p, layout.capturesInbox)) continue;
+  const wanted = tracked.filter((p) => !under(p, layout.fixtures) && !under(p, layout.capturesInbox));
+  const filtered = filteredPaths(root, wanted, { worktree: true });
+  const out: Candidate[] = [];
+  for (const p of wanted) {
     const read = readRegularFile(path.join(root, p), { maxFileBytes: MAX_REPO_FILE, maxDepth: 1 });
-    if (read.bytes) out.push({ path: p, bytes: read.bytes });
+    const filter = filtered.get(p);
+    if (read.bytes && filter !== undefined && read.bytes.byteLength > 0) out.push({ path: p, missing: filteredWhy(filter) });
+    else if (read.bytes) out.push({ path: p, bytes: read.bytes });
   }
   return out;
 }

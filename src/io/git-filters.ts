@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { git, readBlobs } from "./git.js";
+
+// A path whose attributes name a filter is stored as what the filter's clean side wrote (git-crypt's
+// ciphertext, say): bytes the payload check cannot read as what they are. Git LFS is the one filter
+// read through (its pointer, with the object it stands for). Which paths name another one, as git
+// reckons it: from the .gitattributes of the index, of a commit or of the working tree, and from
+// the repository's info/attributes and the user's attributes file.
+
+const READ_THROUGH = new Set(["lfs"]);
+
+/** Where the .gitattributes files are read from. */
+export type AttributeSource = { index: true } | { worktree: true } | { commit: string };
+
+/** `git check-attr filter` for many paths at once: each path that names a filter the gate cannot read through, with its name. */
+function checkAttr(root: string, paths: string[], args: string[], env?: Record<string, string>): Map<string, string> {
+  const out = new Map<string, string>();
+  if (paths.length === 0) return out;
+  const fields = git(["check-attr", "-z", "--stdin", ...args, "filter"], root, `${paths.join("\0")}\0`, env).toString("utf8").split("\0");
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    const [file, value] = [fields[i] as string, fields[i + 2] as string];
+    if (!["unspecified", "unset", "set", ""].includes(value) && !READ_THROUGH.has(value)) out.set(file, value);
+  }
+  return out;
+}
+
+/** Every folder a path lies in, from the root down, as the prefix of its .gitattributes ("" for the root's). */
+function foldersOf(paths: string[]): string[] {
+  const folders = new Set<string>([""]);
+  for (const p of paths) for (let at = p.indexOf("/"); at !== -1; at = p.indexOf("/", at + 1)) folders.add(`${p.slice(0, at)}/`);
+  return [...folders];
+}
+
+/** A commit's filters: its .gitattributes files, on the way to these paths, are read first; where none names a filter, only the repository's and the user's attributes apply (an empty index). */
+function commitFilters(root: string, paths: string[], commit: string): Map<string, string> {
+  const names = foldersOf(paths).map((f) => `${commit}:${f}.gitattributes`);
+  const texts = [...readBlobs(names, root).values()];
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "clear-attributes-"));
+  try {
+    const env = { GIT_INDEX_FILE: path.join(scratch, "index") };
+    if (texts.some((t) => /filter/i.test(t.toString("latin1")))) git(["read-tree", commit], root, undefined, env);
+    return checkAttr(root, paths, ["--cached"], env);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The paths (of those given) whose attributes name a filter the gate cannot read through, each with the filter's name. */
+export function filteredPaths(root: string, paths: string[], source: AttributeSource): Map<string, string> {
+  if (paths.length === 0) return new Map();
+  if ("commit" in source) return commitFilters(root, paths, source.commit);
+  return checkAttr(root, paths, "index" in source ? ["--cached"] : []);
+}
+
+/** Why a filtered path cannot be checked, said in a finding. */
+export function filteredWhy(filter: string): string {
+  const name = /^[A-Za-z0-9._-]{1,40}$/.test(filter) ? filter : "[masked]";
+  return `its git attributes (.gitattributes, or info/attributes) give it filter=${name}, so git stores what that filter writes, which the check cannot read as what it is; take the filter off this path, or keep the file out of the repository`;
+}

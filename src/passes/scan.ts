@@ -18,7 +18,7 @@ import type { ScanFinding, ScanResult, ScanWaiver, SecretRules } from "../types.
 import { waive, type Found } from "./scan-waivers.js";
 
 // The secret scan: secretlint's engine with the rules of its recommended preset (AWS id scan on,
-// comment filters off) and this project's own rules as rule modules, over the raw text and every string
+// comment filters off) and, beside it, this project's own rules (src/scan-rules/runner.ts), over the raw text and every string
 // as a JSON parser decodes it (src/scan-rules/readings.ts). A finding is placed at its raw range,
 // one per secret per place, and carries a masked value only. Every scan also scans a planted
 // control, plain and escaped, and fails unless every rule fires on both.

@@ -352,6 +352,82 @@ describe("the record and the layout", () => {
   });
 });
 
+/** A repository whose record was written by hand: each fixture with its sidecar, all in one accepted batch. */
+function handRepo(fixtures: { harness: string; version: string; event: string }[]): string {
+  const root = tempDir("clear-hand-repo-");
+  mkdirSync(path.join(root, ".git"));
+  const batch = "b-000000000002";
+  const rows: string[] = [];
+  const row = (p: string, bytes: Buffer): string =>
+    SHAPES.fixtureRow.render({ path: p, what: "hand", rawSha: "0".repeat(64), rawBytes: "1", sha: sha256(bytes), bytes: String(bytes.length) });
+  for (const f of fixtures) {
+    const dir = path.join(root, "fixtures", f.harness, f.version);
+    mkdirSync(dir, { recursive: true });
+    const payload = Buffer.from(JSON.stringify({ hook_event_name: "Stop", version: f.version }));
+    const cleared = { sha256: sha256(payload), bytes: payload.length };
+    const provenance = Buffer.from(JSON.stringify({ origin: "authentic-capture", harness: f.harness, hostVersion: f.version, event: f.event, cleared, batch }));
+    writeFileSync(path.join(dir, `${f.event}.json`), payload);
+    writeFileSync(path.join(dir, `${f.event}.provenance.json`), provenance);
+    const rel = `fixtures/${f.harness}/${f.version}/${f.event}`;
+    rows.push(row(`${rel}.json`, payload), row(`${rel}.provenance.json`, provenance));
+  }
+  const body = ["", `## Batch ${batch}`, "", ...rows, ""];
+  const marker = SHAPES.marker.render({ id: batch, digest: batchDigest(body) });
+  writeFileSync(path.join(root, "CLEARANCE.md"), [marker, ...body, "## User acceptance", "", "ACCEPT", ""].join("\n"));
+  return root;
+}
+
+describe("a hostile query, a careless path", () => {
+  const codex = (version: string): { harness: string; version: string; event: string } => ({ harness: "codex", version, event: "stop" });
+
+  it("a path names the one file it names: a folder named latest is not the newest version, and listFixtures never lists it", () => {
+    const root = handRepo([codex("0.9.0"), codex("latest")]);
+    const says = /no fixture stands in a folder named latest; ask \{ harness, version: "latest", event \}/;
+    expectProblem(() => loadFixture("fixtures/codex/latest/stop.json", { root }), "query", "fixtures/codex/latest/stop.json", says);
+    expect(listFixtures({}, { root }).map((f) => f.path)).toEqual(["fixtures/codex/0.9.0/stop.json"]);
+    expect(loadFixture(codex("latest"), { root }).path).toBe("fixtures/codex/0.9.0/stop.json");
+  });
+
+  it("latest is the newest host version: build metadata takes no part, and a folder that is not a version is never the newest", () => {
+    const root = handRepo([codex("0.9.0"), codex("1.0.0+build.7"), codex("unknown")]);
+    expect(loadFixture(codex("latest"), { root }).version).toBe("1.0.0+build.7");
+    expect(listFixtures({ version: "latest" }, { root }).map((f) => f.version)).toEqual(["1.0.0+build.7"]);
+    expect(compareHostVersions("1.0.0+build.7", "1.0.0-rc.1")).toBeGreaterThan(0);
+    const onlyUnknown = handRepo([codex("unknown")]);
+    const says = /no version of codex stop is accepted \(only folders that are not host versions: unknown; ask for one by name\)/;
+    expectProblem(() => loadFixture(codex("latest"), { root: onlyUnknown }), "not-found", "fixtures/codex/<latest>/stop.json", says);
+    expect(listFixtures({ version: "latest" }, { root: onlyUnknown })).toEqual([]);
+    expect(loadFixture(codex("unknown"), { root: onlyUnknown }).version).toBe("unknown");
+  });
+
+  it("reads each part of a query once: a getter that answers differently later cannot lead the path elsewhere", () => {
+    let reads = 0;
+    const query = {
+      harness: "claude-code",
+      event: "pre_tool_use",
+      get version(): string {
+        reads++;
+        return reads <= 3 ? "2.1.9" : "../../../../etc";
+      },
+    };
+    expect(loadFixture(query, { root: accepted }).path).toBe(PRE_TOOL_USE("2.1.9"));
+    expect(reads).toBe(1);
+  });
+
+  it("never puts a control, format or line-separator character of a query into a message, and refuses a name holding one", () => {
+    const escape = "\u001b[2J";
+    const bidi = "\u202e";
+    for (const [key, bad] of [["harness", `claude${escape}`], ["version", `2.1.9${bidi}`], ["event", "stop\u2028"]] as const) {
+      const err = thrown(() => loadFixture({ ...claude("2.1.9", "pre_tool_use"), [key]: bad }, { root: accepted }));
+      expect(err.code, key).toBe("query");
+      expect(err.message, key).toMatch(new RegExp(`${key} must be one folder or file name`));
+      expect(err.message, key).not.toMatch(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u);
+    }
+    const byPath = thrown(() => loadFixture(`fixtures/claude-code/2.1.9/pre_tool_use.json${escape}`, { root: accepted }));
+    expect(byPath.message).toContain("pre_tool_use.json\\u{1b}[2J: not a fixture of this repository");
+  });
+});
+
 describe("host versions in release order", () => {
   it("compares parts as numbers and puts a pre-release below its release", () => {
     const preReleases = ["0.10.0-alpha", "0.10.0-alpha.1", "0.10.0-alpha.beta", "0.10.0-beta.2", "0.10.0-beta.11", "0.10.0-rc.1"];

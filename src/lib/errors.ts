@@ -20,6 +20,14 @@ export type FixtureProblem =
   | "not-json" // accepted bytes that do not parse (a record accepted by hand)
   | "provenance"; // the sidecar does not describe these bytes
 
+/**
+ * A message as a terminal may show it: a control, format or line-separator character that a query
+ * or a path brought (a NUL, an escape sequence, a bidi override) is written as its code point.
+ */
+function printable(text: string): string {
+  return text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (c) => `\\u{${(c.codePointAt(0) as number).toString(16)}}`);
+}
+
 export class FixtureError extends Error {
   override readonly name = "FixtureError";
   readonly code: FixtureProblem;
@@ -27,7 +35,7 @@ export class FixtureError extends Error {
   readonly fixture: string | null;
 
   constructor(code: FixtureProblem, fixture: string | null, message: string) {
-    super(`fixture-clear: ${fixture === null ? "" : `${fixture}: `}${message}`);
+    super(printable(`fixture-clear: ${fixture === null ? "" : `${fixture}: `}${message}`));
     this.code = code;
     this.fixture = fixture;
   }

@@ -1,8 +1,15 @@
 // Host versions in the order hosts release them: each dotted part compared as a number (2.1.10
 // after 2.1.9), a pre-release below its release (0.165.0-alpha.1 before 0.165.0), and
-// pre-release parts compared as semver does (numbers as numbers, below words).
+// pre-release parts compared as semver does (numbers as numbers, below words). Build metadata
+// (`+build.5`) takes no part in the order, as semver says.
 
-const VERSION = /^([0-9]+(?:\.[0-9]+)*)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$/;
+const IDENTIFIERS = "[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*";
+const VERSION = new RegExp(`^([0-9]+(?:\\.[0-9]+)*)(?:-(${IDENTIFIERS}))?(?:\\+${IDENTIFIERS})?$`);
+
+/** Whether a folder name reads as a host version (`unknown`, `latest` or a word do not). */
+export function isHostVersion(name: string): boolean {
+  return VERSION.test(name);
+}
 
 const sign = (n: number): number => (n < 0 ? -1 : n > 0 ? 1 : 0);
 

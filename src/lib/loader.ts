@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import type { Provenance } from "../types.js";
 import { acceptedBytes, listingInForce, recordOf, repositoryAt, type Repository } from "./accepted.js";
 import { FixtureError } from "./errors.js";
-import { compareHostVersions } from "./host-version.js";
+import { compareHostVersions, isHostVersion } from "./host-version.js";
 import type { Listing, RecordIndex } from "./record-index.js";
 import { findRepository } from "./repository.js";
 
@@ -44,38 +44,48 @@ export interface LoadedFixture<Payload = unknown> extends AcceptedFixture {
   provenance: Provenance;
 }
 
-const SAFE_SEGMENT = /^(?!\.\.?$)[^/\\\p{Cc}]+$/u;
+// One folder or file name: no separator, no dot folder, nothing a terminal would hide or turn (a control, format or line-separator character).
+const SAFE_SEGMENT = /^(?!\.\.?$)[^/\\\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+$/u;
 const SNAKE = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;
 const RUN = "npx fixture-clear run";
+const LATEST = "latest";
 type Layout = Repository["layout"];
 
 function fixturePathOf(layout: Layout, q: FixtureQuery): string {
   return `${layout.fixtures}/${q.harness}/${q.version}/${q.event}.json`;
 }
 
-/** The harness, version and event of a path from the repository's root, when it names a fixture of the layout. */
+/**
+ * The harness, version and event of a path from the repository's root, when it names a fixture of
+ * the layout. A folder named `latest` holds none: a query's `latest` is the newest version, so a
+ * fixture there could be listed under one path and loaded from another.
+ */
 function fixtureOfPath(rel: string, layout: Layout): FixtureQuery | null {
   const prefix = `${layout.fixtures}/`;
   const parts = rel.startsWith(prefix) ? rel.slice(prefix.length).split("/") : [];
   const [harness, version, file] = parts;
-  if (parts.length !== 3 || !file?.endsWith(".json") || file.endsWith(".provenance.json")) return null;
+  if (parts.length !== 3 || !file?.endsWith(".json") || file.endsWith(".provenance.json") || version === LATEST) return null;
   const fixture = { harness: harness as string, version: version as string, event: file.slice(0, -".json".length) };
   return [fixture.harness, fixture.version, fixture.event].every((p) => SAFE_SEGMENT.test(p)) ? fixture : null;
 }
 
-function checkedQuery(query: FixtureQuery, layout: Layout): FixtureQuery {
+/** The query's parts, each read once (a getter or a proxy answers once), checked, and copied. */
+function checkedQuery(given: FixtureQuery, layout: Layout): FixtureQuery {
+  const query: Record<keyof FixtureQuery, unknown> = { harness: given.harness, version: given.version, event: given.event };
   const shown = fixturePathOf(layout, { harness: String(query.harness), version: String(query.version), event: String(query.event) });
   for (const key of ["harness", "version", "event"] as const) {
-    if (typeof query[key] !== "string" || !SAFE_SEGMENT.test(query[key])) {
+    const part = query[key];
+    if (typeof part !== "string" || !SAFE_SEGMENT.test(part)) {
       const pattern = fixturePathOf(layout, { harness: "<harness>", version: "<version>", event: "<event>" });
       throw new FixtureError("query", shown, `${key} must be one folder or file name of the layout ${pattern}`);
     }
   }
-  if (!SNAKE.test(query.event)) {
-    const stem = query.event.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[^A-Za-z0-9]+/g, "_").toLowerCase();
+  const checked = query as FixtureQuery;
+  if (!SNAKE.test(checked.event)) {
+    const stem = checked.event.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[^A-Za-z0-9]+/g, "_").toLowerCase();
     throw new FixtureError("query", shown, `event is the snake-case stem of the fixture's file name (such as ${stem}), not the host's own spelling`);
   }
-  return { harness: query.harness, version: query.version, event: query.event };
+  return checked;
 }
 
 /** A file: URL as a path of this machine; one with a host, or an encoded slash, is a wrong query. */
@@ -95,6 +105,10 @@ function queryOfPath(given: string | URL, repo: Repository): FixtureQuery {
   const found = fixtureOfPath(rel, repo.layout);
   if (found) return found;
   const where = rel.startsWith("../") || path.isAbsolute(rel) ? "a path outside the repository" : rel;
+  if (rel.startsWith(`${repo.layout.fixtures}/`) && rel.split("/").at(-2) === LATEST) {
+    const ask = `ask { harness, version: "${LATEST}", event } for the newest accepted version`;
+    throw new FixtureError("query", where, `a path names one fixture, and no fixture stands in a folder named ${LATEST}; ${ask}`);
+  }
   const layout = fixturePathOf(repo.layout, { harness: "<harness>", version: "<version>", event: "<snake_event>" });
   throw new FixtureError("query", where, `not a fixture of this repository: fixtures are ${layout}, given from the repository's root`);
 }
@@ -119,10 +133,11 @@ function acceptedOf(index: RecordIndex, layout: Layout): readonly AcceptedFixtur
   return out;
 }
 
-/** The newest accepted version of each harness and event among `fixtures`. */
+/** The newest accepted version of each harness and event among `fixtures`; a folder that is not a version (`unknown`) is never the newest. */
 function newestOf(fixtures: readonly AcceptedFixture[]): AcceptedFixture[] {
   const newest = new Map<string, AcceptedFixture>();
   for (const f of fixtures) {
+    if (!isHostVersion(f.version)) continue;
     const key = `${f.harness}\u0000${f.event}`;
     const known = newest.get(key);
     if (!known || compareHostVersions(f.version, known.version) > 0) newest.set(key, f);
@@ -149,11 +164,13 @@ function versionsOf(index: RecordIndex, layout: Layout, q: FixtureQuery): string
 }
 
 function latestVersion(repo: Repository, index: RecordIndex, q: FixtureQuery): string {
-  const newest = versionsOf(index, repo.layout, q).at(-1);
+  const accepted = versionsOf(index, repo.layout, q);
+  const newest = accepted.filter(isHostVersion).at(-1);
   if (newest !== undefined) return newest;
   const shown = fixturePathOf(repo.layout, { ...q, version: "<latest>" });
   const todo = `capture it, clear it with ${RUN} and write ACCEPT under the batch`;
-  throw new FixtureError("not-found", shown, `no version of ${q.harness} ${q.event} is accepted; ${todo}`);
+  const others = accepted.length === 0 ? "" : ` (only folders that are not host versions: ${accepted.join(", ")}; ask for one by name)`;
+  throw new FixtureError("not-found", shown, `no version of ${q.harness} ${q.event} is accepted${others}; ${todo}`);
 }
 
 /** The listing in force; where there is no such fixture, the error says which versions of the event are accepted. */
@@ -204,8 +221,8 @@ export function loadFixture<Payload = unknown>(fixture: FixtureQuery | string | 
   }
   const repo = repositoryAt(findRepository(where.root));
   const asked = typeof fixture === "string" || fixture instanceof URL ? queryOfPath(fixture, repo) : checkedQuery(fixture, repo.layout);
-  const index = recordOf(repo, fixturePathOf(repo.layout, asked));
-  const q = asked.version === "latest" ? { ...asked, version: latestVersion(repo, index, asked) } : asked;
+  const index = recordOf(repo, fixturePathOf(repo.layout, asked.version === LATEST ? { ...asked, version: "<latest>" } : asked));
+  const q = asked.version === LATEST ? { ...asked, version: latestVersion(repo, index, asked) } : asked;
   const rel = fixturePathOf(repo.layout, q);
   const listing = inForce(repo, index, q, rel);
   const { bytes: raw, sha256 } = acceptedBytes(repo, index, rel, listing, rel);
@@ -226,7 +243,7 @@ export function listFixtures(filter: Partial<FixtureQuery> = {}, where: Where = 
   const repo = repositoryAt(findRepository(where.root));
   const wanted = (f: AcceptedFixture): boolean => (filter.harness ?? f.harness) === f.harness && (filter.event ?? f.event) === f.event;
   let fixtures = acceptedOf(recordOf(repo, null), repo.layout).filter(wanted);
-  if (filter.version === "latest") fixtures = newestOf(fixtures);
+  if (filter.version === LATEST) fixtures = newestOf(fixtures);
   else if (filter.version !== undefined) fixtures = fixtures.filter((f) => f.version === filter.version);
   return fixtures.map((f) => ({ ...f }));
 }

@@ -426,6 +426,23 @@ describe("a hostile query, a careless path", () => {
     const byPath = thrown(() => loadFixture(`fixtures/claude-code/2.1.9/pre_tool_use.json${escape}`, { root: accepted }));
     expect(byPath.message).toContain("pre_tool_use.json\\u{1b}[2J: not a fixture of this repository");
   });
+
+  it("a helper package that wraps loadFixture is not the caller: the repository is the test's, even where the package holds a .git", () => {
+    const root = copy();
+    installInto(root);
+    const helper = path.join(root, "node_modules", "hook-helper");
+    mkdirSync(path.join(helper, ".git"), { recursive: true });
+    writeFileSync(path.join(helper, "package.json"), JSON.stringify({ name: "hook-helper", type: "module", main: "index.js" }));
+    const wrap = 'import { loadFixture } from "fixture-clear";\nexport const load = (event) => loadFixture({ harness: "claude-code", version: "latest", event });\n';
+    writeFileSync(path.join(helper, "index.js"), wrap);
+    const client = 'import { load } from "hook-helper";\ntry { console.log(load("pre_tool_use").path); } catch (err) { console.log(err.message); }\n';
+    writeFileSync(path.join(root, "hook.test.mjs"), client);
+    const r = spawnSync(process.execPath, [path.join(root, "hook.test.mjs")], { cwd: os.tmpdir(), encoding: "utf8" });
+    expect(r.stdout.trim(), r.stderr).toBe(PRE_TOOL_USE("2.1.10"));
+    // A repository without a record is named in the message, so a wrong one shows.
+    const bare = thrown(() => loadFixture(PRE_TOOL_USE("2.1.9"), { root: helper }));
+    expect(bare.message).toContain(`CLEARANCE.md is not there in the repository ${helper}: `);
+  });
 });
 
 describe("host versions in release order", () => {

@@ -1,7 +1,7 @@
 import { lstatSync, type Stats } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../digest.js";
-import { FixtureError, fixFor } from "./errors.js";
+import { FixtureError, fixFor, shownPath } from "./errors.js";
 import { layoutOf, type FixtureLayout } from "./layout.js";
 import { readBelow } from "./no-link.js";
 import { indexRecord, type Listing, type RecordIndex } from "./record-index.js";
@@ -39,7 +39,8 @@ export function recordOf(repo: Repository, fixture: string | null): RecordIndex 
     stat = lstatSync(path.join(repo.root, name));
   } catch {
     const why = `no fixture counts as accepted until ${RUN} writes a batch and a person writes ACCEPT under it`;
-    throw new FixtureError("record", fixture, `${name} is not there: ${why}`);
+    const other = "(or pass { root } to read another repository)";
+    throw new FixtureError("record", fixture, `${name} is not there in the repository ${shownPath(repo.root)}: ${why} ${other}`);
   }
   const stamp = `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
   if (repo.record?.stamp === stamp) return repo.record.index;

@@ -51,7 +51,10 @@ function frameFile(frame: string): string | null {
   return null;
 }
 
-/** The first file in the call stack outside this library. */
+/** Whether a file is an installed package's: a helper that wraps loadFixture says nothing of whose fixtures are meant. */
+const isInstalled = (file: string): boolean => file.split(/[\\/]/).includes("node_modules");
+
+/** The first file in the call stack outside this library and outside installed packages. */
 export function callingFile(): string | null {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 40;
@@ -59,7 +62,7 @@ export function callingFile(): string | null {
   Error.stackTraceLimit = limit;
   for (const frame of stack.split("\n").slice(1)) {
     const file = frameFile(frame);
-    if (file !== null && path.dirname(file) !== LIBRARY_DIR) return file;
+    if (file !== null && path.dirname(file) !== LIBRARY_DIR && !isInstalled(file)) return file;
   }
   return null;
 }

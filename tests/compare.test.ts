@@ -142,8 +142,39 @@ describe("what clear compare prints and reads", () => {
     for (const json of [false, true]) {
       const r = clear(["compare", path.join(parent, "1.0.0"), path.join(parent, "1.0.1"), ...(json ? ["--json"] : [])]);
       expect(r.code).toBe(0);
-      expect(r.stdout).toContain("claude-x");
+      expect(r.stdout).toContain("clau****");
       expect(r.stdout + r.stderr).not.toContain(token.slice(4, 20));
+    }
+  });
+
+  it("prints an enum value whole only where its rule documents it, and never a member named with digits, in folders of raw captures", () => {
+    const parent = path.join(tempDir("clear-compare-raw-"), "claude-code");
+    const tool = ["mcp", "payroll", "internal", "query"].join("__");
+    const card = ["4111", "1111", "1111", "1111"].join("");
+    const sides: [string, Payload][] = [
+      ["1.0.0", { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, source: "startup" }],
+      ["1.0.1", { hook_event_name: "PreToolUse", tool_name: tool, tool_input: { command: "ls", [card]: "x" }, source: "resume" }],
+    ];
+    for (const [version, payload] of sides) {
+      mkdirSync(path.join(parent, version), { recursive: true });
+      writeFileSync(path.join(parent, version, "claude-code_pre_tool_use_" + version + ".1.json"), JSON.stringify(payload));
+      writeFileSync(path.join(parent, version, "pre_tool_use.json"), JSON.stringify(payload));
+    }
+    const args = ["compare", path.join(parent, "1.0.0"), path.join(parent, "1.0.1")];
+    const json = clearJson(args);
+    expect(json.code).toBe(0);
+    const event = (json.json.events as EventFacts[]).find((e) => e.event === "pre_tool_use") as EventFacts;
+    expect(event.added).toEqual([{ pointer: "/tool_input/[masked]", classes: ["free-text"], members: 0 }]);
+    expect(event.enumValues).toEqual([
+      { pointer: "/tool_name", new: [{ value: `mcp_${"*".repeat(tool.length - 4)}`, documented: false }], gone: [{ value: "Bash", documented: false }] },
+      { pointer: "/source", new: [{ value: "resume", documented: true }], gone: [{ value: "startup", documented: true }] },
+    ]);
+    const human = clear(args);
+    expect(human.stdout).toContain(`  values   /tool_name  new "mcp_${"*".repeat(tool.length - 4)}"; gone "Bash"`);
+    expect(human.stdout).toContain('  values   /source  new "resume"; gone "startup"');
+    for (const out of [JSON.stringify(json.json), human.stdout + human.stderr]) {
+      expect(out).not.toContain("payroll");
+      expect(out).not.toContain(card);
     }
   });
 

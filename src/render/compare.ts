@@ -1,5 +1,5 @@
 import { pushAll } from "../collections.js";
-import type { Display } from "../display.js";
+import { MASKED_MEMBER, maskValue, type Display } from "../display.js";
 import type { Finding } from "../findings.js";
 import { escapePointerToken } from "../json/reader.js";
 import type { Comparison, EnumValue, EventComparison, ShapeTokens } from "../passes/compare.js";
@@ -8,7 +8,8 @@ import { findingLine } from "./human.js";
 
 // clear compare's two outputs, the same facts in each: pointers shown through the project's
 // masking (a member name the rules do not spell is [masked]; `*` is any item of an array), an
-// enum value shown as itself where its rule documents it and masked as an identifier otherwise.
+// enum value shown whole only where its rule documents it: a folder compared may hold raw
+// captures, whose other values no clearance has read.
 
 export interface ComparedSide {
   /** How the side is named: `claude-code 2.1.261`, or the folder as given. */
@@ -27,11 +28,16 @@ export interface ComparisonReport {
   findings: Finding[];
 }
 
+// In a shape an array's item is `*`, so a token of digits is a member's name (a card number, a
+// phone number as a key), never an index: masked, where the display would show it as an index.
+const DIGITS = /^[0-9]+$/;
+
 export function shownPointer(tokens: ShapeTokens, display: Display): string {
-  return tokens.map((t) => (t === null ? "/*" : display.pointer(`/${escapePointerToken(t)}`))).join("");
+  return tokens.map((t) => (t === null ? "/*" : DIGITS.test(t) ? `/${MASKED_MEMBER}` : display.pointer(`/${escapePointerToken(t)}`))).join("");
 }
 
-const shownValue = (v: EnumValue, display: Display): string => (v.documented ? v.value : display.id(v.value));
+/** A documented value whole; any other with all but its first four characters masked, names and homes taken out first. */
+const shownValue = (v: EnumValue, display: Display): string => (v.documented ? v.value : maskValue(display.id(v.value)));
 
 function eventJson(e: EventComparison, display: Display): object {
   const p = (tokens: ShapeTokens): string => shownPointer(tokens, display);

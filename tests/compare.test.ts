@@ -240,6 +240,20 @@ describe("the compare pass", () => {
     expect(documented.enumValues).toEqual([change]);
   });
 
+  it("is linear in the members: 20,000 added or removed and 2,000 under a class change are counted at once", () => {
+    const many = (n: number, prefix: string): Payload => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, { command: "x", list: [i] }]));
+    const a = shape({ tool_name: "Bash", tool_input: many(10_000, "a"), tool_response: "text" });
+    const b = shape({ tool_name: "Bash", tool_input: many(10_000, "b"), tool_response: many(500, "c") });
+    const started = performance.now();
+    const diff = compareEvent("pre_tool_use", a, b);
+    const took = performance.now() - started;
+    expect(diff.added.length + diff.removed.length).toBe(20_000);
+    expect(diff.added[0]).toEqual({ tokens: ["tool_input", "b0"], classes: ["object"], members: 3 });
+    expect(diff.classChanged).toEqual([{ tokens: ["tool_response"], before: ["free-text"], after: ["object"], members: 2_000 }]);
+    // A comparison that looks at every member for each member takes minutes here.
+    expect(took).toBeLessThan(10_000);
+  });
+
   it("a member removed with what lies under it is one fact", () => {
     const diff = compareEvent("pre_tool_use", shape({ tool_input: { command: "x", description: "y" }, tool_name: "Bash" }), shape({ tool_name: "Bash" }));
     expect(diff.removed).toEqual([{ tokens: ["tool_input"], classes: ["object"], members: 2 }]);

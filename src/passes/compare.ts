@@ -12,6 +12,8 @@ export type ShapeTokens = (string | null)[];
 
 export interface MemberShape {
   tokens: ShapeTokens;
+  /** The key of the member that holds it; null for a member of the top-level object. */
+  parent: string | null;
   /** "object", "array", or a leaf's field class. */
   classes: Set<string>;
   /** The values of its leaves classed enum, each with whether its rule documents it. */
@@ -50,21 +52,28 @@ export interface Comparison {
 const keyOf = (tokens: ShapeTokens): string => JSON.stringify(tokens);
 const sorted = (values: Iterable<string>): string[] => [...values].sort();
 
+interface Container {
+  kind: string;
+  tokens: ShapeTokens;
+  /** Its key in the shape; null for the top-level object. */
+  key: string | null;
+}
+
 /** The shape of one fixture, classed by the harness's field rules (the top-level value is an object). */
 export function shapeOf(doc: JsonDocument, event: string, classifier: Classifier): FixtureShape {
   const shape: FixtureShape = new Map();
-  const containers = new Map<string, { kind: string; tokens: ShapeTokens }>([["", { kind: "object", tokens: [] }]]);
+  const containers = new Map<string, Container>([["", { kind: "object", tokens: [], key: null }]]);
   for (const span of doc.spans) {
     if (span.pointer === "") continue;
     const cut = span.pointer.lastIndexOf("/");
-    const parent = containers.get(span.pointer.slice(0, cut)) as { kind: string; tokens: ShapeTokens };
+    const parent = containers.get(span.pointer.slice(0, cut)) as Container;
     const concrete = pointerTokens(span.pointer);
     const tokens = [...parent.tokens, parent.kind === "array" ? null : (concrete.at(-1) as string)];
-    if (span.kind === "object" || span.kind === "array") containers.set(span.pointer, { kind: span.kind, tokens });
     const key = keyOf(tokens);
+    if (span.kind === "object" || span.kind === "array") containers.set(span.pointer, { kind: span.kind, tokens, key });
     let member = shape.get(key);
     if (!member) {
-      member = { tokens, classes: new Set(), enumValues: new Map() };
+      member = { tokens, parent: parent.key, classes: new Set(), enumValues: new Map() };
       shape.set(key, member);
     }
     if (span.kind === "object" || span.kind === "array") {
@@ -81,19 +90,32 @@ export function shapeOf(doc: JsonDocument, event: string, classifier: Classifier
 
 const sameClasses = (a: Set<string>, b: Set<string>): boolean => a.size === b.size && [...a].every((c) => b.has(c));
 
-function isUnder(tokens: ShapeTokens, above: ShapeTokens): boolean {
-  return tokens.length > above.length && above.every((t, i) => t === tokens[i]);
-}
-
-/** The members of `from` that `to` lacks, the topmost of each run, with what lies under each counted. */
-function missingFrom(from: FixtureShape, to: FixtureShape, reported: ShapeTokens[]): MemberChange[] {
-  const missing = [...from.values()].filter((m) => !to.has(keyOf(m.tokens)));
-  const out: MemberChange[] = [];
-  for (const m of missing) {
-    if (reported.some((r) => isUnder(m.tokens, r)) || missing.some((o) => isUnder(m.tokens, o.tokens))) continue;
-    out.push({ tokens: m.tokens, classes: sorted(m.classes), members: missing.filter((o) => isUnder(o.tokens, m.tokens)).length });
+/**
+ * The members of `from` that `to` lacks, the topmost of each run, with what lies under each
+ * counted; none under a member in `reported`. A member's parent comes before it in a shape, and
+ * `to` holds every container on the way to a member it holds, so one pass, looking only at each
+ * member's parent, finds them: linear in the members, however many a fixture has.
+ */
+function missingFrom(from: FixtureShape, to: FixtureShape, reported: ReadonlySet<string>): MemberChange[] {
+  const tops = new Map<string, MemberChange>();
+  // For each member missing or under a reported one: the key of the top it is counted with, or null when it is not counted.
+  const topOf = new Map<string, string | null>();
+  for (const [key, m] of from) {
+    const parentTop = m.parent === null ? undefined : topOf.get(m.parent);
+    if (reported.has(key) || parentTop === null) {
+      topOf.set(key, null);
+      continue;
+    }
+    if (to.has(key)) continue;
+    if (parentTop === undefined) {
+      tops.set(key, { tokens: m.tokens, classes: sorted(m.classes), members: 0 });
+      topOf.set(key, key);
+    } else {
+      (tops.get(parentTop) as MemberChange).members++;
+      topOf.set(key, parentTop);
+    }
   }
-  return out;
+  return [...tops.values()];
 }
 
 function enumChanges(a: MemberShape, b: MemberShape): EventComparison["enumValues"][number] | null {
@@ -103,24 +125,39 @@ function enumChanges(a: MemberShape, b: MemberShape): EventComparison["enumValue
   return added.length + gone.length === 0 ? null : { tokens: b.tokens, added, gone };
 }
 
+/** For each member whose class changed, how many members under it are on one side only (a walk up through parents, as deep as the nesting). */
+function countOneSided(changed: Map<string, { members: number }>, a: FixtureShape, b: FixtureShape): void {
+  if (changed.size === 0) return;
+  for (const [side, other] of [[a, b], [b, a]] as const) {
+    for (const [key, m] of side) {
+      if (other.has(key)) continue;
+      for (let up = m.parent; up !== null; up = (side.get(up) as MemberShape).parent) {
+        const c = changed.get(up);
+        if (c) c.members++;
+      }
+    }
+  }
+}
+
 export function compareEvent(event: string, a: FixtureShape, b: FixtureShape): EventComparison {
   const out: EventComparison = { event, added: [], removed: [], classChanged: [], enumValues: [] };
+  const changed = new Map<string, EventComparison["classChanged"][number]>();
   for (const [key, before] of a) {
     const after = b.get(key);
     if (!after) continue;
     if (!sameClasses(before.classes, after.classes)) {
-      const oneSided = (s: FixtureShape, other: FixtureShape): number =>
-        [...s.values()].filter((m) => isUnder(m.tokens, before.tokens) && !other.has(keyOf(m.tokens))).length;
-      const members = oneSided(a, b) + oneSided(b, a);
-      out.classChanged.push({ tokens: before.tokens, before: sorted(before.classes), after: sorted(after.classes), members });
+      const change = { tokens: before.tokens, before: sorted(before.classes), after: sorted(after.classes), members: 0 };
+      changed.set(key, change);
+      out.classChanged.push(change);
       continue;
     }
     const values = enumChanges(before, after);
     if (values) out.enumValues.push(values);
   }
-  const changed = out.classChanged.map((c) => c.tokens);
-  out.removed = missingFrom(a, b, changed);
-  out.added = missingFrom(b, a, changed);
+  countOneSided(changed, a, b);
+  const reported = new Set(changed.keys());
+  out.removed = missingFrom(a, b, reported);
+  out.added = missingFrom(b, a, reported);
   return out;
 }
 

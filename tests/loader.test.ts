@@ -353,7 +353,7 @@ describe("the record and the layout", () => {
 });
 
 /** A repository whose record was written by hand: each fixture with its sidecar, all in one accepted batch. */
-function handRepo(fixtures: { harness: string; version: string; event: string }[]): string {
+function handRepo(fixtures: { harness: string; version: string; event: string }[], { sidecarRows = true } = {}): string {
   const root = tempDir("clear-hand-repo-");
   mkdirSync(path.join(root, ".git"));
   const batch = "b-000000000002";
@@ -369,7 +369,7 @@ function handRepo(fixtures: { harness: string; version: string; event: string }[
     writeFileSync(path.join(dir, `${f.event}.json`), payload);
     writeFileSync(path.join(dir, `${f.event}.provenance.json`), provenance);
     const rel = `fixtures/${f.harness}/${f.version}/${f.event}`;
-    rows.push(row(`${rel}.json`, payload), row(`${rel}.provenance.json`, provenance));
+    rows.push(row(`${rel}.json`, payload), ...(sidecarRows ? [row(`${rel}.provenance.json`, provenance)] : []));
   }
   const body = ["", `## Batch ${batch}`, "", ...rows, ""];
   const marker = SHAPES.marker.render({ id: batch, digest: batchDigest(body) });
@@ -398,6 +398,12 @@ describe("a hostile query, a careless path", () => {
     expectProblem(() => loadFixture(codex("latest"), { root: onlyUnknown }), "not-found", "fixtures/codex/<latest>/stop.json", says);
     expect(listFixtures({ version: "latest" }, { root: onlyUnknown })).toEqual([]);
     expect(loadFixture(codex("unknown"), { root: onlyUnknown }).version).toBe("unknown");
+  });
+
+  it("a sidecar no accepted batch lists is refused under the fixture's name, saying it is the sidecar", () => {
+    const root = handRepo([codex("0.9.0")], { sidecarRows: false });
+    const says = /: its sidecar fixtures\/codex\/0\.9\.0\/stop\.provenance\.json: no batch of the record lists this sidecar/;
+    expectProblem(() => loadFixture(codex("0.9.0"), { root }), "not-accepted", "fixtures/codex/0.9.0/stop.json", says);
   });
 
   it("reads each part of a query once: a getter that answers differently later cannot lead the path elsewhere", () => {

@@ -54,27 +54,30 @@ export function recordOf(repo: Repository, fixture: string | null): RecordIndex 
   return index;
 }
 
-function notInForce(index: RecordIndex, rel: string, onDisk: boolean): FixtureError {
+/** Why `rel` has no listing in force; `fixture` is what was asked for, named first when `rel` is its sidecar. */
+function notInForce(index: RecordIndex, rel: string, onDisk: boolean, fixture: string): FixtureError {
   const listings = index.listings.get(rel) ?? [];
   const last = listings.at(-1);
+  const about = rel === fixture ? "" : `its sidecar ${rel}: `;
+  const what = rel === fixture ? "fixture" : "sidecar";
   if (last === undefined) {
-    if (!onDisk) return new FixtureError("not-found", rel, "no such fixture, and no accepted batch lists one");
-    const why = "no batch of the record lists this fixture, so nothing says a person accepted these bytes";
-    return new FixtureError("not-accepted", rel, `${why}; clear its capture with ${RUN} and write ACCEPT under the new batch`);
+    if (!onDisk) return new FixtureError("not-found", fixture, `${about}no such ${what}, and no accepted batch lists one`);
+    const why = `no batch of the record lists this ${what}, so nothing says a person accepted these bytes`;
+    return new FixtureError("not-accepted", fixture, `${about}${why}; clear its capture with ${RUN} and write ACCEPT under the new batch`);
   }
   if (last.status === "edited") {
     const why = `batch ${last.batch} carries ACCEPT, but its text changed after it was written, so its acceptance no longer counts`;
-    return new FixtureError("edited", rel, `${why}; restore the record or run ${RUN} again and accept the new batch`);
+    return new FixtureError("edited", fixture, `${about}${why}; restore the record or run ${RUN} again and accept the new batch`);
   }
   const todo = `read the batch in the record and write ACCEPT alone on the line under its "## User acceptance" heading`;
-  return new FixtureError("pending", rel, `only batch ${last.batch} lists it, and that batch awaits ACCEPT; ${todo}`);
+  return new FixtureError("pending", fixture, `${about}only batch ${last.batch} lists it, and that batch awaits ACCEPT; ${todo}`);
 }
 
-/** The listing in force for `rel`, or the error that says why there is none. */
-export function listingInForce(repo: Repository, index: RecordIndex, rel: string): Listing {
+/** The listing in force for `rel`, or the error that says why there is none, naming `fixture` (the one asked for, when `rel` is its sidecar). */
+export function listingInForce(repo: Repository, index: RecordIndex, rel: string, fixture = rel): Listing {
   const listing = index.inForce.get(rel);
   if (listing) return listing;
-  throw notInForce(index, rel, lstatOrNull(path.join(repo.root, rel)) !== null);
+  throw notInForce(index, rel, lstatOrNull(path.join(repo.root, rel)) !== null, fixture);
 }
 
 function lstatOrNull(p: string): Stats | null {

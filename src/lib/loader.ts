@@ -228,7 +228,7 @@ export function loadFixture<Payload = unknown>(fixture: FixtureQuery | string | 
   const { bytes: raw, sha256 } = acceptedBytes(repo, index, rel, listing, rel);
   const accepted: AcceptedFixture = { ...q, path: rel, sha256, bytes: raw.length, batch: listing.batch };
   const sidecar = `${rel.slice(0, -".json".length)}.provenance.json`;
-  const sidecarBytes = acceptedBytes(repo, index, sidecar, listingInForce(repo, index, sidecar), rel).bytes;
+  const sidecarBytes = acceptedBytes(repo, index, sidecar, listingInForce(repo, index, sidecar, rel), rel).bytes;
   const payload = parsedJson(raw, rel, rel) as Payload;
   const provenance = checkedProvenance(parsedJson(sidecarBytes, sidecar, rel), accepted, sidecar);
   return { ...accepted, file: path.join(repo.root, rel), payload, raw, provenance };

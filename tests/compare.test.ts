@@ -214,6 +214,16 @@ describe("what clear compare prints and reads", () => {
     expect(unknown).toMatchObject({ code: 2, json: { ok: false, error: expect.stringMatching(/unknown harness/) } });
     expect(clearJson(["compare", "claude-code", "2.1.261", "9.9.9"], { cwd: root }).json.error).toMatch(/fixtures\/claude-code\/9\.9\.9: no such folder/);
     expect(clearJson(["compare", path.join(root, "nowhere"), path.join(root, "fixtures")]).code).toBe(2);
+    // A harness's folder given for a version's holds no fixture: nothing compared is not "unchanged".
+    const harness = path.join(root, "fixtures", "claude-code");
+    const none = clearJson(["compare", harness, path.join(harness, "2.1.261")]);
+    expect(none).toMatchObject({ code: 2, json: { ok: false, error: expect.stringMatching(/claude-code: holds no fixture \(<event>\.json\); give a version's folder/) } });
+    const repo = tempDir("clear-compare-empty-");
+    mkdirSync(path.join(repo, ".git"));
+    cpSync(path.join(harness, "2.1.261"), path.join(repo, "fixtures", "claude-code", "2.1.261"), { recursive: true });
+    mkdirSync(path.join(repo, "fixtures", "claude-code", "2.1.300"));
+    const empty = clearJson(["compare", "claude-code", "2.1.261", "2.1.300", "--root", repo]);
+    expect(empty).toMatchObject({ code: 2, json: { error: expect.stringMatching(/fixtures\/claude-code\/2\.1\.300: holds no fixture/) } });
   });
 });
 

@@ -87,6 +87,11 @@ function shapesOf(side: Side, setting: Setting, findings: Finding[]): { shapes: 
     const where = folder.at === side.rel ? "" : `${folder.at} `;
     throw new UsageError(`clear compare: ${side.folder}: ${where}${folder.detail}; nothing compared`);
   }
+  if (folder.fixtures.length + folder.problems.length === 0) {
+    // Nothing to compare is not "unchanged": a harness's folder or the fixtures folder was given for a version's.
+    const version = side.harness === null ? "a version's folder (fixtures/<harness>/<version>)" : "a version that has fixtures";
+    throw new UsageError(`clear compare: ${side.folder}: holds no fixture (<event>.json); give ${version}`);
+  }
   for (const p of folder.problems) {
     const file = side.fileOf(p.name);
     if (p.refused === "link") findings.push(finding("symlink-in-repo", { file }));

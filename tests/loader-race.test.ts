@@ -1,9 +1,44 @@
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, lstatSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync, type Stats } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { FixtureError, loadFixture } from "../src/lib/index.js";
 import { acceptedRepo } from "./fixture-repo.js";
 import { PROJECT_ROOT, tempDir } from "./helpers.js";
+
+// A file system whose times are coarser than the edits: while `frozen` is set, the record's
+// lstat answers as it did when frozen, as one does where two writes fall in one tick.
+const clock = vi.hoisted(() => ({ frozen: null as { file: string; stat: Stats } | null }));
+vi.mock("node:fs", async (actual) => {
+  const fs = await actual<typeof import("node:fs")>();
+  const lstat = ((p: string, ...rest: unknown[]) => (clock.frozen?.file === p ? clock.frozen.stat : (fs.lstatSync as (...a: unknown[]) => Stats)(p, ...rest))) as typeof fs.lstatSync;
+  return { ...fs, default: { ...fs, lstatSync: lstat }, lstatSync: lstat };
+});
+
+describe("loadFixture and a record edited within one tick of the file system's clock", () => {
+  it("compares the bytes of a record read soon after it was written, so an edit of the same size that leaves its stamp as it was still counts", () => {
+    const root = acceptedRepo(["2.1.9"]);
+    const record = path.join(root, "CLEARANCE.md");
+    const fixture = "fixtures/claude-code/2.1.9/pre_tool_use.json";
+    expect(loadFixture(fixture, { root }).path).toBe(fixture);
+    clock.frozen = { file: record, stat: lstatSync(record) };
+    try {
+      const text = readFileSync(record, "utf8");
+      expect(text).toContain("\nACCEPT\n");
+      // The same size: only the bytes can tell that ACCEPT is gone.
+      writeFileSync(record, text.replace("\nACCEPT\n", "\nACCEPt\n"));
+      let code: string | null = null;
+      try {
+        loadFixture(fixture, { root });
+      } catch (err) {
+        code = err instanceof FixtureError ? err.code : String(err);
+      }
+      expect(code).toBe("pending");
+    } finally {
+      clock.frozen = null;
+    }
+  });
+});
 
 // The loader never reads through a link, even one swapped in between its check of the folders on
 // the way and its open of the file: a second process exchanges a real, empty version folder with

@@ -13,11 +13,26 @@ import { indexRecord, type Listing, type RecordIndex } from "./record-index.js";
 /** A record larger than this is not read (a record of 2,000 fixtures is under 1 MB). */
 const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 const RUN = "npx fixture-clear run";
+/**
+ * A file system keeps times to its own resolution (a clock tick, a second, two on FAT): an edit
+ * of the same size within it leaves the stamp as it was. A record read this soon after it was
+ * written is compared byte for byte at each load until it is older, as git does with an index
+ * it calls racily clean.
+ */
+const RACY_MS = 3000;
+
+interface RecordRead {
+  stamp: string;
+  index: RecordIndex;
+  bytes: Buffer;
+  /** Read so soon after it was written that its stamp cannot vouch for its bytes. */
+  racy: boolean;
+}
 
 export interface Repository {
   root: string;
   layout: FixtureLayout;
-  record: { stamp: string; index: RecordIndex } | null;
+  record: RecordRead | null;
 }
 
 const repositories = new Map<string, Repository>();
@@ -31,7 +46,7 @@ export function repositoryAt(root: string): Repository {
   return repo;
 }
 
-/** The record's index, read again only when the file's identity, size or times moved; `fixture` is named in errors. */
+/** The record's index, read again when the file's identity, size or times moved, or when they cannot tell yet; `fixture` is named in errors. */
 export function recordOf(repo: Repository, fixture: string | null): RecordIndex {
   const name = repo.layout.record;
   let stat;
@@ -43,14 +58,17 @@ export function recordOf(repo: Repository, fixture: string | null): RecordIndex 
     throw new FixtureError("record", fixture, `${name} is not there in the repository ${shownPath(repo.root)}: ${why} ${other}`);
   }
   const stamp = `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
-  if (repo.record?.stamp === stamp) return repo.record.index;
+  const known = repo.record;
+  if (known?.stamp === stamp && !known.racy) return known.index;
+  const readAt = Date.now();
   const read = readBelow(repo.root, name, MAX_RECORD_BYTES);
   if ("refused" in read) {
     const code = read.refused === "link" ? "link" : read.refused === "unreadable" ? "unreadable" : "record";
     throw new FixtureError(code, fixture, `${read.at} ${read.detail}; ${fixFor(read.refused, "the record is read only from a regular file")}`);
   }
-  const index = indexRecord(read.bytes.toString("utf8"), name);
-  repo.record = { stamp, index };
+  const index = known?.bytes.equals(read.bytes) ? known.index : indexRecord(read.bytes.toString("utf8"), name);
+  // A time ahead of this clock (another machine's, on a shared disk) is racy too, until this clock passes it.
+  repo.record = { stamp, index, bytes: read.bytes, racy: readAt - Math.max(stat.mtimeMs, stat.ctimeMs) < RACY_MS };
   return index;
 }
 

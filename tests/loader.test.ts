@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, write
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { compareHostVersions, FixtureError, listFixtures, loadFixture, type FixtureProblem, type FixtureQuery } from "../src/lib/index.js";
+import { compareHostVersions, FixtureError, listFixtures, loadFixture, type FixtureProblem, type FixtureQuery, type Where } from "../src/lib/index.js";
 import { batchDigest } from "../src/record/parse.js";
 import { SHAPES } from "../src/record/grammar.js";
 import { acceptedRepo, acceptPending, clearVersion, gitRepo, installInto } from "./fixture-repo.js";
@@ -285,6 +285,21 @@ describe("what loadFixture is given, however wrong, ends in a FixtureError", () 
       const err = thrown(() => loadFixture(fixture as string, { ...where, root: (where as { root?: string }).root ?? accepted }));
       expect(["query", "repository"], String(fixture)).toContain(err.code);
       expect(err.message, String(fixture)).toMatch(says);
+    }
+  });
+
+  it("a last argument or a filter of the wrong shape: null, a root that is not a string or is empty, a filter's part that is not a string", () => {
+    const q = claude("2.1.9", "pre_tool_use");
+    const wrongRoot = /the last argument is \{ root: <the repository's top folder> \}/;
+    for (const where of [null, { root: 42 }, { root: "" }]) {
+      for (const call of [() => loadFixture(q, where as Where), () => listFixtures({}, where as Where)]) {
+        const err = thrown(call);
+        expect([err.code, err.message], JSON.stringify(where)).toEqual(["repository", expect.stringMatching(wrongRoot)]);
+      }
+    }
+    for (const filter of [null, 7, { version: 5 }, { harness: ["claude-code"] }]) {
+      const err = thrown(() => listFixtures(filter as Partial<FixtureQuery>, { root: accepted }));
+      expect([err.code, err.message], JSON.stringify(filter)).toEqual(["query", expect.stringMatching(/listFixtures takes \{ harness\?, version\?, event\? \}, each a string/)]);
     }
   });
 

@@ -211,6 +211,22 @@ function checkedProvenance(value: unknown, fixture: AcceptedFixture, sidecar: st
   throw new FixtureError("provenance", fixture.path, `${why}; clear the capture again with ${RUN} and accept the new batch`);
 }
 
+/** The repository's top folder a caller named, read once; a wrong one is an error, never the current directory. */
+function rootOf(where: unknown): string | undefined {
+  const root = typeof where === "object" && where !== null ? (where as Where).root : where === undefined ? undefined : null;
+  if (root === undefined || (typeof root === "string" && root !== "")) return root;
+  throw new FixtureError("repository", null, "the last argument is { root: <the repository's top folder> }, or nothing to find the repository from the calling file");
+}
+
+/** listFixtures' filter, each part read once: a string, or left out. */
+function checkedFilter(filter: unknown): Partial<FixtureQuery> {
+  if (filter === undefined) return {};
+  const given = typeof filter === "object" && filter !== null ? (filter as Partial<FixtureQuery>) : null;
+  const out: Partial<FixtureQuery> = given === null ? {} : { harness: given.harness, version: given.version, event: given.event };
+  if (given !== null && Object.values(out).every((part) => part === undefined || typeof part === "string")) return out;
+  throw new FixtureError("query", null, "listFixtures takes { harness?, version?, event? }, each a string");
+}
+
 /**
  * The fixture, parsed, with its raw bytes and its provenance, when both its bytes and its
  * sidecar's are the ones an accepted batch lists; otherwise a FixtureError naming the fixture.
@@ -219,7 +235,7 @@ export function loadFixture<Payload = unknown>(fixture: FixtureQuery | string | 
   if (fixture === null || (typeof fixture !== "string" && typeof fixture !== "object")) {
     throw new FixtureError("query", null, "loadFixture takes { harness, version, event } or a fixture's path");
   }
-  const repo = repositoryAt(findRepository(where.root));
+  const repo = repositoryAt(findRepository(rootOf(where)));
   const asked = typeof fixture === "string" || fixture instanceof URL ? queryOfPath(fixture, repo) : checkedQuery(fixture, repo.layout);
   const index = recordOf(repo, fixturePathOf(repo.layout, asked.version === LATEST ? { ...asked, version: "<latest>" } : asked));
   const q = asked.version === LATEST ? { ...asked, version: latestVersion(repo, index, asked) } : asked;
@@ -239,8 +255,9 @@ export function loadFixture<Payload = unknown>(fixture: FixtureQuery | string | 
  * version and event; `version: "latest"` keeps the newest accepted version of each event. Only
  * the record is read: loadFixture checks each one's bytes.
  */
-export function listFixtures(filter: Partial<FixtureQuery> = {}, where: Where = {}): AcceptedFixture[] {
-  const repo = repositoryAt(findRepository(where.root));
+export function listFixtures(given: Partial<FixtureQuery> = {}, where: Where = {}): AcceptedFixture[] {
+  const filter = checkedFilter(given);
+  const repo = repositoryAt(findRepository(rootOf(where)));
   const wanted = (f: AcceptedFixture): boolean => (filter.harness ?? f.harness) === f.harness && (filter.event ?? f.event) === f.event;
   let fixtures = acceptedOf(recordOf(repo, null), repo.layout).filter(wanted);
   if (filter.version === LATEST) fixtures = newestOf(fixtures);

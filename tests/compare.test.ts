@@ -202,9 +202,14 @@ describe("what clear compare prints and reads", () => {
     cpSync(path.join(root, "fixtures", "claude-code", "2.1.261"), dir, { recursive: true });
     writeFileSync(path.join(dir, "stop.json"), "{ broken");
     writeFileSync(path.join(dir, "README.md"), "notes\n");
+    // A name that is not UTF-8 is said to be one, not "no such file".
+    writeFileSync(Buffer.concat([Buffer.from(`${dir}/stop`), Buffer.from([0xff]), Buffer.from(".json")]), "{}");
     const r = clearJson(["compare", path.join(root, "fixtures", "claude-code", "2.1.261"), dir]);
     expect(r.code).toBe(1);
-    expect(r.json.findings).toEqual([expect.objectContaining({ code: "invalid-json", file: expect.stringMatching(/stop\.json$/) })]);
+    expect(r.json.findings).toEqual([
+      expect.objectContaining({ code: "not-a-file", file: expect.stringMatching(/stop\ufffd\.json$/), message: "has a name that is not UTF-8 (shown with \ufffd); not read" }),
+      expect.objectContaining({ code: "invalid-json", file: expect.stringMatching(/stop\.json$/) }),
+    ]);
     expect(r.json.ignored).toBe(1);
   });
 

@@ -34,6 +34,11 @@ export function readFixtureFolder(base: string, rel: string, maxBytes: number): 
       out.ignored++;
       continue;
     }
+    // A name that is not UTF-8 comes back with U+FFFD in it, the name of no file: say so, not "no such file".
+    if (name.includes("\ufffd")) {
+      out.problems.push({ name, refused: "unreadable", detail: "has a name that is not UTF-8 (shown with \ufffd)" });
+      continue;
+    }
     const read = readBelow(base, rel === "" ? name : `${rel}/${name}`, maxBytes);
     if ("refused" in read) {
       out.problems.push({ name, refused: read.refused, detail: read.detail });

@@ -14,6 +14,11 @@ export interface OwnerSpan {
   real: boolean;
   /** Found by the `~name` form, which free text also writes for other things: replaced, never learned. */
   tilde: boolean;
+  /**
+   * False where an owner holding a space stood bare in text (after a space, not alone or in
+   * quotes): its words after the first may be the text's own ("ls /home/ana -la", "mv /home/ana a/b").
+   */
+  sure: boolean;
 }
 
 export interface HomeGrammar {
@@ -32,8 +37,14 @@ const ANY_SEP = String.raw`(?:\\+u002[fF]|\\+u005[cC]|\\*\/|\\+|%2[fF]|%5[cC])+`
 const STOP = String.raw`\/\\"'\x60<>|:;,=?*#%&(){}\[\]\x00-\x1f\x7f`;
 // The patterns are not Unicode-mode, which V8 compiles far more slowly: every unit above ASCII
 // counts as a letter where a word boundary is asked for.
-const SEGMENT_OWNER = new RegExp(String.raw`[^${STOP}\s]+`, "y");
-const SPACED_OWNER = new RegExp(String.raw`[^${STOP}\n\r\t]+`, "y");
+// Inside an owner also: an apostrophe between letters (O'Brien), a percent-encoded character that is
+// not a separator (First%20Last), a space a shell escaped (First\ Last).
+const IN_OWNER = String.raw`(?<=[A-Za-z\u0080-\uffff])'(?=[A-Za-z\u0080-\uffff])|%(?!2[fF]|5[cC])[0-9A-Fa-f]{2}`;
+const SEGMENT_OWNER = new RegExp(String.raw`(?:[^${STOP}\s]|${IN_OWNER})+`, "y");
+const SPACED_OWNER = new RegExp(String.raw`(?:[^${STOP}\n\r\t]|${IN_OWNER}|\\ )+`, "y");
+// A separator right after an owner: the path goes on, so a space before it was inside the owner's folder name.
+const SEPARATOR_AT = new RegExp(ANY_SEP, "y");
+const QUOTES = new Set(['"', "'", "`"]);
 // A slug writes each character but an ASCII letter or digit as a dash: an owner's first letter may be one ("-home--lafur-").
 const SLUG_OWNER = new RegExp(String.raw`-*[^${STOP}\s\-]+`, "y");
 const LETTER = String.raw`A-Za-z0-9\u0080-\uffff`;
@@ -104,7 +115,7 @@ function rootSource(root: string, sep: string, groups: string): string {
 function ownerAt(text: string, at: number, pattern: RegExp, known: string[]): string | null {
   pattern.lastIndex = at;
   let owner = pattern.exec(text)?.[0] ?? "";
-  if (pattern === SPACED_OWNER) owner = owner.trimEnd();
+  if (pattern === SPACED_OWNER) owner = owner.replace(/[\s\\]+$/, "");
   // A known name may hold what the generic segment stops at (a dot or a dash in a slug).
   const lower = text.slice(at, at + 64).toLowerCase();
   for (const name of known) {
@@ -114,6 +125,19 @@ function ownerAt(text: string, at: number, pattern: RegExp, known: string[]): st
     if (!/[\p{L}\p{N}]/u.test(text.charAt(at + name.length))) owner = text.slice(at, at + name.length);
   }
   return owner === "" ? null : owner;
+}
+
+/**
+ * An owner read with its spaces, and whether they surely belong to it: the path stood alone or in
+ * quotes. Bare in text, whose first word is nobody (the placeholder) and where no separator
+ * follows to show the path goes on, it is that word.
+ */
+function spacedOwner(text: string, from: number, at: number, owner: string, isOwner: (name: string) => boolean): { text: string; sure: boolean } {
+  const space = owner.search(/\s/);
+  if (space === -1 || from === 0 || QUOTES.has(text.charAt(from - 1))) return { text: owner, sure: true };
+  SEPARATOR_AT.lastIndex = at + owner.length;
+  const first = owner.slice(0, space);
+  return !SEPARATOR_AT.test(text) && !isOwner(first) ? { text: first, sure: true } : { text: owner, sure: false };
 }
 
 // A root written from "/" is a home where it begins a path, or under a listed mount prefix;
@@ -227,9 +251,10 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
       const from = starts.at(m.index);
       if (!options.anywhere && (starts.homeIn === from || (root.anchored && !stands(text, from, m.index)))) continue;
       const at = m.index + m[0].length;
-      const owner = ownerAt(text, at, root.spaced ? SPACED_OWNER : root === SLUG ? SLUG_OWNER : SEGMENT_OWNER, knownForms);
-      if (owner === null) continue;
-      out.push({ start: at, end: at + owner.length, owner, real: isOwner(owner), tilde: root.tilde });
+      const read = ownerAt(text, at, root.spaced ? SPACED_OWNER : root === SLUG ? SLUG_OWNER : SEGMENT_OWNER, knownForms);
+      if (read === null) continue;
+      const owner = spacedOwner(text, from, at, read, isOwner);
+      out.push({ start: at, end: at + owner.text.length, owner: owner.text, real: isOwner(owner.text), tilde: root.tilde, sure: owner.sure });
       starts.homeIn = from;
     }
   };
@@ -261,6 +286,22 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
     }),
   };
   return grammar;
+}
+
+/**
+ * The names an owner teaches, in lower case: itself, and each word of it a text may write alone
+ * ("Alice Smith", "alice.smith@corp": alice, smith; "ana+dev": ana); where its words after the
+ * first may be the text's own (`sure` false), the first word only.
+ */
+export function ownerNames(owner: string, sure = true): string[] {
+  const spelt = owner.replace(/%([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(/\\(?=\s)/g, "");
+  const local = spelt.replace(/^([^@]+)@.*$/su, "$1").replace(/^([^+]+)\+.*$/su, "$1");
+  const words = local
+    .split(/[\s.]+/u)
+    .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""))
+    .filter((w) => /\p{L}/u.test(w) && [...w].length >= 2);
+  const taught = [owner, spelt, ...(sure ? words : words.slice(0, 1))];
+  return [...new Set(taught.map((n) => n.toLowerCase()))];
 }
 
 /** A pattern for user names as whole words in any letter case, also in their slug spelling. */

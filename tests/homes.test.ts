@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { homeGrammar } from "../src/homes.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { nestedReadings } from "../src/json/escapes.js";
-import { captureOf, clearInMemory, clearJson, tempDir } from "./helpers.js";
+import { captureOf, clear, clearInMemory, clearJson, tempDir } from "./helpers.js";
 import { prng } from "./seeded.mjs";
 
 const rules = loadRules();
@@ -45,13 +45,12 @@ describe("the home grammar (rules/homes.json)", () => {
     expect(grammar.realOwners("/data/home/sessions/2026/x").map((o) => o.owner)).toEqual(["sessions"]);
   });
 
-  it("replaces owners of any letters: non-ASCII, one letter, a leading underscore, @ and +, spaces on Windows", () => {
+  it("replaces owners of any letters: non-ASCII, one letter, a leading underscore, @ and +, spaces", () => {
     const owners = ["José", "j", "_svc", "ana@corp", "ana+1", "Zoë Ødegård"];
     for (const owner of owners) {
-      // A space ends an owner in a POSIX home, not in a Windows one.
-      const text = owner.includes(" ") ? `C:\\Users\\${owner}\\Documents` : `C:\\Users\\${owner}\\Documents and /home/${owner}/p`;
+      const text = `C:\\Users\\${owner}\\Documents and /home/${owner}/p`;
       const found = grammar.realOwners(text).map((o) => o.owner);
-      expect(found, text).toEqual(owner.includes(" ") ? [owner] : [owner, owner]);
+      expect(found, text).toEqual([owner, owner]);
     }
   });
 });
@@ -221,5 +220,79 @@ describe("a declaration in the batch", () => {
     const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
     expect(record).toContain(`- Declared not a person (clear.config.json): \`sessions\`: ${reason}`);
     expect(readFileSync(path.join(root, "fixtures", "codex", "0.171.0", "session_start.json"), "utf8")).toContain(transcript);
+  });
+});
+
+describe("owners whose folder name holds a space or other characters, end to end", () => {
+  // Fake names, built at run time.
+  const first = ["Ali", "ce"].join("");
+  const last = ["Smi", "th"].join("");
+  const other = ["Bri", "en"].join("");
+  const write = (dir: string, files: Record<string, object>): void => {
+    for (const [name, body] of Object.entries(files)) writeFileSync(path.join(dir, name), JSON.stringify(body));
+  };
+  const start = (fields: object): object => ({ session_id: "s", hook_event_name: "SessionStart", source: "startup", ...fields });
+
+  it("a POSIX home whose owner holds a space, an apostrophe or an encoded space loses the whole owner", () => {
+    const dir = tempDir();
+    write(dir, {
+      "codex_session_start_0_171_0.1.json": start({ cwd: `/home/${first} ${last}/work`, transcript_path: `/Users/${first} ${last}/.codex/sessions/r.jsonl` }),
+      "codex_session_start_0_171_0.2.json": start({ cwd: `file:///home/${first}%20${last}/work` }),
+      "codex_session_start_0_171_0.3.json": start({ cwd: `/var/home/O'${other}/work`, transcript_path: `/home/${first}\\ ${last}/r.jsonl` }),
+    });
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.json.findings).toEqual([]);
+    expect(r.code).toBe(0);
+    const cleared = [1, 2, 3].map((n) => JSON.parse(readFileSync(path.join(out, `codex_session_start_0_171_0.${n}.json`), "utf8")));
+    expect(cleared.map((c) => [c.cwd, c.transcript_path])).toEqual([
+      ["/home/user/work", "/Users/user/.codex/sessions/r.jsonl"],
+      ["file:///home/user/work", undefined],
+      ["/var/home/user/work", "/home/user/r.jsonl"],
+    ]);
+    const printed = `${JSON.stringify(r.json)}${clear(["substitute", dir, "--out", path.join(tempDir(), "out"), "--verbose"]).stdout}`;
+    for (const word of [first, last, other]) expect(printed + JSON.stringify(cleared), word).not.toMatch(new RegExp(word, "i"));
+  });
+
+  it("each word of a spaced owner is a name: alone in a value substitution keeps, it refuses the file, naming file and pointer", () => {
+    const dir = tempDir();
+    const call = (id: string): object => ({ session_id: "s", turn_id: "t", hook_event_name: "PreToolUse", tool_name: "shell", tool_input: { command: "ls" }, tool_use_id: id });
+    write(dir, {
+      "codex_session_start_0_171_0.1.json": start({ cwd: `/home/${first} ${last}/work` }),
+      "codex_pre_tool_use_0_171_0.1.json": call(`call_${last}_01`),
+      "codex_pre_tool_use_0_171_0.2.json": call(`call-${first.toLowerCase()}`),
+    });
+    const r = clearJson(["substitute", dir, "--out", path.join(tempDir(), "out")]);
+    expect(r.code).toBe(1);
+    const left = (r.json.findings as { code: string; file: string; pointer: string }[]).filter((f) => f.code === "user-name-left");
+    expect(left.map((f) => [f.file, f.pointer]).sort()).toEqual([
+      ["codex_pre_tool_use_0_171_0.1.json", "/tool_use_id"],
+      ["codex_pre_tool_use_0_171_0.2.json", "/tool_use_id"],
+    ]);
+    for (const word of [first, last]) expect(JSON.stringify(r.json), word).not.toMatch(new RegExp(word, "i"));
+  });
+
+  it("a home bare in a command teaches its owner's first word only: the words after it may be the command's", () => {
+    const dir = tempDir();
+    write(dir, {
+      "codex_pre_tool_use_0_171_0.1.json": { session_id: "s", turn_id: "t", hook_event_name: "PreToolUse", tool_name: "shell", tool_input: { command: `mv /home/${first} archive/old` }, tool_use_id: "c1" },
+      "codex_session_start_0_171_0.1.json": start({ cwd: "/srv/archive/old" }),
+      "codex_session_start_0_171_0.2.json": start({ cwd: `/srv/${first}` }),
+    });
+    const r = clearJson(["substitute", dir, "--out", path.join(tempDir(), "out")]);
+    const left = (r.json.findings as { code: string; file: string }[]).filter((f) => f.code === "user-name-left");
+    expect(left.map((f) => f.file)).toEqual(["codex_session_start_0_171_0.2.json"]);
+  });
+
+  it("a fixture that kept the surname after the placeholder is found by the scan and the final check", () => {
+    const dir = tempDir();
+    write(dir, { "codex_session_start_0_171_0.1.json": start({ cwd: `/home/user ${last}/work` }) });
+    const scan = clearJson(["scan", dir]);
+    expect(scan.code).toBe(1);
+    expect(scan.json.findings).toContainEqual(expect.objectContaining({ rule: "clear/home-owner", pointer: "/cwd" }));
+    // Substitution reads "user <surname>" as the owner, so a second pass clears what a first one left.
+    const out = path.join(tempDir(), "out");
+    expect(clearJson(["substitute", dir, "--out", out]).code).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(out, "codex_session_start_0_171_0.1.json"), "utf8")).cwd).toBe("/home/user/work");
   });
 });

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { parseFlags, UsageError } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
-import { homeGrammar, userNamePattern } from "../homes.js";
+import { homeGrammar, ownerNames, userNamePattern } from "../homes.js";
 import { listFiles } from "../io/list-files.js";
 import { readRegularFile } from "../io/read-capture-dir.js";
 import { loadSetting, type Setting } from "../io/setting.js";
@@ -55,7 +55,7 @@ function taughtNames(inputs: ScanInput[], setting: Setting): string[] {
   const taught = new Set<string>();
   for (const { text } of inputs) {
     if (!grammar.mayHold(text)) continue;
-    for (const o of grammar.realOwners(text)) if (!o.tilde && o.owner.length >= 2) taught.add(o.owner.toLowerCase());
+    for (const o of grammar.realOwners(text)) if (!o.tilde) for (const name of ownerNames(o.owner, o.sure)) if (name.length >= 2) taught.add(name);
   }
   return [...taught];
 }

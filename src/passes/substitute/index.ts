@@ -1,6 +1,6 @@
 import type { Display } from "../../display.js";
 import { finding } from "../../findings.js";
-import { homeGrammar, userNamePattern, type HomeGrammar } from "../../homes.js";
+import { homeGrammar, ownerNames, userNamePattern, type HomeGrammar, type OwnerSpan } from "../../homes.js";
 import { decodeJsonString, nestedReadings } from "../../json/escapes.js";
 import { stringTokens } from "../../json/reader.js";
 import type { Capture, LearnedName, Rules, Substitution } from "../../types.js";
@@ -44,22 +44,25 @@ export function sittingNames(captures: Capture[], rules: Rules, users: string[],
   const plain = homeGrammar(rules.homes);
   for (const t of companions) {
     for (const reading of nestedReadings(t.value)) {
-      for (const o of plain.realOwners(reading).filter((x) => !x.tilde)) {
-        const key = o.owner.toLowerCase();
-        if (!learnedAt.has(key)) learnedAt.set(key, { file: t.file, pointer: t.pointer });
-      }
+      for (const o of plain.realOwners(reading).filter((x) => !x.tilde)) learn(learnedAt, o, { file: t.file, pointer: t.pointer });
     }
   }
   const all = [...new Set([...learnedAt.keys(), ...users])];
   const grammar = homeGrammar(rules.homes, all);
   // A learned name of one letter would refuse every file with that letter standing alone; its homes are still replaced.
-  const checked = [...[...learnedAt.keys()].filter((n) => n.length >= 2), ...users].filter((n) => grammar.isOwner(n));
+  const given = users.flatMap((u) => [u, ...ownerNames(u).slice(1)]);
+  const checked = [...new Set([...[...learnedAt.keys()].filter((n) => n.length >= 2), ...given])].filter((n) => grammar.isOwner(n));
   return { all, checked, learnedAt, grammar };
 }
 
 /** The registry, in the order the rules apply. */
 export function registry(rules: Rules, grammar: HomeGrammar, literals: Literal[]): SubstitutionRule[] {
   return [homePathRule(grammar), ...literals.map(literalRule), envDumpRule, urlRule(rules.urls), freeTextRule];
+}
+
+/** An owner's names (itself and the words of it a text may write alone), each with where it was first seen. */
+function learn(learned: Map<string, LearnedName>, owner: OwnerSpan, at: LearnedName): void {
+  for (const name of ownerNames(owner.owner, owner.sure)) if (!learned.has(name)) learned.set(name, at);
 }
 
 /** Every home owner the captures name (in values, member names and nested JSON), with where each was first seen. */
@@ -70,10 +73,7 @@ export function learnOwners(captures: Capture[], grammar: HomeGrammar): Map<stri
       const raw = c.doc.text.slice(t.start + 1, t.end - 1);
       if (!grammar.mayHold(raw)) continue;
       for (const reading of nestedReadings(decodeJsonString(raw))) {
-        for (const o of grammar.realOwners(reading).filter((x) => !x.tilde)) {
-          const key = o.owner.toLowerCase();
-          if (!learned.has(key)) learned.set(key, { file: c.name, pointer: t.pointer });
-        }
+        for (const o of grammar.realOwners(reading).filter((x) => !x.tilde)) learn(learned, o, { file: c.name, pointer: t.pointer });
       }
     }
   }

@@ -304,10 +304,31 @@ export function ownerNames(owner: string, sure = true): string[] {
   return [...new Set(taught.map((n) => n.toLowerCase()))];
 }
 
-/** A pattern for user names as whole words in any letter case, also in their slug spelling. */
+// How far a name is looked for inside longer words. Replacing it there would corrupt unrelated
+// words ("al" in "also"), so such a find is never substituted: it refuses the file.
+const GLUED_ANYWHERE = 5;
+const GLUED_TO_DIGITS = 3;
+
+/** One spelling of a name as a pattern, with the boundaries its length and letters allow. */
+function namePart(form: string): string {
+  const body = escapeRegex(form);
+  const length = [...form].length;
+  const letters = form.match(/\p{L}/gu)?.length ?? 0;
+  // alice2, xalice, alicesmith: a name this long inside a word is not there by chance.
+  if (length >= GLUED_ANYWHERE && letters >= GLUED_TO_DIGITS) return body;
+  // ana2, 2ana: joined by digits, not letters; a name of hex letters only is what ids spell by chance.
+  if (length >= GLUED_TO_DIGITS && letters === length && !/^[a-f]+$/i.test(form)) return String.raw`(?<!\p{L})${body}(?!\p{L})`;
+  return String.raw`(?<![\p{L}\p{N}])${body}(?![\p{L}\p{N}])`;
+}
+
+/**
+ * A pattern for user names in any letter case, also in their slug spelling: a name of five
+ * characters or more (three of them letters) also inside a longer word, one of three or four letters
+ * also joined to digits, a shorter one as a whole word.
+ */
 export function userNamePattern(users: string[]): RegExp | null {
   const forms = [...new Set(users.flatMap(nameSpellings))].filter((n) => n.length > 0);
   if (forms.length === 0) return null;
   forms.sort((a, b) => b.length - a.length);
-  return new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${forms.map(escapeRegex).join("|")})(?![\p{L}\p{N}])`, "iu");
+  return new RegExp(forms.map(namePart).join("|"), "iu");
 }

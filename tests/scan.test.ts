@@ -193,4 +193,19 @@ describe("clear scan prints no user name, in whole or in part", () => {
     const printed = [human.stdout, human.stderr, json.stdout, json.stderr, readFileSync(sarif, "utf8")].join("\n").toLowerCase();
     expect(printed).not.toContain(owner.toLowerCase());
   });
+  it("a name the files' homes teach, or --user gives, is found joined to other characters in every file", () => {
+    const root = tempDir("clear-joined-");
+    const owner = "Qvmtzrk";
+    writeFileSync(path.join(root, "a.json"), JSON.stringify({ cwd: `/home/${owner}/proj` }));
+    writeFileSync(path.join(root, "b.json"), JSON.stringify({ id: `call_${owner.toLowerCase()}2` }));
+    writeFileSync(path.join(root, "c.json"), JSON.stringify({ id: `x${owner}_dev` }));
+    const taught = clearJson(["scan", root], { cwd: root });
+    expect(taught.code).toBe(1);
+    const found = (taught.json.findings as { file: string; pointer: string; rule: string }[]).map((f) => `${f.file.split("/").pop()} ${f.pointer} ${f.rule}`);
+    expect(found.sort()).toEqual(["a.json /cwd clear/home-owner", "b.json /id clear/home-owner", "c.json /id clear/home-owner"]);
+    const given = clear(["scan", path.join(root, "c.json"), "--user", owner], { cwd: root });
+    expect(given.code).toBe(1);
+    expect(given.stdout + given.stderr + JSON.stringify(taught.json)).not.toMatch(new RegExp(owner, "i"));
+    expect(clear(["scan", path.join(root, "c.json")], { cwd: root }).code).toBe(0);
+  });
 });

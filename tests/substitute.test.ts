@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -308,5 +309,55 @@ describe("free-text-v1's length", () => {
     const { out } = run(dir);
     const cleared = readFileSync(path.join(out, "codex_user_prompt_submit_0_153_0.1.json"), "utf8");
     expect(cleared).toBe('{"session_id":"s","turn_id":"t","prompt":"xxxxxx","last_assistant_message":"xxxxxxxxx"}');
+  });
+});
+
+describe("a learned name joined to other characters", () => {
+  // Codex calls whose ids a substitution keeps byte for byte; the sitting's cwd teaches the owner.
+  function sitting(owner: string, ids: string[]): string {
+    const dir = tempDir();
+    write(dir, "codex_session_start_0_171_0.1.json", { session_id: "s", hook_event_name: "SessionStart", source: "startup", cwd: `/home/${owner}/work` });
+    ids.forEach((id, i) => {
+      const call = { session_id: "s", turn_id: "t", tool_name: "shell", tool_input: { command: "ls" }, tool_use_id: id };
+      write(dir, `codex_pre_tool_use_0_171_0.${i + 1}.json`, { ...call, hook_event_name: "PreToolUse" });
+      write(dir, `codex_post_tool_use_0_171_0.${i + 1}.json`, { ...call, hook_event_name: "PostToolUse", tool_response: "ok" });
+    });
+    return dir;
+  }
+  const refusedIds = (json: Record<string, unknown>): string[] =>
+    (json.findings as { code: string; file: string; pointer: string }[]).filter((f) => f.code === "user-name-left" && f.file.startsWith("codex_pre")).map((f) => `${f.file} ${f.pointer}`);
+
+  it("refuses a name of five letters or more inside a longer word, in any case, naming file and pointer; nothing printed holds it", () => {
+    const joined = [`call_${U}2`, `call_x${U}`, `call_${U.toUpperCase()}dev`, `call_${U}smith`];
+    const dir = sitting(U, joined);
+    const r = run(dir);
+    expect(r.code).toBe(1);
+    expect(refusedIds(r.json).sort()).toEqual(joined.map((_, i) => `codex_pre_tool_use_0_171_0.${i + 1}.json /tool_use_id`));
+    const printed = [JSON.stringify(r.json), clear(["substitute", dir, "--out", path.join(tempDir(), "o")]).stdout];
+    for (const args of [["pair", dir], ["pair", dir, "--json"], ["select", dir, "--json"]]) printed.push(clear(args).stdout);
+    expect(printed.join("\n")).not.toMatch(new RegExp(U, "i"));
+    // The ids pair, and are printed with the name starred.
+    expect((clearJson(["pair", dir]).json.pairs as { id: string }[]).map((p) => p.id)).toContain(`call_x${"*".repeat(U.length)}`);
+  });
+
+  it("clear run refuses it too, and neither the record nor the findings hold it", () => {
+    const dir = sitting(U, [`call_${U}2`]);
+    const root = tempDir();
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    const r = clearJson(["run", dir, "--root", root]);
+    expect(r.code).toBe(1);
+    expect(r.json.findings).toContainEqual(expect.objectContaining({ pointer: "/tool_use_id", message: expect.stringContaining("user-name-left") }));
+    expect(JSON.stringify(r.json) + readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).not.toMatch(new RegExp(U, "i"));
+  });
+
+  it("a name of three or four letters is refused joined to digits, never inside a word; a shorter one, or one spelt in hex letters, only alone", () => {
+    const ana = ["a", "na"].join("");
+    const short = run(sitting(ana, [`call_${ana}2`, `call_b${ana}na`, `call_${ana}s`]));
+    expect(refusedIds(short.json)).toEqual(["codex_pre_tool_use_0_171_0.1.json /tool_use_id"]);
+    const al = run(sitting("al", ["call_also", "call_al2", "call_al"]));
+    expect(refusedIds(al.json)).toEqual(["codex_pre_tool_use_0_171_0.3.json /tool_use_id"]);
+    // Ids of hex digits spell such names by chance.
+    const ada = run(sitting("ada", ["0f4e2a71-4ada-4d5e-a6f7-0b1c2d3e4f50", "call_ada"]));
+    expect(refusedIds(ada.json)).toEqual(["codex_pre_tool_use_0_171_0.2.json /tool_use_id"]);
   });
 });

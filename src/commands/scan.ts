@@ -47,8 +47,9 @@ async function inputsOf(paths: string[], io: Io, base: string, maxBytes: number,
 }
 
 /**
- * The owners the scanned files' home paths name, as substitution learns a sitting's: a folder
- * named after one of them is never printed (a name of one letter is left, as substitution leaves it).
+ * The owners the scanned files' home paths name, as substitution learns a sitting's: each is looked
+ * for in every file, and a folder named after one is never printed (a name of one letter is left,
+ * as substitution leaves it).
  */
 function taughtNames(inputs: ScanInput[], setting: Setting): string[] {
   const grammar = homeGrammar(setting.rules.homes);
@@ -61,9 +62,9 @@ function taughtNames(inputs: ScanInput[], setting: Setting): string[] {
 }
 
 /** A file's name may carry what the scan looks for: each name as printed (and placed in SARIF) is checked first, secret shapes and names starred. */
-async function withCheckedNames(listed: Listed, setting: Setting): Promise<Listed & { places: Map<string, SarifPlace> }> {
+async function withCheckedNames(listed: Listed, setting: Setting, names: string[]): Promise<Listed & { places: Map<string, SarifPlace> }> {
   const shown = [...new Set([...listed.inputs.map((i) => i.file), ...listed.skipped.map((s) => s.file)])];
-  const checked = await checkedValue(shown, setting, sittingNames([], setting.rules, [...setting.users, ...taughtNames(listed.inputs, setting)]));
+  const checked = await checkedValue(shown, setting, sittingNames([], setting.rules, names));
   const as = new Map(shown.map((name, i) => [name, checked[i] as string]));
   const shownAs = (name: string): string => as.get(name) ?? name;
   const places = new Map<string, SarifPlace>();
@@ -95,8 +96,10 @@ async function run(argv: string[], io: Io): Promise<number> {
   if (positionals.length === 0) throw new UsageError("clear scan needs at least one file or folder");
   const setting = loadSetting(values.root, io.cwd, { users: values.user ?? [] });
   const listed = await inputsOf(positionals, io, setting.root ?? io.cwd, setting.limits.maxFileBytes, setting.display.path);
-  const { inputs, skipped, places } = await withCheckedNames(listed, setting);
-  const engine = scanEngine(setting.rules.secrets, homeGrammar(setting.rules.homes, setting.users), userNamePattern(setting.users));
+  // A file whose home names an owner is a finding already; the name is then looked for in every file, as substitution does.
+  const names = [...setting.users, ...taughtNames(listed.inputs, setting)];
+  const { inputs, skipped, places } = await withCheckedNames(listed, setting, names);
+  const engine = scanEngine(setting.rules.secrets, homeGrammar(setting.rules.homes, names), userNamePattern(names));
   const scan = await scanPass(inputs, engine, setting.display, setting.config.waivers ?? []);
   if (values.sarif !== undefined) {
     const log = sarifLog(scan, engine.catalogue, toolVersion(), (file) => places.get(file) ?? outsidePlace(file), skipped);

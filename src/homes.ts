@@ -1,3 +1,4 @@
+import { pushAll } from "./collections.js";
 import { escapeRegex } from "./regex.js";
 import type { HomeRules } from "./types.js";
 
@@ -73,6 +74,8 @@ class PathStarts {
   private start = 0;
   /** The start of the last path in which a home stood: a `home` folder further in is someone's folder. */
   homeIn = -1;
+  /** Where that home's owner ended. */
+  ownerEnd = 0;
   constructor(
     private readonly text: string,
     private readonly breaks: RegExp,
@@ -140,6 +143,37 @@ function spacedOwner(text: string, from: number, at: number, owner: string, isOw
   return !SEPARATOR_AT.test(text) && !isOwner(first) ? { text: first, sure: true } : { text: owner, sure: false };
 }
 
+// An owner's folder left by "..": "/home/bob/../ana" is ana's home.
+const CLIMB = new RegExp(String.raw`${ANY_SEP}\.\.${ANY_SEP}`, "y");
+
+/** The owners a path names after climbing out of an owner's folder with "..", one after another. */
+function climbed(text: string, end: number, known: string[], isOwner: (name: string) => boolean): OwnerSpan[] {
+  const out: OwnerSpan[] = [];
+  CLIMB.lastIndex = end;
+  while (out.length < 16 && CLIMB.test(text)) {
+    const at = CLIMB.lastIndex;
+    const owner = ownerAt(text, at, SPACED_OWNER, known);
+    // "/home/bob/../.." climbs above the homes: what follows is read as any path is.
+    if (owner === null || /^\.+$/.test(owner)) break;
+    out.push({ start: at, end: at + owner.length, owner, real: isOwner(owner), tilde: false, sure: true });
+    CLIMB.lastIndex = at + owner.length;
+  }
+  return out;
+}
+
+/** Path segments with "." dropped and each ".." taking away the segment before it. */
+function resolved(segments: string[]): string[] {
+  const out: string[] = [];
+  for (const x of segments) {
+    if (x === "..") out.pop();
+    else if (x !== ".") out.push(x);
+  }
+  return out;
+}
+
+/** Whether a path climbs out with ".." between a home's owner and a root further on: that root may be a home again. */
+const climbsBetween = (text: string, from: number, at: number): boolean => /(?:^|\/)\.\.(?:\/|$)/.test(text.slice(from, at).replace(SEPARATORS, "/"));
+
 // A root written from "/" is a home where it begins a path, or under a listed mount prefix;
 // deeper inside another path (a project's `src/home/`, a host's own folder) it is a folder.
 function standsIn(text: string, from: number, at: number, mounts: ((segment: string) => boolean)[][], deepest: number): boolean {
@@ -147,7 +181,7 @@ function standsIn(text: string, from: number, at: number, mounts: ((segment: str
   let segments = text.slice(reach, at).replace(SEPARATORS, "/").split("/").filter((x) => x !== "");
   if (reach > from) segments = segments.slice(1);
   if (segments[0]?.startsWith("~")) return false;
-  segments = segments.filter((x) => x !== "." && x !== "..");
+  segments = resolved(segments);
   // Cut off where the path began out of reach, a short remainder cannot be told from a mount: fail closed.
   if (reach > from && segments.length <= deepest) return true;
   return segments.length === 0 || mounts.some((m) => m.length === segments.length && m.every((fits, i) => fits(segments[i] as string)));
@@ -201,7 +235,8 @@ function compilePatterns(rules: HomeRules): Patterns {
   const alternatives = [...rules.roots]
     .sort((a, b) => b.root.length - a.root.length)
     .map((r, i) => {
-      const after = r.root === "~" ? String.raw`(?=[A-Za-z\u0080-\uffff])` : ANY_SEP;
+      // "/home/./ana" is ana's home too.
+      const after = r.root === "~" ? String.raw`(?=[A-Za-z\u0080-\uffff])` : `${ANY_SEP}(?:\\.${ANY_SEP})*`;
       const lead = r.root === "~" ? String.raw`(?<![${LETTER}_~.\-])` : "";
       meta.set(`r${i}`, { spaced: r.owner === "segment-with-spaces", tilde: r.root === "~", anchored: r.root.startsWith("/") });
       return `${lead}(?<r${i}>${rootSource(r.root, ANY_SEP, groups)}${after})`;
@@ -228,16 +263,30 @@ export function homeGrammar(rules: HomeRules, known: string[] = [], options: { a
 
 const grammars = new WeakMap<HomeRules, Map<string, HomeGrammar>>();
 
+/**
+ * Every root ends in a word any spelling of it holds ("home", "Users", "Settings", "~"); an
+ * escaped or URL-encoded spelling holds "\u" or "%2F".
+ */
+function keywordsOf(rules: HomeRules): RegExp {
+  const words = [...rules.roots, ...rules.slugs].map((r) => (r.root === "~" ? "~" : (r.root.match(/[A-Za-z]+/g) ?? []).at(-1) ?? r.root));
+  return new RegExp([...new Set(words.map((w) => escapeRegex(w.toLowerCase()))), "%2f", "\\\\u"].join("|"), "i");
+}
+
+/** Overlapping finds (a root inside a longer root) keep the one that starts first and reaches furthest. */
+function firstAndLongest(found: OwnerSpan[]): OwnerSpan[] {
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const kept: OwnerSpan[] = [];
+  for (const o of found) if (kept.length === 0 || o.start >= (kept[kept.length - 1] as OwnerSpan).end) kept.push(o);
+  return kept;
+}
+
 function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: boolean }): HomeGrammar {
   const notOwners = new Set([...rules.notOwners, ...(rules.declared ?? []).map((d) => d.segment)].map((n) => n.toLowerCase()));
   const knownForms = [...new Set(known.flatMap(nameSpellings))].sort((a, b) => b.length - a.length);
   const { roots, slugs, meta } = patterns(rules);
   const mounts = rules.position.mounts.map(mountShape);
   const deepest = mounts.reduce((a, m) => Math.max(a, m.length), -Infinity);
-  // Every root ends in a word any spelling of it holds ("home", "Users", "Settings", "~"); an
-  // escaped or URL-encoded spelling holds "\u" or "%2F".
-  const words = [...rules.roots, ...rules.slugs].map((r) => (r.root === "~" ? "~" : (r.root.match(/[A-Za-z]+/g) ?? []).at(-1) ?? r.root));
-  const keywords = new RegExp([...new Set(words.map((w) => escapeRegex(w.toLowerCase()))), "%2f", "\\\\u"].join("|"), "i");
+  const keywords = keywordsOf(rules);
   const isOwner = (name: string): boolean => name !== rules.placeholder && !notOwners.has(name.toLowerCase()) && !/^[$%~.]|^\.\.?$/.test(name);
 
   const stands = (text: string, from: number, at: number): boolean => standsIn(text, from, at, mounts, deepest);
@@ -249,13 +298,16 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
       if (m[0].length === 0) re.lastIndex++;
       const root = pick(m);
       const from = starts.at(m.index);
-      if (!options.anywhere && (starts.homeIn === from || (root.anchored && !stands(text, from, m.index)))) continue;
+      const inHome = starts.homeIn === from && !climbsBetween(text, starts.ownerEnd, m.index);
+      if (!options.anywhere && (inHome || (root.anchored && !stands(text, from, m.index)))) continue;
       const at = m.index + m[0].length;
       const read = ownerAt(text, at, root.spaced ? SPACED_OWNER : root === SLUG ? SLUG_OWNER : SEGMENT_OWNER, knownForms);
       if (read === null) continue;
       const owner = spacedOwner(text, from, at, read, isOwner);
       out.push({ start: at, end: at + owner.text.length, owner: owner.text, real: isOwner(owner.text), tilde: root.tilde, sure: owner.sure });
+      if (!root.tilde && root !== SLUG) pushAll(out, climbed(text, at + owner.text.length, knownForms, isOwner));
       starts.homeIn = from;
+      starts.ownerEnd = (out[out.length - 1] as OwnerSpan).end;
     }
   };
   const groupNames = [...meta.keys()];
@@ -278,11 +330,7 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
       collect(text, roots, PATH_BREAK, rootOf, out);
       // A slug is one path segment: a second root inside the same slug is a folder of the first owner's.
       collect(text, slugs, SLUG_BREAK, () => SLUG, out);
-      // Overlapping finds (a root inside a longer root) keep the one that starts first and reaches furthest.
-      out.sort((a, b) => a.start - b.start || b.end - a.end);
-      const kept: OwnerSpan[] = [];
-      for (const o of out) if (kept.length === 0 || o.start >= (kept[kept.length - 1] as OwnerSpan).end) kept.push(o);
-      return kept;
+      return firstAndLongest(out);
     }),
   };
   return grammar;

@@ -296,3 +296,45 @@ describe("owners whose folder name holds a space or other characters, end to end
     expect(JSON.parse(readFileSync(path.join(out, "codex_session_start_0_171_0.1.json"), "utf8")).cwd).toBe("/home/user/work");
   });
 });
+
+describe("a home spelled through dot segments, a parent of the runner's home, or an encoding, end to end", () => {
+  const owner = ["qu", "illon"].join("");
+  const other = ["bo", "b"].join("");
+  const cwds = [
+    `/home/./${owner}/w`,
+    `/home/${other}/../${owner}/w`,
+    `/home/${other}/../../home/${owner}/w`,
+    `ls ~/../${owner}/w`,
+    `$HOME/../${owner}/w`,
+    `"\${HOME}/../${owner}/w"`,
+    // Spellings read before, pinned here with the others.
+    `\\/home\\/${owner}\\/w`,
+    `%2Fhome%2F${owner}%2Fw`,
+    `file:///home/${owner}/w`,
+    `~${owner}/w`,
+  ];
+
+  it("clear substitute replaces the owner in each, and no file or printed line holds it", () => {
+    const dir = tempDir();
+    cwds.forEach((cwd, i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 1}.json`), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd })));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.json.findings).toEqual([]);
+    expect(r.code).toBe(0);
+    const cleared = cwds.map((_, i) => JSON.parse(readFileSync(path.join(out, `codex_session_start_0_171_0.${i + 1}.json`), "utf8")).cwd as string);
+    expect(cleared.slice(0, 6)).toEqual(["/home/./user/w", "/home/user/../user/w", "/home/user/../../home/user/w", "ls ~/../user/w", "$HOME/../user/w", '"${HOME}/../user/w"']);
+    expect(JSON.stringify(cleared) + JSON.stringify(r.json)).not.toContain(owner);
+    expect(JSON.stringify(cleared)).not.toContain(other);
+  });
+
+  it("clear run refuses a home held in base64 in a value substitution keeps, naming the pointer", () => {
+    const root = tempDir();
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    const dir = tempDir();
+    const encoded = Buffer.from(`/home/${owner}/w`).toString("base64");
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: encoded }));
+    const r = clearJson(["run", dir, "--root", root]);
+    expect(r.code).toBe(1);
+    expect(r.json.findings).toContainEqual(expect.objectContaining({ pointer: "/cwd", message: expect.stringContaining("clear/home-owner") }));
+  });
+});

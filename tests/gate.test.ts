@@ -429,6 +429,45 @@ describe("a path that .gitattributes gives a filter other than Git LFS", () => {
     }
   });
 
+  it("a README.md or .gitignore the fixtures folder and the inbox may hold is read as stored too: through a filter it is refused as unchecked, through LFS with its object", () => {
+    const root = repo();
+    g(root, "config", "filter.turn.clean", "tr a-zA-Z n-za-mN-ZA-M");
+    g(root, "config", "filter.turn.smudge", "tr a-zA-Z n-za-mN-ZA-M");
+    writeFileSync(path.join(root, ".gitattributes"), "fixtures/README.md filter=turn\ncaptures-inbox/.gitignore filter=turn\n");
+    g(root, "add", ".gitattributes");
+    expect(g(root, "commit", "-qm", "attributes").code).toBe(0);
+    for (const file of ["fixtures/README.md", "captures-inbox/.gitignore"]) {
+      mkdirSync(path.join(root, path.dirname(file)), { recursive: true });
+      writeFileSync(path.join(root, file), `${payload}\n`);
+      g(root, "add", "-f", file);
+      expect(g(root, "cat-file", "-p", `:${file}`).out).not.toContain("hook_event_name");
+      const commit = g(root, "commit", "-qm", "a readme");
+      expect(commit.code, commit.out).not.toBe(0);
+      expect(commit.out).toContain(file);
+      expect(commit.out).toContain("filter=turn");
+      expect(g(root, "commit", "-qm", "skipped", "--no-verify").code).toBe(0);
+      for (const args of [["verify", "--rev", "HEAD"], ["verify"]]) {
+        const r = clearJson(args, { cwd: root });
+        expect(r.code, args.join(" ")).toBe(1);
+        expect(JSON.stringify(r.json.findings), `${file} ${args.join(" ")}`).toContain("filter=turn");
+      }
+      g(root, "rm", "-q", "--cached", file);
+      expect(g(root, "commit", "-qm", "taken out", "--no-verify").code).toBe(0);
+    }
+    // A README under the fixtures folder that is an LFS pointer is read with its object.
+    writeFileSync(path.join(root, ".gitattributes"), "");
+    const bytes = Buffer.from(payload);
+    const oid = createHash("sha256").update(bytes).digest("hex");
+    mkdirSync(path.join(root, ".git", "lfs", "objects", oid.slice(0, 2), oid.slice(2, 4)), { recursive: true });
+    writeFileSync(path.join(root, ".git", "lfs", "objects", oid.slice(0, 2), oid.slice(2, 4), oid), bytes);
+    writeFileSync(path.join(root, "fixtures", "README.md"), `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize ${bytes.length}\n`);
+    g(root, "add", ".gitattributes", "fixtures/README.md");
+    const pointer = g(root, "commit", "-qm", "a pointer");
+    expect(pointer.code, pointer.out).not.toBe(0);
+    expect(pointer.out).toContain("fixtures/README.md");
+    expect(pointer.out).toContain("it holds a payload of a known host");
+  });
+
   it("an accepted fixture whose stored bytes match its digest goes through a filter that keeps them", () => {
     const root = repo();
     g(root, "config", "filter.keep.clean", "cat");

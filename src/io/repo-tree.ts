@@ -94,7 +94,7 @@ export function guardedFromGit(root: string, layout: RepoLayout, source: string,
     layout,
     fixtures: [...sorted.fixtures, ...sorted.exempt.filter((e) => under(e.path, layout.fixtures))].map((e) => ({ path: e.path, sha256: digestOf(e) })),
     inbox: sorted.inbox,
-    exempt: sorted.exempt.map((e) => ({ path: e.path, bytes: bytesOf(e) })),
+    exempt: readAsStored(root, sorted.exempt.map((e) => ({ path: e.path, bytes: bytesOf(e) })), source === "index" ? { index: true } : { commit: source }),
     links: sorted.links,
     notFiles: sorted.notFiles,
     record: null,
@@ -115,6 +115,18 @@ export function candidatesFromGit(root: string, changes: Change[], layout: RepoL
   return wanted.map((c) => {
     const filter = filtered.get(c.path);
     return filter !== undefined ? { path: c.path, missing: filteredWhy(filter) } : { path: c.path, ...throughLfs(root, blobs.get(c.sha) ?? Buffer.alloc(0)) };
+  });
+}
+
+/**
+ * Files as git stores them, for the payload check: a Git LFS pointer read with its object, and a
+ * file (not empty) that a filter other than LFS stores as unchecked, since git keeps what the filter wrote.
+ */
+function readAsStored(root: string, files: { path: string; bytes: Uint8Array }[], source: AttributeSource): Candidate[] {
+  const filtered = filteredPaths(root, files.filter((f) => f.bytes.byteLength > 0).map((f) => f.path), source);
+  return files.map((f) => {
+    const filter = filtered.get(f.path);
+    return filter !== undefined ? { path: f.path, missing: filteredWhy(filter) } : { path: f.path, ...throughLfs(root, f.bytes) };
   });
 }
 
@@ -182,7 +194,7 @@ export async function guardedFromWorkingTree(root: string, layout: RepoLayout, i
     layout,
     fixtures: fixtureFiles.map((f) => ({ path: f.path, sha256: f.sha256 })),
     inbox: inbox.inbox,
-    exempt: [...exempt, ...inbox.exempt.map((e) => ({ path: e.path, bytes: inboxBlobs.get(e.sha) ?? Buffer.alloc(0) }))],
+    exempt: [...readAsStored(root, exempt, { worktree: true }), ...readAsStored(root, inbox.exempt.map((e) => ({ path: e.path, bytes: inboxBlobs.get(e.sha) ?? Buffer.alloc(0) })), { index: true })],
     links: [...disk.links, ...inbox.links],
     notFiles: [...disk.notFiles, ...inbox.notFiles],
     record: null,

@@ -18,8 +18,8 @@ export interface GuardedState {
   fixtures: { path: string; sha256: string }[];
   /** Every file under the captures inbox but its exempt names. */
   inbox: string[];
-  /** The exempt files under the fixtures folder and the inbox, with their bytes. */
-  exempt: { path: string; bytes: Uint8Array }[];
+  /** The exempt files under the fixtures folder and the inbox, with their bytes (a Git LFS pointer's with its object), or why they cannot be read as what they are. */
+  exempt: Candidate[];
   /** Links where the tool's own files stand (the folders, what is under them, the record, the config). */
   links: string[];
   /** Entries there that are neither a file nor a folder (a submodule, a FIFO). */
@@ -88,12 +88,18 @@ async function rawCapture(path: string, bytes: Uint8Array, judgeOf: () => Promis
   return couldBeRawCapture(path, bytes) ? (await judgeOf())(path, bytes) : null;
 }
 
+/** A file that holds a payload, or that cannot be read as what it is, as a finding; null when it is clear. */
+async function candidateFinding(c: Candidate, check: () => Promise<RawCaptureJudge>): Promise<Finding | null> {
+  if ("missing" in c) return finding("raw-capture-committed", { file: c.path }, { why: `it cannot be shown to hold no payload (${c.missing})` });
+  return rawCapture(c.path, c.bytes, check);
+}
+
 async function guardedFindings(state: GuardedState, check: () => Promise<RawCaptureJudge>, findings: Finding[]): Promise<void> {
   pushAll(findings, state.links.map((file) => finding("symlink-in-repo", { file })));
   pushAll(findings, state.notFiles.map((file) => finding("not-a-file", { file }, { what: "stands where the tool's own files do and is neither a file nor a folder; not read" })));
   pushAll(findings, state.inbox.map((file) => finding("raw-capture-committed", { file }, { why: "it is under the captures inbox" })));
   for (const e of state.exempt) {
-    const f = await rawCapture(e.path, e.bytes, check);
+    const f = await candidateFinding(e, check);
     if (f) findings.push(f);
   }
   const listed = acceptedListing(state, findings);
@@ -114,7 +120,7 @@ export async function verifyPass(tree: TreeToVerify, check: () => Promise<RawCap
   if (tree.guarded) await guardedFindings(tree.guarded, check, findings);
   pushAll(findings, (tree.otherSpelling ?? []).map((file) => finding("place-in-other-spelling", { file })));
   for (const c of tree.candidates) {
-    const f = "missing" in c ? finding("raw-capture-committed", { file: c.path }, { why: `it cannot be shown to hold no payload (${c.missing})` }) : await rawCapture(c.path, c.bytes, check);
+    const f = await candidateFinding(c, check);
     if (f) findings.push(f);
   }
   return findings;

@@ -58,7 +58,8 @@ export function makeDisplay(rules: Rules, users: string[], runnerHome: string | 
   const grammar: HomeGrammar = homeGrammar(rules.homes, users, { anywhere: true });
   const names = userNamePattern(users);
   const shownToken = (token: string): string => {
-    if (/^(?:0|[1-9][0-9]*)$/.test(token)) return token;
+    // An index is shown; a member named with many digits (a card or a phone number as a key) is not.
+    if (/^(?:0|[1-9][0-9]{0,3})$/.test(token)) return token;
     if (!rules.knownMembers.has(token)) return MASKED_MEMBER;
     if (names?.test(token) || (grammar.mayHold(token) && grammar.realOwners(token).length > 0)) return MASKED_MEMBER;
     return escapePointerToken(token);

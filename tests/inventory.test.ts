@@ -203,6 +203,19 @@ describe("clear inventory", () => {
     expect(JSON.stringify(json)).not.toContain("brand_new_field");
   });
 
+  it("prints an array's index in a pointer, never a member named with many digits (a phone number as a key)", () => {
+    const dir = tempDir();
+    codexSitting(dir);
+    const phone = ["1555", "0123", "4567"].join("");
+    writeFileSync(path.join(dir, "codex_stop_0_153_0.1.json"), payload("Stop", { turn_id: "t-1", [phone]: "called", items: Array.from({ length: 12 }, (_, i) => i) }));
+    const { json } = clearJson(["inventory", dir]);
+    const stop = (json.files as FileRow[]).find((f) => f.event === "stop") as FileRow;
+    const pointers = stop.fields.map((f) => f.pointer);
+    expect(pointers).toContain("/[masked]");
+    expect(pointers.filter((p) => p.includes("/11"))).not.toEqual([]);
+    expect(JSON.stringify(json)).not.toContain(phone);
+  });
+
   it("prints no secret a file name or sitting.json carries: each is starred in the JSON and the human output alike", () => {
     const dir = tempDir();
     codexSitting(dir);

@@ -33,14 +33,15 @@ export interface HomeGrammar {
   isOwner(name: string): boolean;
 }
 
-// A separator, also as written inside text that is itself JSON or URL-encoded: `\/`, `\\/`, `\u002F`, `%2F`.
-const ANY_SEP = String.raw`(?:\\+u002[fF]|\\+u005[cC]|\\*\/|\\+|%2[fF]|%5[cC])+`;
+// A separator, also as written inside text that is itself JSON, a C, Python or shell string, HTML
+// or URL-encoded (once or again): `\/`, `\\/`, `\u002F`, `\x2f`, `\057`, `&#x2F;`, `&#47;`, `%2F`, `%252F`.
+const ANY_SEP = String.raw`(?:\\+u002[fF]|\\+u005[cC]|\\+x2[fF]|\\+x5[cC]|\\+057|\\+134|&#(?:[xX]0*2[fF]|0*47);|&#(?:[xX]0*5[cC]|0*92);|\\*\/|\\+|%(?:25)*2[fF]|%(?:25)*5[cC])+`;
 const STOP = String.raw`\/\\"'\x60<>|:;,=?*#%&(){}\[\]\x00-\x1f\x7f`;
 // The patterns are not Unicode-mode, which V8 compiles far more slowly: every unit above ASCII
 // counts as a letter where a word boundary is asked for.
 // Inside an owner also: an apostrophe between letters (O'Brien), a percent-encoded character that is
 // not a separator (First%20Last), a space a shell escaped (First\ Last).
-const IN_OWNER = String.raw`(?<=[A-Za-z\u0080-\uffff])'(?=[A-Za-z\u0080-\uffff])|%(?!2[fF]|5[cC])[0-9A-Fa-f]{2}`;
+const IN_OWNER = String.raw`(?<=[A-Za-z\u0080-\uffff])'(?=[A-Za-z\u0080-\uffff])|%(?!(?:25)*(?:2[fF]|5[cC]))[0-9A-Fa-f]{2}`;
 const SEGMENT_OWNER = new RegExp(String.raw`(?:[^${STOP}\s]|${IN_OWNER})+`, "y");
 const SPACED_OWNER = new RegExp(String.raw`(?:[^${STOP}\n\r\t]|${IN_OWNER}|\\ )+`, "y");
 // A separator right after an owner: the path goes on, so a space before it was inside the owner's folder name.

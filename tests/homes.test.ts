@@ -312,6 +312,13 @@ describe("a home spelled through dot segments, a parent of the runner's home, or
     `%2Fhome%2F${owner}%2Fw`,
     `file:///home/${owner}/w`,
     `~${owner}/w`,
+    // Separators escaped as C, Python and shell strings write them, encoded twice, or as HTML.
+    `\\x2fhome\\x2f${owner}\\x2fw`,
+    `\\057home\\057${owner}\\057w`,
+    `%252Fhome%252F${owner}%252Fw`,
+    `&#x2F;home&#x2F;${owner}&#x2F;w`,
+    `&#47;home&#47;${owner}&#47;w`,
+    `C:\\x5cUsers\\x5c${owner}\\x5cw`,
   ];
 
   it("clear substitute replaces the owner in each, and no file or printed line holds it", () => {
@@ -323,6 +330,8 @@ describe("a home spelled through dot segments, a parent of the runner's home, or
     expect(r.code).toBe(0);
     const cleared = cwds.map((_, i) => JSON.parse(readFileSync(path.join(out, `codex_session_start_0_171_0.${i + 1}.json`), "utf8")).cwd as string);
     expect(cleared.slice(0, 6)).toEqual(["/home/./user/w", "/home/user/../user/w", "/home/user/../../home/user/w", "ls ~/../user/w", "$HOME/../user/w", '"${HOME}/../user/w"']);
+    // Only the owner changes: every separator, in its own spelling, and what follows it are kept.
+    expect(cleared.slice(10)).toEqual(["\\x2fhome\\x2fuser\\x2fw", "\\057home\\057user\\057w", "%252Fhome%252Fuser%252Fw", "&#x2F;home&#x2F;user&#x2F;w", "&#47;home&#47;user&#47;w", "C:\\x5cUsers\\x5cuser\\x5cw"]);
     expect(JSON.stringify(cleared) + JSON.stringify(r.json)).not.toContain(owner);
     expect(JSON.stringify(cleared)).not.toContain(other);
   });

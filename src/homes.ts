@@ -34,8 +34,9 @@ export interface HomeGrammar {
 }
 
 // A separator, also as written inside text that is itself JSON, a C, Python or shell string, HTML
-// or URL-encoded (once or again): `\/`, `\\/`, `\u002F`, `\x2f`, `\057`, `&#x2F;`, `&#47;`, `%2F`, `%252F`.
-const ANY_SEP = String.raw`(?:\\+u002[fF]|\\+u005[cC]|\\+x2[fF]|\\+x5[cC]|\\+057|\\+134|&#(?:[xX]0*2[fF]|0*47);|&#(?:[xX]0*5[cC]|0*92);|\\*\/|\\+|%(?:25)*2[fF]|%(?:25)*5[cC])+`;
+// or URL-encoded (once or again): `\/`, `\\/`, `\u002F`, `\x2f`, `\057`, `&#x2F;`, `&#47;`, `%2F`, `%252F`;
+// grouped by first character, so that most places are passed over at one look.
+const ANY_SEP = String.raw`(?:\/|\\+(?:u00(?:2[fF]|5[cC])|x(?:2[fF]|5[cC])|057|134|\/)?|%(?:25)*(?:2[fF]|5[cC])|&#(?:[xX]0*(?:2[fF]|5[cC])|0*(?:47|92));)+`;
 const STOP = String.raw`\/\\"'\x60<>|:;,=?*#%&(){}\[\]\x00-\x1f\x7f`;
 // The patterns are not Unicode-mode, which V8 compiles far more slowly: every unit above ASCII
 // counts as a letter where a word boundary is asked for.

@@ -17,7 +17,7 @@ export interface OwnerSpan {
   tilde: boolean;
   /**
    * False where an owner holding a space stood bare in text (after a space, not alone or in
-   * quotes): its words after the first may be the text's own ("ls /home/ana -la", "mv /home/ana a/b").
+   * quotes): its words after the first may be the text's own ("ls /home/<name> -la", "mv /home/<name> a/b").
    */
   sure: boolean;
 }
@@ -145,7 +145,7 @@ function spacedOwner(text: string, from: number, at: number, owner: string, isOw
   return !SEPARATOR_AT.test(text) && !isOwner(first) ? { text: first, sure: true } : { text: owner, sure: false };
 }
 
-// An owner's folder left by "..": "/home/bob/../ana" is ana's home.
+// An owner's folder left by "..": "/home/<one>/../<other>" is the other's home.
 const CLIMB = new RegExp(String.raw`${ANY_SEP}\.\.${ANY_SEP}`, "y");
 
 /** The owners a path names after climbing out of an owner's folder with "..", one after another. */
@@ -155,7 +155,7 @@ function climbed(text: string, end: number, known: string[], isOwner: (name: str
   while (out.length < 16 && CLIMB.test(text)) {
     const at = CLIMB.lastIndex;
     const owner = ownerAt(text, at, SPACED_OWNER, known);
-    // "/home/bob/../.." climbs above the homes: what follows is read as any path is.
+    // "/home/<name>/../.." climbs above the homes: what follows is read as any path is.
     if (owner === null || /^\.+$/.test(owner)) break;
     out.push({ start: at, end: at + owner.length, owner, real: isOwner(owner), tilde: false, sure: true });
     CLIMB.lastIndex = at + owner.length;

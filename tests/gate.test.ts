@@ -4,6 +4,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync }
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { repoWithRemote } from "./hooks-setup.js";
 import { clear, clearJson, PROJECT_ROOT, tempDir } from "./helpers.js";
 
 const g = (cwd: string, ...args: string[]): { code: number; out: string } => {
@@ -29,6 +30,25 @@ function cleared(root: string, acceptWith: string | null): void {
   const file = path.join(root, "CLEARANCE.md");
   if (acceptWith !== null) writeFileSync(file, readFileSync(file, "utf8").replace("The tool never does. -->\n\n", `The tool never does. -->\n${acceptWith}\n`));
   g(root, "add", "fixtures", "CLEARANCE.md");
+}
+
+/** Sets git's filter `name` (the same command both ways) and commits `.gitattributes` holding `attributes`. */
+function withFilter(root: string, name: string, command: string, attributes: string): void {
+  g(root, "config", `filter.${name}.clean`, command);
+  g(root, "config", `filter.${name}.smudge`, command);
+  writeFileSync(path.join(root, ".gitattributes"), attributes);
+  g(root, "add", ".gitattributes");
+  expect(g(root, "commit", "-qm", "attributes").code).toBe(0);
+}
+
+/** What LFS's clean filter leaves: the object in the local store (unless `store` is false), a pointer to commit. */
+function lfsPointer(root: string, bytes: Buffer, store = true): string {
+  const oid = createHash("sha256").update(bytes).digest("hex");
+  if (store) {
+    mkdirSync(path.join(root, ".git", "lfs", "objects", oid.slice(0, 2), oid.slice(2, 4)), { recursive: true });
+    writeFileSync(path.join(root, ".git", "lfs", "objects", oid.slice(0, 2), oid.slice(2, 4), oid), bytes);
+  }
+  return `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize ${bytes.length}\n`;
 }
 
 describe("the gate, through installed hooks", () => {
@@ -206,15 +226,7 @@ describe("the gate, through installed hooks", () => {
 
   it("reads a Git LFS pointer with the object it stands for: a payload there is refused, a pointer whose object is not here cannot be shown clear", () => {
     const root = repo();
-    // What LFS's clean filter leaves: the object in the local store, a pointer in the commit.
-    const lfs = (bytes: Buffer, store = true): string => {
-      const oid = createHash("sha256").update(bytes).digest("hex");
-      if (store) {
-        mkdirSync(path.join(root, ".git", "lfs", "objects", oid.slice(0, 2), oid.slice(2, 4)), { recursive: true });
-        writeFileSync(path.join(root, ".git", "lfs", "objects", oid.slice(0, 2), oid.slice(2, 4), oid), bytes);
-      }
-      return `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize ${bytes.length}\n`;
-    };
+    const lfs = (bytes: Buffer, store = true): string => lfsPointer(root, bytes, store);
     const payload = Buffer.from(JSON.stringify({ session_id: "9f1c2a7e", cwd: "/home/user/proj", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } }));
     writeFileSync(path.join(root, "session.log"), lfs(payload));
     g(root, "add", "session.log");
@@ -283,18 +295,8 @@ describe("the gate, through installed hooks", () => {
 describe("a broken rules folder of the repository", () => {
   /** A repository with one commit, pushed to a bare remote, whose own rules/ holds `file` with `text` (on disk, not committed). */
   function withRules(file: string, text: string): string {
-    const root = tempDir("clear-rules-broken-");
-    const remote = tempDir("clear-rules-broken-remote-");
-    execFileSync("git", ["init", "-q", "--bare", "-b", "main"], { cwd: remote });
-    execFileSync("git", ["init", "-q", "-b", "main"], { cwd: root });
-    g(root, "config", "user.email", "t@example.invalid");
-    g(root, "config", "user.name", "t");
-    writeFileSync(path.join(root, ".gitignore"), "/rules/\n");
-    writeFileSync(path.join(root, "README.md"), "x\n");
-    g(root, "add", ".");
-    g(root, "commit", "-qm", "init");
-    g(root, "remote", "add", "origin", remote);
-    g(root, "push", "-q", "origin", "main");
+    // The rules folder stays untracked: no file a change brings asks the raw-capture check for them.
+    const root = repoWithRemote("clear-rules-broken-", { tool: false });
     mkdirSync(path.join(root, "rules", path.dirname(file)), { recursive: true });
     writeFileSync(path.join(root, "rules", file), text);
     return root;
@@ -367,14 +369,13 @@ describe("a broken rules folder of the repository", () => {
 describe("a path that .gitattributes gives a filter other than Git LFS", () => {
   const payload = JSON.stringify({ session_id: "9f1c2a7e", cwd: "/home/user/proj", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } });
 
+  /** A clean filter that turns each letter thirteen places, as git-crypt stores ciphertext. */
+  const ROT13 = "tr a-zA-Z n-za-mN-ZA-M";
+
   /** A repository whose files under secret/ git stores through a clean filter that turns each letter thirteen places (as git-crypt stores ciphertext). */
   function filteredRepo(): string {
     const root = repo();
-    g(root, "config", "filter.turn.clean", "tr a-zA-Z n-za-mN-ZA-M");
-    g(root, "config", "filter.turn.smudge", "tr a-zA-Z n-za-mN-ZA-M");
-    writeFileSync(path.join(root, ".gitattributes"), "secret/** filter=turn\nlocked/** filter=git-crypt diff=git-crypt\nbig/** filter=lfs\n");
-    g(root, "add", ".gitattributes");
-    expect(g(root, "commit", "-qm", "attributes").code).toBe(0);
+    withFilter(root, "turn", ROT13, "secret/** filter=turn\nlocked/** filter=git-crypt diff=git-crypt\nbig/** filter=lfs\n");
     mkdirSync(path.join(root, "secret"));
     return root;
   }
@@ -431,11 +432,7 @@ describe("a path that .gitattributes gives a filter other than Git LFS", () => {
 
   it("a README.md or .gitignore the fixtures folder and the inbox may hold is read as stored too: through a filter it is refused as unchecked, through LFS with its object", () => {
     const root = repo();
-    g(root, "config", "filter.turn.clean", "tr a-zA-Z n-za-mN-ZA-M");
-    g(root, "config", "filter.turn.smudge", "tr a-zA-Z n-za-mN-ZA-M");
-    writeFileSync(path.join(root, ".gitattributes"), "fixtures/README.md filter=turn\ncaptures-inbox/.gitignore filter=turn\n");
-    g(root, "add", ".gitattributes");
-    expect(g(root, "commit", "-qm", "attributes").code).toBe(0);
+    withFilter(root, "turn", ROT13, "fixtures/README.md filter=turn\ncaptures-inbox/.gitignore filter=turn\n");
     for (const file of ["fixtures/README.md", "captures-inbox/.gitignore"]) {
       mkdirSync(path.join(root, path.dirname(file)), { recursive: true });
       writeFileSync(path.join(root, file), `${payload}\n`);
@@ -456,11 +453,7 @@ describe("a path that .gitattributes gives a filter other than Git LFS", () => {
     }
     // A README under the fixtures folder that is an LFS pointer is read with its object.
     writeFileSync(path.join(root, ".gitattributes"), "");
-    const bytes = Buffer.from(payload);
-    const oid = createHash("sha256").update(bytes).digest("hex");
-    mkdirSync(path.join(root, ".git", "lfs", "objects", oid.slice(0, 2), oid.slice(2, 4)), { recursive: true });
-    writeFileSync(path.join(root, ".git", "lfs", "objects", oid.slice(0, 2), oid.slice(2, 4), oid), bytes);
-    writeFileSync(path.join(root, "fixtures", "README.md"), `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize ${bytes.length}\n`);
+    writeFileSync(path.join(root, "fixtures", "README.md"), lfsPointer(root, Buffer.from(payload)));
     g(root, "add", ".gitattributes", "fixtures/README.md");
     const pointer = g(root, "commit", "-qm", "a pointer");
     expect(pointer.code, pointer.out).not.toBe(0);
@@ -470,11 +463,7 @@ describe("a path that .gitattributes gives a filter other than Git LFS", () => {
 
   it("an accepted fixture whose stored bytes match its digest goes through a filter that keeps them", () => {
     const root = repo();
-    g(root, "config", "filter.keep.clean", "cat");
-    g(root, "config", "filter.keep.smudge", "cat");
-    writeFileSync(path.join(root, ".gitattributes"), "fixtures/** filter=keep\n");
-    g(root, "add", ".gitattributes");
-    expect(g(root, "commit", "-qm", "attributes").code).toBe(0);
+    withFilter(root, "keep", "cat", "fixtures/** filter=keep\n");
     cleared(root, "ACCEPT");
     const commit = g(root, "commit", "-qm", "accepted");
     expect(commit.code, commit.out).toBe(0);

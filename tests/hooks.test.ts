@@ -289,18 +289,20 @@ describe("clear hooks with core.hooksPath set by hand", () => {
   });
 });
 
+/** A repository whose committed hooks (core.hooksPath .githooks) were installed and pushed, and whose tool is then taken away. */
+function wiredWithoutTool(prefix = "clear-missing-"): string {
+  const root = repoWithRemote(prefix);
+  mkdirSync(path.join(root, ".githooks"));
+  git(root, "config", "core.hooksPath", ".githooks");
+  expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
+  git(root, "add", "-A");
+  expect(git(root, "commit", "-qm", "the gate's hooks").code).toBe(0);
+  expect(git(root, "push", "-q", "origin", "main").code).toBe(0);
+  rmSync(path.join(root, "node_modules"), { recursive: true });
+  return root;
+}
+
 describe("the committed hooks where fixture-clear is not installed", () => {
-  function wiredWithoutTool(): string {
-    const root = repoWithRemote("clear-missing-");
-    mkdirSync(path.join(root, ".githooks"));
-    git(root, "config", "core.hooksPath", ".githooks");
-    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
-    git(root, "add", "-A");
-    expect(git(root, "commit", "-qm", "the gate's hooks").code).toBe(0);
-    expect(git(root, "push", "-q", "origin", "main").code).toBe(0);
-    rmSync(path.join(root, "node_modules"), { recursive: true });
-    return root;
-  }
 
   it("lets a commit through that touches nothing that could hold a capture, and refuses the rest in one line", () => {
     const root = wiredWithoutTool();
@@ -344,13 +346,7 @@ describe("the committed hooks where fixture-clear is not installed", () => {
 describe("the committed pre-push hook where fixture-clear is not installed, in a fork", () => {
   /** A repository wired without the tool, with a second remote `upstream` whose branch `work` holds a commit with a JSON file that origin lacks. */
   function forkWithUpstreamCommit(): { root: string; upstream: string } {
-    const root = repoWithRemote("clear-fork-");
-    mkdirSync(path.join(root, ".githooks"));
-    git(root, "config", "core.hooksPath", ".githooks");
-    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
-    git(root, "add", "-A");
-    expect(git(root, "commit", "-qm", "the gate's hooks").code).toBe(0);
-    expect(git(root, "push", "-q", "origin", "main").code).toBe(0);
+    const root = wiredWithoutTool("clear-fork-");
     const upstream = tempDir("clear-fork-upstream-");
     git(upstream, "init", "-q", "--bare", "-b", "main");
     git(root, "remote", "add", "upstream", upstream);
@@ -361,7 +357,6 @@ describe("the committed pre-push hook where fixture-clear is not installed, in a
     expect(git(root, "push", "-q", "--no-verify", "upstream", "work").code).toBe(0);
     git(root, "fetch", "-q", "upstream");
     expect(git(root, "rev-parse", "-q", "--verify", "refs/remotes/upstream/work").code).toBe(0);
-    rmSync(path.join(root, "node_modules"), { recursive: true });
     return { root, upstream };
   }
 

@@ -195,9 +195,9 @@ function companionMask(line: Pick<Line, "names">, setting: Setting, refused: Set
 async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixtures: FixtureOut[], setting: Setting, options: LineOptions): Promise<Pick<Line, "fixtures" | "scan" | "batch">> {
   say(setting, line.captures.length, `scanning ${fixtures.length} fixtures`);
   // The scanner and the kit's edge load only for the record: inventory, pair and select start without them.
-  const { scanEngine, scanPass } = await import("./passes/scan.js");
+  const { scanEngine, scanPass, sittingEngine } = await import("./passes/scan.js");
   const { committedTransports } = await import("./io/kit.js");
-  const engine = scanEngine(setting.rules.secrets, line.names.grammar, userNamePattern(line.names.checked), setting.rules.knownMembers);
+  const engine = sittingEngine(setting.rules, line.names);
   const scanOf = (inputs: { file: string; text: string }[]): Promise<ScanResult> => scanPass(inputs, engine, setting.display);
   // Waivers a person wrote in clear.config.json apply to the fixtures only, and the batch lists them.
   const fixtureTexts = fixtures.map((f) => ({ file: f.path, text: Buffer.from(f.bytes).toString("utf8") }));
@@ -262,8 +262,8 @@ async function guardWritten(batch: string, fixtures: FixtureOut[], scanOf: (inpu
 export async function refuseUncleared(substitution: Substitution, names: SittingNames, setting: Setting): Promise<void> {
   const cleared = substitution.files.filter((f) => f.cleared !== null);
   if (cleared.length === 0) return;
-  const { scanEngine, scanPass } = await import("./passes/scan.js");
-  const engine = scanEngine(setting.rules.secrets, names.grammar, userNamePattern(names.checked), setting.rules.knownMembers);
+  const { scanPass, sittingEngine } = await import("./passes/scan.js");
+  const engine = sittingEngine(setting.rules, names);
   const scan = await scanPass(cleared.map((f, i) => ({ file: `${i}`, text: f.cleared as string })), engine, setting.display);
   const found = new Map<string, Finding[]>();
   for (const s of scan.findings) {

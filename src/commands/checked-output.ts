@@ -1,4 +1,3 @@
-import { userNamePattern } from "../homes.js";
 import { offsetOf } from "../json/reader.js";
 import type { Setting } from "../io/setting.js";
 import { sittingNames, type SittingNames } from "../passes/substitute/index.js";
@@ -51,8 +50,8 @@ export async function checkedValue<T>(value: T, setting: Setting, names: Sitting
     length += text.length + 1;
   }
   const joined = strings.join("\n");
-  const { scanEngine, scanFindings } = await import("../passes/scan.js");
-  const engine = scanEngine(setting.rules.secrets, names.grammar, userNamePattern(names.checked), setting.rules.knownMembers);
+  const { scanFindings, sittingEngine } = await import("../passes/scan.js");
+  const engine = sittingEngine(setting.rules, names);
   // The rules' reach is the scan's and run's to prove (their control); here they only star.
   const findings = await scanFindings([{ file: "output", text: joined }], engine, setting.display);
   if (findings.length === 0) return value;

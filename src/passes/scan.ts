@@ -5,7 +5,7 @@ import { rules as presetRules } from "@secretlint/secretlint-rule-preset-recomme
 import type { SecretLintCoreConfig, SecretLintCoreConfigRulePreset, SecretLintCoreResultMessage } from "@secretlint/types";
 import { sha256Hex } from "../digest.js";
 import { maskFound, type Display } from "../display.js";
-import type { HomeGrammar } from "../homes.js";
+import { userNamePattern, type HomeGrammar } from "../homes.js";
 import { decodeLevel } from "../json/escapes.js";
 import { escapePointerToken, placeOf } from "../json/reader.js";
 import { ESCAPE_DEPTH_DESCRIPTION, ESCAPE_DEPTH_RULE, escapeDepthRule, tooDeepExample } from "../scan-rules/escape-depth.js";
@@ -14,7 +14,7 @@ import { patternRule } from "../scan-rules/pattern-rule.js";
 import { MAX_LEVELS, placeAt, prepareSource, type SourceReadings } from "../scan-rules/readings.js";
 import { ownRules, type OwnRules } from "../scan-rules/runner.js";
 import { SENSITIVE_MEMBER_DESCRIPTION, SENSITIVE_MEMBER_RULE, sensitiveMemberRule } from "../scan-rules/sensitive-member.js";
-import type { ScanFinding, ScanResult, ScanWaiver, SecretRules } from "../types.js";
+import type { Rules, ScanFinding, ScanResult, ScanWaiver, SecretRules } from "../types.js";
 import { waive, type Found } from "./scan-waivers.js";
 
 // The secret scan: secretlint's engine with the rules of its recommended preset (AWS id scan on,
@@ -140,6 +140,11 @@ export function scanEngine(secrets: SecretRules, grammar: HomeGrammar, names: Re
   ]);
   const catalogue = catalogueOf(secrets);
   return { presetConfig: { rules: [preset] }, own, control: controlOf(secrets), expected: catalogue.map((r) => r.id), catalogue, madeFrom: [secrets, grammar, structure, names?.source ?? ""] };
+}
+
+/** The engine that reads a sitting's texts: the rules, the home grammar the sitting taught and every name it checks for. */
+export function sittingEngine(rules: Pick<Rules, "secrets" | "knownMembers">, names: { grammar: HomeGrammar; checked: string[] }): ScanEngine {
+  return scanEngine(rules.secrets, names.grammar, userNamePattern(names.checked), rules.knownMembers);
 }
 
 // An engine made again from the very same rules, home grammar, member list and names runs the

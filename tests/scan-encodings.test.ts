@@ -152,6 +152,12 @@ describe("clear scan finds a key in base64 that starts at any offset of a longer
     }
     encodings["middle-of-blob"] = (s) => `QmxvYi${base64(`${prose(31)} ${s} ${prose(57)}`)}`;
     encodings["base64url"] = (s) => `id-${Buffer.from(inText(s, 5)).toString("base64url")}`;
+    // A run of one letter repeated (a placeholder of x's) decodes to noise alone, never glued to a key.
+    for (const letter of ["x", "A", "w"]) {
+      encodings[`after-${letter}s`] = (s) => `${letter.repeat(300)}${base64(s)}`;
+      encodings[`before-${letter}s`] = (s) => `${base64(inText(s, 3))}${letter.repeat(301)}`;
+      encodings[`wrapped-${letter}s`] = (s) => wrapped(`${letter.repeat(152)}${base64(inText(s, 3))}`, 76, "\r\n");
+    }
     expectEachFound(casesOf(encodings));
   });
 });

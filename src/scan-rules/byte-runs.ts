@@ -229,6 +229,29 @@ function dumpBytes(text: string, words: Span[]): DecodedBytes {
   return { bytes: Buffer.from(bytes), sourceAt: (j) => (j >= starts.length ? last[1] : (starts[j] as number)), group: 1 };
 }
 
+/** Whether a byte is a control character that text never holds (a tab and line breaks are text). */
+const isControlByte = (b: number): boolean => (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) || b === 0x7f;
+
+/** The base64 characters that, repeated, decode to a group of three bytes holding a control character. */
+const REPEATS_TO_NOISE = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  if (((CLASSES[c] as number) & BASE64) === 0) continue;
+  REPEATS_TO_NOISE[c] = Buffer.from(String.fromCharCode(c).repeat(4), "base64").some(isControlByte) ? 1 : 0;
+}
+
+/**
+ * Whether a base64 run is one character repeated whose bytes hold a control character: from any
+ * offset it decodes to one group of three bytes repeated, so no three bytes in a row are all text
+ * and no stretch of it spells anything (a placeholder of x's is one).
+ */
+function repeatsNoise(text: string, run: Base64Run): boolean {
+  const [first] = run.pieces as [Span];
+  const code = text.charCodeAt(first[0]);
+  if (REPEATS_TO_NOISE[code] !== 1) return false;
+  for (const [start, end] of run.pieces) for (let k = start; k < end; k++) if (text.charCodeAt(k) !== code) return false;
+  return true;
+}
+
 /**
  * What a visit of decoded bytes says: stop, go on, or go on to the next run (these bytes were
  * text whole, so the run read from its other offsets can only be noise).
@@ -243,6 +266,7 @@ export function forEachByteRun(text: string, visit: (bytes: DecodedBytes) => Vis
   if (text.length < MIN_BASE64) return;
   const runs = runsOf(text);
   for (const run of runs.base64) {
+    if (repeatsNoise(text, run)) continue;
     const length = run.pieces.reduce((n, [start, end]) => n + end - start, 0);
     const shifts = length >= MIN_SHIFTED_BASE64 ? 4 : 1;
     for (let shift = 0; shift < shifts && length - shift >= MIN_BASE64; shift++) {

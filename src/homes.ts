@@ -34,9 +34,14 @@ export interface HomeGrammar {
 }
 
 // A separator, also as written inside text that is itself JSON, a C, Python or shell string, HTML
-// or URL-encoded (once or again): `\/`, `\\/`, `\u002F`, `\x2f`, `\057`, `&#x2F;`, `&#47;`, `%2F`, `%252F`;
+// (numbered or named, and escaped again as `&amp;`) or URL-encoded (once or again): `\/`, `\\/`,
+// `\u002F`, `\x2f`, `\057`, `&#x2F;`, `&#47;`, `&sol;`, `&bsol;`, `&amp;sol;`, `%2F`, `%252F`;
 // grouped by first character, so that most places are passed over at one look.
-const ANY_SEP = String.raw`(?:\/|\\+(?:u00(?:2[fF]|5[cC])|x(?:2[fF]|5[cC])|057|134|\/)?|%(?:25)*(?:2[fF]|5[cC])|&#(?:[xX]0*(?:2[fF]|5[cC])|0*(?:47|92));)+`;
+const ANY_SEP = String.raw`(?:\/|\\+(?:u00(?:2[fF]|5[cC])|x(?:2[fF]|5[cC])|057|134|\/)?|%(?:25)*(?:2[fF]|5[cC])|&(?:(?:amp|AMP);)*(?:#(?:[xX]0*(?:2[fF]|5[cC])|0*(?:47|92))|sol|bsol);)+`;
+// The root pattern reads every letter case, but HTML's names are case-sensitive: `&SOL;` is no separator.
+const REFERENCE_ANY_CASE = /&(?:amp;)*(?:b?sol;|#)/gi;
+const REFERENCE = /^&(?:(?:amp|AMP);)*(?:b?sol;|#)$/;
+const spellsReferencesRight = (text: string): boolean => [...text.matchAll(REFERENCE_ANY_CASE)].every((m) => REFERENCE.test(m[0]));
 const STOP = String.raw`\/\\"'\x60<>|:;,=?*#%&(){}\[\]\x00-\x1f\x7f`;
 // The patterns are not Unicode-mode, which V8 compiles far more slowly: every unit above ASCII
 // counts as a letter where a word boundary is asked for.
@@ -66,7 +71,7 @@ export function nameSpellings(name: string): string[] {
 const PATH_BREAK = /[\s"'`=()[\]{}<>,;|:*?!&#]/;
 const SEPARATORS = new RegExp(ANY_SEP, "g");
 const SLUG_BREAK = /[\s"'`=()[\]{}<>,;|:*?!&#\/\\]/;
-const SLUG: RootMeta = { spaced: false, tilde: false, anchored: false };
+const SLUG: RootMeta = { spaced: false, tilde: false, anchored: false, slug: true, domains: false };
 // How far back a root looks for the segments before it; a longer run is read fail-closed.
 const PREFIX_REACH = 512;
 
@@ -209,12 +214,16 @@ interface RootMeta {
   tilde: boolean;
   /** Written from "/": stands only where it begins a path, or under a mount prefix the rules list. */
   anchored: boolean;
+  slug: boolean;
+  /** Listed in domainFolders: an owner that reads as a domain holds another owner. */
+  domains: boolean;
 }
 
 interface Patterns {
   roots: RegExp;
   slugs: RegExp;
   meta: Map<string, RootMeta>;
+  slug: RootMeta;
 }
 
 // Compiling the root pattern is the dearest step of a grammar: every grammar of one rules object
@@ -232,6 +241,7 @@ function patterns(rules: HomeRules): Patterns {
 function compilePatterns(rules: HomeRules): Patterns {
   const groups = `(?:${rules.groupFolders.map(escapeRegex).join("|")})`;
   const meta = new Map<string, RootMeta>();
+  const listed = new Set(rules.domainFolders?.roots ?? []);
   // Every root takes either slash: a root's own separators document its platform, but a path
   // written with the other one (WSL, a Windows tool) still names the same owner.
   const alternatives = [...rules.roots]
@@ -240,13 +250,16 @@ function compilePatterns(rules: HomeRules): Patterns {
       // "/home/./ana" is ana's home too.
       const after = r.root === "~" ? String.raw`(?=[A-Za-z\u0080-\uffff])` : `${ANY_SEP}(?:\\.${ANY_SEP})*`;
       const lead = r.root === "~" ? String.raw`(?<![${LETTER}_~.\-])` : "";
-      meta.set(`r${i}`, { spaced: r.owner === "segment-with-spaces", tilde: r.root === "~", anchored: r.root.startsWith("/") });
+      const domains = listed.has(r.id);
+      meta.set(`r${i}`, { spaced: r.owner === "segment-with-spaces", tilde: r.root === "~", anchored: r.root.startsWith("/"), slug: false, domains });
       return `${lead}(?<r${i}>${rootSource(r.root, ANY_SEP, groups)}${after})`;
     });
   const slugAlternatives = [...rules.slugs]
     .sort((a, b) => b.root.length - a.root.length)
     .map((s) => rootSource(s.root, "-", groups).replace(/^/, String.raw`(?<![${LETTER}])`));
-  return { roots: new RegExp(alternatives.join("|"), "gi"), slugs: new RegExp(slugAlternatives.join("|"), "gi"), meta };
+  // One reading serves every slug: a slug root listed in domainFolders lists them all.
+  const slug = { ...SLUG, domains: rules.slugs.some((x) => listed.has(x.id)) };
+  return { roots: new RegExp(alternatives.join("|"), "gi"), slugs: new RegExp(slugAlternatives.join("|"), "gi"), meta, slug };
 }
 
 /**
@@ -282,41 +295,107 @@ function firstAndLongest(found: OwnerSpan[]): OwnerSpan[] {
   return kept;
 }
 
+/** What a walk over a text needs of its grammar. */
+interface WalkContext {
+  knownForms: string[];
+  isOwner: (name: string) => boolean;
+  stands: (text: string, from: number, at: number) => boolean;
+  domainFolder: (segment: string) => boolean;
+  anywhere: boolean;
+}
+
+/** A name with its percent-escapes undone, as often as a URL escaped them again ("%2561" is "a"). */
+function percentDecodedName(name: string): string {
+  let out = name;
+  for (let k = 0; k < 4 && /%[0-9A-Fa-f]{2}/.test(out); k++) out = out.replace(/%([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return out;
+}
+
+/**
+ * Whether a folder where an owner stands reads as a domain, as winbind (a NetBIOS name in capitals)
+ * and SSSD (a DNS name) lay out "<root>/<domain>/<user>"; rules/homes.json's domainFolders.
+ */
+function domainTest(rules: HomeRules): (segment: string) => boolean {
+  const suffixes = new Set(rules.domainFolders?.suffixes ?? []);
+  return (segment) => {
+    if (/^[A-Z0-9_-]{2,}$/.test(segment) && /[A-Z]/.test(segment)) return true;
+    const labels = segment.split(".");
+    if (labels.length < 2 || !labels.every((l) => /^[A-Za-z0-9-]+$/.test(l))) return false;
+    const last = (labels[labels.length - 1] as string).toLowerCase();
+    return labels.length >= 3 || /^[a-z]{2}$/.test(last) || suffixes.has(last);
+  };
+}
+
+function ownerSpan(ctx: WalkContext, text: string, from: number, at: number, root: RootMeta): OwnerSpan | null {
+  const read = ownerAt(text, at, root.spaced ? SPACED_OWNER : root.slug ? SLUG_OWNER : SEGMENT_OWNER, ctx.knownForms);
+  if (read === null) return null;
+  const owner = spacedOwner(text, from, at, read, ctx.isOwner);
+  return { start: at, end: at + owner.text.length, owner: owner.text, real: ctx.isOwner(owner.text), tilde: root.tilde, sure: owner.sure };
+}
+
+/** The folder after a domain folder ("<root>/<domain>/<user>"), where one follows: an owner too. */
+function domainMember(ctx: WalkContext, text: string, from: number, end: number, root: RootMeta): OwnerSpan | null {
+  let at = end + 1;
+  if (!root.slug) {
+    SEPARATOR_AT.lastIndex = end;
+    if (!SEPARATOR_AT.test(text)) return null;
+    at = SEPARATOR_AT.lastIndex;
+  } else if (text.charAt(end) !== "-") return null;
+  const member = ownerSpan(ctx, text, from, at, root);
+  return member === null || member.owner.startsWith(".") ? null : member;
+}
+
+/** Every owner `re` (the roots or the slugs) finds in a text, in one walk. */
+function collect(ctx: WalkContext, text: string, re: RegExp, breaks: RegExp, pick: (m: RegExpExecArray) => RootMeta, out: OwnerSpan[]): void {
+  const starts = new PathStarts(text, breaks);
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    if (m[0].length === 0) re.lastIndex++;
+    // A root spelt with a reference HTML does not have is no root here; one may begin further on.
+    if (!spellsReferencesRight(m[0])) {
+      re.lastIndex = m.index + 1;
+      continue;
+    }
+    const root = pick(m);
+    const from = starts.at(m.index);
+    const inHome = starts.homeIn === from && !climbsBetween(text, starts.ownerEnd, m.index);
+    if (!ctx.anywhere && (inHome || (root.anchored && !ctx.stands(text, from, m.index)))) continue;
+    const at = m.index + m[0].length;
+    const owner = ownerSpan(ctx, text, from, at, root);
+    // "/home/.." climbs above the homes: what follows is read as any path is.
+    if (owner === null || /^\.\.?$/.test(owner.owner)) continue;
+    out.push(owner);
+    const member = root.domains && ctx.domainFolder(owner.owner) ? domainMember(ctx, text, from, owner.end, root) : null;
+    if (member) out.push(member);
+    if (!root.tilde && !root.slug) pushAll(out, climbed(text, (member ?? owner).end, ctx.knownForms, ctx.isOwner));
+    starts.homeIn = from;
+    starts.ownerEnd = (out[out.length - 1] as OwnerSpan).end;
+  }
+}
+
 function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: boolean }): HomeGrammar {
   const notOwners = new Set([...rules.notOwners, ...(rules.declared ?? []).map((d) => d.segment)].map((n) => n.toLowerCase()));
-  const knownForms = [...new Set(known.flatMap(nameSpellings))].sort((a, b) => b.length - a.length);
-  const { roots, slugs, meta } = patterns(rules);
+  const { roots, slugs, meta, slug } = patterns(rules);
   const mounts = rules.position.mounts.map(mountShape);
   const deepest = mounts.reduce((a, m) => Math.max(a, m.length), -Infinity);
   const keywords = keywordsOf(rules);
-  const isOwner = (name: string): boolean => name !== rules.placeholder && !notOwners.has(name.toLowerCase()) && !/^[$%~.]|^\.\.?$/.test(name);
-
-  const stands = (text: string, from: number, at: number): boolean => standsIn(text, from, at, mounts, deepest);
-
-  const collect = (text: string, re: RegExp, breaks: RegExp, pick: (m: RegExpExecArray) => RootMeta, out: OwnerSpan[]): void => {
-    const starts = new PathStarts(text, breaks);
-    re.lastIndex = 0;
-    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-      if (m[0].length === 0) re.lastIndex++;
-      const root = pick(m);
-      const from = starts.at(m.index);
-      const inHome = starts.homeIn === from && !climbsBetween(text, starts.ownerEnd, m.index);
-      if (!options.anywhere && (inHome || (root.anchored && !stands(text, from, m.index)))) continue;
-      const at = m.index + m[0].length;
-      const read = ownerAt(text, at, root.spaced ? SPACED_OWNER : root === SLUG ? SLUG_OWNER : SEGMENT_OWNER, knownForms);
-      if (read === null) continue;
-      const owner = spacedOwner(text, from, at, read, isOwner);
-      out.push({ start: at, end: at + owner.text.length, owner: owner.text, real: isOwner(owner.text), tilde: root.tilde, sure: owner.sure });
-      if (!root.tilde && root !== SLUG) pushAll(out, climbed(text, at + owner.text.length, knownForms, isOwner));
-      starts.homeIn = from;
-      starts.ownerEnd = (out[out.length - 1] as OwnerSpan).end;
-    }
+  // An owner spelt with percent-escapes ("%61na") is the owner they spell; "%USERNAME%" spells none.
+  const isOwner = (name: string): boolean => {
+    const plain = percentDecodedName(name);
+    return plain !== rules.placeholder && !notOwners.has(plain.toLowerCase()) && !/^[$%~.]|^\.\.?$/.test(plain);
+  };
+  const ctx: WalkContext = {
+    knownForms: [...new Set(known.flatMap(nameSpellings))].sort((a, b) => b.length - a.length),
+    isOwner,
+    stands: (text, from, at) => standsIn(text, from, at, mounts, deepest),
+    domainFolder: domainTest(rules),
+    anywhere: options.anywhere === true,
   };
   const groupNames = [...meta.keys()];
   const rootOf = (m: RegExpExecArray): RootMeta => {
     const groups = m.groups ?? {};
     for (const name of groupNames) if (groups[name] !== undefined) return meta.get(name) as RootMeta;
-    return SLUG;
+    return slug;
   };
   // A sitting repeats its paths: each distinct text is read once per grammar.
   const seen = new Memo<readonly OwnerSpan[]>();
@@ -329,9 +408,9 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
     realOwners: (text) => seenReal.get(text, () => grammar.owners(text).filter((o) => o.real)),
     owners: (text) => seen.get(text, () => {
       const out: OwnerSpan[] = [];
-      collect(text, roots, PATH_BREAK, rootOf, out);
+      collect(ctx, text, roots, PATH_BREAK, rootOf, out);
       // A slug is one path segment: a second root inside the same slug is a folder of the first owner's.
-      collect(text, slugs, SLUG_BREAK, () => SLUG, out);
+      collect(ctx, text, slugs, SLUG_BREAK, () => slug, out);
       return firstAndLongest(out);
     }),
   };
@@ -340,14 +419,14 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
 
 /**
  * The names an owner teaches, in lower case: itself, and each word of it a text may write alone
- * ("Alice Smith", "alice.smith@corp": alice, smith; "ana+dev": ana); where its words after the
+ * ("Alice Smith", "alice.smith@corp", "alice-smith", "alice_smith": alice, smith; "ana+dev": ana); where its words after the
  * first may be the text's own (`sure` false), the first word only.
  */
 export function ownerNames(owner: string, sure = true): string[] {
-  const spelt = owner.replace(/%([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(/\\(?=\s)/g, "");
+  const spelt = percentDecodedName(owner).replace(/\\(?=\s)/g, "");
   const local = spelt.replace(/^([^@]+)@.*$/su, "$1").replace(/^([^+]+)\+.*$/su, "$1");
   const words = local
-    .split(/[\s.]+/u)
+    .split(/[\s._-]+/u)
     .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""))
     .filter((w) => /\p{L}/u.test(w) && [...w].length >= 2);
   const taught = [owner, spelt, ...(sure ? words : words.slice(0, 1))];

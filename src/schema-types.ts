@@ -111,6 +111,16 @@ export type HomeRules = {
     examples: HomeRulesExample[];
     notExamples?: string[];
   }[];
+  /** winbind and SSSD lay out homes as <root>/<domain>/<user>. Under the listed roots (and slugs), a first segment that reads as a domain (a NetBIOS name: capitals, digits, '-' or '_', two or more, one a capital; or a dotted name of three or more labels, or of two whose last is two letters or one of suffixes) is an owner, and so is the segment after it: both are replaced, so that an owner written in capitals is never kept as a domain. */
+  domainFolders?: {
+    roots: string[];
+    suffixes: string[];
+    examples: {
+      text: string;
+      owners: string[];
+    }[];
+    notExamples: HomeRulesExample[];
+  };
   slugs: {
     id: string;
     root: string;

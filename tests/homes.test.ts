@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { homeGrammar } from "../src/homes.js";
@@ -345,5 +345,99 @@ describe("a home spelled through dot segments, a parent of the runner's home, or
     const r = clearJson(["run", dir, "--root", root]);
     expect(r.code).toBe(1);
     expect(r.json.findings).toContainEqual(expect.objectContaining({ pointer: "/cwd", message: expect.stringContaining("clear/home-owner") }));
+  });
+});
+
+describe("homes in domain folders (rules/homes.json domainFolders)", () => {
+  it("a folder that reads as a domain holds an owner too: both are read, in each example; a user's own folder never", () => {
+    const folders = rules.homes.domainFolders!;
+    for (const ex of folders.examples) expect(grammar.realOwners(ex.text).map((o) => o.owner), ex.text).toEqual(ex.owners);
+    for (const ex of folders.notExamples) expect(grammar.realOwners(ex.text).map((o) => o.owner), ex.text).toEqual([ex.owner]);
+  });
+
+  it("a domain a person declared no person still holds an owner, and only the owner is replaced", () => {
+    const declared = homeGrammar({ ...rules.homes, declared: [{ segment: "CORP", reason: "the AD domain" }] });
+    expect(declared.realOwners("/home/CORP/ana/x").map((o) => o.owner)).toEqual(["ana"]);
+    expect(declared.realOwners("/home/CORP/user/x")).toEqual([]);
+  });
+});
+
+describe("separators and owners spelled so that a reader decodes them, end to end", () => {
+  const owner = ["qu", "illon"].join("");
+  const hex = (c: string): string => c.charCodeAt(0).toString(16);
+  const cases: [string, string][] = [
+    // HTML's named references for the slashes, and the same escaped again as &amp;.
+    [`&sol;home&sol;${owner}&sol;w`, "&sol;home&sol;user&sol;w"],
+    [`C:&bsol;Users&bsol;${owner}&bsol;w`, "C:&bsol;Users&bsol;user&bsol;w"],
+    [`&amp;sol;home&amp;sol;${owner}&amp;sol;w`, "&amp;sol;home&amp;sol;user&amp;sol;w"],
+    [`&amp;#x2F;home&amp;#x2F;${owner}&amp;#x2F;w`, "&amp;#x2F;home&amp;#x2F;user&amp;#x2F;w"],
+    // An owner's letters percent-encoded, once or twice.
+    [`/home/%${hex("q")}${owner.slice(1)}/w`, "/home/user/w"],
+    [`/home/%25${hex("q")}${owner.slice(1)}/w`, "/home/user/w"],
+    // A path that climbs above the homes and comes back.
+    [`/home/../home/${owner}/w`, "/home/../home/user/w"],
+    // winbind's and SSSD's domain folders: the domain and the owner in it.
+    [`/home/CORP/${owner}/w`, "/home/user/user/w"],
+    [`/home/corp.example.com/${owner}/w`, "/home/user/user/w"],
+  ];
+
+  it("clear substitute replaces the owner in each, keeps every separator as written, and nothing printed holds it", () => {
+    const dir = tempDir();
+    cases.forEach(([cwd], i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 1}.json`), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd })));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.json.findings).toEqual([]);
+    expect(r.code).toBe(0);
+    cases.forEach(([, cleared], i) => {
+      const bytes = readFileSync(path.join(out, `codex_session_start_0_171_0.${i + 1}.json`), "utf8");
+      expect(bytes).toBe(JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: cleared }));
+    });
+    expect(JSON.stringify(r.json)).not.toContain(owner);
+  });
+
+  it("HTML's names are case-sensitive: a spelling HTML does not have is no separator", () => {
+    for (const text of [`&SOL;home&SOL;${owner}`, `&Sol;home&Sol;${owner}`, `&BSOL;Users&BSOL;${owner}`, `&AmP;sol;home&AmP;sol;${owner}`]) expect(grammar.owners(text), text).toEqual([]);
+    expect(grammar.realOwners(`&AMP;sol;home&AMP;sol;${owner}`).map((o) => o.owner)).toEqual([owner]);
+  });
+
+  it("a domain folder's owner alone in a value substitution keeps refuses the file, naming file and pointer, and writes none of it", () => {
+    const dir = tempDir();
+    const call = (id: string): object => ({ session_id: "s", turn_id: "t", hook_event_name: "PreToolUse", tool_name: "shell", tool_input: { command: "ls" }, tool_use_id: id });
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: `/home/CORP/${owner}/w` }));
+    writeFileSync(path.join(dir, "codex_pre_tool_use_0_171_0.1.json"), JSON.stringify(call(`call_${owner}`)));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code).toBe(1);
+    const left = (r.json.findings as { code: string; file: string; pointer: string }[]).filter((f) => f.code === "user-name-left");
+    expect(left.map((f) => [f.file, f.pointer])).toEqual([["codex_pre_tool_use_0_171_0.1.json", "/tool_use_id"]]);
+    expect(readdirSync(out)).toEqual(["codex_session_start_0_171_0.1.json"]);
+    expect(JSON.stringify(r.json)).not.toContain(owner);
+  });
+});
+
+describe("an owner joined by a dash or an underscore teaches each of its words", () => {
+  const first = ["an", "a"].join("");
+  const second = ["mar", "ia"].join("");
+
+  it("each word alone in a value substitution keeps refuses the file, naming file and pointer; the home itself is cleared", () => {
+    const dir = tempDir();
+    const call = (id: string): object => ({ session_id: "s", turn_id: "t", hook_event_name: "PreToolUse", tool_name: "shell", tool_input: { command: "ls" }, tool_use_id: id });
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: `/home/${first}-${second}/w` }));
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.2.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: `/Users/${second}_${first}/w` }));
+    writeFileSync(path.join(dir, "codex_pre_tool_use_0_171_0.1.json"), JSON.stringify(call(`call_${second}`)));
+    writeFileSync(path.join(dir, "codex_pre_tool_use_0_171_0.2.json"), JSON.stringify(call(`${first}`)));
+    writeFileSync(path.join(dir, "codex_pre_tool_use_0_171_0.3.json"), JSON.stringify(call("call_01")));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code).toBe(1);
+    const left = (r.json.findings as { code: string; file: string; pointer: string }[]).filter((f) => f.code === "user-name-left");
+    expect(left.map((f) => [f.file, f.pointer]).sort()).toEqual([
+      ["codex_pre_tool_use_0_171_0.1.json", "/tool_use_id"],
+      ["codex_pre_tool_use_0_171_0.2.json", "/tool_use_id"],
+    ]);
+    expect(readdirSync(out).sort()).toEqual(["codex_pre_tool_use_0_171_0.3.json", "codex_session_start_0_171_0.1.json", "codex_session_start_0_171_0.2.json"]);
+    expect(JSON.parse(readFileSync(path.join(out, "codex_session_start_0_171_0.1.json"), "utf8")).cwd).toBe("/home/user/w");
+    expect(JSON.parse(readFileSync(path.join(out, "codex_session_start_0_171_0.2.json"), "utf8")).cwd).toBe("/Users/user/w");
+    for (const word of [first, second]) expect(JSON.stringify(r.json), word).not.toMatch(new RegExp(word, "i"));
   });
 });

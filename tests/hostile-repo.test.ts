@@ -180,6 +180,80 @@ describe("exact paths", () => {
   });
 });
 
+describe("a place's other spelling, as the file systems fold letters, and after a layout moves", () => {
+  it("a long s, a dotless i or a ligature where a place's letters stand (APFS and NTFS fold them to plain letters): refused at commit, at push, by verify --rev, --range and on disk", () => {
+    const root = acceptedRepo();
+    bareRemote(root);
+    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+    const base = g(root, "rev-parse", "HEAD").out.trim();
+    for (const name of ["fixture\u017f/claude-code/2.1.261/pre_tool_use.json", "f\u0131xtures/a.md", "\ufb01xtures/a.md", "clear.con\ufb01g.j\u017fon"]) {
+      mkdirSync(path.join(root, path.dirname(name)), { recursive: true });
+      writeFileSync(path.join(root, name), '{"note": "no payload"}\n');
+      g(root, "add", "-f", "--", name);
+      const commit = g(root, "commit", "-qm", "folded spelling");
+      expect(commit.code, name).toBe(1);
+      expect(commit.out, name).toContain("place-in-other-spelling");
+      sneak(root, "folded spelling");
+      const push = g(root, "push", "-q", "origin", "main");
+      expect(push.code, name).not.toBe(0);
+      expect(push.out, name).toContain("place-in-other-spelling");
+      for (const args of [["--rev", "HEAD"], ["--range", `${base}..HEAD`], []]) {
+        const v = clearJson(["verify", ...args], { cwd: root });
+        expect(v.code, `${name} ${args.join(" ")}`).toBe(1);
+        expect(v.json.findings, `${name} ${args.join(" ")}`).toContainEqual(expect.objectContaining({ code: "place-in-other-spelling", file: name }));
+      }
+      g(root, "reset", "-q", "--hard", base);
+      rmSync(path.join(root, name.split("/")[0] as string), { recursive: true, force: true });
+    }
+  });
+
+  it("Fixtures/ added while clear.config.json moved the fixtures elsewhere is refused in the commit that moves them back: at commit, at push and by verify --range", () => {
+    const root = acceptedRepo();
+    bareRemote(root);
+    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+    const base = g(root, "rev-parse", "HEAD").out.trim();
+    const name = "Fixtures/claude-code/2.1.261/pre_tool_use.json";
+    writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ paths: { fixtures: "data", clearance: "docs/none.md" } }));
+    mkdirSync(path.join(root, path.dirname(name)), { recursive: true });
+    writeFileSync(path.join(root, name), '{"note": "no payload"}\n');
+    g(root, "add", "--", "clear.config.json", name);
+    // Under the moved layout it names no place: the commit that moves the fixtures away goes through.
+    expect(g(root, "commit", "-qm", "fixtures moved away").code).toBe(0);
+    g(root, "rm", "-q", "--", "clear.config.json");
+    const back = g(root, "commit", "-qm", "fixtures moved back");
+    expect(back.code).toBe(1);
+    expect(back.out).toContain("place-in-other-spelling");
+    expect(back.out).toContain(name);
+    sneak(root, "fixtures moved back");
+    const push = g(root, "push", "-q", "origin", "main");
+    expect(push.code).not.toBe(0);
+    expect(push.out).toContain(name);
+    const range = clearJson(["verify", "--range", `${base}..HEAD`], { cwd: root });
+    expect(range.code).toBe(1);
+    expect(range.json.findings).toContainEqual(expect.objectContaining({ code: "place-in-other-spelling", file: name }));
+  });
+});
+
+describe("a blob git does not have cannot be shown free of a payload", () => {
+  it("a file whose blob is missing from the repository is refused by verify --rev and --range, naming it, never read as empty", () => {
+    const root = acceptedRepo();
+    const base = g(root, "rev-parse", "HEAD").out.trim();
+    mkdirSync(path.join(root, "tests", "data"), { recursive: true });
+    cpSync(path.join(SITTING, RAW), path.join(root, "tests", "data", "sample.txt"));
+    g(root, "add", "--", "tests/data/sample.txt");
+    sneak(root, "a raw capture");
+    const blob = g(root, "rev-parse", "HEAD:tests/data/sample.txt").out.trim();
+    // The object, loose as a commit leaves it, taken away: a damaged or partial repository.
+    rmSync(path.join(root, ".git", "objects", blob.slice(0, 2), blob.slice(2)));
+    expect(g(root, "cat-file", "-e", blob).code).not.toBe(0);
+    for (const args of [["--rev", "HEAD"], ["--range", `${base}..HEAD`]]) {
+      const v = clearJson(["verify", ...args], { cwd: root });
+      expect(v.code, args.join(" ")).toBe(1);
+      expect(v.json.findings, args.join(" ")).toContainEqual(expect.objectContaining({ code: "raw-capture-committed", file: "tests/data/sample.txt" }));
+    }
+  });
+});
+
 describe("a configured path is a path, never git's pathspec magic", () => {
   for (const [key, place] of [["capturesInbox", ":inbox"], ["capturesInbox", "in*"], ["fixtures", ":(top)fx"], ["fixtures", "f?x"]] as const) {
     it(`paths.${key} ${JSON.stringify(place)}: what lands there is refused at commit, by verify --rev, --range and on disk`, () => {

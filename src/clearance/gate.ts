@@ -53,6 +53,16 @@ export interface CommitVerdict {
 /** The paths a change adds or changes (a deletion brings nothing). */
 const brought = (changes: Change[]): string[] => changes.filter((c) => c.status !== "D").map((c) => c.path);
 
+/**
+ * The paths a change's other spellings of the places are looked for in: what it brings; and, where
+ * it changes clear.config.json (a layout moved, or moved back), every path its tree holds, since a
+ * path no place's other spelling under the old layout may be one under the new (`Fixtures/` added
+ * while the fixtures stood elsewhere lands in `fixtures/` once they stand there again).
+ */
+function spellingPaths(changes: Change[], all: () => string[]): string[] {
+  return changes.some((c) => c.path === CONFIG_FILE) ? all() : brought(changes);
+}
+
 /** The config a commit (or the index) holds; links are reported by the verify pass, so one reads as absent here. `listed`: the index's entries, when already read. */
 export function configAt(root: string, source: string, listed?: TreeEntry[]): ClearConfig {
   const entries = (listed ?? (source === "index" ? lsIndex([CONFIG_FILE], root) : lsTree(source, [CONFIG_FILE], root))).filter((e) => e.path === CONFIG_FILE);
@@ -73,7 +83,7 @@ export async function checkStaged(root: string, workingLayout: RepoLayout, check
   const paths = changes.map((c) => c.path);
   const touched = touchesPlaces(paths, workingLayout) || touchesPlaces(paths, staged);
   const sameLayout = JSON.stringify(placesOf(staged)) === JSON.stringify(defaults);
-  const otherSpelling = inOtherSpelling(brought(changes), staged);
+  const otherSpelling = inOtherSpelling(spellingPaths(changes, () => lsIndex([], root).map((e) => e.path)), staged);
   return verifyPass({ guarded: touched ? guardedFromGit(root, staged, "index", sameLayout ? listed : undefined) : null, candidates: candidatesFromGit(root, changes, staged, { index: true }), otherSpelling }, check);
 }
 
@@ -116,7 +126,7 @@ export async function checkCommits(root: string, commits: string[], check: Judge
     if (!seen.has(key)) seen.set(key, await verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: [] }, check));
     const object = objects.get(commit);
     const changed = changes.get(commit) ?? [];
-    const own = await verifyPass({ guarded: null, candidates: candidatesFromGit(root, changed, layout, { commit }, blobs), otherSpelling: inOtherSpelling(brought(changed), layout) }, check);
+    const own = await verifyPass({ guarded: null, candidates: candidatesFromGit(root, changed, layout, { commit }, blobs), otherSpelling: inOtherSpelling(spellingPaths(changed, () => wholeTree(root, commit).map((c) => c.path)), layout) }, check);
     if (object) pushAll(own, await objectFindings(`commit ${commit.slice(0, 12)} (its headers and message)`, object.bytes, check));
     verdicts.push({ commit, findings: [...(seen.get(key) as Finding[]), ...own] });
   }

@@ -94,12 +94,21 @@ export function guardedFromGit(root: string, layout: RepoLayout, source: string,
     layout,
     fixtures: [...sorted.fixtures, ...sorted.exempt.filter((e) => under(e.path, layout.fixtures))].map((e) => ({ path: e.path, sha256: digestOf(e) })),
     inbox: sorted.inbox,
-    exempt: readAsStored(root, sorted.exempt.map((e) => ({ path: e.path, bytes: bytesOf(e) })), source === "index" ? { index: true } : { commit: source }),
+    exempt: readAsStored(root, sorted.exempt.map((e) => ({ path: e.path, bytes: storedBytes(blobs, e.sha) })), source === "index" ? { index: true } : { commit: source }),
     links: sorted.links,
     notFiles: sorted.notFiles,
     record: null,
     ...(record && { recordReading: recordReading(root, record.sha, layout.clearance, () => readRecordListing(bytesOf(record).toString("utf8"), layout.clearance)) }),
   };
+}
+
+/** The ids git gives an empty file (SHA-1 and SHA-256 object formats): empty, whether or not the object is stored. */
+const EMPTY_BLOBS = new Set(["sha1", "sha256"].map((format) => createHash(format).update("blob 0\0").digest("hex")));
+const NO_BLOB = "git has no blob for it in this repository, which is damaged or partial, so its bytes cannot be read";
+
+/** A blob's bytes as read; null where git did not give them (an object missing, or not a blob). */
+function storedBytes(blobs: Map<string, Buffer>, sha: string): Buffer | null {
+  return blobs.get(sha) ?? (EMPTY_BLOBS.has(sha) ? Buffer.alloc(0) : null);
 }
 
 /**
@@ -114,7 +123,9 @@ export function candidatesFromGit(root: string, changes: Change[], layout: RepoL
   // A Git LFS pointer is read with the object it stands for: that is what leaves the machine.
   return wanted.map((c) => {
     const filter = filtered.get(c.path);
-    return filter !== undefined ? { path: c.path, missing: filteredWhy(filter) } : { path: c.path, ...throughLfs(root, blobs.get(c.sha) ?? Buffer.alloc(0)) };
+    const bytes = storedBytes(blobs, c.sha);
+    if (bytes === null) return { path: c.path, missing: NO_BLOB };
+    return filter !== undefined ? { path: c.path, missing: filteredWhy(filter) } : { path: c.path, ...throughLfs(root, bytes) };
   });
 }
 
@@ -122,10 +133,11 @@ export function candidatesFromGit(root: string, changes: Change[], layout: RepoL
  * Files as git stores them, for the payload check: a Git LFS pointer read with its object, and a
  * file (not empty) that a filter other than LFS stores as unchecked, since git keeps what the filter wrote.
  */
-function readAsStored(root: string, files: { path: string; bytes: Uint8Array }[], source: AttributeSource): Candidate[] {
-  const filtered = filteredPaths(root, files.filter((f) => f.bytes.byteLength > 0).map((f) => f.path), source);
+function readAsStored(root: string, files: { path: string; bytes: Uint8Array | null }[], source: AttributeSource): Candidate[] {
+  const filtered = filteredPaths(root, files.filter((f) => (f.bytes?.byteLength ?? 0) > 0).map((f) => f.path), source);
   return files.map((f) => {
     const filter = filtered.get(f.path);
+    if (f.bytes === null) return { path: f.path, missing: NO_BLOB };
     return filter !== undefined ? { path: f.path, missing: filteredWhy(filter) } : { path: f.path, ...throughLfs(root, f.bytes) };
   });
 }

@@ -658,3 +658,57 @@ describe("the record holds", () => {
     expect(existsSync(lock)).toBe(false);
   });
 });
+
+describe("each pushed commit is judged by the rules it holds too", () => {
+  /** A repository whose rules folder names one more harness (acme), committed and pushed. */
+  function withAcmeRules(): { root: string; base: string } {
+    const root = repo();
+    bareRemote(root);
+    const catalogue = { ...JSON.parse(readFileSync(path.join(PROJECT_ROOT, "rules", "harnesses", "codex.json"), "utf8")), harness: "acme", aliases: [], displayName: "Acme" };
+    mkdirSync(path.join(root, "rules", "harnesses"), { recursive: true });
+    writeFileSync(path.join(root, "rules", "harnesses", "acme.json"), JSON.stringify(catalogue, null, 2));
+    g(root, "add", "rules");
+    expect(g(root, "commit", "-qm", "rules: acme").code).toBe(0);
+    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+    return { root, base: g(root, "rev-parse", "HEAD").out.trim() };
+  }
+
+  it("a capture of a harness the pushed rules add, then the rules taken away, is refused by the push, verify --range and --rev", () => {
+    const { root, base } = withAcmeRules();
+    const name = "tests/data/acme_session_start_1.0.0.1.json";
+    mkdirSync(path.join(root, "tests", "data"), { recursive: true });
+    writeFileSync(path.join(root, name), '{"note":"a capture known by its name only"}\n');
+    g(root, "add", "--", name);
+    // The rules of the checkout know acme: the commit itself is refused.
+    expect(g(root, "commit", "-qm", "a raw capture").code).not.toBe(0);
+    const capture = sneak(root, "a raw capture");
+    g(root, "rm", "-rq", "rules", "tests");
+    sneak(root, "rules and tests taken away");
+    const push = g(root, "push", "-q", "origin", "main");
+    expect(push.code).not.toBe(0);
+    expect(push.out).toContain(name);
+    const range = clearJson(["verify", "--range", `${base}..HEAD`], { cwd: root });
+    expect(range.code).toBe(1);
+    expect(range.json.findings).toContainEqual(expect.objectContaining({ code: "raw-capture-committed", file: name }));
+    const rev = clearJson(["verify", "--rev", capture], { cwd: root });
+    expect(rev.code).toBe(1);
+    expect(rev.json.findings).toContainEqual(expect.objectContaining({ code: "raw-capture-committed", file: name }));
+  });
+
+  it("a commit whose rules folder cannot be read stops the push and verify --range (exit 2), naming the commit and the file", () => {
+    const { root, base } = withAcmeRules();
+    writeFileSync(path.join(root, "rules", "harnesses", "acme.json"), '{ "harness": "acme", }\n');
+    g(root, "add", "rules");
+    const broken = sneak(root, "rules: broken");
+    g(root, "rm", "-rq", "rules");
+    sneak(root, "rules taken away");
+    const push = g(root, "push", "-q", "origin", "main");
+    expect(push.code).not.toBe(0);
+    expect(push.out).toContain(`commit ${broken.slice(0, 12)}`);
+    const range = clear(["verify", "--range", `${base}..HEAD`], { cwd: root });
+    expect(range.code).toBe(2);
+    expect(range.stderr).toContain(`commit ${broken.slice(0, 12)}`);
+    expect(range.stderr).toContain("rules/harnesses/acme.json");
+    expect(range.stderr).not.toContain("clear-commit-rules-");
+  });
+});

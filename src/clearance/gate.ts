@@ -5,6 +5,7 @@ import { blocks, finding, type Finding } from "../findings.js";
 import { commitChanges, git, gitMaybe, LINK_MODE, lsIndex, lsTree, readBlobs, readObjects, revList, shallowCommits, stagedChanges, type Change, type TreeEntry } from "../io/git.js";
 import { parseConfigText, type ClearConfig } from "../io/repo.js";
 import { isBundledRules } from "../io/rules-dir.js";
+import type { CommitJudges } from "./commit-rules.js";
 import { candidatesFromGit, CONFIG_FILE, guardedFromGit, inOtherSpelling, placesOf, repoPaths, touchesPlaces, wholeTree } from "../io/repo-tree.js";
 import { verifyPass, type RawCaptureJudge } from "../passes/verify.js";
 import type { RepoLayout } from "../types.js";
@@ -100,15 +101,21 @@ function objectIds(root: string, names: string[]): Map<string, string | null> {
  * Every commit checked whole: the tool's places in that commit's own layout (commits whose places
  * hold the same objects are checked once) and every file the commit changes against its parents.
  */
-export async function checkCommits(root: string, commits: string[], check: Judge): Promise<CommitVerdict[]> {
+export async function checkCommits(root: string, commits: string[], check: Judge, judgesOf?: CommitJudges): Promise<CommitVerdict[]> {
   const changes = commitChanges(commits, root);
   const configIds = objectIds(root, commits.map((c) => `${c}:${CONFIG_FILE}`));
-  const layouts = new Map<string, RepoLayout>();
-  const layoutOf = (commit: string): RepoLayout => {
+  const configs = new Map<string, { config: ClearConfig; layout: RepoLayout }>();
+  const configOf = (commit: string): { config: ClearConfig; layout: RepoLayout } => {
     const id = configIds.get(`${commit}:${CONFIG_FILE}`) ?? "none";
-    if (!layouts.has(id)) layouts.set(id, repoPaths(id === "none" ? {} : configAt(root, commit)));
-    return layouts.get(id) as RepoLayout;
+    if (!configs.has(id)) {
+      const config = id === "none" ? {} : configAt(root, commit);
+      configs.set(id, { config, layout: repoPaths(config) });
+    }
+    return configs.get(id) as { config: ClearConfig; layout: RepoLayout };
   };
+  const layoutOf = (commit: string): RepoLayout => configOf(commit).layout;
+  const judgeOf = judgesOf?.(commits.map((commit) => ({ commit, config: configOf(commit).config })));
+  const judges = new Map<Judge, number>();
   const placeNames = commits.flatMap((c) => {
     const { places, above } = placesOf(layoutOf(c));
     return [...places, ...above].map((p) => `${c}:${p}`);
@@ -121,13 +128,16 @@ export async function checkCommits(root: string, commits: string[], check: Judge
   const verdicts: CommitVerdict[] = [];
   for (const commit of commits) {
     const layout = layoutOf(commit);
+    // Judged by the working tree's rules, and by the commit's own where they name more harnesses.
+    const judge = judgeOf?.get(commit) ?? check;
+    if (!judges.has(judge)) judges.set(judge, judges.size);
     const { places, above } = placesOf(layout);
-    const key = JSON.stringify([layout, ...[...places, ...above].map((p) => placeIds.get(`${commit}:${p}`) ?? null)]);
-    if (!seen.has(key)) seen.set(key, await verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: [] }, check));
+    const key = JSON.stringify([judges.get(judge), layout, ...[...places, ...above].map((p) => placeIds.get(`${commit}:${p}`) ?? null)]);
+    if (!seen.has(key)) seen.set(key, await verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: [] }, judge));
     const object = objects.get(commit);
     const changed = changes.get(commit) ?? [];
-    const own = await verifyPass({ guarded: null, candidates: candidatesFromGit(root, changed, layout, { commit }, blobs), otherSpelling: inOtherSpelling(spellingPaths(changed, () => wholeTree(root, commit).map((c) => c.path)), layout) }, check);
-    if (object) pushAll(own, await objectFindings(`commit ${commit.slice(0, 12)} (its headers and message)`, object.bytes, check));
+    const own = await verifyPass({ guarded: null, candidates: candidatesFromGit(root, changed, layout, { commit }, blobs), otherSpelling: inOtherSpelling(spellingPaths(changed, () => wholeTree(root, commit).map((c) => c.path)), layout) }, judge);
+    if (object) pushAll(own, await objectFindings(`commit ${commit.slice(0, 12)} (its headers and message)`, object.bytes, judge));
     verdicts.push({ commit, findings: [...(seen.get(key) as Finding[]), ...own] });
   }
   return verdicts;
@@ -143,11 +153,13 @@ async function objectFindings(label: string, bytes: Buffer, check: Judge): Promi
 }
 
 /** `verify --rev`: one commit's places, and every file of its tree for raw captures. */
-export function checkTree(root: string, rev: string, check: Judge): Promise<Finding[]> {
+export function checkTree(root: string, rev: string, check: Judge, judgesOf?: CommitJudges): Promise<Finding[]> {
   const commit = git(["rev-parse", "--verify", `${rev}^{commit}`], root).toString("utf8").trim();
-  const layout = repoPaths(configAt(root, commit));
+  const config = configAt(root, commit);
+  const layout = repoPaths(config);
   const tree = wholeTree(root, commit);
-  return verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: candidatesFromGit(root, tree, layout, { commit }), otherSpelling: inOtherSpelling(brought(tree), layout) }, check);
+  const judge = judgesOf?.([{ commit, config }]).get(commit) ?? check;
+  return verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: candidatesFromGit(root, tree, layout, { commit }), otherSpelling: inOtherSpelling(brought(tree), layout) }, judge);
 }
 
 function hasCommit(root: string, sha: string): boolean {

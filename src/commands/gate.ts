@@ -33,7 +33,9 @@ async function run(argv: string[], io: Io): Promise<number> {
     return 1;
   }
   const push = await commitsToPush(root, { stdin: await readStdin(), remote: positionals[1], env: process.env }, judge);
-  const bad = [...(blocks(push.findings) ? [{ commit: null, findings: push.findings }] : []), ...refused(await checkCommits(root, push.commits, judge))];
+  const { commitJudges } = await import("../clearance/commit-rules.js");
+  const verdicts = await checkCommits(root, push.commits, judge, commitJudges(root, rulesDir, judge));
+  const bad = [...(blocks(push.findings) ? [{ commit: null, findings: push.findings }] : []), ...refused(verdicts)];
   if (bad.length === 0) return 0;
   const { gateReport } = await import("../render/human.js");
   io.stderr(gateReport(bad, "push", { note: `checked ${push.commits.length} commits: ${push.how}`, verbose }));

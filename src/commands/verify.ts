@@ -1,4 +1,5 @@
 import { parseFlags, UsageError } from "../cli-args.js";
+import { commitJudges } from "../clearance/commit-rules.js";
 import { checkCommits, checkRulesFolder, checkTree, commitsInRange, rawCaptureJudge, refused } from "../clearance/gate.js";
 import { guarded, type Command } from "../command.js";
 import { blocks, type Finding } from "../findings.js";
@@ -55,9 +56,9 @@ async function run(argv: string[], io: Io): Promise<number> {
   let findings: Finding[];
   let commits: { commit: string; findings: Finding[] }[] | undefined;
   if (values.range !== undefined) {
-    commits = refused(await checkCommits(root, commitsInRange(root, values.range), judge));
+    commits = refused(await checkCommits(root, commitsInRange(root, values.range), judge, commitJudges(root, rulesDir, judge)));
     findings = commits.flatMap((c) => c.findings);
-  } else if (values.rev !== undefined) findings = await checkTree(root, values.rev, judge);
+  } else if (values.rev !== undefined) findings = await checkTree(root, values.rev, judge, commitJudges(root, rulesDir, judge));
   else {
     const layout = repoPaths(config);
     // The index is listed once: for places in another spelling, the inbox and the tracked files.

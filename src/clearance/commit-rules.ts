@@ -1,0 +1,116 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { RulesError } from "../errors.js";
+import type { ClearConfig } from "../io/repo.js";
+import { git, lsTree, readBlobs, type TreeEntry } from "../io/git.js";
+import { isBundledRules } from "../io/rules-dir.js";
+import type { RawCaptureJudge } from "../passes/verify.js";
+
+// A raw capture is known by the harnesses the rules name, and a repository's rules folder may
+// name more than the bundled ones. A push (or a pull request) can add a harness in one commit, a
+// capture of it in the next and take the harness away again in a third: judged only by the rules
+// of the checkout, the capture would pass. So each commit is judged by the working tree's rules
+// and, where its own rules folder names harnesses the working tree's does not hold byte for byte,
+// by those too. An overlay only adds what is recognised, so judging by both never lets through
+// what either one refuses.
+
+type Judge = () => Promise<RawCaptureJudge>;
+
+/** The judge of each commit, given the clear.config.json each holds. */
+export type CommitJudges = (commits: { commit: string; config: ClearConfig }[]) => Map<string, Judge>;
+
+/** The harness files a rules folder's harnesses/ tree holds: its `*.json` files, links and folders left out. */
+function harnessFiles(root: string, tree: string): TreeEntry[] {
+  return lsTree(tree, [], root, false).filter((e) => e.mode.startsWith("100") && e.path.endsWith(".json"));
+}
+
+/** The object id of each `<commit>:<path>` in one call to git; absent ones are left out. */
+function treeIds(root: string, names: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  if (names.length === 0) return out;
+  const lines = git(["cat-file", "--batch-check"], root, `${names.join("\n")}\n`).toString("utf8").split("\n");
+  names.forEach((n, i) => {
+    const [id, type] = (lines[i] ?? "").split(" ");
+    if (type === "tree" && id !== undefined) out.set(n, id);
+  });
+  return out;
+}
+
+/** Whether the working tree's rules folder holds every one of these files with the same bytes. */
+function heldOnDisk(rulesDir: string, files: { name: string; bytes: Buffer }[]): boolean {
+  return files.every((f) => {
+    try {
+      return readFileSync(path.join(rulesDir, "harnesses", f.name)).equals(f.bytes);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The raw-capture judge of harness files read from a commit, laid over the bundled rules as a rules folder is. */
+async function judgeOfFiles(commit: string, folder: string, files: { name: string; bytes: Buffer }[]): Promise<RawCaptureJudge> {
+  const [{ loadRawCaptureRules }, { rawCaptureCheck, rawCaptureFinding }] = await Promise.all([import("../io/load-rules.js"), import("../passes/raw-capture.js")]);
+  const dir = mkdtempSync(path.join(os.tmpdir(), "clear-commit-rules-"));
+  try {
+    mkdirSync(path.join(dir, "harnesses"));
+    for (const f of files) writeFileSync(path.join(dir, "harnesses", f.name), f.bytes);
+    const loaded = loadRawCaptureRules(dir);
+    const check = rawCaptureCheck(loaded.harnesses, loaded.payloads);
+    return (p, bytes) => rawCaptureFinding(p, bytes, check);
+  } catch (err) {
+    if (!(err instanceof RulesError)) throw err;
+    const said = err.message.split(`${dir}/harnesses`).join(folder).split(dir).join(folder);
+    throw new RulesError(`commit ${commit.slice(0, 12)}: ${said}; the files that commit brings cannot be judged by the rules it holds`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A judge that refuses what either judge refuses. */
+function either(a: Judge, b: Judge): Judge {
+  let both: Promise<RawCaptureJudge> | null = null;
+  const load = async (): Promise<RawCaptureJudge> => {
+    const [first, second] = await Promise.all([a(), b()]);
+    return (p, bytes) => first(p, bytes) ?? second(p, bytes);
+  };
+  return () => (both ??= load());
+}
+
+/**
+ * The judge of each commit: the working tree's, and where the commit's rules folder (its
+ * clear.config.json's paths.rules, or rules/) holds harness files the working tree's does not
+ * hold byte for byte, those files' judge as well. Commits holding the same files share one judge.
+ * In the tool's own repository, whose rules folder is the bundled one, the bundled rules stand alone.
+ */
+export function commitJudges(root: string, rulesDir: string, base: Judge): CommitJudges {
+  return (commits) => {
+    const out = new Map<string, Judge>(commits.map(({ commit }) => [commit, base]));
+    if (isBundledRules(path.join(root, "rules"))) return out;
+    const folderOf = (config: ClearConfig): string => {
+      const rules = (config.paths?.rules ?? "rules").replace(/^\.\//, "").replace(/\/+$/, "");
+      // git's batch reads one name a line: a name holding a line break cannot be asked about.
+      if (/[\n\r]/.test(rules)) throw new RulesError(`clear.config.json's paths.rules holds a line break; no rules folder is named so`);
+      return `${rules}/harnesses`;
+    };
+    const ids = treeIds(root, commits.map(({ commit, config }) => `${commit}:${folderOf(config)}`));
+    const byTree = new Map<string, Judge>();
+    for (const { commit, config } of commits) {
+      const tree = ids.get(`${commit}:${folderOf(config)}`);
+      if (tree === undefined) continue;
+      if (!byTree.has(tree)) byTree.set(tree, treeJudge(root, rulesDir, base, commit, folderOf(config), tree));
+      out.set(commit, byTree.get(tree) as Judge);
+    }
+    return out;
+  };
+}
+
+/** The judge of one harnesses/ tree: the working tree's alone where it holds every file of it, else both. */
+function treeJudge(root: string, rulesDir: string, base: Judge, commit: string, folder: string, tree: string): Judge {
+  const entries = harnessFiles(root, tree);
+  const blobs = readBlobs(entries.map((e) => e.sha), root);
+  const files = entries.map((e) => ({ name: e.path, bytes: blobs.get(e.sha) ?? Buffer.alloc(0) }));
+  if (heldOnDisk(rulesDir, files)) return base;
+  let own: Promise<RawCaptureJudge> | null = null;
+  return either(base, () => (own ??= judgeOfFiles(commit, folder, files)));
+}

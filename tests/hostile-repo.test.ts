@@ -695,6 +695,23 @@ describe("each pushed commit is judged by the rules it holds too", () => {
     expect(rev.json.findings).toContainEqual(expect.objectContaining({ code: "raw-capture-committed", file: name }));
   });
 
+  it("a commit staging a harness catalogue beside a capture of it is refused, though the working tree's rules folder lacks the catalogue", () => {
+    const root = repo();
+    const catalogue = { ...JSON.parse(readFileSync(path.join(PROJECT_ROOT, "rules", "harnesses", "codex.json"), "utf8")), harness: "acme", aliases: [], displayName: "Acme" };
+    const name = "tests/data/acme_session_start_1.0.0.1.json";
+    mkdirSync(path.join(root, "rules", "harnesses"), { recursive: true });
+    mkdirSync(path.join(root, "tests", "data"), { recursive: true });
+    writeFileSync(path.join(root, "rules", "harnesses", "acme.json"), JSON.stringify(catalogue, null, 2));
+    writeFileSync(path.join(root, name), '{"note":"a capture known by its name only"}\n');
+    g(root, "add", "rules", name);
+    // Staged, then taken off the disk only: the commit still holds it.
+    rmSync(path.join(root, "rules"), { recursive: true });
+    const commit = g(root, "commit", "-qm", "rules and a capture");
+    expect(commit.code).not.toBe(0);
+    expect(commit.out).toContain(name);
+    expect(g(root, "rev-parse", "--verify", "-q", "HEAD~1").code).not.toBe(0);
+  });
+
   it("a commit whose rules folder cannot be read stops the push and verify --range (exit 2), naming the commit and the file", () => {
     const { root, base } = withAcmeRules();
     writeFileSync(path.join(root, "rules", "harnesses", "acme.json"), '{ "harness": "acme", }\n');

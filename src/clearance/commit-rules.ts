@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { RulesError } from "../errors.js";
 import type { ClearConfig } from "../io/repo.js";
-import { git, lsTree, readBlobs, type TreeEntry } from "../io/git.js";
+import { git, lsIndex, lsTree, readBlobs } from "../io/git.js";
 import { isBundledRules } from "../io/rules-dir.js";
 import type { RawCaptureJudge } from "../passes/verify.js";
 
@@ -20,9 +20,33 @@ type Judge = () => Promise<RawCaptureJudge>;
 /** The judge of each commit, given the clear.config.json each holds. */
 export type CommitJudges = (commits: { commit: string; config: ClearConfig }[]) => Map<string, Judge>;
 
+/** The harnesses folder of the rules folder a config names (paths.rules, or rules/), from the repository's root. */
+function folderOf(config: ClearConfig): string {
+  const rules = (config.paths?.rules ?? "rules").replace(/^\.\//, "").replace(/\/+$/, "");
+  // git's batch reads one name a line: a name holding a line break cannot be asked about.
+  if (/[\n\r]/.test(rules)) throw new RulesError(`clear.config.json's paths.rules holds a line break; no rules folder is named so`);
+  return `${rules}/harnesses`;
+}
+
+/** A harness file as git holds it: its name in the harnesses folder and its blob. */
+interface HarnessEntry {
+  name: string;
+  sha: string;
+}
+
 /** The harness files a rules folder's harnesses/ tree holds: its `*.json` files, links and folders left out. */
-function harnessFiles(root: string, tree: string): TreeEntry[] {
-  return lsTree(tree, [], root, false).filter((e) => e.mode.startsWith("100") && e.path.endsWith(".json"));
+function harnessFiles(root: string, tree: string): HarnessEntry[] {
+  return lsTree(tree, [], root, false)
+    .filter((e) => e.mode.startsWith("100") && e.path.endsWith(".json"))
+    .map((e) => ({ name: e.path, sha: e.sha }));
+}
+
+/** The harness files the index holds in a harnesses folder: its `*.json` files directly in it, links left out. */
+function stagedHarnessFiles(root: string, folder: string): HarnessEntry[] {
+  const prefix = `${folder}/`;
+  return lsIndex([prefix], root)
+    .filter((e) => e.mode.startsWith("100") && e.path.startsWith(prefix) && e.path.endsWith(".json") && !e.path.slice(prefix.length).includes("/"))
+    .map((e) => ({ name: e.path.slice(prefix.length), sha: e.sha }));
 }
 
 /** The object id of each `<commit>:<path>` in one call to git; absent ones are left out. */
@@ -49,7 +73,7 @@ function heldOnDisk(rulesDir: string, files: { name: string; bytes: Buffer }[]):
 }
 
 /** The raw-capture judge of harness files read from a commit, laid over the bundled rules as a rules folder is. */
-async function judgeOfFiles(commit: string, folder: string, files: { name: string; bytes: Buffer }[]): Promise<RawCaptureJudge> {
+async function judgeOfFiles(source: string, folder: string, files: { name: string; bytes: Buffer }[]): Promise<RawCaptureJudge> {
   const [{ loadRawCaptureRules }, { rawCaptureCheck, rawCaptureFinding }] = await Promise.all([import("../io/load-rules.js"), import("../passes/raw-capture.js")]);
   const dir = mkdtempSync(path.join(os.tmpdir(), "clear-commit-rules-"));
   try {
@@ -61,7 +85,7 @@ async function judgeOfFiles(commit: string, folder: string, files: { name: strin
   } catch (err) {
     if (!(err instanceof RulesError)) throw err;
     const said = err.message.split(`${dir}/harnesses`).join(folder).split(dir).join(folder);
-    throw new RulesError(`commit ${commit.slice(0, 12)}: ${said}; the files that commit brings cannot be judged by the rules it holds`);
+    throw new RulesError(`${source}: ${said}; the files it brings cannot be judged by the rules it holds`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -87,30 +111,41 @@ export function commitJudges(root: string, rulesDir: string, base: Judge): Commi
   return (commits) => {
     const out = new Map<string, Judge>(commits.map(({ commit }) => [commit, base]));
     if (isBundledRules(path.join(root, "rules"))) return out;
-    const folderOf = (config: ClearConfig): string => {
-      const rules = (config.paths?.rules ?? "rules").replace(/^\.\//, "").replace(/\/+$/, "");
-      // git's batch reads one name a line: a name holding a line break cannot be asked about.
-      if (/[\n\r]/.test(rules)) throw new RulesError(`clear.config.json's paths.rules holds a line break; no rules folder is named so`);
-      return `${rules}/harnesses`;
-    };
     const ids = treeIds(root, commits.map(({ commit, config }) => `${commit}:${folderOf(config)}`));
     const byTree = new Map<string, Judge>();
     for (const { commit, config } of commits) {
       const tree = ids.get(`${commit}:${folderOf(config)}`);
       if (tree === undefined) continue;
-      if (!byTree.has(tree)) byTree.set(tree, treeJudge(root, rulesDir, base, commit, folderOf(config), tree));
+      if (!byTree.has(tree)) byTree.set(tree, filesJudge(root, rulesDir, base, `commit ${commit.slice(0, 12)}`, folderOf(config), harnessFiles(root, tree)));
       out.set(commit, byTree.get(tree) as Judge);
     }
     return out;
   };
 }
 
-/** The judge of one harnesses/ tree: the working tree's alone where it holds every file of it, else both. */
-function treeJudge(root: string, rulesDir: string, base: Judge, commit: string, folder: string, tree: string): Judge {
-  const entries = harnessFiles(root, tree);
+/** The judge of harness files git holds: the working tree's alone where it holds every one of them, else both. */
+function filesJudge(root: string, rulesDir: string, base: Judge, source: string, folder: string, entries: HarnessEntry[]): Judge {
+  if (entries.length === 0) return base;
   const blobs = readBlobs(entries.map((e) => e.sha), root);
-  const files = entries.map((e) => ({ name: e.path, bytes: blobs.get(e.sha) ?? Buffer.alloc(0) }));
+  const files = entries.map((e) => ({ name: e.name, bytes: blobs.get(e.sha) ?? Buffer.alloc(0) }));
   if (heldOnDisk(rulesDir, files)) return base;
   let own: Promise<RawCaptureJudge> | null = null;
-  return either(base, () => (own ??= judgeOfFiles(commit, folder, files)));
+  return either(base, () => (own ??= judgeOfFiles(source, folder, files)));
+}
+
+/**
+ * The judge of what is staged: the working tree's, and the harness catalogues the index holds
+ * (in the rules folder the staged clear.config.json names) where the working tree's lack them.
+ * Worked out only when a file asks for the rules: a commit of accepted fixtures reads none.
+ */
+export function stagedJudge(root: string, rulesDir: string, base: Judge, stagedConfig: () => ClearConfig): Judge {
+  if (isBundledRules(path.join(root, "rules"))) return base;
+  let judge: Judge | null = null;
+  return () => {
+    if (judge === null) {
+      const folder = folderOf(stagedConfig());
+      judge = filesJudge(root, rulesDir, base, "the index", folder, stagedHarnessFiles(root, folder));
+    }
+    return judge();
+  };
 }

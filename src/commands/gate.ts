@@ -1,6 +1,7 @@
 import { parseFlags, UsageError } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
-import { checkCommits, checkRulesFolder, checkStaged, commitsToPush, rawCaptureJudge, refused } from "../clearance/gate.js";
+import { commitJudges, stagedJudge } from "../clearance/commit-rules.js";
+import { checkCommits, checkRulesFolder, checkStaged, commitsToPush, configAt, rawCaptureJudge, refused } from "../clearance/gate.js";
 import { blocks } from "../findings.js";
 import { repoPaths } from "../io/repo-tree.js";
 import { loadConfig, repoRoot, rulesDirFor } from "../io/repo.js";
@@ -25,7 +26,9 @@ async function run(argv: string[], io: Io): Promise<number> {
   await checkRulesFolder(rulesDir);
   const judge = rawCaptureJudge(rulesDir);
   if (hook === "pre-commit") {
-    const findings = await checkStaged(root, repoPaths(config), judge);
+    // What the commit itself holds counts too: harness catalogues staged beside a capture of theirs.
+    const staged = stagedJudge(root, rulesDir, judge, () => configAt(root, "index"));
+    const findings = await checkStaged(root, repoPaths(config), staged);
     if (findings.every((f) => f.severity !== "block")) return 0;
     // The report's renderer is loaded only for a refusal: a clean commit never needs it.
     const { gateReport } = await import("../render/human.js");
@@ -33,7 +36,6 @@ async function run(argv: string[], io: Io): Promise<number> {
     return 1;
   }
   const push = await commitsToPush(root, { stdin: await readStdin(), remote: positionals[1], env: process.env }, judge);
-  const { commitJudges } = await import("../clearance/commit-rules.js");
   const verdicts = await checkCommits(root, push.commits, judge, commitJudges(root, rulesDir, judge));
   const bad = [...(blocks(push.findings) ? [{ commit: null, findings: push.findings }] : []), ...refused(verdicts)];
   if (bad.length === 0) return 0;

@@ -93,10 +93,16 @@ describe("clear compare on two cleared versions", () => {
     expect(r.json).toMatchObject({ a: { harness: "claude-code" }, b: { harness: "claude-code" } });
     const same = clearJson(["compare", dirs[0] as string, dirs[0] as string], { cwd: root });
     expect(factsOf(same.json)).toEqual({ onlyInA: [], onlyInB: [], changed: [] });
-    // Folders under the runner's home are shown with ~, as every path the tool prints.
-    const human = clear(["compare", ...dirs], { env: { HOME: root } });
-    expect(human.stdout.split("\n")[0]).toBe("compare ~/fixtures/claude-code/2.1.261 (8 events) with ~/fixtures/claude-code/2.1.283 (7 events)");
+    // Folders under the runner's home are shown with ~, as every path the tool prints. The home is
+    // the repository's parent: the repository's own name ("clear-fixtures-<random>") as a home would
+    // teach its words as the runner's names, and "fixtures" would be masked.
+    const home = path.dirname(root);
+    const human = clear(["compare", ...dirs], { env: { HOME: home } });
+    const shown = `~/${path.basename(root)}/fixtures/claude-code`;
+    expect(human.stdout.split("\n")[0]).toBe(`compare ${shown}/2.1.261 (8 events) with ${shown}/2.1.283 (7 events)`);
     expect(human.stdout).not.toContain(root);
+    const named = clear(["compare", ...dirs], { env: { HOME: root } });
+    expect(named.stdout.split("\n")[0]).toBe("compare ~/********/claude-code/2.1.261 (8 events) with ~/********/claude-code/2.1.283 (7 events)");
   });
 });
 

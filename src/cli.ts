@@ -65,7 +65,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const load = COMMANDS[name];
   if (!load) {
     // Only a word is said back: a path, a control character or a pasted secret is not printed.
-    const said = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/.test(name) ? `unknown command "${name}"` : "unknown command (not a command's name)";
+    // A word is said back only as an error says back the command line: a name or a key shape is masked.
+    const word = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/.test(name) ? await (await import("./said-back.js")).saidBack(name, argv) : undefined;
+    const said = word !== undefined ? `unknown command "${word}"` : "unknown command (not a command's name)";
     io.stderr(`clear: ${said}\n\n${HELP}`);
     if (argv.includes("--json")) (await import("./render/json.js")).writeJson(io, { ok: false, error: said, findings: [] });
     return 2;
@@ -100,8 +102,9 @@ if (argv[0] === "capture" && argv[1] === "hook") {
     (code) => {
       process.exitCode = code;
     },
-    (err: unknown) => {
-      processIo.stderr(`clear: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    async (err: unknown) => {
+      const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      processIo.stderr(`clear: internal error: ${await (await import("./said-back.js")).saidBack(text, argv)}\n`);
       process.exitCode = 2;
     },
   );

@@ -2,6 +2,7 @@ import os from "node:os";
 import { OutputError, REPORTED } from "./errors.js";
 import { printable } from "./record/data.js";
 import { escapeRegex } from "./regex.js";
+import { saidBack } from "./said-back.js";
 import type { Io } from "./types.js";
 import { writeJson } from "./render/json.js";
 
@@ -56,7 +57,9 @@ export async function guarded(io: Io, argv: string[], run: () => Promise<number>
     const home = os.homedir();
     const raw = known ? (err as Error).message : await fsMessage(err as NodeJS.ErrnoException, fsCode as string);
     // Only where the home stands whole: "/root" is a home, "/roots/0" a JSON pointer.
-    const message = printable(home && home !== "/" ? raw.replace(new RegExp(`${escapeRegex(home)}(?![A-Za-z0-9._-])`, "g"), "~") : raw);
+    const tilded = home && home !== "/" ? raw.replace(new RegExp(`${escapeRegex(home)}(?![A-Za-z0-9._-])`, "g"), "~") : raw;
+    // What the message says back of the command line is checked as a fixture is: no owner, no name, no secret shape.
+    const message = printable(await saidBack(tilded, argv));
     // A message that already names its command ("clear run works inside…") is not prefixed again.
     io.stderr(`${message.startsWith("clear ") ? "" : "clear: "}${message}\n`);
     if (argv.includes("--json")) writeJson(io, { ok: false, error: message, findings: [] });

@@ -1,6 +1,7 @@
 import { pushAll } from "../collections.js";
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { UsageError } from "../errors.js";
 import { nameGrammar, parseCaptureName } from "../capture-name.js";
@@ -145,6 +146,9 @@ export function statusText(s: SittingStatus): string {
 }
 
 /** The lines a person types in the shell that runs the host. */
-export function captureShellLines(dir: string): string[] {
-  return [`export ${CAPTURE_DIR_VARIABLE}=${JSON.stringify(dir)}`];
+export function captureShellLines(dir: string, home = os.homedir()): string[] {
+  // The runner's home is written $HOME, which the shell expands inside double quotes: the line names nobody.
+  const under = home && home !== "/" && dir.startsWith(`${home}/`);
+  const quoted = under ? `"$HOME${JSON.stringify(dir.slice(home.length)).slice(1)}` : JSON.stringify(dir);
+  return [`export ${CAPTURE_DIR_VARIABLE}=${quoted}`];
 }

@@ -23,6 +23,7 @@ import { loadSetting, type Setting } from "../io/setting.js";
 import type { Io } from "../types.js";
 import { runLine } from "../line.js";
 import { writeJson } from "../render/json.js";
+import { secretShapeIn } from "../said-back.js";
 import { checkedValue, namesOf } from "./checked-output.js";
 
 function harnessOf(name: string | undefined, sub: string): Harness {
@@ -59,6 +60,7 @@ async function setup(argv: string[], io: Io): Promise<number> {
   if (values.project === undefined)
     throw new UsageError("clear capture setup needs --project DIR (a throwaway folder outside every repository)");
   const setting = loadSetting(undefined, io.cwd);
+  await refuseSecretShapes([["--project", values.project], ["--into", values.into]], setting);
   const version = hostVersionFor(harness, values, io, setting);
   const project = absolute(io, values.project);
   const r = setupTransports(harness, project, {
@@ -79,6 +81,12 @@ async function setup(argv: string[], io: Io): Promise<number> {
   return 0;
 }
 
+/** A folder printed in a shell line, or a text recorded in sitting.json, is never a secret shape: such a value is refused, masked. */
+async function refuseSecretShapes(given: [string, string | undefined][], setting: Setting): Promise<void> {
+  const found = await secretShapeIn(given, setting.rules, setting.display);
+  if (found) throw new UsageError(`${found.flag} ${found.shown}: holds a secret shape, which the tool neither prints nor records; choose another`);
+}
+
 async function start(argv: string[], io: Io): Promise<number> {
   const options = {
     into: { type: "string" },
@@ -92,6 +100,7 @@ async function start(argv: string[], io: Io): Promise<number> {
   if (values.into === undefined)
     throw new UsageError("clear capture start needs --into DIR (the sitting folder, outside every repository)");
   const setting = loadSetting(undefined, io.cwd);
+  await refuseSecretShapes([["--into", values.into], ["--driver", values.driver], ["--method", values.method]], setting);
   const recipe = recipeFor(setting.rules, harness, values.recipe);
   const bin = hostBinFor(harness, values["host-bin"], io.cwd);
   const probe = probeVersion(bin);
@@ -214,6 +223,7 @@ async function driveCommand(argv: string[], io: Io): Promise<number> {
   const mode = values.isolate ?? "auto";
   if (!["auto", "always", "never"].includes(mode)) throw new UsageError("--isolate takes auto, always or never");
   const setting = loadSetting(undefined, io.cwd);
+  await refuseSecretShapes([["--into", values.into]], setting);
   const recipe = recipeFor(setting.rules, harness, values.recipe);
   if (!recipe.steps) throw new UsageError(`the recipe ${recipe.name} has no steps a driver can run`);
   const outer = isolated(argv, mode);

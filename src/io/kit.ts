@@ -8,6 +8,7 @@ import { finding, type Finding } from "../findings.js";
 import { digestSafely, isRefusal, readSafely, underSystemFolder, type Refusal } from "./safe-file.js";
 import { git, lsIndex, lsTree, readBlobs } from "./git.js";
 import { RulesError, validateAgainst } from "./load-rules.js";
+import { whyNotJson } from "./schema-errors.js";
 
 // The kit at the edges: hashing a kit folder into kit.json, reading one back, and the committed
 // transports of a repository (at HEAD, or in the working tree).
@@ -99,10 +100,11 @@ export async function readKit(file: string): Promise<Kit> {
   const bytes = await readSafely(file);
   if (isRefusal(bytes)) throw new RulesError(`${file}: ${bytes.what}; not read`);
   let value: unknown;
+  const text = bytes.toString("utf8");
   try {
-    value = JSON.parse(bytes.toString("utf8"));
-  } catch (err) {
-    throw new RulesError(`${file}: cannot be read as JSON (${(err as Error).message})`);
+    value = JSON.parse(text);
+  } catch {
+    throw new RulesError(`${file}: cannot be read as JSON ${whyNotJson(text)}`);
   }
   validateAgainst("kit", value, file);
   return value as Kit;

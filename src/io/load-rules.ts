@@ -34,7 +34,7 @@ function readJson(file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw notJson(file, text, err);
+    throw notJson(file, text);
   }
 }
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { RulesError } from "../errors.js";
 import { validate as configSchema } from "../schemas/config.js";
 import { BUNDLED_RULES_DIR, holdsRules } from "./rules-dir.js";
-import { checkWith } from "./schema-errors.js";
+import { checkWith, notJson } from "./schema-errors.js";
 import { gitTopLevel } from "./top-level.js";
 
 export { gitTopLevel };
@@ -29,8 +29,8 @@ export function parseConfigText(text: string, shownAs: string): ClearConfig {
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (err) {
-    throw new RulesError(`${shownAs}: not valid JSON (${(err as Error).message})`);
+  } catch {
+    throw notJson(shownAs, text);
   }
   checkWith(configSchema, "config", value, shownAs);
   return value as ClearConfig;

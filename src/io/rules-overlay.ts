@@ -72,7 +72,7 @@ function readOverlayFile(dir: string, rel: string): OverlayFile {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw notJson(shown, text, err);
+    throw notJson(shown, text);
   }
   return { file: rel.split(path.sep).join("/"), shown, sha256: sha256Hex(bytes), value };
 }

@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { RulesError } from "../errors.js";
-import { pointerTokens } from "../json/reader.js";
+import { JsonScanError, placeOf, pointerTokens, scanJson } from "../json/reader.js";
 
 // What a schema's validator found wrong, said in words with the pointer it stands at: every
 // rules file, the config, sitting.json and kit.json are checked through here.
@@ -32,13 +32,23 @@ export function checkWith(validate: ValidateFunction, kind: string, value: unkno
   if (!validate(value)) throw new RulesError(`${file}: does not match ${kind}.schema.json ${describeErrors(validate.errors)}`);
 }
 
-/** A file that is not JSON, said with the line and column where the parser stopped (from its "at position N"). */
-export function notJson(file: string, text: string, err: unknown): RulesError {
-  const said = err instanceof Error ? err.message : String(err);
-  const at = /at position (\d+)/.exec(said);
-  if (at === null) return new RulesError(`${file}: not valid JSON (${said})`);
-  const before = text.slice(0, Number(at[1]));
-  const line = before.split("\n").length;
-  const column = before.length - before.lastIndexOf("\n");
-  return new RulesError(`${file}: not valid JSON at line ${line}, column ${column} (${said})`);
+/**
+ * Why `text` is not JSON, as this tool's own reader says it, with the line and column: never the
+ * parser's message, which quotes the text around the fault (a name, a key) into what is printed.
+ */
+export function whyNotJson(text: string): string {
+  try {
+    scanJson(text, { maxDepth: Number.MAX_SAFE_INTEGER, allowDuplicateKeys: true });
+  } catch (err) {
+    if (err instanceof JsonScanError) {
+      const at = placeOf(text, err.offset);
+      return `at line ${at.line}, column ${at.column} (${err.message})`;
+    }
+  }
+  return "(not whole JSON)";
+}
+
+/** A file that is not JSON, said with the line and column where it stops being JSON. */
+export function notJson(file: string, text: string): RulesError {
+  return new RulesError(`${file}: not valid JSON ${whyNotJson(text)}`);
 }

@@ -16,7 +16,7 @@ export const FLOORS: [string, RegExp][] = [
   ["presentation", /^(render|review)\/.*$/],
   ["edges", /^(io|capture|lib)\/.*$/],
   ["line", /^(line|clearance\/.*)$/],
-  ["commands", /^(command|cli-args|commands\/.*)$/],
+  ["commands", /^(command|cli-args|said-back|commands\/.*)$/],
   ["entry", /^cli$/],
 ];
 

@@ -145,6 +145,24 @@ describe("the batch a person reads", () => {
     for (const line of record.split("\n")) expect(line.replace(/`[^`]*`/g, ""), line).not.toMatch(/\]\(|!\[/);
   });
 
+  it("an identifier a reason quotes in prose makes no bare link: no www., :// or mail address a renderer would link", () => {
+    const dir = path.join(tempDir(), "s");
+    sitting(dir);
+    // Each of these captures is left without a partner, so the batch says why, quoting its session_id.
+    const ids: Record<string, string> = { session_start: "bob@example.invalid", session_end: "www.example.invalid", pre_compact: "https://example.invalid/x" };
+    for (const [event, id] of Object.entries(ids)) {
+      const file = path.join(dir, `claude-code_${event}_2.1.261.1.json`);
+      const payload = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+      writeFileSync(file, JSON.stringify({ ...payload, session_id: id }));
+    }
+    const { code, record } = runIn(dir);
+    expect(code).toBe(0);
+    const reasons = record.split("\n").filter((l) => l.startsWith("- not paired: ") && l.includes("example.invalid"));
+    expect(reasons.length).toBeGreaterThanOrEqual(2);
+    expect(record).toContain("its session_id bob\\u0040example.invalid");
+    for (const line of record.split("\n")) expect(line.replace(/`[^`]*`/g, ""), line).not.toMatch(/www\.|:\/\/|[A-Za-z0-9]@[A-Za-z0-9]/i);
+  });
+
   it("without sitting.json no time is taken from the file system, and the batch says so", () => {
     const dir = path.join(tempDir(), "s");
     sitting(dir, { noSittingJson: true });

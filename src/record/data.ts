@@ -61,7 +61,14 @@ export function readDataSpan(span: string): string | null {
   }
 }
 
-/** The tool's own prose with values in it: printable, and with nothing that reads as markup inline (no code, HTML, table cell, link or image). */
+/**
+ * What a GitHub-flavoured renderer makes a link of in bare text: a URL's "://", "www." and a mail
+ * address's "@". A value a message quotes (an identifier, an event from a capture's name) could be
+ * "www.example.invalid" or "a@example.invalid"; written so, it would be a link out of the record.
+ */
+const AUTOLINK = /:(?=\/\/)|(?<=www)\.|@(?=[A-Za-z0-9_-])/gi;
+
+/** The tool's own prose with values in it: printable, and with nothing that reads as markup inline (no code, HTML, table cell, link, autolink or image). */
 export function proseText(text: string): string {
-  return printable(text).replace(/[`<>|[\]]/g, hex4);
+  return printable(text).replace(/[`<>|[\]]/g, hex4).replace(AUTOLINK, hex4);
 }

@@ -1,4 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { gitRepo } from "./fixture-repo.js";
@@ -161,6 +162,24 @@ describe("the batch a person reads", () => {
     expect(reasons.length).toBeGreaterThanOrEqual(2);
     expect(record).toContain("its session_id bob\\u0040example.invalid");
     for (const line of record.split("\n")) expect(line.replace(/`[^`]*`/g, ""), line).not.toMatch(/www\.|:\/\/|[A-Za-z0-9]@[A-Za-z0-9]/i);
+  });
+
+  it("a character reference a reason quotes stays text: the rendered record shows no override, invisible character or angle bracket from it", () => {
+    const dir = path.join(tempDir(), "s");
+    sitting(dir);
+    const file = path.join(dir, "claude-code_session_start_2.1.261.1.json");
+    const payload = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify({ ...payload, session_id: "a&#x202E;gpj.exe&#8203;&#60;!--&lt;b&gt;" }));
+    const { code, record } = runIn(dir);
+    expect(code).toBe(0);
+    expect(record).toMatch(/^- not paired: `claude-code_session_start_[^`]+`: [^\n]*gpj\.exe/m);
+    // Rendered as CommonMark does: each text node, after character references are decoded.
+    type Node = { type: string; literal: string | null };
+    const cm = createRequire(import.meta.url)("commonmark") as { Parser: new () => { parse(t: string): { walker(): { next(): { entering: boolean; node: Node } | null } } } };
+    const walker = new cm.Parser().parse(record).walker();
+    for (let e = walker.next(); e; e = walker.next()) {
+      if (e.entering && e.node.type === "text") expect(e.node.literal, e.node.literal ?? "").not.toMatch(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069<>]/);
+    }
   });
 
   it("without sitting.json no time is taken from the file system, and the batch says so", () => {

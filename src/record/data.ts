@@ -68,7 +68,14 @@ export function readDataSpan(span: string): string | null {
  */
 const AUTOLINK = /:(?=\/\/)|(?<=www)\.|@(?=[A-Za-z0-9_-])/gi;
 
-/** The tool's own prose with values in it: printable, and with nothing that reads as markup inline (no code, HTML, table cell, link, autolink or image). */
+/**
+ * Where a character reference could start: "&#x202E;", "&#8203;", "&lt;" are decoded by a renderer
+ * outside code spans, so a value written with one would show a bidirectional override, an
+ * invisible character or an angle bracket that printable() never lets through as itself.
+ */
+const REFERENCE = /&(?=[#A-Za-z0-9])/g;
+
+/** The tool's own prose with values in it: printable, and with nothing that reads as markup inline (no code, HTML, character reference, table cell, link, autolink or image). */
 export function proseText(text: string): string {
-  return printable(text).replace(/[`<>|[\]]/g, hex4).replace(AUTOLINK, hex4);
+  return printable(text).replace(/[`<>|[\]]/g, hex4).replace(REFERENCE, hex4).replace(AUTOLINK, hex4);
 }

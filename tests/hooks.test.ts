@@ -194,6 +194,39 @@ describe("clear hooks with core.hooksPath set by hand", () => {
     expect(readdirSync(shared)).toEqual([]);
   });
 
+  it("takes the lines it printed for a hooks folder outside the repository, once added by hand, as running the gate: status exit 0, install asks no more", () => {
+    const root = repoWithRemote("clear-hookspath-added-");
+    const home = tempDir("clear-home-");
+    const shared = path.join(home, ".githooks");
+    mkdirSync(shared);
+    git(root, "config", "core.hooksPath", shared);
+    const printed = run(root, [process.execPath, CLI, "hooks", "install", "--yes"], { HOME: home });
+    expect(printed.code, printed.out).toBe(1);
+    for (const hook of ["pre-commit", "pre-push"]) {
+      const line = printed.out.split("\n").map((l) => l.trim()).find((l) => l.startsWith(`if [ -f .clear/hooks/${hook} ]`));
+      expect(line, printed.out).toBeDefined();
+      writeFileSync(path.join(shared, hook), `#!/bin/sh\necho shared >/dev/null\n${line}\n`);
+      chmodSync(path.join(shared, hook), 0o755);
+    }
+    const status = run(root, [process.execPath, CLI, "hooks", "status"], { HOME: home });
+    expect(status.code, status.out).toBe(0);
+    expect(status.out).toContain("pre-commit: reaches the gate");
+    expect(status.out).toContain("pre-push: reaches the gate");
+    const again = run(root, [process.execPath, CLI, "hooks", "install", "--yes"], { HOME: home });
+    expect(again.code, again.out).toBe(0);
+    expect(again.out).toContain("~/.githooks/pre-commit: runs the gate already");
+    expect(again.out).not.toContain("add these lines by hand");
+    expect(commitDocs(root, "docs\n").code).toBe(0);
+    stageUnacceptedFixtures(root);
+    const refused = git(root, "commit", "-qm", "fixtures");
+    expect(refused.code, refused.out).toBe(1);
+    expect(refused.out).toContain("clear gate");
+    expect(git(root, "commit", "-qm", "skipped", "--no-verify").code).toBe(0);
+    const pushed = git(root, "push", "origin", "main");
+    expect(pushed.code, pushed.out).not.toBe(0);
+    expect(pushed.out).toContain("clear gate");
+  });
+
   it("status says the gate runs only where the hook certainly reaches its line: a mention, a comment, a branch, an exit or another interpreter is not enough", () => {
     const line = "sh .clear/hooks/pre-commit || exit $?";
     const shapes: Record<string, string> = {

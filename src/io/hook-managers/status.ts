@@ -3,9 +3,8 @@ import path from "node:path";
 import { BLOCK_MARK } from "./blocks.js";
 import { HOOKS_PATH_EMPTY, huskyDirOf, lefthookConfig, lefthookLocalConfigs, PRE_COMMIT_CONFIG, readText, type Repo } from "./detect.js";
 import { isOurs, keptHooks } from "./plain.js";
-import { gateLineReach } from "./reach.js";
 import { gateScript, HOOKS, recordedInstall, WRAPPER_DIR, type HookName } from "./shell.js";
-import { callLine, wrapperFile } from "./wiring.js";
+import { callLine, callLineReach, wrapperFile } from "./wiring.js";
 import { LEFTHOOK_SCRIPT, lefthookEntry, yamlObject, preCommitHook } from "./yaml-edit.js";
 
 // What git will actually run for each hook, followed through the manager to the gate: the
@@ -51,7 +50,7 @@ function wrapperState(repo: Repo, hook: HookName, file: string, via: string): Ho
 
 /** A shell hook the user owns (husky's, a hand-set folder's): does it certainly reach the gate's line? `runsItself`: git starts the file, so its first line says what reads it. */
 function shellFileState(repo: Repo, hook: HookName, file: string, via: string, runsItself: boolean): HookState {
-  const reach = gateLineReach(readText(file) ?? "", callLine(hook), runsItself);
+  const reach = callLineReach(readText(file) ?? "", hook, runsItself);
   if (reach.kind === "absent") return no(hook, `${via}: it does not run the gate (no line "${callLine(hook)}" of its own); ${AGAIN}`);
   if (reach.kind === "not-shell") return no(hook, `${via}: its first line has another program than sh read it, and the gate's line is shell; run the gate from a shell hook`);
   if (reach.kind === "blocked") return no(hook, `${via}: its line ${reach.line} may end it or carry it past the gate's line ${reach.gate}; move the gate's lines above line ${reach.line}`);

@@ -4,7 +4,7 @@ import path from "node:path";
 import { BLOCK_MARK, findBlocks, insertBlock, removeBlock } from "./blocks.js";
 import { huskyDirOf, lefthookConfig, PRE_COMMIT_CONFIG, readText, type Manager, type Repo } from "./detect.js";
 import { emptyPlan, type Plan } from "./plan.js";
-import { gateLineReach } from "./reach.js";
+import { gateLineReach, type Reach } from "./reach.js";
 import { isOurs, plainInstall, plainUnwrap } from "./plain.js";
 import { gateScript, HOOKS, WRAPPER_DIR, type HookName, type Installed } from "./shell.js";
 import { LEFTHOOK_SCRIPT, lefthookAdd, yamlObject, preCommitAdd, removeMarked } from "./yaml-edit.js";
@@ -22,6 +22,15 @@ export function callLine(hook: HookName): string {
 /** For a hooks folder shared by every repository: runs the gate only where it is installed. */
 function guardedCallLine(hook: HookName): string {
   return `if [ -f ${WRAPPER_DIR}/${hook} ]; then ${callLine(hook)}; fi`;
+}
+
+/**
+ * Where a shell hook runs the gate's line, and whether every line above passes on to it: the
+ * plain line, or the guarded one install prints for a hooks folder shared by other repositories.
+ */
+export function callLineReach(text: string, hook: HookName, runsItself: boolean): Reach {
+  const plain = gateLineReach(text, callLine(hook), runsItself);
+  return plain.kind === "absent" ? gateLineReach(text, guardedCallLine(hook), runsItself) : plain;
 }
 
 export function lefthookSourceDir(root: string): string {
@@ -83,7 +92,12 @@ function wireManager(repo: Repo, manager: Manager, plan: Plan): void {
     if (inWorkTree(repo, manager.place)) for (const hook of HOOKS) addCallTo(path.join(manager.place, hook), hook, plan, true);
     else {
       const reason = "that hooks folder is outside this repository and may serve others";
-      for (const hook of HOOKS) plan.steps.push({ kind: "manual", file: path.join(manager.place, hook), reason, lines: [guardedCallLine(hook)] });
+      for (const hook of HOOKS) {
+        const file = path.join(manager.place, hook);
+        // Lines added by hand at an earlier install are not asked for again.
+        if (callLineReach(readText(file) ?? "", hook, true).kind === "reached") plan.notes.push(`${file}: runs the gate already`);
+        else plan.steps.push({ kind: "manual", file, reason, lines: [guardedCallLine(hook)] });
+      }
     }
   }
   if (manager.kind === "lefthook") configEdit(manager.place, plan, (text) => {

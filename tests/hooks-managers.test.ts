@@ -4,7 +4,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT, tempDir } from "./helpers.js";
 import {
-  clearTool, commitDocs, git, hookManagers, PRE_COMMIT_PRESENT, PRE_COMMIT_SKIP_REASON, repoWithRemote, run, stageUnacceptedFixtures,
+  clearTool, commitDocs, git, hookManagers, linkTool, PRE_COMMIT_PRESENT, PRE_COMMIT_SKIP_REASON, repoWithRemote, run, stageUnacceptedFixtures,
   type Managers, type Ran,
 } from "./hooks-setup.js";
 
@@ -175,6 +175,34 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
     expect(clearTool(root, "hooks", "status").code).toBe(0);
     stageUnacceptedFixtures(root);
     expect(git(root, "commit", "-qm", "fixtures").code).not.toBe(0);
+  });
+
+  it("husky in a new worktree, where its generated .husky/_ is not there yet: install names husky and writes nothing into .husky/_; once husky runs there, the gate does", () => {
+    const root = repoWithRemote("clear-husky-worktree-");
+    CASES[0]!.configure(root);
+    expect(CASES[0]!.install(root).code).toBe(0);
+    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
+    git(root, "add", "-A");
+    expect(git(root, "commit", "-qm", "the gate", "--no-verify").code).toBe(0);
+    const tree = tempDir("clear-husky-worktree-tree-");
+    expect(git(root, "worktree", "add", "-q", tree, "-b", "side").code).toBe(0);
+    linkTool(tree);
+    expect(existsSync(path.join(tree, ".husky", "_"))).toBe(false);
+    const wired = clearTool(tree, "hooks", "install", "--yes");
+    expect(wired.code, wired.out).toBe(0);
+    expect(wired.out).toContain("Hook manager: husky");
+    expect(wired.out).toContain("husky's hooks are not installed yet: npx husky");
+    expect(existsSync(path.join(tree, ".husky", "_"))).toBe(false);
+    expect(git(tree, "status", "--porcelain").out).toBe("");
+    expect(clearTool(tree, "hooks", "status").code).toBe(1);
+    expect(CASES[0]!.install(tree).code).toBe(0);
+    const status = clearTool(tree, "hooks", "status");
+    expect(status.code, status.out).toBe(0);
+    expect(commitDocs(tree, "documentation only\n").code).toBe(0);
+    stageUnacceptedFixtures(tree);
+    const refused = git(tree, "commit", "-qm", "fixtures");
+    expect(refused.code, refused.out).not.toBe(0);
+    expect(refused.out).toContain("clear gate");
   });
 
   it("lefthook merges a developer's local config over the shared one: where it skips the gate, changes its runner or moves its scripts, status says the gate does not run", () => {

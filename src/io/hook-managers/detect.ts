@@ -87,6 +87,16 @@ export function huskyDirOf(hooksDir: string): string | null {
   return path.basename(hooksDir) === "_" && existsSync(path.join(hooksDir, "h")) ? path.dirname(hooksDir) : null;
 }
 
+/**
+ * husky's folder where core.hooksPath names its generated `<dir>/_` and that is not there (a new
+ * worktree, a git clean -X): git runs no hook until husky makes it again, and writes nothing into it.
+ */
+function huskyUngenerated(hooksDir: string): string | null {
+  const dir = path.dirname(hooksDir);
+  if (path.basename(hooksDir) !== "_" || existsSync(hooksDir) || !existsSync(dir)) return null;
+  return path.basename(dir) === ".husky" || HOOKS.some((h) => existsSync(path.join(dir, h))) ? dir : null;
+}
+
 function huskyConfigured(root: string): boolean {
   if (existsSync(path.join(root, ".husky"))) return true;
   const pkg = readText(path.join(root, "package.json"));
@@ -107,7 +117,7 @@ function managerOf(repo: Repo, kind: ManagerKind): Manager {
   const { root } = repo;
   if (kind === "lefthook") return { kind, place: lefthookConfig(root) ?? path.join(root, "lefthook.yml") };
   if (kind === "pre-commit") return { kind, place: path.join(root, PRE_COMMIT_CONFIG) };
-  if (kind === "husky") return { kind, place: huskyDirOf(repo.hooksDir) ?? path.join(root, ".husky") };
+  if (kind === "husky") return { kind, place: huskyDirOf(repo.hooksDir) ?? huskyUngenerated(repo.hooksDir) ?? path.join(root, ".husky") };
   if (kind === "hooks-path") return { kind, place: repo.hooksDir };
   return { kind, place: repo.ownHooksDir };
 }
@@ -116,7 +126,10 @@ function managerOf(repo: Repo, kind: ManagerKind): Manager {
 export function detectManager(repo: Repo, chosen?: ManagerKind): Manager {
   if (repo.hooksPath === "") throw new UsageError(HOOKS_PATH_EMPTY);
   if (chosen !== undefined) return managerOf(repo, chosen);
-  if (repo.hooksPath !== null) return managerOf(repo, huskyDirOf(repo.hooksDir) !== null ? "husky" : "hooks-path");
+  if (repo.hooksPath !== null) {
+    const husky = huskyDirOf(repo.hooksDir) ?? huskyUngenerated(repo.hooksDir);
+    return managerOf(repo, husky !== null ? "husky" : "hooks-path");
+  }
   const configured: ManagerKind[] = [];
   if (lefthookConfig(repo.root) !== null) configured.push("lefthook");
   if (existsSync(path.join(repo.root, PRE_COMMIT_CONFIG))) configured.push("pre-commit");

@@ -205,6 +205,36 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
     expect(refused.out).toContain("clear gate");
   });
 
+  it.skipIf(!PRE_COMMIT_PRESENT)(`the pre-commit framework whose config installs only pre-commit: install and status name the command that installs pre-push, and after it the push is checked${PRE_COMMIT_PRESENT ? "" : ` (skipped: ${PRE_COMMIT_SKIP_REASON})`}`, () => {
+    const root = repoWithRemote("clear-pre-commit-types-");
+    CASES[2]!.configure(root);
+    const config = path.join(root, ".pre-commit-config.yaml");
+    writeFileSync(config, `default_install_hook_types: [pre-commit]\n${readFileSync(config, "utf8")}`);
+    git(root, "add", "-A");
+    git(root, "commit", "-qm", "the team's hooks", "--no-verify");
+    expect(CASES[2]!.install(root).code).toBe(0);
+    const wired = clearTool(root, "hooks", "install", "--yes");
+    expect(wired.code, wired.out).toBe(0);
+    const advice = /not installed its pre-push hook yet: (pre-commit install [^\n]*)/.exec(wired.out);
+    expect(advice?.[1], wired.out).toBe("pre-commit install --hook-type pre-push");
+    expect(CASES[2]!.install(root).code).toBe(0); // the plain reinstall the config allows installs no pre-push hook
+    const before = clearTool(root, "hooks", "status");
+    expect(before.code, before.out).toBe(1);
+    expect(before.out).toContain("pre-commit install --hook-type pre-push");
+    expect(run(root, advice![1]!.split(" "), { PRE_COMMIT_HOME }).code).toBe(0);
+    git(root, "add", "-A");
+    expect(env(root, "commit", "-qm", "the gate").code).toBe(0);
+    const after = clearTool(root, "hooks", "status");
+    expect(after.code, after.out).toBe(0);
+    expect(commitDocs(root, "documentation only\n").code).toBe(0);
+    stageUnacceptedFixtures(root);
+    expect(env(root, "commit", "-qm", "fixtures").code).not.toBe(0);
+    expect(run(root, ["git", "commit", "-qm", "skipped"], { SKIP: "clear-gate-pre-commit", PRE_COMMIT_HOME }).code).toBe(0);
+    const pushed = env(root, "push", "origin", "main");
+    expect(pushed.code, pushed.out).not.toBe(0);
+    expect(pushed.out).toContain("clear gate");
+  });
+
   it("lefthook merges a developer's local config over the shared one: where it skips the gate, changes its runner or moves its scripts, status says the gate does not run", () => {
     const locals: Record<string, string> = {
       "lefthook-local.yml": "pre-commit:\n  scripts:\n    clear-gate.sh:\n      skip: true\n",

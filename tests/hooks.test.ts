@@ -90,6 +90,23 @@ describe("clear hooks in git's own hooks folder", () => {
     for (const dir of [root, base, evil, path.dirname(root)]) expect(readdirSync(dir).filter((n) => n.startsWith("ran-"))).toEqual([]);
   });
 
+  it("finds a repository whose path ends in a newline: documentation goes through, an unaccepted fixture is refused at commit and at push", () => {
+    const root = path.join(tempDir("clear-trailing-"), "repo\n");
+    renameSync(repoWithRemote("clear-trailing-repo-"), root);
+    const installed = clearTool(root, "hooks", "install");
+    expect(installed.code, installed.out).toBe(0);
+    const docs = commitDocs(root, "docs\n");
+    expect(docs.code, docs.out).toBe(0);
+    stageUnacceptedFixtures(root);
+    const refused = git(root, "commit", "-qm", "fixtures");
+    expect(refused.code, refused.out).toBe(1);
+    expect(refused.out).toContain("clear gate: this commit is refused");
+    expect(git(root, "commit", "-qm", "skipped", "--no-verify").code).toBe(0);
+    const pushed = git(root, "push", "origin", "main");
+    expect(pushed.code, pushed.out).not.toBe(0);
+    expect(pushed.out).toContain("clear gate: 1 commit to push refused");
+  });
+
   it("survives moving the repository", () => {
     const root = repoWithRemote("clear-hooks-");
     expect(clearTool(root, "hooks", "install").code).toBe(0);

@@ -35,7 +35,8 @@ ${MARK}
 # touching no file that could hold a capture goes through, and any other is refused.
 clear_hook=${hook}
 clear_zero=0000000000000000000000000000000000000000
-clear_top=$(git rev-parse --show-toplevel) || exit 1
+clear_top=$(git rev-parse --show-toplevel && echo .) || exit 1
+clear_top=\${clear_top%?.}
 `;
 }
 

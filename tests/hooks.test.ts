@@ -90,6 +90,26 @@ describe("clear hooks in git's own hooks folder", () => {
     for (const dir of [root, base, evil, path.dirname(root)]) expect(readdirSync(dir).filter((n) => n.startsWith("ran-"))).toEqual([]);
   });
 
+  it("writes lefthook's scripts only inside the repository, and never over a script it did not write: exit 2, nothing written", () => {
+    const root = repoWithRemote("clear-lefthook-source-");
+    const outside = path.join(tempDir("clear-lefthook-outside-"), "scripts");
+    const config = `source_dir: ${JSON.stringify(outside)}\npre-commit:\n  commands:\n    user:\n      run: echo user\n`;
+    writeFileSync(path.join(root, "lefthook.yml"), config);
+    const away = clearTool(root, "hooks", "install", "--yes");
+    expect(away.code, away.out).toBe(2);
+    expect(away.out).toContain("source_dir puts lefthook's scripts outside this repository");
+    expect(existsSync(outside)).toBe(false);
+    expect(readFileSync(path.join(root, "lefthook.yml"), "utf8")).toBe(config);
+    writeFileSync(path.join(root, "lefthook.yml"), config.split("\n").slice(1).join("\n"));
+    mkdirSync(path.join(root, ".lefthook", "pre-push"), { recursive: true });
+    writeFileSync(path.join(root, ".lefthook", "pre-push", "clear-gate.sh"), "echo the team's own script\n");
+    const taken = clearTool(root, "hooks", "install", "--yes");
+    expect(taken.code, taken.out).toBe(2);
+    expect(taken.out).toContain(".lefthook/pre-push/clear-gate.sh is there and this tool did not write it");
+    expect(readFileSync(path.join(root, ".lefthook", "pre-push", "clear-gate.sh"), "utf8")).toBe("echo the team's own script\n");
+    expect(existsSync(path.join(root, ".lefthook", "pre-commit"))).toBe(false);
+  });
+
   it("finds a repository whose path ends in a newline: documentation goes through, an unaccepted fixture is refused at commit and at push", () => {
     const root = path.join(tempDir("clear-trailing-"), "repo\n");
     renameSync(repoWithRemote("clear-trailing-repo-"), root);

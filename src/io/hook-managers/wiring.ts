@@ -1,5 +1,7 @@
 import { pushAll } from "../../collections.js";
 import { execFileSync } from "node:child_process";
+import { UsageError } from "../../errors.js";
+import { lstatOrNull } from "../repo.js";
 import path from "node:path";
 import { BLOCK_MARK, findBlocks, insertBlock, removeBlock } from "./blocks.js";
 import { huskyDirOf, lefthookConfig, PRE_COMMIT_CONFIG, readText, type Manager, type Repo } from "./detect.js";
@@ -127,6 +129,20 @@ function managerToDo(repo: Repo, manager: Manager): string[] {
   return [];
 }
 
+/** The committed script for `hook`, refused (nothing written) where it would stand outside the repository or over a file this tool did not write. */
+function ownWrapper(repo: Repo, manager: Manager, hook: HookName): string {
+  const file = wrapperFile(repo, manager, hook);
+  if (!inWorkTree(repo, file)) {
+    const why = manager.kind === "lefthook" ? `${path.basename(manager.place)}'s source_dir puts lefthook's scripts outside this repository` : "it is outside this repository";
+    throw new UsageError(`${why}, where ${file} would be written and never committed; point source_dir inside the repository, then run clear hooks install again`);
+  }
+  const text = readText(file);
+  if ((text !== null || lstatOrNull(file) !== null) && !isOurs(text)) {
+    throw new UsageError(`${path.relative(repo.root, file)} is there and this tool did not write it; move it away, then run clear hooks install again`);
+  }
+  return file;
+}
+
 export function installPlan(repo: Repo, manager: Manager, installed: Installed): Plan {
   const plan = emptyPlan();
   if (manager.kind === "plain") {
@@ -136,7 +152,7 @@ export function installPlan(repo: Repo, manager: Manager, installed: Installed):
   }
   // A copy of this tool's hook that the manager moved aside would run the gate a second time.
   plainUnwrap(repo.ownHooksDir, plan, repo.hooksPath === null);
-  for (const hook of HOOKS) plan.steps.push({ kind: "write", file: wrapperFile(repo, manager, hook), text: gateScript(hook), executable: true });
+  for (const hook of HOOKS) plan.steps.push({ kind: "write", file: ownWrapper(repo, manager, hook), text: gateScript(hook), executable: true });
   wireManager(repo, manager, plan);
   pushAll(plan.notes, managerToDo(repo, manager));
   return plan;

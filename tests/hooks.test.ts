@@ -110,6 +110,26 @@ describe("clear hooks in git's own hooks folder", () => {
     expect(existsSync(path.join(root, ".lefthook", "pre-commit"))).toBe(false);
   });
 
+  it("says the gate will not run where --manager picks hooks core.hooksPath keeps git from running: exit 1, and the commit shows it", () => {
+    const root = repoWithRemote("clear-bypassed-");
+    mkdirSync(path.join(root, ".githooks"));
+    git(root, "config", "core.hooksPath", ".githooks");
+    const chosen = clearTool(root, "hooks", "install", "--manager", "plain");
+    expect(chosen.code, chosen.out).toBe(1);
+    expect(chosen.out).toContain("NOT RUN: core.hooksPath makes git run the hooks in .githooks, so the hooks in git's own folder never run");
+    expect(chosen.out).not.toContain("The gate is wired");
+    expect(clearTool(root, "hooks", "status").code).toBe(1);
+    stageUnacceptedFixtures(root);
+    expect(git(root, "commit", "-qm", "fixtures").code).toBe(0); // what install's exit 1 warned of: git ran no gate
+    git(root, "reset", "-q", "--soft", "HEAD~1");
+    const wired = clearTool(root, "hooks", "install", "--yes");
+    expect(wired.code, wired.out).toBe(0);
+    expect(wired.out).not.toContain("NOT RUN");
+    const refused = git(root, "commit", "-qm", "fixtures");
+    expect(refused.code, refused.out).toBe(1);
+    expect(refused.out).toContain("clear gate: this commit is refused");
+  });
+
   it("finds a repository whose path ends in a newline: documentation goes through, an unaccepted fixture is refused at commit and at push", () => {
     const root = path.join(tempDir("clear-trailing-"), "repo\n");
     renameSync(repoWithRemote("clear-trailing-repo-"), root);

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { gitMaybe } from "./git.js";
 import { loadConfig, lstatOrNull } from "./repo.js";
 import { repoPaths } from "./repo-tree.js";
-import { detectManager, repoOf, type ManagerKind } from "./hook-managers/detect.js";
+import { bypassedBy, detectManager, repoOf, type ManagerKind } from "./hook-managers/detect.js";
 import { applyPlan, describePlan, needsHand, pendingEdits } from "./hook-managers/plan.js";
 import { HOOKS, type Installed } from "./hook-managers/shell.js";
 import { hookState, idleManagers } from "./hook-managers/status.js";
@@ -81,9 +81,13 @@ export function installHooks(root: string, options: HooksOptions = {}): HooksRes
   const inbox = inboxIgnore(root);
   if (inbox.file !== null) plan.steps.push({ kind: "write", file: inbox.file, text: INBOX_IGNORE, executable: false });
   else if (!inbox.ignored) plan.notes.push(inbox.says);
+  // Chosen with --manager against core.hooksPath, the wiring would sit where git never looks.
+  const bypassed = bypassedBy(repo, manager);
+  if (bypassed !== null) plan.notes.push(bypassed);
   const name = manager.kind === "plain" ? "git's hooks folder" : manager.kind === "hooks-path" ? `the hooks folder ${manager.place}` : manager.kind;
-  const result = carryOut(root, plan, options.yes === true, `The gate is wired through ${name}.`);
-  return { ok: result.ok, lines: [`Hook manager: ${name}`, ...result.lines] };
+  const done = bypassed === null ? `The gate is wired through ${name}.` : `The gate is written for ${name}, where git does not run it.`;
+  const result = carryOut(root, plan, options.yes === true, done);
+  return { ok: result.ok && bypassed === null, lines: [`Hook manager: ${name}`, ...result.lines] };
 }
 
 export function uninstallHooks(root: string, options: HooksOptions = {}): HooksResult {

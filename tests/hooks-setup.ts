@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { expect } from "vitest";
 import { CLI, PROJECT_ROOT, tempDir } from "./helpers.js";
 import { installedOnce } from "./npm-cache.js";
 
@@ -69,6 +70,18 @@ export function stageUnacceptedFixtures(root: string): void {
   const r = run(root, [process.execPath, CLI, "run"]);
   if (r.code !== 0) throw new Error(`clear run failed:\n${r.out}`);
   git(root, "add", "fixtures", "CLEARANCE.md");
+}
+
+/** An unaccepted fixture staged: the commit refused by the gate; committed past it, the push refused. */
+export function expectRefusedAtCommitAndPush(root: string): void {
+  stageUnacceptedFixtures(root);
+  const refused = git(root, "commit", "-qm", "fixtures");
+  expect(refused.code, refused.out).toBe(1);
+  expect(refused.out).toContain("clear gate: this commit is refused");
+  expect(git(root, "commit", "-qm", "skipped", "--no-verify").code).toBe(0);
+  const pushed = git(root, "push", "origin", "main");
+  expect(pushed.code, pushed.out).not.toBe(0);
+  expect(pushed.out).toContain("clear gate: 1 commit to push refused");
 }
 
 export function commitDocs(root: string, text: string): Ran {

@@ -2,7 +2,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, re
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI, PROJECT_ROOT, tempDir } from "./helpers.js";
-import { clearTool, commitDocs, git, repoWithRemote, run, stageUnacceptedFixtures, type Ran } from "./hooks-setup.js";
+import { clearTool, commitDocs, expectRefusedAtCommitAndPush, git, repoWithRemote, run, stageUnacceptedFixtures, type Ran } from "./hooks-setup.js";
 
 // clear hooks without a manager: git's own hooks folder, a hand-set core.hooksPath, kept foreign
 // hooks, quoting, and what the committed scripts do where the tool is not installed.
@@ -137,14 +137,7 @@ describe("clear hooks in git's own hooks folder", () => {
     expect(installed.code, installed.out).toBe(0);
     const docs = commitDocs(root, "docs\n");
     expect(docs.code, docs.out).toBe(0);
-    stageUnacceptedFixtures(root);
-    const refused = git(root, "commit", "-qm", "fixtures");
-    expect(refused.code, refused.out).toBe(1);
-    expect(refused.out).toContain("clear gate: this commit is refused");
-    expect(git(root, "commit", "-qm", "skipped", "--no-verify").code).toBe(0);
-    const pushed = git(root, "push", "origin", "main");
-    expect(pushed.code, pushed.out).not.toBe(0);
-    expect(pushed.out).toContain("clear gate: 1 commit to push refused");
+    expectRefusedAtCommitAndPush(root);
   });
 
   it("survives moving the repository", () => {
@@ -274,14 +267,7 @@ describe("clear hooks with core.hooksPath set by hand", () => {
     expect(again.out).toContain("~/.githooks/pre-commit: runs the gate already");
     expect(again.out).not.toContain("add these lines by hand");
     expect(commitDocs(root, "docs\n").code).toBe(0);
-    stageUnacceptedFixtures(root);
-    const refused = git(root, "commit", "-qm", "fixtures");
-    expect(refused.code, refused.out).toBe(1);
-    expect(refused.out).toContain("clear gate");
-    expect(git(root, "commit", "-qm", "skipped", "--no-verify").code).toBe(0);
-    const pushed = git(root, "push", "origin", "main");
-    expect(pushed.code, pushed.out).not.toBe(0);
-    expect(pushed.out).toContain("clear gate");
+    expectRefusedAtCommitAndPush(root);
   });
 
   it("status says the gate runs only where the hook certainly reaches its line: a mention, a comment, a branch, an exit or another interpreter is not enough", () => {

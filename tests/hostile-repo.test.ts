@@ -68,6 +68,16 @@ const verifyCodes = (root: string, ...args: string[]): { code: number; codes: st
   return { code: r.code, codes: (r.json.findings as { code: string }[]).map((f) => f.code) };
 };
 
+/** The push refused naming the file, and verify --range from `base` finding it with `code`. */
+function refusedByPushAndRange(root: string, base: string, code: string, file: string): void {
+  const push = g(root, "push", "-q", "origin", "main");
+  expect(push.code).not.toBe(0);
+  expect(push.out).toContain(file);
+  const range = clearJson(["verify", "--range", `${base}..HEAD`], { cwd: root });
+  expect(range.code).toBe(1);
+  expect(range.json.findings).toContainEqual(expect.objectContaining({ code, file }));
+}
+
 /** Commits with --no-verify, so that push and verify are what must refuse. */
 function sneak(root: string, message: string): string {
   expect(g(root, "commit", "-qm", message, "--no-verify").code).toBe(0);
@@ -225,12 +235,7 @@ describe("a place's other spelling, as the file systems fold letters, and after 
     expect(back.out).toContain("place-in-other-spelling");
     expect(back.out).toContain(name);
     sneak(root, "fixtures moved back");
-    const push = g(root, "push", "-q", "origin", "main");
-    expect(push.code).not.toBe(0);
-    expect(push.out).toContain(name);
-    const range = clearJson(["verify", "--range", `${base}..HEAD`], { cwd: root });
-    expect(range.code).toBe(1);
-    expect(range.json.findings).toContainEqual(expect.objectContaining({ code: "place-in-other-spelling", file: name }));
+    refusedByPushAndRange(root, base, "place-in-other-spelling", name);
   });
 });
 
@@ -684,12 +689,7 @@ describe("each pushed commit is judged by the rules it holds too", () => {
     const capture = sneak(root, "a raw capture");
     g(root, "rm", "-rq", "rules", "tests");
     sneak(root, "rules and tests taken away");
-    const push = g(root, "push", "-q", "origin", "main");
-    expect(push.code).not.toBe(0);
-    expect(push.out).toContain(name);
-    const range = clearJson(["verify", "--range", `${base}..HEAD`], { cwd: root });
-    expect(range.code).toBe(1);
-    expect(range.json.findings).toContainEqual(expect.objectContaining({ code: "raw-capture-committed", file: name }));
+    refusedByPushAndRange(root, base, "raw-capture-committed", name);
     const rev = clearJson(["verify", "--rev", capture], { cwd: root });
     expect(rev.code).toBe(1);
     expect(rev.json.findings).toContainEqual(expect.objectContaining({ code: "raw-capture-committed", file: name }));

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { RulesError } from "../errors.js";
 import type { ClearConfig } from "../io/repo.js";
-import { git, lsIndex, lsTree, readBlobs } from "../io/git.js";
+import { lsIndex, lsTree, objectsNamed, readBlobs } from "../io/git.js";
 import { isBundledRules } from "../io/rules-dir.js";
 import type { RawCaptureJudge } from "../passes/verify.js";
 
@@ -49,16 +49,10 @@ function stagedHarnessFiles(root: string, folder: string): HarnessEntry[] {
     .map((e) => ({ name: e.path.slice(prefix.length), sha: e.sha }));
 }
 
-/** The object id of each `<commit>:<path>` in one call to git; absent ones are left out. */
+/** The tree id of each `<commit>:<path>` that names a tree; others are left out. */
 function treeIds(root: string, names: string[]): Map<string, string> {
-  const out = new Map<string, string>();
-  if (names.length === 0) return out;
-  const lines = git(["cat-file", "--batch-check"], root, `${names.join("\n")}\n`).toString("utf8").split("\n");
-  names.forEach((n, i) => {
-    const [id, type] = (lines[i] ?? "").split(" ");
-    if (type === "tree" && id !== undefined) out.set(n, id);
-  });
-  return out;
+  const found = objectsNamed(names, root);
+  return new Map(names.flatMap((n, i) => (found[i]?.type === "tree" ? [[n, found[i].id] as [string, string]] : [])));
 }
 
 /** Whether the working tree's rules folder holds every one of these files with the same bytes. */

@@ -2,7 +2,7 @@ import { pushAll } from "../collections.js";
 import { UsageError } from "../errors.js";
 import { printable } from "../record/data.js";
 import { blocks, finding, type Finding } from "../findings.js";
-import { commitChanges, git, gitMaybe, LINK_MODE, lsIndex, lsTree, readBlobs, readObjects, revList, shallowCommits, stagedChanges, type Change, type TreeEntry } from "../io/git.js";
+import { commitChanges, git, gitMaybe, LINK_MODE, objectsNamed, lsIndex, lsTree, readBlobs, readObjects, revList, shallowCommits, stagedChanges, type Change, type TreeEntry } from "../io/git.js";
 import { parseConfigText, type ClearConfig } from "../io/repo.js";
 import { isBundledRules } from "../io/rules-dir.js";
 import type { CommitJudges } from "./commit-rules.js";
@@ -90,11 +90,8 @@ export async function checkStaged(root: string, workingLayout: RepoLayout, check
 
 /** The object ids at `<commit>:<path>` for many names at once; absent ones map to null. */
 function objectIds(root: string, names: string[]): Map<string, string | null> {
-  const out = new Map<string, string | null>();
-  if (names.length === 0) return out;
-  const lines = git(["cat-file", "--batch-check"], root, `${names.join("\n")}\n`).toString("utf8").split("\n");
-  names.forEach((n, i) => out.set(n, /^[0-9a-f]{40,64} /.test(lines[i] ?? "") ? (lines[i] as string).split(" ")[0] as string : null));
-  return out;
+  const found = objectsNamed(names, root);
+  return new Map(names.map((n, i) => [n, found[i]?.id ?? null]));
 }
 
 /**
@@ -240,9 +237,9 @@ async function tagFindings(root: string, objects: { ref: string; sha: string }[]
 /** Pushed objects that are not commits once peeled (a tag on a blob or a tree) carry files no commit check sees: each is refused. */
 function notCommits(root: string, objects: { ref: string; sha: string }[]): Finding[] {
   if (objects.length === 0) return [];
-  const lines = git(["cat-file", "--batch-check"], root, `${objects.map((o) => `${o.sha}^{}`).join("\n")}\n`).toString("utf8").split("\n");
+  const found = objectsNamed(objects.map((o) => `${o.sha}^{}`), root);
   return objects.flatMap((o, i) => {
-    const type = (lines[i] ?? "").split(" ")[1] ?? "missing";
+    const type = found[i]?.type ?? "missing";
     return type === "commit" ? [] : [finding("pushed-not-a-commit", { file: o.ref }, { type })];
   });
 }

@@ -35,6 +35,16 @@ export function gitMaybe(args: string[], cwd: string): Buffer | null {
   }
 }
 
+/** The id and type git gives each object name (`<commit>:<path>`, `<id>^{}`), in one call; null where it names none. */
+export function objectsNamed(names: string[], cwd: string): ({ id: string; type: string } | null)[] {
+  if (names.length === 0) return [];
+  const lines = git(["cat-file", "--batch-check"], cwd, `${names.join("\n")}\n`).toString("utf8").split("\n");
+  return names.map((_, i) => {
+    const [id, type] = (lines[i] ?? "").split(" ");
+    return id !== undefined && type !== undefined && /^[0-9a-f]{40,64}$/.test(id) ? { id, type } : null;
+  });
+}
+
 export interface TreeEntry {
   mode: string;
   sha: string;

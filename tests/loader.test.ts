@@ -265,6 +265,16 @@ describe("loadFixture refuses what is not the accepted fixture, naming it", () =
     expectProblem(() => loadFixture("../outside.json", { root }), "query", "a path outside the repository", /not a fixture of this repository/);
   });
 
+  it("a record the reader cannot read (a fence left open above a batch's marker) is refused under the fixture's name", () => {
+    const root = copy();
+    const record = path.join(root, "CLEARANCE.md");
+    const text = readFileSync(record, "utf8");
+    const second = text.indexOf("<!-- clear:batch", text.indexOf("<!-- clear:batch") + 1);
+    writeFileSync(record, `${text.slice(0, second)}\`\`\`\n${text.slice(second)}`);
+    const says = /: CLEARANCE\.md line \d+: a batch marker inside a code block opened at line \d+; close that block above it; until then no fixture counts as accepted$/;
+    expectProblem(() => loadFixture(PRE_TOOL_USE("2.1.9"), { root }), "record", PRE_TOOL_USE("2.1.9"), says);
+  });
+
   it("a repository without a record", () => {
     const root = tempDir("clear-no-record-");
     mkdirSync(path.join(root, ".git"));

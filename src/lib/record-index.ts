@@ -20,12 +20,13 @@ export interface RecordIndex {
   listings: Map<string, Listing[]>;
 }
 
-export function indexRecord(text: string, file: string): RecordIndex {
+/** The record's listings; a record in a shape the reader does not know is an error naming `fixture`, the one asked for. */
+export function indexRecord(text: string, file: string, fixture: string | null): RecordIndex {
   let batches;
   try {
     batches = parseRecord(text, file).batches;
   } catch (err) {
-    if (err instanceof RecordError) throw new FixtureError("record", null, `${err.message}`);
+    if (err instanceof RecordError) throw new FixtureError("record", fixture, `${err.message}; until then no fixture counts as accepted`);
     throw err;
   }
   const index: RecordIndex = { inForce: new Map(), listings: new Map() };

@@ -298,6 +298,24 @@ describe("what loadFixture is given, however wrong, ends in a FixtureError", () 
     }
   });
 
+  it("a query's part that is not a string, even one that cannot be turned into text (no prototype, a throwing toString), is a query error that calls none of its code", () => {
+    const noText = Object.create(null) as object;
+    const throwing = { toString: (): string => { throw new Error("called"); } };
+    const given: [unknown, string][] = [
+      [noText, "<object>"],
+      [throwing, "<object>"],
+      [["claude-code"], "<array>"],
+      [() => "claude-code", "<function>"],
+      [Symbol("claude-code"), "Symbol(claude-code)"],
+      [7, "7"],
+    ];
+    for (const [harness, shown] of given) {
+      const err = thrown(() => loadFixture({ ...claude("2.1.9", "pre_tool_use"), harness } as unknown as FixtureQuery, { root: accepted }));
+      expect([err.code, err.fixture], shown).toEqual(["query", `fixtures/${shown}/2.1.9/pre_tool_use.json`]);
+      expect(err.message, shown).toMatch(/harness must be one folder or file name/);
+    }
+  });
+
   it("a last argument or a filter of the wrong shape: null, a root that is not a string or is empty, a filter's part that is not a string", () => {
     const q = claude("2.1.9", "pre_tool_use");
     const wrongRoot = /the last argument is \{ root: <the repository's top folder> \}/;

@@ -69,10 +69,17 @@ function fixtureOfPath(rel: string, layout: Layout): FixtureQuery | null {
   return [fixture.harness, fixture.version, fixture.event].every((p) => SAFE_SEGMENT.test(p)) ? fixture : null;
 }
 
+/** A query's part as a message shows it, without calling any code of the caller's (an object's toString may throw, or be missing). */
+function shownPart(part: unknown): string {
+  if (typeof part === "string") return part;
+  if (typeof part === "function" || (typeof part === "object" && part !== null)) return Array.isArray(part) ? "<array>" : `<${typeof part}>`;
+  return String(part);
+}
+
 /** The query's parts, each read once (a getter or a proxy answers once), checked, and copied. */
 function checkedQuery(given: FixtureQuery, layout: Layout): FixtureQuery {
   const query: Record<keyof FixtureQuery, unknown> = { harness: given.harness, version: given.version, event: given.event };
-  const shown = fixturePathOf(layout, { harness: String(query.harness), version: String(query.version), event: String(query.event) });
+  const shown = fixturePathOf(layout, { harness: shownPart(query.harness), version: shownPart(query.version), event: shownPart(query.event) });
   for (const key of ["harness", "version", "event"] as const) {
     const part = query[key];
     if (typeof part !== "string" || !SAFE_SEGMENT.test(part)) {

@@ -371,6 +371,20 @@ describe("the record and the layout", () => {
     expect(refused.message).toMatch(/clear\.config\.json: paths\.fixtures is not a path relative to the repository root/);
   });
 
+  it("follows clear.config.json when it changes between two loads of one process, as it follows the record: never the places an older config named", () => {
+    const root = copy();
+    const fixture = PRE_TOOL_USE("2.1.9");
+    expect(loadFixture(fixture, { root }).path).toBe(fixture);
+    mkdirSync(path.join(root, "docs"));
+    writeFileSync(path.join(root, "docs", "record.md"), "# Clearance record\n");
+    writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ paths: { clearance: "docs/record.md" } }));
+    expectProblem(() => loadFixture(fixture, { root }), "not-accepted", fixture, /no batch of the record lists this fixture/);
+    writeFileSync(path.join(root, "clear.config.json"), "{ not json");
+    expect(thrown(() => loadFixture(fixture, { root })).message).toMatch(/clear\.config\.json is not valid JSON/);
+    rmSync(path.join(root, "clear.config.json"));
+    expect(loadFixture(fixture, { root }).path).toBe(fixture);
+  });
+
   it("checks that the sidecar describes the fixture, in a record whose batches hold", () => {
     const root = tempDir("clear-hand-record-");
     mkdirSync(path.join(root, ".git"));

@@ -2,7 +2,7 @@ import { lstatSync, type Stats } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../digest.js";
 import { FixtureError, fixFor, shownPath } from "./errors.js";
-import { layoutOf, type FixtureLayout } from "./layout.js";
+import { CONFIG_FILE, layoutOf, type FixtureLayout } from "./layout.js";
 import { readBelow } from "./no-link.js";
 import { indexRecord, type Listing, type RecordIndex } from "./record-index.js";
 
@@ -29,21 +29,47 @@ interface RecordRead {
   racy: boolean;
 }
 
+interface Stamp {
+  stamp: string;
+  /** Written so soon before it was looked at that its stamp cannot vouch for its bytes. */
+  racy: boolean;
+}
+
 export interface Repository {
   root: string;
   layout: FixtureLayout;
+  /** clear.config.json's stamp when the layout was read from it. */
+  config: Stamp;
   record: RecordRead | null;
 }
 
 const repositories = new Map<string, Repository>();
 
+/** A file's identity, size and times ("none" where nothing is there), taken before it is read. */
+function stampOf(file: string): Stamp {
+  const stat = lstatOrNull(file);
+  if (stat === null) return { stamp: "none", racy: false };
+  // A time ahead of this clock (another machine's, on a shared disk) is racy too, until this clock passes it.
+  return { stamp: `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`, racy: Date.now() - Math.max(stat.mtimeMs, stat.ctimeMs) < RACY_MS };
+}
+
+/**
+ * The repository at `root`, its layout read again when clear.config.json changed on disk (or
+ * cannot tell yet), as the record is: a config that moves the record or the fixtures mid-process
+ * is followed, never the places an older config named.
+ */
 export function repositoryAt(root: string): Repository {
-  let repo = repositories.get(root);
-  if (!repo) {
-    repo = { root, layout: layoutOf(root), record: null };
-    repositories.set(root, repo);
+  const config = stampOf(path.join(root, CONFIG_FILE));
+  const repo = repositories.get(root);
+  if (repo && repo.config.stamp === config.stamp && !repo.config.racy) return repo;
+  const layout = layoutOf(root);
+  if (repo && repo.layout.fixtures === layout.fixtures && repo.layout.record === layout.record) {
+    repo.config = config;
+    return repo;
   }
-  return repo;
+  const fresh: Repository = { root, layout, config, record: null };
+  repositories.set(root, fresh);
+  return fresh;
 }
 
 /** The record's index, read again when the file's identity, size or times moved, or when they cannot tell yet; `fixture` is named in errors. */

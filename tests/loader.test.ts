@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -182,6 +182,29 @@ describe("loadFixture refuses what is not the accepted fixture, naming it", () =
     // One byte more is caught by its size, before it is hashed.
     writeFileSync(file, Buffer.concat([readFileSync(path.join(accepted, PRE_TOOL_USE("2.1.9"))), Buffer.from(" ")]));
     expectProblem(() => loadFixture(PRE_TOOL_USE("2.1.9"), { root }), "changed", PRE_TOOL_USE("2.1.9"), /are more than the \d+ batch/);
+  });
+
+  it("bytes that git's core.autocrlf turned to CRLF on checkout, or that an editor gave a byte order mark, are refused, saying so and how to keep fixtures byte for byte", () => {
+    const committed = copy();
+    const git = (cwd: string, ...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd, encoding: "utf8" });
+    git(committed, "add", "fixtures", "CLEARANCE.md");
+    git(committed, "commit", "-q", "-m", "accepted fixtures");
+    const root = tempDir("clear-autocrlf-");
+    git(os.tmpdir(), "-c", "core.autocrlf=true", "clone", "-q", committed, root);
+    git(root, "config", "core.autocrlf", "true");
+    const fixture = PRE_TOOL_USE("2.1.9");
+    const sidecar = fixture.replace(/\.json$/, ".provenance.json");
+    expect(readFileSync(path.join(root, sidecar), "utf8")).toContain("\r\n");
+    const says = new RegExp(`: its sidecar ${sidecar.replace(/\./g, "\\.")}: its bytes differ from those batch b-[0-9a-f]{12} accepted \\(sha256 [0-9a-f]{12}…\\) only in that their line endings are CRLF where the accepted ones are LF: git's core\\.autocrlf .*"fixtures/\\*\\* -text" at the end of \\.gitattributes`);
+    expectProblem(() => loadFixture(fixture, { root }), "changed", fixture, says);
+    // Doing what it says loads the accepted bytes.
+    writeFileSync(path.join(root, ".gitattributes"), "fixtures/** -text\n");
+    git(root, "rm", "-r", "-q", "--cached", "fixtures");
+    git(root, "checkout", "HEAD", "--", "fixtures");
+    expect(loadFixture(fixture, { root }).sha256).toBe(sha256(readFileSync(path.join(accepted, fixture))));
+    const file = path.join(root, fixture);
+    writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(file)]));
+    expectProblem(() => loadFixture(fixture, { root }), "changed", fixture, /only in that a byte order mark stands at their start \(an editor saved it so\); restore it from git/);
   });
 
   it("a changed provenance sidecar, under the fixture's name", () => {

@@ -147,11 +147,52 @@ export function acceptedBytes(repo: Repository, index: RecordIndex, rel: string,
   }
   const sha256 = "bytes" in read ? sha256Hex(read.bytes) : null;
   if ("bytes" in read && sha256 === listing.sha256) return { bytes: read.bytes, sha256 };
-  const now = sha256 === null ? `are more than the ${listing.bytes}` : `(sha256 ${short(sha256)}) differ from those`;
-  const waiting = (index.listings.get(rel) ?? []).find((l) => l.status !== "accepted" && l.sha256 === sha256);
+  throw changedError(repo, index, rel, listing, fixture, "bytes" in read ? read.bytes : null);
+}
+
+/** Bytes larger than the accepted ones are read, to say why they differ, up to this much. */
+const MAX_EXPLAINED_BYTES = 64 * 1024 * 1024;
+
+/** Why the bytes at `rel` are not the ones `listing` accepted; `read` are they, when no larger than those. */
+function changedError(repo: Repository, index: RecordIndex, rel: string, listing: Listing, fixture: string, read: Buffer | null): FixtureError {
+  const listings = index.listings.get(rel) ?? [];
+  // Larger bytes are read again (never handed on) to tell a line-ending conversion, or a pending batch's listing, from any change.
+  const bound = Math.min(MAX_EXPLAINED_BYTES, Math.max(2 * listing.bytes + 3, ...listings.map((l) => l.bytes)));
+  const again = read === null ? readBelow(repo.root, rel, bound) : { bytes: read };
+  const bytes = "bytes" in again ? again.bytes : null;
+  const sha256 = bytes === null ? null : sha256Hex(bytes);
+  const about = rel === fixture ? "" : `its sidecar ${rel}: `;
+  const accepted = `batch ${listing.batch} accepted (sha256 ${short(listing.sha256)})`;
+  const converted = bytes === null ? null : conversionOf(bytes, listing.sha256, repo.layout.fixtures, rel);
+  if (converted !== null) return new FixtureError("changed", fixture, `${about}its bytes differ from those ${accepted} only in that ${converted}`);
+  const now = read === null || sha256 === null ? `are more than the ${listing.bytes}` : `(sha256 ${short(sha256)}) differ from those`;
+  const waiting = listings.find((l) => l.status !== "accepted" && l.sha256 === sha256);
   const state = waiting?.status === "pending" ? "awaits ACCEPT" : "was edited after ACCEPT";
   const note = waiting ? `; batch ${waiting.batch} lists these bytes and ${state}` : "";
-  const accepted = `batch ${listing.batch} accepted (sha256 ${short(listing.sha256)})`;
   const todo = `restore them from git or clear the capture again with ${RUN} and accept the new batch`;
-  throw new FixtureError("changed", fixture, `${about}its bytes ${now} ${accepted}; ${todo}${note}`);
+  return new FixtureError("changed", fixture, `${about}its bytes ${now} ${accepted}; ${todo}${note}`);
+}
+
+const BOM = "\xef\xbb\xbf";
+
+/**
+ * What turned the accepted bytes into `bytes`, where only a byte order mark or the line endings
+ * differ (git's core.autocrlf or a text/eol attribute, an editor), with what to do; else null.
+ */
+function conversionOf(bytes: Buffer, accepted: string, fixtures: string, rel: string): string | null {
+  const text = bytes.toString("latin1");
+  const bom = text.startsWith(BOM);
+  const body = bom ? text.slice(BOM.length) : text;
+  const endings: [string, string | null][] = [
+    [body, null],
+    [body.replace(/\r\n/g, "\n"), "their line endings are CRLF where the accepted ones are LF"],
+    [body.replace(/\r?\n/g, "\r\n"), "their line endings are LF where the accepted ones are CRLF"],
+  ];
+  const found = endings.find(([candidate, eol]) => (bom || eol !== null) && candidate !== text && sha256Hex(Buffer.from(candidate, "latin1")) === accepted);
+  if (found === undefined) return null;
+  const what = [bom ? "a byte order mark stands at their start" : null, found[1]].filter((w) => w !== null).join(" and ");
+  if (found[1] === null) return `${what} (an editor saved it so); restore it from git (git checkout -- ${rel}) and keep the editor from adding one`;
+  const why = "git's core.autocrlf or a text or eol attribute in .gitattributes converted them on checkout, or an editor did";
+  const todo = `keep fixtures byte for byte with the line "${fixtures}/** -text" at the end of .gitattributes, then check them out again (git rm -r -q --cached ${fixtures} && git checkout HEAD -- ${fixtures})`;
+  return `${what}: ${why}; ${todo}`;
 }

@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -271,6 +272,36 @@ describe("loadFixture refuses what is not the accepted fixture, naming it", () =
     renameSync(path.join(root, "CLEARANCE.md"), path.join(root, "record.md"));
     symlinkSync(path.join(root, "record.md"), path.join(root, "CLEARANCE.md"));
     expectProblem(() => loadFixture(PRE_TOOL_USE("2.1.9"), { root }), "link", PRE_TOOL_USE("2.1.9"), /CLEARANCE\.md is a symbolic link/);
+  });
+
+  it("a fixture replaced by a FIFO, a folder or a socket is not-a-file, never read nor waited on; a hard link is judged by its bytes", async () => {
+    const fixture = PRE_TOOL_USE("2.1.9");
+    const says = /is not a regular file.*fixtures are read only from regular files inside the repository \(put the file itself there\)/;
+    let root = copy();
+    rmSync(path.join(root, fixture));
+    execFileSync("mkfifo", [path.join(root, fixture)]);
+    expectProblem(() => loadFixture(fixture, { root }), "not-a-file", fixture, says);
+    root = copy();
+    rmSync(path.join(root, fixture));
+    mkdirSync(path.join(root, fixture));
+    expectProblem(() => loadFixture(fixture, { root }), "not-a-file", fixture, says);
+    root = copy();
+    rmSync(path.join(root, fixture));
+    const server = net.createServer().listen(path.join(root, fixture));
+    await new Promise((resolve) => server.once("listening", resolve));
+    try {
+      expectProblem(() => loadFixture(fixture, { root }), "not-a-file", fixture, says);
+    } finally {
+      server.close();
+    }
+    // A hard link shares the file's bytes: those are what is checked, wherever else the file is named.
+    root = copy();
+    const elsewhere = path.join(tempDir("clear-hard-link-"), "pre_tool_use.json");
+    renameSync(path.join(root, fixture), elsewhere);
+    linkSync(elsewhere, path.join(root, fixture));
+    expect(loadFixture(fixture, { root }).path).toBe(fixture);
+    writeFileSync(elsewhere, readFileSync(elsewhere, "utf8").replace("PreToolUse", "PreToolUsX"));
+    expectProblem(() => loadFixture(fixture, { root }), "changed", fixture, /differ from those batch b-[0-9a-f]{12} accepted/);
   });
 
   it("a listed fixture that is missing, a fixture no version of which exists, and a host's own event name", () => {

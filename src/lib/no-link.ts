@@ -39,6 +39,8 @@ function openFile(file: string, at: string): number | { refused: Refusal; at: st
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ELOOP") return { refused: "link", at, detail: "is a symbolic link; never followed" };
     if (code === "ENOENT") return { refused: "missing", at, detail: "no such file" };
+    // A socket (ENXIO), or a device with nothing behind it, is no file whatever its permissions.
+    if (code === "ENXIO" || code === "ENODEV" || code === "EOPNOTSUPP") return { refused: "not-a-file", at, detail: `is not a regular file (${code})` };
     return { refused: "unreadable", at, detail: `could not be opened (${code ?? "unknown error"})` };
   }
 }

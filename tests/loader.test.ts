@@ -464,7 +464,7 @@ describe("the record and the layout", () => {
 });
 
 /** A repository whose record was written by hand: each fixture with its sidecar, all in one accepted batch. */
-function handRepo(fixtures: { harness: string; version: string; event: string }[], { sidecarRows = true } = {}): string {
+function handRepo(fixtures: { harness: string; version: string; event: string; payload?: Buffer }[], { sidecarRows = true } = {}): string {
   const root = tempDir("clear-hand-repo-");
   mkdirSync(path.join(root, ".git"));
   const batch = "b-000000000002";
@@ -474,7 +474,7 @@ function handRepo(fixtures: { harness: string; version: string; event: string }[
   for (const f of fixtures) {
     const dir = path.join(root, "fixtures", f.harness, f.version);
     mkdirSync(dir, { recursive: true });
-    const payload = Buffer.from(JSON.stringify({ hook_event_name: "Stop", version: f.version }));
+    const payload = f.payload ?? Buffer.from(JSON.stringify({ hook_event_name: "Stop", version: f.version }));
     const cleared = { sha256: sha256(payload), bytes: payload.length };
     const provenance = Buffer.from(JSON.stringify({ origin: "authentic-capture", harness: f.harness, hostVersion: f.version, event: f.event, cleared, batch }));
     writeFileSync(path.join(dir, `${f.event}.json`), payload);
@@ -509,6 +509,12 @@ describe("a hostile query, a careless path", () => {
     expectProblem(() => loadFixture(codex("latest"), { root: onlyUnknown }), "not-found", "fixtures/codex/<latest>/stop.json", says);
     expect(listFixtures({ version: "latest" }, { root: onlyUnknown })).toEqual([]);
     expect(loadFixture(codex("unknown"), { root: onlyUnknown }).version).toBe("unknown");
+  });
+
+  it("accepted bytes that are not UTF-8 are refused as not-json, never parsed with U+FFFD in place of what was accepted", () => {
+    const payload = Buffer.concat([Buffer.from('{"hook_event_name":"Stop","last_assistant_message":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    const root = handRepo([{ ...codex("0.9.0"), payload }]);
+    expectProblem(() => loadFixture(codex("0.9.0"), { root }), "not-json", "fixtures/codex/0.9.0/stop.json", /its accepted bytes are not UTF-8/);
   });
 
   it("a sidecar no accepted batch lists is refused under the fixture's name, saying it is the sidecar", () => {

@@ -193,11 +193,20 @@ function inForce(repo: Repository, index: RecordIndex, q: FixtureQuery, rel: str
   }
 }
 
+// Bytes that are not UTF-8 are refused, never parsed with U+FFFD in place of what the host sent; a byte order mark is kept, so JSON.parse refuses it.
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
 function parsedJson(raw: Buffer, rel: string, fixture: string): unknown {
+  const whose = rel === fixture ? "its" : `its sidecar ${rel}:`;
+  let text: string;
   try {
-    return JSON.parse(raw.toString("utf8"));
+    text = UTF8.decode(raw);
   } catch {
-    const whose = rel === fixture ? "its" : `its sidecar ${rel}:`;
+    throw new FixtureError("not-json", fixture, `${whose} accepted bytes are not UTF-8, so they are not JSON as a host sends it; clear the capture again with ${RUN}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
     throw new FixtureError("not-json", fixture, `${whose} accepted bytes do not parse as JSON; clear the capture again with ${RUN}`);
   }
 }

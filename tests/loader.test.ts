@@ -537,14 +537,14 @@ describe("a hostile query, a careless path", () => {
     expect(reads).toBe(1);
   });
 
-  it("never puts a control, format or line-separator character of a query into a message, and refuses a name holding one", () => {
+  it("never puts a control, format or line-separator character or a lone surrogate of a query into a message, and refuses a name holding one", () => {
     const escape = "\u001b[2J";
     const bidi = "\u202e";
-    for (const [key, bad] of [["harness", `claude${escape}`], ["version", `2.1.9${bidi}`], ["event", "stop\u2028"]] as const) {
+    for (const [key, bad] of [["harness", `claude${escape}`], ["version", `2.1.9${bidi}`], ["event", "stop\u2028"], ["version", "2.1.9\ud800"]] as const) {
       const err = thrown(() => loadFixture({ ...claude("2.1.9", "pre_tool_use"), [key]: bad }, { root: accepted }));
       expect(err.code, key).toBe("query");
       expect(err.message, key).toMatch(new RegExp(`${key} must be one folder or file name`));
-      expect(err.message, key).not.toMatch(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u);
+      expect(err.message, key).not.toMatch(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u);
     }
     const byPath = thrown(() => loadFixture(`fixtures/claude-code/2.1.9/pre_tool_use.json${escape}`, { root: accepted }));
     expect(byPath.message).toContain("pre_tool_use.json\\u{1b}[2J: not a fixture of this repository");

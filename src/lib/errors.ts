@@ -22,10 +22,10 @@ export type FixtureProblem =
 
 /**
  * A message as a terminal may show it: a control, format or line-separator character that a query
- * or a path brought (a NUL, an escape sequence, a bidi override) is written as its code point.
+ * or a path brought (a NUL, an escape sequence, a bidi override, a lone surrogate) is written as its code point.
  */
 function printable(text: string): string {
-  return text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (c) => `\\u{${(c.codePointAt(0) as number).toString(16)}}`);
+  return text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu, (c) => `\\u{${(c.codePointAt(0) as number).toString(16)}}`);
 }
 
 export class FixtureError extends Error {

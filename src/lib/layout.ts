@@ -14,7 +14,7 @@ export interface FixtureLayout {
   record: string;
 }
 
-const INSIDE = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}\\]{1,200}$/u;
+const INSIDE = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\\]{1,200}$/u;
 const LEAVES = /^\/|^[A-Za-z]:|(^|\/)\.\.?(\/|$)/;
 
 function configPath(value: unknown, key: string, fallback: string): string {

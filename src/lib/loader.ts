@@ -44,8 +44,8 @@ export interface LoadedFixture<Payload = unknown> extends AcceptedFixture {
   provenance: Provenance;
 }
 
-// One folder or file name: no separator, no dot folder, nothing a terminal would hide or turn (a control, format or line-separator character).
-const SAFE_SEGMENT = /^(?!\.\.?$)[^/\\\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+$/u;
+// One folder or file name: no separator, no dot folder, nothing a terminal would hide or turn (a control, format or line-separator character), no lone surrogate (written to disk as U+FFFD, another name).
+const SAFE_SEGMENT = /^(?!\.\.?$)[^/\\\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]+$/u;
 const SNAKE = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;
 const RUN = "npx fixture-clear run";
 const LATEST = "latest";

@@ -1,4 +1,5 @@
 import { pushAll } from "./collections.js";
+import { MAY_HOLD_ESCAPE, textEscapeReading, undoTextEscapes, unreadEscapeAt, type TextEscapeReading } from "./home-escapes.js";
 import { escapeRegex } from "./regex.js";
 import type { HomeRules } from "./types.js";
 
@@ -11,7 +12,10 @@ export interface OwnerSpan {
   start: number;
   end: number;
   owner: string;
-  /** False for the placeholder and for names that belong to nobody (Shared, Public). */
+  /**
+   * False for the placeholder and for names that belong to nobody (Shared, Public); true for any
+   * owner an escape the grammar cannot read follows ("<owner>&eacute;..."), which may hold the rest of the name.
+   */
   real: boolean;
   /** Found by the `~name` form, which free text also writes for other things: replaced, never learned. */
   tilde: boolean;
@@ -20,6 +24,12 @@ export interface OwnerSpan {
    * quotes): its words after the first may be the text's own ("ls /home/<name> -la", "mv /home/<name> a/b").
    */
   sure: boolean;
+  /**
+   * Where the owner was read whole only with a text escape undone ("ana\x64") and a single backslash
+   * before it may be a Windows path's separator ("C:\Users\ana\x64"): the owner up to that backslash,
+   * learned as well.
+   */
+  alsoOwner?: string;
 }
 
 export interface HomeGrammar {
@@ -304,9 +314,12 @@ interface WalkContext {
   anywhere: boolean;
 }
 
-/** A name with its percent-escapes undone, as often as a URL escaped them again ("%2561" is "a"). */
-function percentDecodedName(name: string): string {
-  let out = name;
+/**
+ * A name with its text escapes undone ("al\x69ce", "al&#105;ce"), and its percent-escapes as often as a
+ * URL escaped them again ("%2561" is "a").
+ */
+function spelledName(name: string): string {
+  let out = undoTextEscapes(name);
   for (let k = 0; k < 4 && /%[0-9A-Fa-f]{2}/.test(out); k++) out = out.replace(/%([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   return out;
 }
@@ -330,7 +343,8 @@ function ownerSpan(ctx: WalkContext, text: string, from: number, at: number, roo
   const read = ownerAt(text, at, root.spaced ? SPACED_OWNER : root.slug ? SLUG_OWNER : SEGMENT_OWNER, ctx.knownForms);
   if (read === null) return null;
   const owner = spacedOwner(text, from, at, read, ctx.isOwner);
-  return { start: at, end: at + owner.text.length, owner: owner.text, real: ctx.isOwner(owner.text), tilde: root.tilde, sure: owner.sure };
+  const end = at + owner.text.length;
+  return { start: at, end, owner: owner.text, real: ctx.isOwner(owner.text) || unreadEscapeAt(text, at, end), tilde: root.tilde, sure: owner.sure };
 }
 
 /** The folder after a domain folder ("<root>/<domain>/<user>"), where one follows: an owner too. */
@@ -373,6 +387,43 @@ function collect(ctx: WalkContext, text: string, re: RegExp, breaks: RegExp, pic
   }
 }
 
+/** An owner found in a text's escape reading, as the range of the text it was written in. */
+function inInput(text: string, reading: TextEscapeReading, o: OwnerSpan): OwnerSpan {
+  const start = reading.starts[o.start] as number;
+  const end = reading.ends[o.end - 1] as number;
+  return { ...o, start, end, owner: text.slice(start, end) };
+}
+
+/**
+ * The owners of a text and of its escape reading, together: owners that overlap are one owner, from
+ * the first start to the last end, so that what an escape cut off is replaced with the rest. It is
+ * someone where any reading of it is; a tilde's or unsure only where every reading is.
+ */
+function merged(text: string, found: OwnerSpan[], decoded: OwnerSpan[], isOwner: (name: string) => boolean): OwnerSpan[] {
+  const all = [...found, ...decoded].sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: OwnerSpan[] = [];
+  for (let i = 0; i < all.length; ) {
+    const group = [all[i] as OwnerSpan];
+    let end = group[0]!.end;
+    for (i++; i < all.length && (all[i] as OwnerSpan).start < end; i++) {
+      group.push(all[i] as OwnerSpan);
+      end = Math.max(end, (all[i] as OwnerSpan).end);
+    }
+    const first = group[0] as OwnerSpan;
+    if (group.every((o) => o.start === first.start && o.end === first.end && o.owner === first.owner)) {
+      out.push(first);
+      continue;
+    }
+    const owner = text.slice(first.start, end);
+    const span: OwnerSpan = { start: first.start, end, owner, real: isOwner(owner) || group.some((o) => o.real), tilde: group.every((o) => o.tilde), sure: group.every((o) => o.sure) };
+    // A Windows path's single backslash before the owner: the backslash after it may be a separator too.
+    const head = found.find((o) => group.includes(o) && o.real && o.end < end && text.charAt(o.start - 1) === "\\" && text.charAt(o.end) === "\\");
+    if (head) span.alsoOwner = head.owner;
+    out.push(span);
+  }
+  return out;
+}
+
 function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: boolean }): HomeGrammar {
   const notOwners = new Set([...rules.notOwners, ...(rules.declared ?? []).map((d) => d.segment)].map((n) => n.toLowerCase()));
   const { roots, slugs, meta, slug } = patterns(rules);
@@ -381,7 +432,7 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
   const keywords = keywordsOf(rules);
   // An owner spelt with percent-escapes ("%61na") is the owner they spell; "%USERNAME%" spells none.
   const isOwner = (name: string): boolean => {
-    const plain = percentDecodedName(name);
+    const plain = spelledName(name);
     return plain !== rules.placeholder && !notOwners.has(plain.toLowerCase()) && !/^[$%~.]|^\.\.?$/.test(plain);
   };
   const ctx: WalkContext = {
@@ -404,16 +455,22 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
   const grammar: HomeGrammar = {
     placeholder: rules.placeholder,
     isOwner,
-    mayHold: (text) => keywords.test(text),
+    mayHold: (text) => keywords.test(text) || (MAY_HOLD_ESCAPE.test(text) && keywords.test(undoTextEscapes(text))),
     realOwners: (text) => seenReal.get(text, () => grammar.owners(text).filter((o) => o.real)),
     owners: (text) => seen.get(text, () => {
-      const out: OwnerSpan[] = [];
-      collect(ctx, text, roots, PATH_BREAK, rootOf, out);
-      // A slug is one path segment: a second root inside the same slug is a folder of the first owner's.
-      collect(ctx, text, slugs, SLUG_BREAK, () => slug, out);
-      return firstAndLongest(out);
+      const found = walk(text);
+      // A root or an owner written with a text escape is read in the text with its escapes undone too.
+      const reading = textEscapeReading(text);
+      return reading === null ? found : merged(text, found, walk(reading.text).map((o) => inInput(text, reading, o)), isOwner);
     }),
   };
+  function walk(text: string): OwnerSpan[] {
+    const out: OwnerSpan[] = [];
+    collect(ctx, text, roots, PATH_BREAK, rootOf, out);
+    // A slug is one path segment: a second root inside the same slug is a folder of the first owner's.
+    collect(ctx, text, slugs, SLUG_BREAK, () => slug, out);
+    return firstAndLongest(out);
+  }
   return grammar;
 }
 
@@ -423,7 +480,7 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
  * first may be the text's own (`sure` false), the first word only.
  */
 export function ownerNames(owner: string, sure = true): string[] {
-  const spelt = percentDecodedName(owner).replace(/\\(?=\s)/g, "");
+  const spelt = spelledName(owner).replace(/\\(?=\s)/g, "");
   const local = spelt.replace(/^([^@]+)@.*$/su, "$1").replace(/^([^+]+)\+.*$/su, "$1");
   const words = local
     .split(/[\s._-]+/u)
@@ -431,6 +488,12 @@ export function ownerNames(owner: string, sure = true): string[] {
     .filter((w) => /\p{L}/u.test(w) && [...w].length >= 2);
   const taught = [owner, spelt, ...(sure ? words : words.slice(0, 1))];
   return [...new Set(taught.map((n) => n.toLowerCase()))];
+}
+
+/** The names an owner span teaches: its owner's, and those of the owner up to an escape that may be a separator. */
+export function spanNames(o: OwnerSpan): string[] {
+  const names = ownerNames(o.owner, o.sure);
+  return o.alsoOwner === undefined ? names : [...new Set([...names, ...ownerNames(o.alsoOwner, o.sure)])];
 }
 
 // How far a name is looked for inside longer words. Replacing it there would corrupt unrelated

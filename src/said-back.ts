@@ -54,7 +54,7 @@ export async function saidBack(text: string, argv: string[]): Promise<string> {
     const rules = loadRules();
     // The owners of the homes the command line and the message name, as substitution learns them.
     const plain = homeGrammar(rules.homes, [], { anywhere: true });
-    const learned = [...argv, text].flatMap((t) => (plain.mayHold(t) ? plain.realOwners(t).map((o) => o.owner) : []));
+    const learned = [...argv, text].flatMap((t) => (plain.mayHold(t) ? plain.realOwners(t).flatMap((o) => [o.owner, ...(o.alsoOwner === undefined ? [] : [o.alsoOwner])]) : []));
     const users = [...new Set([...usersOf(argv), ...(await givenElsewhere(argv)), ...learned].flatMap((u) => ownerNames(u)))].filter((u) => u.length >= 2);
     const display = makeDisplay(rules, users, os.homedir());
     const homeless = display.path(text);

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { parseFlags, UsageError } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
-import { homeGrammar, ownerNames, userNamePattern } from "../homes.js";
+import { homeGrammar, spanNames, userNamePattern } from "../homes.js";
 import { listFiles } from "../io/list-files.js";
 import { readRegularFile } from "../io/read-capture-dir.js";
 import { loadSetting, type Setting } from "../io/setting.js";
@@ -56,7 +56,7 @@ function taughtNames(inputs: ScanInput[], setting: Setting): string[] {
   const taught = new Set<string>();
   for (const { text } of inputs) {
     if (!grammar.mayHold(text)) continue;
-    for (const o of grammar.realOwners(text)) if (!o.tilde) for (const name of ownerNames(o.owner, o.sure)) if (name.length >= 2) taught.add(name);
+    for (const o of grammar.realOwners(text)) if (!o.tilde) for (const name of spanNames(o)) if (name.length >= 2) taught.add(name);
   }
   return [...taught];
 }

@@ -1,6 +1,6 @@
 import type { Display } from "../../display.js";
 import { finding } from "../../findings.js";
-import { homeGrammar, ownerNames, userNamePattern, type HomeGrammar, type OwnerSpan } from "../../homes.js";
+import { homeGrammar, ownerNames, spanNames, userNamePattern, type HomeGrammar, type OwnerSpan } from "../../homes.js";
 import { decodeJsonString, nestedReadings } from "../../json/escapes.js";
 import { stringTokens } from "../../json/reader.js";
 import type { Capture, LearnedName, Rules, Substitution } from "../../types.js";
@@ -62,7 +62,7 @@ export function registry(rules: Rules, grammar: HomeGrammar, literals: Literal[]
 
 /** An owner's names (itself and the words of it a text may write alone), each with where it was first seen. */
 function learn(learned: Map<string, LearnedName>, owner: OwnerSpan, at: LearnedName): void {
-  for (const name of ownerNames(owner.owner, owner.sure)) if (!learned.has(name)) learned.set(name, at);
+  for (const name of spanNames(owner)) if (!learned.has(name)) learned.set(name, at);
 }
 
 /** Every home owner the captures name (in values, member names and nested JSON), with where each was first seen. */

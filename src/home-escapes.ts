@@ -1,0 +1,180 @@
+// Escapes that a text (not JSON) writes a character with, undone so that a home's root and owner are
+// read whole: `\x69`, `\151`, `\u0069`, `\u{69}`, `\U00000069` (C, Python, shell and log text, after
+// any number of backslashes, as text nested in strings doubles them), `&#105;`, `&#x69;` (also as
+// `&amp;#105;`), `%69`, `%u0069`, and bash's ANSI-C quoting `$'...'`, whose quotes spell nothing. Bytes escaped
+// one beside another are read as UTF-8 (one that is not, as Latin-1). Each unit of the reading keeps
+// the range of the text it came from, so that an owner found in the reading is replaced whole.
+
+export interface TextEscapeReading {
+  text: string;
+  /** For each UTF-16 unit of `text`, where it starts in the input, and where it ends. */
+  starts: number[];
+  ends: number[];
+}
+
+/** Whether a text may hold an escape `textEscapeReading` undoes: a cheap test before it. */
+export const MAY_HOLD_ESCAPE = /\\(?:x[0-9A-Fa-f]{2}|[xu]\{[0-9A-Fa-f]|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|[0-3][0-7]{2})|&(?:amp;)*#[0-9xX]|%(?:[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4})|\$'/i;
+
+const BACKSLASH_BODY = /x([0-9A-Fa-f]{2})|[xu]\{([0-9A-Fa-f]{1,8})\}|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|([0-3][0-7]{2})/y;
+const REFERENCE = /&(?:amp;)*#(?:[xX]([0-9A-Fa-f]{1,8})|([0-9]{1,10}));?/y;
+const PERCENT = /%(?:([0-9A-Fa-f]{2})|[uU]([0-9A-Fa-f]{4}))/y;
+
+/** What one escape spells: a byte (read with the bytes beside it) or a code point, and where it ends. */
+interface Spelt {
+  end: number;
+  byte?: number;
+  cp?: number;
+}
+
+function backslashAt(text: string, at: number): Spelt | null {
+  let k = at;
+  while (text.charCodeAt(k) === 0x5c) k++;
+  BACKSLASH_BODY.lastIndex = k;
+  const m = BACKSLASH_BODY.exec(text);
+  if (!m) return null;
+  const [, hex, braced, unit, long, octal] = m;
+  const end = BACKSLASH_BODY.lastIndex;
+  if (hex !== undefined) return { end, byte: parseInt(hex, 16) };
+  if (octal !== undefined) return { end, byte: parseInt(octal, 8) };
+  return { end, cp: parseInt((braced ?? unit ?? long) as string, 16) };
+}
+
+function escapeAt(text: string, at: number): Spelt | null {
+  const c = text.charAt(at);
+  if (c === "\\") return backslashAt(text, at);
+  const re = c === "&" ? REFERENCE : c === "%" ? PERCENT : null;
+  if (re === null) return null;
+  re.lastIndex = at;
+  const m = re.exec(text);
+  if (!m) return null;
+  if (re === PERCENT) return m[1] !== undefined ? { end: re.lastIndex, byte: parseInt(m[1], 16) } : { end: re.lastIndex, cp: parseInt(m[2] as string, 16) };
+  return { end: re.lastIndex, cp: m[1] !== undefined ? parseInt(m[1], 16) : parseInt(m[2] as string, 10) };
+}
+
+/** The length of the UTF-8 sequence starting at `k` in `bytes`, and its code point; null where none is. */
+function utf8At(bytes: number[], k: number): { length: number; cp: number } | null {
+  const b = bytes[k] as number;
+  const length = b >= 0xf0 && b <= 0xf4 ? 4 : b >= 0xe0 ? 3 : b >= 0xc2 ? 2 : 0;
+  if (length === 0 || k + length > bytes.length) return null;
+  let cp = b & (0xff >> (length + 1));
+  for (let j = k + 1; j < k + length; j++) {
+    const c = bytes[j] as number;
+    if ((c & 0xc0) !== 0x80) return null;
+    cp = (cp << 6) | (c & 0x3f);
+  }
+  return cp >= [0, 0, 0x80, 0x800, 0x10000][length]! && cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff) ? { length, cp } : null;
+}
+
+const asText = (cp: number): string => (cp > 0x10ffff ? "\ufffd" : String.fromCodePoint(cp));
+
+/** Printable ASCII, or a Latin-1 character from U+00A0 on. */
+const isPrintable = (c: number): boolean => (c >= 0x20 && c < 0x7f) || (c >= 0xa0 && c <= 0xff);
+
+class ReadingWriter {
+  constructor(private readonly source: string) {}
+  text = "";
+  readonly starts: number[] = [];
+  readonly ends: number[] = [];
+  private bytes: { byte: number; start: number; end: number }[] = [];
+  /** Where an opening quote that spells nothing began: the next unit starts there. */
+  private opened: number | null = null;
+
+  put(units: string, start: number, end: number): void {
+    this.flush();
+    this.text += units;
+    for (let k = 0; k < units.length; k++) {
+      this.starts.push(k === 0 ? (this.opened ?? start) : start);
+      this.ends.push(end);
+    }
+    this.opened = null;
+  }
+
+  /** A quote that spells nothing belongs to the unit after it (an opening one) or before it (a closing one), so that a range never cuts it off. */
+  quote(start: number, end: number, opening: boolean): void {
+    this.flush();
+    if (opening) this.opened ??= start;
+    else if (this.ends.length > 0) this.ends[this.ends.length - 1] = end;
+  }
+
+  byte(byte: number, start: number, end: number): void {
+    this.bytes.push({ byte, start, end });
+  }
+
+  /** The pending bytes as UTF-8, each byte of no sequence as the Latin-1 character it is. */
+  flush(): void {
+    const run = this.bytes;
+    if (run.length === 0) return;
+    this.bytes = [];
+    const values = run.map((b) => b.byte);
+    for (let k = 0; k < run.length; ) {
+      const seq = (values[k] as number) < 0x80 ? null : utf8At(values, k);
+      const length = seq?.length ?? 1;
+      const cp = seq?.cp ?? (values[k] as number);
+      const first = run[k] as { start: number; end: number };
+      // A byte that spells no printable character (a control, a lone byte of no UTF-8 sequence but a Latin-1 letter) is left as written.
+      if (seq === null && !isPrintable(cp)) for (let j = first.start; j < first.end; j++) this.put(this.source.charAt(j), j, j + 1);
+      else this.put(asText(cp), first.start, (run[k + length - 1] as { end: number }).end);
+      k += length;
+    }
+  }
+}
+
+/**
+ * An escape written right after an owner that the reading above leaves as it stands, so that a part
+ * of the name may still be in it: a letter as an HTML named reference (`&eacute;`), anywhere; where
+ * no backslash stands before the owner as a Windows path's separator, a backslash escape of a byte
+ * that spells no printable character, of octal digits that spell none, or of a character by name.
+ */
+const UNREAD_REFERENCE = /&(?:amp;)*(?:[A-Za-z](?:acute|grave|circ|uml|tilde|ring|cedil|slash|caron|ogon|macr|dot|breve|strok|dblac)|[A-Za-z]{2}lig|szlig|eth|ETH|thorn|THORN);/y;
+const UNREAD_BACKSLASH = /\\+(?:[0-7]|x|[xu]\{|N\{)/y;
+
+/** Whether an escape the reading above does not undo stands at `at`, right after an owner that starts at `from`. */
+export function unreadEscapeAt(text: string, from: number, at: number): boolean {
+  UNREAD_REFERENCE.lastIndex = at;
+  if (UNREAD_REFERENCE.test(text)) return true;
+  if (text.charAt(from - 1) === "\\") return false;
+  UNREAD_BACKSLASH.lastIndex = at;
+  if (!UNREAD_BACKSLASH.test(text)) return false;
+  const read = backslashAt(text, at);
+  return read === null || (read.byte !== undefined && !isPrintable(read.byte));
+}
+
+/** The text with every escape above undone, or null where it holds none. */
+export function textEscapeReading(text: string): TextEscapeReading | null {
+  if (!MAY_HOLD_ESCAPE.test(text)) return null;
+  const out = new ReadingWriter(text);
+  let quoted = false;
+  let undid = false;
+  for (let at = 0; at < text.length; ) {
+    const c = text.charAt(at);
+    // Bash's $'...': the quotes spell nothing, and inside them \' is a quote.
+    if (c === "$" && text.charAt(at + 1) === "'" && !quoted) {
+      out.quote(at, at + 2, true);
+      [quoted, undid, at] = [true, true, at + 2];
+      continue;
+    }
+    if (c === "'" && quoted) {
+      out.quote(at, at + 1, false);
+      [quoted, at] = [false, at + 1];
+      continue;
+    }
+    const e = escapeAt(text, at);
+    if (e === null) {
+      const units = quoted && c === "\\" && text.charAt(at + 1) === "'" ? 2 : 1;
+      out.put(units === 2 ? "'" : c, at, at + units);
+      at += units;
+      continue;
+    }
+    undid = true;
+    if (e.byte !== undefined) out.byte(e.byte, at, e.end);
+    else out.put(asText(e.cp as number), at, e.end);
+    at = e.end;
+  }
+  out.flush();
+  return undid ? { text: out.text, starts: out.starts, ends: out.ends } : null;
+}
+
+/** A name with the escapes above undone. */
+export function undoTextEscapes(name: string): string {
+  return textEscapeReading(name)?.text ?? name;
+}

@@ -441,3 +441,106 @@ describe("an owner joined by a dash or an underscore teaches each of its words",
     for (const word of [first, second]) expect(JSON.stringify(r.json), word).not.toMatch(new RegExp(word, "i"));
   });
 });
+
+describe("an owner, or its home, written with a text escape, end to end", () => {
+  // Fake names, built at run time; the escape spells the "i" of "quillon", and "llon" is its tail.
+  const owner = ["qu", "illon"].join("");
+  const tail = owner.slice(3);
+  const other = ["bo", "b"].join("");
+  const cut = `qu\\x69${tail}`;
+  const start = (cwd: string): object => ({ session_id: "s", hook_event_name: "SessionStart", cwd });
+  const call = (id: string): object => ({ session_id: "s", turn_id: "t", hook_event_name: "PreToolUse", tool_name: "shell", tool_input: { command: "ls" }, tool_use_id: id });
+  const cases: [string, string][] = [
+    // Inside the owner: C, Python and shell escapes, a JSON escape left as text, HTML, URL, doubled backslashes, bash's $'...'.
+    [`/home/${cut}/w`, "/home/user/w"],
+    [`/home/qu\\151${tail}/w`, "/home/user/w"],
+    [`/home/qu\\u0069${tail}/w`, "/home/user/w"],
+    [`/home/qu\\u{69}${tail}/w`, "/home/user/w"],
+    [`/home/qu\\U00000069${tail}/w`, "/home/user/w"],
+    [`/home/qu&#105;${tail}/w`, "/home/user/w"],
+    [`/home/qu&#x69;${tail}/w`, "/home/user/w"],
+    [`/home/qu%u0069${tail}/w`, "/home/user/w"],
+    [`/home/qu\\\\x69${tail}/w`, "/home/user/w"],
+    [`cd /home/qu$'\\x69'${tail}/w`, "cd /home/user/w"],
+    [`cd $'/home/${cut}/w'`, "cd $'/home/user/w'"],
+    [`/home/\\x71ui${tail}/w`, "/home/user/w"],
+    [`/Users/qu\\x69${tail.slice(0, -1)}\\x6e`, "/Users/user"],
+    // In the separators or in the root's own word: the escapes are kept as written.
+    [`/home\\x2f${cut}\\x2fw`, "/home\\x2fuser\\x2fw"],
+    [`/ho\\x6de/${owner}/w`, "/ho\\x6de/user/w"],
+    [`/ho\\155e/${owner}/w`, "/ho\\155e/user/w"],
+    [`/ho&#109;e/${owner}/w`, "/ho&#109;e/user/w"],
+    [`/ho%6De/${owner}/w`, "/ho%6De/user/w"],
+    [`C:\\U\\x73ers\\${owner}\\w`, "C:\\U\\x73ers\\user\\w"],
+    // A Windows path's single backslash may be a separator: the folder the escape may begin goes with the owner.
+    [`C:\\Users\\${cut}\\w`, "C:\\Users\\user\\w"],
+    // JSON in a string, the escape inside it.
+    [JSON.stringify({ p: `/home/${cut}/w` }), JSON.stringify({ p: "/home/user/w" })],
+    // What is no escape stays as it was: HTML's quotes around a path, a Windows folder.
+    [`cd &quot;/home/${owner}&quot;`, "cd &quot;/home/user&quot;"],
+    [`C:\\Users\\${owner}\\Documents`, "C:\\Users\\user\\Documents"],
+  ];
+
+  it("clear substitute replaces the whole owner in each, and no cleared byte or printed line holds its tail", () => {
+    const dir = tempDir();
+    cases.forEach(([cwd], i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 1}.json`), JSON.stringify(start(cwd))));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.json.findings).toEqual([]);
+    expect(r.code).toBe(0);
+    const cleared = cases.map((_, i) => readFileSync(path.join(out, `codex_session_start_0_171_0.${i + 1}.json`), "utf8"));
+    cases.forEach(([cwd, want], i) => expect(JSON.parse(cleared[i]!).cwd, cwd).toBe(want));
+    const printed = `${JSON.stringify(r.json)}${clear(["substitute", dir, "--out", path.join(tempDir(), "out"), "--verbose"]).stdout}`;
+    expect(cleared.join("\n") + printed).not.toContain(tail);
+  });
+
+  it("clear run clears the escaped owner and writes a fixture without its tail", () => {
+    const root = tempDir();
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify(start(`/home/${cut}/w`)));
+    const r = clearJson(["run", dir, "--root", root]);
+    expect(r.json.findings).toEqual([]);
+    expect(r.code).toBe(0);
+    const fixture = readFileSync(path.join(root, "fixtures", "codex", "0.171.0", "session_start.json"), "utf8");
+    expect(JSON.parse(fixture).cwd).toBe("/home/user/w");
+    expect(fixture + JSON.stringify(r.json) + readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).not.toContain(tail);
+  });
+
+  it("the decoded owner is learned: alone in a value substitution keeps, it refuses the file, naming file and pointer", () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify(start(`/home/${cut}/w`)));
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.2.json"), JSON.stringify(start(`C:\\Users\\${other}\\x64\\w`)));
+    writeFileSync(path.join(dir, "codex_pre_tool_use_0_171_0.1.json"), JSON.stringify(call(`call_${owner}`)));
+    writeFileSync(path.join(dir, "codex_pre_tool_use_0_171_0.2.json"), JSON.stringify(call(`call_${cut}`)));
+    // The owner a Windows path's backslash may end is learned too.
+    writeFileSync(path.join(dir, "codex_pre_tool_use_0_171_0.3.json"), JSON.stringify(call(`call_${other}`)));
+    writeFileSync(path.join(dir, "codex_pre_tool_use_0_171_0.4.json"), JSON.stringify(call("call_01")));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code).toBe(1);
+    const left = (r.json.findings as { code: string; file: string; pointer: string }[]).filter((f) => f.code === "user-name-left");
+    expect(left.map((f) => [f.file, f.pointer]).sort()).toEqual([
+      ["codex_pre_tool_use_0_171_0.1.json", "/tool_use_id"],
+      ["codex_pre_tool_use_0_171_0.2.json", "/tool_use_id"],
+      ["codex_pre_tool_use_0_171_0.3.json", "/tool_use_id"],
+    ]);
+    expect(readdirSync(out).sort()).toEqual(["codex_pre_tool_use_0_171_0.4.json", "codex_session_start_0_171_0.1.json", "codex_session_start_0_171_0.2.json"]);
+    expect(JSON.stringify(r.json)).not.toContain(tail);
+    expect(JSON.stringify(r.json)).not.toMatch(new RegExp(`\\b${other}\\b`));
+  });
+
+  it("an escape the tool cannot read right after an owner refuses the file, naming file and pointer, and writes none of it", () => {
+    const unread = [`/home/qu&iacute;${tail}/w`, `/home/qu\\x81${tail}/w`, `/home/qu\\7${tail}/w`, `/home/qu\\N{LATIN SMALL LETTER I}${tail}/w`, `/home/user&iacute;${tail}/w`];
+    const dir = tempDir();
+    unread.forEach((cwd, i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 1}.json`), JSON.stringify(start(cwd))));
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.9.json"), JSON.stringify(start("/tmp/w")));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code).toBe(1);
+    const left = (r.json.findings as { code: string; file: string; pointer: string }[]).filter((f) => f.code === "home-left");
+    expect(left.map((f) => [f.file, f.pointer])).toEqual(unread.map((_, i) => [`codex_session_start_0_171_0.${i + 1}.json`, "/cwd"]));
+    expect(readdirSync(out)).toEqual(["codex_session_start_0_171_0.9.json"]);
+    expect(JSON.stringify(r.json)).not.toContain(tail);
+  });
+});

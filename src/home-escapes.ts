@@ -71,7 +71,11 @@ const asText = (cp: number): string => (cp > 0x10ffff ? "\ufffd" : String.fromCo
 const isPrintable = (c: number): boolean => (c >= 0x20 && c < 0x7f) || (c >= 0xa0 && c <= 0xff);
 
 class ReadingWriter {
-  constructor(private readonly source: string) {}
+  /** `placed`: whether each unit's range is kept (a reading only for its text keeps none). */
+  constructor(
+    private readonly source: string,
+    private readonly placed: boolean,
+  ) {}
   text = "";
   readonly starts: number[] = [];
   readonly ends: number[] = [];
@@ -82,7 +86,7 @@ class ReadingWriter {
   put(units: string, start: number, end: number): void {
     this.flush();
     this.text += units;
-    for (let k = 0; k < units.length; k++) {
+    for (let k = 0; this.placed && k < units.length; k++) {
       this.starts.push(k === 0 ? (this.opened ?? start) : start);
       this.ends.push(end);
     }
@@ -140,9 +144,9 @@ export function unreadEscapeAt(text: string, from: number, at: number): boolean 
 }
 
 /** The text with every escape above undone, or null where it holds none. */
-export function textEscapeReading(text: string): TextEscapeReading | null {
+export function textEscapeReading(text: string, placed = true): TextEscapeReading | null {
   if (!MAY_HOLD_ESCAPE.test(text)) return null;
-  const out = new ReadingWriter(text);
+  const out = new ReadingWriter(text, placed);
   let quoted = false;
   let undid = false;
   for (let at = 0; at < text.length; ) {
@@ -176,5 +180,5 @@ export function textEscapeReading(text: string): TextEscapeReading | null {
 
 /** A name with the escapes above undone. */
 export function undoTextEscapes(name: string): string {
-  return textEscapeReading(name)?.text ?? name;
+  return textEscapeReading(name, false)?.text ?? name;
 }

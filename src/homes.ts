@@ -397,7 +397,9 @@ function inInput(text: string, reading: TextEscapeReading, o: OwnerSpan): OwnerS
 /**
  * The owners of a text and of its escape reading, together: owners that overlap are one owner, from
  * the first start to the last end, so that what an escape cut off is replaced with the rest. It is
- * someone where any reading of it is; a tilde's or unsure only where every reading is.
+ * someone where any reading of it is; a tilde's or unsure only where every reading is. Where a
+ * Windows path's single backslash ends the placeholder or nobody, that backslash is a separator:
+ * a cleared "C:\Users\<placeholder>\x64" keeps its folder.
  */
 function merged(text: string, found: OwnerSpan[], decoded: OwnerSpan[], isOwner: (name: string) => boolean): OwnerSpan[] {
   const all = [...found, ...decoded].sort((a, b) => a.start - b.start || b.end - a.end);
@@ -410,8 +412,10 @@ function merged(text: string, found: OwnerSpan[], decoded: OwnerSpan[], isOwner:
       end = Math.max(end, (all[i] as OwnerSpan).end);
     }
     const first = group[0] as OwnerSpan;
-    if (group.every((o) => o.start === first.start && o.end === first.end && o.owner === first.owner)) {
-      out.push(first);
+    // After the placeholder or nobody in a Windows path ("C:\Users\<placeholder>\x64"), a backslash is a separator, as it reads.
+    const nobody = found.find((o) => group.includes(o) && !o.real && text.charAt(o.start - 1) === "\\" && text.charAt(o.end) === "\\");
+    if (nobody || group.every((o) => o.start === first.start && o.end === first.end && o.owner === first.owner)) {
+      out.push(nobody ?? first);
       continue;
     }
     const owner = text.slice(first.start, end);

@@ -387,6 +387,20 @@ function collect(ctx: WalkContext, text: string, re: RegExp, breaks: RegExp, pic
   }
 }
 
+/** Whether `at` falls inside an escape the reading undid, after its first character. */
+function insideEscape(reading: TextEscapeReading, at: number): boolean {
+  const { starts, ends } = reading;
+  let lo = 0;
+  let hi = starts.length - 1;
+  // The last unit that starts at or before `at`.
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((starts[mid] as number) <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return (starts[lo] as number) < at && at < (ends[lo] as number);
+}
+
 /** An owner found in a text's escape reading, as the range of the text it was written in. */
 function inInput(text: string, reading: TextEscapeReading, o: OwnerSpan): OwnerSpan {
   const start = reading.starts[o.start] as number;
@@ -465,7 +479,10 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
       const found = walk(text);
       // A root or an owner written with a text escape is read in the text with its escapes undone too.
       const reading = textEscapeReading(text);
-      return reading === null ? found : merged(text, found, walk(reading.text).map((o) => inInput(text, reading, o)), isOwner);
+      if (reading === null) return found;
+      // An owner read from inside an escape ("u" of "\\u{2f}") is a piece of the escape, which the reading spells whole.
+      const plain = found.filter((o) => !insideEscape(reading, o.start));
+      return merged(text, plain, walk(reading.text).map((o) => inInput(text, reading, o)), isOwner);
     }),
   };
   function walk(text: string): OwnerSpan[] {

@@ -459,6 +459,7 @@ describe("an owner, or its home, written with a text escape, end to end", () => 
     [`/home/qu\\U00000069${tail}/w`, "/home/user/w"],
     [`/home/qu&#105;${tail}/w`, "/home/user/w"],
     [`/home/qu&#x69;${tail}/w`, "/home/user/w"],
+    [`/home/qu&amp;#105;${tail}/w`, "/home/user/w"],
     [`/home/qu%u0069${tail}/w`, "/home/user/w"],
     [`/home/qu\\\\x69${tail}/w`, "/home/user/w"],
     [`cd /home/qu$'\\x69'${tail}/w`, "cd /home/user/w"],
@@ -467,6 +468,8 @@ describe("an owner, or its home, written with a text escape, end to end", () => 
     [`/Users/qu\\x69${tail.slice(0, -1)}\\x6e`, "/Users/user"],
     // In the separators or in the root's own word: the escapes are kept as written.
     [`/home\\x2f${cut}\\x2fw`, "/home\\x2fuser\\x2fw"],
+    [`/home\\u{2f}${cut}\\u{2f}w`, "/home\\u{2f}user\\u{2f}w"],
+    [`/home$'\\x2f'${owner}/w`, "/home$'\\x2f'user/w"],
     [`/ho\\x6de/${owner}/w`, "/ho\\x6de/user/w"],
     [`/ho\\155e/${owner}/w`, "/ho\\155e/user/w"],
     [`/ho&#109;e/${owner}/w`, "/ho&#109;e/user/w"],
@@ -474,11 +477,14 @@ describe("an owner, or its home, written with a text escape, end to end", () => 
     [`C:\\U\\x73ers\\${owner}\\w`, "C:\\U\\x73ers\\user\\w"],
     // A Windows path's single backslash may be a separator: the folder the escape may begin goes with the owner.
     [`C:\\Users\\${cut}\\w`, "C:\\Users\\user\\w"],
+    [`C:\\\\Users\\\\${cut}\\\\w`, "C:\\\\Users\\\\user\\\\w"],
     // JSON in a string, the escape inside it.
     [JSON.stringify({ p: `/home/${cut}/w` }), JSON.stringify({ p: "/home/user/w" })],
     // What is no escape stays as it was: HTML's quotes around a path, a Windows folder.
     [`cd &quot;/home/${owner}&quot;`, "cd &quot;/home/user&quot;"],
     [`C:\\Users\\${owner}\\Documents`, "C:\\Users\\user\\Documents"],
+    // After the placeholder, a Windows path's backslash is a separator: a folder named x64 is kept.
+    ["C:\\Users\\user\\x64\\w", "C:\\Users\\user\\x64\\w"],
   ];
 
   it("clear substitute replaces the whole owner in each, and no cleared byte or printed line holds its tail", () => {

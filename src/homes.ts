@@ -25,8 +25,8 @@ export interface OwnerSpan {
    */
   sure: boolean;
   /**
-   * Where the owner was read whole only with a text escape undone ("ana\x64") and a single backslash
-   * before it may be a Windows path's separator ("C:\Users\ana\x64"): the owner up to that backslash,
+   * Where the owner was read whole only with a text escape undone ("<owner>\x64") and a single backslash
+   * before it may be a Windows path's separator ("C:\Users\<owner>\x64"): the owner up to that backslash,
    * learned as well.
    */
   alsoOwner?: string;

@@ -103,7 +103,11 @@ if (argv[0] === "capture" && argv[1] === "hook") {
       process.exitCode = code;
     },
     async (err: unknown) => {
-      const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      // The message is not shown: the engine's own messages quote what they read (a regular
+      // expression's source, a JSON text), which may be a capture's. Its kind and where it arose are.
+      const kind = err instanceof Error ? err.name : typeof err;
+      const frames = err instanceof Error ? (err.stack ?? "").split("\n").filter((l) => /^\s+at /.test(l)) : [];
+      const text = [`${kind} (its message is not shown: it may quote a capture)`, ...frames].join("\n");
       processIo.stderr(`clear: internal error: ${await (await import("./said-back.js")).saidBack(text, argv)}\n`);
       process.exitCode = 2;
     },

@@ -1,3 +1,4 @@
+import { OutputError } from "./errors.js";
 import { pushAll } from "./collections.js";
 import { MAY_HOLD_ESCAPE, textEscapeReading, undoTextEscapes, unreadEscapeAt, type TextEscapeReading } from "./home-escapes.js";
 import { escapeRegex } from "./regex.js";
@@ -543,5 +544,17 @@ export function userNamePattern(users: string[]): RegExp | null {
   const forms = [...new Set(users.flatMap(nameSpellings))].filter((n) => n.length > 0);
   if (forms.length === 0) return null;
   forms.sort((a, b) => b.length - a.length);
-  return new RegExp(forms.map(namePart).join("|"), "iu");
+  // A name longer than this (no account's is) overflows the engine's stack where it is looked for:
+  // nothing could be proved clear of it, so nothing goes on.
+  const longest = forms[0]?.length ?? 0;
+  const tooLong = (): OutputError => new OutputError(`the sitting teaches a name of ${longest} characters, more than the ${MAX_NAME_CHARS} the tool can look for; nothing written`);
+  if (longest > MAX_NAME_CHARS) throw tooLong();
+  try {
+    return new RegExp(forms.map(namePart).join("|"), "iu");
+  } catch {
+    throw tooLong();
+  }
 }
+
+/** The longest name the scan looks for: far above any account's, far below what overflows a search. */
+export const MAX_NAME_CHARS = 2000;

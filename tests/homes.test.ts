@@ -552,3 +552,26 @@ describe("an owner, or its home, written with a text escape, end to end", () => 
     expect(JSON.stringify(r.json)).not.toContain(tail);
   });
 });
+
+describe("an owner longer than any account's", () => {
+  it("stops substitute, scan and run with exit 2, a message that names no part of it, and nothing written", () => {
+    // Written plainly and through escapes: either way, the name is thousands of characters long.
+    const plain = ["qu", "illon"].join("").repeat(3000);
+    const escaped = "\\x71".repeat(9000);
+    for (const cwd of [`/home/${plain}/w`, `/home/${escaped}/w`]) {
+      const dir = tempDir();
+      writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd }));
+      const out = path.join(tempDir(), "out");
+      const root = tempDir();
+      execFileSync("git", ["init", "-q"], { cwd: root });
+      for (const args of [["substitute", dir, "--out", out], ["scan", dir], ["run", dir, "--root", root]]) {
+        const r = clear(args);
+        expect(r.code, args[0]).toBe(2);
+        expect(r.stderr, args[0]).toMatch(/teaches a name of \d+ characters, more than the 2000 the tool can look for; nothing written/);
+        expect(r.stderr + r.stdout, args[0]).not.toMatch(/internal error|quillonqu|qqqq|x71\\x71/i);
+      }
+      expect(() => readdirSync(out)).toThrow();
+      expect(readdirSync(root)).toEqual([".git"]);
+    }
+  });
+});

@@ -47,6 +47,8 @@ const glues: Record<string, (t: string) => string> = {
   digits: (t) => `run42${t}`,
   quote: (t) => `u0022${t}`,
   hex: (t) => `x3d${t}`,
+  // Quoted-printable writes "=" as "=3D": the D before the key is a letter an escape left.
+  "quoted-printable": (t) => `export KEY=3D${t}`,
   // `\\n` in the JSON text: a backslash and an n once decoded, a line break a level further down.
   "newline-escaped": (t) => `\\\\n${t}`,
 };
@@ -93,11 +95,24 @@ describe("clear scan finds a token glued to the text around it", () => {
       "digits.json": holding(`run42${key}`),
       "quote.json": holding(`u0022${key}`),
       "hex.json": holding(`x3d${key}`),
+      "qp.json": holding(`KEY=3D${key}`),
       "prose.json": JSON.stringify({ session_id: "s", tool_response: { stdout: prose.join("\n") } }),
     });
     expect(findings.filter((f) => f.rule === "clear/sk-key").map((f) => `${f.file} ${f.pointer}`).sort()).toEqual(
-      ["digits.json", "hex.json", "quote.json"].map((f) => `${f} /tool_response/stdout`),
+      ["digits.json", "hex.json", "qp.json", "quote.json"].map((f) => `${f} /tool_response/stdout`),
     );
     expect(findings.filter((f) => f.file === "prose.json")).toEqual([]);
+  });
+
+  it("a Hugging Face or Replicate prefix inside base64url data is noise, not a key; the same key ending the data is one", () => {
+    const B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    // Data of the base64url alphabet, '-' and '_' in it, with each prefix and a long run of letters and digits after it.
+    const blob = (k: number): string => [chars(900, 40 + k, B64URL), tokens.huggingface, "_", chars(900, 50 + k, B64URL), tokens.replicate, "-", chars(900, 60 + k, B64URL)].join("");
+    const { findings } = scanFolder({
+      "data.json": JSON.stringify({ session_id: "s", tool_response: { stdout: `data:${blob(0)}` } }),
+      "more.json": JSON.stringify({ session_id: "s", tool_response: { stdout: blob(1) } }),
+      "ends.json": holding(`${chars(40, 70, B64URL)}${tokens.huggingface}`),
+    });
+    expect(findings.filter((f) => f.rule === "clear/huggingface" || f.rule === "clear/replicate").map((f) => `${f.file} ${f.rule}`)).toEqual(["ends.json clear/huggingface"]);
   });
 });

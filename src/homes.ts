@@ -47,8 +47,10 @@ export interface HomeGrammar {
 // A separator, also as written inside text that is itself JSON, a C, Python or shell string, HTML
 // (numbered or named, and escaped again as `&amp;`) or URL-encoded (once or again): `\/`, `\\/`,
 // `\u002F`, `\x2f`, `\057`, `&#x2F;`, `&#47;`, `&sol;`, `&bsol;`, `&amp;sol;`, `%2F`, `%252F`;
-// grouped by first character, so that most places are passed over at one look.
-const ANY_SEP = String.raw`(?:\/|\\+(?:u00(?:2[fF]|5[cC])|x(?:2[fF]|5[cC])|057|134|\/)?|%(?:25)*(?:2[fF]|5[cC])|&(?:(?:amp|AMP);)*(?:#(?:[xX]0*(?:2[fF]|5[cC])|0*(?:47|92))|sol|bsol);)+`;
+// grouped by first character, so that most places are passed over at one look. A run of
+// backslashes is read whole (what follows it is never another backslash): read in parts, a run of
+// 30 that ends in no separator would be tried in every way of cutting it, 2^29 of them.
+const ANY_SEP = String.raw`(?:\/|\\+(?:u00(?:2[fF]|5[cC])|x(?:2[fF]|5[cC])|057|134|\/|(?!\\))|%(?:25)*(?:2[fF]|5[cC])|&(?:(?:amp|AMP);)*(?:#(?:[xX]0*(?:2[fF]|5[cC])|0*(?:47|92))|sol|bsol);)+`;
 // The root pattern reads every letter case, but HTML's names are case-sensitive: `&SOL;` is no separator.
 const REFERENCE_ANY_CASE = /&(?:amp;)*(?:b?sol;|#)/gi;
 const REFERENCE = /^&(?:(?:amp|AMP);)*(?:b?sol;|#)$/;

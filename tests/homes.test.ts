@@ -1,11 +1,11 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { homeGrammar } from "../src/homes.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { nestedReadings } from "../src/json/escapes.js";
-import { captureOf, clear, clearInMemory, clearJson, tempDir } from "./helpers.js";
+import { captureOf, CLI, clear, clearInMemory, clearJson, tempDir } from "./helpers.js";
 import { prng } from "./seeded.mjs";
 
 const rules = loadRules();
@@ -573,5 +573,22 @@ describe("an owner longer than any account's", () => {
       expect(() => readdirSync(out)).toThrow();
       expect(readdirSync(root)).toEqual([".git"]);
     }
+  });
+});
+
+describe("a run of backslashes (JSON held in strings five levels down)", () => {
+  it("is read once: substitute and scan end, the home beside it cleared, where each way of cutting the run was tried", () => {
+    const dir = tempDir();
+    const run = "\\".repeat(40);
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: `/home/${["qu", "illon"].join("")}/p`, note: `see /home/user/p and ${run}"done` }));
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.2.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: `/home/a${run}x` }));
+    const out = path.join(tempDir(), "out");
+    // Not a speed target: a bound on ending at all (before, a run of 40 took longer than an hour).
+    for (const args of [["substitute", dir, "--out", out, "--json"], ["scan", dir]]) {
+      const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", timeout: 60_000 });
+      expect(r.signal, args[0]).toBeNull();
+      expect([0, 1], args[0]).toContain(r.status);
+    }
+    expect(JSON.parse(readFileSync(path.join(out, "codex_session_start_0_171_0.1.json"), "utf8")).cwd).toBe("/home/user/p");
   });
 });

@@ -1,5 +1,5 @@
 import { OutputError } from "./errors.js";
-import { pushAll } from "./collections.js";
+import { lastAtOrBelow, pushAll } from "./collections.js";
 import { MAY_HOLD_ESCAPE, textEscapeReading, undoTextEscapes, unreadEscapeAt, type TextEscapeReading } from "./home-escapes.js";
 import { escapeRegex } from "./regex.js";
 import type { HomeRules } from "./types.js";
@@ -393,15 +393,9 @@ function collect(ctx: WalkContext, text: string, re: RegExp, breaks: RegExp, pic
 /** Whether `at` falls inside an escape the reading undid, after its first character. */
 function insideEscape(reading: TextEscapeReading, at: number): boolean {
   const { starts, ends } = reading;
-  let lo = 0;
-  let hi = starts.length - 1;
   // The last unit that starts at or before `at`.
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((starts[mid] as number) <= at) lo = mid;
-    else hi = mid - 1;
-  }
-  return (starts[lo] as number) < at && at < (ends[lo] as number);
+  const unit = lastAtOrBelow(starts, at);
+  return (starts[unit] as number) < at && at < (ends[unit] as number);
 }
 
 /** An owner found in a text's escape reading, as the range of the text it was written in. */

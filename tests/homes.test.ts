@@ -6,6 +6,13 @@ import { homeGrammar } from "../src/homes.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { nestedReadings } from "../src/json/escapes.js";
 import { captureOf, CLI, clear, clearInMemory, clearJson, tempDir } from "./helpers.js";
+
+/** A Codex tool call whose only varying part is its id. */
+const call = (id: string): object => ({ session_id: "s", turn_id: "t", hook_event_name: "PreToolUse", tool_name: "shell", tool_input: { command: "ls" }, tool_use_id: id });
+
+/** The findings of one code in a command's JSON output. */
+const findingsOf = (r: { json: Record<string, unknown> }, code: string): { code: string; file: string; pointer: string }[] =>
+  (r.json.findings as { code: string; file: string; pointer: string }[]).filter((f) => f.code === code);
 import { prng } from "./seeded.mjs";
 
 const rules = loadRules();
@@ -256,7 +263,6 @@ describe("owners whose folder name holds a space or other characters, end to end
 
   it("each word of a spaced owner is a name: alone in a value substitution keeps, it refuses the file, naming file and pointer", () => {
     const dir = tempDir();
-    const call = (id: string): object => ({ session_id: "s", turn_id: "t", hook_event_name: "PreToolUse", tool_name: "shell", tool_input: { command: "ls" }, tool_use_id: id });
     write(dir, {
       "codex_session_start_0_171_0.1.json": start({ cwd: `/home/${first} ${last}/work` }),
       "codex_pre_tool_use_0_171_0.1.json": call(`call_${last}_01`),
@@ -264,7 +270,7 @@ describe("owners whose folder name holds a space or other characters, end to end
     });
     const r = clearJson(["substitute", dir, "--out", path.join(tempDir(), "out")]);
     expect(r.code).toBe(1);
-    const left = (r.json.findings as { code: string; file: string; pointer: string }[]).filter((f) => f.code === "user-name-left");
+    const left = findingsOf(r, "user-name-left");
     expect(left.map((f) => [f.file, f.pointer]).sort()).toEqual([
       ["codex_pre_tool_use_0_171_0.1.json", "/tool_use_id"],
       ["codex_pre_tool_use_0_171_0.2.json", "/tool_use_id"],
@@ -402,13 +408,12 @@ describe("separators and owners spelled so that a reader decodes them, end to en
 
   it("a domain folder's owner alone in a value substitution keeps refuses the file, naming file and pointer, and writes none of it", () => {
     const dir = tempDir();
-    const call = (id: string): object => ({ session_id: "s", turn_id: "t", hook_event_name: "PreToolUse", tool_name: "shell", tool_input: { command: "ls" }, tool_use_id: id });
     writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: `/home/CORP/${owner}/w` }));
     writeFileSync(path.join(dir, "codex_pre_tool_use_0_171_0.1.json"), JSON.stringify(call(`call_${owner}`)));
     const out = path.join(tempDir(), "out");
     const r = clearJson(["substitute", dir, "--out", out]);
     expect(r.code).toBe(1);
-    const left = (r.json.findings as { code: string; file: string; pointer: string }[]).filter((f) => f.code === "user-name-left");
+    const left = findingsOf(r, "user-name-left");
     expect(left.map((f) => [f.file, f.pointer])).toEqual([["codex_pre_tool_use_0_171_0.1.json", "/tool_use_id"]]);
     expect(readdirSync(out)).toEqual(["codex_session_start_0_171_0.1.json"]);
     expect(JSON.stringify(r.json)).not.toContain(owner);
@@ -421,7 +426,6 @@ describe("an owner joined by a dash or an underscore teaches each of its words",
 
   it("each word alone in a value substitution keeps refuses the file, naming file and pointer; the home itself is cleared", () => {
     const dir = tempDir();
-    const call = (id: string): object => ({ session_id: "s", turn_id: "t", hook_event_name: "PreToolUse", tool_name: "shell", tool_input: { command: "ls" }, tool_use_id: id });
     writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: `/home/${first}-${second}/w` }));
     writeFileSync(path.join(dir, "codex_session_start_0_171_0.2.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: `/Users/${second}_${first}/w` }));
     writeFileSync(path.join(dir, "codex_pre_tool_use_0_171_0.1.json"), JSON.stringify(call(`call_${second}`)));
@@ -430,7 +434,7 @@ describe("an owner joined by a dash or an underscore teaches each of its words",
     const out = path.join(tempDir(), "out");
     const r = clearJson(["substitute", dir, "--out", out]);
     expect(r.code).toBe(1);
-    const left = (r.json.findings as { code: string; file: string; pointer: string }[]).filter((f) => f.code === "user-name-left");
+    const left = findingsOf(r, "user-name-left");
     expect(left.map((f) => [f.file, f.pointer]).sort()).toEqual([
       ["codex_pre_tool_use_0_171_0.1.json", "/tool_use_id"],
       ["codex_pre_tool_use_0_171_0.2.json", "/tool_use_id"],
@@ -451,7 +455,6 @@ describe("an owner, or its home, written with a text escape, end to end", () => 
   const other = ["bo", "b"].join("");
   const cut = `qu\\x69${tail}`;
   const start = (cwd: string): object => ({ session_id: "s", hook_event_name: "SessionStart", cwd });
-  const call = (id: string): object => ({ session_id: "s", turn_id: "t", hook_event_name: "PreToolUse", tool_name: "shell", tool_input: { command: "ls" }, tool_use_id: id });
   const cases: [string, string][] = [
     // Inside the owner: C, Python and shell escapes, a JSON escape left as text, HTML, URL, doubled backslashes, bash's $'...'.
     [`/home/${cut}/w`, "/home/user/w"],
@@ -527,7 +530,7 @@ describe("an owner, or its home, written with a text escape, end to end", () => 
     const out = path.join(tempDir(), "out");
     const r = clearJson(["substitute", dir, "--out", out]);
     expect(r.code).toBe(1);
-    const left = (r.json.findings as { code: string; file: string; pointer: string }[]).filter((f) => f.code === "user-name-left");
+    const left = findingsOf(r, "user-name-left");
     expect(left.map((f) => [f.file, f.pointer]).sort()).toEqual([
       ["codex_pre_tool_use_0_171_0.1.json", "/tool_use_id"],
       ["codex_pre_tool_use_0_171_0.2.json", "/tool_use_id"],
@@ -546,7 +549,7 @@ describe("an owner, or its home, written with a text escape, end to end", () => 
     const out = path.join(tempDir(), "out");
     const r = clearJson(["substitute", dir, "--out", out]);
     expect(r.code).toBe(1);
-    const left = (r.json.findings as { code: string; file: string; pointer: string }[]).filter((f) => f.code === "home-left");
+    const left = findingsOf(r, "home-left");
     expect(left.map((f) => [f.file, f.pointer])).toEqual(unread.map((_, i) => [`codex_session_start_0_171_0.${i + 1}.json`, "/cwd"]));
     expect(readdirSync(out)).toEqual(["codex_session_start_0_171_0.9.json"]);
     expect(JSON.stringify(r.json)).not.toContain(tail);

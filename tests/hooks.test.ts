@@ -12,6 +12,16 @@ function foreignHook(file: string, name: string, log: string): void {
   chmodSync(file, 0o755);
 }
 
+
+/** A repository whose core.hooksPath is a folder in the user's home, outside it, and what hooks install said there. */
+function installedBesideSharedHooks(prefix: string): { root: string; home: string; shared: string; installed: Ran } {
+  const root = repoWithRemote(prefix);
+  const home = tempDir("clear-home-");
+  const shared = path.join(home, ".githooks");
+  mkdirSync(shared);
+  git(root, "config", "core.hooksPath", shared);
+  return { root, home, shared, installed: run(root, [process.execPath, CLI, "hooks", "install", "--yes"], { HOME: home }) };
+}
 describe("clear hooks in git's own hooks folder", () => {
   it("creates a missing hooks folder and refuses an unaccepted fixture there", () => {
     const root = repoWithRemote("clear-hooks-");
@@ -231,12 +241,7 @@ describe("clear hooks with core.hooksPath set by hand", () => {
   });
 
   it("prints the lines for a hooks folder outside the repository and writes nothing there", () => {
-    const root = repoWithRemote("clear-hookspath-");
-    const home = tempDir("clear-home-");
-    const shared = path.join(home, ".githooks");
-    mkdirSync(shared);
-    git(root, "config", "core.hooksPath", shared);
-    const r = run(root, [process.execPath, CLI, "hooks", "install", "--yes"], { HOME: home });
+    const { home, shared, installed: r } = installedBesideSharedHooks("clear-hookspath-");
     expect(r.code).toBe(1);
     expect(r.out).toContain("if [ -f .clear/hooks/pre-commit ]; then sh .clear/hooks/pre-commit || exit $?; fi");
     expect(r.out).toContain("~/.githooks/pre-commit: not changed");
@@ -245,12 +250,7 @@ describe("clear hooks with core.hooksPath set by hand", () => {
   });
 
   it("takes the lines it printed for a hooks folder outside the repository, once added by hand, as running the gate: status exit 0, install asks no more", () => {
-    const root = repoWithRemote("clear-hookspath-added-");
-    const home = tempDir("clear-home-");
-    const shared = path.join(home, ".githooks");
-    mkdirSync(shared);
-    git(root, "config", "core.hooksPath", shared);
-    const printed = run(root, [process.execPath, CLI, "hooks", "install", "--yes"], { HOME: home });
+    const { root, home, shared, installed: printed } = installedBesideSharedHooks("clear-hookspath-added-");
     expect(printed.code, printed.out).toBe(1);
     for (const hook of ["pre-commit", "pre-push"]) {
       const line = printed.out.split("\n").map((l) => l.trim()).find((l) => l.startsWith(`if [ -f .clear/hooks/${hook} ]`));

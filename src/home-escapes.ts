@@ -125,22 +125,34 @@ class ReadingWriter {
 
 /**
  * An escape written right after an owner that the reading above leaves as it stands, so that a part
- * of the name may still be in it: a letter as an HTML named reference (`&eacute;`), anywhere; where
- * no backslash stands before the owner as a Windows path's separator, a backslash escape of a byte
- * that spells no printable character, of octal digits that spell none, or of a character by name.
+ * of the name may still be in it: a letter as an HTML named reference (`&eacute;`, `&rsquo;`), and a
+ * shell's quote spelt inside quotes (`o'\''brien`, `o'"'"'brien`), anywhere; where no backslash stands
+ * before the owner as a Windows path's separator, a backslash escape of a byte from 0x80 that spells
+ * no printable character, of one or two octal digits that spell a digit, "-" or ".", of octal digits
+ * the reading does not take, of a character by name, and a backslash before a small letter no C
+ * escape names or before an apostrophe and a letter (a shell's `qu\illon`, `o\'brien`). A capital
+ * after a backslash begins a Windows folder (`C:/Users/bob\Documents`), and a control ends a name:
+ * `\n`, `\t`, `\0` and the like after an owner are no part of it.
  */
-const UNREAD_REFERENCE = /&(?:amp;)*(?:[A-Za-z](?:acute|grave|circ|uml|tilde|ring|cedil|slash|caron|ogon|macr|dot|breve|strok|dblac)|[A-Za-z]{2}lig|szlig|eth|ETH|thorn|THORN);/y;
-const UNREAD_BACKSLASH = /\\+(?:[0-7]|x|[xu]\{|N\{)/y;
+const UNREAD_REFERENCE = /&(?:amp;)*(?:[rl]squo|apos|[A-Za-z](?:acute|grave|circ|uml|tilde|ring|cedil|slash|caron|ogon|macr|dot|breve|strok|dblac)|[A-Za-z]{2}lig|szlig|eth|ETH|thorn|THORN);/y;
+const UNREAD_QUOTE = /'(?:\\+'|"'")'(?=[A-Za-z\u0080-\uffff])/y;
+const UNREAD_BACKSLASH = /\\+(?:([0-7]{1,3})|([abefnrtv])|[xuUN]|[c-z]|'(?=[A-Za-z\u0080-\uffff]))/y;
 
 /** Whether an escape the reading above does not undo stands at `at`, right after an owner that starts at `from`. */
 export function unreadEscapeAt(text: string, from: number, at: number): boolean {
   UNREAD_REFERENCE.lastIndex = at;
-  if (UNREAD_REFERENCE.test(text)) return true;
+  UNREAD_QUOTE.lastIndex = at;
+  if (UNREAD_REFERENCE.test(text) || UNREAD_QUOTE.test(text)) return true;
   if (text.charAt(from - 1) === "\\") return false;
   UNREAD_BACKSLASH.lastIndex = at;
-  if (!UNREAD_BACKSLASH.test(text)) return false;
+  const m = UNREAD_BACKSLASH.exec(text);
+  if (m === null) return false;
+  // One or two octal digits spell no letter: a name goes on through one only as a digit, "-" or ".".
+  if (m[1] !== undefined && m[1].length < 3) return /[0-9.-]/.test(String.fromCharCode(parseInt(m[1], 8)));
+  if (m[2] !== undefined) return false;
   const read = backslashAt(text, at);
-  return read === null || (read.byte !== undefined && !isPrintable(read.byte));
+  // A control ends a name; a byte from 0x80 that spells nothing alone may be part of one.
+  return read === null || (read.byte !== undefined && read.byte >= 0x80 && !isPrintable(read.byte));
 }
 
 /** The text with every escape above undone, or null where it holds none. */

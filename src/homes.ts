@@ -59,10 +59,10 @@ const STOP = String.raw`\/\\"'\x60<>|:;,=?*#%&(){}\[\]\x00-\x1f\x7f`;
 // The patterns are not Unicode-mode, which V8 compiles far more slowly: every unit above ASCII
 // counts as a letter where a word boundary is asked for.
 // Inside an owner also: an apostrophe between letters (O'Brien), a percent-encoded character that is
-// not a separator (First%20Last), a space a shell escaped (First\ Last).
+// not a separator (First%20Last), a space a shell escaped (First\ Last), at any depth of JSON in a string (First\\ Last).
 const IN_OWNER = String.raw`(?<=[A-Za-z\u0080-\uffff])'(?=[A-Za-z\u0080-\uffff])|%(?!(?:25)*(?:2[fF]|5[cC]))[0-9A-Fa-f]{2}`;
 const SEGMENT_OWNER = new RegExp(String.raw`(?:[^${STOP}\s]|${IN_OWNER})+`, "y");
-const SPACED_OWNER = new RegExp(String.raw`(?:[^${STOP}\n\r\t]|${IN_OWNER}|\\ )+`, "y");
+const SPACED_OWNER = new RegExp(String.raw`(?:[^${STOP}\n\r\t]|${IN_OWNER}|\\+ )+`, "y");
 // A separator right after an owner: the path goes on, so a space before it was inside the owner's folder name.
 const SEPARATOR_AT = new RegExp(ANY_SEP, "y");
 const QUOTES = new Set(['"', "'", "`"]);
@@ -385,8 +385,9 @@ function collect(ctx: WalkContext, text: string, re: RegExp, breaks: RegExp, pic
     const member = root.domains && ctx.domainFolder(owner.owner) ? domainMember(ctx, text, from, owner.end, root) : null;
     if (member) out.push(member);
     if (!root.tilde && !root.slug) pushAll(out, climbed(text, (member ?? owner).end, ctx.knownForms, ctx.isOwner));
-    starts.homeIn = from;
     starts.ownerEnd = (out[out.length - 1] as OwnerSpan).end;
+    // The path as it stands where the owner ends: a drive's colon ("C:\\Users") is a break before it.
+    starts.homeIn = starts.at(starts.ownerEnd);
   }
 }
 

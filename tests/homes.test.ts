@@ -261,6 +261,19 @@ describe("owners whose folder name holds a space or other characters, end to end
     for (const word of [first, last, other]) expect(printed + JSON.stringify(cleared), word).not.toMatch(new RegExp(word, "i"));
   });
 
+  it("a space a shell escaped is read the same at every depth of JSON in a string: the whole owner goes, and nothing is refused", () => {
+    const dir = tempDir();
+    const depths = ["\\", "\\\\", "\\".repeat(4)];
+    depths.forEach((run, i) => write(dir, { [`codex_session_start_0_171_0.${i + 1}.json`]: start({ cwd: `/home/${first}${run} ${last}/work` }) }));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.json.findings).toEqual([]);
+    expect(r.code).toBe(0);
+    const cleared = depths.map((_, i) => readFileSync(path.join(out, `codex_session_start_0_171_0.${i + 1}.json`), "utf8"));
+    expect(cleared.map((c) => JSON.parse(c).cwd)).toEqual(depths.map(() => "/home/user/work"));
+    for (const word of [first, last]) expect(cleared.join("") + JSON.stringify(r.json), word).not.toMatch(new RegExp(word, "i"));
+  });
+
   it("each word of a spaced owner is a name: alone in a value substitution keeps, it refuses the file, naming file and pointer", () => {
     const dir = tempDir();
     write(dir, {
@@ -490,6 +503,13 @@ describe("an owner, or its home, written with a text escape, end to end", () => 
     [`C:\\Users\\${owner}\\Documents`, "C:\\Users\\user\\Documents"],
     // After the placeholder, a Windows path's backslash is a separator: a folder named x64 is kept.
     ["C:\\Users\\user\\x64\\w", "C:\\Users\\user\\x64\\w"],
+    // A control written as an escape ends the owner: no name holds one.
+    [`/home/${owner}\\0b/w`, "/home/user\\0b/w"],
+    [`/home/${owner}\\7/w`, "/home/user\\7/w"],
+    [`/home/${owner}\\x01w`, "/home/user\\x01w"],
+    [`/home/${owner}\\001w`, "/home/user\\001w"],
+    [`/home/${owner}\\nnext`, "/home/user\\nnext"],
+    [`{\\"cwd\\":\\"/home/${owner}\\"}`, `{\\"cwd\\":\\"/home/user\\"}`],
   ];
 
   it("clear substitute replaces the whole owner in each, and no cleared byte or printed line holds its tail", () => {
@@ -542,16 +562,18 @@ describe("an owner, or its home, written with a text escape, end to end", () => 
   });
 
   it("an escape the tool cannot read right after an owner refuses the file, naming file and pointer, and writes none of it", () => {
-    const unread = [`/home/qu&iacute;${tail}/w`, `/home/qu\\x81${tail}/w`, `/home/qu\\7${tail}/w`, `/home/qu\\N{LATIN SMALL LETTER I}${tail}/w`, `/home/user&iacute;${tail}/w`];
+    const unread = [`/home/qu&iacute;${tail}/w`, `/home/qu\\x81${tail}/w`, `/home/qu\\61${tail}/w`, `/home/qu\\777${tail}/w`, `/home/qu\\N{LATIN SMALL LETTER I}${tail}/w`, `/home/user&iacute;${tail}/w`];
+    // A shell's backslash before a letter or a quote, its quote spelt inside quotes, a typographic apostrophe by name.
+    unread.push(`/home/qu\\i${tail}/w`, `/home/qu\\'i${tail}/w`, `cd '/home/qu'\\''i${tail}/w'`, `cd '/home/qu'"'"'i${tail}/w'`, `/home/qu&rsquo;i${tail}/w`);
     const dir = tempDir();
     unread.forEach((cwd, i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 1}.json`), JSON.stringify(start(cwd))));
-    writeFileSync(path.join(dir, "codex_session_start_0_171_0.9.json"), JSON.stringify(start("/tmp/w")));
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.99.json"), JSON.stringify(start("/tmp/w")));
     const out = path.join(tempDir(), "out");
     const r = clearJson(["substitute", dir, "--out", out]);
     expect(r.code).toBe(1);
     const left = findingsOf(r, "home-left");
-    expect(left.map((f) => [f.file, f.pointer])).toEqual(unread.map((_, i) => [`codex_session_start_0_171_0.${i + 1}.json`, "/cwd"]));
-    expect(readdirSync(out)).toEqual(["codex_session_start_0_171_0.9.json"]);
+    expect(left.map((f) => `${f.file} ${f.pointer}`).sort()).toEqual(unread.map((_, i) => `codex_session_start_0_171_0.${i + 1}.json /cwd`).sort());
+    expect(readdirSync(out)).toEqual(["codex_session_start_0_171_0.99.json"]);
     expect(JSON.stringify(r.json)).not.toContain(tail);
   });
 });

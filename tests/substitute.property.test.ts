@@ -4,8 +4,10 @@ import { describe, expect, it } from "vitest";
 import { captureOf, clearInMemory, clearJson, tempDir } from "./helpers.js";
 import { prng } from "./seeded.mjs";
 import { makeDisplay } from "../src/display.js";
+import { homeGrammar } from "../src/homes.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { scanJson } from "../src/json/reader.js";
+import { learnOwners } from "../src/passes/substitute/index.js";
 import type { JsonDocument } from "../src/types.js";
 
 // Thousands of generated payloads per run, from a printed seed: home paths planted in every
@@ -151,12 +153,25 @@ describe("substitution, as a property", () => {
     const display = makeDisplay(rules, users, null);
     const leftover = new RegExp(`(?<![A-Za-z0-9])(?:zqvexa|ann.lee|ann-lee|bo-kraw|xyloph)(?![A-Za-z0-9])`, "i");
     let planted = 0;
+    let byChance = 0;
+    // Random text may spell a home itself ("~/../Zb"): its owner is learned, and a word of it standing
+    // elsewhere in the doc refuses it by design. Only that refusal is let pass, and only rarely.
+    const plantedWords = new Set(users.flatMap((u) => [u, ...u.split(/[.-]/)]).map((w) => w.toLowerCase()));
+    const taughtByChance = (capture: ReturnType<typeof captureOf>, refused: { code: string }[]): boolean => {
+      if (refused.length === 0 || !refused.every((f) => f.code === "user-name-left")) return false;
+      return [...learnOwners([capture], homeGrammar(rules.homes)).keys()].some((n) => n.length >= 2 && !plantedWords.has(n));
+    };
     for (let i = 0; i < DOCS; i++) {
       const g = next();
       const doc = scanJson(g.text, { maxDepth: 64 });
       expect(doc.value).toEqual(g.value);
-      const [result] = clearInMemory([captureOf(g.text, `doc-${i}`, "codex", "pre_tool_use")], users, rules).files;
+      const capture = captureOf(g.text, `doc-${i}`, "codex", "pre_tool_use");
+      const [result] = clearInMemory([capture], users, rules).files;
       const cleared = { ...result!.report, cleared: result!.cleared };
+      if (taughtByChance(capture, cleared.refused)) {
+        byChance++;
+        continue;
+      }
       expect(cleared.refused, `doc ${i} refused: ${JSON.stringify(cleared.refused)}\n${g.text}`).toEqual([]);
       const out = cleared.cleared as string;
       const outDoc = scanJson(out, { maxDepth: 64 });
@@ -175,6 +190,7 @@ describe("substitution, as a property", () => {
       expect(again!.report.rules.flatMap((r) => r.changed)).toEqual([]);
     }
     expect(planted).toBeGreaterThan(DOCS / 4);
+    expect(byChance, "docs refused for a name their random text taught").toBeLessThanOrEqual(Math.max(2, DOCS / 2000));
   });
 });
 

@@ -135,17 +135,38 @@ function rootSource(root: string, sep: string, groups: string): string {
   return /^[A-Za-z0-9{]/.test(root) ? `${WORD_BEFORE}${body}` : body;
 }
 
+// What may stand inside a known name that the generic segment stops at: a shell's backslash
+// before a letter or an apostrophe ("qu\illon", "o\'brien"), an apostrophe the shell spelt
+// inside quotes ("o'\''brien", "o'"'"'brien"), and a control, as itself or as an escape
+// ("qu\u0000illon", "qu\x01illon"), which no name holds.
+const SPREAD_STOP = /[\\'\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
+const BETWEEN = String.raw`(?:\\+(?=[A-Za-z])|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\\+(?:x[01][0-9A-Fa-f]|u00[01][0-9A-Fa-f]|0[0-7]{0,2}(?![0-7])))*`;
+const APOSTROPHE = String.raw`(?:'(?:\\+'|"'")'|\\*')`;
+const spread = new Map<string, RegExp>();
+
+/** Where a known name written with what SPREAD_STOP stands for between its characters ends at `at`, or -1. */
+function spreadEnd(name: string, text: string, at: number): number {
+  let re = spread.get(name);
+  if (re === undefined) {
+    re = new RegExp([...name].map((c) => (c === "'" ? APOSTROPHE : escapeRegex(c))).join(BETWEEN), "iy");
+    spread.set(name, re);
+  }
+  re.lastIndex = at;
+  return re.test(text) ? re.lastIndex : -1;
+}
+
 function ownerAt(text: string, at: number, pattern: RegExp, known: string[]): string | null {
   pattern.lastIndex = at;
   let owner = pattern.exec(text)?.[0] ?? "";
   if (pattern === SPACED_OWNER) owner = owner.replace(/[\s\\]+$/, "");
-  // A known name may hold what the generic segment stops at (a dot or a dash in a slug).
+  // A known name may hold what the generic segment stops at (a dot or a dash in a slug, what SPREAD_STOP stands for).
   const lower = text.slice(at, at + 64).toLowerCase();
+  const stopped = SPREAD_STOP.test(text.charAt(at + owner.length));
   for (const name of known) {
-    if (name.length <= owner.length || !lower.startsWith(name.toLowerCase())) continue;
     // A space belongs to an owner only where the root allows one (Windows homes).
     if (pattern !== SPACED_OWNER && /\s/.test(name)) continue;
-    if (!/[\p{L}\p{N}]/u.test(text.charAt(at + name.length))) owner = text.slice(at, at + name.length);
+    const end = name.length > owner.length && lower.startsWith(name.toLowerCase()) ? at + name.length : stopped ? spreadEnd(name, text, at) : -1;
+    if (end > at + owner.length && !/[\p{L}\p{N}]/u.test(text.charAt(end))) owner = text.slice(at, end);
   }
   return owner === "" ? null : owner;
 }

@@ -509,6 +509,11 @@ describe("an owner, or its home, written with a text escape, end to end", () => 
     [`/home/${owner}\\x01w`, "/home/user\\x01w"],
     [`/home/${owner}\\001w`, "/home/user\\001w"],
     [`/home/${owner}\\nnext`, "/home/user\\nnext"],
+    // A name the sitting taught, with a shell's backslash or a control inside it, is the whole owner.
+    [`/home/qu\\i${tail}/w`, "/home/user/w"],
+    [`/home/qu\u0000i${tail}/w`, "/home/user/w"],
+    [`/home/qu\\x01i${tail}/w`, "/home/user/w"],
+    [`/home/qu\\\\i${tail}/w`, "/home/user/w"],
     [`{\\"cwd\\":\\"/home/${owner}\\"}`, `{\\"cwd\\":\\"/home/user\\"}`],
   ];
 
@@ -559,6 +564,19 @@ describe("an owner, or its home, written with a text escape, end to end", () => 
     expect(readdirSync(out).sort()).toEqual(["codex_pre_tool_use_0_171_0.4.json", "codex_session_start_0_171_0.1.json", "codex_session_start_0_171_0.2.json"]);
     expect(JSON.stringify(r.json)).not.toContain(tail);
     expect(JSON.stringify(r.json)).not.toMatch(new RegExp(`\\b${other}\\b`));
+  });
+
+  it("a taught name with an apostrophe is replaced whole however a shell spelt the apostrophe", () => {
+    const apos = ["o'", "bri", "en"].join("");
+    const spelt = [`cd '/home/o'\\''bri${"en"}/w'`, `cd '/home/o'"'"'bri${"en"}/w'`, `/home/o\\'bri${"en"}/w`, `/home/O'\\''Bri${"en"}/w`];
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify(start(`/home/${apos}/w`)));
+    spelt.forEach((cwd, i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 2}.json`), JSON.stringify(start(cwd))));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.json.findings).toEqual([]);
+    const cleared = spelt.map((_, i) => JSON.parse(readFileSync(path.join(out, `codex_session_start_0_171_0.${i + 2}.json`), "utf8")).cwd);
+    expect(cleared).toEqual(["cd '/home/user/w'", "cd '/home/user/w'", "/home/user/w", "/home/user/w"]);
   });
 
   it("an escape the tool cannot read right after an owner refuses the file, naming file and pointer, and writes none of it", () => {

@@ -138,9 +138,9 @@ function rootSource(root: string, sep: string, groups: string): string {
 // What may stand inside a known name that the generic segment stops at: a shell's backslash
 // before a letter or an apostrophe ("qu\illon", "o\'brien"), an apostrophe the shell spelt
 // inside quotes ("o'\''brien", "o'"'"'brien"), and a control, as itself or as an escape
-// ("qu\u0000illon", "qu\x01illon"), which no name holds.
+// ("qu\u0000illon", "qu\x01illon", "qu\tillon"), which no name holds.
 const SPREAD_STOP = /[\\'\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
-const BETWEEN = String.raw`(?:\\+(?=[A-Za-z])|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\\+(?:x[01][0-9A-Fa-f]|u00[01][0-9A-Fa-f]|0[0-7]{0,2}(?![0-7])))*`;
+const BETWEEN = String.raw`(?:\\+(?=[A-Za-z])|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\\+(?:x[01][0-9A-Fa-f]|u00[01][0-9A-Fa-f]|0[0-7]{0,2}(?![0-7])|[abefnrtv]))*`;
 const APOSTROPHE = String.raw`(?:'(?:\\+'|"'")'|\\*')`;
 const spread = new Map<string, RegExp>();
 

@@ -513,6 +513,7 @@ describe("an owner, or its home, written with a text escape, end to end", () => 
     [`/home/qu\\i${tail}/w`, "/home/user/w"],
     [`/home/qu\u0000i${tail}/w`, "/home/user/w"],
     [`/home/qu\\x01i${tail}/w`, "/home/user/w"],
+    [`/home/qu\\ti${tail}/w`, "/home/user/w"],
     [`/home/qu\\\\i${tail}/w`, "/home/user/w"],
     [`{\\"cwd\\":\\"/home/${owner}\\"}`, `{\\"cwd\\":\\"/home/user\\"}`],
   ];

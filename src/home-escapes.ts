@@ -124,35 +124,54 @@ class ReadingWriter {
 }
 
 /**
- * An escape written right after an owner that the reading above leaves as it stands, so that a part
- * of the name may still be in it: a letter as an HTML named reference (`&eacute;`, `&rsquo;`), and a
- * shell's quote spelt inside quotes (`o'\''brien`, `o'"'"'brien`), anywhere; where no backslash stands
- * before the owner as a Windows path's separator, a backslash escape of a byte from 0x80 that spells
- * no printable character, of one or two octal digits that spell a digit, "-" or ".", of octal digits
- * the reading does not take, of a character by name, and a backslash before a small letter no C
- * escape names or before an apostrophe and a letter (a shell's `qu\illon`, `o\'brien`). A capital
- * after a backslash begins a Windows folder (`C:/Users/bob\Documents`), and a control ends a name:
- * `\n`, `\t`, `\0` and the like after an owner are no part of it.
+ * An escape right after an owner that the reading above leaves as it stands, so that a part of the
+ * name may be in it or after it: a letter as an HTML named reference (`&eacute;`); a quote, written
+ * as itself, after backslashes, by name or around a space, before a letter (`o\'brien`,
+ * `o'\''brien`, `o"'"brien`, `o&rsquo;brien`, `First' 'Last`); a character a Windows profile name
+ * may hold before a letter or digit (`Tom&Jerry`, `ann(work)`, `bob#2`); and, where no backslash stands before the owner and the home is no Windows one,
+ * whose backslash may be a separator: a backslash escape of a byte from 0x80 that spells no
+ * printable character, of octal digits that spell a digit, "-" or ".", of octal digits the reading
+ * does not take, of a character by name, a backslash before a small letter no C escape names (a
+ * shell's `qu\illon`), and an escape of a control, a dot, a dash or an underscore before a letter or
+ * digit (`jo\1hn`, `a\nnabelle`, `john\.smith`). A control with no small letter or digit after it
+ * ends a name (`/home/bob\n`, `\nREADME`), and a capital after a backslash begins a Windows folder.
  */
-const UNREAD_REFERENCE = /&(?:amp;)*(?:[rl]squo|apos|[A-Za-z](?:acute|grave|circ|uml|tilde|ring|cedil|slash|caron|ogon|macr|dot|breve|strok|dblac)|[A-Za-z]{2}lig|szlig|eth|ETH|thorn|THORN);/y;
-const UNREAD_QUOTE = /'(?:\\+'|"'")'(?=[A-Za-z\u0080-\uffff])/y;
-const UNREAD_BACKSLASH = /\\+(?:([0-7]{1,3})|([abefnrtv])|[xuUN]|[c-z]|'(?=[A-Za-z\u0080-\uffff]))/y;
+const UNREAD_REFERENCE = /&(?:amp;)*(?:[A-Za-z](?:acute|grave|circ|uml|tilde|ring|cedil|slash|caron|ogon|macr|dot|breve|strok|dblac)|[A-Za-z]{2}lig|szlig|eth|ETH|thorn|THORN);/y;
+const UNREAD_QUOTE = /(?:\\*['"]|['"][ \t]+['"]|&(?:amp;)*(?:[rl]squo|apos|quot);)+(?=[A-Za-z0-9\u0080-\uffff])/y;
+// A character a Windows profile name may hold that ends a path segment here ("Tom&Jerry", "ann(work)", "bob#2"), before a letter or digit.
+const CLOSERS: Record<string, string> = { ")": "(", "}": "{", "]": "[" };
+const UNREAD_PUNCTUATION = /(?:&(?![A-Za-z]+;|#)|[(#{[])(?=[A-Za-z0-9\u0080-\uffff])/y;
+const UNREAD_BACKSLASH = /\\+(?:([0-7]{1,3})|([abefnrtv])|([.\-_])|[xu]|U(?=[0-9A-Fa-f]{8})|N\{[^}\n]{0,64}\}?|[c-z])/y;
+const GLUED = /[A-Za-z0-9\u0080-\uffff]/;
+// After a control, a small letter or a digit goes on with the name; a capital begins a line's next word ("\nREADME").
+const NAME_GOES_ON = /[a-z0-9\u0080-\uffff]/;
 
-/** Whether an escape the reading above does not undo stands at `at`, right after an owner that starts at `from`. */
-export function unreadEscapeAt(text: string, from: number, at: number): boolean {
-  UNREAD_REFERENCE.lastIndex = at;
-  UNREAD_QUOTE.lastIndex = at;
-  if (UNREAD_REFERENCE.test(text) || UNREAD_QUOTE.test(text)) return true;
-  if (text.charAt(from - 1) === "\\") return false;
+/** Where an escape the reading above does not undo ends, that stands at `at` right after an owner that starts at `from`; -1 where none does. */
+export function unreadEscapeEnd(text: string, from: number, at: number, windows = false): number {
+  for (const re of [UNREAD_REFERENCE, UNREAD_QUOTE, UNREAD_PUNCTUATION]) {
+    re.lastIndex = at;
+    if (re.test(text)) return re.lastIndex;
+  }
+  // The bracket that closes one the owner opened ("ann(work)").
+  const opener = CLOSERS[text.charAt(at)];
+  if (opener !== undefined && text.slice(from, at).includes(opener)) return at + 1;
+  if (windows || text.charAt(from - 1) === "\\") return -1;
   UNREAD_BACKSLASH.lastIndex = at;
   const m = UNREAD_BACKSLASH.exec(text);
-  if (m === null) return false;
-  // One or two octal digits spell no letter: a name goes on through one only as a digit, "-" or ".".
-  if (m[1] !== undefined && m[1].length < 3) return /[0-9.-]/.test(String.fromCharCode(parseInt(m[1], 8)));
-  if (m[2] !== undefined) return false;
+  if (m === null) return -1;
+  const end = UNREAD_BACKSLASH.lastIndex;
+  const goesOn = NAME_GOES_ON.test(text.charAt(end));
+  const [, octal, control, punctuation] = m;
+  // One or two octal digits spell no letter: a name goes on through one as a digit, "-" or ".", or where a letter follows.
+  if (octal !== undefined && octal.length < 3) return goesOn || /[0-9.-]/.test(String.fromCharCode(parseInt(octal, 8))) ? end : -1;
+  if (control !== undefined) return goesOn ? end : -1;
+  if (punctuation !== undefined) return GLUED.test(text.charAt(end)) ? end : -1;
   const read = backslashAt(text, at);
-  // A control ends a name; a byte from 0x80 that spells nothing alone may be part of one.
-  return read === null || (read.byte !== undefined && read.byte >= 0x80 && !isPrintable(read.byte));
+  if (read === null) return end;
+  const spelt = read.byte ?? (read.cp as number);
+  // A control ends a name unless a letter follows it; a byte from 0x80 that spells nothing alone may be part of one.
+  if (spelt < 0x20 || spelt === 0x7f) return NAME_GOES_ON.test(text.charAt(read.end)) ? read.end : -1;
+  return read.byte !== undefined && read.byte >= 0x80 && !isPrintable(read.byte) ? read.end : -1;
 }
 
 /** The text with every escape above undone, or null where it holds none. */

@@ -1,6 +1,6 @@
 import { OutputError } from "./errors.js";
 import { lastAtOrBelow, pushAll } from "./collections.js";
-import { MAY_HOLD_ESCAPE, textEscapeReading, undoTextEscapes, unreadEscapeAt, type TextEscapeReading } from "./home-escapes.js";
+import { MAY_HOLD_ESCAPE, textEscapeReading, undoTextEscapes, unreadEscapeEnd, type TextEscapeReading } from "./home-escapes.js";
 import { escapeRegex } from "./regex.js";
 import type { HomeRules } from "./types.js";
 
@@ -15,7 +15,7 @@ export interface OwnerSpan {
   owner: string;
   /**
    * False for the placeholder and for names that belong to nobody (Shared, Public); true for any
-   * owner an escape the grammar cannot read follows ("<owner>&eacute;..."), which may hold the rest of the name.
+   * owner read through an escape the grammar cannot read ("<owner>&eacute;..."), which may hold the rest of the name.
    */
   real: boolean;
   /** Found by the `~name` form, which free text also writes for other things: replaced, never learned. */
@@ -84,7 +84,7 @@ export function nameSpellings(name: string): string[] {
 const PATH_BREAK = /[\s"'`=()[\]{}<>,;|:*?!&#]/;
 const SEPARATORS = new RegExp(ANY_SEP, "g");
 const SLUG_BREAK = /[\s"'`=()[\]{}<>,;|:*?!&#\/\\]/;
-const SLUG: RootMeta = { spaced: false, tilde: false, anchored: false, slug: true, domains: false };
+const SLUG: RootMeta = { spaced: false, tilde: false, anchored: false, slug: true, domains: false, windows: false };
 // How far back a root looks for the segments before it; a longer run is read fail-closed.
 const PREFIX_REACH = 512;
 
@@ -251,6 +251,8 @@ interface RootMeta {
   slug: boolean;
   /** Listed in domainFolders: an owner that reads as a domain holds another owner. */
   domains: boolean;
+  /** A Windows home (its separators include a backslash, or it names a drive): a backslash after the owner may be a separator. */
+  windows: boolean;
 }
 
 interface Patterns {
@@ -285,7 +287,8 @@ function compilePatterns(rules: HomeRules): Patterns {
       const after = r.root === "~" ? String.raw`(?=[A-Za-z\u0080-\uffff])` : `${ANY_SEP}(?:\\.${ANY_SEP})*`;
       const lead = r.root === "~" ? String.raw`(?<![${LETTER}_~.\-])` : "";
       const domains = listed.has(r.id);
-      meta.set(`r${i}`, { spaced: r.owner === "segment-with-spaces", tilde: r.root === "~", anchored: r.root.startsWith("/"), slug: false, domains });
+      const windows = r.separators.includes("\\") || r.root.includes("{drive}");
+      meta.set(`r${i}`, { spaced: r.owner === "segment-with-spaces", tilde: r.root === "~", anchored: r.root.startsWith("/"), slug: false, domains, windows });
       return `${lead}(?<r${i}>${rootSource(r.root, ANY_SEP, groups)}${after})`;
     });
   const slugAlternatives = [...rules.slugs]
@@ -364,11 +367,28 @@ function domainTest(rules: HomeRules): (segment: string) => boolean {
 }
 
 function ownerSpan(ctx: WalkContext, text: string, from: number, at: number, root: RootMeta): OwnerSpan | null {
-  const read = ownerAt(text, at, root.spaced ? SPACED_OWNER : root.slug ? SLUG_OWNER : SEGMENT_OWNER, ctx.knownForms);
+  const pattern = root.spaced ? SPACED_OWNER : root.slug ? SLUG_OWNER : SEGMENT_OWNER;
+  const read = ownerAt(text, at, pattern, ctx.knownForms);
   if (read === null) return null;
   const owner = spacedOwner(text, from, at, read, ctx.isOwner);
-  const end = at + owner.text.length;
-  return { start: at, end, owner: owner.text, real: ctx.isOwner(owner.text) || unreadEscapeAt(text, at, end), tilde: root.tilde, sure: owner.sure };
+  const end = throughUnread(text, at, at + owner.text.length, root.windows, pattern);
+  const whole = text.slice(at, end);
+  return { start: at, end, owner: whole, real: ctx.isOwner(whole) || whole !== owner.text, tilde: root.tilde, sure: owner.sure };
+}
+
+/**
+ * Where an owner ends that an escape the text readings do not undo follows: the name may go on in
+ * it, so the owner runs through it and the folder name after it, as often as one follows. The
+ * placeholder written in its place is followed by what followed the whole, so that a second
+ * reading finds no escape after it either.
+ */
+function throughUnread(text: string, start: number, end: number, windows: boolean, pattern: RegExp): number {
+  for (let e = unreadEscapeEnd(text, start, end, windows); e > end; e = unreadEscapeEnd(text, start, end, windows)) {
+    pattern.lastIndex = e;
+    const more = pattern.exec(text)?.[0] ?? "";
+    end = e + (pattern === SPACED_OWNER ? more.replace(/[\s\\]+$/, "") : more).length;
+  }
+  return end;
 }
 
 /** The folder after a domain folder ("<root>/<domain>/<user>"), where one follows: an owner too. */

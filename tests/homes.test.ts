@@ -503,12 +503,18 @@ describe("an owner, or its home, written with a text escape, end to end", () => 
     [`C:\\Users\\${owner}\\Documents`, "C:\\Users\\user\\Documents"],
     // After the placeholder, a Windows path's backslash is a separator: a folder named x64 is kept.
     ["C:\\Users\\user\\x64\\w", "C:\\Users\\user\\x64\\w"],
-    // A control written as an escape ends the owner: no name holds one.
-    [`/home/${owner}\\0b/w`, "/home/user\\0b/w"],
-    [`/home/${owner}\\7/w`, "/home/user\\7/w"],
-    [`/home/${owner}\\x01w`, "/home/user\\x01w"],
-    [`/home/${owner}\\001w`, "/home/user\\001w"],
-    [`/home/${owner}\\nnext`, "/home/user\\nnext"],
+    // A control written as an escape ends the owner where no small letter or digit follows it: no name holds one.
+    [`/home/${owner}\\0/w`, "/home/user\\0/w"],
+    [`/home/${owner}\\7 w`, "/home/user\\7 w"],
+    [`/home/${owner}\\x01/w`, "/home/user\\x01/w"],
+    [`/home/${owner}\\001`, "/home/user\\001"],
+    [`/home/${owner}\\nNext`, "/home/user\\nNext"],
+    [`/home/${owner}\\x1b[0m`, "/home/user\\x1b[0m"],
+    // In a Windows home a backslash after the owner is a separator, whatever the separators before it; a quote by name around a path.
+    [`C:/Users/${owner}\\projects\\app`, "C:/Users/user\\projects\\app"],
+    [`/c/Users/${owner}\\source`, "/c/Users/user\\source"],
+    [`//wsl$/Ubuntu/home/${owner}\\projects`, "//wsl$/Ubuntu/home/user\\projects"],
+    [`&apos;/home/${owner}&apos;`, "&apos;/home/user&apos;"],
     // A name the sitting taught, with a shell's backslash or a control inside it, is the whole owner.
     [`/home/qu\\i${tail}/w`, "/home/user/w"],
     [`/home/qu\u0000i${tail}/w`, "/home/user/w"],
@@ -580,20 +586,27 @@ describe("an owner, or its home, written with a text escape, end to end", () => 
     expect(cleared).toEqual(["cd '/home/user/w'", "cd '/home/user/w'", "/home/user/w", "/home/user/w"]);
   });
 
-  it("an escape the tool cannot read right after an owner refuses the file, naming file and pointer, and writes none of it", () => {
+  it("an escape the tool cannot read right after an owner is replaced with it, to the end of the folder name, and none of it is written or printed", () => {
     const unread = [`/home/qu&iacute;${tail}/w`, `/home/qu\\x81${tail}/w`, `/home/qu\\61${tail}/w`, `/home/qu\\777${tail}/w`, `/home/qu\\N{LATIN SMALL LETTER I}${tail}/w`, `/home/user&iacute;${tail}/w`];
     // A shell's backslash before a letter or a quote, its quote spelt inside quotes, a typographic apostrophe by name.
     unread.push(`/home/qu\\i${tail}/w`, `/home/qu\\'i${tail}/w`, `cd '/home/qu'\\''i${tail}/w'`, `cd '/home/qu'"'"'i${tail}/w'`, `/home/qu&rsquo;i${tail}/w`);
+    // A control, a dot or a dash escaped before a small letter; a quote glued between letters; one escape after another.
+    unread.push(`/home/qu\\1i${tail}/w`, `/home/qu\\0i${tail}/w`, `/home/qu\\x01i${tail}/w`, `/home/qu\\ni${tail}/w`, `/home/qu\\.i${tail}/w`, `/home/qu"'"i${tail}/w`, `/home/qu""i${tail}/w`);
+    unread.push(`/home/q\\u\\i${tail}/w`, `~qu\\i${tail}/w`);
+    // A quote around a space inside the name; what a Windows profile name may hold.
+    unread.push(`/home/qu' 'i${tail}/w`, `C:/Users/qu&i${tail}/w`, `C:/Users/qu(i${tail})/w`, `/home/qu#i${tail}/w`);
     const dir = tempDir();
     unread.forEach((cwd, i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 1}.json`), JSON.stringify(start(cwd))));
-    writeFileSync(path.join(dir, "codex_session_start_0_171_0.99.json"), JSON.stringify(start("/tmp/w")));
     const out = path.join(tempDir(), "out");
     const r = clearJson(["substitute", dir, "--out", out]);
-    expect(r.code).toBe(1);
-    const left = findingsOf(r, "home-left");
-    expect(left.map((f) => `${f.file} ${f.pointer}`).sort()).toEqual(unread.map((_, i) => `codex_session_start_0_171_0.${i + 1}.json /cwd`).sort());
-    expect(readdirSync(out)).toEqual(["codex_session_start_0_171_0.99.json"]);
-    expect(JSON.stringify(r.json)).not.toContain(tail);
+    expect(r.json.findings).toEqual([]);
+    expect(r.code).toBe(0);
+    const cleared = unread.map((_, i) => JSON.parse(readFileSync(path.join(out, `codex_session_start_0_171_0.${i + 1}.json`), "utf8")).cwd);
+    // The folder after the root, whatever it holds, up to the next one ("/w").
+    expect(cleared).toEqual(unread.map((cwd) => cwd.replace(/(\/home\/|\/Users\/|~)[^/]*(?=\/w)/, (_m, root: string) => `${root}user`)));
+    const again = clearJson(["substitute", out, "--out", path.join(tempDir(), "again")]);
+    expect(again.json.findings).toEqual([]);
+    for (const word of [tail, "iacute", "rsquo"]) expect(JSON.stringify(r.json) + cleared.join(""), word).not.toContain(word);
   });
 });
 

@@ -137,14 +137,15 @@ class ReadingWriter {
  * ends a name (`/home/bob\n`, `\nREADME`), and a capital after a backslash begins a Windows folder.
  */
 const UNREAD_REFERENCE = /&(?:amp;)*(?:[A-Za-z](?:acute|grave|circ|uml|tilde|ring|cedil|slash|caron|ogon|macr|dot|breve|strok|dblac)|[A-Za-z]{2}lig|szlig|eth|ETH|thorn|THORN);/y;
-const UNREAD_QUOTE = /(?:\\*['"]|['"][ \t]+['"]|&(?:amp;)*(?:[rl]squo|apos|quot);)+(?=[A-Za-z0-9\u0080-\uffff])/y;
+const UNREAD_QUOTE = /(?:\\*['"]|['"][ \t]+['"]|&(?:amp;)*(?:[rl]squo|apos|quot);)+(?=[A-Za-z0-9\u0080-\uffff\\])/y;
 // A character a Windows profile name may hold that ends a path segment here ("Tom&Jerry", "ann(work)", "bob#2"), before a letter or digit.
 const CLOSERS: Record<string, string> = { ")": "(", "}": "{", "]": "[" };
-const UNREAD_PUNCTUATION = /(?:&(?![A-Za-z]+;|#)|[(#{[])(?=[A-Za-z0-9\u0080-\uffff])/y;
+const UNREAD_PUNCTUATION = /(?:&(?![A-Za-z]+;|#|[A-Za-z]:)|[(#{[])(?=[A-Za-z0-9\u0080-\uffff])/y;
 const UNREAD_BACKSLASH = /\\+(?:([0-7]{1,3})|([abefnrtv])|([.\-_])|[xu]|U(?=[0-9A-Fa-f]{8})|N\{[^}\n]{0,64}\}?|[c-z])/y;
-const GLUED = /[A-Za-z0-9\u0080-\uffff]/;
-// After a control, a small letter or a digit goes on with the name; a capital begins a line's next word ("\nREADME").
-const NAME_GOES_ON = /[a-z0-9\u0080-\uffff]/;
+// After a control the name goes on unless the path or the text does: a separator, a space, a quote,
+// a bracket, the end, or a capital, which begins a line's next word ("\nREADME", "\x1b[0m").
+const NAME_ENDS = /^$|[\/\sA-Z"`<>|:;,=?*()[\]{}]/;
+const goesOnAt = (text: string, k: number): boolean => !NAME_ENDS.test(text.charAt(k));
 
 /** Where an escape the reading above does not undo ends, that stands at `at` right after an owner that starts at `from`; -1 where none does. */
 export function unreadEscapeEnd(text: string, from: number, at: number, windows = false): number {
@@ -160,17 +161,17 @@ export function unreadEscapeEnd(text: string, from: number, at: number, windows 
   const m = UNREAD_BACKSLASH.exec(text);
   if (m === null) return -1;
   const end = UNREAD_BACKSLASH.lastIndex;
-  const goesOn = NAME_GOES_ON.test(text.charAt(end));
+  const goesOn = goesOnAt(text, end);
   const [, octal, control, punctuation] = m;
   // One or two octal digits spell no letter: a name goes on through one as a digit, "-" or ".", or where a letter follows.
   if (octal !== undefined && octal.length < 3) return goesOn || /[0-9.-]/.test(String.fromCharCode(parseInt(octal, 8))) ? end : -1;
   if (control !== undefined) return goesOn ? end : -1;
-  if (punctuation !== undefined) return GLUED.test(text.charAt(end)) ? end : -1;
+  if (punctuation !== undefined) return goesOn ? end : -1;
   const read = backslashAt(text, at);
   if (read === null) return end;
   const spelt = read.byte ?? (read.cp as number);
   // A control ends a name unless a letter follows it; a byte from 0x80 that spells nothing alone may be part of one.
-  if (spelt < 0x20 || spelt === 0x7f) return NAME_GOES_ON.test(text.charAt(read.end)) ? read.end : -1;
+  if (spelt < 0x20 || spelt === 0x7f) return goesOnAt(text, read.end) ? read.end : -1;
   return read.byte !== undefined && read.byte >= 0x80 && !isPrintable(read.byte) ? read.end : -1;
 }
 

@@ -139,20 +139,41 @@ function rootSource(root: string, sep: string, groups: string): string {
 // before a letter or an apostrophe ("qu\illon", "o\'brien"), an apostrophe the shell spelt
 // inside quotes ("o'\''brien", "o'"'"'brien"), and a control, as itself or as an escape
 // ("qu\u0000illon", "qu\x01illon", "qu\tillon"), which no name holds.
-const SPREAD_STOP = /[\\'\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
-const BETWEEN = String.raw`(?:\\+(?=[A-Za-z])|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\\+(?:x[01][0-9A-Fa-f]|u00[01][0-9A-Fa-f]|0[0-7]{0,2}(?![0-7])|[abefnrtv]))*`;
-const APOSTROPHE = String.raw`(?:'(?:\\+'|"'")'|\\*')`;
-const spread = new Map<string, RegExp>();
+const SPREAD_STOP = /[\\'\x00-\x1f\x7f]/;
+const CONTROL_ESCAPE = /\\+(?:[abefnrtv]|x[01][0-9A-Fa-f]|u00[01][0-9A-Fa-f]|0[0-7]{0,2}(?![0-7]))/y;
+const SPELT_APOSTROPHE = /'(?:\\+'|"'")'|\\*'/y;
+const isControl = (c: number): boolean => c < 0x20 || c === 0x7f;
 
-/** Where a known name written with what SPREAD_STOP stands for between its characters ends at `at`, or -1. */
+/** How many characters at `k` stand between two letters of a name without being one: a control, its escape, a shell's backslash before the letter `next`; 0 where none do. */
+function betweenAt(text: string, k: number, next: string): number {
+  if (isControl(text.charCodeAt(k))) return 1;
+  if (text.charAt(k) !== "\\") return 0;
+  let r = k;
+  while (text.charAt(r) === "\\") r++;
+  if (text.charAt(r).toLowerCase() === next) return r - k;
+  CONTROL_ESCAPE.lastIndex = k;
+  return CONTROL_ESCAPE.test(text) ? CONTROL_ESCAPE.lastIndex - k : 0;
+}
+
+/**
+ * Where a known name written with what SPREAD_STOP stands for between its characters ends at `at`,
+ * or -1: one walk, each character of the text looked at once (a pattern that let each gap be read
+ * in two ways would try every way of reading a long run of escapes).
+ */
 function spreadEnd(name: string, text: string, at: number): number {
-  let re = spread.get(name);
-  if (re === undefined) {
-    re = new RegExp([...name].map((c) => (c === "'" ? APOSTROPHE : escapeRegex(c))).join(BETWEEN), "iy");
-    spread.set(name, re);
+  const lower = name.toLowerCase();
+  let k = at;
+  for (let i = 0; i < lower.length; i++) {
+    const want = lower.charAt(i);
+    for (let skip = i === 0 ? 0 : betweenAt(text, k, want); skip > 0; skip = betweenAt(text, k, want)) k += skip;
+    if (want === "'") {
+      SPELT_APOSTROPHE.lastIndex = k;
+      if (!SPELT_APOSTROPHE.test(text)) return -1;
+      k = SPELT_APOSTROPHE.lastIndex;
+    } else if (text.charAt(k).toLowerCase() === want) k++;
+    else return -1;
   }
-  re.lastIndex = at;
-  return re.test(text) ? re.lastIndex : -1;
+  return k;
 }
 
 function ownerAt(text: string, at: number, pattern: RegExp, known: string[]): string | null {
@@ -371,7 +392,9 @@ function ownerSpan(ctx: WalkContext, text: string, from: number, at: number, roo
   const read = ownerAt(text, at, pattern, ctx.knownForms);
   if (read === null) return null;
   const owner = spacedOwner(text, from, at, read, ctx.isOwner);
-  const end = throughUnread(text, at, at + owner.text.length, root.windows, pattern);
+  // A home under a drive ("C:/msys64/home/ann") or written with backslashes before it is a Windows path too.
+  const windows = root.windows || /[A-Za-z]:$/.test(text.slice(Math.max(0, from - 2), from)) || text.slice(from, at).includes("\\");
+  const end = throughUnread(text, at, at + owner.text.length, windows, pattern);
   const whole = text.slice(at, end);
   return { start: at, end, owner: whole, real: ctx.isOwner(whole) || whole !== owner.text, tilde: root.tilde, sure: owner.sure };
 }

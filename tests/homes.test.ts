@@ -515,6 +515,9 @@ describe("an owner, or its home, written with a text escape, end to end", () => 
     [`/c/Users/${owner}\\source`, "/c/Users/user\\source"],
     [`//wsl$/Ubuntu/home/${owner}\\projects`, "//wsl$/Ubuntu/home/user\\projects"],
     [`&apos;/home/${owner}&apos;`, "&apos;/home/user&apos;"],
+    [`C:/msys64/home/${owner}\\projects\\x`, "C:/msys64/home/user\\projects\\x"],
+    [`C:\\Users\\${owner}&C:\\Users\\${other}`, "C:\\Users\\user&C:\\Users\\user"],
+    [`/home/qu\ti${tail}/w`, "/home/user/w"],
     // A name the sitting taught, with a shell's backslash or a control inside it, is the whole owner.
     [`/home/qu\\i${tail}/w`, "/home/user/w"],
     [`/home/qu\u0000i${tail}/w`, "/home/user/w"],
@@ -592,7 +595,7 @@ describe("an owner, or its home, written with a text escape, end to end", () => 
     unread.push(`/home/qu\\i${tail}/w`, `/home/qu\\'i${tail}/w`, `cd '/home/qu'\\''i${tail}/w'`, `cd '/home/qu'"'"'i${tail}/w'`, `/home/qu&rsquo;i${tail}/w`);
     // A control, a dot or a dash escaped before a small letter; a quote glued between letters; one escape after another.
     unread.push(`/home/qu\\1i${tail}/w`, `/home/qu\\0i${tail}/w`, `/home/qu\\x01i${tail}/w`, `/home/qu\\ni${tail}/w`, `/home/qu\\.i${tail}/w`, `/home/qu"'"i${tail}/w`, `/home/qu""i${tail}/w`);
-    unread.push(`/home/q\\u\\i${tail}/w`, `~qu\\i${tail}/w`);
+    unread.push(`/home/q\\u\\i${tail}/w`, `~qu\\i${tail}/w`, `/home/qu\\1\\1i${tail}/w`, `/home/qu\\.\\.i${tail}/w`, `/home/qu\\t\\pi${tail}/w`);
     // A quote around a space inside the name; what a Windows profile name may hold.
     unread.push(`/home/qu' 'i${tail}/w`, `C:/Users/qu&i${tail}/w`, `C:/Users/qu(i${tail})/w`, `/home/qu#i${tail}/w`);
     const dir = tempDir();
@@ -634,6 +637,16 @@ describe("an owner longer than any account's", () => {
 });
 
 describe("a run of backslashes (JSON held in strings five levels down)", () => {
+  it("after a taught name whose letters are also escape letters is read once too, where each way of reading the run was tried", () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: "/home/anna/p", transcript_path: `/home/a${"\\n".repeat(600)}x/` }));
+    // Not a speed target: a bound on ending at all (before, this took minutes).
+    const r = spawnSync(process.execPath, [CLI, "substitute", dir, "--out", path.join(tempDir(), "out"), "--json", "--user", "anna"], { encoding: "utf8", timeout: 60_000 });
+    expect(r.signal).toBeNull();
+    expect([0, 1, 2]).toContain(r.status);
+    expect(r.stdout + r.stderr).not.toMatch(/anna/i);
+  });
+
   it("is read once: substitute and scan end, the home beside it cleared, where each way of cutting the run was tried", () => {
     const dir = tempDir();
     const run = "\\".repeat(40);

@@ -141,7 +141,7 @@ const UNREAD_QUOTE = /(?:\\*['"]|['"][ \t]+['"]|&(?:amp;)*(?:[rl]squo|apos|quot)
 // A character a Windows profile name may hold that ends a path segment here ("Tom&Jerry", "ann(work)", "bob#2"), before a letter or digit.
 const CLOSERS: Record<string, string> = { ")": "(", "}": "{", "]": "[" };
 const UNREAD_PUNCTUATION = /(?:&(?![A-Za-z]+;|#|[A-Za-z]:)|[(#{[])(?=[A-Za-z0-9\u0080-\uffff])/y;
-const UNREAD_BACKSLASH = /\\+(?:([0-7]{1,3})|([abefnrtv])|([.\-_])|[xu]|U(?=[0-9A-Fa-f]{8})|N\{[^}\n]{0,64}\}?|[c-z])/y;
+const UNREAD_BACKSLASH = /\\+(?:([0-7]{1,3})|([abefnrtv])|([.\-_])|[xu]|U(?=[0-9A-Fa-f]{8})|N\{[^}\n]{0,64}\}?|[c-z\u0080-\uffff])/y;
 // After a control the name goes on unless the path or the text does: a separator, a space, a quote,
 // a bracket, the end, or a capital, which begins a line's next word ("\nREADME", "\x1b[0m").
 const NAME_ENDS = /^$|[\/\sA-Z"`<>|:;,=?*()[\]{}]/;
@@ -213,4 +213,14 @@ export function textEscapeReading(text: string, placed = true): TextEscapeReadin
 /** A name with the escapes above undone. */
 export function undoTextEscapes(name: string): string {
   return textEscapeReading(name, false)?.text ?? name;
+}
+
+/**
+ * Where the escapes the reading above leaves as they stand end, that begin an owner at `at` (a
+ * letter as an HTML named reference: `/home/&eacute;ric`); `at` where none does.
+ */
+export function unreadLeadEnd(text: string, at: number): number {
+  let end = at;
+  for (UNREAD_REFERENCE.lastIndex = end; UNREAD_REFERENCE.test(text); UNREAD_REFERENCE.lastIndex = end) end = UNREAD_REFERENCE.lastIndex;
+  return end;
 }

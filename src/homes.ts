@@ -1,6 +1,6 @@
 import { OutputError } from "./errors.js";
 import { lastAtOrBelow, pushAll } from "./collections.js";
-import { MAY_HOLD_ESCAPE, textEscapeReading, undoTextEscapes, unreadEscapeEnd, type TextEscapeReading } from "./home-escapes.js";
+import { MAY_HOLD_ESCAPE, textEscapeReading, undoTextEscapes, unreadEscapeEnd, unreadLeadEnd, type TextEscapeReading } from "./home-escapes.js";
 import { escapeRegex } from "./regex.js";
 import type { HomeRules } from "./types.js";
 
@@ -205,20 +205,37 @@ function spacedOwner(text: string, from: number, at: number, owner: string, isOw
   return !SEPARATOR_AT.test(text) && !isOwner(first) ? { text: first, sure: true } : { text: owner, sure: false };
 }
 
-// An owner's folder left by "..": "/home/<one>/../<other>" is the other's home.
-const CLIMB = new RegExp(String.raw`${ANY_SEP}\.\.${ANY_SEP}`, "y");
+// A folder name on the way from an owner's folder, which ".." may climb out of again.
+const FOLDER = new RegExp(String.raw`[^${STOP}\s]+`, "y");
+// How many folders a climb is followed through after an owner: far beyond any path a host writes.
+const CLIMB_STEPS = 256;
 
-/** The owners a path names after climbing out of an owner's folder with "..", one after another. */
+/**
+ * The owners a path names after climbing back to the homes with "..", one after another:
+ * "/home/<one>/../<other>", "/home/<one>/x/./../../<other>" and "C:\Users\<one>\x\..\..\<other>"
+ * are the other's home. A climb above the homes ends the walk: what follows is read as any path is.
+ */
 function climbed(text: string, end: number, known: string[], isOwner: (name: string) => boolean): OwnerSpan[] {
   const out: OwnerSpan[] = [];
-  CLIMB.lastIndex = end;
-  while (out.length < 16 && CLIMB.test(text)) {
-    const at = CLIMB.lastIndex;
-    const owner = ownerAt(text, at, SPACED_OWNER, known);
-    // "/home/<name>/../.." climbs above the homes: what follows is read as any path is.
-    if (owner === null || /^\.+$/.test(owner)) break;
-    out.push({ start: at, end: at + owner.length, owner, real: isOwner(owner), tilde: false, sure: true });
-    CLIMB.lastIndex = at + owner.length;
+  if (text.indexOf("..", end) === -1) return out;
+  // How many folders below the homes the path stands, from inside the owner's own.
+  let depth = 1;
+  for (let at = end, step = 0; step < CLIMB_STEPS; step++) {
+    SEPARATOR_AT.lastIndex = at;
+    if (!SEPARATOR_AT.test(text)) break;
+    const from = SEPARATOR_AT.lastIndex;
+    FOLDER.lastIndex = from;
+    const folder = FOLDER.exec(text)?.[0];
+    if (folder === undefined) break;
+    if (depth === 0 && !/^\.+$/.test(folder)) {
+      const owner = ownerAt(text, from, SPACED_OWNER, known) ?? folder;
+      out.push({ start: from, end: from + owner.length, owner, real: isOwner(owner), tilde: false, sure: true });
+      [depth, at] = [1, from + owner.length];
+      continue;
+    }
+    depth += folder === ".." ? -1 : folder === "." ? 0 : 1;
+    if (depth < 0) break;
+    at = from + folder.length;
   }
   return out;
 }
@@ -387,16 +404,39 @@ function domainTest(rules: HomeRules): (segment: string) => boolean {
   };
 }
 
-function ownerSpan(ctx: WalkContext, text: string, from: number, at: number, root: RootMeta): OwnerSpan | null {
+function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number, root: RootMeta): OwnerSpan | null {
   const pattern = root.spaced ? SPACED_OWNER : root.slug ? SLUG_OWNER : SEGMENT_OWNER;
-  const read = ownerAt(text, at, pattern, ctx.knownForms);
-  if (read === null) return null;
-  const owner = spacedOwner(text, from, at, read, ctx.isOwner);
   // A home under a drive ("C:/msys64/home/ann") or written with backslashes before it is a Windows path too.
-  const windows = root.windows || /[A-Za-z]:$/.test(text.slice(Math.max(0, from - 2), from)) || text.slice(from, at).includes("\\");
+  const windows = root.windows || /[A-Za-z]:$/.test(text.slice(Math.max(0, from - 2), from)) || text.slice(from, rootEnd).includes("\\");
+  const opened = root.slug || root.tilde ? rootEnd : openingQuoteEnd(text, rootEnd);
+  const quoted = opened > rootEnd ? quotedName(text, opened, text.charAt(opened - 1)) : null;
+  if (quoted !== null) return { start: opened, end: opened + quoted.length, owner: quoted, real: ctx.isOwner(quoted), tilde: false, sure: true };
+  const at = opened;
+  const lead = root.slug ? at : unreadLeadEnd(text, at);
+  const read = ownerAt(text, lead, pattern, ctx.knownForms) ?? (lead > at ? "" : null);
+  if (read === null) return null;
+  const owner = lead > at ? { text: text.slice(at, lead) + read, sure: true } : spacedOwner(text, from, at, read, ctx.isOwner);
   const end = throughUnread(text, at, at + owner.text.length, windows, pattern);
   const whole = text.slice(at, end);
   return { start: at, end, owner: whole, real: ctx.isOwner(whole) || whole !== owner.text, tilde: root.tilde, sure: owner.sure };
+}
+
+// An owner a shell or a writer put in quotes ("/home/'First Last'/x", '/home/\"ann\"'): a quote,
+// after any backslashes, before a letter or digit. What stands between it and the same quote
+// (spaces too) is the owner, unless a separator or a line's end comes first: then the owner is
+// read after the quote as any owner is. The quotes stay; the name between them goes.
+const OWNER_QUOTE = /\\*(['"`])(?=[A-Za-z0-9\u0080-\uffff])/y;
+const QUOTED_NAME = /[^'"`\/\\\x00-\x1f\x7f]{1,255}?(?=\\*(['"`]))/y;
+
+function openingQuoteEnd(text: string, at: number): number {
+  OWNER_QUOTE.lastIndex = at;
+  return OWNER_QUOTE.test(text) ? OWNER_QUOTE.lastIndex : at;
+}
+
+function quotedName(text: string, at: number, quote: string): string | null {
+  QUOTED_NAME.lastIndex = at;
+  const inside = QUOTED_NAME.exec(text);
+  return inside !== null && inside[1] === quote ? inside[0] : null;
 }
 
 /**
@@ -448,19 +488,26 @@ function collect(ctx: WalkContext, text: string, re: RegExp, breaks: RegExp, pic
     out.push(owner);
     const member = root.domains && ctx.domainFolder(owner.owner) ? domainMember(ctx, text, from, owner.end, root) : null;
     if (member) out.push(member);
-    if (!root.tilde && !root.slug) pushAll(out, climbed(text, (member ?? owner).end, ctx.knownForms, ctx.isOwner));
+    if (!root.slug) pushAll(out, climbed(text, (member ?? owner).end, ctx.knownForms, ctx.isOwner));
     starts.ownerEnd = (out[out.length - 1] as OwnerSpan).end;
     // The path as it stands where the owner ends: a drive's colon ("C:\\Users") is a break before it.
     starts.homeIn = starts.at(starts.ownerEnd);
   }
 }
 
-/** Whether `at` falls inside an escape the reading undid, after its first character. */
+const ENDS_OWNER = new RegExp(String.raw`[${STOP}\s]`);
+
+/**
+ * Whether `at` falls inside an escape the reading undid, after its first character, that spells what
+ * no owner holds (a separator, a quote, a space): then an owner read from there is a piece of the
+ * escape ("u" of "\u{2f}"), which the reading spells whole. An escape that spells a letter or a digit
+ * may be the owner's own spelling ("C:\Users\u0123456", a Windows folder after its separator).
+ */
 function insideEscape(reading: TextEscapeReading, at: number): boolean {
   const { starts, ends } = reading;
   // The last unit that starts at or before `at`.
   const unit = lastAtOrBelow(starts, at);
-  return (starts[unit] as number) < at && at < (ends[unit] as number);
+  return (starts[unit] as number) < at && at < (ends[unit] as number) && ENDS_OWNER.test(reading.text.charAt(unit));
 }
 
 /** An owner found in a text's escape reading, as the range of the text it was written in. */
@@ -602,7 +649,8 @@ function namePart(form: string): string {
  * also joined to digits, a shorter one as a whole word.
  */
 export function userNamePattern(users: string[]): RegExp | null {
-  const forms = [...new Set(users.flatMap(nameSpellings))].filter((n) => n.length > 0);
+  const spelt = users.flatMap(nameSpellings);
+  const forms = [...new Set([...spelt, ...spelt.map(plainLetters)])].filter((n) => n.length > 0);
   if (forms.length === 0) return null;
   forms.sort((a, b) => b.length - a.length);
   // A name longer than this (no account's is) overflows the engine's stack where it is looked for:
@@ -615,6 +663,15 @@ export function userNamePattern(users: string[]): RegExp | null {
   } catch {
     throw tooLong();
   }
+}
+
+/**
+ * A text as its letters read, however Unicode composed or styled them: compatibility forms made
+ * plain ("ａｎｎ" is "ann"), marks and invisible characters left out ("zoë" written either way,
+ * "İlker" and "a\u200bnn" are "zoe", "Ilker", "ann"). A name is looked for in this reading too.
+ */
+export function plainLetters(text: string): string {
+  return /[^\x00-\x7f]/.test(text) ? text.normalize("NFKD").replace(/[\p{M}\p{Default_Ignorable_Code_Point}]/gu, "") : text;
 }
 
 /** The longest name the scan looks for: far above any account's, far below what overflows a search. */

@@ -11,8 +11,8 @@ import { captureOf, CLI, clear, clearInMemory, clearJson, tempDir } from "./help
 const call = (id: string): object => ({ session_id: "s", turn_id: "t", hook_event_name: "PreToolUse", tool_name: "shell", tool_input: { command: "ls" }, tool_use_id: id });
 
 /** The findings of one code in a command's JSON output. */
-const findingsOf = (r: { json: Record<string, unknown> }, code: string): { code: string; file: string; pointer: string }[] =>
-  (r.json.findings as { code: string; file: string; pointer: string }[]).filter((f) => f.code === code);
+const findingsOf = (r: { json: Record<string, unknown> }, code: string): { code: string; file: string; pointer: string; message: string }[] =>
+  (r.json.findings as { code: string; file: string; pointer: string; message: string }[]).filter((f) => f.code === code);
 import { prng } from "./seeded.mjs";
 
 const rules = loadRules();
@@ -610,6 +610,92 @@ describe("an owner, or its home, written with a text escape, end to end", () => 
     const again = clearJson(["substitute", out, "--out", path.join(tempDir(), "again")]);
     expect(again.json.findings).toEqual([]);
     for (const word of [tail, "iacute", "rsquo"]) expect(JSON.stringify(r.json) + cleared.join(""), word).not.toContain(word);
+  });
+});
+
+describe("an owner in quotes, or begun with what the readings leave as written, end to end", () => {
+  // Fake names, built at run time; "llon" is the tail no written or printed byte may hold.
+  const owner = ["qu", "illon"].join("");
+  const spaced = ["Qu", " ", "illon"].join("");
+  const tail = owner.slice(3);
+  const other = ["car", "los"].join("");
+  const start = (cwd: string): object => ({ session_id: "s", hook_event_name: "SessionStart", cwd });
+  const cases: [string, string][] = [
+    // The quotes stay, the name between them goes, spaces and all.
+    [`/home/'${spaced}'/w`, "/home/'user'/w"],
+    [`/home/"${owner}"/w`, '/home/"user"/w'],
+    [`/Users/\`${owner}\`/w`, "/Users/\`user\`/w"],
+    [`cd /home/\\"${owner}\\"/w`, 'cd /home/\\"user\\"/w'],
+    [`C:\\Users\\'${spaced}'\\w`, "C:\\Users\\'user'\\w"],
+    // A quote that closes after the folder: the owner is read after it as any owner is.
+    [`cat "/home/'${owner}/w"`, `cat "/home/'user/w"`],
+    // A letter HTML names begins the owner; a shell's backslash before a letter beyond ASCII goes on with it.
+    [`/home/&eacute;${owner}/w`, "/home/user/w"],
+    [`/home/&amp;Eacute;${owner}/w`, "/home/user/w"],
+    [`/home/qu\\\u00ec${tail}/w`, "/home/user/w"],
+    // A Windows owner spelt like an escape after its separator is the owner, not a character.
+    [`C:\\Users\\u0123${tail}\\w`, "C:\\Users\\user\\w"],
+    [`C:\\Users\\x30${tail}\\w`, "C:\\Users\\user\\w"],
+    [`C:\\Users\\123${tail}\\w`, "C:\\Users\\user\\w"],
+    [`\\\\srv\\home$\\U0001F600${tail}\\w`, "\\\\srv\\home$\\user\\w"],
+    // Climbing back to the homes with "..", however many folders down: the folder it reaches is another owner's.
+    [`/home/${owner}/x/../../${other}/w`, "/home/user/x/../../user/w"],
+    [`/home/${owner}/.././${other}/w`, "/home/user/.././user/w"],
+    [`C:\\Users\\${owner}\\x\\..\\..\\${other}\\w`, "C:\\Users\\user\\x\\..\\..\\user\\w"],
+    [`~${owner}/../${other}/w`, "~user/../user/w"],
+    [`/home/${owner}/a/../b/w`, "/home/user/a/../b/w"],
+    [`/home/${owner}/x/../../../etc/w`, "/home/user/x/../../../etc/w"],
+    // A quote before no name is no owner.
+    ["ls '/home/' x", "ls '/home/' x"],
+    ['echo "/home/"$USER', 'echo "/home/"$USER'],
+  ];
+
+  it("clear substitute replaces the name in each, a second pass finds none, and nothing written or printed holds its tail", () => {
+    const dir = tempDir();
+    cases.forEach(([cwd], i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 1}.json`), JSON.stringify(start(cwd))));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.json.findings).toEqual([]);
+    expect(r.code).toBe(0);
+    const cleared = cases.map((_, i) => JSON.parse(readFileSync(path.join(out, `codex_session_start_0_171_0.${i + 1}.json`), "utf8")).cwd);
+    expect(cleared).toEqual(cases.map(([, want]) => want));
+    const again = clearJson(["substitute", out, "--out", path.join(tempDir(), "again")]);
+    expect(again.json.findings).toEqual([]);
+    expect(again.code).toBe(0);
+    expect(JSON.stringify(r.json) + cleared.join("")).not.toContain(tail);
+    expect(JSON.stringify(r.json) + cleared.join("")).not.toContain(other);
+  });
+
+  it("a taught name spread by a backslash, an escape or a control outside any home refuses the file, naming file and pointer", () => {
+    const spread = [`/srv/qu\\i${tail}`, `/srv/qu\\\\i${tail}`, `/srv/qu\\ti${tail}`, `/srv/qu\u0001i${tail}`, `/srv/Qu\\I${tail.toUpperCase()}`];
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify(start(`/home/${owner}/w`)));
+    spread.forEach((cwd, i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 2}.json`), JSON.stringify(start(cwd))));
+    // A backslash that spreads no name refuses nothing: a Windows path holding a word that begins like one.
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.9.json"), JSON.stringify(start(`D:\\data\\qu\\${tail}s`)));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code).toBe(1);
+    const left = findingsOf(r, "user-name-left").map((f) => [f.file, f.pointer]);
+    expect(left.sort()).toEqual(spread.map((_, i) => [`codex_session_start_0_171_0.${i + 2}.json`, "/cwd"]));
+    expect(readdirSync(out).sort()).toEqual(["codex_session_start_0_171_0.1.json", "codex_session_start_0_171_0.9.json"]);
+    expect(JSON.stringify(r.json)).not.toContain(tail);
+  });
+
+  it("a taught name written in another Unicode form, styled, or with an invisible character in it refuses the file, naming where it was learned", () => {
+    const composed = ["zo", "\u00eb", "lla"].join("");
+    const decomposed = composed.normalize("NFD");
+    const forms = [decomposed, composed.replace("\u00eb", "e"), "ＺＯＥＬＬＡ", `zo\u200bella`, `zoe\u00adlla`];
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify(start(`/Users/${composed}/w`)));
+    forms.forEach((form, i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 2}.json`), JSON.stringify(start(`/srv/${form}`))));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code).toBe(1);
+    const left = findingsOf(r, "user-name-left");
+    expect(left.map((f) => [f.file, f.pointer]).sort()).toEqual(forms.map((_, i) => [`codex_session_start_0_171_0.${i + 2}.json`, "/cwd"]));
+    for (const f of left) expect(f.message).toContain("a name learned from codex_session_start_0_171_0.1.json at /cwd");
+    expect(readdirSync(out)).toEqual(["codex_session_start_0_171_0.1.json"]);
   });
 });
 

@@ -215,12 +215,27 @@ export function undoTextEscapes(name: string): string {
   return textEscapeReading(name, false)?.text ?? name;
 }
 
+// Terminal styling ("\x1b[1;32m", as itself or escaped), which spells nothing; after a backslash
+// a root's separator took, the rest of its escape.
+const TERMINAL_STYLE = /(?:\x1b|\\+(?:e|x1[bB]|u001[bB]|u\{1[bB]\}|0?33))\[[0-9;]*[A-Za-z]/y;
+const STYLE_AFTER_BACKSLASH = /(?:e|x1[bB]|u001[bB]|u\{1[bB]\}|0?33)\[[0-9;]*[A-Za-z]/y;
+
 /**
  * Where the escapes the reading above leaves as they stand end, that begin an owner at `at` (a
- * letter as an HTML named reference: `/home/&eacute;ric`); `at` where none does.
+ * letter as an HTML named reference: `/home/&eacute;ric`; terminal styling before the name:
+ * `/home/\x1b[1mann`); `at` where none does.
  */
 export function unreadLeadEnd(text: string, at: number): number {
   let end = at;
-  for (UNREAD_REFERENCE.lastIndex = end; UNREAD_REFERENCE.test(text); UNREAD_REFERENCE.lastIndex = end) end = UNREAD_REFERENCE.lastIndex;
+  for (let next = leadAt(text, end); next > end; next = leadAt(text, end)) end = next;
   return end;
+}
+
+function leadAt(text: string, at: number): number {
+  const patterns = text.charAt(at - 1) === "\\" ? [UNREAD_REFERENCE, TERMINAL_STYLE, STYLE_AFTER_BACKSLASH] : [UNREAD_REFERENCE, TERMINAL_STYLE];
+  for (const re of patterns) {
+    re.lastIndex = at;
+    if (re.test(text)) return re.lastIndex;
+  }
+  return at;
 }

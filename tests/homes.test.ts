@@ -633,6 +633,9 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     [`/home/&eacute;${owner}/w`, "/home/user/w"],
     [`/home/&amp;Eacute;${owner}/w`, "/home/user/w"],
     [`/home/qu\\\u00ec${tail}/w`, "/home/user/w"],
+    // Terminal styling before the name, as itself or escaped, spells nothing: it goes with the owner.
+    [`/home/\u001b[1m${owner}\u001b[0m/w`, "/home/user\u001b[0m/w"],
+    [`/home/\\x1b[1;32m${owner}\\x1b[0m/w`, "/home/\\user\\x1b[0m/w"],
     // A Windows owner spelt like an escape after its separator is the owner, not a character.
     [`C:\\Users\\u0123${tail}\\w`, "C:\\Users\\user\\w"],
     [`C:\\Users\\x30${tail}\\w`, "C:\\Users\\user\\w"],

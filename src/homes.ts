@@ -426,7 +426,7 @@ function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number
 // (spaces too) is the owner, unless a separator or a line's end comes first: then the owner is
 // read after the quote as any owner is. The quotes stay; the name between them goes.
 const OWNER_QUOTE = /\\*(['"`])(?=[A-Za-z0-9\u0080-\uffff])/y;
-const QUOTED_NAME = /[^'"`\/\\\x00-\x1f\x7f]{1,255}?(?=\\*(['"`]))/y;
+const QUOTED_NAME = new RegExp(String.raw`[^${STOP}\n\r\t]{1,255}?(?=\\*(['"\x60]))`, "y");
 
 function openingQuoteEnd(text: string, at: number): number {
   OWNER_QUOTE.lastIndex = at;

@@ -134,7 +134,7 @@ class ReadingWriter {
  * does not take, of a character by name, a backslash before a small letter no C escape names (a
  * shell's `qu\illon`), and an escape of a control, a dot, a dash or an underscore before a letter or
  * digit (`jo\1hn`, `a\nnabelle`, `john\.smith`). A control with no small letter or digit after it
- * ends a name (`/home/bob\n`, `\nREADME`), and a capital after a backslash begins a Windows folder.
+ * ends a name (`<owner>\n`, `\nREADME`), and a capital after a backslash begins a Windows folder.
  */
 const UNREAD_REFERENCE = /&(?:amp;)*(?:[A-Za-z](?:acute|grave|circ|uml|tilde|ring|cedil|slash|caron|ogon|macr|dot|breve|strok|dblac)|[A-Za-z]{2}lig|szlig|eth|ETH|thorn|THORN);/y;
 const UNREAD_QUOTE = /(?:\\*['"]|['"][ \t]+['"]|&(?:amp;)*(?:[rl]squo|apos|quot);)+(?=[A-Za-z0-9\u0080-\uffff\\])/y;

@@ -406,7 +406,7 @@ function domainTest(rules: HomeRules): (segment: string) => boolean {
 
 function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number, root: RootMeta): OwnerSpan | null {
   const pattern = root.spaced ? SPACED_OWNER : root.slug ? SLUG_OWNER : SEGMENT_OWNER;
-  // A home under a drive ("C:/msys64/home/ann") or written with backslashes before it is a Windows path too.
+  // A home under a drive ("C:/msys64/home/<owner>") or written with backslashes before it is a Windows path too.
   const windows = root.windows || /[A-Za-z]:$/.test(text.slice(Math.max(0, from - 2), from)) || text.slice(from, rootEnd).includes("\\");
   const opened = root.slug || root.tilde ? rootEnd : openingQuoteEnd(text, rootEnd);
   const quoted = opened > rootEnd ? quotedName(text, opened, text.charAt(opened - 1)) : null;
@@ -663,6 +663,21 @@ export function userNamePattern(users: string[]): RegExp | null {
   } catch {
     throw tooLong();
   }
+}
+
+// What SPREAD_STOP stands for, left out of a text wherever it stands, the apostrophe a shell spelt kept as one.
+const SPREAD_BY = /[\\\x00-\x1f\x7f]+/g;
+const SPREAD_BY_ESCAPES = new RegExp(`${CONTROL_ESCAPE.source}|${SPELT_APOSTROPHE.source}|${SPREAD_BY.source}`, "g");
+
+/**
+ * The readings in which a name spread as `spreadEnd` reads it, anywhere in a text, stands whole:
+ * without backslashes and controls, without escapes of controls too, and as its letters read. Only
+ * looked in, never written.
+ */
+export function nameReadings(text: string): string[] {
+  const out = /[\\\x00-\x1f\x7f]/.test(text) ? [text.replace(SPREAD_BY, ""), text.replace(SPREAD_BY_ESCAPES, (m) => (m.endsWith("'") ? "'" : ""))] : [];
+  const plain = plainLetters(text);
+  return plain === text ? out : [...out, plain];
 }
 
 /**

@@ -15,6 +15,17 @@ const findingsOf = (r: { json: Record<string, unknown> }, code: string): { code:
   (r.json.findings as { code: string; file: string; pointer: string; message: string }[]).filter((f) => f.code === code);
 import { prng } from "./seeded.mjs";
 
+/** One SessionStart capture for each cwd, cleared by clear substitute: the result, the folders, each cleared file's text and cwd. */
+function substituteCwds(cwds: string[]): { r: ReturnType<typeof clearJson>; dir: string; out: string; texts: string[]; cleared: string[] } {
+  const dir = tempDir();
+  const name = (i: number): string => `codex_session_start_0_171_0.${i + 1}.json`;
+  cwds.forEach((cwd, i) => writeFileSync(path.join(dir, name(i)), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd })));
+  const out = path.join(tempDir(), "out");
+  const r = clearJson(["substitute", dir, "--out", out]);
+  const texts = cwds.map((_, i) => readFileSync(path.join(out, name(i)), "utf8"));
+  return { r, dir, out, texts, cleared: texts.map((t) => JSON.parse(t).cwd as string) };
+}
+
 const rules = loadRules();
 const grammar = homeGrammar(rules.homes);
 
@@ -528,16 +539,12 @@ describe("an owner, or its home, written with a text escape, end to end", () => 
   ];
 
   it("clear substitute replaces the whole owner in each, and no cleared byte or printed line holds its tail", () => {
-    const dir = tempDir();
-    cases.forEach(([cwd], i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 1}.json`), JSON.stringify(start(cwd))));
-    const out = path.join(tempDir(), "out");
-    const r = clearJson(["substitute", dir, "--out", out]);
+    const { r, dir, texts, cleared } = substituteCwds(cases.map(([cwd]) => cwd));
     expect(r.json.findings).toEqual([]);
     expect(r.code).toBe(0);
-    const cleared = cases.map((_, i) => readFileSync(path.join(out, `codex_session_start_0_171_0.${i + 1}.json`), "utf8"));
-    cases.forEach(([cwd, want], i) => expect(JSON.parse(cleared[i]!).cwd, cwd).toBe(want));
+    cases.forEach(([cwd, want], i) => expect(cleared[i], cwd).toBe(want));
     const printed = `${JSON.stringify(r.json)}${clear(["substitute", dir, "--out", path.join(tempDir(), "out"), "--verbose"]).stdout}`;
-    expect(cleared.join("\n") + printed).not.toContain(tail);
+    expect(texts.join("\n") + printed).not.toContain(tail);
   });
 
   it("clear run clears the escaped owner and writes a fixture without its tail", () => {
@@ -598,13 +605,9 @@ describe("an owner, or its home, written with a text escape, end to end", () => 
     unread.push(`/home/q\\u\\i${tail}/w`, `~qu\\i${tail}/w`, `/home/qu\\1\\1i${tail}/w`, `/home/qu\\.\\.i${tail}/w`, `/home/qu\\t\\pi${tail}/w`);
     // A quote around a space inside the name; what a Windows profile name may hold.
     unread.push(`/home/qu' 'i${tail}/w`, `C:/Users/qu&i${tail}/w`, `C:/Users/qu(i${tail})/w`, `/home/qu#i${tail}/w`);
-    const dir = tempDir();
-    unread.forEach((cwd, i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 1}.json`), JSON.stringify(start(cwd))));
-    const out = path.join(tempDir(), "out");
-    const r = clearJson(["substitute", dir, "--out", out]);
+    const { r, out, cleared } = substituteCwds(unread);
     expect(r.json.findings).toEqual([]);
     expect(r.code).toBe(0);
-    const cleared = unread.map((_, i) => JSON.parse(readFileSync(path.join(out, `codex_session_start_0_171_0.${i + 1}.json`), "utf8")).cwd);
     // The folder after the root, whatever it holds, up to the next one ("/w").
     expect(cleared).toEqual(unread.map((cwd) => cwd.replace(/(\/home\/|\/Users\/|~)[^/]*(?=\/w)/, (_m, root: string) => `${root}user`)));
     const again = clearJson(["substitute", out, "--out", path.join(tempDir(), "again")]);
@@ -654,13 +657,9 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
   ];
 
   it("clear substitute replaces the name in each, a second pass finds none, and nothing written or printed holds its tail", () => {
-    const dir = tempDir();
-    cases.forEach(([cwd], i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 1}.json`), JSON.stringify(start(cwd))));
-    const out = path.join(tempDir(), "out");
-    const r = clearJson(["substitute", dir, "--out", out]);
+    const { r, out, cleared } = substituteCwds(cases.map(([cwd]) => cwd));
     expect(r.json.findings).toEqual([]);
     expect(r.code).toBe(0);
-    const cleared = cases.map((_, i) => JSON.parse(readFileSync(path.join(out, `codex_session_start_0_171_0.${i + 1}.json`), "utf8")).cwd);
     expect(cleared).toEqual(cases.map(([, want]) => want));
     const again = clearJson(["substitute", out, "--out", path.join(tempDir(), "again")]);
     expect(again.json.findings).toEqual([]);

@@ -1,6 +1,6 @@
 import type { Display } from "../../display.js";
 import { finding, type Finding } from "../../findings.js";
-import { plainLetters, type HomeGrammar } from "../../homes.js";
+import { nameReadings, plainLetters, type HomeGrammar } from "../../homes.js";
 import { decodeJsonString, nestedReadings } from "../../json/escapes.js";
 import { placeOf, stringTokens } from "../../json/reader.js";
 import type { JsonDocument, LearnedName } from "../../types.js";
@@ -23,18 +23,6 @@ function learnedText(names: KnownNames, found: string, display: Display): string
   return `a name learned from ${at.file} at ${display.pointer(at.pointer)}`;
 }
 
-// What a shell or an escape may put inside a name without spelling a letter ("qu\illon",
-// "qu\tillon", "o'\''brien", a control): left out, the name is read whole. Only looked for.
-const SPREAD_BY = /[\\\x00-\x1f\x7f]+/g;
-const SPREAD_BY_ESCAPES = /\\+(?:[abefnrtv]|x[01][0-9A-Fa-f]|u00[01][0-9A-Fa-f]|0[0-7]{0,2})|'(?:\\+'|"'")'|[\\\x00-\x1f\x7f]+/g;
-
-/** A reading's name readings: without what may spread a name, where it holds any, and as its letters read. */
-function spreadReadings(reading: string): string[] {
-  const out = /[\\\x00-\x1f\x7f]/.test(reading) ? [reading.replace(SPREAD_BY, ""), reading.replace(SPREAD_BY_ESCAPES, (m) => (m.startsWith("'") ? "'" : ""))] : [];
-  const plain = plainLetters(reading);
-  return plain === reading ? out : [...out, plain];
-}
-
 /** Refusals for one cleared document; places are given in the capture (`placesIn`), whose spans line up one for one. */
 export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: string, grammar: HomeGrammar, names: KnownNames, display: Display, structure: ReadonlySet<string> = new Set()): Finding[] {
   const findings: Finding[] = [];
@@ -50,7 +38,7 @@ export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: 
     }
     // A member name the rules spell is the host's own structure, not a person, even where a sitting taught that word as an owner.
     if (isKey && structure.has(text)) continue;
-    const name = names.pattern ? [...readings, ...readings.flatMap(spreadReadings)].map((r) => names.pattern?.exec(r)?.[0]).find((m) => m !== undefined) : undefined;
+    const name = names.pattern ? [...readings, ...readings.flatMap(nameReadings)].map((r) => names.pattern?.exec(r)?.[0]).find((m) => m !== undefined) : undefined;
     if (name !== undefined) findings.push(isKey ? finding("home-in-key", where) : finding("user-name-left", where, { learned: learnedText(names, name, display) }));
   }
   return findings;

@@ -49,8 +49,12 @@ export interface HomeGrammar {
 // `\u002F`, `\x2f`, `\057`, `&#x2F;`, `&#47;`, `&sol;`, `&bsol;`, `&amp;sol;`, `%2F`, `%252F`;
 // grouped by first character, so that most places are passed over at one look. A run of
 // backslashes is read whole (what follows it is never another backslash): read in parts, a run of
-// 30 that ends in no separator would be tried in every way of cutting it, 2^29 of them.
-const ANY_SEP = String.raw`(?:\/|\\+(?:u00(?:2[fF]|5[cC])|x(?:2[fF]|5[cC])|057|134|\/|(?!\\))|%(?:25)*(?:2[fF]|5[cC])|&(?:(?:amp|AMP);)*(?:#(?:[xX]0*(?:2[fF]|5[cC])|0*(?:47|92))|sol|bsol);)+`;
+// 30 that ends in no separator would be tried in every way of cutting it, 2^29 of them, and only
+// from its first backslash, or a run of 20,000 is read 20,000 times. No two ways read the same
+// text: the root pattern ignores case, where "amp|AMP" would read each "amp;" twice and a run of
+// 30 of them 2^30 times.
+const ONE_SEP = String.raw`(?:\/|(?<!\\)\\+(?:u00(?:2[fF]|5[cC])|x(?:2[fF]|5[cC])|057|134|\/|(?!\\))|%(?:25)*(?:2[fF]|5[cC])|&(?:(?:amp|(?!amp)AMP);)*(?:#(?:[xX]0*(?:2[fF]|5[cC])|0*(?:47|92))|sol|bsol);)`;
+const ANY_SEP = `${ONE_SEP}+`;
 // The root pattern reads every letter case, but HTML's names are case-sensitive: `&SOL;` is no separator.
 const REFERENCE_ANY_CASE = /&(?:amp;)*(?:b?sol;|#)/gi;
 const REFERENCE = /^&(?:(?:amp|AMP);)*(?:b?sol;|#)$/;
@@ -120,19 +124,20 @@ function mountShape(prefix: string): ((segment: string) => boolean)[] {
 
 
 function rootSource(root: string, sep: string, groups: string): string {
-  const body = root
-    .split(/(\{drive\}|\{name\}|\{group\}|\/)/)
-    .map((part) => {
-      if (part === "/") return sep;
+  const parts = root.split(/(\{drive\}|\{name\}|\{group\}|\/)/).filter(Boolean);
+  const body = parts
+    .map((part, i) => {
+      // "//" is one separator and then the rest: read as two runs, a run of them is cut in every way.
+      if (part === "/") return sep === ANY_SEP && parts[i + 1] === "/" ? ONE_SEP : sep;
       if (part === "{drive}") return "[A-Za-z]";
-      if (part === "{name}") return String.raw`[^\/\\"\n]+?`;
+      // A name holds no separator, however spelt: one that could would meet the next in every way of cutting them.
+      if (part === "{name}") return String.raw`(?:(?!${ONE_SEP})[^\/\\"\n])+?`;
       if (part === "{group}") return groups;
       return escapeRegex(part);
-    })
-    .join("");
+    });
   // A root written from "/" also stands relative ("home/ana/"), but not inside a word ("myhome/ana").
-  if (root.startsWith("/")) return `(?:${sep}|${WORD_BEFORE})${body.slice(sep.length)}`;
-  return /^[A-Za-z0-9{]/.test(root) ? `${WORD_BEFORE}${body}` : body;
+  if (root.startsWith("/")) return `(?:${body[0]}|${WORD_BEFORE})${body.slice(1).join("")}`;
+  return /^[A-Za-z0-9{]/.test(root) ? `${WORD_BEFORE}${body.join("")}` : body.join("");
 }
 
 // What may stand inside a known name that the generic segment stops at: a shell's backslash

@@ -750,3 +750,21 @@ describe("a run of backslashes (JSON held in strings five levels down)", () => {
     expect(JSON.parse(readFileSync(path.join(out, "codex_session_start_0_171_0.1.json"), "utf8")).cwd).toBe("/home/user/p");
   });
 });
+
+describe("a text no two ways of reading can share", () => {
+  // Not a speed target: a bound on ending at all. Before, 30 "amp;" took minutes (each read as
+  // "amp" and as "AMP" by the pattern that ignores case) and 300 spelt separators over a minute (a name
+  // between two of them could hold the rest).
+  it.each([
+    ["an owner begun by a reference escaped again and again", `/home/&${"amp;".repeat(40)}eacute;ric/p`, "/home/user/p"],
+    ["a home after a run of spelt separators that no root follows", `${"&#x2F;".repeat(300)}x /home/ann/p`, `${"&#x2F;".repeat(300)}x /home/user/p`],
+  ])("%s is read once and cleared", (_label, cwd, expected) => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd }));
+    const out = path.join(tempDir(), "out");
+    const r = spawnSync(process.execPath, [CLI, "substitute", dir, "--out", out, "--json"], { encoding: "utf8", timeout: 60_000 });
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(out, "codex_session_start_0_171_0.1.json"), "utf8")).cwd).toBe(expected);
+  });
+});

@@ -128,7 +128,7 @@ function rootSource(root: string, sep: string, groups: string): string {
   const body = parts
     .map((part, i) => {
       // "//" is one separator and then the rest: read as two runs, a run of them is cut in every way.
-      if (part === "/") return sep === ANY_SEP && parts[i + 1] === "/" ? ONE_SEP : sep;
+      if (part === "/") return parts[i + 1] === "/" ? ONE_SEP : sep;
       if (part === "{drive}") return "[A-Za-z]";
       // A name holds no separator, however spelt: one that could would meet the next in every way of cutting them.
       if (part === "{name}") return String.raw`(?:(?!${ONE_SEP})[^\/\\"\n])+?`;

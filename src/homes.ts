@@ -654,12 +654,12 @@ function namePart(form: string): string {
  * also joined to digits, a shorter one as a whole word.
  */
 export function userNamePattern(users: string[]): RegExp | null {
-  const spelt = users.flatMap(nameSpellings);
-  const forms = [...new Set([...spelt, ...spelt.map(plainLetters)])].filter((n) => n.length > 0);
+  const forms = [...new Set(users.flatMap(nameForms))].filter((n) => n.length > 0);
   if (forms.length === 0) return null;
   forms.sort((a, b) => b.length - a.length);
   // A name longer than this (no account's is) overflows the engine's stack where it is looked for:
-  // nothing could be proved clear of it, so nothing goes on.
+  // nothing could be proved clear of it, so nothing goes on. Where the sitting taught it is said
+  // before this (`tooLongName`); here only its length is known.
   const longest = forms[0]?.length ?? 0;
   const tooLong = (): OutputError => new OutputError(`the sitting teaches a name of ${longest} characters, more than the ${MAX_NAME_CHARS} the tool can look for; nothing written`);
   if (longest > MAX_NAME_CHARS) throw tooLong();
@@ -668,6 +668,18 @@ export function userNamePattern(users: string[]): RegExp | null {
   } catch {
     throw tooLong();
   }
+}
+
+/** Every form of a name the scan looks for: its spellings, and those as their letters read. */
+const nameForms = (name: string): string[] => nameSpellings(name).flatMap((s) => [s, plainLetters(s)]);
+
+/** The length of the longest form of the first name too long to be looked for, with the name; none where every name can be. */
+export function tooLongName(names: Iterable<string>): { name: string; chars: number } | null {
+  for (const name of names) {
+    const chars = Math.max(...nameForms(name).map((f) => f.length));
+    if (chars > MAX_NAME_CHARS) return { name, chars };
+  }
+  return null;
 }
 
 // What SPREAD_STOP stands for, left out of a text wherever it stands, the apostrophe a shell spelt kept as one.

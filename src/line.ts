@@ -287,12 +287,12 @@ export async function runLine(setting: Setting, dir: string, until: Stage, optio
   const sitting = await readSitting(dir, setting);
   const { inventory, captures } = inventoried(sitting, setting, options);
   const empty = { pairing: pairPass([], setting.rules), substitution: { userNames: 0, declarations: [], files: [], skipped: [], findings: [] }, selection: { selected: [], findings: [] } };
-  const line: Line = { sitting, inventory, captures, ...empty, names: sittingNames([], setting.rules, []), fixtures: [], scan: { files: 0, findings: [], waived: [], unusedWaivers: [], control: { red: false, rules: [], silent: [] } }, batch: { id: "", digest: "", text: "", blockers: [] } };
+  const line: Line = { sitting, inventory, captures, ...empty, names: sittingNames([], setting.rules, [], setting.display), fixtures: [], scan: { files: 0, findings: [], waived: [], unusedWaivers: [], control: { red: false, rules: [], silent: [] } }, batch: { id: "", digest: "", text: "", blockers: [] } };
   if (until === "inventory") return line;
   const { pairing, pairIds } = paired(captures, inventory, setting);
   line.pairing = pairing;
   if (until === "pair") return line;
-  line.names = sittingNames(captures, setting.rules, setting.users, companionTexts(sitting));
+  line.names = sittingNames(captures, setting.rules, setting.users, setting.display, companionTexts(sitting));
   pushAll(line.inventory.findings, namedVersions(captures, line.names.checked));
   line.substitution = substituted(captures, inventory, line.names, setting, options.keepDocuments === true);
   if (until === "substitute") return line;

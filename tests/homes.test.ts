@@ -702,7 +702,7 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
 });
 
 describe("an owner longer than any account's", () => {
-  it("stops substitute, scan and run with exit 2, a message that names no part of it, and nothing written", () => {
+  it("stops substitute, scan and run with exit 2, a message that names its file and member but no part of it, and nothing written", () => {
     // Written plainly and through escapes: either way, the name is thousands of characters long.
     const plain = ["qu", "illon"].join("").repeat(3000);
     const escaped = "\\x71".repeat(9000);
@@ -715,12 +715,24 @@ describe("an owner longer than any account's", () => {
       for (const args of [["substitute", dir, "--out", out], ["scan", dir], ["run", dir, "--root", root]]) {
         const r = clear(args);
         expect(r.code, args[0]).toBe(2);
-        expect(r.stderr, args[0]).toMatch(/teaches a name of \d+ characters, more than the 2000 the tool can look for; nothing written/);
+        expect(r.stderr, args[0]).toMatch(/the home in \S*codex_session_start_0_171_0\.1\.json (?:at \/cwd )?names an owner of \d+ characters, more than the 2000 the tool can look for; nothing written/);
+        if (args[0] !== "scan") expect(r.stderr, args[0]).toContain(" at /cwd names");
         expect(r.stderr + r.stdout, args[0]).not.toMatch(/internal error|quillonqu|qqqq|x71\\x71/i);
       }
       expect(() => readdirSync(out)).toThrow();
       expect(readdirSync(root)).toEqual([".git"]);
     }
+  });
+
+  it("given with --user, is refused as a usage error before any capture is read", () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: "/home/ann/w" }));
+    const out = path.join(tempDir(), "out");
+    const r = clear(["substitute", dir, "--out", out, "--user", "q".repeat(2100)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/a name given \(--user, clear\.config\.json "users" or the runner's own\) is 2100 characters long, more than the 2000/);
+    expect(r.stderr).not.toMatch(/qqqq/);
+    expect(() => readdirSync(out)).toThrow();
   });
 });
 

@@ -11,7 +11,7 @@ import type { Capture } from "../types.js";
 
 /** The names a command that stops before substitution checks its output for: learned from its captures as substitution would. */
 export function namesOf(captures: Capture[], setting: Setting): SittingNames {
-  return sittingNames(captures, setting.rules, setting.users);
+  return sittingNames(captures, setting.rules, setting.users, setting.display);
 }
 
 /** A digest this tool computed (a file's SHA-256, a waiver's): the bytes of a hash, never the sitting's words. */

@@ -25,7 +25,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const recipes = values.recipe ?? [];
   const line = await runLine(setting, requireDir(positionals[0], "inventory"), "inventory", { recipes, fields: true });
   // File names, member names and the folder's own path may spell what the sitting holds: what is printed of them is checked first.
-  const inventory = await checkedValue({ ...line.inventory, dir: setting.display.path(line.inventory.dir) }, setting, sittingNames(line.captures, setting.rules, setting.users, companionTexts(line.sitting)));
+  const inventory = await checkedValue({ ...line.inventory, dir: setting.display.path(line.inventory.dir) }, setting, sittingNames(line.captures, setting.rules, setting.users, setting.display, companionTexts(line.sitting)));
   const blocked = blocks(inventory.findings);
   if (values.json) writeJson(io, { command: "inventory", ok: !blocked, ...inventory });
   else io.stdout(renderInventory(inventory, inventory.dir, values.fields === true, values.verbose === true));

@@ -1,7 +1,8 @@
 import path from "node:path";
 import { parseFlags, UsageError } from "../cli-args.js";
+import { OutputError } from "../errors.js";
 import { guarded, type Command } from "../command.js";
-import { homeGrammar, spanNames, userNamePattern } from "../homes.js";
+import { homeGrammar, MAX_NAME_CHARS, spanNames, tooLongName, userNamePattern } from "../homes.js";
 import { listFiles } from "../io/list-files.js";
 import { readRegularFile } from "../io/read-capture-dir.js";
 import { loadSetting, type Setting } from "../io/setting.js";
@@ -54,9 +55,12 @@ async function inputsOf(paths: string[], io: Io, base: string, maxBytes: number,
 function taughtNames(inputs: ScanInput[], setting: Setting): string[] {
   const grammar = homeGrammar(setting.rules.homes);
   const taught = new Set<string>();
-  for (const { text } of inputs) {
+  for (const { file, text } of inputs) {
     if (!grammar.mayHold(text)) continue;
-    for (const o of grammar.realOwners(text)) if (!o.tilde) for (const name of spanNames(o)) if (name.length >= 2) taught.add(name);
+    const names = grammar.realOwners(text).flatMap((o) => (o.tilde ? [] : spanNames(o)));
+    const tooLong = tooLongName(names);
+    if (tooLong) throw new OutputError(`the home in ${setting.display.path(file)} names an owner of ${tooLong.chars} characters, more than the ${MAX_NAME_CHARS} the tool can look for; nothing written`);
+    for (const name of names) if (name.length >= 2) taught.add(name);
   }
   return [...taught];
 }
@@ -64,7 +68,7 @@ function taughtNames(inputs: ScanInput[], setting: Setting): string[] {
 /** A file's name may carry what the scan looks for: each name as printed (and placed in SARIF) is checked first, secret shapes and names starred. */
 async function withCheckedNames(listed: Listed, setting: Setting, names: string[]): Promise<Listed & { places: Map<string, SarifPlace> }> {
   const shown = [...new Set([...listed.inputs.map((i) => i.file), ...listed.skipped.map((s) => s.file)])];
-  const checked = await checkedValue(shown, setting, sittingNames([], setting.rules, names));
+  const checked = await checkedValue(shown, setting, sittingNames([], setting.rules, names, setting.display));
   const as = new Map(shown.map((name, i) => [name, checked[i] as string]));
   const shownAs = (name: string): string => as.get(name) ?? name;
   const places = new Map<string, SarifPlace>();

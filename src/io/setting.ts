@@ -1,6 +1,7 @@
 import os from "node:os";
 import { UsageError } from "../errors.js";
 import { makeDisplay, type Display } from "../display.js";
+import { MAX_NAME_CHARS, tooLongName } from "../homes.js";
 import { loadRules } from "./load-rules.js";
 import { progressLine } from "./process-io.js";
 import { DEFAULT_LIMITS, type ReadLimits } from "./read-capture-dir.js";
@@ -51,5 +52,7 @@ export function loadSetting(rootFlag: string | undefined, cwd: string, opts: { u
   for (const u of opts.users ?? []) if (/[\\/]/.test(u) || u.trim() === "") throw new UsageError("--user takes a user name without a path separator");
   const runner = runnerHome();
   const users = [...new Set([...(opts.users ?? []), ...(config.users ?? []), ...(runner.user ? [runner.user] : [])])];
+  const tooLong = tooLongName(users);
+  if (tooLong) throw new UsageError(`a name given (--user, clear.config.json "users" or the runner's own) is ${tooLong.chars} characters long, more than the ${MAX_NAME_CHARS} the tool can look for`);
   return { root, config, rules, limits, users, display: makeDisplay(rules, users, runner.home), progress: null };
 }

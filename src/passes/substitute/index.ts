@@ -1,6 +1,7 @@
 import type { Display } from "../../display.js";
 import { finding } from "../../findings.js";
-import { homeGrammar, ownerNames, spanNames, userNamePattern, type HomeGrammar, type OwnerSpan } from "../../homes.js";
+import { OutputError } from "../../errors.js";
+import { homeGrammar, MAX_NAME_CHARS, ownerNames, spanNames, tooLongName, userNamePattern, type HomeGrammar, type OwnerSpan } from "../../homes.js";
 import { decodeJsonString, nestedReadings } from "../../json/escapes.js";
 import { stringTokens } from "../../json/reader.js";
 import type { Capture, LearnedName, Rules, Substitution } from "../../types.js";
@@ -39,7 +40,7 @@ export interface CompanionText {
 }
 
 /** The names the sitting teaches (its captures' homes, and the homes its sitting.json and kit.json name) and the names given. */
-export function sittingNames(captures: Capture[], rules: Rules, users: string[], companions: CompanionText[] = []): SittingNames {
+export function sittingNames(captures: Capture[], rules: Rules, users: string[], display: Display, companions: CompanionText[] = []): SittingNames {
   const learnedAt = learnOwners(captures, homeGrammar(rules.homes));
   const plain = homeGrammar(rules.homes);
   for (const t of companions) {
@@ -47,12 +48,24 @@ export function sittingNames(captures: Capture[], rules: Rules, users: string[],
       for (const o of plain.realOwners(reading).filter((x) => !x.tilde)) learn(learnedAt, o, { file: t.file, pointer: t.pointer });
     }
   }
+  refuseTooLong(learnedAt, display);
   const all = [...new Set([...learnedAt.keys(), ...users])];
   const grammar = homeGrammar(rules.homes, all);
   // A learned name of one letter would refuse every file with that letter standing alone; its homes are still replaced.
   const given = users.flatMap((u) => [u, ...ownerNames(u).slice(1)]);
   const checked = [...new Set([...[...learnedAt.keys()].filter((n) => n.length >= 2), ...given])].filter((n) => grammar.isOwner(n));
   return { all, checked, learnedAt, grammar };
+}
+
+/**
+ * A name no account has (thousands of characters) cannot be looked for: the run stops before
+ * anything is written, saying where the sitting taught it (a name given is refused with its flag). Its length is said, never its letters.
+ */
+function refuseTooLong(learnedAt: Map<string, LearnedName>, display: Display): void {
+  const learned = tooLongName(learnedAt.keys());
+  const at = learned && learnedAt.get(learned.name);
+  if (!learned || !at) return;
+  throw new OutputError(`the home in ${at.file} at ${display.pointer(at.pointer)} names an owner of ${learned.chars} characters, more than the ${MAX_NAME_CHARS} the tool can look for; nothing written`);
 }
 
 /** The registry, in the order the rules apply. */
@@ -80,7 +93,7 @@ export function learnOwners(captures: Capture[], grammar: HomeGrammar): Map<stri
   return learned;
 }
 
-export function substitutePass(captures: Capture[], rules: Rules, options: SubstituteOptions, display: Display, names: SittingNames = sittingNames(captures, rules, options.users), cleared?: (capture: Capture) => void): Substitution {
+export function substitutePass(captures: Capture[], rules: Rules, options: SubstituteOptions, display: Display, names: SittingNames = sittingNames(captures, rules, options.users, display), cleared?: (capture: Capture) => void): Substitution {
   const known = { pattern: userNamePattern(names.checked), learnedAt: names.learnedAt };
   const context: ClearContext = { rules, registry: registry(rules, names.grammar, options.literals), grammar: names.grammar, names: known, display };
   const files = captures.map((c) => {

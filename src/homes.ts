@@ -50,15 +50,13 @@ export interface HomeGrammar {
 // grouped by first character, so that most places are passed over at one look. A run of
 // backslashes is read whole (what follows it is never another backslash): read in parts, a run of
 // 30 that ends in no separator would be tried in every way of cutting it, 2^29 of them, and only
-// from its first backslash, or a run of 20,000 is read 20,000 times. No two ways read the same
-// text: the root pattern ignores case, where "amp|AMP" would read each "amp;" twice and a run of
-// 30 of them 2^30 times.
-const ONE_SEP = String.raw`(?:\/|(?<!\\)\\+(?:u00(?:2[fF]|5[cC])|x(?:2[fF]|5[cC])|057|134|\/|(?!\\))|%(?:25)*(?:2[fF]|5[cC])|&(?:(?:amp|(?!amp)AMP);)*(?:#(?:[xX]0*(?:2[fF]|5[cC])|0*(?:47|92))|sol|bsol);)`;
+// from its first backslash, or a run of 20,000 is read 20,000 times. HTML's names are
+// case-sensitive (`&sol;` and `&AMP;` are references, `&SOL;` is not), so every pattern holding
+// a separator spells case itself and is never built to ignore it.
+const ONE_SEP = String.raw`(?:\/|(?<!\\)\\+(?:u00(?:2[fF]|5[cC])|x(?:2[fF]|5[cC])|057|134|\/|(?!\\))|%(?:25)*(?:2[fF]|5[cC])|&(?:(?:amp|AMP);)*(?:#(?:[xX]0*(?:2[fF]|5[cC])|0*(?:47|92))|sol|bsol);)`;
 const ANY_SEP = `${ONE_SEP}+`;
-// The root pattern reads every letter case, but HTML's names are case-sensitive: `&SOL;` is no separator.
-const REFERENCE_ANY_CASE = /&(?:amp;)*(?:b?sol;|#)/gi;
-const REFERENCE = /^&(?:(?:amp|AMP);)*(?:b?sol;|#)$/;
-const spellsReferencesRight = (text: string): boolean => [...text.matchAll(REFERENCE_ANY_CASE)].every((m) => REFERENCE.test(m[0]));
+/** A pattern's letters in either case: "home" also as "HOME" and "Home". */
+const eitherCase = (source: string): string => source.replace(/[A-Za-z]/g, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
 const STOP = String.raw`\/\\"'\x60<>|:;,=?*#%&(){}\[\]\x00-\x1f\x7f`;
 // The patterns are not Unicode-mode, which V8 compiles far more slowly: every unit above ASCII
 // counts as a letter where a word boundary is asked for.
@@ -108,6 +106,26 @@ class PathStarts {
     for (; this.scanned < index; this.scanned++) if (this.breaks.test(this.text.charAt(this.scanned))) this.start = this.scanned + 1;
     return this.start;
   }
+  private dots = { from: Number.POSITIVE_INFINITY, at: -1 };
+  private climb = { from: -1, to: -1, found: false };
+  /**
+   * Whether the path climbs out with ".." between the last home's owner and `at`: read on from
+   * where the last question stopped (each root further along the path asks), never twice.
+   */
+  climbsTo(at: number): boolean {
+    if (this.climb.from !== this.ownerEnd || at < this.climb.to) this.climb = { from: this.ownerEnd, to: this.ownerEnd, found: false };
+    const c = this.climb;
+    const dots = c.found ? -1 : this.dotsAfter(c.to);
+    if (dots !== -1 && dots < at) c.found = climbsBetween(this.text, c.to, at);
+    c.to = at;
+    return c.found;
+  }
+  /** Where the first ".." at or after `index` stands (-1: none), looked for again only past the last one found: each owner asks. */
+  dotsAfter(index: number): number {
+    const { from, at } = this.dots;
+    if (index < from || (at !== -1 && index > at)) this.dots = { from: index, at: this.text.indexOf("..", index) };
+    return this.dots.at;
+  }
 }
 
 /** A mount prefix from rules/homes.json as segment tests: "/mnt/{name}" -> [mnt, any]. */
@@ -127,13 +145,15 @@ function rootSource(root: string, sep: string, groups: string): string {
   const parts = root.split(/(\{drive\}|\{name\}|\{group\}|\/)/).filter(Boolean);
   const body = parts
     .map((part, i) => {
-      // "//" is one separator and then the rest: read as two runs, a run of them is cut in every way.
-      if (part === "/") return parts[i + 1] === "/" ? ONE_SEP : sep;
+      // A root's leading separators are one each ("//" is two): a run of them before it is read
+      // up to its last, where the root begins; read whole from each separator of a run that ends
+      // in no root, the run would be read once per separator. After a word, a run is one separator.
+      if (part === "/") return parts.slice(0, i).every((p) => p === "/") ? ONE_SEP : sep;
       if (part === "{drive}") return "[A-Za-z]";
       // A name holds no separator, however spelt: one that could would meet the next in every way of cutting them.
       if (part === "{name}") return String.raw`(?:(?!${ONE_SEP})[^\/\\"\n])+?`;
       if (part === "{group}") return groups;
-      return escapeRegex(part);
+      return eitherCase(escapeRegex(part));
     });
   // A root written from "/" also stands relative ("home/ana/"), but not inside a word ("myhome/ana").
   if (root.startsWith("/")) return `(?:${body[0]}|${WORD_BEFORE})${body.slice(1).join("")}`;
@@ -220,9 +240,9 @@ const CLIMB_STEPS = 256;
  * "/home/<one>/../<other>", "/home/<one>/x/./../../<other>" and "C:\Users\<one>\x\..\..\<other>"
  * are the other's home. A climb above the homes ends the walk: what follows is read as any path is.
  */
-function climbed(text: string, end: number, known: string[], isOwner: (name: string) => boolean): OwnerSpan[] {
+function climbed(text: string, end: number, starts: PathStarts, known: string[], isOwner: (name: string) => boolean): OwnerSpan[] {
   const out: OwnerSpan[] = [];
-  if (text.indexOf("..", end) === -1) return out;
+  if (starts.dotsAfter(end) === -1) return out;
   // How many folders below the homes the path stands, from inside the owner's own.
   let depth = 1;
   for (let at = end, step = 0; step < CLIMB_STEPS; step++) {
@@ -318,7 +338,7 @@ function patterns(rules: HomeRules): Patterns {
 
 /** The patterns of every root and slug, and what each named group of the root pattern stands for. */
 function compilePatterns(rules: HomeRules): Patterns {
-  const groups = `(?:${rules.groupFolders.map(escapeRegex).join("|")})`;
+  const groups = `(?:${rules.groupFolders.map((g) => eitherCase(escapeRegex(g))).join("|")})`;
   const meta = new Map<string, RootMeta>();
   const listed = new Set(rules.domainFolders?.roots ?? []);
   // Every root takes either slash: a root's own separators document its platform, but a path
@@ -339,7 +359,7 @@ function compilePatterns(rules: HomeRules): Patterns {
     .map((s) => rootSource(s.root, "-", groups).replace(/^/, String.raw`(?<![${LETTER}])`));
   // One reading serves every slug: a slug root listed in domainFolders lists them all.
   const slug = { ...SLUG, domains: rules.slugs.some((x) => listed.has(x.id)) };
-  return { roots: new RegExp(alternatives.join("|"), "gi"), slugs: new RegExp(slugAlternatives.join("|"), "gi"), meta, slug };
+  return { roots: new RegExp(alternatives.join("|"), "g"), slugs: new RegExp(slugAlternatives.join("|"), "gi"), meta, slug };
 }
 
 /**
@@ -477,14 +497,9 @@ function collect(ctx: WalkContext, text: string, re: RegExp, breaks: RegExp, pic
   re.lastIndex = 0;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     if (m[0].length === 0) re.lastIndex++;
-    // A root spelt with a reference HTML does not have is no root here; one may begin further on.
-    if (!spellsReferencesRight(m[0])) {
-      re.lastIndex = m.index + 1;
-      continue;
-    }
     const root = pick(m);
     const from = starts.at(m.index);
-    const inHome = starts.homeIn === from && !climbsBetween(text, starts.ownerEnd, m.index);
+    const inHome = starts.homeIn === from && !starts.climbsTo(m.index);
     if (!ctx.anywhere && (inHome || (root.anchored && !ctx.stands(text, from, m.index)))) continue;
     const at = m.index + m[0].length;
     const owner = ownerSpan(ctx, text, from, at, root);
@@ -493,7 +508,7 @@ function collect(ctx: WalkContext, text: string, re: RegExp, breaks: RegExp, pic
     out.push(owner);
     const member = root.domains && ctx.domainFolder(owner.owner) ? domainMember(ctx, text, from, owner.end, root) : null;
     if (member) out.push(member);
-    if (!root.slug) pushAll(out, climbed(text, (member ?? owner).end, ctx.knownForms, ctx.isOwner));
+    if (!root.slug) pushAll(out, climbed(text, (member ?? owner).end, starts, ctx.knownForms, ctx.isOwner));
     starts.ownerEnd = (out[out.length - 1] as OwnerSpan).end;
     // The path as it stands where the owner ends: a drive's colon ("C:\\Users") is a break before it.
     starts.homeIn = starts.at(starts.ownerEnd);

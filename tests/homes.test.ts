@@ -428,6 +428,10 @@ describe("separators and owners spelled so that a reader decodes them, end to en
   it("HTML's names are case-sensitive: a spelling HTML does not have is no separator", () => {
     for (const text of [`&SOL;home&SOL;${owner}`, `&Sol;home&Sol;${owner}`, `&BSOL;Users&BSOL;${owner}`, `&AmP;sol;home&AmP;sol;${owner}`]) expect(grammar.owners(text), text).toEqual([]);
     expect(grammar.realOwners(`&AMP;sol;home&AMP;sol;${owner}`).map((o) => o.owner)).toEqual([owner]);
+    // Nor does such a spelling hide a root written right after it.
+    for (const text of [`&SOL;/home/${owner}`, `&Sol;&#x2F;home&#x2F;${owner}`, `${"&SOL;".repeat(50)}&sol;home&sol;${owner}`, `&BSOL;\\Users\\${owner}`]) {
+      expect(grammar.realOwners(text).map((o) => o.owner), text).toEqual([owner]);
+    }
   });
 
   it("a domain folder's owner alone in a value substitution keeps refuses the file, naming file and pointer, and writes none of it", () => {
@@ -763,6 +767,8 @@ describe("a run of backslashes (JSON held in strings five levels down)", () => {
   });
 });
 
+const homeLines = (owner: string, n: number): string => Array.from({ length: n }, (_, i) => `/home/${owner}/project/src/file_${i}.ts`).join("\n");
+
 describe("a text no two ways of reading can share", () => {
   // Not a speed target: a bound on ending at all. Before, 30 "amp;" took minutes (each read as
   // "amp" and as "AMP" by the pattern that ignores case) and 300 spelt separators over a minute (a name
@@ -770,6 +776,13 @@ describe("a text no two ways of reading can share", () => {
   it.each([
     ["an owner begun by a reference escaped again and again", `/home/&${"amp;".repeat(40)}eacute;ric/p`, "/home/user/p"],
     ["a home after a run of spelt separators that no root follows", `${"&#x2F;".repeat(300)}x /home/ann/p`, `${"&#x2F;".repeat(300)}x /home/user/p`],
+    // Each separator of a run began a reading of the rest of it: 4,000 took seconds, these 40,000 hours.
+    ["a home after 40,000 spelt separators", `${"&#x2F;".repeat(40_000)}x /home/ann/p`, `${"&#x2F;".repeat(40_000)}x /home/user/p`],
+    ["a home after 40,000 separators spelt as HTML escaped twice", `${"&amp;#47;".repeat(40_000)}x /home/ann/p`, `${"&amp;#47;".repeat(40_000)}x /home/user/p`],
+    // Each root inside a home's path read the path back to the owner again: 4,000 took seconds.
+    ["a path of 40,000 home folders", `${"/home/a".repeat(40_000)} /home/ann/p`, `/home/user${"/home/a".repeat(39_999)} /home/user/p`],
+    // Each owner looked for a ".." through the rest of the text: 80,000 lines took half a minute, each pass.
+    ["120,000 home paths, one a line", homeLines("ann", 120_000), homeLines("user", 120_000)],
   ])("%s is read once and cleared", (_label, cwd, expected) => {
     const dir = tempDir();
     writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd }));

@@ -433,10 +433,9 @@ function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number
   const pattern = root.spaced ? SPACED_OWNER : root.slug ? SLUG_OWNER : SEGMENT_OWNER;
   // A home under a drive ("C:/msys64/home/<owner>") or written with backslashes before it is a Windows path too.
   const windows = root.windows || /[A-Za-z]:$/.test(text.slice(Math.max(0, from - 2), from)) || text.slice(from, rootEnd).includes("\\");
-  const opened = root.slug || root.tilde ? rootEnd : openingQuoteEnd(text, rootEnd);
-  const quoted = opened > rootEnd ? quotedName(text, opened, text.charAt(opened - 1)) : null;
-  if (quoted !== null) return { start: opened, end: opened + quoted.length, owner: quoted, real: ctx.isOwner(quoted), tilde: false, sure: true };
-  const at = opened;
+  const quoted = root.slug || root.tilde ? null : quotedOwner(text, rootEnd);
+  if (quoted !== null) return { start: quoted.start, end: quoted.start + quoted.owner.length, owner: quoted.owner, real: ctx.isOwner(quoted.owner), tilde: false, sure: true };
+  const at = root.slug || root.tilde ? rootEnd : openingQuoteEnd(text, rootEnd, OWNER_QUOTE);
   const lead = root.slug ? at : unreadLeadEnd(text, at);
   const read = ownerAt(text, lead, pattern, ctx.knownForms) ?? (lead > at ? "" : null);
   if (read === null) return null;
@@ -451,17 +450,56 @@ function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number
 // (spaces too) is the owner, unless a separator or a line's end comes first: then the owner is
 // read after the quote as any owner is. The quotes stay; the name between them goes.
 const OWNER_QUOTE = /\\*(['"`])(?=[A-Za-z0-9\u0080-\uffff])/y;
-const QUOTED_NAME = new RegExp(String.raw`[^${STOP}\n\r\t]{1,255}?(?=\\*(['"\x60]))`, "y");
+// Where a closing quote follows, the quote may be doubled ("''ann''") and the name may begin with
+// spaces ("' ann'"): what is between the quotes is the owner still.
+const CLOSED_QUOTE = /\\*(['"`])(?:\\*\1)*(?= *[A-Za-z0-9\u0080-\uffff&])/y;
+// A name between quotes may hold what a text escapes but never a separator, however spelt ("'&eacute;ric'").
+const IN_QUOTES = String.raw`[^${STOP}\n\r\t]|&(?:(?:amp|AMP);)*(?!(?:#(?:[xX]0*(?:2[fF]|5[cC])|0*(?:47|92))|b?sol);)(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});`;
+const QUOTED_NAME = new RegExp(String.raw`(?:${IN_QUOTES}){1,255}?(?=\\*(['"\x60]))`, "y");
+// How a shell joins more to a quoted name: an apostrophe spelt between two quoted parts ('O'\''Brien',
+// 'O'"'"'Brien'), or doubled inside them as PowerShell spells it ('O''Brien').
+const JOINED_QUOTE = /'(?:\\+'|"'")'|''(?=[^'\s\/\\])/y;
+// How many quoted parts one owner is read through: far more than any name is written in.
+const QUOTED_PARTS = 8;
 
-function openingQuoteEnd(text: string, at: number): number {
-  OWNER_QUOTE.lastIndex = at;
-  return OWNER_QUOTE.test(text) ? OWNER_QUOTE.lastIndex : at;
+function openingQuoteEnd(text: string, at: number, pattern: RegExp): number {
+  pattern.lastIndex = at;
+  return pattern.test(text) ? pattern.lastIndex : at;
 }
 
+/**
+ * The owner between quotes opened before `at`, through every part a shell joins to it: an
+ * apostrophe it spelt ('O'\''Brien Last') or letters right after the closing quote ('Jean Pierre'Dupont).
+ */
 function quotedName(text: string, at: number, quote: string): string | null {
-  QUOTED_NAME.lastIndex = at;
-  const inside = QUOTED_NAME.exec(text);
-  return inside !== null && inside[1] === quote ? inside[0] : null;
+  let closed = -1;
+  let end = at;
+  for (let part = 0; part < QUOTED_PARTS; part++) {
+    QUOTED_NAME.lastIndex = end;
+    const inside = QUOTED_NAME.exec(text);
+    if (inside === null || inside[1] !== quote) break;
+    closed = end + inside[0].length;
+    JOINED_QUOTE.lastIndex = closed;
+    if (quote !== "'" || !JOINED_QUOTE.test(text)) break;
+    end = JOINED_QUOTE.lastIndex;
+  }
+  if (closed === -1) return null;
+  // Past a spelt apostrophe no quote closes: the rest of the folder is the name's still.
+  // Letters right after the closing quote are the same word to a shell.
+  const after = end > closed ? end : text.indexOf(quote, closed) + 1;
+  SEGMENT_OWNER.lastIndex = after;
+  const joined = end > closed || /[A-Za-z0-9\u0080-\uffff]/.test(text.charAt(after)) ? (SEGMENT_OWNER.exec(text)?.[0] ?? "") : "";
+  return text.slice(at, joined === "" ? closed : after + joined.length);
+}
+
+/** The quoted owner at `rootEnd`, where a closing quote ends it: a quote doubled and spaces after it first. */
+function quotedOwner(text: string, rootEnd: number): { start: number; owner: string } | null {
+  for (const pattern of [OWNER_QUOTE, CLOSED_QUOTE]) {
+    const opened = openingQuoteEnd(text, rootEnd, pattern);
+    const owner = opened > rootEnd ? quotedName(text, opened, text.charAt(opened - 1)) : null;
+    if (owner !== null) return { start: opened, owner };
+  }
+  return null;
 }
 
 /**

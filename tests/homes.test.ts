@@ -634,6 +634,17 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     [`/Users/\`${owner}\`/w`, "/Users/\`user\`/w"],
     [`cd /home/\\"${owner}\\"/w`, 'cd /home/\\"user\\"/w'],
     [`C:\\Users\\'${spaced}'\\w`, "C:\\Users\\'user'\\w"],
+    // A quote doubled, spaces after the opening quote, a reference inside: between the quotes is the owner still.
+    [`/home/''${owner}''/w`, "/home/''user''/w"],
+    [`/home/' ${owner}'/w`, "/home/'user'/w"],
+    [`/home/'&eacute;${owner}'/w`, "/home/'user'/w"],
+    // What a shell joins to a quoted name: an apostrophe it spelt, letters right after the closing quote.
+    [`/home/'O''${spaced}'/w`, "/home/'user'/w"],
+    [`/home/'O'\\''${spaced}'/w`, "/home/'user'/w"],
+    [`/home/'O'\\\\''${spaced}'/w`, "/home/'user'/w"],
+    [`/home/'O'"'"'${owner}'/w`, "/home/'user'/w"],
+    [`/home/'O'\\''${owner}/w`, "/home/'user/w"],
+    [`/home/'${spaced}'${other}/w`, "/home/'user/w"],
     // A quote that closes after the folder: the owner is read after it as any owner is.
     [`cat "/home/'${owner}/w"`, `cat "/home/'user/w"`],
     // A letter HTML names begins the owner; a shell's backslash before a letter beyond ASCII goes on with it.

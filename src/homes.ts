@@ -232,6 +232,10 @@ function spacedOwner(text: string, from: number, at: number, owner: string, isOw
 
 // A folder name on the way from an owner's folder, which ".." may climb out of again.
 const FOLDER = new RegExp(String.raw`[^${STOP}\s]+`, "y");
+// One that holds spaces or punctuation ("My Documents", "Program Files (x86)", "R&D"): read so
+// only where a separator follows it, and never begun or ended with a space, which ends a path.
+const IN_FOLDER = String.raw`(?:(?!${ONE_SEP})[^\/\\"'\x60<>|:;?*#\n\r\t])`;
+const SPACED_FOLDER = new RegExp(String.raw`(?! )${IN_FOLDER}(?:${IN_FOLDER}{0,253}(?<! ))?(?=${ONE_SEP})`, "y");
 // How many folders a climb is followed through after an owner: far beyond any path a host writes.
 const CLIMB_STEPS = 256;
 
@@ -249,8 +253,9 @@ function climbed(text: string, end: number, starts: PathStarts, known: string[],
     SEPARATOR_AT.lastIndex = at;
     if (!SEPARATOR_AT.test(text)) break;
     const from = SEPARATOR_AT.lastIndex;
+    SPACED_FOLDER.lastIndex = from;
     FOLDER.lastIndex = from;
-    const folder = FOLDER.exec(text)?.[0];
+    const folder = SPACED_FOLDER.exec(text)?.[0] ?? FOLDER.exec(text)?.[0];
     if (folder === undefined) break;
     if (depth === 0 && !/^\.+$/.test(folder)) {
       const owner = ownerAt(text, from, SPACED_OWNER, known) ?? folder;
@@ -729,7 +734,7 @@ const nameForms = (name: string): string[] => nameSpellings(name).flatMap((s) =>
 /** The length of the longest form of the first name too long to be looked for, with the name; none where every name can be. */
 export function tooLongName(names: Iterable<string>): { name: string; chars: number } | null {
   for (const name of names) {
-    const chars = Math.max(...nameForms(name).map((f) => f.length));
+    const chars = nameForms(name).reduce((most, f) => Math.max(most, f.length), 0);
     if (chars > MAX_NAME_CHARS) return { name, chars };
   }
   return null;

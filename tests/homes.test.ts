@@ -666,6 +666,11 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     [`~${owner}/../${other}/w`, "~user/../user/w"],
     [`/home/${owner}/a/../b/w`, "/home/user/a/../b/w"],
     [`/home/${owner}/x/../../../etc/w`, "/home/user/x/../../../etc/w"],
+    // Through folders that hold spaces or punctuation; a space after ".." ends the path there.
+    [`/home/${owner}/My Documents/../../${other}/w`, "/home/user/My Documents/../../user/w"],
+    [`C:\\Users\\${owner}\\Program Files (x86)\\..\\..\\${other}\\w`, "C:\\Users\\user\\Program Files (x86)\\..\\..\\user\\w"],
+    [`/home/${owner}/R&D/../../${other}/w`, "/home/user/R&D/../../user/w"],
+    [`cd /home/${owner}/x/.. ../srv/w`, "cd /home/user/x/.. ../srv/w"],
     // A quote before no name is no owner.
     ["ls '/home/' x", "ls '/home/' x"],
     ['echo "/home/"$USER', 'echo "/home/"$USER'],

@@ -31,6 +31,11 @@ export interface OwnerSpan {
    * learned as well.
    */
   alsoOwner?: string;
+  /**
+   * Read right after a backslash in a Windows path: what an escape its first characters spell
+   * ("C:\Users\0401234", "\x20ann") is the folder's own name there, which Windows never unescapes.
+   */
+  windowsFolder?: true;
 }
 
 export interface HomeGrammar {
@@ -440,14 +445,34 @@ function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number
   const windows = root.windows || /[A-Za-z]:$/.test(text.slice(Math.max(0, from - 2), from)) || text.slice(from, rootEnd).includes("\\");
   const quoted = root.slug || root.tilde ? null : quotedOwner(text, rootEnd);
   if (quoted !== null) return { start: quoted.start, end: quoted.start + quoted.owner.length, owner: quoted.owner, real: ctx.isOwner(quoted.owner), tilde: false, sure: true };
-  const at = root.slug || root.tilde ? rootEnd : openingQuoteEnd(text, rootEnd, OWNER_QUOTE);
+  const opened = root.slug || root.tilde ? rootEnd : openingQuoteEnd(text, rootEnd, OWNER_QUOTE);
+  // Under a drive or a Windows root, not where only escapes put backslashes before it ("\x2fhome\x2fana").
+  const onWindows = root.windows || /[A-Za-z]:$/.test(text.slice(Math.max(0, from - 2), from));
+  const at = onWindows && opened === rootEnd ? rootEnd - spelledSeparatorTail(text, from, rootEnd) : opened;
   const lead = root.slug ? at : unreadLeadEnd(text, at);
   const read = ownerAt(text, lead, pattern, ctx.knownForms) ?? (lead > at ? "" : null);
   if (read === null) return null;
   const owner = lead > at ? { text: text.slice(at, lead) + read, sure: true } : spacedOwner(text, from, at, read, ctx.isOwner);
   const end = throughUnread(text, at, at + owner.text.length, windows, pattern);
   const whole = text.slice(at, end);
-  return { start: at, end, owner: whole, real: ctx.isOwner(whole) || whole !== owner.text, tilde: root.tilde, sure: owner.sure };
+  const span: OwnerSpan = { start: at, end, owner: whole, real: ctx.isOwner(whole) || whole !== owner.text, tilde: root.tilde, sure: owner.sure };
+  if (onWindows && text.charAt(at - 1) === "\\") span.windowsFolder = true;
+  return span;
+}
+
+// A separator spelt as an escape at the end of a Windows root ("C:\Users\134...", "\057", "\x2f"):
+// Windows reads no escapes, so the digits and letters after the backslash may begin the folder's name.
+// Not where the root's own separators are spelt so ("C:\x5cUsers\x5c<owner>"): there the last is one too.
+const SPELT_SEPARATOR = String.raw`(?:u00(?:2[fF]|5[cC])|x(?:2[fF]|5[cC])|057|134)`;
+const SPELT_SEPARATOR_TAIL = new RegExp(String.raw`(?<=\\)${SPELT_SEPARATOR}$`);
+const SPELT_SEPARATOR_IN = new RegExp(String.raw`\\${SPELT_SEPARATOR}`);
+const OWNER_CHAR = /[A-Za-z0-9\u0080-\uffff]/;
+
+/** How many characters of a Windows root's end are an escape's tail that the owner after it may begin with (0: none). */
+function spelledSeparatorTail(text: string, from: number, rootEnd: number): number {
+  if (!OWNER_CHAR.test(text.charAt(rootEnd))) return 0;
+  const tail = SPELT_SEPARATOR_TAIL.exec(text.slice(Math.max(from, rootEnd - 6), rootEnd))?.[0].length ?? 0;
+  return tail > 0 && !SPELT_SEPARATOR_IN.test(text.slice(from, rootEnd - tail)) ? tail : 0;
 }
 
 // An owner a shell or a writer put in quotes ("/home/'First Last'/x", '/home/\"ann\"'): a quote,
@@ -653,7 +678,7 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
       const reading = textEscapeReading(text);
       if (reading === null) return found;
       // An owner read from inside an escape ("u" of "\\u{2f}") is a piece of the escape, which the reading spells whole.
-      const plain = found.filter((o) => !insideEscape(reading, o.start));
+      const plain = found.filter((o) => o.windowsFolder === true || !insideEscape(reading, o.start));
       return merged(text, plain, walk(reading.text).map((o) => inInput(text, reading, o)), isOwner);
     }),
   };

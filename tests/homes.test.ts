@@ -727,6 +727,23 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     for (const f of left) expect(f.message).toContain("a name learned from codex_session_start_0_171_0.1.json at /cwd");
     expect(readdirSync(out)).toEqual(["codex_session_start_0_171_0.1.json"]);
   });
+
+  it("so does one with what shows nothing spelt inside it: an escaped control or invisible character, URL- or HTML-encoded, a terminal's styling, a look-alike letter", () => {
+    const name = ["zo", "\u00eb", "lla"].join("");
+    const inside = ["\\x7f", "\\u{0}", "\\cA", "%00", "&#0;", "&#8203;", "&amp;#8203;", "&#x200B;", "&zwnj;", "&shy;", "%E2%80%8B", "\\x1b[1m", "\u001b[1;31m", "\\e[31m", "\\033[0m"];
+    const forms = [...inside.map((x) => `zoe${x}lla`), "zoełla", "ZOE\u0141LA"];
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify(start(`/Users/${name}/w`)));
+    forms.forEach((form, i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 2}.json`), JSON.stringify(start(`/srv/${form}`))));
+    // A letter escaped is a letter: no reading takes it out.
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.99.json"), JSON.stringify(start("/srv/zoe\\x41lla")));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code).toBe(1);
+    const left = findingsOf(r, "user-name-left");
+    expect(left.map((f) => f.file).sort()).toEqual(forms.map((_, i) => `codex_session_start_0_171_0.${i + 2}.json`).sort());
+    expect(readdirSync(out).sort()).toEqual(["codex_session_start_0_171_0.1.json", "codex_session_start_0_171_0.99.json"]);
+  });
 });
 
 describe("an owner longer than any account's", () => {

@@ -147,7 +147,7 @@ function mountShape(prefix: string): ((segment: string) => boolean)[] {
 
 
 function rootSource(root: string, sep: string, groups: string): string {
-  const parts = root.split(/(\{drive\}|\{name\}|\{group\}|\/)/).filter(Boolean);
+  const parts = root.split(/(\{drive\}|\{digits\}|\{name\}|\{group\}|\/)/).filter(Boolean);
   const body = parts
     .map((part, i) => {
       // A root's leading separators are one each ("//" is two): a run of them before it is read
@@ -155,6 +155,7 @@ function rootSource(root: string, sep: string, groups: string): string {
       // in no root, the run would be read once per separator. After a word, a run is one separator.
       if (part === "/") return parts.slice(0, i).every((p) => p === "/") ? ONE_SEP : sep;
       if (part === "{drive}") return "[A-Za-z]";
+      if (part === "{digits}") return "[0-9]{1,3}";
       // A name holds no separator, however spelt: one that could would meet the next in every way of cutting them.
       if (part === "{name}") return String.raw`(?:(?!${ONE_SEP})[^\/\\"\n])+?`;
       if (part === "{group}") return groups;

@@ -31,9 +31,9 @@ afterAll(async () => {
   expect(await exit).toBe(0);
 });
 
-function get(pathAndQuery: string, host = url.host): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function get(pathAndQuery: string, host = url.host, method = "GET"): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port: url.port, path: pathAndQuery, headers: { Host: host } }, (res) => {
+    const req = http.request({ host: "127.0.0.1", port: url.port, path: pathAndQuery, method, headers: { Host: host } }, (res) => {
       let body = "";
       res.on("data", (d: Buffer) => (body += d.toString()));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
@@ -75,6 +75,20 @@ describe("clear review, the server", () => {
     expect((await get(`/etc/passwd?token=${token()}`)).status).toBe(404);
     expect((await get(`/captures/?token=${token()}`)).status).toBe(404);
     expect((await get(`/reveal?token=${token()}&file=nope&span=1`)).status).toBe(404);
+  });
+
+  it("answers a path it serves asked with another method 405, saying which it answers; HEAD as GET without the body", async () => {
+    for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
+      const r = await get(`/?token=${token()}`, url.host, method);
+      expect(r.status, method).toBe(405);
+      expect(r.headers.allow, method).toBe("GET, HEAD");
+    }
+    expect((await get(`/nope?token=${token()}`, url.host, "POST")).status).toBe(404);
+    expect((await get(`/?token=${"0".repeat(48)}`, url.host, "POST")).status).toBe(403);
+    const head = await get(`/?token=${token()}`, url.host, "HEAD");
+    expect(head.status).toBe(200);
+    expect(head.body).toBe("");
+    expect((await get(`/?token=${token()}`)).status).toBe(200);
   });
 
   it("sends no-store and a strict CSP, and the page as first served holds no raw value", async () => {

@@ -30,7 +30,8 @@ export async function serveReview(routes: (token: string) => Record<string, Rout
   const server = http.createServer((req, res) => {
     const send = (status: number, type: string, body: string): void => {
       if (res.headersSent) return;
-      res.writeHead(status, { ...SECURITY_HEADERS, "Content-Type": type });
+      // A path it serves asked with another method: which ones it answers (HEAD is GET without the body).
+      res.writeHead(status, { ...SECURITY_HEADERS, "Content-Type": type, ...(status === 405 ? { Allow: "GET, HEAD" } : {}) });
       res.end(body);
     };
     // Whatever a request holds, it gets a plain answer and the server keeps serving.
@@ -54,8 +55,9 @@ export async function serveReview(routes: (token: string) => Record<string, Rout
       return send(400, "text/plain", "bad request\n");
     }
     if (!tokenMatches(url.searchParams.get("token"), token)) return send(403, "text/plain", "forbidden: a token is needed\n");
-    const route = req.method === "GET" ? table[url.pathname] : undefined;
+    const route = table[url.pathname];
     if (!route) return send(404, "text/plain", "not found\n");
+    if (req.method !== "GET" && req.method !== "HEAD") return send(405, "text/plain", "method not allowed: this page answers GET\n");
     const r = route(url.searchParams);
     return send(r.status, r.type, r.body);
   };

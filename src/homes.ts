@@ -55,10 +55,11 @@ export interface HomeGrammar {
 // grouped by first character, so that most places are passed over at one look. A run of
 // backslashes is read whole (what follows it is never another backslash): read in parts, a run of
 // 30 that ends in no separator would be tried in every way of cutting it, 2^29 of them, and only
-// from its first backslash, or a run of 20,000 is read 20,000 times. HTML's names are
+// from its first backslash, or a run of 20,000 is read 20,000 times. Where an escape of a
+// separator follows the run, the run is that separator only ("\x2f" is never "\" and "x2f"). HTML's names are
 // case-sensitive (`&sol;` and `&AMP;` are references, `&SOL;` is not), so every pattern holding
 // a separator spells case itself and is never built to ignore it.
-const ONE_SEP = String.raw`(?:\/|(?<!\\)\\+(?:u00(?:2[fF]|5[cC])|x(?:2[fF]|5[cC])|057|134|\/|(?!\\))|%(?:25)*(?:2[fF]|5[cC])|&(?:(?:amp|AMP);)*(?:#(?:[xX]0*(?:2[fF]|5[cC])|0*(?:47|92))|sol|bsol);)`;
+const ONE_SEP = String.raw`(?:\/|(?<!\\)\\+(?:u00(?:2[fF]|5[cC])|x(?:2[fF]|5[cC])|057|134|\/|(?!\\|u00(?:2[fF]|5[cC])|x(?:2[fF]|5[cC])|057|134))|%(?:25)*(?:2[fF]|5[cC])|&(?:(?:amp|AMP);)*(?:#(?:[xX]0*(?:2[fF]|5[cC])|0*(?:47|92))|sol|bsol);)`;
 const ANY_SEP = `${ONE_SEP}+`;
 /** A pattern's letters in either case: "home" also as "HOME" and "Home". */
 const eitherCase = (source: string): string => source.replace(/[A-Za-z]/g, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
@@ -238,10 +239,11 @@ function spacedOwner(text: string, from: number, at: number, owner: string, isOw
 
 // A folder name on the way from an owner's folder, which ".." may climb out of again.
 const FOLDER = new RegExp(String.raw`[^${STOP}\s]+`, "y");
-// One that holds spaces or punctuation ("My Documents", "Program Files (x86)", "R&D"): read so
-// only where a separator follows it, and never begun or ended with a space, which ends a path.
-const IN_FOLDER = String.raw`(?:(?!${ONE_SEP})[^\/\\"'\x60<>|:;?*#\n\r\t])`;
-const SPACED_FOLDER = new RegExp(String.raw`(?! )${IN_FOLDER}(?:${IN_FOLDER}{0,253}(?<! ))?(?=${ONE_SEP})`, "y");
+// One that holds spaces or punctuation ("My Documents", "C# Projects", "Bob's Stuff", "R&D"): read so
+// only where a separator follows it, and never begun or ended with a space, which ends a path
+// (as one does after ".." or "." too).
+const IN_FOLDER = String.raw`(?:(?!${ONE_SEP})[^\/\\"\x60<>:\n\r\t])`;
+const SPACED_FOLDER = new RegExp(String.raw`(?! |\.{1,2} )${IN_FOLDER}(?:${IN_FOLDER}{0,253}(?<! ))?(?=${ONE_SEP})`, "y");
 // How many folders a climb is followed through after an owner: far beyond any path a host writes.
 const CLIMB_STEPS = 256;
 
@@ -250,7 +252,7 @@ const CLIMB_STEPS = 256;
  * "/home/<one>/../<other>", "/home/<one>/x/./../../<other>" and "C:\Users\<one>\x\..\..\<other>"
  * are the other's home. A climb above the homes ends the walk: what follows is read as any path is.
  */
-function climbed(text: string, end: number, starts: PathStarts, known: string[], isOwner: (name: string) => boolean): OwnerSpan[] {
+function climbed(text: string, end: number, starts: PathStarts, known: string[], isOwner: (name: string) => boolean, windows: boolean): OwnerSpan[] {
   const out: OwnerSpan[] = [];
   if (starts.dotsAfter(end) === -1) return out;
   // How many folders below the homes the path stands, from inside the owner's own.
@@ -265,7 +267,9 @@ function climbed(text: string, end: number, starts: PathStarts, known: string[],
     if (folder === undefined) break;
     if (depth === 0 && !/^\.+$/.test(folder)) {
       const owner = ownerAt(text, from, SPACED_OWNER, known) ?? folder;
-      out.push({ start: from, end: from + owner.length, owner, real: isOwner(owner), tilde: false, sure: true });
+      const span: OwnerSpan = { start: from, end: from + owner.length, owner, real: isOwner(owner), tilde: false, sure: true };
+      if (windows && text.charAt(from - 1) === "\\") span.windowsFolder = true;
+      out.push(span);
       [depth, at] = [1, from + owner.length];
       continue;
     }
@@ -577,7 +581,7 @@ function collect(ctx: WalkContext, text: string, re: RegExp, breaks: RegExp, pic
     out.push(owner);
     const member = root.domains && ctx.domainFolder(owner.owner) ? domainMember(ctx, text, from, owner.end, root) : null;
     if (member) out.push(member);
-    if (!root.slug) pushAll(out, climbed(text, (member ?? owner).end, starts, ctx.knownForms, ctx.isOwner));
+    if (!root.slug) pushAll(out, climbed(text, (member ?? owner).end, starts, ctx.knownForms, ctx.isOwner, root.windows || owner.windowsFolder === true));
     starts.ownerEnd = (out[out.length - 1] as OwnerSpan).end;
     // The path as it stands where the owner ends: a drive's colon ("C:\\Users") is a break before it.
     starts.homeIn = starts.at(starts.ownerEnd);
@@ -615,6 +619,7 @@ function inInput(text: string, reading: TextEscapeReading, o: OwnerSpan): OwnerS
  */
 function merged(text: string, found: OwnerSpan[], decoded: OwnerSpan[], isOwner: (name: string) => boolean): OwnerSpan[] {
   const all = [...found, ...decoded].sort((a, b) => a.start - b.start || b.end - a.end);
+  const inFound = new Set(found);
   const out: OwnerSpan[] = [];
   for (let i = 0; i < all.length; ) {
     const group = [all[i] as OwnerSpan];
@@ -625,7 +630,7 @@ function merged(text: string, found: OwnerSpan[], decoded: OwnerSpan[], isOwner:
     }
     const first = group[0] as OwnerSpan;
     // After the placeholder or nobody in a Windows path ("C:\Users\<placeholder>\x64"), a backslash is a separator, as it reads.
-    const nobody = found.find((o) => group.includes(o) && !o.real && text.charAt(o.start - 1) === "\\" && text.charAt(o.end) === "\\");
+    const nobody = group.find((o) => inFound.has(o) && !o.real && text.charAt(o.start - 1) === "\\" && text.charAt(o.end) === "\\");
     if (nobody || group.every((o) => o.start === first.start && o.end === first.end && o.owner === first.owner)) {
       out.push(nobody ?? first);
       continue;
@@ -633,7 +638,7 @@ function merged(text: string, found: OwnerSpan[], decoded: OwnerSpan[], isOwner:
     const owner = text.slice(first.start, end);
     const span: OwnerSpan = { start: first.start, end, owner, real: isOwner(owner) || group.some((o) => o.real), tilde: group.every((o) => o.tilde), sure: group.every((o) => o.sure) };
     // A Windows path's single backslash before the owner: the backslash after it may be a separator too.
-    const head = found.find((o) => group.includes(o) && o.real && o.end < end && text.charAt(o.start - 1) === "\\" && text.charAt(o.end) === "\\");
+    const head = group.find((o) => inFound.has(o) && o.real && o.end < end && text.charAt(o.start - 1) === "\\" && text.charAt(o.end) === "\\");
     if (head) span.alsoOwner = head.owner;
     out.push(span);
   }

@@ -678,6 +678,12 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     [`/home/${owner}/My Documents/../../${other}/w`, "/home/user/My Documents/../../user/w"],
     [`C:\\Users\\${owner}\\Program Files (x86)\\..\\..\\${other}\\w`, "C:\\Users\\user\\Program Files (x86)\\..\\..\\user\\w"],
     [`/home/${owner}/R&D/../../${other}/w`, "/home/user/R&D/../../user/w"],
+    [`C:\\Users\\${owner}\\C# Projects\\..\\..\\${other}\\w`, "C:\\Users\\user\\C# Projects\\..\\..\\user\\w"],
+    [`/home/${owner}/Bob's Stuff/../../${other}/w`, "/home/user/Bob's Stuff/../../user/w"],
+    [`/home/${owner}/a;b/../../${other}/w`, "/home/user/a;b/../../user/w"],
+    // Onto a Windows owner whose first characters an escape would read as a space or a separator.
+    [`C:\\Users\\${owner}\\..\\x20${tail}\\w`, "C:\\Users\\user\\..\\user\\w"],
+    [`C:\\Users\\${owner}\\..\\040${tail}\\w`, "C:\\Users\\user\\..\\user\\w"],
     [`cd /home/${owner}/x/.. ../srv/w`, "cd /home/user/x/.. ../srv/w"],
     // A quote before no name is no owner.
     ["ls '/home/' x", "ls '/home/' x"],
@@ -820,6 +826,8 @@ describe("a text no two ways of reading can share", () => {
     // Each separator of a run began a reading of the rest of it: 4,000 took seconds, these 40,000 hours.
     ["a home after 40,000 spelt separators", `${"&#x2F;".repeat(40_000)}x /home/ann/p`, `${"&#x2F;".repeat(40_000)}x /home/user/p`],
     ["a home after 40,000 separators spelt as HTML escaped twice", `${"&amp;#47;".repeat(40_000)}x /home/ann/p`, `${"&amp;#47;".repeat(40_000)}x /home/user/p`],
+    // A backslash before an escape of a separator was also read alone, and the escape's letters as a name.
+    ["a home after 40,000 separators spelt as C escapes", `${"\\x2f".repeat(40_000)}x /home/ann/p`, `${"\\x2f".repeat(40_000)}x /home/user/p`],
     // Each root inside a home's path read the path back to the owner again: 4,000 took seconds.
     ["a path of 40,000 home folders", `${"/home/a".repeat(40_000)} /home/ann/p`, `/home/user${"/home/a".repeat(39_999)} /home/user/p`],
     // Each owner looked for a ".." through the rest of the text: 80,000 lines took half a minute, each pass.

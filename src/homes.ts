@@ -59,7 +59,9 @@ export interface HomeGrammar {
 // separator follows the run, the run is that separator only ("\x2f" is never "\" and "x2f"). HTML's names are
 // case-sensitive (`&sol;` and `&AMP;` are references, `&SOL;` is not), so every pattern holding
 // a separator spells case itself and is never built to ignore it.
-const ONE_SEP = String.raw`(?:\/|(?<!\\)\\+(?:u00(?:2[fF]|5[cC])|x(?:2[fF]|5[cC])|057|134|\/|(?!\\|u00(?:2[fF]|5[cC])|x(?:2[fF]|5[cC])|057|134))|%(?:25)*(?:2[fF]|5[cC])|&(?:(?:amp|AMP);)*(?:#(?:[xX]0*(?:2[fF]|5[cC])|0*(?:47|92))|sol|bsol);)`;
+const SPELT_SEPARATOR = String.raw`(?:u00(?:2[fF]|5[cC])|x(?:2[fF]|5[cC])|057|134)`;
+const HTML_SEPARATOR = String.raw`(?:#(?:[xX]0*(?:2[fF]|5[cC])|0*(?:47|92))|sol|bsol);`;
+const ONE_SEP = String.raw`(?:\/|(?<!\\)\\+(?:${SPELT_SEPARATOR}|\/|(?!\\|${SPELT_SEPARATOR}))|%(?:25)*(?:2[fF]|5[cC])|&(?:(?:amp|AMP);)*${HTML_SEPARATOR})`;
 const ANY_SEP = `${ONE_SEP}+`;
 /** A pattern's letters in either case: "home" also as "HOME" and "Home". */
 const eitherCase = (source: string): string => source.replace(/[A-Za-z]/g, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
@@ -468,10 +470,9 @@ function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number
 // A separator spelt as an escape at the end of a Windows root ("C:\Users\134...", "\057", "\x2f"):
 // Windows reads no escapes, so the digits and letters after the backslash may begin the folder's name.
 // Not where the root's own separators are spelt so ("C:\x5cUsers\x5c<owner>"): there the last is one too.
-const SPELT_SEPARATOR = String.raw`(?:u00(?:2[fF]|5[cC])|x(?:2[fF]|5[cC])|057|134)`;
 const SPELT_SEPARATOR_TAIL = new RegExp(String.raw`(?<=\\)${SPELT_SEPARATOR}$`);
 const SPELT_SEPARATOR_IN = new RegExp(String.raw`\\${SPELT_SEPARATOR}`);
-const OWNER_CHAR = /[A-Za-z0-9\u0080-\uffff]/;
+const OWNER_CHAR = new RegExp(`[${LETTER}]`);
 
 /** How many characters of a Windows root's end are an escape's tail that the owner after it may begin with (0: none). */
 function spelledSeparatorTail(text: string, from: number, rootEnd: number): number {
@@ -489,7 +490,7 @@ const OWNER_QUOTE = /\\*(['"`])(?=[A-Za-z0-9\u0080-\uffff])/y;
 // spaces ("' ann'"): what is between the quotes is the owner still.
 const CLOSED_QUOTE = /\\*(['"`])(?:\\*\1)*(?= *[A-Za-z0-9\u0080-\uffff&])/y;
 // A name between quotes may hold what a text escapes but never a separator, however spelt ("'&eacute;ric'").
-const IN_QUOTES = String.raw`[^${STOP}\n\r\t]|&(?:(?:amp|AMP);)*(?!(?:#(?:[xX]0*(?:2[fF]|5[cC])|0*(?:47|92))|b?sol);)(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});`;
+const IN_QUOTES = String.raw`[^${STOP}\n\r\t]|&(?:(?:amp|AMP);)*(?!${HTML_SEPARATOR})(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});`;
 const QUOTED_NAME = new RegExp(String.raw`(?:${IN_QUOTES}){1,255}?(?=\\*(['"\x60]))`, "y");
 // How a shell joins more to a quoted name: an apostrophe spelt between two quoted parts ('O'\''Brien',
 // 'O'"'"'Brien'), or doubled inside them as PowerShell spells it ('O''Brien').
@@ -523,7 +524,7 @@ function quotedName(text: string, at: number, quote: string): string | null {
   // Letters right after the closing quote are the same word to a shell.
   const after = end > closed ? end : text.indexOf(quote, closed) + 1;
   SEGMENT_OWNER.lastIndex = after;
-  const joined = end > closed || /[A-Za-z0-9\u0080-\uffff]/.test(text.charAt(after)) ? (SEGMENT_OWNER.exec(text)?.[0] ?? "") : "";
+  const joined = end > closed || OWNER_CHAR.test(text.charAt(after)) ? (SEGMENT_OWNER.exec(text)?.[0] ?? "") : "";
   return text.slice(at, joined === "" ? closed : after + joined.length);
 }
 
@@ -761,6 +762,11 @@ export function userNamePattern(users: string[]): RegExp | null {
 
 /** Every form of a name the scan looks for: its spellings, and those as their letters read. */
 const nameForms = (name: string): string[] => nameSpellings(name).flatMap((s) => [s, plainLetters(s)]);
+
+/** Why nothing is written where a home names an owner too long to look for: where it stands and its length, never its letters. */
+export function tooLongOwner(where: string, chars: number): OutputError {
+  return new OutputError(`the home in ${where} names an owner of ${chars} characters, more than the ${MAX_NAME_CHARS} the tool can look for; nothing written`);
+}
 
 /** The length of the longest form of the first name too long to be looked for, with the name; none where every name can be. */
 export function tooLongName(names: Iterable<string>): { name: string; chars: number } | null {

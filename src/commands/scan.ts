@@ -1,8 +1,7 @@
 import path from "node:path";
 import { parseFlags, UsageError } from "../cli-args.js";
-import { OutputError } from "../errors.js";
 import { guarded, type Command } from "../command.js";
-import { homeGrammar, MAX_NAME_CHARS, spanNames, tooLongName, userNamePattern } from "../homes.js";
+import { homeGrammar, spanNames, tooLongName, tooLongOwner, userNamePattern } from "../homes.js";
 import { listFiles } from "../io/list-files.js";
 import { readRegularFile } from "../io/read-capture-dir.js";
 import { loadSetting, type Setting } from "../io/setting.js";
@@ -59,7 +58,7 @@ function taughtNames(inputs: ScanInput[], setting: Setting): string[] {
     if (!grammar.mayHold(text)) continue;
     const names = grammar.realOwners(text).flatMap((o) => (o.tilde ? [] : spanNames(o)));
     const tooLong = tooLongName(names);
-    if (tooLong) throw new OutputError(`the home in ${setting.display.path(file)} names an owner of ${tooLong.chars} characters, more than the ${MAX_NAME_CHARS} the tool can look for; nothing written`);
+    if (tooLong) throw tooLongOwner(setting.display.path(file), tooLong.chars);
     for (const name of names) if (name.length >= 2) taught.add(name);
   }
   return [...taught];

@@ -1,7 +1,6 @@
 import type { Display } from "../../display.js";
 import { finding } from "../../findings.js";
-import { OutputError } from "../../errors.js";
-import { homeGrammar, MAX_NAME_CHARS, ownerNames, spanNames, tooLongName, userNamePattern, type HomeGrammar, type OwnerSpan } from "../../homes.js";
+import { homeGrammar, ownerNames, spanNames, tooLongName, tooLongOwner, userNamePattern, type HomeGrammar, type OwnerSpan } from "../../homes.js";
 import { decodeJsonString, nestedReadings } from "../../json/escapes.js";
 import { stringTokens } from "../../json/reader.js";
 import type { Capture, LearnedName, Rules, Substitution } from "../../types.js";
@@ -65,7 +64,7 @@ function refuseTooLong(learnedAt: Map<string, LearnedName>, display: Display): v
   const learned = tooLongName(learnedAt.keys());
   const at = learned && learnedAt.get(learned.name);
   if (!learned || !at) return;
-  throw new OutputError(`the home in ${at.file} at ${display.pointer(at.pointer)} names an owner of ${learned.chars} characters, more than the ${MAX_NAME_CHARS} the tool can look for; nothing written`);
+  throw tooLongOwner(`${at.file} at ${display.pointer(at.pointer)}`, learned.chars);
 }
 
 /** The registry, in the order the rules apply. */

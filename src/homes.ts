@@ -260,12 +260,21 @@ function climbed(text: string, end: number, starts: PathStarts, known: string[],
   // How many folders below the homes the path stands, from inside the owner's own.
   let depth = 1;
   for (let at = end, step = 0; step < CLIMB_STEPS; step++) {
+    // Past the quote that closes an owner in quotes.
+    if (depth === 1) at = openingQuoteEnd(text, at, OPENING_QUOTE);
     SEPARATOR_AT.lastIndex = at;
     if (!SEPARATOR_AT.test(text)) break;
     const from = SEPARATOR_AT.lastIndex;
     SPACED_FOLDER.lastIndex = from;
     FOLDER.lastIndex = from;
     const folder = SPACED_FOLDER.exec(text)?.[0] ?? FOLDER.exec(text)?.[0];
+    // The owner reached may stand in quotes, as one right after a root does ("/home/x/../'Jean Pierre'\"Dupont\""), where that reads further than the folder.
+    const quoted = depth === 0 ? quotedOwner(text, from) : null;
+    if (quoted !== null && quoted.start + quoted.owner.length >= from + (folder?.length ?? 0)) {
+      out.push({ start: quoted.start, end: quoted.start + quoted.owner.length, owner: quoted.owner, real: isOwner(quoted.owner), tilde: false, sure: true });
+      [depth, at] = [1, quoted.start + quoted.owner.length];
+      continue;
+    }
     if (folder === undefined) break;
     if (depth === 0 && !/^\.+$/.test(folder)) {
       const owner = ownerAt(text, from, SPACED_OWNER, known) ?? folder;
@@ -453,8 +462,7 @@ function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number
   const quoted = root.slug || root.tilde ? null : quotedOwner(text, rootEnd);
   if (quoted !== null) return { start: quoted.start, end: quoted.start + quoted.owner.length, owner: quoted.owner, real: ctx.isOwner(quoted.owner), tilde: false, sure: true };
   const opened = root.slug || root.tilde ? rootEnd : openingQuoteEnd(text, rootEnd, OWNER_QUOTE);
-  // Under a drive or a Windows root, not where only escapes put backslashes before it ("\x2fhome\x2fana").
-  const onWindows = root.windows || /[A-Za-z]:$/.test(text.slice(Math.max(0, from - 2), from));
+  const onWindows = underWindowsRoot(text, from, root);
   const at = onWindows && opened === rootEnd ? rootEnd - spelledSeparatorTail(text, from, rootEnd) : opened;
   const lead = root.slug ? at : unreadLeadEnd(text, at);
   const read = ownerAt(text, lead, pattern, ctx.knownForms) ?? (lead > at ? "" : null);
@@ -474,6 +482,42 @@ const SPELT_SEPARATOR_TAIL = new RegExp(String.raw`(?<=\\)${SPELT_SEPARATOR}$`);
 const SPELT_SEPARATOR_IN = new RegExp(String.raw`\\${SPELT_SEPARATOR}`);
 const OWNER_CHAR = new RegExp(`[${LETTER}]`);
 
+/** Under a drive or a Windows root, not where only escapes put backslashes before it ("\x2fhome\x2fana"). */
+function underWindowsRoot(text: string, from: number, root: RootMeta): boolean {
+  return root.windows || /[A-Za-z]:$/.test(text.slice(Math.max(0, from - 2), from));
+}
+
+// Where a Windows root's separators go on past one spelt like an escape ("C:\Users\134\w", "C:\Users\x5c"
+// at the text's end), Windows reads the escape's tail as the folder after the separator: that folder
+// is an owner too, beside the one the escape reading finds after the run.
+const SEPARATOR_RUN_END = new RegExp(`(?:${ONE_SEP})+$`);
+const ONE_SEP_AT = new RegExp(ONE_SEP, "y");
+const SPELT_AFTER_BACKSLASHES = new RegExp(String.raw`^\\+${SPELT_SEPARATOR}$`);
+const BARE_SEPARATOR = /^(?:\/|\\+)$/;
+
+/** The folder a Windows root's run of separators spells after its first backslash, where an escape would read a separator there; null where none does. */
+function speltFolderOwner(ctx: WalkContext, text: string, from: number, rootEnd: number): OwnerSpan | null {
+  if (spelledSeparatorTail(text, from, rootEnd) > 0) return null;
+  const lookFrom = Math.max(from, rootEnd - 64);
+  const run = SEPARATOR_RUN_END.exec(text.slice(lookFrom, rootEnd));
+  if (run === null) return null;
+  const runStart = lookFrom + run.index;
+  if (SPELT_SEPARATOR_IN.test(text.slice(from, runStart))) return null;
+  for (let k = runStart; k < rootEnd; ) {
+    ONE_SEP_AT.lastIndex = k;
+    const token = ONE_SEP_AT.exec(text)?.[0];
+    if (token === undefined) return null;
+    if (SPELT_AFTER_BACKSLASHES.test(token)) {
+      const start = k + token.search(/[^\\]/);
+      const owner = text.slice(start, k + token.length);
+      return { start, end: k + token.length, owner, real: ctx.isOwner(owner), tilde: false, sure: true, windowsFolder: true };
+    }
+    if (!BARE_SEPARATOR.test(token)) return null;
+    k += token.length;
+  }
+  return null;
+}
+
 /** How many characters of a Windows root's end are an escape's tail that the owner after it may begin with (0: none). */
 function spelledSeparatorTail(text: string, from: number, rootEnd: number): number {
   if (!OWNER_CHAR.test(text.charAt(rootEnd))) return 0;
@@ -489,43 +533,91 @@ const OWNER_QUOTE = /\\*(['"`])(?=[A-Za-z0-9\u0080-\uffff])/y;
 // Where a closing quote follows, the quote may be doubled ("''ann''") and the name may begin with
 // spaces ("' ann'"): what is between the quotes is the owner still.
 const CLOSED_QUOTE = /\\*(['"`])(?:\\*\1)*(?= *[A-Za-z0-9\u0080-\uffff&])/y;
-// A name between quotes may hold what a text escapes but never a separator, however spelt ("'&eacute;ric'").
+// A name between quotes may hold what a text escapes but never a separator, however spelt
+// ("'&eacute;ric'"), and the other quotes ("'Jean"x'"); it ends at the first of its own quote, after
+// any backslashes. A part after the first may be empty ('Jean''').
 const IN_QUOTES = String.raw`[^${STOP}\n\r\t]|&(?:(?:amp|AMP);)*(?!${HTML_SEPARATOR})(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});`;
-const QUOTED_NAME = new RegExp(String.raw`(?:${IN_QUOTES}){1,255}?(?=\\*(['"\x60]))`, "y");
-// How a shell joins more to a quoted name: an apostrophe spelt between two quoted parts ('O'\''Brien',
-// 'O'"'"'Brien'), or doubled inside them as PowerShell spells it ('O''Brien').
-const JOINED_QUOTE = /'(?:\\+'|"'")'|''(?=[^'\s\/\\])/y;
-// How many quoted parts one owner is read through: far more than any name is written in.
-const QUOTED_PARTS = 8;
+const QUOTE_SOURCE = new Map([
+  ["'", "'"],
+  ['"', '"'],
+  ["`", String.raw`\x60`],
+]);
+const QUOTED_BY = new Map(
+  [...QUOTE_SOURCE].map(([quote, own]) => {
+    const others = [...QUOTE_SOURCE].filter(([q]) => q !== quote).map(([, source]) => source).join("");
+    return [quote, new RegExp(String.raw`(?:${IN_QUOTES}|[${others}]){0,255}?(?=\\*${own})`, "y")];
+  }),
+);
+// What a shell joins into one word after a closing quote, with no space between: a quote or a space
+// it escaped ('O'\''Brien', 'Jean'\ 'Pierre'), another quoted part in any quote ("Jean ""Pierre",
+// 'Jean Pierre'"Dupont", 'O''Brien' as PowerShell spells it), a part in bash's ANSI-C quotes
+// ('Jean'$'\x20''Pierre'), and letters ('Jean Pierre'Dupont). A quote is one where as many
+// backslashes stand before it as before the name's first (none in a shell's text, one in JSON
+// held in a string); with any other number it is escaped, part of the word.
+const ESCAPED_SPACE = /\\+ /y;
+const OPENING_QUOTE = /\\*(['"`])/y;
+const ANSI_C_PART = /\$'(?:[^'\\\n]|\\[^\n]){0,255}'/y;
+// How many pieces one owner is read through: far more than any name is written in.
+const QUOTED_PARTS = 16;
 
 function openingQuoteEnd(text: string, at: number, pattern: RegExp): number {
   pattern.lastIndex = at;
   return pattern.test(text) ? pattern.lastIndex : at;
 }
 
+/** `pattern` matched at `at`: where its match ends, or -1. */
+function endOf(pattern: RegExp, text: string, at: number): number {
+  pattern.lastIndex = at;
+  return pattern.test(text) ? pattern.lastIndex : -1;
+}
+
+/** A part quoted with `quote` from `at`: where its content ends and where the closing quote ends; null where none closes. */
+function quotedPart(text: string, at: number, quote: string): { end: number; closed: number } | null {
+  const end = endOf(QUOTED_BY.get(quote) as RegExp, text, at);
+  return end === -1 ? null : { end, closed: endOf(OPENING_QUOTE, text, end) };
+}
+
 /**
- * The owner between quotes opened before `at`, through every part a shell joins to it: an
- * apostrophe it spelt ('O'\''Brien Last') or letters right after the closing quote ('Jean Pierre'Dupont).
+ * The owner between quotes opened before `at`, through every piece a shell joins to it in one word
+ * ('O'\''Brien Last', "Jean ""Pierre", 'Jean Pierre'Dupont). Past a quote that opens and never
+ * closes, the rest of the folder is the name's still.
  */
 function quotedName(text: string, at: number, quote: string): string | null {
-  let closed = -1;
-  let end = at;
-  for (let part = 0; part < QUOTED_PARTS; part++) {
-    QUOTED_NAME.lastIndex = end;
-    const inside = QUOTED_NAME.exec(text);
-    if (inside === null || inside[1] !== quote) break;
-    closed = end + inside[0].length;
-    JOINED_QUOTE.lastIndex = closed;
-    if (quote !== "'" || !JOINED_QUOTE.test(text)) break;
-    end = JOINED_QUOTE.lastIndex;
+  const first = quotedPart(text, at, quote);
+  if (first === null || first.end === at) return null;
+  const level = backslashesBefore(text, at - 1);
+  let end = first.end;
+  let next = first.closed;
+  for (let piece = 0; piece < QUOTED_PARTS; piece++) {
+    const escaped = endOf(ESCAPED_SPACE, text, next);
+    const ansi = escaped === -1 ? endOf(ANSI_C_PART, text, next) : -1;
+    const letters = escaped === -1 && ansi === -1 ? endOf(SEGMENT_OWNER, text, next) : -1;
+    if (escaped !== -1 || ansi !== -1 || letters !== -1) {
+      next = Math.max(escaped, ansi, letters);
+      if (escaped === -1) end = ansi === -1 ? letters : ansi - 1;
+      continue;
+    }
+    const opened = endOf(OPENING_QUOTE, text, next);
+    if (opened === -1) break;
+    if (opened - 1 - next !== level) {
+      next = opened;
+      continue;
+    }
+    const part = quotedPart(text, opened, text.charAt(opened - 1));
+    if (part === null) {
+      end = Math.max(end, endOf(SEGMENT_OWNER, text, opened));
+      break;
+    }
+    [end, next] = [part.end, part.closed];
   }
-  if (closed === -1) return null;
-  // Past a spelt apostrophe no quote closes: the rest of the folder is the name's still.
-  // Letters right after the closing quote are the same word to a shell.
-  const after = end > closed ? end : text.indexOf(quote, closed) + 1;
-  SEGMENT_OWNER.lastIndex = after;
-  const joined = end > closed || OWNER_CHAR.test(text.charAt(after)) ? (SEGMENT_OWNER.exec(text)?.[0] ?? "") : "";
-  return text.slice(at, joined === "" ? closed : after + joined.length);
+  return text.slice(at, end);
+}
+
+/** How many backslashes stand right before `at`. */
+function backslashesBefore(text: string, at: number): number {
+  let k = at;
+  while (k > 0 && text.charCodeAt(k - 1) === 0x5c) k--;
+  return at - k;
 }
 
 /** The quoted owner at `rootEnd`, where a closing quote ends it: a quote doubled and spaces after it first. */
@@ -576,7 +668,11 @@ function collect(ctx: WalkContext, text: string, re: RegExp, breaks: RegExp, pic
     const inHome = starts.homeIn === from && !starts.climbsTo(m.index);
     if (!ctx.anywhere && (inHome || (root.anchored && !ctx.stands(text, from, m.index)))) continue;
     const at = m.index + m[0].length;
-    const owner = ownerSpan(ctx, text, from, at, root);
+    let owner = ownerSpan(ctx, text, from, at, root);
+    const spelt = root.slug || !underWindowsRoot(text, from, root) ? null : speltFolderOwner(ctx, text, from, at);
+    // Right before the owner the escape reading finds ("C:\Users\x2f and more"), the folder is one with it.
+    if (spelt !== null && owner !== null && owner.start <= spelt.end) owner = { ...owner, start: spelt.start, owner: text.slice(spelt.start, owner.end), real: true, windowsFolder: true };
+    else if (spelt !== null) out.push(spelt);
     // "/home/.." climbs above the homes: what follows is read as any path is.
     if (owner === null || /^\.\.?$/.test(owner.owner)) continue;
     out.push(owner);
@@ -707,8 +803,8 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
 export function ownerNames(owner: string, sure = true): string[] {
   const spelt = spelledName(owner).replace(/\\(?=\s)/g, "");
   const local = spelt.replace(/^([^@]+)@.*$/su, "$1").replace(/^([^+]+)\+.*$/su, "$1");
-  const words = local
-    .split(/[\s._-]+/u)
+  // Each word also as the parts a shell's quotes join ("Jean Pierre'\"Dupont\"": Dupont).
+  const words = [...new Set([...local.split(/[\s._-]+/u), ...local.split(/[\s._'"\x60\\-]+/u)])]
     .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""))
     .filter((w) => /\p{L}/u.test(w) && [...w].length >= 2);
   const taught = [owner, spelt, ...(sure ? words : words.slice(0, 1))];

@@ -302,6 +302,18 @@ describe("owners whose folder name holds a space or other characters, end to end
     for (const word of [first, last]) expect(JSON.stringify(r.json), word).not.toMatch(new RegExp(word, "i"));
   });
 
+  it("each part of an owner a shell's quotes join is a name: alone in a value substitution keeps, it refuses the file", () => {
+    const dir = tempDir();
+    write(dir, {
+      "codex_session_start_0_171_0.1.json": start({ cwd: `/home/'${first}'"${last}"/work` }),
+      "codex_pre_tool_use_0_171_0.1.json": call(`call_${last}_01`),
+    });
+    const r = clearJson(["substitute", dir, "--out", path.join(tempDir(), "out")]);
+    expect(r.code).toBe(1);
+    expect(findingsOf(r, "user-name-left").map((f) => [f.file, f.pointer])).toEqual([["codex_pre_tool_use_0_171_0.1.json", "/tool_use_id"]]);
+    for (const word of [first, last]) expect(JSON.stringify(r.json), word).not.toMatch(new RegExp(word, "i"));
+  });
+
   it("a home bare in a command teaches its owner's first word only: the words after it may be the command's", () => {
     const dir = tempDir();
     write(dir, {
@@ -645,6 +657,15 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     [`/home/'O'"'"'${owner}'/w`, "/home/'user'/w"],
     [`/home/'O'\\''${owner}/w`, "/home/'user/w"],
     [`/home/'${spaced}'${other}/w`, "/home/'user/w"],
+    // Another quoted part in either quote, an empty one, a space or a quote escaped between parts, bash's ANSI-C quotes, the other quote inside.
+    [`/home/'${spaced}'"${other}"/w`, `/home/'user"/w`],
+    [`/home/"${spaced} ""${other}"/w`, '/home/"user"/w'],
+    [`/home/'${spaced}'' ${other}'/w`, "/home/'user'/w"],
+    [`/home/"${owner}"'${other}'/w`, `/home/"user'/w`],
+    [`/home/'${other}'\\ '${spaced}'/w`, "/home/'user'/w"],
+    [`/home/'${other}'$'\\x20''${spaced}'/w`, "/home/'user'/w"],
+    [`/home/\\"${other}\\"\\"${spaced}\\"/w`, '/home/\\"user\\"/w'],
+    [`/home/'${spaced}"x'/w`, "/home/'user'/w"],
     // A quote that closes after the folder: the owner is read after it as any owner is.
     [`cat "/home/'${owner}/w"`, `cat "/home/'user/w"`],
     // A letter HTML names begins the owner; a shell's backslash before a letter beyond ASCII goes on with it.
@@ -667,6 +688,12 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     [`C:\\\\Users\\\\x20${tail}\\\\w`, "C:\\\\Users\\\\user\\\\w"],
     [`C:\\\\Users\\\\u00a0${tail}\\\\w`, "C:\\\\Users\\\\user\\\\w"],
     [`C:\\\\Users\\\\x2f${tail}\\\\w`, "C:\\\\Users\\\\user\\\\w"],
+    // A Windows folder whose whole name an escape would read as a separator: Windows reads it as the owner's folder, the escape reading finds the folder after it.
+    [`C:\\Users\\134\\${owner}\\w`, "C:\\Users\\user\\user\\w"],
+    [`C:\\Users\\\\u005c\\${owner}`, "C:\\Users\\\\user\\user"],
+    [`\\\\srv\\home$\\057\\${owner}\\w`, "\\\\srv\\home$\\user\\user\\w"],
+    [`C:\\Users\\x5c`, "C:\\Users\\user"],
+    [`C:\\Users\\x2f ${spaced}`, "C:\\Users\\user"],
     // Climbing back to the homes with "..", however many folders down: the folder it reaches is another owner's.
     [`/home/${owner}/x/../../${other}/w`, "/home/user/x/../../user/w"],
     [`/home/${owner}/.././${other}/w`, "/home/user/.././user/w"],
@@ -674,6 +701,9 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     [`~${owner}/../${other}/w`, "~user/../user/w"],
     [`/home/${owner}/a/../b/w`, "/home/user/a/../b/w"],
     [`/home/${owner}/x/../../../etc/w`, "/home/user/x/../../../etc/w"],
+    // Onto an owner in quotes, joined parts and all; from one.
+    [`/home/${other}/x/../../'${spaced}'"${other}"/w`, `/home/user/x/../../'user"/w`],
+    [`/home/"${other}"/x/../../'${spaced}'/w`, '/home/"user"/x/../../user/w'],
     // Through folders that hold spaces or punctuation; a space after ".." ends the path there.
     [`/home/${owner}/My Documents/../../${other}/w`, "/home/user/My Documents/../../user/w"],
     [`C:\\Users\\${owner}\\Program Files (x86)\\..\\..\\${other}\\w`, "C:\\Users\\user\\Program Files (x86)\\..\\..\\user\\w"],

@@ -1,5 +1,6 @@
 import { OutputError } from "./errors.js";
 import { lastAtOrBelow, pushAll } from "./collections.js";
+import { spellingsUndone } from "./name-spellings.js";
 import { MAY_HOLD_ESCAPE, textEscapeReading, undoTextEscapes, unreadEscapeEnd, unreadLeadEnd, type TextEscapeReading } from "./home-escapes.js";
 import { escapeRegex } from "./regex.js";
 import type { HomeRules } from "./types.js";
@@ -886,25 +887,10 @@ export function nameReadings(text: string): string[] {
   const out = /[\\\x00-\x1f\x7f]/.test(text) ? [text.replace(SPREAD_BY, ""), text.replace(SPREAD_BY_ESCAPES, (m) => (m.endsWith("'") ? "'" : ""))] : [];
   const plain = plainLetters(text);
   if (plain !== text) out.push(plain);
-  // Without what spells nothing visible, however written.
-  INVISIBLE_SPELT.lastIndex = 0;
-  if (INVISIBLE_SPELT.test(text)) out.push(plainLetters(text.replace(INVISIBLE_SPELT, "")).replace(SPREAD_BY, ""));
+  // With every spelling of a character undone and what shows nothing taken out.
+  for (const undone of spellingsUndone(text, plainLetters)) if (undone !== text) out.push(undone);
   return out;
 }
-
-// What a text shows nothing for, as itself or spelt: a terminal's styling (ESC, or an escape of it,
-// then "[", numbers and a letter); a control or an invisible character (a zero-width space or
-// joiner, a soft hyphen, a byte-order mark, a word joiner) as a C, JSON, shell or JavaScript
-// escape, URL-encoded (in UTF-8) or by HTML's number or name.
-const INVISIBLE_SPELT = new RegExp(
-  [
-    String.raw`(?:\x1b|(?<!\\)\\+(?:x1[bB]|u001[bB]|u\{0*1[bB]\}|033|e))\[[0-9;]*[A-Za-z]`,
-    String.raw`(?<!\\)\\+(?:x[01][0-9A-Fa-f]|x7[fF]|u00[01][0-9A-Fa-f]|u007[fF]|u00[aA][dD]|u200[b-fB-F]|u206[0-4]|u[fF][eE][fF][fF]|u\{0*(?:[01]?[0-9A-Fa-f]|7[fF]|[aA][dD]|200[b-fB-F]|206[0-4]|[fF][eE][fF][fF])\}|c[A-Za-z]|177|[0-3]?[0-7]{1,2}(?![0-7]))`,
-    String.raw`%(?:[01][0-9A-Fa-f]|7[fF]|[cC]2%[aA][dD]|[eE]2%80%8[b-fB-F]|[eE]2%81%[aA][0-4]|[eE][fF]%[bB][bB]%[bB][fF])`,
-    String.raw`&(?:amp;)*(?:#(?:0*(?:[0-9]|[12][0-9]|3[01]|127|173|820[3-7]|828[89]|829[0-2]|65279)|[xX]0*(?:[01]?[0-9A-Fa-f]|7[fF]|[aA][dD]|200[b-fB-F]|206[0-4]|[fF][eE][fF][fF]));|(?:zwnj|zwj|shy|ZeroWidthSpace|NoBreak|NegativeVeryThinSpace|NegativeThinSpace|NegativeMediumSpace|NegativeThickSpace|InvisibleTimes|InvisibleComma|ApplyFunction|it|ic|af);)`,
-  ].join("|"),
-  "g",
-);
 
 /**
  * A text as its letters read, however Unicode composed or styled them: compatibility forms made
@@ -919,8 +905,18 @@ export function plainLetters(text: string): string {
     .replace(LOOK_ALIKE, (c) => LOOK_ALIKES.get(c) as string);
 }
 
-// Letters Unicode does not decompose that read as a plain one: a dotless i, a barred or stroked letter.
-const LOOK_ALIKES = new Map(Object.entries({ ı: "i", ȷ: "j", ł: "l", Ł: "L", ø: "o", Ø: "O", đ: "d", Đ: "D", ħ: "h", Ħ: "H", ŧ: "t", Ŧ: "T", ƀ: "b", ɨ: "i", ʉ: "u" }));
+// Letters Unicode does not decompose that read as a plain one: a dotless i, a barred, stroked or
+// belted letter, a ligature, the Latin letters of other shapes, and the Cyrillic and Greek letters
+// drawn as Latin ones.
+const LOOK_ALIKES = new Map(
+  Object.entries({
+    ...{ ı: "i", ȷ: "j", ł: "l", Ł: "L", ø: "o", Ø: "O", đ: "d", Đ: "D", ħ: "h", Ħ: "H", ŧ: "t", Ŧ: "T", ƀ: "b", ɨ: "i", ʉ: "u", ɫ: "l", ɬ: "l", ɵ: "o", Ɵ: "O", ƶ: "z", Ƶ: "Z", ǥ: "g", Ǥ: "G", ð: "d", Ð: "D" },
+    ...{ ß: "ss", ẞ: "SS", æ: "ae", Æ: "AE", œ: "oe", Œ: "OE", ɑ: "a", ɡ: "g", ɩ: "i", ʏ: "y", ʀ: "r", ɪ: "i", ɴ: "n", ʙ: "b", ʜ: "h", ʟ: "l", ᴅ: "d", ᴇ: "e", ᴋ: "k", ᴍ: "m", ᴏ: "o", ᴘ: "p", ᴛ: "t", ᴜ: "u", ᴠ: "v", ᴡ: "w", ᴢ: "z", ꜱ: "s" },
+    ...{ а: "a", в: "b", е: "e", к: "k", м: "m", н: "h", о: "o", р: "p", с: "c", т: "t", у: "y", х: "x", і: "i", ј: "j", ѕ: "s", ԁ: "d", ԛ: "q", ԝ: "w", һ: "h", ӏ: "l", ɜ: "e" },
+    ...{ А: "A", В: "B", Е: "E", К: "K", М: "M", Н: "H", О: "O", Р: "P", С: "C", Т: "T", У: "Y", Х: "X", І: "I", Ј: "J", Ѕ: "S", Ԁ: "D", Ԛ: "Q", Ԝ: "W", Һ: "H", Ӏ: "I" },
+    ...{ α: "a", ο: "o", ρ: "p", ν: "v", ι: "i", κ: "k", τ: "t", υ: "u", χ: "x", ε: "e", Α: "A", Β: "B", Ε: "E", Ζ: "Z", Η: "H", Ι: "I", Κ: "K", Μ: "M", Ν: "N", Ο: "O", Ρ: "P", Τ: "T", Υ: "Y", Χ: "X" },
+  }),
+);
 const LOOK_ALIKE = new RegExp(`[${[...LOOK_ALIKES.keys()].join("")}]`, "g");
 
 /** The longest name the scan looks for: far above any account's, far below what overflows a search. */

@@ -764,10 +764,17 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     expect(readdirSync(out)).toEqual(["codex_session_start_0_171_0.1.json"]);
   });
 
-  it("so does one with what shows nothing spelt inside it: an escaped control or invisible character, URL- or HTML-encoded, a terminal's styling, a look-alike letter", () => {
+  it("so does one with what shows nothing spelt inside it: an escaped control or invisible character, URL- or HTML-encoded or by name, a terminal's sequence, a look-alike letter or a letter spelt", () => {
     const name = ["zo", "\u00eb", "lla"].join("");
     const inside = ["\\x7f", "\\u{0}", "\\cA", "%00", "&#0;", "&#8203;", "&amp;#8203;", "&#x200B;", "&zwnj;", "&shy;", "%E2%80%8B", "\\x1b[1m", "\u001b[1;31m", "\\e[31m", "\\033[0m"];
-    const forms = [...inside.map((x) => `zoe${x}lla`), "zoełla", "ZOE\u0141LA"];
+    // Spelt in the other ways a text writes a character: a bidirectional mark or isolate, a variation
+    // selector, a grapheme joiner, by HTML's name or number without its ";", by Python's name or Perl's
+    // U+ number, as \U, \x{}, %u or UTF-8 bytes; a terminal's other sequences (a character set, a
+    // title to BEL or ST, a CSI by its one C1 control).
+    const more = ["&lrm;", "&rlm;", "&#x2066;", "&#x180E;", "&#xFE0F;", "&#847;", "%EF%B8%8F", "\\U0000200B", "\\x{200b}", "%u200B", "\\N{ZERO WIDTH SPACE}", "\\N{U+200B}", "&#8203", "&shy", "\\xc2\\xad", "\u001b(B", "\\e(B", "\u001b]0;t\u0007", "\\x1b]8;;\\x1b\\\\", "\\x9b", "\\x9b1m", "\u009b1m", "&#155;1m", "%C2%9B1m"];
+    // A letter spelt as an escape, by Python's name or by HTML's name with its mark.
+    const letters = ["zo\\x65lla", "zo\\N{LATIN SMALL LETTER E}lla", "zo&euml;lla", "zo&eumllla"];
+    const forms = [...[...inside, ...more].map((x) => `zoe${x}lla`), ...letters, "zoełla", "ZOE\u0141LA", "z\u043eella", "ZO\u0395LLA", "zoe\u026bla", "z\u0275ella"];
     const dir = tempDir();
     writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify(start(`/Users/${name}/w`)));
     forms.forEach((form, i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 2}.json`), JSON.stringify(start(`/srv/${form}`))));

@@ -136,7 +136,8 @@ class ReadingWriter {
  * digit (`jo\1hn`, `a\nnabelle`, `john\.smith`). A control with no small letter or digit after it
  * ends a name (`<owner>\n`, `\nREADME`), and a capital after a backslash begins a Windows folder.
  */
-const UNREAD_REFERENCE = /&(?:amp;)*(?:[A-Za-z](?:acute|grave|circ|uml|tilde|ring|cedil|slash|caron|ogon|macr|dot|breve|strok|dblac)|[A-Za-z]{2}lig|szlig|eth|ETH|thorn|THORN);/y;
+// HTML reads the letters it named before 2011 without their ";" too ("&eacuteric" is "éric").
+const UNREAD_REFERENCE = /&(?:amp;)*(?:(?:[A-Za-z](?:acute|grave|circ|uml|tilde|ring|cedil|slash)|[aA][eE]lig|szlig|eth|ETH|thorn|THORN);?|(?:[A-Za-z](?:caron|ogon|macr|dot|breve|strok|dblac)|[A-Za-z]{2}lig);)/y;
 const UNREAD_QUOTE = /(?:\\*['"]|['"][ \t]+['"]|&(?:amp;)*(?:[rl]squo|apos|quot);)+(?=[A-Za-z0-9\u0080-\uffff\\])/y;
 // A character a Windows profile name may hold that ends a path segment here ("Tom&Jerry", "ann(work)", "bob#2"), before a letter or digit.
 const CLOSERS: Record<string, string> = { ")": "(", "}": "{", "]": "[" };

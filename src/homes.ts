@@ -374,7 +374,8 @@ function compilePatterns(rules: HomeRules): Patterns {
     .sort((a, b) => b.root.length - a.root.length)
     .map((r, i) => {
       // "/home/./ana" is ana's home too.
-      const after = r.root === "~" ? String.raw`(?=[A-Za-z\u0080-\uffff])` : `${ANY_SEP}(?:\\.${ANY_SEP})*`;
+      // After "~", a name: also one in quotes or begun with a letter HTML names ("~'ann'", "~&eacute;ric").
+      const after = r.root === "~" ? String.raw`(?=[A-Za-z\u0080-\uffff]|\\*['"\x60][A-Za-z0-9\u0080-\uffff]|&(?:amp;)*[A-Za-z]{2})` : `${ANY_SEP}(?:\\.${ANY_SEP})*`;
       const lead = r.root === "~" ? String.raw`(?<![${LETTER}_~.\-])` : "";
       const domains = listed.has(r.id);
       const windows = r.separators.includes("\\") || r.root.includes("{drive}");
@@ -460,8 +461,8 @@ function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number
   const pattern = root.spaced ? SPACED_OWNER : root.slug ? SLUG_OWNER : SEGMENT_OWNER;
   // A home under a drive ("C:/msys64/home/<owner>") or written with backslashes before it is a Windows path too.
   const windows = root.windows || /[A-Za-z]:$/.test(text.slice(Math.max(0, from - 2), from)) || text.slice(from, rootEnd).includes("\\");
-  const quoted = root.slug || root.tilde ? null : quotedOwner(text, rootEnd);
-  if (quoted !== null) return { start: quoted.start, end: quoted.start + quoted.owner.length, owner: quoted.owner, real: ctx.isOwner(quoted.owner), tilde: false, sure: true };
+  const quoted = root.slug ? null : quotedOwner(text, rootEnd);
+  if (quoted !== null) return { start: quoted.start, end: quoted.start + quoted.owner.length, owner: quoted.owner, real: ctx.isOwner(quoted.owner), tilde: root.tilde, sure: true };
   const opened = root.slug || root.tilde ? rootEnd : openingQuoteEnd(text, rootEnd, OWNER_QUOTE);
   const onWindows = underWindowsRoot(text, from, root);
   const at = onWindows && opened === rootEnd ? rootEnd - spelledSeparatorTail(text, from, rootEnd) : opened;

@@ -644,6 +644,8 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     [`/home/'${spaced}'/w`, "/home/'user'/w"],
     [`/home/"${owner}"/w`, '/home/"user"/w'],
     [`/Users/\`${owner}\`/w`, "/Users/\`user\`/w"],
+    [`cd ~'${spaced}'/w`, "cd ~'user'/w"],
+    [`~\\"${owner}\\"/w`, '~\\"user\\"/w'],
     [`cd /home/\\"${owner}\\"/w`, 'cd /home/\\"user\\"/w'],
     [`C:\\Users\\'${spaced}'\\w`, "C:\\Users\\'user'\\w"],
     // A quote doubled, spaces after the opening quote, a reference inside: between the quotes is the owner still.
@@ -668,8 +670,10 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     [`/home/'${spaced}"x'/w`, "/home/'user'/w"],
     // A quote that closes after the folder: the owner is read after it as any owner is.
     [`cat "/home/'${owner}/w"`, `cat "/home/'user/w"`],
-    // A letter HTML names begins the owner; a shell's backslash before a letter beyond ASCII goes on with it.
+    // A letter HTML names begins the owner, its ";" left out as HTML allows too; a shell's backslash before a letter beyond ASCII goes on with it.
     [`/home/&eacute;${owner}/w`, "/home/user/w"],
+    [`/home/&eacute${owner}/w`, "/home/user/w"],
+    [`~&eacute;${owner}/w`, "~user/w"],
     [`/home/&amp;Eacute;${owner}/w`, "/home/user/w"],
     [`/home/qu\\\u00ec${tail}/w`, "/home/user/w"],
     // Terminal styling before the name, as itself or escaped, spells nothing: it goes with the owner.

@@ -270,16 +270,17 @@ function climbed(text: string, end: number, starts: PathStarts, known: string[],
     FOLDER.lastIndex = from;
     const folder = SPACED_FOLDER.exec(text)?.[0] ?? FOLDER.exec(text)?.[0];
     // The owner reached may stand in quotes, as one right after a root does ("/home/x/../'Jean Pierre'\"Dupont\""), where that reads further than the folder.
-    const quoted = depth === 0 ? quotedOwner(text, from) : null;
-    if (quoted !== null && quoted.start + quoted.owner.length >= from + (folder?.length ?? 0)) {
+    const quoted = depth === 0 ? quotedOwner(text, from, windows) : null;
+    if (quoted !== null && openingQuoteEnd(text, quoted.start + quoted.owner.length, OPENING_QUOTE) >= from + (folder?.length ?? 0)) {
       out.push({ start: quoted.start, end: quoted.start + quoted.owner.length, owner: quoted.owner, real: isOwner(quoted.owner), tilde: false, sure: true });
       [depth, at] = [1, quoted.start + quoted.owner.length];
       continue;
     }
     if (folder === undefined) break;
     if (depth === 0 && !/^\.+$/.test(folder)) {
-      const owner = ownerAt(text, from, SPACED_OWNER, known) ?? folder;
-      const span: OwnerSpan = { start: from, end: from + owner.length, owner, real: isOwner(owner), tilde: false, sure: true };
+      const end = ownerWordEnd(text, from, from + (ownerAt(text, from, SPACED_OWNER, known) ?? folder).length, windows, SPACED_OWNER);
+      const owner = text.slice(from, end);
+      const span: OwnerSpan = { start: from, end, owner, real: isOwner(owner), tilde: false, sure: true };
       if (windows && text.charAt(from - 1) === "\\") span.windowsFolder = true;
       out.push(span);
       [depth, at] = [1, from + owner.length];
@@ -461,7 +462,7 @@ function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number
   const pattern = root.spaced ? SPACED_OWNER : root.slug ? SLUG_OWNER : SEGMENT_OWNER;
   // A home under a drive ("C:/msys64/home/<owner>") or written with backslashes before it is a Windows path too.
   const windows = root.windows || /[A-Za-z]:$/.test(text.slice(Math.max(0, from - 2), from)) || text.slice(from, rootEnd).includes("\\");
-  const quoted = root.slug ? null : quotedOwner(text, rootEnd);
+  const quoted = root.slug ? null : quotedOwner(text, rootEnd, windows);
   if (quoted !== null) return { start: quoted.start, end: quoted.start + quoted.owner.length, owner: quoted.owner, real: ctx.isOwner(quoted.owner), tilde: root.tilde, sure: true };
   const opened = root.slug || root.tilde ? rootEnd : openingQuoteEnd(text, rootEnd, OWNER_QUOTE);
   const onWindows = underWindowsRoot(text, from, root);
@@ -470,7 +471,7 @@ function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number
   const read = ownerAt(text, lead, pattern, ctx.knownForms) ?? (lead > at ? "" : null);
   if (read === null) return null;
   const owner = lead > at ? { text: text.slice(at, lead) + read, sure: true } : spacedOwner(text, from, at, read, ctx.isOwner);
-  const end = throughUnread(text, at, at + owner.text.length, windows, pattern);
+  const end = ownerWordEnd(text, at, at + owner.text.length, windows, pattern);
   const whole = text.slice(at, end);
   const span: OwnerSpan = { start: at, end, owner: whole, real: ctx.isOwner(whole) || whole !== owner.text, tilde: root.tilde, sure: owner.sure };
   if (onWindows && text.charAt(at - 1) === "\\") span.windowsFolder = true;
@@ -528,17 +529,17 @@ function spelledSeparatorTail(text: string, from: number, rootEnd: number): numb
 }
 
 // An owner a shell or a writer put in quotes ("/home/'First Last'/x", '/home/\"ann\"'): a quote,
-// after any backslashes, before a letter or digit. What stands between it and the same quote
+// after any backslashes and quotes that join nothing to it ('"'"'First Last', ''ann), before a letter or digit. What stands between it and the same quote
 // (spaces too) is the owner, unless a separator or a line's end comes first: then the owner is
 // read after the quote as any owner is. The quotes stay; the name between them goes.
-const OWNER_QUOTE = /\\*(['"`])(?=[A-Za-z0-9\u0080-\uffff])/y;
+const OWNER_QUOTE = /(?:\\*['"`]){0,8}\\*(['"`])(?=[A-Za-z0-9\u0080-\uffff])/y;
 // Where a closing quote follows, the quote may be doubled ("''ann''") and the name may begin with
 // spaces ("' ann'"): what is between the quotes is the owner still.
 const CLOSED_QUOTE = /\\*(['"`])(?:\\*\1)*(?= *[A-Za-z0-9\u0080-\uffff&])/y;
 // A name between quotes may hold what a text escapes but never a separator, however spelt
 // ("'&eacute;ric'"), and the other quotes ("'Jean"x'"); it ends at the first of its own quote, after
 // any backslashes. A part after the first may be empty ('Jean''').
-const IN_QUOTES = String.raw`[^${STOP}\n\r\t]|&(?:(?:amp|AMP);)*(?!${HTML_SEPARATOR})(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});`;
+const IN_QUOTES = String.raw`[^${STOP}\n\r\t]|\t|&(?:(?:amp|AMP);)*(?!${HTML_SEPARATOR})(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});`;
 const QUOTE_SOURCE = new Map([
   ["'", "'"],
   ['"', '"'],
@@ -553,10 +554,14 @@ const QUOTED_BY = new Map(
 // What a shell joins into one word after a closing quote, with no space between: a quote or a space
 // it escaped ('O'\''Brien', 'Jean'\ 'Pierre'), another quoted part in any quote ("Jean ""Pierre",
 // 'Jean Pierre'"Dupont", 'O''Brien' as PowerShell spells it), a part in bash's ANSI-C quotes
-// ('Jean'$'\x20''Pierre'), and letters ('Jean Pierre'Dupont). A quote is one where as many
+// ('Jean'$'\x20''Pierre'), and letters ('Jean Pierre'Dupont); outside a Windows path, any
+// character a backslash escapes and a line a backslash continues. A quote is one where as many
 // backslashes stand before it as before the name's first (none in a shell's text, one in JSON
 // held in a string); with any other number it is escaped, part of the word.
 const ESCAPED_SPACE = /\\+ /y;
+const ESCAPED_IN_WORD = /\\+(?:[^\s\/\\]| |\r?\n)/y;
+// Letters outside quotes: a quote, even between letters, opens a part.
+const UNQUOTED_PIECE = new RegExp(String.raw`(?:[^${STOP}\s]|%(?!(?:25)*(?:2[fF]|5[cC]))[0-9A-Fa-f]{2})+`, "y");
 const OPENING_QUOTE = /\\*(['"`])/y;
 const ANSI_C_PART = /\$'(?:[^'\\\n]|\\[^\n]){0,255}'/y;
 // How many pieces one owner is read through: far more than any name is written in.
@@ -584,19 +589,26 @@ function quotedPart(text: string, at: number, quote: string): { end: number; clo
  * ('O'\''Brien Last', "Jean ""Pierre", 'Jean Pierre'Dupont). Past a quote that opens and never
  * closes, the rest of the folder is the name's still.
  */
-function quotedName(text: string, at: number, quote: string): string | null {
+function quotedName(text: string, at: number, quote: string, level: number, windows: boolean): string | null {
   const first = quotedPart(text, at, quote);
   if (first === null || first.end === at) return null;
-  const level = backslashesBefore(text, at - 1);
-  let end = first.end;
-  let next = first.closed;
+  return text.slice(at, joinedEnd(text, first.end, first.closed, level, windows));
+}
+
+/**
+ * Where a shell word's content ends that goes on at `next`, its content so far ending at `end`:
+ * through escaped characters (outside a Windows path, any but a separator, and a line continued),
+ * ANSI-C parts, letters and parts in quotes, each quote one with `level` backslashes before it.
+ */
+function joinedEnd(text: string, end: number, next: number, level: number, windows: boolean): number {
   for (let piece = 0; piece < QUOTED_PARTS; piece++) {
-    const escaped = endOf(ESCAPED_SPACE, text, next);
+    const escaped = endOf(windows ? ESCAPED_SPACE : ESCAPED_IN_WORD, text, next);
     const ansi = escaped === -1 ? endOf(ANSI_C_PART, text, next) : -1;
-    const letters = escaped === -1 && ansi === -1 ? endOf(SEGMENT_OWNER, text, next) : -1;
+    const letters = escaped === -1 && ansi === -1 ? endOf(UNQUOTED_PIECE, text, next) : -1;
     if (escaped !== -1 || ansi !== -1 || letters !== -1) {
       next = Math.max(escaped, ansi, letters);
       if (escaped === -1) end = ansi === -1 ? letters : ansi - 1;
+      else if (!/\s/.test(text.charAt(escaped - 1))) end = escaped;
       continue;
     }
     const opened = endOf(OPENING_QUOTE, text, next);
@@ -610,23 +622,51 @@ function quotedName(text: string, at: number, quote: string): string | null {
       end = Math.max(end, endOf(SEGMENT_OWNER, text, opened));
       break;
     }
-    [end, next] = [part.end, part.closed];
+    // A part of quotes alone ('"'"') quotes the next level of a command: it joins no letter to the name.
+    if (/[^'"`\\\s]/.test(text.slice(opened, part.end))) end = part.end;
+    next = part.closed;
   }
-  return text.slice(at, end);
+  return end;
 }
 
-/** How many backslashes stand right before `at`. */
-function backslashesBefore(text: string, at: number): number {
-  let k = at;
-  while (k > 0 && text.charCodeAt(k - 1) === 0x5c) k--;
-  return at - k;
+// A quote right after an owner read without one.
+const QUOTE_NEXT = /\\*['"`]/y;
+
+/**
+ * Where an owner read from `start` to `end` ends: through an escape the readings leave as written
+ * and the folder name after it, and through a part in quotes the same shell word joins to it
+ * ("/home/Jean' Pierre'/x"), where the path goes on after that word.
+ */
+function ownerWordEnd(text: string, start: number, end: number, windows: boolean, pattern: RegExp): number {
+  const read = throughUnread(text, start, end, windows, pattern);
+  if (endOf(QUOTE_NEXT, text, read) === -1) return read;
+  const joined = joinedEnd(text, read, read, quoteLevel(text, endOf(QUOTE_NEXT, text, read) - 1), windows);
+  const after = openingQuoteEnd(text, joined, OPENING_QUOTE);
+  return joined > read && /[A-Za-z0-9\u0080-\uffff]/.test(text.slice(read, joined)) && endOf(SEPARATOR_AT, text, after) !== -1 ? joined : read;
+}
+
+/**
+ * How many of the backslashes before a quote at `at` are the text's own escape of it (JSON in a
+ * string), not a Windows separator: those beyond the run before the folder before it.
+ */
+function quoteLevel(text: string, at: number): number {
+  const backslashesTo = (end: number): number => {
+    let k = end;
+    while (k > 0 && text.charCodeAt(k - 1) === 0x5c) k--;
+    return end - k;
+  };
+  const run = backslashesTo(at);
+  let folder = at - run;
+  const stop = Math.max(0, folder - 256);
+  while (folder > stop && !/[\\/]/.test(text.charAt(folder - 1))) folder--;
+  return Math.max(0, run - backslashesTo(folder));
 }
 
 /** The quoted owner at `rootEnd`, where a closing quote ends it: a quote doubled and spaces after it first. */
-function quotedOwner(text: string, rootEnd: number): { start: number; owner: string } | null {
+function quotedOwner(text: string, rootEnd: number, windows: boolean): { start: number; owner: string } | null {
   for (const pattern of [OWNER_QUOTE, CLOSED_QUOTE]) {
     const opened = openingQuoteEnd(text, rootEnd, pattern);
-    const owner = opened > rootEnd ? quotedName(text, opened, text.charAt(opened - 1)) : null;
+    const owner = opened > rootEnd ? quotedName(text, opened, text.charAt(opened - 1), quoteLevel(text, opened - 1), windows) : null;
     if (owner !== null) return { start: opened, owner };
   }
   return null;
@@ -805,8 +845,10 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
 export function ownerNames(owner: string, sure = true): string[] {
   const spelt = spelledName(owner).replace(/\\(?=\s)/g, "");
   const local = spelt.replace(/^([^@]+)@.*$/su, "$1").replace(/^([^+]+)\+.*$/su, "$1");
-  // Each word also as the parts a shell's quotes join ("Jean Pierre'\"Dupont\"": Dupont).
-  const words = [...new Set([...local.split(/[\s._-]+/u), ...local.split(/[\s._'"\x60\\-]+/u)])]
+  // Each word also as the parts a shell's quotes join ("Jean Pierre'\"Dupont\"": Dupont); a shell's
+  // variable joined to them ("'ann'\"$HOME\"") is the text's, not the name's.
+  const bare = local.replace(/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/g, " ");
+  const words = [...new Set([...bare.split(/[\s._-]+/u), ...bare.split(/[\s._'"\x60\\-]+/u)])]
     .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""))
     .filter((w) => /\p{L}/u.test(w) && [...w].length >= 2);
   const taught = [owner, spelt, ...(sure ? words : words.slice(0, 1))];
@@ -900,25 +942,38 @@ export function nameReadings(text: string): string[] {
  */
 export function plainLetters(text: string): string {
   if (!/[^\x00-\x7f]/.test(text)) return text;
-  return text
+  const plain = text
     .normalize("NFKD")
     .replace(/[\p{M}\p{Default_Ignorable_Code_Point}]/gu, "")
     .replace(LOOK_ALIKE, (c) => LOOK_ALIKES.get(c) as string);
+  return OTHER_SCRIPT_LOOK_ALIKE.test(plain) ? plain.replace(WORD, (word) => (/[A-Za-z]/.test(word) ? word.replace(OTHER_SCRIPT_LOOK_ALIKE_G, (c) => OTHER_SCRIPT_LOOK_ALIKES.get(c) as string) : word)) : plain;
 }
 
-// Letters Unicode does not decompose that read as a plain one: a dotless i, a barred, stroked or
-// belted letter, a ligature, the Latin letters of other shapes, and the Cyrillic and Greek letters
-// drawn as Latin ones.
+// Letters Unicode does not decompose that read as a plain one: a dotless i, a barred, stroked,
+// hooked or belted letter, a ligature, the Latin letters of other shapes.
 const LOOK_ALIKES = new Map(
   Object.entries({
-    ...{ ı: "i", ȷ: "j", ł: "l", Ł: "L", ø: "o", Ø: "O", đ: "d", Đ: "D", ħ: "h", Ħ: "H", ŧ: "t", Ŧ: "T", ƀ: "b", ɨ: "i", ʉ: "u", ɫ: "l", ɬ: "l", ɵ: "o", Ɵ: "O", ƶ: "z", Ƶ: "Z", ǥ: "g", Ǥ: "G", ð: "d", Ð: "D" },
-    ...{ ß: "ss", ẞ: "SS", æ: "ae", Æ: "AE", œ: "oe", Œ: "OE", ɑ: "a", ɡ: "g", ɩ: "i", ʏ: "y", ʀ: "r", ɪ: "i", ɴ: "n", ʙ: "b", ʜ: "h", ʟ: "l", ᴅ: "d", ᴇ: "e", ᴋ: "k", ᴍ: "m", ᴏ: "o", ᴘ: "p", ᴛ: "t", ᴜ: "u", ᴠ: "v", ᴡ: "w", ᴢ: "z", ꜱ: "s" },
-    ...{ а: "a", в: "b", е: "e", к: "k", м: "m", н: "h", о: "o", р: "p", с: "c", т: "t", у: "y", х: "x", і: "i", ј: "j", ѕ: "s", ԁ: "d", ԛ: "q", ԝ: "w", һ: "h", ӏ: "l", ɜ: "e" },
-    ...{ А: "A", В: "B", Е: "E", К: "K", М: "M", Н: "H", О: "O", Р: "P", С: "C", Т: "T", У: "Y", Х: "X", І: "I", Ј: "J", Ѕ: "S", Ԁ: "D", Ԛ: "Q", Ԝ: "W", Һ: "H", Ӏ: "I" },
-    ...{ α: "a", ο: "o", ρ: "p", ν: "v", ι: "i", κ: "k", τ: "t", υ: "u", χ: "x", ε: "e", Α: "A", Β: "B", Ε: "E", Ζ: "Z", Η: "H", Ι: "I", Κ: "K", Μ: "M", Ν: "N", Ο: "O", Ρ: "P", Τ: "T", Υ: "Y", Χ: "X" },
+    ...{ ı: "i", ȷ: "j", ł: "l", Ł: "L", ø: "o", Ø: "O", đ: "d", Đ: "D", ħ: "h", Ħ: "H", ŧ: "t", Ŧ: "T", ƀ: "b", ɨ: "i", ʉ: "u", ɫ: "l", ɬ: "l", ɭ: "l", ƚ: "l", ᴌ: "l", ɵ: "o", Ɵ: "O", ƶ: "z", Ƶ: "Z", ɀ: "z", ǥ: "g", Ǥ: "G", ð: "d", Ð: "D", ɇ: "e", Ɇ: "E", ⱥ: "a", Ⱥ: "A" },
+    ...{ ß: "ss", ẞ: "SS", æ: "ae", Æ: "AE", œ: "oe", Œ: "OE", ɑ: "a", ɡ: "g", ɩ: "i", ɛ: "e", Ɛ: "E", ɜ: "e", ʏ: "y", ʀ: "r", ɪ: "i", ɴ: "n", ʙ: "b", ʜ: "h", ʟ: "l", ᴅ: "d", ᴇ: "e", ᴋ: "k", ᴍ: "m", ᴏ: "o", ᴘ: "p", ᴛ: "t", ᴜ: "u", ᴠ: "v", ᴡ: "w", ᴢ: "z", ꜱ: "s" },
+    // Coptic's o and Lisu's letters, drawn after Latin capitals, in whatever word.
+    ...{ ⲟ: "o", Ⲟ: "O", ꓜ: "Z", ꓳ: "O", ꓰ: "E", ꓡ: "L", ꓮ: "A", ꓐ: "B", ꓚ: "C", ꓓ: "D", ꓝ: "F", ꓖ: "G", ꓧ: "H", ꓲ: "I", ꓙ: "J", ꓗ: "K", ꓟ: "M", ꓠ: "N", ꓑ: "P", ꓣ: "R", ꓢ: "S", ꓔ: "T", ꓴ: "U", ꓦ: "V", ꓪ: "W", ꓫ: "X", ꓬ: "Y" },
   }),
 );
 const LOOK_ALIKE = new RegExp(`[${[...LOOK_ALIKES.keys()].join("")}]`, "g");
+// Letters of other scripts drawn as Latin ones (Cyrillic, Greek, Armenian): read so
+// only in a word that holds a Latin letter too, as one written to pass for a Latin name does; a
+// word all in its own script ("και", "она") is that script's.
+const OTHER_SCRIPT_LOOK_ALIKES = new Map(
+  Object.entries({
+    ...{ а: "a", в: "b", е: "e", є: "e", к: "k", м: "m", н: "h", о: "o", р: "p", с: "c", т: "t", у: "y", х: "x", і: "i", ј: "j", ѕ: "s", ԁ: "d", ԛ: "q", ԝ: "w", һ: "h", ӏ: "l", Ӏ: "l" },
+    ...{ А: "A", В: "B", Е: "E", Є: "E", К: "K", М: "M", Н: "H", О: "O", Р: "P", С: "C", Т: "T", У: "Y", Х: "X", І: "I", Ј: "J", Ѕ: "S", Ԁ: "D", Ԛ: "Q", Ԝ: "W", Һ: "H" },
+    ...{ α: "a", ο: "o", ρ: "p", ν: "v", ι: "i", κ: "k", τ: "t", υ: "u", χ: "x", ε: "e", Α: "A", Β: "B", Ε: "E", Ζ: "Z", Η: "H", Ι: "I", Κ: "K", Μ: "M", Ν: "N", Ο: "O", Ρ: "P", Τ: "T", Υ: "Y", Χ: "X" },
+    ...{ օ: "o", Օ: "O" },
+  }),
+);
+const OTHER_SCRIPT_LOOK_ALIKE = new RegExp(`[${[...OTHER_SCRIPT_LOOK_ALIKES.keys()].join("")}]`);
+const OTHER_SCRIPT_LOOK_ALIKE_G = new RegExp(OTHER_SCRIPT_LOOK_ALIKE.source, "g");
+const WORD = /[\p{L}\p{N}]+/gu;
 
 /** The longest name the scan looks for: far above any account's, far below what overflows a search. */
 export const MAX_NAME_CHARS = 2000;

@@ -302,11 +302,14 @@ describe("owners whose folder name holds a space or other characters, end to end
     for (const word of [first, last]) expect(JSON.stringify(r.json), word).not.toMatch(new RegExp(word, "i"));
   });
 
-  it("each part of an owner a shell's quotes join is a name: alone in a value substitution keeps, it refuses the file", () => {
+  it("each part of an owner a shell's quotes join is a name, a variable joined to it none: alone in a value substitution keeps, a name refuses the file", () => {
     const dir = tempDir();
     write(dir, {
       "codex_session_start_0_171_0.1.json": start({ cwd: `/home/'${first}'"${last}"/work` }),
       "codex_pre_tool_use_0_171_0.1.json": call(`call_${last}_01`),
+      // A shell's variable joined to the name is the text's: "HOME" is learned from none.
+      "codex_session_start_0_171_0.2.json": start({ cwd: `/home/'${first}'"$HOME"/work` }),
+      "codex_session_start_0_171_0.3.json": start({ cwd: "/srv/home-office/work" }),
     });
     const r = clearJson(["substitute", dir, "--out", path.join(tempDir(), "out")]);
     expect(r.code).toBe(1);
@@ -668,6 +671,16 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     [`/home/'${other}'$'\\x20''${spaced}'/w`, "/home/'user'/w"],
     [`/home/\\"${other}\\"\\"${spaced}\\"/w`, '/home/\\"user\\"/w'],
     [`/home/'${spaced}"x'/w`, "/home/'user'/w"],
+    // Quotes that join nothing before the name, a folder in the other quote, a quote that opens inside the name, a tab between quotes.
+    [`ssh h 'cd /home/'"'"'${spaced}'"'"'/w && ls'`, `ssh h 'cd /home/'"'"'user'"'"'/w && ls'`],
+    [`/home/''${spaced}/w`, "/home/''user/w"],
+    [`/home/""${owner}/w`, '/home/""user/w'],
+    [`/home/"'"${spaced}"'"/w`, `/home/"'"user"'"/w`],
+    [`/home/${other}' ${spaced}'/w`, "/home/user'/w"],
+    [`/home/'${other}\t${spaced}'/w`, "/home/'user'/w"],
+    // A character or a line end a shell's backslash escapes between the parts.
+    [`/home/'${other}'\\D'${spaced}'/w`, "/home/'user'/w"],
+    [`/home/'${other}'\\\n${owner}/w`, "/home/'user/w"],
     // A quote that closes after the folder: the owner is read after it as any owner is.
     [`cat "/home/'${owner}/w"`, `cat "/home/'user/w"`],
     // A letter HTML names begins the owner, its ";" left out as HTML allows too; a shell's backslash before a letter beyond ASCII goes on with it.
@@ -707,7 +720,10 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     [`/home/${owner}/x/../../../etc/w`, "/home/user/x/../../../etc/w"],
     // Onto an owner in quotes, joined parts and all; from one.
     [`/home/${other}/x/../../'${spaced}'"${other}"/w`, `/home/user/x/../../'user"/w`],
-    [`/home/"${other}"/x/../../'${spaced}'/w`, '/home/"user"/x/../../user/w'],
+    [`/home/"${other}"/x/../../'${spaced}'/w`, `/home/"user"/x/../../'user'/w`],
+    [`/home/${other}/x/../../${owner}" "${spaced}/w`, "/home/user/x/../../user/w"],
+    [`C:\\Users\\${other}\\..\\'O'\\''${spaced}'\\w`, "C:\\Users\\user\\..\\'user'\\w"],
+    [`C:\\Users\\'O'\\''${spaced}'\\w`, "C:\\Users\\'user'\\w"],
     // Through folders that hold spaces or punctuation; a space after ".." ends the path there.
     [`/home/${owner}/My Documents/../../${other}/w`, "/home/user/My Documents/../../user/w"],
     [`C:\\Users\\${owner}\\Program Files (x86)\\..\\..\\${other}\\w`, "C:\\Users\\user\\Program Files (x86)\\..\\..\\user\\w"],
@@ -778,7 +794,7 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     const more = ["&lrm;", "&rlm;", "&#x2066;", "&#x180E;", "&#xFE0F;", "&#847;", "%EF%B8%8F", "\\U0000200B", "\\x{200b}", "%u200B", "\\N{ZERO WIDTH SPACE}", "\\N{U+200B}", "&#8203", "&shy", "\\xc2\\xad", "\u001b(B", "\\e(B", "\u001b]0;t\u0007", "\\x1b]8;;\\x1b\\\\", "\\x9b", "\\x9b1m", "\u009b1m", "&#155;1m", "%C2%9B1m"];
     // A letter spelt as an escape, by Python's name or by HTML's name with its mark.
     const letters = ["zo\\x65lla", "zo\\N{LATIN SMALL LETTER E}lla", "zo&euml;lla", "zo&eumllla"];
-    const forms = [...[...inside, ...more].map((x) => `zoe${x}lla`), ...letters, "zoełla", "ZOE\u0141LA", "z\u043eella", "ZO\u0395LLA", "zoe\u026bla", "z\u0275ella"];
+    const forms = [...[...inside, ...more].map((x) => `zoe${x}lla`), ...letters, "zoełla", "ZOE\u0141LA", "z\u043eella", "ZO\u0395LLA", "zoe\u026bla", "z\u0275ella", "zo\u0454lla", "\ua4dc\ua4f3\ua4f0\ua4e1\ua4e1\ua4ee"];
     const dir = tempDir();
     writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify(start(`/Users/${name}/w`)));
     forms.forEach((form, i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 2}.json`), JSON.stringify(start(`/srv/${form}`))));
@@ -790,6 +806,19 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     const left = findingsOf(r, "user-name-left");
     expect(left.map((f) => f.file).sort()).toEqual(forms.map((_, i) => `codex_session_start_0_171_0.${i + 2}.json`).sort());
     expect(readdirSync(out).sort()).toEqual(["codex_session_start_0_171_0.1.json", "codex_session_start_0_171_0.99.json"]);
+  });
+});
+
+describe("a word all in another script", () => {
+  it("is that script's: a taught name its letters look like is not read in it, and is in a word that mixes scripts", () => {
+    const name = ["ka", "i"].join("");
+    const dir = tempDir();
+    const start = (cwd: string): object => ({ session_id: "s", hook_event_name: "SessionStart", cwd });
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify(start(`/home/${name}/w`)));
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.2.json"), JSON.stringify(start("/srv/docs/\u0391\u03b8\u03ae\u03bd\u03b1 \u03ba\u03b1\u03b9 \u0398\u03b5\u03c3\u03c3\u03b1\u03bb\u03bf\u03bd\u03af\u03ba\u03b7")));
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.3.json"), JSON.stringify(start("/srv/docs/\u043a\u0430\u0439 k\u0430i")));
+    const r = clearJson(["substitute", dir, "--out", path.join(tempDir(), "out")]);
+    expect(findingsOf(r, "user-name-left").map((f) => f.file)).toEqual(["codex_session_start_0_171_0.3.json"]);
   });
 });
 

@@ -589,26 +589,38 @@ function quotedPart(text: string, at: number, quote: string): { end: number; clo
  * ('O'\''Brien Last', "Jean ""Pierre", 'Jean Pierre'Dupont). Past a quote that opens and never
  * closes, the rest of the folder is the name's still.
  */
-function quotedName(text: string, at: number, quote: string, level: number, windows: boolean): string | null {
+function quotedName(text: string, at: number, quote: string, level: number, windows: boolean): { start: number; end: number } | null {
   const first = quotedPart(text, at, quote);
   if (first === null || first.end === at) return null;
-  return text.slice(at, joinedEnd(text, first.end, first.closed, level, windows));
+  const word = joinedEnd(text, { end: first.end, closedBy: quote, closed: first.closed }, level, windows);
+  if (word.closedBy === quote) return { start: at, end: word.end };
+  // Ended otherwise than it opened ('Jean Pierre'Dupont, 'Jean'"Pierre"), the word goes whole, its
+  // quotes too: a quote left open would be closed by a later one when the text is read again.
+  return { start: at - 1 - level, end: word.closedBy === null ? word.end : word.closed };
+}
+
+/** A shell word read so far: where its content ends, and the quote that closed its last part and where that quote ends (none where it ended unquoted). */
+interface ShellWord {
+  end: number;
+  closedBy: string | null;
+  closed: number;
 }
 
 /**
- * Where a shell word's content ends that goes on at `next`, its content so far ending at `end`:
- * through escaped characters (outside a Windows path, any but a separator, and a line continued),
- * ANSI-C parts, letters and parts in quotes, each quote one with `level` backslashes before it.
+ * A shell word that goes on where `word` was closed (or, unquoted, where its content ends): through
+ * escaped characters (outside a Windows path, any but a separator, and a line continued), ANSI-C
+ * parts, letters and parts in quotes, each quote one with `level` backslashes before it.
  */
-function joinedEnd(text: string, end: number, next: number, level: number, windows: boolean): number {
+function joinedEnd(text: string, word: ShellWord, level: number, windows: boolean): ShellWord {
+  let { end, closedBy, closed } = word;
+  let next = closedBy === null ? end : closed;
   for (let piece = 0; piece < QUOTED_PARTS; piece++) {
     const escaped = endOf(windows ? ESCAPED_SPACE : ESCAPED_IN_WORD, text, next);
     const ansi = escaped === -1 ? endOf(ANSI_C_PART, text, next) : -1;
     const letters = escaped === -1 && ansi === -1 ? endOf(UNQUOTED_PIECE, text, next) : -1;
     if (escaped !== -1 || ansi !== -1 || letters !== -1) {
       next = Math.max(escaped, ansi, letters);
-      if (escaped === -1) end = ansi === -1 ? letters : ansi - 1;
-      else if (!/\s/.test(text.charAt(escaped - 1))) end = escaped;
+      if (escaped === -1 || !/\s/.test(text.charAt(escaped - 1))) [end, closedBy] = [next, null];
       continue;
     }
     const opened = endOf(OPENING_QUOTE, text, next);
@@ -619,14 +631,15 @@ function joinedEnd(text: string, end: number, next: number, level: number, windo
     }
     const part = quotedPart(text, opened, text.charAt(opened - 1));
     if (part === null) {
-      end = Math.max(end, endOf(SEGMENT_OWNER, text, opened));
+      const rest = endOf(SEGMENT_OWNER, text, opened);
+      if (rest !== -1) [end, closedBy] = [rest, null];
       break;
     }
     // A part of quotes alone ('"'"') quotes the next level of a command: it joins no letter to the name.
-    if (/[^'"`\\\s]/.test(text.slice(opened, part.end))) end = part.end;
+    if (/[^'"`\\\s]/.test(text.slice(opened, part.end))) [end, closedBy, closed] = [part.end, text.charAt(opened - 1), part.closed];
     next = part.closed;
   }
-  return end;
+  return { end, closedBy, closed };
 }
 
 // A quote right after an owner read without one.
@@ -638,11 +651,16 @@ const QUOTE_NEXT = /\\*['"`]/y;
  * ("/home/Jean' Pierre'/x"), where the path goes on after that word.
  */
 function ownerWordEnd(text: string, start: number, end: number, windows: boolean, pattern: RegExp): number {
-  const read = throughUnread(text, start, end, windows, pattern);
-  if (endOf(QUOTE_NEXT, text, read) === -1) return read;
-  const joined = joinedEnd(text, read, read, quoteLevel(text, endOf(QUOTE_NEXT, text, read) - 1), windows);
-  const after = openingQuoteEnd(text, joined, OPENING_QUOTE);
-  return joined > read && /[A-Za-z0-9\u0080-\uffff]/.test(text.slice(read, joined)) && endOf(SEPARATOR_AT, text, after) !== -1 ? joined : read;
+  let read = throughUnread(text, start, end, windows, pattern);
+  for (let piece = 0; piece < QUOTED_PARTS && endOf(QUOTE_NEXT, text, read) !== -1; piece++) {
+    const word = joinedEnd(text, { end: read, closedBy: null, closed: read }, quoteLevel(text, endOf(QUOTE_NEXT, text, read) - 1), windows);
+    // A part in quotes goes with its closing quote, so that none is left open.
+    const joined = word.closedBy === null ? word.end : word.closed;
+    if (word.end <= read || !/[A-Za-z0-9\u0080-\uffff]/.test(text.slice(read, word.end)) || endOf(SEPARATOR_AT, text, joined) === -1) break;
+    // What the readings leave as written may follow the word too.
+    read = throughUnread(text, start, joined, windows, pattern);
+  }
+  return read;
 }
 
 /**
@@ -666,8 +684,8 @@ function quoteLevel(text: string, at: number): number {
 function quotedOwner(text: string, rootEnd: number, windows: boolean): { start: number; owner: string } | null {
   for (const pattern of [OWNER_QUOTE, CLOSED_QUOTE]) {
     const opened = openingQuoteEnd(text, rootEnd, pattern);
-    const owner = opened > rootEnd ? quotedName(text, opened, text.charAt(opened - 1), quoteLevel(text, opened - 1), windows) : null;
-    if (owner !== null) return { start: opened, owner };
+    const word = opened > rootEnd ? quotedName(text, opened, text.charAt(opened - 1), quoteLevel(text, opened - 1), windows) : null;
+    if (word !== null) return { start: word.start, owner: text.slice(word.start, word.end) };
   }
   return null;
 }

@@ -656,31 +656,35 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     [`/home/' ${owner}'/w`, "/home/'user'/w"],
     [`/home/'&eacute;${owner}'/w`, "/home/'user'/w"],
     // What a shell joins to a quoted name: an apostrophe it spelt, letters right after the closing quote.
+    // A word that ends otherwise than it opened goes whole, its quotes too, so that none is left open.
     [`/home/'O''${spaced}'/w`, "/home/'user'/w"],
     [`/home/'O'\\''${spaced}'/w`, "/home/'user'/w"],
     [`/home/'O'\\\\''${spaced}'/w`, "/home/'user'/w"],
     [`/home/'O'"'"'${owner}'/w`, "/home/'user'/w"],
-    [`/home/'O'\\''${owner}/w`, "/home/'user/w"],
-    [`/home/'${spaced}'${other}/w`, "/home/'user/w"],
+    [`/home/'O'\\''${owner}/w`, "/home/user/w"],
+    [`/home/'${spaced}'${other}/w`, "/home/user/w"],
     // Another quoted part in either quote, an empty one, a space or a quote escaped between parts, bash's ANSI-C quotes, the other quote inside.
-    [`/home/'${spaced}'"${other}"/w`, `/home/'user"/w`],
+    [`/home/'${spaced}'"${other}"/w`, "/home/user/w"],
     [`/home/"${spaced} ""${other}"/w`, '/home/"user"/w'],
     [`/home/'${spaced}'' ${other}'/w`, "/home/'user'/w"],
-    [`/home/"${owner}"'${other}'/w`, `/home/"user'/w`],
+    [`/home/"${owner}"'${other}'/w`, "/home/user/w"],
     [`/home/'${other}'\\ '${spaced}'/w`, "/home/'user'/w"],
     [`/home/'${other}'$'\\x20''${spaced}'/w`, "/home/'user'/w"],
     [`/home/\\"${other}\\"\\"${spaced}\\"/w`, '/home/\\"user\\"/w'],
     [`/home/'${spaced}"x'/w`, "/home/'user'/w"],
+    // Read again after it is cleared, no quote is left open for a later one to close, and what follows the word is read too.
+    [`x ~"${owner}"\\Zx_\u2028y~"b~\t/w`, `x ~user\u2028y~"b~\t/w`],
+    [`x ~${owner}~-Z"_a\\0a\tw`, "x ~user\tw"],
     // Quotes that join nothing before the name, a folder in the other quote, a quote that opens inside the name, a tab between quotes.
     [`ssh h 'cd /home/'"'"'${spaced}'"'"'/w && ls'`, `ssh h 'cd /home/'"'"'user'"'"'/w && ls'`],
     [`/home/''${spaced}/w`, "/home/''user/w"],
     [`/home/""${owner}/w`, '/home/""user/w'],
     [`/home/"'"${spaced}"'"/w`, `/home/"'"user"'"/w`],
-    [`/home/${other}' ${spaced}'/w`, "/home/user'/w"],
+    [`/home/${other}' ${spaced}'/w`, "/home/user/w"],
     [`/home/'${other}\t${spaced}'/w`, "/home/'user'/w"],
     // A character or a line end a shell's backslash escapes between the parts.
     [`/home/'${other}'\\D'${spaced}'/w`, "/home/'user'/w"],
-    [`/home/'${other}'\\\n${owner}/w`, "/home/'user/w"],
+    [`/home/'${other}'\\\n${owner}/w`, "/home/user/w"],
     // A quote that closes after the folder: the owner is read after it as any owner is.
     [`cat "/home/'${owner}/w"`, `cat "/home/'user/w"`],
     // A letter HTML names begins the owner, its ";" left out as HTML allows too; a shell's backslash before a letter beyond ASCII goes on with it.
@@ -719,7 +723,7 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     [`/home/${owner}/a/../b/w`, "/home/user/a/../b/w"],
     [`/home/${owner}/x/../../../etc/w`, "/home/user/x/../../../etc/w"],
     // Onto an owner in quotes, joined parts and all; from one.
-    [`/home/${other}/x/../../'${spaced}'"${other}"/w`, `/home/user/x/../../'user"/w`],
+    [`/home/${other}/x/../../'${spaced}'"${other}"/w`, "/home/user/x/../../user/w"],
     [`/home/"${other}"/x/../../'${spaced}'/w`, `/home/"user"/x/../../'user'/w`],
     [`/home/${other}/x/../../${owner}" "${spaced}/w`, "/home/user/x/../../user/w"],
     [`C:\\Users\\${other}\\..\\'O'\\''${spaced}'\\w`, "C:\\Users\\user\\..\\'user'\\w"],
@@ -791,9 +795,11 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     // selector, a grapheme joiner, by HTML's name or number without its ";", by Python's name or Perl's
     // U+ number, as \U, \x{}, %u or UTF-8 bytes; a terminal's other sequences (a character set, a
     // title to BEL or ST, a CSI by its one C1 control).
-    const more = ["&lrm;", "&rlm;", "&#x2066;", "&#x180E;", "&#xFE0F;", "&#847;", "%EF%B8%8F", "\\U0000200B", "\\x{200b}", "%u200B", "\\N{ZERO WIDTH SPACE}", "\\N{U+200B}", "&#8203", "&shy", "\\xc2\\xad", "\u001b(B", "\\e(B", "\u001b]0;t\u0007", "\\x1b]8;;\\x1b\\\\", "\\x9b", "\\x9b1m", "\u009b1m", "&#155;1m", "%C2%9B1m"];
-    // A letter spelt as an escape, by Python's name or by HTML's name with its mark.
-    const letters = ["zo\\x65lla", "zo\\N{LATIN SMALL LETTER E}lla", "zo&euml;lla", "zo&eumllla"];
+    const more = ["&lrm;", "&rlm;", "&#x2066;", "&#x180E;", "&#xFE0F;", "&#847;", "%EF%B8%8F", "\\U0000200B", "\\x{200b}", "%u200B", "\\N{ZERO WIDTH SPACE}", "\\N{U+200B}", "&#8203", "&shy", "\\xc2\\xad", "\u001b(B", "\\e(B", "\u001b]0;t\u0007", "\\x1b]8;;\\x1b\\\\", "\\x9b", "\\x9b1m", "\u009b1m", "&#155;1m", "%C2%9B1m",
+      // ESC by name or %u, a long CSI, a long OSC, a DCS or APC string, a character written over.
+      "\\N{LEFT-TO-RIGHT MARK}", "\\N{ESCAPE}[31m", "%u001b[31m", `\\x1b[${"1;".repeat(20)}31m`, `\u001b]0;${"x".repeat(600)}\u0007`, "\u001bPxx\u001b\\", "\u001b_xx\u001b\\", "x\b", "Q\\e[D"];
+    // A letter spelt as an escape (with zeros, braces, echo's octal), a UTF-16 pair, by Python's name in any style or script, by HTML's name with its mark or style, URL-encoded twice.
+    const letters = ["zo\\x65lla", "zo\\N{LATIN SMALL LETTER E}lla", "zo&euml;lla", "zo&eumllla", "zo\\0145lla", "zo\\x0065lla", "zo\\u{0000000065}lla", "zo\\o{145}lla", "zo%uD835%uDC1Ella", "zo\\N{CYRILLIC SMALL LETTER IE}lla", "zo\\N{MATHEMATICAL BOLD SMALL E}lla", "zo&#000000000101;lla", "zo&escr;lla", "zo%2565lla"];
     const forms = [...[...inside, ...more].map((x) => `zoe${x}lla`), ...letters, "zoełla", "ZOE\u0141LA", "z\u043eella", "ZO\u0395LLA", "zoe\u026bla", "z\u0275ella", "zo\u0454lla", "\ua4dc\ua4f3\ua4f0\ua4e1\ua4e1\ua4ee"];
     const dir = tempDir();
     writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify(start(`/Users/${name}/w`)));

@@ -269,7 +269,7 @@ function climbed(text: string, end: number, starts: PathStarts, known: string[],
     SPACED_FOLDER.lastIndex = from;
     FOLDER.lastIndex = from;
     const folder = SPACED_FOLDER.exec(text)?.[0] ?? FOLDER.exec(text)?.[0];
-    // The owner reached may stand in quotes, as one right after a root does ("/home/x/../'Jean Pierre'\"Dupont\""), where that reads further than the folder.
+    // The owner reached may stand in quotes, as one right after a root does ("/home/x/../'First Middle'\"Last\""), where that reads further than the folder.
     const quoted = depth === 0 ? quotedOwner(text, from, windows) : null;
     if (quoted !== null && openingQuoteEnd(text, quoted.start + quoted.owner.length, OPENING_QUOTE) >= from + (folder?.length ?? 0)) {
       out.push({ start: quoted.start, end: quoted.start + quoted.owner.length, owner: quoted.owner, real: isOwner(quoted.owner), tilde: false, sure: true });
@@ -537,8 +537,8 @@ const OWNER_QUOTE = /(?:\\*['"`]){0,8}\\*(['"`])(?=[A-Za-z0-9\u0080-\uffff])/y;
 // spaces ("' ann'"): what is between the quotes is the owner still.
 const CLOSED_QUOTE = /\\*(['"`])(?:\\*\1)*(?= *[A-Za-z0-9\u0080-\uffff&])/y;
 // A name between quotes may hold what a text escapes but never a separator, however spelt
-// ("'&eacute;ric'"), and the other quotes ("'Jean"x'"); it ends at the first of its own quote, after
-// any backslashes. A part after the first may be empty ('Jean''').
+// ("'&eacute;ric'"), and the other quotes ("'First"x'"); it ends at the first of its own quote, after
+// any backslashes. A part after the first may be empty ('First''').
 const IN_QUOTES = String.raw`[^${STOP}\n\r\t]|\t|&(?:(?:amp|AMP);)*(?!${HTML_SEPARATOR})(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});`;
 const QUOTE_SOURCE = new Map([
   ["'", "'"],
@@ -552,9 +552,9 @@ const QUOTED_BY = new Map(
   }),
 );
 // What a shell joins into one word after a closing quote, with no space between: a quote or a space
-// it escaped ('O'\''Brien', 'Jean'\ 'Pierre'), another quoted part in any quote ("Jean ""Pierre",
-// 'Jean Pierre'"Dupont", 'O''Brien' as PowerShell spells it), a part in bash's ANSI-C quotes
-// ('Jean'$'\x20''Pierre'), and letters ('Jean Pierre'Dupont); outside a Windows path, any
+// it escaped ('O'\''Brien', 'First'\ 'Middle'), another quoted part in any quote ("First ""Middle",
+// 'First Middle'"Last", 'O''Brien' as PowerShell spells it), a part in bash's ANSI-C quotes
+// ('First'$'\x20''Middle'), and letters ('First Middle'Last); outside a Windows path, any
 // character a backslash escapes and a line a backslash continues. A quote is one where as many
 // backslashes stand before it as before the name's first (none in a shell's text, one in JSON
 // held in a string); with any other number it is escaped, part of the word.
@@ -586,7 +586,7 @@ function quotedPart(text: string, at: number, quote: string): { end: number; clo
 
 /**
  * The owner between quotes opened before `at`, through every piece a shell joins to it in one word
- * ('O'\''Brien Last', "Jean ""Pierre", 'Jean Pierre'Dupont). Past a quote that opens and never
+ * ('O'\''Brien Last', "First ""Middle", 'First Middle'Last). Past a quote that opens and never
  * closes, the rest of the folder is the name's still.
  */
 function quotedName(text: string, at: number, quote: string, level: number, windows: boolean): { start: number; end: number } | null {
@@ -594,7 +594,7 @@ function quotedName(text: string, at: number, quote: string, level: number, wind
   if (first === null || first.end === at) return null;
   const word = joinedEnd(text, { end: first.end, closedBy: quote, closed: first.closed }, level, windows);
   if (word.closedBy === quote) return { start: at, end: word.end };
-  // Ended otherwise than it opened ('Jean Pierre'Dupont, 'Jean'"Pierre"), the word goes whole, its
+  // Ended otherwise than it opened ('First Middle'Last, 'First'"Middle"), the word goes whole, its
   // quotes too: a quote left open would be closed by a later one when the text is read again.
   return { start: at - 1 - level, end: word.closedBy === null ? word.end : word.closed };
 }
@@ -648,7 +648,7 @@ const QUOTE_NEXT = /\\*['"`]/y;
 /**
  * Where an owner read from `start` to `end` ends: through an escape the readings leave as written
  * and the folder name after it, and through a part in quotes the same shell word joins to it
- * ("/home/Jean' Pierre'/x"), where the path goes on after that word.
+ * ("/home/First' Middle'/x"), where the path goes on after that word.
  */
 function ownerWordEnd(text: string, start: number, end: number, windows: boolean, pattern: RegExp): number {
   let read = throughUnread(text, start, end, windows, pattern);
@@ -863,7 +863,7 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
 export function ownerNames(owner: string, sure = true): string[] {
   const spelt = spelledName(owner).replace(/\\(?=\s)/g, "");
   const local = spelt.replace(/^([^@]+)@.*$/su, "$1").replace(/^([^+]+)\+.*$/su, "$1");
-  // Each word also as the parts a shell's quotes join ("Jean Pierre'\"Dupont\"": Dupont); a shell's
+  // Each word also as the parts a shell's quotes join ("First Middle'\"Last\"": Last); a shell's
   // variable joined to them ("'ann'\"$HOME\"") is the text's, not the name's.
   const bare = local.replace(/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/g, " ");
   const words = [...new Set([...bare.split(/[\s._-]+/u), ...bare.split(/[\s._'"\x60\\-]+/u)])]

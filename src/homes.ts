@@ -642,13 +642,19 @@ function joinedEnd(text: string, word: ShellWord, level: number, windows: boolea
   return { end, closedBy, closed };
 }
 
+/** Whether a quote other than the word's last closes, at `at`, a text the path stood in ("cd \"/home/First' Last'\"" ends there). */
+function closesOuter(text: string, at: number, closedBy: string | null): boolean {
+  const quote = text.charAt(at);
+  return closedBy !== null && QUOTES.has(quote) && quote !== closedBy && /^(?:[\s;,)&|]|$)/.test(text.charAt(at + 1));
+}
+
 // A quote right after an owner read without one.
 const QUOTE_NEXT = /\\*['"`]/y;
 
 /**
  * Where an owner read from `start` to `end` ends: through an escape the readings leave as written
  * and the folder name after it, and through a part in quotes the same shell word joins to it
- * ("/home/First' Middle'/x"), where the path goes on after that word.
+ * ("/home/First' Middle'/x"), where the path goes on after that word or the text it stood in ends.
  */
 function ownerWordEnd(text: string, start: number, end: number, windows: boolean, pattern: RegExp): number {
   let read = throughUnread(text, start, end, windows, pattern);
@@ -656,7 +662,7 @@ function ownerWordEnd(text: string, start: number, end: number, windows: boolean
     const word = joinedEnd(text, { end: read, closedBy: null, closed: read }, quoteLevel(text, endOf(QUOTE_NEXT, text, read) - 1), windows);
     // A part in quotes goes with its closing quote, so that none is left open.
     const joined = word.closedBy === null ? word.end : word.closed;
-    if (word.end <= read || !/[A-Za-z0-9\u0080-\uffff]/.test(text.slice(read, word.end)) || endOf(SEPARATOR_AT, text, joined) === -1) break;
+    if (word.end <= read || !/[A-Za-z0-9\u0080-\uffff]/.test(text.slice(read, word.end)) || !(endOf(SEPARATOR_AT, text, joined) !== -1 || closesOuter(text, joined, word.closedBy))) break;
     // What the readings leave as written may follow the word too.
     read = throughUnread(text, start, joined, windows, pattern);
   }

@@ -744,6 +744,18 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     ['echo "/home/"$USER', 'echo "/home/"$USER'],
   ];
 
+  it("a part in quotes joined inside an owner goes with it where the text the path stood in ends, read alone in its sitting", () => {
+    const alone: [string, string][] = [
+      [`cd "/home/${other}' ${spaced}'"`, 'cd "/home/user"'],
+      [`echo '/home/${owner}' and 'more'`, "echo '/home/user' and 'more'"],
+    ];
+    for (const [cwd, want] of alone) {
+      const { r, cleared } = substituteCwds([cwd]);
+      expect(r.json.findings, cwd).toEqual([]);
+      expect(cleared, cwd).toEqual([want]);
+    }
+  });
+
   it("clear substitute replaces the name in each, a second pass finds none, and nothing written or printed holds its tail", () => {
     const { r, out, cleared } = substituteCwds(cases.map(([cwd]) => cwd));
     expect(r.json.findings).toEqual([]);

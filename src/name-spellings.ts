@@ -8,10 +8,12 @@
 // `\u0065`, `\u{65}`, `\U00000065`, `\145`, `\cA`, `\e`, `\N{...}` by name or `U+` number), after
 // any number of backslashes; URL-encoded (`%65`, `%u0065`); an HTML reference by number, its ";"
 // left out or not, or by name (`&#101;`, `&#x65;`, `&amp;#101;`, `&shy;`, `&eacute;`). Bytes
-// escaped one beside another are read as UTF-8 (those that are not, as Latin-1). Taken out: a
-// terminal's sequence (ESC, its C1 form, or an escape or reference of either, then a CSI's
-// parameters, an OSC's text to its end, or the one character of a shorter sequence), and every
-// character that is a control, a format character, a mark or one Unicode ignores by default.
+// escaped one beside another are read as UTF-8 (those that are not, as Latin-1); what an escape
+// spelt is undone again. Taken out: a terminal's sequence (ESC, its C1 form, or an escape or
+// reference of either, then a CSI's parameters, the text of an OSC, DCS, SOS, PM or APC string to
+// its end, or the one character of a shorter sequence), what a backspace or a move back writes
+// over, and every character that is a control, a format character, a mark or one Unicode ignores
+// by default.
 
 // ESC, however written: itself, an escape of it (by number or name), a reference to it, URL-encoded.
 const ESC = String.raw`(?:\x1b|(?<!\\)\\+(?:x0*1[bB]|x\{0*1[bB]\}|u001[bB]|u\{0*1[bB]\}|U0000001[bB]|0{0,2}33|e|E|c\[|N\{(?:ESCAPE|ESC|U\+0*1[bB])\})|&(?:amp;)*#(?:0*27|[xX]0*1[bB]);?|%1[bB]|%[uU]001[bB])`;

@@ -136,8 +136,12 @@ class ReadingWriter {
  * digit (`jo\1hn`, `a\nnabelle`, `john\.smith`). A control with no small letter or digit after it
  * ends a name (`<owner>\n`, `\nREADME`), and a capital after a backslash begins a Windows folder.
  */
-// HTML reads the letters it named before 2011 without their ";" too ("&eacuteric" is "éric").
-const UNREAD_REFERENCE = /&(?:amp;)*(?:(?:[A-Za-z](?:acute|grave|circ|uml|tilde|ring|cedil|slash)|[aA][eE]lig|szlig|eth|ETH|thorn|THORN);?|(?:[A-Za-z](?:caron|ogon|macr|dot|breve|strok|dblac)|[A-Za-z]{2}lig);)/y;
+// HTML's names of a letter with a mark: those it named before 2011, which it reads without their
+// ";" too ("&eacuteric" is "éric"), and the later ones, which need it.
+export const LEGACY_MARKS = "acute|grave|circ|uml|tilde|ring|cedil|slash";
+export const LATER_MARKS = "caron|ogon|macr|dot|breve|strok|dblac";
+export const LEGACY_LETTER_NAMES = `[A-Za-z](?:${LEGACY_MARKS})|[aA][eE]lig|szlig|eth|ETH|thorn|THORN`;
+const UNREAD_REFERENCE = new RegExp(`&(?:amp;)*(?:(?:${LEGACY_LETTER_NAMES});?|(?:[A-Za-z](?:${LATER_MARKS})|[A-Za-z]{2}lig);)`, "y");
 const UNREAD_QUOTE = /(?:\\*['"]|['"][ \t]+['"]|&(?:amp;)*(?:[rl]squo|apos|quot);)+(?=[A-Za-z0-9\u0080-\uffff\\])/y;
 // A character a Windows profile name may hold that ends a path segment here ("Tom&Jerry", "ann(work)", "bob#2"), before a letter or digit.
 const CLOSERS: Record<string, string> = { ")": "(", "}": "{", "]": "[" };

@@ -269,7 +269,7 @@ function climbed(text: string, end: number, starts: PathStarts, known: string[],
     SPACED_FOLDER.lastIndex = from;
     FOLDER.lastIndex = from;
     const folder = SPACED_FOLDER.exec(text)?.[0] ?? FOLDER.exec(text)?.[0];
-    // The owner reached may stand in quotes, as one right after a root does ("/home/x/../'First Middle'\"Last\""), where that reads further than the folder.
+    // The owner reached may stand in quotes, as one right after a root does ("/home/<one>/../'First Middle'\"Last\""), where that reads further than the folder.
     const quoted = depth === 0 ? quotedOwner(text, from, windows) : null;
     if (quoted !== null && openingQuoteEnd(text, quoted.start + quoted.owner.length, OPENING_QUOTE) >= from + (folder?.length ?? 0)) {
       out.push({ start: quoted.start, end: quoted.start + quoted.owner.length, owner: quoted.owner, real: isOwner(quoted.owner), tilde: false, sure: true });
@@ -461,11 +461,11 @@ function domainTest(rules: HomeRules): (segment: string) => boolean {
 function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number, root: RootMeta): OwnerSpan | null {
   const pattern = root.spaced ? SPACED_OWNER : root.slug ? SLUG_OWNER : SEGMENT_OWNER;
   // A home under a drive ("C:/msys64/home/<owner>") or written with backslashes before it is a Windows path too.
-  const windows = root.windows || /[A-Za-z]:$/.test(text.slice(Math.max(0, from - 2), from)) || text.slice(from, rootEnd).includes("\\");
+  const onWindows = underWindowsRoot(text, from, root);
+  const windows = onWindows || text.slice(from, rootEnd).includes("\\");
   const quoted = root.slug ? null : quotedOwner(text, rootEnd, windows);
   if (quoted !== null) return { start: quoted.start, end: quoted.start + quoted.owner.length, owner: quoted.owner, real: ctx.isOwner(quoted.owner), tilde: root.tilde, sure: true };
   const opened = root.slug || root.tilde ? rootEnd : openingQuoteEnd(text, rootEnd, OWNER_QUOTE);
-  const onWindows = underWindowsRoot(text, from, root);
   const at = onWindows && opened === rootEnd ? rootEnd - spelledSeparatorTail(text, from, rootEnd) : opened;
   const lead = root.slug ? at : unreadLeadEnd(text, at);
   const read = ownerAt(text, lead, pattern, ctx.knownForms) ?? (lead > at ? "" : null);

@@ -1,3 +1,5 @@
+import { LATER_MARKS, LEGACY_LETTER_NAMES, LEGACY_MARKS } from "./home-escapes.js";
+
 // A name can be written so that it shows, or decodes, as itself while its characters do not spell
 // it: a letter written as an escape ("zo\x65"), something that shows nothing put between its letters
 // ("zoe\u200blla" with the zero-width space spelt in any way), or a terminal's control sequence
@@ -45,7 +47,7 @@ function spelling(terminal: string): RegExp {
       String.raw`((?:(?<!\\)\\+u[0-9A-Fa-f]{4})+|(?:%[uU][0-9A-Fa-f]{4})+)`,
       String.raw`(?<!\\)\\+(?:([xu])\{0*([0-9A-Fa-f]{1,8})\}|x([0-9A-Fa-f])(?![0-9A-Fa-f])|U([0-9A-Fa-f]{8})|o\{0*([0-7]{1,8})\}|([0-7]{1,2})(?![0-7])|c([@-_a-z?])|N\{([^}\n]{1,80})\}|([abefnrtv]))`,
       String.raw`((?:%[0-9A-Fa-f]{2})+)`,
-      String.raw`&(?:amp;)*(?:#(?:[xX]0*([0-9A-Fa-f]{1,8})|0*([0-9]{1,10}));?|([A-Za-z][A-Za-z0-9]{1,31});|(shy|[A-Za-z](?:acute|grave|circ|uml|tilde|ring|cedil|slash)|[aA][eE]lig|szlig|eth|ETH))`,
+      String.raw`&(?:amp;)*(?:#(?:[xX]0*([0-9A-Fa-f]{1,8})|0*([0-9]{1,10}));?|([A-Za-z][A-Za-z0-9]{1,31});|(shy|${LEGACY_LETTER_NAMES}))`,
     ].join("|"),
     "g",
   );
@@ -60,7 +62,7 @@ const MAY_SPELL = /[\\%&\x00-\x1f\x7f-\x9f]/;
 // HTML's names of what shows nothing, and of a letter with a mark (the mark is taken out after);
 // those HTML reads without their ";" too (`&shy`, `&eacute`).
 const NAMED_NOTHING = new Set(["shy", "zwnj", "zwj", "lrm", "rlm", "ZeroWidthSpace", "NegativeVeryThinSpace", "NegativeThinSpace", "NegativeMediumSpace", "NegativeThickSpace", "NoBreak", "ApplyFunction", "af", "InvisibleTimes", "it", "InvisibleComma", "ic", "Tab", "NewLine", "DownBreve", "tdot", "TripleDot", "DotDot"]);
-const NAMED_LETTER = /^([A-Za-z])(?:acute|grave|circ|uml|tilde|ring|cedil|slash|caron|ogon|macr|dot|breve|strok|dblac)$/;
+const NAMED_LETTER = new RegExp(`^([A-Za-z])(?:${LEGACY_MARKS}|${LATER_MARKS})$`);
 const NAMED_LOOK_ALIKE = new Map(Object.entries({ imath: "i", inodot: "i", jmath: "j", szlig: "ss", aelig: "ae", AElig: "AE", oelig: "oe", OElig: "OE", eth: "d", ETH: "D" }));
 
 // Python's and Perl's names and aliases of what shows nothing: a control or format character by

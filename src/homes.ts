@@ -408,11 +408,12 @@ export function homeGrammar(rules: HomeRules, known: string[] = [], options: { a
 const grammars = new WeakMap<HomeRules, Map<string, HomeGrammar>>();
 
 /**
- * Every root ends in a word any spelling of it holds ("home", "Users", "Settings", "~"); an
- * escaped or URL-encoded spelling holds "\u" or "%2F".
+ * Every root holds a word any spelling of it holds, its last written out ("home" of "/home{digits}",
+ * "Users", "Settings", "~"): a text holding none has no root in it. An escaped or URL-encoded
+ * spelling holds "\u" or "%2F".
  */
 function keywordsOf(rules: HomeRules): RegExp {
-  const words = [...rules.roots, ...rules.slugs].map((r) => (r.root === "~" ? "~" : (r.root.match(/[A-Za-z]+/g) ?? []).at(-1) ?? r.root));
+  const words = [...rules.roots, ...rules.slugs].map((r) => (r.root === "~" ? "~" : (r.root.replace(/\{[a-z]+\}/g, " ").match(/[A-Za-z]+/g) ?? []).at(-1) ?? r.root));
   return new RegExp([...new Set(words.map((w) => escapeRegex(w.toLowerCase()))), "%2f", "\\\\u"].join("|"), "i");
 }
 
@@ -431,6 +432,8 @@ interface WalkContext {
   stands: (text: string, from: number, at: number) => boolean;
   domainFolder: (segment: string) => boolean;
   anywhere: boolean;
+  /** The keywords, one of which every root and slug spells (global). */
+  rootWords: RegExp;
 }
 
 /**
@@ -723,11 +726,40 @@ function domainMember(ctx: WalkContext, text: string, from: number, end: number,
   return member === null || member.owner.startsWith(".") ? null : member;
 }
 
+/**
+ * The next match of `re` from its lastIndex, in full-text places. A root spells one of the keywords
+ * and holds no line break, so a match stands in a line that holds a keyword: each such line is
+ * searched alone and no other, and a long text (a command's whole output) is not tried at every
+ * place. Seen from a line, its edges read as a line break reads: no lookaround of a root takes one.
+ */
+function nextRoot(ctx: WalkContext, text: string, re: RegExp): RegExpExecArray | null {
+  for (let from = re.lastIndex; ; ) {
+    ctx.rootWords.lastIndex = from;
+    const word = ctx.rootWords.exec(text);
+    if (word === null) return null;
+    const lineStart = text.lastIndexOf("\n", word.index) + 1;
+    const newline = text.indexOf("\n", word.index);
+    const lineEnd = newline === -1 ? text.length : newline;
+    if (lineStart === 0 && lineEnd === text.length) {
+      re.lastIndex = from;
+      return re.exec(text);
+    }
+    re.lastIndex = Math.max(from, lineStart) - lineStart;
+    const m = re.exec(text.slice(lineStart, lineEnd));
+    if (m !== null) {
+      m.index += lineStart;
+      re.lastIndex += lineStart;
+      return m;
+    }
+    from = lineEnd;
+  }
+}
+
 /** Every owner `re` (the roots or the slugs) finds in a text, in one walk. */
 function collect(ctx: WalkContext, text: string, re: RegExp, breaks: RegExp, pick: (m: RegExpExecArray) => RootMeta, out: OwnerSpan[]): void {
   const starts = new PathStarts(text, breaks);
   re.lastIndex = 0;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+  for (let m = nextRoot(ctx, text, re); m !== null; m = nextRoot(ctx, text, re)) {
     if (m[0].length === 0) re.lastIndex++;
     const root = pick(m);
     const from = starts.at(m.index);
@@ -825,6 +857,7 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
     stands: (text, from, at) => standsIn(text, from, at, mounts, deepest),
     domainFolder: domainTest(rules),
     anywhere: options.anywhere === true,
+    rootWords: new RegExp(keywords.source, "gi"),
   };
   const groupNames = [...meta.keys()];
   const rootOf = (m: RegExpExecArray): RootMeta => {
@@ -842,15 +875,20 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
     mayHold: (text) => keywords.test(text) || (MAY_HOLD_ESCAPE.test(text) && keywords.test(undoTextEscapes(text))),
     realOwners: (text) => seenReal.get(text, () => grammar.owners(text).filter((o) => o.real)),
     owners: (text) => seen.get(text, () => {
-      const found = walk(text);
+      const found = walkIfRooted(text);
       // A root or an owner written with a text escape is read in the text with its escapes undone too.
       const reading = textEscapeReading(text);
       if (reading === null) return found;
       // An owner read from inside an escape ("u" of "\\u{2f}") is a piece of the escape, which the reading spells whole.
       const plain = found.filter((o) => o.windowsFolder === true || !insideEscape(reading, o.start));
-      return merged(text, plain, walk(reading.text).map((o) => inInput(text, reading, o)), isOwner);
+      return merged(text, plain, walkIfRooted(reading.text).map((o) => inInput(text, reading, o)), isOwner);
     }),
   };
+  // Every root and slug spells one of the keywords as written: a text without any has no home to
+  // walk (an identifier, a member name), and the root pattern never runs over it.
+  function walkIfRooted(text: string): OwnerSpan[] {
+    return keywords.test(text) ? walk(text) : [];
+  }
   function walk(text: string): OwnerSpan[] {
     const out: OwnerSpan[] = [];
     collect(ctx, text, roots, PATH_BREAK, rootOf, out);

@@ -37,6 +37,23 @@ describe("the home grammar (rules/homes.json)", () => {
     });
   }
 
+  it("every example is found again deep in a long text of many lines, lines that name a root's word without a home among them", () => {
+    // The walk starts each search on the line of the next root word: a root whose word stands far
+    // into it ("/Volumes/Backup Disk/Users/ana") is still read from its beginning.
+    const filler = "home sweet home, users and settings ~ near\n".repeat(40);
+    for (const root of [...rules.homes.roots, ...rules.homes.slugs]) {
+      for (const ex of root.examples) {
+        const alone = grammar.realOwners(ex.text).map((o) => [o.start, o.end]);
+        for (const before of [filler, `${filler}home users `]) {
+          for (const text of [`${before}${ex.text}\n${filler}`, `${before}${ex.text}`]) {
+            const found = grammar.realOwners(text).map((o) => [o.start - before.length, o.end - before.length]);
+            expect(found, `${root.id}: ${ex.text}`).toEqual(alone);
+          }
+        }
+      }
+    }
+  });
+
   it("position: a root counts where it begins a path or under a listed mount, never deep inside another path", () => {
     for (const ex of rules.homes.position.examples) expect(grammar.realOwners(ex.text).map((o) => o.owner), ex.text).toEqual([ex.owner]);
     for (const text of rules.homes.position.notExamples) expect(grammar.owners(text), text).toEqual([]);

@@ -177,6 +177,28 @@ describe("a kit is read without ever being led elsewhere", () => {
     expect(r.stdout).toMatch(/kit-link\s+bin\/pasture/);
   });
 
+  it("verify-kit: a folder of the kit linked elsewhere is a finding, and nothing behind it is read or shown", () => {
+    for (const folder of ["hooks", "bin"]) {
+      const { repo, kitDir } = setup();
+      commit(repo, { "hooks/hooks.json": HOOKS("2.1.261"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
+      const secret = ["leaked", "value", String(Date.now())].join("-");
+      const elsewhere = tempDir("clear-kit-elsewhere-");
+      // Behind the link: the transport with a secret line added, and a binary of other bytes.
+      write(elsewhere, "hooks.json", HOOKS("2.1.261").replace("{", `{"SECRET":"${secret}",`));
+      write(elsewhere, "pasture", `#!/bin/sh\necho ${secret}\n`);
+      rmSync(path.join(kitDir, folder), { recursive: true });
+      symlinkSync(elsewhere, path.join(kitDir, folder));
+      for (const json of [false, true]) {
+        const r = spawnSync(process.execPath, [CLI, "verify-kit", "--kit", path.join(kitDir, "kit.json"), ...(json ? ["--json"] : [])], { cwd: repo, encoding: "utf8", timeout: 30_000 });
+        expect(r.status, folder).toBe(1);
+        expect(`${r.stdout}${r.stderr}`, folder).not.toContain(secret);
+        const file = folder === "hooks" ? "hooks/hooks.json" : "bin/pasture";
+        if (json) expect((JSON.parse(r.stdout).findings as { code: string; file: string }[]).filter((f) => f.code === "kit-link").map((f) => f.file), folder).toEqual([file]);
+        else expect(r.stdout, folder).toMatch(new RegExp(`kit-link\\s+${file.replace(".", "\\.")}`));
+      }
+    }
+  });
+
   it("kit record: a link or a FIFO among the transports is a finding, and no kit.json is written", () => {
     for (const plant of ["link", "fifo", "linked folder"] as const) {
       const kitDir = tempDir("clear-kit-hostile-");

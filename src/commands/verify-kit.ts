@@ -5,6 +5,7 @@ import { guarded, type Command } from "../command.js";
 import { blocks, finding, type Finding } from "../findings.js";
 import { digestSafely, isRefusal, readSafely } from "../io/safe-file.js";
 import { committedTransports, readKit, textAt } from "../io/kit.js";
+import { wayBelow } from "../lib/no-link.js";
 import { loadSetting } from "../io/setting.js";
 import type { Io } from "../types.js";
 import { kitPass, lineDiff, versionStringsOnly } from "../passes/kit.js";
@@ -13,12 +14,25 @@ import { findingLine } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import type { Kit } from "../types.js";
 
-/** The kit's own copies of its transports, beside kit.json, read without following a link; refusals are findings. */
+/**
+ * What stands on the way from the kit's folder to one of its files: nothing (null), a folder
+ * missing ("missing", the file is absent), or a finding: a folder that is a link (never followed,
+ * or the kit would be read from elsewhere) or no folder.
+ */
+function wayFinding(kitDir: string, rel: string): Finding | "missing" | null {
+  const way = wayBelow(kitDir, rel);
+  if (way === null) return null;
+  if (way.refused === "missing") return "missing";
+  return way.refused === "link" ? finding("kit-link", { file: rel }) : finding("kit-not-a-file", { file: rel }, { what: `${way.at} ${way.detail}` });
+}
+
+/** The kit's own copies of its transports, beside kit.json, read without following a link on the way or at the end; refusals are findings. */
 async function kitCopies(kit: Kit, kitDir: string, findings: Finding[]): Promise<Map<string, string | null>> {
   const out = new Map<string, string | null>();
   for (const t of kit.transports) {
-    const abs = path.join(kitDir, t.path);
-    const bytes = (await fs.lstat(path.dirname(abs)).catch(() => null)) === null ? null : await readSafely(abs).catch(() => null);
+    const way = wayFinding(kitDir, t.path);
+    if (way !== null && way !== "missing") findings.push(way);
+    const bytes = way === null ? await readSafely(path.join(kitDir, t.path)).catch(() => null) : null;
     if (bytes !== null && isRefusal(bytes)) findings.push(bytes.kind === "link" ? finding("kit-link", { file: t.path }) : finding("kit-not-a-file", { file: t.path }, { what: bytes.what }));
     out.set(t.path, bytes === null || isRefusal(bytes) ? null : bytes.toString("utf8"));
   }
@@ -27,6 +41,8 @@ async function kitCopies(kit: Kit, kitDir: string, findings: Finding[]): Promise
 
 async function binaryFindings(kit: Kit, kitDir: string): Promise<Finding[]> {
   if (!kit.binary) return [];
+  const way = wayFinding(kitDir, kit.binary.path);
+  if (way !== null) return way === "missing" ? [] : [way];
   const file = path.join(kitDir, kit.binary.path);
   if ((await fs.lstat(file).catch(() => null)) === null) return [];
   const d = await digestSafely(file);

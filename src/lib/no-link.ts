@@ -107,6 +107,13 @@ export function listBelow(base: string, rel: string): { entries: Dirent[] } | { 
   }
 }
 
+/** The first folder on the way from `base` to the file `rel` (with / between its parts) that is missing, a link or not a folder; null where none is. */
+export function wayBelow(base: string, rel: string): { refused: Refusal; at: string; detail: string } | null {
+  const parts = rel.split("/");
+  if (parts.some((p) => p === "." || p === "..")) return { refused: "not-a-file", at: rel, detail: "is not a path below the folder" };
+  return folderProblem(base, parts);
+}
+
 /** True when a regular file (not a link) stands at `rel` below `base`, folders on the way checked. */
 export function fileStandsBelow(base: string, rel: string): boolean {
   const parts = rel.split("/");

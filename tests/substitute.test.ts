@@ -156,6 +156,31 @@ describe("clear substitute", () => {
     expect(JSON.stringify(json)).not.toMatch(new RegExp(U, "i"));
   });
 
+  it("a home written from a tilde in a member name (~name, quoted, escaped) refuses the file; the scan finds it in a key and a value", () => {
+    const who = ["kris", "toffer"].join("");
+    const keys = [`~${who}/notes`, `~'${who}'/x`, `~\u006b${who.slice(1)}/x`, `cd ~${who}`];
+    for (const key of keys) {
+      const dir = tempDir();
+      write(dir, "codex_stop_0_153_0.1.json", { session_id: "s", cwd: "/tmp/p", [key]: 1 });
+      const { code, files, json, out } = run(dir);
+      expect(code, key).toBe(1);
+      expect((files[0]?.refused ?? []).map((f) => f.code), key).toEqual(["home-in-key"]);
+      expect(JSON.stringify(json), key).not.toContain(who);
+      expect(readdirSync(out), key).toEqual([]);
+    }
+    const fixture = path.join(tempDir(), "fixture.json");
+    const text = JSON.stringify({ r: `~${who}/notes`, [`~${who}/x`]: 1 });
+    writeFileSync(fixture, text);
+    const scan = clearJson(["scan", fixture]);
+    expect(scan.code).toBe(1);
+    // Each owner's place: its first letter, after the tilde.
+    expect((scan.json.findings as { rule: string; column: number }[]).map((f) => [f.rule, f.column])).toEqual([
+      ["clear/home-owner", text.indexOf(`~${who}/notes`) + 2],
+      ["clear/home-owner", text.indexOf(`~${who}/x`) + 2],
+    ]);
+    expect(JSON.stringify(scan.json)).not.toContain(who);
+  });
+
   it("clears a home whose root is spelled in escapes, keeping the escapes as written", () => {
     const dir = tempDir();
     write(dir, "codex_session_start_0_153_0.1.json", `{"session_id":"s","cwd":"/\\u0068ome/${U}/p"}`);

@@ -32,7 +32,7 @@ export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: 
     if (/^x*$/.test(text) || text === ENV_DUMP_PLACEHOLDER) continue;
     const readings = nestedReadings(text);
     const where = { file, pointer: display.pointer(span.pointer), ...placeOf(placesIn.text, place) };
-    if (readings.some((r) => grammar.realOwners(r).some((o) => !o.tilde))) {
+    if (readings.some((r) => grammar.realOwners(r).length > 0)) {
       findings.push(finding(isKey ? "home-in-key" : "home-left", where));
       continue;
     }

@@ -75,9 +75,13 @@ export function parseHookArgs(argv: string[], env: NodeJS.ProcessEnv): HookArgs 
 /** Why a folder cannot hold a sitting, or null when it can. */
 export function refusalOf(dir: string): string | null {
   if (!path.isAbsolute(dir)) return "is not an absolute path";
+  // A trailing slash or a "." part would have the system follow a link the check below is asked
+  // about ("/tmp/link/" is the folder it points to); ".." goes up from where a link led.
+  const trimmed = dir.length > 1 ? dir.replace(/\/+$/, "") : dir;
+  if (path.resolve(trimmed) !== trimmed) return 'is not a plain absolute path (it holds a "." or ".." part, or a doubled slash)';
   let st;
   try {
-    st = lstatSync(dir);
+    st = lstatSync(trimmed);
   } catch {
     return "does not exist (the sink never creates it)";
   }

@@ -181,7 +181,7 @@ async function refusedCompanionTexts(sitting: Sitting, scanOf: (inputs: { file: 
 }
 
 /** How a text from sitting.json or kit.json is written: homes and every name the sitting taught masked, a refused one not at all. */
-function companionMask(line: Pick<Line, "names">, setting: Setting, refused: Set<string>): (text: string) => string {
+export function companionMask(line: Pick<Line, "names">, setting: Setting, refused: ReadonlySet<string> = new Set()): (text: string) => string {
   const names = userNamePattern(line.names.checked);
   const grammar = line.names.grammar;
   return (text) => {
@@ -309,7 +309,8 @@ export async function runLine(setting: Setting, dir: string, until: Stage, optio
   Object.assign(line, pairingAsKept(line.pairing, selectPass(captures, line.substitution, line.pairing, setting.rules, options.choose ?? []), line.substitution, pairIds));
   if (until === "select") return line;
   const paths = repoPaths(setting.config);
-  const fixtures = provenancePass(sitting, captures, line.substitution, line.pairing, line.selection, paths.fixtures, batchId(captures));
+  // A secret shape in a kit's text is refused with its field before anything is written (recorded); homes and names are masked here already.
+  const fixtures = provenancePass(sitting, captures, line.substitution, line.pairing, line.selection, paths.fixtures, batchId(captures), companionMask(line, setting));
   Object.assign(line, await recorded(line, fixtures, setting, options));
   setting.progress?.("");
   return line;

@@ -201,16 +201,22 @@ describe("identifiers and paths that could carry a name", () => {
     expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).not.toMatch(new RegExp(NAME, "i"));
   });
 
-  it("the kit's binary path and the capture folder are written masked in the record", () => {
+  it("the kit's binary path, its transports' paths and the capture folder are written masked in the record", () => {
     const { sitting } = sittingInNamedFolder();
-    writeFileSync(path.join(sitting, "kit.json"), JSON.stringify({ head: "0".repeat(40), rootEdits: [], transports: [], hostVersions: {}, binary: { path: `bin/${NAME}-hook`, sha256: "0".repeat(64), bytes: 1 } }));
+    const transports = [{ path: `home/${NAME}/hook.sh`, sha256: "1".repeat(64), bytes: 1 }];
+    writeFileSync(path.join(sitting, "kit.json"), JSON.stringify({ head: "0".repeat(40), rootEdits: [], transports, hostVersions: {}, binary: { path: `bin/${NAME}-hook`, sha256: "0".repeat(64), bytes: 1 } }));
     const root = tempDir();
     execFileSync("git", ["init", "-q"], { cwd: root });
     const r = clear(["run", sitting, "--root", root]);
     expect(r.code, r.stdout + r.stderr).toBeLessThan(2);
     const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
     expect(record).toContain("- Binary: `bin/user-hook`");
+    expect(record).toContain("- Transport `home/user/hook.sh`: kit sha256");
     expect(record).not.toMatch(new RegExp(NAME, "i"));
+    // The sidecars quote the kit's transports as the record does.
+    const sidecars = execFileSync("git", ["ls-files", "-o", "-z", "fixtures"], { cwd: root, encoding: "utf8" }).split("\0").filter((f) => f.endsWith(".provenance.json"));
+    expect(sidecars.length).toBeGreaterThan(0);
+    for (const f of sidecars) expect(JSON.parse(readFileSync(path.join(root, f), "utf8")).kit.transports[0].path, f).toBe("home/user/hook.sh");
   });
 
   it("pair, select and substitute print no secret shape a sitting holds: an id that is a token, a key inside a path", () => {

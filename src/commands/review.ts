@@ -1,7 +1,7 @@
 import path from "node:path";
 import { parseFlags, UsageError } from "../cli-args.js";
 import { OutputError } from "../errors.js";
-import { runLine, type Line } from "../line.js";
+import { companionMask, runLine, type Line } from "../line.js";
 import { guarded, type Command } from "../command.js";
 import { repoPaths } from "../io/repo-tree.js";
 import { serveReview, type Route } from "../io/review-server.js";
@@ -41,7 +41,7 @@ async function contextFor(setting: Setting, dir: string, line: Line): Promise<Re
   const b = line.batch;
   const blocked = b.blockers.length > 0;
   // A blocked batch writes no fixture; its paths are still the ones a clean run would write.
-  const fixtures = blocked ? provenancePass(line.sitting, line.captures, line.substitution, line.pairing, line.selection, paths.fixtures, b.id) : line.fixtures;
+  const fixtures = blocked ? provenancePass(line.sitting, line.captures, line.substitution, line.pairing, line.selection, paths.fixtures, b.id, companionMask(line, setting)) : line.fixtures;
   const listed = parseRecord(b.text, paths.clearance).batches[0]?.fixtures ?? [];
   const record = setting.root ? await readRecord(setting.root, paths.clearance) : null;
   const acceptance: Acceptance = !setting.root && !blocked ? { state: "outside" } : acceptanceOf(record, { ...b, blocked }, listed, paths.clearance);

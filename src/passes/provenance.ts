@@ -10,7 +10,8 @@ export function fixturePath(fixturesDir: string, harness: string, version: strin
   return `${fixturesDir}/${harness}/${version}/${event}.json`;
 }
 
-export function provenancePass(sitting: Sitting, captures: Capture[], substitution: Substitution, pairing: Pairing, selection: Selection, fixturesDir: string, batch: string): FixtureOut[] {
+/** `mask` writes a text kit.json gives (a transport's path) as the record writes it: homes and the names the sitting taught masked. */
+export function provenancePass(sitting: Sitting, captures: Capture[], substitution: Substitution, pairing: Pairing, selection: Selection, fixturesDir: string, batch: string, mask: (text: string) => string): FixtureOut[] {
   const captureOf = new Map(captures.map((c) => [c.name, c]));
   const clearedOf = new Map(substitution.files.map((f) => [f.report.name, f]));
   const pairsOf = new Map<string, Pairing["pairs"]>();
@@ -34,7 +35,7 @@ export function provenancePass(sitting: Sitting, captures: Capture[], substituti
       cleared: { sha256: sha256Hex(bytes), bytes: bytes.length },
       rules: (cleared?.report.rules ?? []).map((r) => ({ rule: r.rule, pointers: r.pointers })),
       pairs: (pairsOf.get(s.file) ?? []).map((p) => ({ scope: p.scope, id: p.id, files: p.files })),
-      kit: sitting.kit ? { head: sitting.kit.head, binarySha256: sitting.kit.binary?.sha256 ?? null, transports: sitting.kit.transports } : null,
+      kit: sitting.kit ? { head: sitting.kit.head, binarySha256: sitting.kit.binary?.sha256 ?? null, transports: sitting.kit.transports.map((t) => ({ ...t, path: mask(t.path) })) } : null,
       batch,
     };
     const path = fixturePath(fixturesDir, s.harness, s.version, s.event);

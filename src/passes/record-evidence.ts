@@ -23,7 +23,7 @@ function kitLines(b: BatchInput): string[] {
   for (const t of b.kitCheck ?? []) {
     const how = t.versionStringsOnly === undefined ? "" : t.versionStringsOnly ? " (version strings only)" : " (beyond version strings)";
     const committed = t.committedSha256 === null ? "not committed" : t.state === "equal" ? "bytes equal" : `sha256 ${t.committedSha256} differs${how}`;
-    lines.push(SHAPES.transportQuote.render({ path: t.path, kit: t.kitSha256 ?? "none (not in the kit)", committed }));
+    lines.push(SHAPES.transportQuote.render({ path: b.mask(t.path), kit: t.kitSha256 ?? "none (not in the kit)", committed }));
   }
   return lines;
 }

@@ -114,6 +114,26 @@ describe("short human output on a sitting of 5,000 captures", () => {
   });
 });
 
+describe("a file name is printed on its own line, whatever it holds", () => {
+  it("a line break or a terminal escape in a name is written as an escape by every command, short and verbose", () => {
+    const dir = path.join(tempDir("clear-names-"), "sitting");
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, "codex_session_start_0_153_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: "/tmp/p" }));
+    // Names that would print a line of their own, or colour and move the terminal.
+    const names = ["codex_stop_0_153_0.9\nBLOCK forged.json", "codex_stop_0_153_0.8\rBLOCK forged.json", "x\u001b[31mred\u001b[2J.json", "codex_stop_0_153_0.7\u2028BLOCK forged.json"];
+    for (const name of names) writeFileSync(path.join(dir, name), "{}");
+    const out = tempDir();
+    const runs = [["inventory", dir], ["inventory", dir, "--verbose"], ["pair", dir, "--verbose"], ["select", dir, "--verbose"], ["substitute", dir, "--out", path.join(out, "a")], ["substitute", dir, "--out", path.join(out, "b"), "--verbose"], ["scan", dir, "--verbose"]];
+    for (const args of runs) {
+      const r = clear(args);
+      const text = r.stdout + r.stderr;
+      expect(text, args.join(" ")).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u2028]/);
+      expect(text.split("\n").filter((l) => /^\s*BLOCK forged/.test(l)), args.join(" ")).toEqual([]);
+    }
+    expect(clear(["inventory", dir]).stdout).toContain("codex_stop_0_153_0.9\\u000aBLOCK forged.json");
+  });
+});
+
 describe("short human output of scan over many files", () => {
   it("groups secrets by rule with their first files and says what to do once; --verbose and --json give every finding", () => {
     const dir = path.join(tempDir("clear-output-scan-"), "tree");

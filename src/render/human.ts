@@ -17,9 +17,13 @@ const EVERY_LINE = "--verbose lists every line; --json gives every item.";
 /** Groups of rows in a summary: beyond this many, the rest are counted in one line. */
 const MAX_ROWS = 12;
 
-/** Human text, line by line, with every character that could move a terminal or hide text escaped. */
+/**
+ * Human text, one line per item, with every character that could move a terminal or hide text
+ * escaped: a line break inside an item (a file name that holds one) is written as \u000a, so no
+ * name starts a line of its own.
+ */
 export function printableLines(lines: string[]): string {
-  return `${lines.flatMap((l) => l.split("\n")).map(printable).join("\n")}\n`;
+  return `${lines.map(printable).join("\n")}\n`;
 }
 
 export function findingLine(f: Finding): string {
@@ -27,11 +31,12 @@ export function findingLine(f: Finding): string {
   return printable(`${f.severity === "block" ? "BLOCK" : "note "} ${f.code.padEnd(16)} ${where ? `${where}: ` : ""}${f.message}`);
 }
 
-export function table(rows: string[][]): string {
+/** Rows as aligned lines, one a row. */
+export function table(rows: string[][]): string[] {
   rows = rows.map((r) => r.map(printable));
   const widths: number[] = [];
   for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] as number))).join("  ")).join("\n");
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] as number))).join("  "));
 }
 
 function findingsBlock(findings: Finding[]): string[] {
@@ -71,7 +76,10 @@ function inventoryLines(inv: Inventory, dirShown: string, withFields: boolean): 
     const freeText = f.fields.filter((x) => x.class === "free-text").length;
     rows.push([f.name, f.harness, f.event, f.version, String(f.n), String(f.bytes), f.sha256 ? f.sha256.slice(0, 12) : "-", f.valid ? String(f.fields.length) : "invalid", f.valid ? String(freeText) : "-"]);
   }
-  if (inv.files.length > 0) lines.push(table(rows), "");
+  if (inv.files.length > 0) {
+    pushAll(lines, table(rows));
+    lines.push("");
+  }
   if (withFields) pushAll(lines, fieldLines(inv));
   if (inv.companions.length > 0) lines.push(`Companions: ${inv.companions.join(", ")}`);
   if (inv.missing.length > 0) pushAll(lines, ["Missing events:", ...inv.missing.map((m) => `  ${m.harness} ${m.version} ${m.event} (recipe ${m.recipe})`)]);
@@ -101,7 +109,7 @@ function inventoryCounts(inv: Inventory): string[] {
     const sum = (i: number): string => String(hidden.reduce((n, r) => n + Number(r[i]), 0));
     return ["", "", `... and ${hidden.length} more`, sum(3), sum(4), ""];
   });
-  return [table([["harness", "version", "event", "captures", "valid", ""], ...shown]).replace(/ +$/gm, "")];
+  return table([["harness", "version", "event", "captures", "valid", ""], ...shown]).map((l) => l.replace(/ +$/, ""));
 }
 
 export function renderInventory(inv: Inventory, dirShown: string, withFields: boolean, verbose = false): string {
@@ -207,7 +215,7 @@ function substitutionVerdict(s: Substitution, outShown: string): string {
 function substitutionLines(s: Substitution, outShown: string): string[] {
   const rows = [["capture", "raw bytes", "cleared bytes", "rules"]];
   for (const { report: f } of s.files) rows.push([f.name, String(f.rawBytes), f.clearedBytes === null ? "REFUSED" : String(f.clearedBytes), f.rules.map((r) => `${r.rule} (${r.pointers.length})`).join(", ") || "none"]);
-  const lines = [table(rows), ""];
+  const lines = [...table(rows), ""];
   for (const { report: f } of s.files) {
     if (f.rules.length + f.refused.length + f.review.length + f.exemptions.length === 0) continue;
     pushAll(lines, substitutionFileLines(f));

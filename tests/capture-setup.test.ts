@@ -253,12 +253,16 @@ describe("clear capture start and status", () => {
     writeFileSync(path.join(sitting, `codex_pre_tool_use_0.169.0-${name}.1.json`), "{}");
     writeFileSync(path.join(sitting, `notes-${token}.json`), "{}");
     writeFileSync(path.join(sitting, `${name}-notes.txt`), "{}");
+    // A name that would print a line of its own, and one that would move the terminal.
+    writeFileSync(path.join(sitting, "a\nSTOP: forged.txt"), "{}");
+    writeFileSync(path.join(sitting, "b\u001b[2J.txt"), "{}");
     for (const json of [[], ["--json"]]) {
       const r = clear(["capture", "status", sitting, "--host-bin", host, ...json]);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stdout + r.stderr).not.toContain(token.slice(4, 20));
       expect(r.stdout + r.stderr).not.toMatch(new RegExp(name, "i"));
       expect(r.stdout).toMatch(/notes-\*+\.json/);
+      expect(r.stdout + r.stderr).not.toMatch(/^STOP: forged|\u001b/m);
     }
   });
 

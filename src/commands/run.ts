@@ -7,6 +7,7 @@ import { loadSetting, progressFor } from "../io/setting.js";
 import type { Io } from "../types.js";
 import { groupFindings, type Finding } from "../findings.js";
 import { plural } from "../render/grouped.js";
+import { printable } from "../record/data.js";
 import { writeJson } from "../render/json.js";
 import { checkedValue } from "./checked-output.js";
 
@@ -50,14 +51,15 @@ async function run(argv: string[], io: Io): Promise<number> {
   const scan = { findings: r.scan.findings.length, control: r.scan.control };
   const { batch, alreadyAccepted, restored, replaced, fixtures } = r;
   if (values.json) writeJson(io, { command: "run", ok, batch, alreadyAccepted, restored, replaced, fixtures, findings: r.blockers, scan, overrides: r.overrides, overlay: setting.rules.overlay });
-  else io.stdout(`${said}${r.alreadyAccepted ? "" : overridesSaid(r.overrides)}\n`);
+  else io.stdout(`${[said, ...(r.alreadyAccepted ? [] : overridesSaid(r.overrides))].map(printable).join("\n")}\n`);
   return ok ? 0 : 1;
 }
 
 /** The overrides a person gave, said after the verdict; nothing when there are none. */
-function overridesSaid(overrides: { choose: string[]; recipes: string[] }): string {
+/** The line that names what a person chose, if they chose anything. */
+function overridesSaid(overrides: { choose: string[]; recipes: string[] }): string[] {
   const parts = [...overrides.choose.map((c) => `--choose ${c}`), ...overrides.recipes.map((r) => `--recipe ${r}`)];
-  return parts.length === 0 ? "" : `\noverrides recorded in the batch: ${parts.join(", ")}`;
+  return parts.length === 0 ? [] : [`overrides recorded in the batch: ${parts.join(", ")}`];
 }
 
 export const runCommand: Command = { run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

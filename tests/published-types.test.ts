@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { loadRules } from "../src/io/load-rules.js";
 import type { FieldRule, Rules } from "../src/types.js";
 import { clearJson, tempDir } from "./helpers.js";
-import { drift, eventsFromSchemas, eventsFromTypes, examplePayload, packageVersion } from "./published-types.js";
+import { drift, eventsFromSchemas, eventsFromTypes, examplePayload, packageDir, packageVersion } from "./published-types.js";
 import type { DeclaredEvent, Exceptions, TypeSource } from "./published-types.js";
 
 // The rules against the hosts' own published statements of their hook inputs: the packages
@@ -55,6 +55,29 @@ describe("the rules against the hosts' published types", () => {
       });
     });
   }
+});
+
+describe("an enum the hook input types as a string, whose values a named type of the SDK lists", () => {
+  // A rule's note says which named union of sdk.d.ts its values are ("its values are sdk.d.ts
+  // PermissionMode"); the rule documents exactly that union's literals.
+  const sdk = readFileSync(path.join(packageDir("@anthropic-ai/claude-agent-sdk"), "sdk.d.ts"), "utf8");
+  const union = (name: string): string[] | null => {
+    const m = new RegExp(`export declare type ${name} = ([^;]+);`).exec(sdk);
+    return m ? [...(m[1] as string).matchAll(/'([^']*)'/g)].map((x) => x[1] as string) : null;
+  };
+  const named = (rules.fields.find((f) => f.harness === "claude-code")?.rules ?? []).flatMap((r) => {
+    const m = /its values are sdk\.d\.ts ([A-Za-z]+)/.exec(r.note ?? "");
+    return m ? [{ rule: r, type: m[1] as string }] : [];
+  });
+
+  it("documents exactly the literals of that type", () => {
+    expect(named.map((n) => n.rule.pointer)).toEqual(expect.arrayContaining(["/permission_mode", "/effort/level"]));
+    for (const { rule, type } of named) {
+      const literals = union(type);
+      expect(literals, `${rule.pointer}: sdk.d.ts ${type}`).not.toBeNull();
+      expect([...(rule.values ?? [])].sort(), rule.pointer).toEqual([...(literals ?? [])].sort());
+    }
+  });
 });
 
 describe("the check itself", () => {

@@ -658,9 +658,19 @@ describe("the record holds", () => {
     expect(held.code).toBe(2);
     expect(String(held.json.error)).toContain("another clear run is working in this repository");
     expect(existsSync(path.join(root, "CLEARANCE.md"))).toBe(false);
-    writeFileSync(lock, `999999999 ${os.hostname()}\n`);
+    // A dead run's lock while another run is taking it over: that run has it, and this one changes nothing.
+    const dead = `999999999 ${os.hostname()}\n`;
+    writeFileSync(lock, dead);
+    writeFileSync(`${lock}.takeover`, `${process.pid} ${os.hostname()}\n`);
+    const racing = clearJson(["run"], { cwd: root });
+    expect(racing.code).toBe(2);
+    expect(String(racing.json.error)).toContain(`${lock}.takeover`);
+    expect(readFileSync(lock, "utf8")).toBe(dead);
+    expect(existsSync(path.join(root, "CLEARANCE.md"))).toBe(false);
+    rmSync(`${lock}.takeover`);
     expect(clear(["run"], { cwd: root }).code).toBe(0);
     expect(existsSync(lock)).toBe(false);
+    expect(existsSync(`${lock}.takeover`)).toBe(false);
   });
 });
 

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { OutputError } from "../errors.js";
@@ -34,31 +34,42 @@ function take(file: string, owner: string): boolean {
   }
 }
 
+function readOr(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * Takes over the lock `held` of a process that no longer runs. One run at a time may do so,
+ * holding a second lock beside it; under that one the lock is read again, and only the very lock
+ * found dead is removed: a run that found it dead too, a moment later, finds the new owner's.
+ */
+function takeOver(file: string, held: string, owner: string): boolean {
+  const takeover = `${file}.takeover`;
+  if (!take(takeover, owner)) return false;
+  try {
+    if (readOr(file) === held) rmSync(file, { force: true });
+    return take(file, owner);
+  } finally {
+    rmSync(takeover, { force: true });
+  }
+}
+
 /** Runs `work` holding the repository's run lock; a second run meanwhile exits 2 having changed nothing. */
 export async function withRunLock<T>(root: string, work: () => Promise<T>): Promise<T> {
   const file = lockPath(root);
   const owner = `${process.pid} ${os.hostname()}\n`;
   if (!take(file, owner)) {
-    const held = (() => {
-      try {
-        return readFileSync(file, "utf8");
-      } catch {
-        return "";
-      }
-    })();
+    const held = readOr(file);
     const [pid, host] = held.trim().split(" ");
-    const stale = host === os.hostname() && /^[0-9]+$/.test(pid ?? "") && !alive(Number(pid));
-    if (stale) {
-      // Moved aside first, so that of two runs finding the same stale lock only one takes it.
-      const aside = `${file}.stale-${process.pid}`;
-      try {
-        renameSync(file, aside);
-        rmSync(aside, { force: true });
-      } catch {
-        // another run moved it first
-      }
+    const stale = held !== "" && host === os.hostname() && /^[0-9]+$/.test(pid ?? "") && !alive(Number(pid));
+    if (!stale || !takeOver(file, held, owner)) {
+      const also = existsSync(`${file}.takeover`) ? ` and ${file}.takeover` : "";
+      throw new OutputError(`another clear run is working in this repository (${held.trim() || "its lock is being written"}); wait for it, or remove ${file}${also} if none is running`);
     }
-    if (!stale || !take(file, owner)) throw new OutputError(`another clear run is working in this repository (${held.trim() || "its lock is being written"}); wait for it, or remove ${file} if none is running`);
   }
   try {
     return await work();

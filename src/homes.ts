@@ -95,7 +95,7 @@ export function nameSpellings(name: string): string[] {
 const PATH_BREAK = /[\s"'`=()[\]{}<>,;|:*?!&#]/;
 const SEPARATORS = new RegExp(ANY_SEP, "g");
 const SLUG_BREAK = /[\s"'`=()[\]{}<>,;|:*?!&#\/\\]/;
-const SLUG: RootMeta = { spaced: false, tilde: false, anchored: false, slug: true, domains: false, windows: false };
+const SLUG: RootMeta = { spaced: false, tilde: false, anchored: false, slug: true, domains: false, windows: false, notOwners: new Set() };
 // How far back a root looks for the segments before it; a longer run is read fail-closed.
 const PREFIX_REACH = 512;
 
@@ -344,6 +344,8 @@ interface RootMeta {
   domains: boolean;
   /** A Windows home (its separators include a backslash, or it names a drive): a backslash after the owner may be a separator. */
   windows: boolean;
+  /** Words a host writes after this root that name no one, in lower case. */
+  notOwners: ReadonlySet<string>;
 }
 
 interface Patterns {
@@ -380,7 +382,8 @@ function compilePatterns(rules: HomeRules): Patterns {
       const lead = r.root === "~" ? String.raw`(?<![${LETTER}_~.\-])` : "";
       const domains = listed.has(r.id);
       const windows = r.separators.includes("\\") || r.root.includes("{drive}");
-      meta.set(`r${i}`, { spaced: r.owner === "segment-with-spaces", tilde: r.root === "~", anchored: r.root.startsWith("/"), slug: false, domains, windows });
+      const notOwners = new Set((r.notOwners ?? []).map((w) => w.toLowerCase()));
+      meta.set(`r${i}`, { spaced: r.owner === "segment-with-spaces", tilde: r.root === "~", anchored: r.root.startsWith("/"), slug: false, domains, windows, notOwners });
       return `${lead}(?<r${i}>${rootSource(r.root, ANY_SEP, groups)}${after})`;
     });
   const slugAlternatives = [...rules.slugs]
@@ -413,7 +416,9 @@ const grammars = new WeakMap<HomeRules, Map<string, HomeGrammar>>();
  * spelling holds "\u" or "%2F".
  */
 function keywordsOf(rules: HomeRules): RegExp {
-  const words = [...rules.roots, ...rules.slugs].map((r) => (r.root === "~" ? "~" : (r.root.replace(/\{[a-z]+\}/g, " ").match(/[A-Za-z]+/g) ?? []).at(-1) ?? r.root));
+  // A root of no letter at all ("~", a repository's own) is looked for as what it writes beside its separators and dots.
+  const word = (root: string): string => (root.replace(/\{[a-z]+\}/g, " ").match(/\p{L}+/gu) ?? []).at(-1) ?? root.replace(/[/\\.\s]+/g, "");
+  const words = [...rules.roots, ...rules.slugs].map((r) => word(r.root));
   return new RegExp([...new Set(words.map((w) => escapeRegex(w.toLowerCase()))), "%2f", "\\\\u"].join("|"), "i");
 }
 
@@ -467,7 +472,9 @@ function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number
   const onWindows = underWindowsRoot(text, from, root);
   const windows = onWindows || text.slice(from, rootEnd).includes("\\");
   const quoted = root.slug ? null : quotedOwner(text, rootEnd, windows);
-  if (quoted !== null) return { start: quoted.start, end: quoted.start + quoted.owner.length, owner: quoted.owner, real: ctx.isOwner(quoted.owner), tilde: root.tilde, sure: true };
+  // A word the rules say a host writes after this root is no one, however it is spelt.
+  const hostWord = (name: string): boolean => root.notOwners.size > 0 && root.notOwners.has(spelledName(name).toLowerCase());
+  if (quoted !== null) return { start: quoted.start, end: quoted.start + quoted.owner.length, owner: quoted.owner, real: ctx.isOwner(quoted.owner) && !hostWord(quoted.owner), tilde: root.tilde, sure: true };
   const opened = root.slug || root.tilde ? rootEnd : openingQuoteEnd(text, rootEnd, OWNER_QUOTE);
   const at = onWindows && opened === rootEnd ? rootEnd - spelledSeparatorTail(text, from, rootEnd) : opened;
   const lead = root.slug ? at : unreadLeadEnd(text, at);
@@ -476,7 +483,7 @@ function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number
   const owner = lead > at ? { text: text.slice(at, lead) + read, sure: true } : spacedOwner(text, from, at, read, ctx.isOwner);
   const end = ownerWordEnd(text, at, at + owner.text.length, windows, pattern);
   const whole = text.slice(at, end);
-  const span: OwnerSpan = { start: at, end, owner: whole, real: ctx.isOwner(whole) || whole !== owner.text, tilde: root.tilde, sure: owner.sure };
+  const span: OwnerSpan = { start: at, end, owner: whole, real: (ctx.isOwner(whole) || whole !== owner.text) && !hostWord(whole), tilde: root.tilde, sure: owner.sure };
   if (onWindows && text.charAt(at - 1) === "\\") span.windowsFolder = true;
   return span;
 }
@@ -726,40 +733,58 @@ function domainMember(ctx: WalkContext, text: string, from: number, end: number,
   return member === null || member.owner.startsWith(".") ? null : member;
 }
 
+/** The line a walk is searching: found once per line, as the search moves forward through a text. */
+class LineWindow {
+  start = 0;
+  end = -1;
+  slice = "";
+  constructor(readonly text: string) {}
+
+  /**
+   * The line that holds `at`. A walk asks for places further on each time, so each line is looked
+   * for once, back to the line break the last line ended at: the whole text is read once.
+   */
+  at(at: number): this {
+    if (at >= this.start && at < this.end) return this;
+    const { text } = this;
+    this.start = text.lastIndexOf("\n", at) + 1;
+    const newline = text.indexOf("\n", at);
+    this.end = newline === -1 ? text.length : newline;
+    this.slice = this.start === 0 && this.end === text.length ? text : text.slice(this.start, this.end);
+    return this;
+  }
+}
+
 /**
  * The next match of `re` from its lastIndex, in full-text places. A root spells one of the keywords
  * and holds no line break, so a match stands in a line that holds a keyword: each such line is
  * searched alone and no other, and a long text (a command's whole output) is not tried at every
  * place. Seen from a line, its edges read as a line break reads: no lookaround of a root takes one.
  */
-function nextRoot(ctx: WalkContext, text: string, re: RegExp): RegExpExecArray | null {
+function nextRoot(ctx: WalkContext, lines: LineWindow, re: RegExp): RegExpExecArray | null {
+  const { text } = lines;
   for (let from = re.lastIndex; ; ) {
     ctx.rootWords.lastIndex = from;
     const word = ctx.rootWords.exec(text);
     if (word === null) return null;
-    const lineStart = text.lastIndexOf("\n", word.index) + 1;
-    const newline = text.indexOf("\n", word.index);
-    const lineEnd = newline === -1 ? text.length : newline;
-    if (lineStart === 0 && lineEnd === text.length) {
-      re.lastIndex = from;
-      return re.exec(text);
-    }
-    re.lastIndex = Math.max(from, lineStart) - lineStart;
-    const m = re.exec(text.slice(lineStart, lineEnd));
+    const line = lines.at(word.index);
+    re.lastIndex = Math.max(from, line.start) - line.start;
+    const m = re.exec(line.slice);
     if (m !== null) {
-      m.index += lineStart;
-      re.lastIndex += lineStart;
+      m.index += line.start;
+      re.lastIndex += line.start;
       return m;
     }
-    from = lineEnd;
+    from = line.end;
   }
 }
 
 /** Every owner `re` (the roots or the slugs) finds in a text, in one walk. */
 function collect(ctx: WalkContext, text: string, re: RegExp, breaks: RegExp, pick: (m: RegExpExecArray) => RootMeta, out: OwnerSpan[]): void {
   const starts = new PathStarts(text, breaks);
+  const lines = new LineWindow(text);
   re.lastIndex = 0;
-  for (let m = nextRoot(ctx, text, re); m !== null; m = nextRoot(ctx, text, re)) {
+  for (let m = nextRoot(ctx, lines, re); m !== null; m = nextRoot(ctx, lines, re)) {
     if (m[0].length === 0) re.lastIndex++;
     const root = pick(m);
     const from = starts.at(m.index);

@@ -110,6 +110,8 @@ export type HomeRules = {
     owner: "segment" | "segment-with-spaces";
     examples: HomeRulesExample[];
     notExamples?: string[];
+    /** Words a host itself writes after this root that name no one, in any letter case (Effect's type ids, ~effect/Schema, in OpenCode's tool definitions); each also a counter-example. */
+    notOwners?: string[];
   }[];
   /** winbind and SSSD lay out homes as <root>/<domain>/<user>. Under the listed roots (and slugs), a first segment that reads as a domain (a NetBIOS name: capitals, digits, '-' or '_', two or more, one a capital; or a dotted name of three or more labels, or of two whose last is two letters or one of suffixes) is an owner, and so is the segment after it: both are replaced, so that an owner written in capitals is never kept as a domain. */
   domainFolders?: {

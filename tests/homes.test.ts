@@ -54,6 +54,17 @@ describe("the home grammar (rules/homes.json)", () => {
     }
   });
 
+  it("a repository's root written in letters beyond ASCII, or in none, is found in every spelling of its separators", () => {
+    const extra: (typeof rules.homes.roots)[number][] = [
+      { id: "jp-users", root: "/ユーザー", separators: ["/", "\\"], owner: "segment-with-spaces", examples: [{ text: "/ユーザー/ann", owner: "ann" }] },
+      { id: "ru-users", root: "/Пользователи", separators: ["/"], owner: "segment", examples: [{ text: "/Пользователи/ann", owner: "ann" }] },
+      { id: "plus-home", root: "/+", separators: ["/"], owner: "segment", examples: [{ text: "/+/ann", owner: "ann" }] },
+    ];
+    const wider = homeGrammar({ ...rules.homes, roots: [...rules.homes.roots, ...extra] });
+    const texts = ["C:\\ユーザー\\ann\\p", "%5Cユーザー%5Cann", "&bsol;ユーザー&bsol;ann", "\\u002fユーザー\\u002fann", "x\n/ユーザー/ann", "%2FПользователи%2Fann", "\\+\\ann"];
+    for (const text of texts) expect(wider.realOwners(text).map((o) => o.owner), text).toEqual(["ann"]);
+  });
+
   it("position: a root counts where it begins a path or under a listed mount, never deep inside another path", () => {
     for (const ex of rules.homes.position.examples) expect(grammar.realOwners(ex.text).map((o) => o.owner), ex.text).toEqual([ex.owner]);
     for (const text of rules.homes.position.notExamples) expect(grammar.owners(text), text).toEqual([]);
@@ -937,6 +948,8 @@ describe("a text no two ways of reading can share", () => {
     ["a path of 40,000 home folders", `${"/home/a".repeat(40_000)} /home/ann/p`, `/home/user${"/home/a".repeat(39_999)} /home/user/p`],
     // Each owner looked for a ".." through the rest of the text: 80,000 lines took half a minute, each pass.
     ["120,000 home paths, one a line", homeLines("ann", 120_000), homeLines("user", 120_000)],
+    // Each root looked for the ends of its line again: a long line after a line break took a minute.
+    ["80,000 homes on one long line after a line break", `x\n${"/home/ann ".repeat(80_000)}`, `x\n${"/home/user ".repeat(80_000)}`],
   ])("%s is read once and cleared", (_label, cwd, expected) => {
     const dir = tempDir();
     writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd }));

@@ -156,9 +156,9 @@ describe("clear substitute", () => {
     expect(JSON.stringify(json)).not.toMatch(new RegExp(U, "i"));
   });
 
-  it("a home written from a tilde in a member name (~name, quoted, escaped) refuses the file; the scan finds it in a key and a value", () => {
+  it("a home written from a tilde in a member name (~name, quoted, escaped) refuses the file, and the scan finds it there; in a value it is replaced", () => {
     const who = ["kris", "toffer"].join("");
-    const keys = [`~${who}/notes`, `~'${who}'/x`, `~\u006b${who.slice(1)}/x`, `cd ~${who}`];
+    const keys = [`~${who}/notes`, `~'${who}'/x`, `~\\u006b${who.slice(1)}/x`, `cd ~${who}`];
     for (const key of keys) {
       const dir = tempDir();
       write(dir, "codex_stop_0_153_0.1.json", { session_id: "s", cwd: "/tmp/p", [key]: 1 });
@@ -168,17 +168,35 @@ describe("clear substitute", () => {
       expect(JSON.stringify(json), key).not.toContain(who);
       expect(readdirSync(out), key).toEqual([]);
     }
+    const dir = tempDir();
+    write(dir, "codex_stop_0_153_0.1.json", { session_id: "s", cwd: `~${who}/notes` });
+    const { code, out } = run(dir);
+    expect(code).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(out, "codex_stop_0_153_0.1.json"), "utf8")).cwd).toBe("~user/notes");
     const fixture = path.join(tempDir(), "fixture.json");
-    const text = JSON.stringify({ r: `~${who}/notes`, [`~${who}/x`]: 1 });
+    const text = JSON.stringify({ r: "~user/notes", [`~${who}/x`]: 1 });
     writeFileSync(fixture, text);
     const scan = clearJson(["scan", fixture]);
     expect(scan.code).toBe(1);
-    // Each owner's place: its first letter, after the tilde.
-    expect((scan.json.findings as { rule: string; column: number }[]).map((f) => [f.rule, f.column])).toEqual([
-      ["clear/home-owner", text.indexOf(`~${who}/notes`) + 2],
-      ["clear/home-owner", text.indexOf(`~${who}/x`) + 2],
-    ]);
+    // The owner's place: its first letter, after the tilde.
+    expect((scan.json.findings as { rule: string; column: number }[]).map((f) => [f.rule, f.column])).toEqual([["clear/home-owner", text.indexOf(`~${who}/x`) + 2]]);
     expect(JSON.stringify(scan.json)).not.toContain(who);
+  });
+
+  it("a word a host writes after a tilde (~effect/Schema, Effect's type id in OpenCode's tool definitions) is no one: kept in member names and values alike", () => {
+    const dir = tempDir();
+    const ast = { "~effect/Schema": "~effect/Schema", annotations: { description: "x" }, _tag: "String" };
+    write(dir, "codex_stop_0_153_0.1.json", { session_id: "s", cwd: "/tmp/p", tool: { ast, "~Effect/SchemaTransformation/Transformation": "~effect/SchemaTransformation/Transformation" } });
+    const { code, files, out } = run(dir);
+    expect(code).toBe(0);
+    expect(files[0]?.refused ?? []).toEqual([]);
+    const cleared = readFileSync(path.join(out, "codex_stop_0_153_0.1.json"), "utf8");
+    expect(cleared).toContain('{"~effect/Schema":');
+    expect(cleared).toContain('"~Effect/SchemaTransformation/Transformation":');
+    // In a value too it is no one (the fields here are unknown, so their values became placeholder).
+    const grammar = homeGrammar(loadRules().homes);
+    for (const text of ["~effect/Schema", "~EFFECT/Schema", "~\\u0065ffect/Schema", "~'effect'/x"]) expect(grammar.realOwners(text), text).toEqual([]);
+    expect(grammar.realOwners("~effects/x").map((o) => o.owner)).toEqual(["effects"]);
   });
 
   it("clears a home whose root is spelled in escapes, keeping the escapes as written", () => {

@@ -25,7 +25,8 @@ export function homeOwnerRule(grammar: HomeGrammar, names: RegExp | null, struct
             for (const r of s.readings) {
               if (/^x*$/.test(r.text)) continue;
               if (grammar.mayHold(r.text)) {
-                for (const o of grammar.realOwners(r.text)) report([r.rawAt(o.start), r.rawAt(o.end)]);
+                // As in the final check: a home after a tilde counts in a member name, where no substitution reads it.
+                for (const o of grammar.realOwners(r.text)) if (s.isKey || !o.tilde) report([r.rawAt(o.start), r.rawAt(o.end)]);
               }
               if (everyName && names?.test(r.text)) {
                 for (const m of r.text.matchAll(everyName)) report([r.rawAt(m.index ?? 0), r.rawAt((m.index ?? 0) + m[0].length)]);

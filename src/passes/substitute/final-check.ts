@@ -32,7 +32,8 @@ export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: 
     if (/^x*$/.test(text) || text === ENV_DUMP_PLACEHOLDER) continue;
     const readings = nestedReadings(text);
     const where = { file, pointer: display.pointer(span.pointer), ...placeOf(placesIn.text, place) };
-    if (readings.some((r) => grammar.realOwners(r).length > 0)) {
+    // A home after a tilde in a value is substitution's to replace, as it reads it; in a member name, which substitution never changes, it is refused.
+    if (readings.some((r) => grammar.realOwners(r).some((o) => isKey || !o.tilde))) {
       findings.push(finding(isKey ? "home-in-key" : "home-left", where));
       continue;
     }

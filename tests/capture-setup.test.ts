@@ -266,6 +266,17 @@ describe("clear capture start and status", () => {
     }
   });
 
+  it("start prints a host's answer to --version and the folder's name as data: no terminal escape, no line of their own", () => {
+    const bin = path.join(tempDir("clear-fake-host-"), "host");
+    writeFileSync(bin, "#!/bin/sh\nprintf '2.1.328 (Claude Code)\\033[2J\\033]0;pwned\\007 \\r evil\\n'\n");
+    chmodSync(bin, 0o755);
+    const sitting = path.join(tempDir("clear-start-"), "sit\u001b[31mting\nNext: forged");
+    const r = clear(["capture", "start", "claude-code", "--into", sitting, "--host-bin", bin]);
+    const text = r.stdout + r.stderr;
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    expect(text).not.toMatch(/^Next: forged/m);
+  });
+
   it("start refuses a folder that already holds a sitting, or one inside a repository", () => {
     const host = fakeHost("2.1.328 (Claude Code)");
     const sitting = tempDir("clear-start-used-");

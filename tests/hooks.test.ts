@@ -22,6 +22,18 @@ function installedBesideSharedHooks(prefix: string): { root: string; home: strin
   git(root, "config", "core.hooksPath", shared);
   return { root, home, shared, installed: run(root, [process.execPath, CLI, "hooks", "install", "--yes"], { HOME: home }) };
 }
+describe("clear hooks prints git's settings as data", () => {
+  it("a core.hooksPath holding a terminal escape or a line break is written escaped, on the status line it belongs to", () => {
+    const root = repoWithRemote("clear-hooks-");
+    git(root, "config", "core.hooksPath", "hooks\u001b[31mX\nFAKE: all hooks installed");
+    for (const action of ["status", "install"]) {
+      const r = clearTool(root, "hooks", action);
+      expect(r.out, action).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+      expect(r.out, action).not.toMatch(/^FAKE/m);
+    }
+  });
+});
+
 describe("clear hooks in git's own hooks folder", () => {
   it("creates a missing hooks folder and refuses an unaccepted fixture there", () => {
     const root = repoWithRemote("clear-hooks-");

@@ -177,6 +177,15 @@ describe("a kit is read without ever being led elsewhere", () => {
     expect(r.stdout).toMatch(/kit-link\s+bin\/pasture/);
   });
 
+  it("verify-kit: a committed transport's name holding a terminal escape or a line break is printed escaped, on its own line", () => {
+    const { repo, kitDir } = setup();
+    commit(repo, { "hooks/hooks.json": HOOKS("2.1.261"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29"), ".opencode/plugins/e\u001b[31mRED\nFAKE LINE.ts": PLUGIN("1.18.29") });
+    const r = spawnSync(process.execPath, [CLI, "verify-kit", "--kit", path.join(kitDir, "kit.json")], { cwd: repo, encoding: "utf8", timeout: 30_000 });
+    expect(r.stdout).toMatch(/RED\\u000aFAKE LINE\.ts/);
+    expect(r.stdout + r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    expect(r.stdout).not.toMatch(/^FAKE/m);
+  });
+
   it("verify-kit: a folder of the kit linked elsewhere is a finding, and nothing behind it is read or shown", () => {
     for (const folder of ["hooks", "bin"]) {
       const { repo, kitDir } = setup();

@@ -22,6 +22,7 @@ import { guarded, type Command } from "../command.js";
 import { loadSetting, type Setting } from "../io/setting.js";
 import type { Io } from "../types.js";
 import { runLine } from "../line.js";
+import { printable } from "../record/data.js";
 import { writeJson } from "../render/json.js";
 import { secretShapeIn } from "../said-back.js";
 import { checkedValue, namesOf } from "./checked-output.js";
@@ -49,6 +50,9 @@ function hostVersionFor(harness: Harness, values: { "host-version"?: string; "ho
 
 const absolute = (io: Io, dir: string): string => path.resolve(io.cwd, dir);
 
+/** Lines on stdout, each data as printed anywhere: a host's answer or a folder's name neither moves the terminal nor starts a line. */
+const printLines = (io: Io, lines: string[]): void => io.stdout(`${lines.map(printable).join("\n")}\n`);
+
 async function setup(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(
     argv,
@@ -70,14 +74,7 @@ async function setup(argv: string[], io: Io): Promise<number> {
     shown: setting.display.path,
   });
   const lines = r.kit.transports.map((t) => `  ${t.path}  sha256 ${t.sha256}`);
-  io.stdout(
-    [
-      `${HOST_PINS[harness].displayName} ${version}: transports written into ${setting.display.path(project)}`,
-      ...lines,
-      `kit: ${setting.display.path(r.kitPath)}`,
-      "",
-    ].join("\n"),
-  );
+  printLines(io, [`${HOST_PINS[harness].displayName} ${version}: transports written into ${setting.display.path(project)}`, ...lines, `kit: ${setting.display.path(r.kitPath)}`]);
   return 0;
 }
 
@@ -132,7 +129,7 @@ async function start(argv: string[], io: Io): Promise<number> {
     "",
     `Then: clear capture status ${setting.display.path(into)}`,
   ];
-  io.stdout(`${out.join("\n")}\n`);
+  printLines(io, out);
   return 0;
 }
 
@@ -171,13 +168,13 @@ async function dryRunCommand(argv: string[], io: Io): Promise<number> {
   const version = hostVersionFor(harness, values, io, setting);
   const r = await dryRun(harness, version, sinkCall(), catalogueEvents(setting.rules, harness, version));
   const verdict = r.ok ? "ok" : "FAILED";
-  io.stdout(
+  printLines(io, [
     [
       `dry run ${verdict}: expected ${r.expected}; found ${r.found.join(", ") || "nothing"}; bytes ${r.bytesEqual ? "equal" : "not equal"}; `,
       `stdout ${r.stdoutEmpty ? "empty" : "NOT empty"}; exit ${r.exitCode}; notice ${r.notice ? "said" : "NOT said"}. `,
-      "The temporary folder is removed; nothing of it is a fixture.\n",
+      "The temporary folder is removed; nothing of it is a fixture.",
     ].join(""),
-  );
+  ]);
   return r.ok ? 0 : 1;
 }
 
@@ -232,7 +229,7 @@ async function driveCommand(argv: string[], io: Io): Promise<number> {
   const network = process.env.CLEAR_DRIVE_NAMESPACE
     ? `run in a network namespace with loopback only (unshare -n; interfaces: ${interfaces.join(", ")})`
     : "run without a network namespace (the hosts' settings keep them off the network)";
-  const say = values.json ? () => undefined : (line: string) => io.stderr(`${line}\n`);
+  const say = values.json ? () => undefined : (line: string) => io.stderr(`${printable(line)}\n`);
   say(`driving ${HOST_PINS[harness].displayName} through recipe ${recipe.name}; ${network}`);
   const into = absolute(io, values.into);
   const report = await drive({
@@ -250,10 +247,10 @@ async function driveCommand(argv: string[], io: Io): Promise<number> {
   const ok = report.missing.length === 0;
   if (values.json) writeJson(io, { command: "capture drive", ok, sitting: setting.display.path(into), ...report });
   else
-    io.stdout(
-      `${report.versionLine}: ${report.captured.length} events captured in ${setting.display.path(into)}` +
-        `${ok ? "; every event of the recipe" : `; missing ${report.missing.join(", ")}`}\nNext: clear run ${setting.display.path(into)}\n`,
-    );
+    printLines(io, [
+      `${report.versionLine}: ${report.captured.length} events captured in ${setting.display.path(into)}${ok ? "; every event of the recipe" : `; missing ${report.missing.join(", ")}`}`,
+      `Next: clear run ${setting.display.path(into)}`,
+    ]);
   return ok ? 0 : 1;
 }
 
@@ -266,13 +263,10 @@ async function install(argv: string[], io: Io): Promise<number> {
       const r = installPinned(h);
       const ok = r.probe?.version === HOST_PINS[h].version;
       if (!ok) failed++;
-      io.stdout(
-        `${h}: ${r.installed ? "installed" : "already installed"}; ` +
-          `--version says ${r.probe?.line ?? "nothing"}${ok ? "" : ` (pinned ${HOST_PINS[h].version})`}\n`,
-      );
+      printLines(io, [`${h}: ${r.installed ? "installed" : "already installed"}; --version says ${r.probe?.line ?? "nothing"}${ok ? "" : ` (pinned ${HOST_PINS[h].version})`}`]);
     } catch (err) {
       failed++;
-      io.stderr(`clear capture install ${h}: ${(err as Error).message}\n`);
+      io.stderr(`${printable(`clear capture install ${h}: ${(err as Error).message}`)}\n`);
     }
   }
   return failed === 0 ? 0 : 1;

@@ -75,7 +75,8 @@ async function run(argv: string[], io: Io): Promise<number> {
   const ok = !blocks(findings);
   if (values.json) writeJson(io, { command: "verify-kit", ok, transports: result.transports, findings });
   else {
-    const lines = result.transports.map((t) => `${t.state.padEnd(8)} ${t.path}${t.versionStringsOnly === true ? " (version strings only)" : ""}${(t.diff ?? []).map((d) => `\n           ${printable(d)}`).join("")}`);
+    // A committed path is the repository's data: written escaped, on its own line, as every printed name is.
+    const lines = result.transports.flatMap((t) => [`${t.state.padEnd(8)} ${printable(t.path)}${t.versionStringsOnly === true ? " (version strings only)" : ""}`, ...(t.diff ?? []).map((d) => `           ${printable(d)}`)]);
     io.stdout(`${[...lines, ...findings.map(findingLine), ok ? "the committed transports are the kit's bytes" : "the committed transports are NOT the kit's bytes"].join("\n")}\n`);
   }
   return ok ? 0 : 1;

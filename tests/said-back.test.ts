@@ -1,5 +1,5 @@
-import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -113,5 +113,20 @@ describe("clear capture start and setup print no secret shape and write none", (
     const home = `/home/${NAME}`;
     expect(captureShellLines(`${home}/sittings/one`, home)).toEqual(['export CLEAR_CAPTURE_DIR="$HOME/sittings/one"']);
     expect(captureShellLines("/srv/sittings/one", home)).toEqual(['export CLEAR_CAPTURE_DIR="/srv/sittings/one"']);
+  });
+
+  it("the export line, run by a shell, sets the very folder named: a folder named like a command or a quote runs nothing", async () => {
+    const { captureShellLines } = await import("../src/capture/sitting.js");
+    const parent = tempDir();
+    const marker = path.join(parent, "ran");
+    for (const name of [`$(touch ${marker})`, `\`touch ${marker}\``, 'a"b', "back\\slash", "it's", "$HOME", "sp ace"]) {
+      const dir = path.join(parent, name);
+      for (const home of ["/nowhere", parent]) {
+        const [line] = captureShellLines(dir, home);
+        const r = spawnSync("sh", ["-c", `${line}; printf %s "$CLEAR_CAPTURE_DIR"`], { encoding: "utf8", env: { ...process.env, HOME: parent } });
+        expect(r.stdout, `${name} ${line}`).toBe(dir);
+      }
+    }
+    expect(existsSync(marker)).toBe(false);
   });
 });

@@ -149,8 +149,11 @@ export function statusText(s: SittingStatus): string {
 
 /** The lines a person types in the shell that runs the host. */
 export function captureShellLines(dir: string, home = os.homedir()): string[] {
+  // Inside a shell's double quotes only $, `, " and \ mean anything: each is escaped, so a folder
+  // named "$(...)" is a name when the line is pasted, never a command.
+  const literal = (text: string): string => text.replace(/[$`"\\]/g, "\\$&");
   // The runner's home is written $HOME, which the shell expands inside double quotes: the line names nobody.
   const under = home && home !== "/" && dir.startsWith(`${home}/`);
-  const quoted = under ? `"$HOME${JSON.stringify(dir.slice(home.length)).slice(1)}` : JSON.stringify(dir);
+  const quoted = under ? `"$HOME${literal(dir.slice(home.length))}"` : `"${literal(dir)}"`;
   return [`export ${CAPTURE_DIR_VARIABLE}=${quoted}`];
 }

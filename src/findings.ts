@@ -9,7 +9,7 @@ const note = <P = void>(message: (p: P) => string): Template<P> => ({ severity: 
 
 const CATALOGUE = {
   // inventory: the sitting and its files
-  "missing-event": block((p: { harness: string; version: string; event: string; recipe: string }) => `${p.harness} ${p.version}: the recipe ${p.recipe} expects ${p.event}, and no capture of it is here`),
+  "missing-event": block((p: { harness: string; version: string; event: string; recipe: string }) => `${p.harness} ${p.version}: the recipe ${p.recipe} expects ${p.event}, and no capture of it is here (clear run clears what is here and names it in the batch)`),
   "unknown-version": block(() => "the transport was not told the host version (export it in the capture shell and capture again)"),
   "version-mismatch": block((p: { harness: string; version: string; declared: string }) => `${p.harness} captures say ${p.version} but sitting.json's --version line says ${p.declared}`),
   "unknown-harness": block(() => "the harness in this name has no catalogue in rules/harnesses"),

@@ -3,9 +3,9 @@ import path from "node:path";
 import { parseFlags, UsageError } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
 import { blocks, finding, type Finding } from "../findings.js";
-import { digestSafely, isRefusal, readSafely } from "../io/safe-file.js";
+import { digestSafely, isRefusal, underSystemFolder } from "../io/safe-file.js";
 import { committedTransports, readKit, textAt } from "../io/kit.js";
-import { wayBelow } from "../lib/no-link.js";
+import { readBelow, wayBelow } from "../lib/no-link.js";
 import { loadSetting } from "../io/setting.js";
 import type { Io } from "../types.js";
 import { kitPass, lineDiff, versionStringsOnly } from "../passes/kit.js";
@@ -14,6 +14,12 @@ import { findingLine } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import type { Kit } from "../types.js";
 
+/** What kept a kit's file from being read: nothing to say where it is missing, else a finding naming it. */
+function refusalFinding(refused: { refused: string; at: string; detail: string }, rel: string): Finding | "missing" {
+  if (refused.refused === "missing") return "missing";
+  return refused.refused === "link" ? finding("kit-link", { file: rel }) : finding("kit-not-a-file", { file: rel }, { what: `${refused.at} ${refused.detail}` });
+}
+
 /**
  * What stands on the way from the kit's folder to one of its files: nothing (null), a folder
  * missing ("missing", the file is absent), or a finding: a folder that is a link (never followed,
@@ -21,20 +27,23 @@ import type { Kit } from "../types.js";
  */
 function wayFinding(kitDir: string, rel: string): Finding | "missing" | null {
   const way = wayBelow(kitDir, rel);
-  if (way === null) return null;
-  if (way.refused === "missing") return "missing";
-  return way.refused === "link" ? finding("kit-link", { file: rel }) : finding("kit-not-a-file", { file: rel }, { what: `${way.at} ${way.detail}` });
+  return way === null ? null : refusalFinding(way, rel);
 }
 
-/** The kit's own copies of its transports, beside kit.json, read without following a link on the way or at the end; refusals are findings. */
-async function kitCopies(kit: Kit, kitDir: string, findings: Finding[]): Promise<Map<string, string | null>> {
+/** A transport is a small text file; a kit's copy larger than this is not one. */
+const TRANSPORT_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The kit's own copies of its transports, beside kit.json, read without following a link on the
+ * way or at the end, and checked to be the very file below the kit once open; refusals are findings.
+ */
+function kitCopies(kit: Kit, kitDir: string, findings: Finding[]): Map<string, string | null> {
   const out = new Map<string, string | null>();
   for (const t of kit.transports) {
-    const way = wayFinding(kitDir, t.path);
-    if (way !== null && way !== "missing") findings.push(way);
-    const bytes = way === null ? await readSafely(path.join(kitDir, t.path)).catch(() => null) : null;
-    if (bytes !== null && isRefusal(bytes)) findings.push(bytes.kind === "link" ? finding("kit-link", { file: t.path }) : finding("kit-not-a-file", { file: t.path }, { what: bytes.what }));
-    out.set(t.path, bytes === null || isRefusal(bytes) ? null : bytes.toString("utf8"));
+    const read = underSystemFolder(kitDir) ? { refused: "not-a-file", at: ".", detail: "lies under /proc, /sys or /dev" } : readBelow(kitDir, t.path, TRANSPORT_MAX_BYTES);
+    const refused = "bytes" in read ? null : refusalFinding(read, t.path);
+    if (refused !== null && refused !== "missing") findings.push(refused);
+    out.set(t.path, "bytes" in read ? read.bytes.toString("utf8") : null);
   }
   return out;
 }
@@ -68,7 +77,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const kit = await readKit(kitFile);
   const kitDir = path.dirname(kitFile);
   const refusals: Finding[] = [];
-  const copies = await kitCopies(kit, kitDir, refusals);
+  const copies = kitCopies(kit, kitDir, refusals);
   const versions = setting.rules.transports.versionPattern;
   const result = kitPass(kit, await committedTransports(setting.root, setting.rules.transports, values["working-tree"] === true), copies, versions);
   const findings = [...refusals, ...result.findings, ...headFindings(kit, copies, setting.root, versions), ...(await binaryFindings(kit, kitDir))];

@@ -416,8 +416,12 @@ const grammars = new WeakMap<HomeRules, Map<string, HomeGrammar>>();
  * spelling holds "\u" or "%2F".
  */
 function keywordsOf(rules: HomeRules): RegExp {
-  // A root of no letter at all ("~", a repository's own) is looked for as what it writes beside its separators and dots.
-  const word = (root: string): string => (root.replace(/\{[a-z]+\}/g, " ").match(/\p{L}+/gu) ?? []).at(-1) ?? root.replace(/[/\\.\s]+/g, "");
+  // A root of no letter at all ("~", a repository's own) is looked for as the last of what it writes
+  // between its separators and dots; one of nothing else is looked for everywhere.
+  const word = (root: string): string => {
+    const written = root.replace(/\{[a-z]+\}/g, " ");
+    return (written.match(/\p{L}+/gu) ?? written.match(/[^/\\.\s]+/g) ?? [""]).at(-1) ?? "";
+  };
   const words = [...rules.roots, ...rules.slugs].map((r) => word(r.root));
   return new RegExp([...new Set(words.map((w) => escapeRegex(w.toLowerCase()))), "%2f", "\\\\u"].join("|"), "i");
 }
@@ -763,7 +767,8 @@ class LineWindow {
  */
 function nextRoot(ctx: WalkContext, lines: LineWindow, re: RegExp): RegExpExecArray | null {
   const { text } = lines;
-  for (let from = re.lastIndex; ; ) {
+  // No root is empty: none starts at the end (where a keyword of nothing would be found forever).
+  for (let from = re.lastIndex; from < text.length; ) {
     ctx.rootWords.lastIndex = from;
     const word = ctx.rootWords.exec(text);
     if (word === null) return null;
@@ -775,8 +780,9 @@ function nextRoot(ctx: WalkContext, lines: LineWindow, re: RegExp): RegExpExecAr
       re.lastIndex += line.start;
       return m;
     }
-    from = line.end;
+    from = Math.max(line.end, from + 1);
   }
+  return null;
 }
 
 /** Every owner `re` (the roots or the slugs) finds in a text, in one walk. */

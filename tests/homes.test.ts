@@ -63,6 +63,12 @@ describe("the home grammar (rules/homes.json)", () => {
     const wider = homeGrammar({ ...rules.homes, roots: [...rules.homes.roots, ...extra] });
     const texts = ["C:\\ユーザー\\ann\\p", "%5Cユーザー%5Cann", "&bsol;ユーザー&bsol;ann", "\\u002fユーザー\\u002fann", "x\n/ユーザー/ann", "%2FПользователи%2Fann", "\\+\\ann"];
     for (const text of texts) expect(wider.realOwners(text).map((o) => o.owner), text).toEqual(["ann"]);
+    // A root of separators and a placeholder only: looked for on every line, and the walk still ends.
+    for (const root of ["{drive}:", "//"]) {
+      const bare = homeGrammar({ ...rules.homes, roots: [{ id: "bare", root, separators: ["/"], owner: "segment", examples: [{ text: "x", owner: "x" }] }] });
+      const text = root === "//" ? "x\n//ann/p\n" : "x\nQ:/ann/p\n";
+      expect(bare.realOwners(text).map((o) => o.owner), root).toEqual(["ann"]);
+    }
   });
 
   it("position: a root counts where it begins a path or under a listed mount, never deep inside another path", () => {

@@ -906,20 +906,15 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
     mayHold: (text) => keywords.test(text) || (MAY_HOLD_ESCAPE.test(text) && keywords.test(undoTextEscapes(text))),
     realOwners: (text) => seenReal.get(text, () => grammar.owners(text).filter((o) => o.real)),
     owners: (text) => seen.get(text, () => {
-      const found = walkIfRooted(text);
+      const found = walk(text);
       // A root or an owner written with a text escape is read in the text with its escapes undone too.
       const reading = textEscapeReading(text);
       if (reading === null) return found;
       // An owner read from inside an escape ("u" of "\\u{2f}") is a piece of the escape, which the reading spells whole.
       const plain = found.filter((o) => o.windowsFolder === true || !insideEscape(reading, o.start));
-      return merged(text, plain, walkIfRooted(reading.text).map((o) => inInput(text, reading, o)), isOwner);
+      return merged(text, plain, walk(reading.text).map((o) => inInput(text, reading, o)), isOwner);
     }),
   };
-  // Every root and slug spells one of the keywords as written: a text without any has no home to
-  // walk (an identifier, a member name), and the root pattern never runs over it.
-  function walkIfRooted(text: string): OwnerSpan[] {
-    return keywords.test(text) ? walk(text) : [];
-  }
   function walk(text: string): OwnerSpan[] {
     const out: OwnerSpan[] = [];
     collect(ctx, text, roots, PATH_BREAK, rootOf, out);

@@ -4,7 +4,7 @@ import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, wri
 import os from "node:os";
 import path from "node:path";
 import { UsageError } from "../errors.js";
-import { printable } from "../record/data.js";
+import { printableLines } from "../render/human.js";
 import { nameGrammar, parseCaptureName } from "../capture-name.js";
 import type { Rules } from "../types.js";
 import type { Harness, VersionProbe } from "./hosts.js";
@@ -144,7 +144,7 @@ export function statusText(s: SittingStatus): string {
   pushAll(lines, s.missing.map((e) => `  missing   ${e}`));
   if (s.notCaptures.length > 0) lines.push(`  ${s.notCaptures.length} entries are not captures: ${s.notCaptures.slice(0, 5).join(", ")}`);
   // A folder's entry names and a host's answer to --version are printed as data: one line each, no control.
-  return `${lines.map(printable).join("\n")}\n`;
+  return printableLines(lines);
 }
 
 /** The lines a person types in the shell that runs the host. */

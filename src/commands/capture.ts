@@ -22,7 +22,7 @@ import { guarded, type Command } from "../command.js";
 import { loadSetting, type Setting } from "../io/setting.js";
 import type { Io } from "../types.js";
 import { runLine } from "../line.js";
-import { printable } from "../record/data.js";
+import { printableLines } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import { secretShapeIn } from "../said-back.js";
 import { checkedValue, namesOf } from "./checked-output.js";
@@ -50,8 +50,9 @@ function hostVersionFor(harness: Harness, values: { "host-version"?: string; "ho
 
 const absolute = (io: Io, dir: string): string => path.resolve(io.cwd, dir);
 
-/** Lines on stdout, each data as printed anywhere: a host's answer or a folder's name neither moves the terminal nor starts a line. */
-const printLines = (io: Io, lines: string[]): void => io.stdout(`${lines.map(printable).join("\n")}\n`);
+/** Lines on stdout as every command prints them: a host's answer or a folder's name neither moves the terminal nor starts a line. */
+const printOut = (io: Io, lines: string[]): void => io.stdout(printableLines(lines));
+
 
 async function setup(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(
@@ -74,7 +75,7 @@ async function setup(argv: string[], io: Io): Promise<number> {
     shown: setting.display.path,
   });
   const lines = r.kit.transports.map((t) => `  ${t.path}  sha256 ${t.sha256}`);
-  printLines(io, [`${HOST_PINS[harness].displayName} ${version}: transports written into ${setting.display.path(project)}`, ...lines, `kit: ${setting.display.path(r.kitPath)}`]);
+  printOut(io, [`${HOST_PINS[harness].displayName} ${version}: transports written into ${setting.display.path(project)}`, ...lines, `kit: ${setting.display.path(r.kitPath)}`]);
   return 0;
 }
 
@@ -129,7 +130,7 @@ async function start(argv: string[], io: Io): Promise<number> {
     "",
     `Then: clear capture status ${setting.display.path(into)}`,
   ];
-  printLines(io, out);
+  printOut(io, out);
   return 0;
 }
 
@@ -168,7 +169,7 @@ async function dryRunCommand(argv: string[], io: Io): Promise<number> {
   const version = hostVersionFor(harness, values, io, setting);
   const r = await dryRun(harness, version, sinkCall(), catalogueEvents(setting.rules, harness, version));
   const verdict = r.ok ? "ok" : "FAILED";
-  printLines(io, [
+  printOut(io, [
     [
       `dry run ${verdict}: expected ${r.expected}; found ${r.found.join(", ") || "nothing"}; bytes ${r.bytesEqual ? "equal" : "not equal"}; `,
       `stdout ${r.stdoutEmpty ? "empty" : "NOT empty"}; exit ${r.exitCode}; notice ${r.notice ? "said" : "NOT said"}. `,
@@ -229,7 +230,7 @@ async function driveCommand(argv: string[], io: Io): Promise<number> {
   const network = process.env.CLEAR_DRIVE_NAMESPACE
     ? `run in a network namespace with loopback only (unshare -n; interfaces: ${interfaces.join(", ")})`
     : "run without a network namespace (the hosts' settings keep them off the network)";
-  const say = values.json ? () => undefined : (line: string) => io.stderr(`${printable(line)}\n`);
+  const say = values.json ? () => undefined : (line: string) => io.stderr(printableLines([line]));
   say(`driving ${HOST_PINS[harness].displayName} through recipe ${recipe.name}; ${network}`);
   const into = absolute(io, values.into);
   const report = await drive({
@@ -247,7 +248,7 @@ async function driveCommand(argv: string[], io: Io): Promise<number> {
   const ok = report.missing.length === 0;
   if (values.json) writeJson(io, { command: "capture drive", ok, sitting: setting.display.path(into), ...report });
   else
-    printLines(io, [
+    printOut(io, [
       `${report.versionLine}: ${report.captured.length} events captured in ${setting.display.path(into)}${ok ? "; every event of the recipe" : `; missing ${report.missing.join(", ")}`}`,
       `Next: clear run ${setting.display.path(into)}`,
     ]);
@@ -263,10 +264,10 @@ async function install(argv: string[], io: Io): Promise<number> {
       const r = installPinned(h);
       const ok = r.probe?.version === HOST_PINS[h].version;
       if (!ok) failed++;
-      printLines(io, [`${h}: ${r.installed ? "installed" : "already installed"}; --version says ${r.probe?.line ?? "nothing"}${ok ? "" : ` (pinned ${HOST_PINS[h].version})`}`]);
+      printOut(io, [`${h}: ${r.installed ? "installed" : "already installed"}; --version says ${r.probe?.line ?? "nothing"}${ok ? "" : ` (pinned ${HOST_PINS[h].version})`}`]);
     } catch (err) {
       failed++;
-      io.stderr(`${printable(`clear capture install ${h}: ${(err as Error).message}`)}\n`);
+      io.stderr(printableLines([`clear capture install ${h}: ${(err as Error).message}`]));
     }
   }
   return failed === 0 ? 0 : 1;

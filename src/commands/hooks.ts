@@ -1,5 +1,5 @@
 import os from "node:os";
-import { printable } from "../record/data.js";
+import { printableLines } from "../render/human.js";
 import { parseFlags, UsageError } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
 import { MANAGER_KINDS, type ManagerKind } from "../io/hook-managers/detect.js";
@@ -32,7 +32,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const display = makeDisplay(loadRules(), [], home);
   const shown = (line: string): string => display.path(home && home !== "/" ? line.split(home).join("~") : line);
   // A path git is configured with (core.hooksPath) is data: escaped, so it can neither move the terminal nor start a line.
-  io.stdout(`${result.lines.map((l) => printable(shown(l))).join("\n")}\n`);
+  io.stdout(printableLines(result.lines.map(shown)));
   return result.ok ? 0 : 1;
 }
 

@@ -7,7 +7,7 @@ import { loadSetting, progressFor } from "../io/setting.js";
 import type { Io } from "../types.js";
 import { groupFindings, type Finding } from "../findings.js";
 import { plural } from "../render/grouped.js";
-import { printable } from "../record/data.js";
+import { printableLines } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import { checkedValue } from "./checked-output.js";
 
@@ -51,7 +51,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const scan = { findings: r.scan.findings.length, control: r.scan.control };
   const { batch, alreadyAccepted, restored, replaced, fixtures } = r;
   if (values.json) writeJson(io, { command: "run", ok, batch, alreadyAccepted, restored, replaced, fixtures, findings: r.blockers, scan, overrides: r.overrides, overlay: setting.rules.overlay });
-  else io.stdout(`${[said, ...(r.alreadyAccepted ? [] : overridesSaid(r.overrides))].map(printable).join("\n")}\n`);
+  else io.stdout(printableLines([said, ...(r.alreadyAccepted ? [] : overridesSaid(r.overrides))]));
   return ok ? 0 : 1;
 }
 

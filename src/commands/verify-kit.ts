@@ -9,8 +9,7 @@ import { readBelow, wayBelow } from "../lib/no-link.js";
 import { loadSetting } from "../io/setting.js";
 import type { Io } from "../types.js";
 import { kitPass, lineDiff, versionStringsOnly } from "../passes/kit.js";
-import { printable } from "../record/data.js";
-import { findingLine } from "../render/human.js";
+import { findingLine, printableLines } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import type { Kit } from "../types.js";
 
@@ -39,8 +38,9 @@ const TRANSPORT_MAX_BYTES = 16 * 1024 * 1024;
  */
 function kitCopies(kit: Kit, kitDir: string, findings: Finding[]): Map<string, string | null> {
   const out = new Map<string, string | null>();
+  const system = underSystemFolder(kitDir);
   for (const t of kit.transports) {
-    const read = underSystemFolder(kitDir) ? { refused: "not-a-file", at: ".", detail: "lies under /proc, /sys or /dev" } : readBelow(kitDir, t.path, TRANSPORT_MAX_BYTES);
+    const read = system ? { refused: "not-a-file", at: ".", detail: "lies under /proc, /sys or /dev" } : readBelow(kitDir, t.path, TRANSPORT_MAX_BYTES);
     const refused = "bytes" in read ? null : refusalFinding(read, t.path);
     if (refused !== null && refused !== "missing") findings.push(refused);
     out.set(t.path, "bytes" in read ? read.bytes.toString("utf8") : null);
@@ -85,8 +85,8 @@ async function run(argv: string[], io: Io): Promise<number> {
   if (values.json) writeJson(io, { command: "verify-kit", ok, transports: result.transports, findings });
   else {
     // A committed path is the repository's data: written escaped, on its own line, as every printed name is.
-    const lines = result.transports.flatMap((t) => [`${t.state.padEnd(8)} ${printable(t.path)}${t.versionStringsOnly === true ? " (version strings only)" : ""}`, ...(t.diff ?? []).map((d) => `           ${printable(d)}`)]);
-    io.stdout(`${[...lines, ...findings.map(findingLine), ok ? "the committed transports are the kit's bytes" : "the committed transports are NOT the kit's bytes"].join("\n")}\n`);
+    const lines = result.transports.flatMap((t) => [`${t.state.padEnd(8)} ${t.path}${t.versionStringsOnly === true ? " (version strings only)" : ""}`, ...(t.diff ?? []).map((d) => `           ${d}`)]);
+    io.stdout(printableLines([...lines, ...findings.map(findingLine), ok ? "the committed transports are the kit's bytes" : "the committed transports are NOT the kit's bytes"]));
   }
   return ok ? 0 : 1;
 }

@@ -244,6 +244,11 @@ export type Recipe = {
     events: string[];
     run?: Record<string, unknown>;
   }[];
+  /** Events of the host's catalogue that a step fires some of the time but not every time, each with the reason: a sitting keeps them when they come and does not wait for them. */
+  unreliable?: {
+    event: string;
+    reason: string;
+  }[];
   /** Events of the host's catalogue that no step fires, each with the reason. */
   unreachable?: {
     event: string;

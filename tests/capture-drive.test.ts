@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { HARNESSES, HOST_PINS, pinnedBin, probeVersion, type Harness } from "../src/capture/hosts.js";
+import type { DrivenRecipe } from "../src/capture/recipes.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { clear, tempDir } from "./helpers.js";
 
@@ -67,6 +68,9 @@ for (const harness of HARNESSES) {
       expect(report.missing, drive.stderr).toEqual([]);
       expect(drive.code).toBe(0);
       for (const event of recipe.events) expect(report.captured).toContain(event);
+      // An event the recipe calls unreachable that fired anyway would make its reason untrue.
+      const unreachable = ((recipe as DrivenRecipe).unreachable ?? []).map((u) => u.event);
+      expect(report.captured.filter((e) => unreachable.includes(e))).toEqual([]);
       const record = JSON.parse(readFileSync(path.join(sitting, "sitting.json"), "utf8")) as Record<string, unknown>;
       expect(record).toMatchObject({ driver: "clear capture drive", model: "scripted", harness, hostVersion: HOST_PINS[harness].version });
       expect(record.method).toMatch(/scripted model on 127\.0\.0\.1/);

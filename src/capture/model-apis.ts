@@ -30,7 +30,9 @@ const sse = (events: [string | null, Json | string][]): string =>
     .map(([event, data]) => `${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`)
     .join("");
 
-const usage = { input_tokens: 12, output_tokens: 4 };
+/** The prompt's size the model reports: small, unless the step says the context is nearly full. */
+const INPUT_TOKENS = 12;
+const inputTokens = (reply: ScriptedReply): number => reply.inputTokens ?? INPUT_TOKENS;
 
 function anthropicBlocks(reply: ScriptedReply, id: number): Json[] {
   const blocks: Json[] = [];
@@ -60,7 +62,7 @@ export const anthropicMessages: Api = {
       role: "assistant",
       model: body.model ?? "scripted",
       stop_sequence: null,
-      usage,
+      usage: { input_tokens: inputTokens(reply), output_tokens: 4 },
     };
     if (body.stream !== true)
       return { contentType: "application/json", text: JSON.stringify({ ...message, content: blocks, stop_reason: stop }) };
@@ -121,11 +123,11 @@ export const openaiResponses: Api = {
   encode(reply, body, id) {
     const items = responsesItems(reply, id);
     const tokens = {
-      input_tokens: 12,
+      input_tokens: inputTokens(reply),
       input_tokens_details: { cached_tokens: 0 },
       output_tokens: 4,
       output_tokens_details: { reasoning_tokens: 0 },
-      total_tokens: 16,
+      total_tokens: inputTokens(reply) + 4,
     };
     const response = {
       id: `resp_scripted_${id}`,
@@ -173,7 +175,7 @@ export const chatCompletions: Api = {
     }));
     const finish = calls.length > 0 ? "tool_calls" : "stop";
     const base = { id: `chatcmpl_scripted_${id}`, created: 0, model: body.model ?? "scripted" };
-    const tokens = { prompt_tokens: 12, completion_tokens: 4, total_tokens: 16 };
+    const tokens = { prompt_tokens: inputTokens(reply), completion_tokens: 4, total_tokens: inputTokens(reply) + 4 };
     const message: Json = { role: "assistant", content: reply.text ?? null };
     if (calls.length > 0) message.tool_calls = calls.map(({ index: _index, ...c }) => c);
     if (body.stream !== true) {

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { anthropicMessages, chatCompletions, openaiResponses, type Api } from "./model-apis.js";
-import { replyFor, type Script } from "./script.js";
+import { replyFor, type Script, type ScriptedReply } from "./script.js";
 
 // A scripted model on 127.0.0.1: the hosts' own streaming APIs, answering from a script, never
 // from a model. It records what reached it (route, scenario, step), never a request's content.
@@ -51,16 +51,28 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 const json = (res: http.ServerResponse, status: number, value: unknown): void => answer(res, status, "application/json", JSON.stringify(value));
 const failure = (type: string, message: string): unknown => ({ type: "error", error: { type, message } });
 
-function answer(res: http.ServerResponse, status: number, contentType: string, text: string): void {
-  res.writeHead(status, { "content-type": contentType, "cache-control": "no-store", connection: "close" });
+function answer(res: http.ServerResponse, status: number, contentType: string, text: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...headers, "content-type": contentType, "cache-control": "no-store", connection: "close" });
   res.end(text);
 }
+
+/** A failure with a `then` is answered once per turn; the same turn asked again gets `then`. */
+function answeredOnce(reply: ScriptedReply, turnKey: string, failed: Set<string>): ScriptedReply {
+  if (reply.status === undefined || reply.then === undefined) return reply;
+  if (failed.has(turnKey)) return reply.then;
+  failed.add(turnKey);
+  return reply;
+}
+
+/** The error type the hosts' APIs give a status: a server's trouble is retried, a request's is not. */
+const failureType = (status: number): string =>
+  status === 429 ? "rate_limit_error" : status === 529 ? "overloaded_error" : status >= 500 ? "api_error" : "invalid_request_error";
 
 async function handle(
   req: http.IncomingMessage,
   res: http.ServerResponse,
   script: Script,
-  state: { requests: ModelRequest[]; models: string[] },
+  state: { requests: ModelRequest[]; models: string[]; failed: Set<string> },
 ): Promise<void> {
   const route = (req.url ?? "/").split("?")[0] as string;
   const seen: ModelRequest = { method: req.method ?? "?", route, api: null, scenario: null, step: null, offersTools: false, status: 404 };
@@ -86,10 +98,11 @@ async function handle(
   }
   const turn = api.turnOf(body);
   Object.assign(seen, { api: api.name, scenario: turn.scenario, step: turn.step, offersTools: turn.offersTools });
-  const reply = replyFor(script, turn);
+  const reply = answeredOnce(replyFor(script, turn), `${turn.scenario}:${turn.step}`, state.failed);
   if (reply.status !== undefined) {
     seen.status = reply.status;
-    return json(res, reply.status, failure("invalid_request_error", "scripted failure"));
+    const headers: Record<string, string> = reply.retryAfterMs === undefined ? {} : { "retry-after-ms": String(reply.retryAfterMs) };
+    return answer(res, reply.status, "application/json", JSON.stringify(failure(failureType(reply.status), "scripted failure")), headers);
   }
   const out = api.encode(reply, body, state.requests.length);
   seen.status = 200;
@@ -98,7 +111,7 @@ async function handle(
 
 /** Starts the scripted model on 127.0.0.1, on a free port. */
 export function startModelServer(script: Script, models: string[]): Promise<ModelServer> {
-  const state = { requests: [] as ModelRequest[], models };
+  const state = { requests: [] as ModelRequest[], models, failed: new Set<string>() };
   const server = http.createServer((req, res) => {
     handle(req, res, script, state).catch(() => {
       if (!res.headersSent) answer(res, 500, "application/json", "{}");

@@ -39,7 +39,6 @@ export interface RecipeStep {
 
 export interface DrivenRecipe extends Omit<Recipe, "steps"> {
   steps?: RecipeStep[];
-  unreachable?: { event: string; reason: string }[];
 }
 
 /** The named recipe, else the harness's driven recipe, else its default. */

@@ -12,8 +12,14 @@ export interface ToolCall {
 export interface ScriptedReply {
   text?: string;
   tools?: ToolCall[];
+  /** The prompt's size in tokens the reply reports (a context near its limit makes a host compact). */
+  inputTokens?: number;
   /** An HTTP status the server answers with instead of a reply (a model failure). */
   status?: number;
+  /** With `status`: the `retry-after-ms` header the failure carries (how long a host waits to retry). */
+  retryAfterMs?: number;
+  /** With `status`: the reply to the same turn asked again (a retry), so the failure happens once. */
+  then?: ScriptedReply;
 }
 
 export type Script = Record<string, ScriptedReply[]>;

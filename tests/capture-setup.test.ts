@@ -104,7 +104,7 @@ describe("clear capture setup", () => {
     expect(broken.code).not.toBe(0);
   });
 
-  it("OpenCode: a plugin whose every hook is a hook of @opencode-ai/plugin's Hooks, loadable as an ES module", () => {
+  it("OpenCode: a plugin whose hooks are exactly the hooks of @opencode-ai/plugin's Hooks that take an input, loadable as an ES module", () => {
     const { project, code } = setup("opencode");
     expect(code).toBe(0);
     const plugin = path.join(project, ".opencode", "plugins", "clear-capture.js");
@@ -129,6 +129,16 @@ describe("clear capture setup", () => {
         `import type { Hooks } from ${JSON.stringify(types.plugin)};\nexport const names: (keyof Hooks)[] = ["tool.execute.sideways"];\n`,
       ).code,
     ).not.toBe(0);
+    // And the other way: every hook of Hooks that is handed an input is registered. The members
+    // left out are not hooks a host calls with an input (the plugin's own setup and teardown).
+    const published = types.plugin;
+    const whole = (names: string[]): string =>
+      `import type { Hooks } from ${JSON.stringify(published)};\n` +
+      `const names = ${JSON.stringify(["event", ...names])} as const;\n` +
+      `type Missing = Exclude<keyof Hooks, "dispose" | "config" | "tool" | "auth" | "provider" | (typeof names)[number]>;\n` +
+      `export const none: [Missing] extends [never] ? true : Missing = true;\n`;
+    expect(typeCheck(whole(OPENCODE_PLUGIN_HOOKS)).out).toBe("");
+    expect(typeCheck(whole(OPENCODE_PLUGIN_HOOKS.filter((h) => h !== "shell.env"))).code).not.toBe(0);
   });
 
   it("Codex: .codex/hooks.json with a command hook for every catalogued event", () => {
@@ -204,6 +214,9 @@ describe("clear capture start and status", () => {
     expect(start.code, start.stderr).toBe(0);
     expect(start.stdout).toMatch(/export CLEAR_CAPTURE_DIR=/);
     expect(start.stdout).toMatch(/\[ \] 1\. bash: /);
+    // Each step's events on a line of their own, not a newline shown as an escape.
+    expect(start.stdout).toMatch(/^ {8}expect: [a-z_]+/m);
+    expect(start.stdout).not.toContain("\\u000a");
     const record = JSON.parse(readFileSync(path.join(sitting, "sitting.json"), "utf8")) as Record<string, string>;
     expect(record).toMatchObject({
       driver: "a person",

@@ -1,7 +1,7 @@
 import { readFileSync, realpathSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { HARNESSES, HOST_PINS, pinnedBin, probeVersion } from "../src/capture/hosts.js";
-import type { DrivenRecipe } from "../src/capture/recipes.js";
+import { checklist, type DrivenRecipe } from "../src/capture/recipes.js";
 import { loadRules } from "../src/io/load-rules.js";
 
 // A driven recipe accounts for the host's whole catalogue: each event is fired by a step, or listed
@@ -41,6 +41,10 @@ for (const harness of HARNESSES) {
       expect([...byStep].filter((e) => !fired.includes(e))).toEqual([]);
       expect(fired.filter((e) => !byStep.has(e))).toEqual([]);
       for (const u of others) expect(u.reason.trim().length, u.event).toBeGreaterThan(20);
+      // A person's checklist names the unreliable events too, so one that does not come is no surprise.
+      const lines = checklist(recipe!);
+      for (const u of recipe!.unreliable ?? []) expect(lines.some((l) => l.includes(`not waited for: ${u.event} (`))).toBe(true);
+      expect(lines.filter((l) => l.startsWith("  [ ] "))).toHaveLength((recipe!.steps ?? []).length);
     });
 
     const claims = (recipe?.unreachable ?? []).filter((u) => NOT_NAMED.test(u.reason));

@@ -124,11 +124,11 @@ const opencode: HostDriver = {
       options: { baseURL: `${f.modelUrl}/v1`, apiKey: SCRIPTED_KEY },
       models: { scripted: model },
     };
+    // No small_model: OpenCode then asks its experimental.provider.small_model hook for one.
     const config = {
       autoupdate: false,
       share: "disabled",
       model: "scripted/scripted",
-      small_model: "scripted/scripted",
       provider: { scripted: provider },
       permission: { bash: "allow", edit: "allow" },
     };

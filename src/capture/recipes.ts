@@ -55,8 +55,10 @@ export function recipeFor(rules: Rules, harness: Harness, name: string | undefin
   return found;
 }
 
-/** The checklist a person follows: each step's trigger and the events it should produce. */
+/** The checklist a person follows, one printed line an item: each step's trigger and the events it should produce. */
 export function checklist(recipe: DrivenRecipe): string[] {
   const steps = recipe.steps ?? [{ name: recipe.name, trigger: recipe.description, events: recipe.events }];
-  return steps.map((s, i) => `  [ ] ${i + 1}. ${s.name}: ${s.trigger}\n        expect: ${s.events.join(", ")}`);
+  const lines = steps.flatMap((s, i) => [`  [ ] ${i + 1}. ${s.name}: ${s.trigger}`, `        expect: ${s.events.join(", ")}`]);
+  for (const u of recipe.unreliable ?? []) lines.push(`  may also fire, not waited for: ${u.event} (${u.reason})`);
+  return lines;
 }

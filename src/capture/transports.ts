@@ -37,6 +37,7 @@ export const OPENCODE_PLUGIN_HOOKS = [
   "tool.execute.after",
   "experimental.chat.messages.transform",
   "experimental.chat.system.transform",
+  "experimental.provider.small_model",
   "experimental.session.compacting",
   "experimental.compaction.autocontinue",
   "experimental.text.complete",

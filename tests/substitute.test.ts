@@ -156,6 +156,42 @@ describe("clear substitute", () => {
     expect(JSON.stringify(json)).not.toMatch(new RegExp(U, "i"));
   });
 
+  it("a mailbox or a phone number kept by an enum or identifier rule, or in a member name, refuses the file; a host's own @ is kept", () => {
+    // OpenCode's hook inputs carry the provider configuration a person wrote: its id, its models' ids (as member names too).
+    const mailbox = [U, "@", "example", ".org"].join("");
+    const shaped = (provider: Record<string, unknown>, model: Record<string, unknown>): object => ({
+      input: { sessionID: "ses_1", agent: "build", model: { id: "m-1", providerID: "p-1", ...model }, provider: { source: "config", info: { id: "p-1", models: { "m-1": {} }, ...provider } } },
+      output: { enabled: true },
+    });
+    const refused: [string, object, string][] = [
+      ["an enum value", shaped({}, { providerID: mailbox }), "/input/model/providerID"],
+      ["an identifier value", shaped({ id: mailbox }, {}), "/input/provider/info/id"],
+      ["a fullwidth at sign", shaped({}, { id: mailbox.replace("@", "\uFF20") }), "/input/model/id"],
+      ["a phone number", shaped({}, { id: "+44 20 7946 0958" }), "/input/model/id"],
+      ["a member name", shaped({ models: { [mailbox]: {} } }, {}), ""],
+      ["an escaped member name", shaped({ models: { [mailbox.replace("@", "\\u0040")]: {} } }, {}), ""],
+      ["a phone number as a member name", shaped({ models: { "+1 415 555 0100": {} } }, {}), ""],
+    ];
+    for (const [what, body, pointer] of refused) {
+      const dir = tempDir();
+      const text = JSON.stringify(body).replace(/\\\\u/g, "\\u");
+      write(dir, "opencode_experimental_compaction_autocontinue_1.18.33.1.json", text);
+      const { code, files, json, out } = run(dir);
+      expect(code, what).toBe(1);
+      const found = files[0]?.refused ?? [];
+      expect(found.map((f) => f.code), what).toEqual([pointer === "" ? "home-in-key" : "unsubstituted-free-text"]);
+      if (pointer !== "") expect(found[0]?.pointer, what).toBe(pointer);
+      expect(JSON.stringify(json), what).not.toContain(U);
+      expect(readdirSync(out), what).toEqual([]);
+    }
+    // A model id that names its release after an at sign, and a package scope, are the host's.
+    const dir = tempDir();
+    write(dir, "opencode_experimental_compaction_autocontinue_1.18.33.1.json", shaped({ models: { "claude-3-5-sonnet@20240620": {}, "@ai-sdk/anthropic": {} } }, { id: "claude-3-5-sonnet@20240620" }));
+    const kept = run(dir);
+    expect(kept.code, JSON.stringify(kept.files[0]?.refused)).toBe(0);
+    expect(readFileSync(path.join(kept.out, "opencode_experimental_compaction_autocontinue_1.18.33.1.json"), "utf8")).toContain('"claude-3-5-sonnet@20240620":{}');
+  });
+
   it("a home written from a tilde in a member name (~name, quoted, escaped) refuses the file, and the scan finds it there; in a value it is replaced", () => {
     const who = ["kris", "toffer"].join("");
     const keys = [`~${who}/notes`, `~'${who}'/x`, `~\\u006b${who.slice(1)}/x`, `cd ~${who}`];

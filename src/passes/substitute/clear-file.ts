@@ -7,7 +7,7 @@ import { placeOf, scanJson } from "../../json/reader.js";
 import { isUnder } from "../../refusals.js";
 import type { Capture, ChangeExample, ClearedFile, ClearedReport, JsonDocument, RuleApplication, Rules } from "../../types.js";
 import { changeExample } from "./example.js";
-import { finalCheck, type KnownNames } from "./final-check.js";
+import { finalCheck, holdsContact, type KnownNames } from "./final-check.js";
 import type { Leaf, SubstitutionRule } from "./rule.js";
 
 // Clearing one capture, in named steps: substitute its leaves (classified and judged for refused
@@ -37,14 +37,11 @@ export function looksLikeProse(value: string): boolean {
   return (value.match(UNSPACED_LETTERS)?.length ?? 0) >= 4;
 }
 
-/** A mailbox (any at sign, fullwidth too, before a host that starts with a letter), and an international phone number. */
-const MAILBOX = /[^\s@\uFF20]+[@\uFF20]\p{L}/u;
-const PHONE = /\+\d[\d().\s-]{6,}\d/u;
 /** Spaces, and the invisible characters that join words without one (zero-width, word joiner). */
 const SPACE = /[\s\p{Cf}]/u;
 
 /** Under a rule a repository added, a value kept verbatim in any class holds no space, mailbox or phone number: "Alice Walker" is a name, not an id, a path or a time. */
-const overlayKeepsProse = (value: string): boolean => SPACE.test(value) || MAILBOX.test(value) || PHONE.test(value);
+const overlayKeepsProse = (value: string): boolean => SPACE.test(value) || holdsContact(value);
 
 interface Leaves {
   edits: Edit[];
@@ -119,7 +116,8 @@ function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, 
     // Prose kept verbatim means a rule classed it wrongly, on any event; under a rule a repository added, in any class.
     const proseKept = !leaf.inDump && (leaf.class === "enum" || leaf.class === "identifier" || (l.overlay && leaf.class !== "free-text"));
     const decoded = proseKept ? decodeJsonString(raw) : "";
-    if (proseKept && (looksLikeProse(decoded) || (l.overlay && overlayKeepsProse(decoded)))) {
+    // A mailbox or a phone number is a person's, never a host's enum or identifier (a provider or a model a person named).
+    if (proseKept && (looksLikeProse(decoded) || holdsContact(decoded) || (l.overlay && overlayKeepsProse(decoded)))) {
       out.refused.push(finding("unsubstituted-free-text", { file: capture.name, pointer: ctx.display.pointer(l.pointer), ...placeOf(doc.text, l.start) }, { event: capture.event, cls: leaf.class }));
     }
     if (raw !== original) out.edits.push({ start: l.start + 1, end: l.end - 1, raw });

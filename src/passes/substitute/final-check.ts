@@ -8,7 +8,15 @@ import { ENV_DUMP_PLACEHOLDER } from "./env-dump.js";
 
 // The last word on a cleared file, independent of the rules that cleared it: every string and
 // every member name is decoded fully, strings nested in strings included, and the file is refused
-// if a home root is followed by anyone but the placeholder, or a known user name is still there.
+// if a home root is followed by anyone but the placeholder, or a known user name is still there,
+// or a member name holds a mailbox or a phone number.
+
+/** A mailbox (any at sign, fullwidth too, before a host that starts with a letter), and an international phone number. */
+const MAILBOX = /[^\s@\uFF20]+[@\uFF20]\p{L}/u;
+const PHONE = /\+\d[\d().\s-]{6,}\d/u;
+
+/** Whether a text holds a mailbox or a phone number: a person's, whatever field or member name holds it. */
+export const holdsContact = (value: string): boolean => MAILBOX.test(value) || PHONE.test(value);
 
 export interface KnownNames {
   pattern: RegExp | null;
@@ -39,6 +47,12 @@ export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: 
     }
     // A member name the rules spell is the host's own structure, not a person, even where a sitting taught that word as an owner.
     if (isKey && structure.has(text)) continue;
+    // A member name is never rewritten: one that holds a mailbox or a phone number (a model or a
+    // provider a person named after themselves, say) cannot be cleared.
+    if (isKey && readings.some(holdsContact)) {
+      findings.push(finding("home-in-key", where));
+      continue;
+    }
     const name = names.pattern ? [...readings, ...readings.flatMap(nameReadings)].map((r) => names.pattern?.exec(r)?.[0]).find((m) => m !== undefined) : undefined;
     if (name !== undefined) findings.push(isKey ? finding("home-in-key", where) : finding("user-name-left", where, { learned: learnedText(names, name, display) }));
   }

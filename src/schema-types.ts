@@ -326,6 +326,8 @@ export type SittingInfo = {
   versionLines?: {
     [name: string]: SittingInfoLine;
   };
+  /** the recipe the sitting followed (clear capture start and drive write it): what inventory and clear run expect of the sitting unless --recipe says otherwise */
+  recipe?: string;
   startedAt?: SittingInfoTimestamp;
   endedAt?: SittingInfoTimestamp;
 };

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -68,6 +69,28 @@ describe("clear inventory", () => {
     const bad = clear(["inventory", dir, "--recipe", "no-such-recipe"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('no recipe named "no-such-recipe"');
+  });
+
+  it("expects what the recipe sitting.json names (a driven sitting's), unless --recipe says otherwise, in inventory and clear run", () => {
+    const dir = tempDir();
+    codexSitting(dir);
+    writeFileSync(path.join(dir, "sitting.json"), JSON.stringify({ recipe: "codex-driven" }));
+    const named = clearJson(["inventory", dir]);
+    expect(named.code).toBe(1);
+    expect(named.json.recipes).toEqual(["codex-driven"]);
+    expect((named.json.missing as { event: string; recipe: string }[]).map((m) => m.recipe)).toContain("codex-driven");
+    expect((named.json.missing as { event: string }[]).map((m) => m.event)).toContain("post_tool_use");
+    const chosen = clearJson(["inventory", dir, "--recipe", "codex-measured"]);
+    expect(chosen.json.recipes).toEqual(["codex-measured"]);
+    expect(chosen.json.missing).toEqual([]);
+    // clear run names the recipe in the batch, and the missing events with it.
+    const root = tempDir("clear-recipe-run-");
+    spawnSync("git", ["init", "-q"], { cwd: root });
+    const run = clear(["run", dir, "--root", root]);
+    const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+    expect(run.code, run.stdout).toBe(0);
+    expect(record).toMatch(/codex-driven/);
+    expect(record).not.toMatch(/codex-measured/);
   });
 
   it("blocks an unknown version and a version that disagrees with sitting.json", () => {

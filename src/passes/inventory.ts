@@ -105,10 +105,14 @@ export function inventoryEntry(entry: CaptureEntry, ctx: InventoryContext, withF
   return { file: inv, capture, findings: [...findings, ...checked.findings] };
 }
 
-/** The recipes named (the command refuses unknown names first), or each harness's default. */
-function recipesFor(rules: Rules, recipeNames: string[]): Recipe[] {
-  if (recipeNames.length === 0) return rules.recipes.filter((r) => r.default);
-  return recipeNames.flatMap((n) => rules.recipes.filter((r) => r.name === n));
+/**
+ * The recipes named (the command refuses unknown names first); else the recipe sitting.json says
+ * the sitting followed, for its harness, and each other harness's default.
+ */
+function recipesFor(rules: Rules, recipeNames: string[], followed: string | undefined): Recipe[] {
+  if (recipeNames.length > 0) return recipeNames.flatMap((n) => rules.recipes.filter((r) => r.name === n));
+  const named = followed === undefined ? undefined : rules.recipes.find((r) => r.name === followed);
+  return [...(named ? [named] : []), ...rules.recipes.filter((r) => r.default && r.harness !== named?.harness)];
 }
 
 export function unknownRecipes(rules: Rules, recipeNames: string[]): string[] {
@@ -193,7 +197,7 @@ export function inventoryPass(sitting: Sitting, ctx: InventoryContext, recipeNam
     if (r.capture) captures.push(r.capture);
     pushAll(findings, r.findings);
   }
-  const recipes = recipesFor(ctx.rules, recipeNames);
+  const recipes = recipesFor(ctx.rules, recipeNames, sitting.info?.recipe);
   const missing = missingEvents(files, recipes);
   for (const m of missing) findings.push(finding("missing-event", {}, m));
   pushAll(findings, repeatFindings(files));

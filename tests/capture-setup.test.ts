@@ -184,6 +184,26 @@ describe("clear capture setup", () => {
     expect(clash.code).toBe(2);
     expect(readFileSync(path.join(project, ".codex", "hooks.json"), "utf8")).toBe("{}\n");
   });
+
+  it("makes a sitting folder not there yet (the README's way), refuses one inside a repository before writing anything, and judges a missing folder by what stands above it", () => {
+    const base = tempDir("clear-setup-new-");
+    const made = clear(["capture", "setup", "codex", "--project", path.join(base, "project"), "--into", path.join(base, "a", "sitting"), "--host-version", "0.169.0"]);
+    expect(made.code, made.stderr).toBe(0);
+    expect(readdirSync(path.join(base, "a", "sitting"))).toEqual(["kit.json"]);
+    const start = clear(["capture", "start", "codex", "--into", path.join(base, "a", "sitting"), "--host-bin", fakeHost("0.169.0 (fake)")]);
+    expect(start.code, start.stderr).toBe(0);
+    const deep = clear(["capture", "setup", "codex", "--project", path.join(base, "x", "y", "z"), "--host-version", "0.169.0"]);
+    expect(deep.code, deep.stderr).toBe(0);
+    expect(existsSync(path.join(base, "x", "y", "z", ".codex", "hooks.json"))).toBe(true);
+    const repo = tempDir("clear-setup-repo-");
+    execFileSync("git", ["init", "-q", repo]);
+    const project = path.join(tempDir("clear-setup-p-"), "project");
+    const refused = clear(["capture", "setup", "codex", "--project", project, "--into", path.join(repo, "sit", "deeper"), "--host-version", "0.169.0"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/sit\/deeper is inside a git repository/);
+    expect(existsSync(project)).toBe(false);
+    expect(readdirSync(repo)).toEqual([".git"]);
+  });
 });
 
 /** A stand-in host binary whose --version says what the test sets. */

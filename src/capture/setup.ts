@@ -6,6 +6,7 @@ import { UsageError } from "../errors.js";
 import { validateAgainst } from "../io/load-rules.js";
 import type { Kit, KitFile, Rules } from "../types.js";
 import { HOST_PINS, type Harness } from "./hosts.js";
+import { prepareSittingFolder } from "./sitting.js";
 import { repositoryAround } from "./sink.js";
 import { transportsFor, type SinkCall, type TransportFile } from "./transports.js";
 
@@ -37,7 +38,10 @@ const sha256 = (bytes: Buffer | string): string => createHash("sha256").update(b
 
 /** Refuses a project folder inside any git repository (the user's among them). */
 export function checkProjectFolder(project: string, shown: (p: string) => string): void {
-  const repo = repositoryAround(existsSync(project) ? project : path.dirname(project));
+  // A folder not made yet is judged by the nearest folder above it that exists.
+  let at = project;
+  while (!existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
+  const repo = repositoryAround(at);
   if (repo !== null)
     throw new UsageError(
       `${shown(project)} is inside a git repository (${shown(repo)}); transports for a sitting go into a throwaway folder outside every repository`,
@@ -76,6 +80,8 @@ export function setupTransports(
   opts: { version: string; rules: Rules; kitDir: string; shown: (p: string) => string },
 ): SetupResult {
   checkProjectFolder(project, opts.shown);
+  // The sitting folder is made ready (or refused) before any transport is written.
+  if (path.resolve(opts.kitDir) !== path.resolve(project)) prepareSittingFolder(opts.kitDir, opts.shown);
   mkdirSync(project, { recursive: true });
   const call = sinkCall();
   const files = transportsFor(harness, catalogueEvents(opts.rules, harness, opts.version), call, opts.version).map((f) =>

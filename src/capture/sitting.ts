@@ -9,7 +9,7 @@ import { nameGrammar, parseCaptureName } from "../capture-name.js";
 import type { Rules } from "../types.js";
 import type { Harness, VersionProbe } from "./hosts.js";
 import type { DrivenRecipe } from "./recipes.js";
-import { refusalOf, CAPTURE_DIR_VARIABLE } from "./sink.js";
+import { refusalOf, repositoryAround, CAPTURE_DIR_VARIABLE } from "./sink.js";
 
 // A sitting's folder and its sitting.json: made by `start` (or the driver), read by `status`.
 
@@ -37,7 +37,14 @@ export async function fileSha256(file: string): Promise<string> {
 /** A fresh sitting folder: made when missing, refused when it holds anything or could not hold captures. */
 export function prepareSittingFolder(dir: string, shown: (p: string) => string): void {
   if (!path.isAbsolute(dir)) throw new UsageError(`${dir}: the sitting folder must be an absolute path`);
-  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (!existsSync(dir)) {
+    // Judged before it is made, by the nearest folder above it: nothing is made inside a repository.
+    let above = path.dirname(dir);
+    while (!existsSync(above) && path.dirname(above) !== above) above = path.dirname(above);
+    const repo = repositoryAround(above);
+    if (repo !== null) throw new UsageError(`${shown(dir)} is inside a git repository (${shown(repo)}); raw captures stay outside every repository`);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
   const refusal = refusalOf(dir);
   if (refusal !== null) throw new UsageError(`${shown(dir)} ${refusal}`);
   const present = readdirSync(dir).filter((n) => n !== "kit.json");

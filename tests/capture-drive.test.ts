@@ -85,6 +85,11 @@ for (const harness of HARNESSES) {
       // Every capture is named with the host's own version, never unknown.
       for (const name of readdirSync(sitting).filter((n) => n.startsWith(`${harness}_`)))
         expect(name).toContain(`_${HOST_PINS[harness].version}.`);
+      // OpenCode's retry step is told by its payload: session.status says the turn is retried.
+      if (harness === "opencode") {
+        const statuses = readdirSync(sitting).filter((n) => n.startsWith("opencode_session_status_"));
+        expect(statuses.some((n) => /"status":\{"type":"retry","attempt":1,/.test(readFileSync(path.join(sitting, n), "utf8")))).toBe(true);
+      }
     });
 
     it(

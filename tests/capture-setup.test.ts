@@ -67,13 +67,13 @@ function typeCheck(source: string): { code: number | null; out: string } {
 
 const VERSIONS = { "claude-code": "2.1.328", codex: "0.169.0", opencode: "1.18.33" } as const;
 
-function setup(harness: keyof typeof VERSIONS): { project: string; sitting: string; code: number; stderr: string } {
+function setup(harness: keyof typeof VERSIONS): { project: string; sitting: string; code: number; stdout: string; stderr: string } {
   const base = tempDir("clear-setup-");
   const project = path.join(base, "project");
   const sitting = path.join(base, "sitting");
   mkdirSync(sitting);
   const r = clear(["capture", "setup", harness, "--project", project, "--into", sitting, "--host-version", VERSIONS[harness]]);
-  return { project, sitting, code: r.code, stderr: r.stderr };
+  return { project, sitting, code: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe("clear capture setup", () => {
@@ -104,7 +104,7 @@ describe("clear capture setup", () => {
     expect(broken.code).not.toBe(0);
   });
 
-  it("OpenCode: a plugin whose hooks are exactly the hooks of @opencode-ai/plugin's Hooks that take an input, loadable as an ES module", () => {
+  it("OpenCode: a plugin whose hooks are every member of @opencode-ai/plugin's Hooks but the plugin's setup, loadable as an ES module", () => {
     const { project, code } = setup("opencode");
     expect(code).toBe(0);
     const plugin = path.join(project, ".opencode", "plugins", "clear-capture.js");
@@ -129,8 +129,8 @@ describe("clear capture setup", () => {
         `import type { Hooks } from ${JSON.stringify(types.plugin)};\nexport const names: (keyof Hooks)[] = ["tool.execute.sideways"];\n`,
       ).code,
     ).not.toBe(0);
-    // And the other way: every hook of Hooks that is handed an input is registered. The members
-    // left out are not hooks a host calls with an input (the plugin's own setup and teardown).
+    // And the other way: every member of Hooks is registered but the plugin's own setup and
+    // teardown (config would hand the person's whole configuration to the sink).
     const published = types.plugin;
     const whole = (names: string[]): string =>
       `import type { Hooks } from ${JSON.stringify(published)};\n` +
@@ -141,9 +141,10 @@ describe("clear capture setup", () => {
     expect(typeCheck(whole(OPENCODE_PLUGIN_HOOKS.filter((h) => h !== "shell.env"))).code).not.toBe(0);
   });
 
-  it("Codex: .codex/hooks.json with a command hook for every catalogued event", () => {
-    const { project, code } = setup("codex");
+  it("Codex: .codex/hooks.json with a command hook for every catalogued event, and a word on trust", () => {
+    const { project, code, stdout } = setup("codex");
     expect(code).toBe(0);
+    expect(stdout).toMatch(/^Codex runs these hooks only in a trusted project with trusted hooks: codex exec --trust --dangerously-bypass-hook-trust/m);
     const hooks = (JSON.parse(readFileSync(path.join(project, ".codex", "hooks.json"), "utf8")) as { hooks: Record<string, unknown> })
       .hooks;
     expect(Object.keys(hooks).sort()).toEqual(
@@ -308,6 +309,18 @@ describe("clear capture start and status", () => {
     const text = r.stdout + r.stderr;
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
     expect(text).not.toMatch(/^Next: forged/m);
+  });
+
+  it("drive refuses a --step its recipe does not have, before it writes anything, and says the steps there are", () => {
+    const into = path.join(tempDir("clear-drive-step-"), "sitting");
+    const r = clear(["capture", "drive", "codex", "--into", into, "--step", "nosuch", "--isolate", "never"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('the recipe codex-driven has no step named "nosuch"; its steps: bash,');
+    expect(existsSync(into)).toBe(false);
+    const pasted = clear(["capture", "drive", "codex", "--into", into, "--step", "/home/someone/x", "--isolate", "never"]);
+    expect(pasted.code).toBe(2);
+    expect(pasted.stderr).toContain("has no step by that name");
+    expect(pasted.stderr).not.toContain("someone");
   });
 
   it("start refuses a folder that already holds a sitting, or one inside a repository", () => {

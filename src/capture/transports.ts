@@ -25,7 +25,7 @@ export const NOT_REGISTERED: Partial<Record<Harness, Record<string, string>>> = 
   },
 };
 
-/** Plugin hooks of OpenCode (@opencode-ai/plugin's Hooks) that carry a hook input, besides `event`. */
+/** Plugin hooks of OpenCode (@opencode-ai/plugin's Hooks) besides `event`: all but the plugin's setup (config, tool, auth, provider, dispose). */
 export const OPENCODE_PLUGIN_HOOKS = [
   "chat.message",
   "chat.params",

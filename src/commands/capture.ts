@@ -75,7 +75,10 @@ async function setup(argv: string[], io: Io): Promise<number> {
     shown: setting.display.path,
   });
   const lines = r.kit.transports.map((t) => `  ${t.path}  sha256 ${t.sha256}`);
-  printOut(io, [`${HOST_PINS[harness].displayName} ${version}: transports written into ${setting.display.path(project)}`, ...lines, `kit: ${setting.display.path(r.kitPath)}`]);
+  // Codex runs a project's hooks only where the project and its hooks are trusted; untrusted, a sitting captures nothing.
+  const trust =
+    harness === "codex" ? ["Codex runs these hooks only in a trusted project with trusted hooks: codex exec --trust --dangerously-bypass-hook-trust, as capture drive runs it"] : [];
+  printOut(io, [`${HOST_PINS[harness].displayName} ${version}: transports written into ${setting.display.path(project)}`, ...lines, `kit: ${setting.display.path(r.kitPath)}`, ...trust]);
   return 0;
 }
 
@@ -224,6 +227,13 @@ async function driveCommand(argv: string[], io: Io): Promise<number> {
   await refuseSecretShapes([["--into", values.into]], setting);
   const recipe = recipeFor(setting.rules, harness, values.recipe);
   if (!recipe.steps) throw new UsageError(`the recipe ${recipe.name} has no steps a driver can run`);
+  const steps = recipe.steps.map((s) => s.name);
+  for (const wanted of values.step ?? []) {
+    if (steps.includes(wanted)) continue;
+    // Only a step's shape is said back: a path or a pasted secret is not printed.
+    const said = /^[a-z][a-z0-9-]{0,39}$/.test(wanted) ? `no step named "${wanted}"` : "no step by that name";
+    throw new UsageError(`the recipe ${recipe.name} has ${said}; its steps: ${steps.join(", ")}`);
+  }
   const outer = isolated(argv, mode);
   if (outer !== null) return outer;
   const interfaces = Object.keys(os.networkInterfaces()).sort();

@@ -230,6 +230,24 @@ export type Provenance = {
   batch: string;
 };
 
+/** A reply of the scripted model: text, tool calls, or both; the prompt's size it reports. */
+export type RecipeAnswer = {
+  text?: string;
+  tools?: {
+    tool: string;
+    input: Record<string, unknown>;
+    namespace?: string;
+  }[];
+  inputTokens?: number;
+};
+
+/** An answer, or an HTTP failure instead of one: answered every time, or once per turn where `then` says what the turn asked again gets. */
+export type RecipeReply = RecipeAnswer | {
+  status: number;
+  retryAfterMs?: number;
+  then?: RecipeAnswer;
+};
+
 /** Recipe: the events a capture sitting is expected to produce (rules/schemas/recipe.schema.json) */
 export type Recipe = {
   name: string;
@@ -242,7 +260,19 @@ export type Recipe = {
     name: string;
     trigger: string;
     events: string[];
-    run?: Record<string, unknown>;
+    /** What the driver runs for the step (host-specific); the scripted model's replies are checked here. */
+    run?: {
+      script?: RecipeReply[];
+      scenarios?: {
+        [name: string]: RecipeReply[];
+      };
+      stdin?: {
+        lines: unknown[];
+        holdMs: number;
+      };
+      attempts?: number;
+      settleMs?: number;
+    };
   }[];
   /** Events of the host's catalogue that a step fires some of the time but not every time, each with the reason: a sitting keeps them when they come and does not wait for them. */
   unreliable?: {

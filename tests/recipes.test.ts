@@ -2,7 +2,7 @@ import { readFileSync, realpathSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { HARNESSES, HOST_PINS, pinnedBin, probeVersion } from "../src/capture/hosts.js";
 import { checklist, type DrivenRecipe } from "../src/capture/recipes.js";
-import { loadRules } from "../src/io/load-rules.js";
+import { loadRules, validateAgainst } from "../src/io/load-rules.js";
 
 // A driven recipe accounts for the host's whole catalogue: each event is fired by a step, or listed
 // as unreliable (a step fires it some of the time) or unreachable, with its reason; once only. A
@@ -67,3 +67,28 @@ for (const harness of HARNESSES) {
     );
   });
 }
+
+describe("a recipe's scripted replies", () => {
+  const recipe = (reply: unknown): unknown => ({
+    name: "mine",
+    harness: "codex",
+    description: "a test recipe",
+    events: ["stop"],
+    steps: [{ name: "one", trigger: "a reply", events: ["stop"], run: { prompt: "go", script: [reply] } }],
+  });
+  it("are checked against the recipe schema: a status the server cannot send, a size that is not a count, a failure inside then, a misspelt field", () => {
+    for (const good of [{ text: "ok" }, { tools: [{ tool: "bash", input: {} }], inputTokens: 199000 }, { status: 400 }, { status: 503, retryAfterMs: 200, then: { text: "again" } }])
+      expect(() => validateAgainst("recipe", recipe(good), "mine.json"), JSON.stringify(good)).not.toThrow();
+    const bad = [
+      { status: 99 },
+      { status: 1000 },
+      { text: "x", inputTokens: "199000" },
+      { text: "x", inputTokens: -5 },
+      { status: 503, then: { status: 503, then: { text: "never" } } },
+      { stauts: 400 },
+      { text: "x", status: 400 },
+      { status: 503, retryAfterMs: "1\r\nX-Evil: 1" },
+    ];
+    for (const reply of bad) expect(() => validateAgainst("recipe", recipe(reply), "mine.json"), JSON.stringify(reply)).toThrow(/mine\.json/);
+  });
+});

@@ -8,7 +8,7 @@ import type { Rules } from "../types.js";
 import { DRIVERS, type DriveFolders } from "./drivers.js";
 import { HOST_PINS, npmStore, probeVersion, type Harness } from "./hosts.js";
 import { startModelServer, type ModelRequest } from "./model-server.js";
-import type { DrivenRecipe, RecipeStep } from "./recipes.js";
+import type { DrivenRecipe, RecipeStep, StepRun } from "./recipes.js";
 import { fillScript, type Script } from "./script.js";
 import { setupTransports } from "./setup.js";
 import { fileSha256, prepareSittingFolder, writeSittingRecord, type SittingRecord } from "./sitting.js";
@@ -85,10 +85,18 @@ function runHost(
   env: Record<string, string>,
   timeoutSeconds: number,
   started: (kill: (s: NodeJS.Signals) => void) => void,
+  input: { text: string; holdMs: number } | null,
 ): Promise<{ code: number | null; timedOut: boolean }> {
   return new Promise((resolve) => {
-    const child = spawn(bin, args, { cwd, env, stdio: ["ignore", "ignore", "ignore"], detached: true });
+    const child = spawn(bin, args, { cwd, env, stdio: [input ? "pipe" : "ignore", "ignore", "ignore"], detached: true });
     started((s) => child.kill(s));
+    let hold: NodeJS.Timeout | null = null;
+    if (input && child.stdin) {
+      // A host that goes before its input is read closes the pipe: nothing to say then.
+      child.stdin.on("error", () => undefined);
+      child.stdin.write(input.text);
+      hold = setTimeout(() => child.stdin?.end(), input.holdMs);
+    }
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -101,9 +109,22 @@ function runHost(
     child.on("error", () => resolve({ code: null, timedOut }));
     child.on("close", (code) => {
       clearTimeout(timer);
+      if (hold) clearTimeout(hold);
       resolve({ code, timedOut });
     });
   });
+}
+
+/** The step's standard input: every string of its lines filled in ({project}, {home}, {prompt}), one JSON value a line. */
+function stdinOf(run: StepRun, fill: (text: string) => string, prompt: string): { text: string; holdMs: number } | null {
+  if (!run.stdin) return null;
+  const filled = (v: unknown): unknown => {
+    if (typeof v === "string") return fill(v).replace(/\{prompt\}/g, () => prompt);
+    if (Array.isArray(v)) return v.map(filled);
+    if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, filled(x)]));
+    return v;
+  };
+  return { text: run.stdin.lines.map((line) => `${JSON.stringify(filled(line))}\n`).join(""), holdMs: run.stdin.holdMs };
 }
 
 async function runStep(step: RecipeStep, o: DriveOptions, folders: DriveFolders, env: Record<string, string>): Promise<StepResult> {
@@ -137,6 +158,7 @@ async function runStep(step: RecipeStep, o: DriveOptions, folders: DriveFolders,
     (kill) => {
       if (run.during?.signal) signal = () => kill(run.during?.signal as NodeJS.Signals);
     },
+    stdinOf(run, fill, prompt),
   );
   if (during) clearTimeout(during);
   if (run.settleMs) await new Promise((done) => setTimeout(done, run.settleMs));

@@ -28,6 +28,12 @@ export interface StepRun {
   attempts?: number;
   /** The host's own command, when the step is not a prompt (`--init-only`). */
   command?: string[];
+  /**
+   * Lines written to the host's standard input, each a JSON value on a line of its own (`{prompt}`
+   * in a string is the step's prompt), kept open `holdMs` before it is closed: a host that reads
+   * its conversation and control requests from standard input (claude -p --input-format stream-json).
+   */
+  stdin?: { lines: unknown[]; holdMs: number };
 }
 
 export interface RecipeStep {

@@ -153,7 +153,7 @@ function blockersOf(line: Pick<Line, "inventory" | "selection" | "scan">): Findi
 export function companionTexts(sitting: Sitting): CompanionText[] {
   const out: CompanionText[] = [];
   const info = sitting.info ?? {};
-  for (const k of ["driver", "method", "versionLine", "startedAt", "endedAt"] as const) if (typeof info[k] === "string") out.push({ file: "sitting.json", pointer: `/${k}`, value: info[k] as string });
+  for (const k of ["driver", "method", "versionLine", "startedAt", "endedAt", "hostBinary", "hostBinarySha256", "model"] as const) if (typeof info[k] === "string") out.push({ file: "sitting.json", pointer: `/${k}`, value: info[k] as string });
   // A member name of versionLines is written beside its line: it is a text of sitting.json too.
   for (const [h, l] of Object.entries(info.versionLines ?? {})) out.push({ file: "sitting.json", pointer: "/versionLines", value: h }, { file: "sitting.json", pointer: `/versionLines/${h}`, value: l });
   const kit = sitting.kit;

@@ -356,6 +356,12 @@ export type SittingInfo = {
   versionLines?: {
     [name: string]: SittingInfoLine;
   };
+  /** the host binary that ran, as capture start and drive show it */
+  hostBinary?: SittingInfoLine;
+  /** its SHA-256 (64 hex digits), or why there is none */
+  hostBinarySha256?: SittingInfoLine;
+  /** the model the host talked to (capture drive: scripted) */
+  model?: SittingInfoLine;
   /** the recipe the sitting followed (clear capture start and drive write it): what inventory and clear run expect of the sitting unless --recipe says otherwise */
   recipe?: string;
   startedAt?: SittingInfoTimestamp;

@@ -99,6 +99,11 @@ for (const harness of HARNESSES) {
         expect(clear(["hooks", "install"], { cwd: root }).code).toBe(0);
         const run = clear(["run", sitting], { cwd: root });
         expect(run.code, `${run.stdout}\n${readFileSync(path.join(root, "CLEARANCE.md"), "utf8").slice(0, 4000)}`).toBe(0);
+        // The batch names the binary that ran and the scripted model, as sitting.json does, and the driven recipe.
+        const told = JSON.parse(readFileSync(path.join(sitting, "sitting.json"), "utf8")) as { hostBinarySha256: string };
+        const batch = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+        expect(batch).toMatch(new RegExp(`^- Host binary: \`[^\`]+\`, sha256 \`${told.hostBinarySha256}\`; model: \`scripted\`$`, "m"));
+        expect(batch).toContain(`${harness}-driven`);
         git(root, "add", "-A");
         const refused = spawnSync("git", ["commit", "-q", "-m", "fixtures before ACCEPT"], { cwd: root, encoding: "utf8" });
         expect(refused.status).not.toBe(0);

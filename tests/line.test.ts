@@ -81,7 +81,7 @@ describe("every byte written is checked like a fixture", () => {
   const key = ["sk-", "ant-", "api03-", "abcdefghijklmnopqrstuvwxyz0123456789"].join("");
   const everyFile = (root: string): string => execFileSync("grep", ["-r", "-l", "--", key, root], { encoding: "utf8" }).trim();
 
-  for (const field of ["driver", "method", "versionLine", "versionLines"]) {
+  for (const field of ["driver", "method", "versionLine", "versionLines", "hostBinary", "hostBinarySha256", "model"]) {
     it(`a key planted in sitting.json's ${field} is refused naming the field and reaches no written file`, () => {
       const root = tempDir("clear-planted-");
       execFileSync("git", ["init", "-q"], { cwd: root });

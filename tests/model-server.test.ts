@@ -46,6 +46,10 @@ describe("the scripted model server", () => {
       expect(refused.json).toMatchObject({ error: { type: "invalid_request_error" } });
     }
     expect(server.requests.map((r) => r.status)).toEqual([503, 200, 400, 400]);
+    // A step run again (an attempt) meets the failure again.
+    server.freshTurns();
+    expect((await post("/v1/chat/completions", chat("retry"))).status).toBe(503);
+    expect((await post("/v1/chat/completions", chat("retry"))).status).toBe(200);
   });
 
   it("reports the prompt's size a step names, in each API's usage, and a small one otherwise", async () => {

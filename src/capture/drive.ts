@@ -195,12 +195,15 @@ function requestSummary(requests: ModelRequest[]): DriveReport["requests"] {
 }
 
 /** Each step of the recipe in turn; a step whose trigger is unreliable is run again, as the recipe allows. */
-async function runSteps(o: DriveOptions, folders: DriveFolders, env: Record<string, string>): Promise<StepResult[]> {
+async function runSteps(o: DriveOptions, folders: DriveFolders, env: Record<string, string>, fresh: () => void): Promise<StepResult[]> {
   const steps: StepResult[] = [];
   for (const step of (o.recipe.steps ?? []).filter((s) => o.only.length === 0 || o.only.includes(s.name))) {
+    fresh();
     let result = await runStep(step, o, folders, env);
     for (let attempt = 2; attempt <= (step.run?.attempts ?? 1) && result.missing.length > 0; attempt++) {
       o.say(`  ${step.name}: again (attempt ${attempt}), as the recipe allows for this trigger`);
+      // Each attempt meets the script afresh: a failure answered once is answered once again.
+      fresh();
       const again = await runStep(step, o, folders, env);
       const fired = [...new Set([...result.fired, ...again.fired])].sort();
       result = { ...again, fired, missing: step.events.filter((e) => !fired.includes(e)), attempts: attempt };
@@ -250,7 +253,7 @@ export async function drive(o: DriveOptions): Promise<DriveReport> {
   const env = { ...driver.env(folders), [CAPTURE_DIR_VARIABLE]: o.into };
   let steps: StepResult[] = [];
   try {
-    steps = await runSteps(o, folders, env);
+    steps = await runSteps(o, folders, env, () => server.freshTurns());
   } finally {
     await server.close();
     if (!o.keep) rmSync(base, { recursive: true, force: true });

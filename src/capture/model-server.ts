@@ -20,6 +20,8 @@ export interface ModelServer {
   url: string;
   port: number;
   requests: ModelRequest[];
+  /** Forgets which turns a failure was answered on: the next asking of each meets its failure again. */
+  freshTurns(): void;
   close(): Promise<void>;
 }
 
@@ -125,6 +127,7 @@ export function startModelServer(script: Script, models: string[]): Promise<Mode
         url: `http://127.0.0.1:${port}`,
         port,
         requests: state.requests,
+        freshTurns: () => state.failed.clear(),
         close: () =>
           new Promise((done) => {
             server.closeAllConnections();

@@ -28,6 +28,16 @@ function kitLines(b: BatchInput): string[] {
   return lines;
 }
 
+/** The host binary and model sitting.json names (capture start and drive write them); nothing when it names none. */
+function hostLines(b: BatchInput): string[] {
+  const info = b.sitting.info;
+  if (info?.hostBinary === undefined && info?.hostBinarySha256 === undefined && info?.model === undefined) return [];
+  const sha = info.hostBinarySha256;
+  const digest = sha === undefined ? "no SHA-256 stated" : /^[0-9a-f]{64}$/.test(sha) ? `sha256 ${d(sha)}` : d(b.mask(sha));
+  const binary = `${info.hostBinary === undefined ? "not stated" : d(b.mask(info.hostBinary))}, ${digest}`;
+  return [`- Host binary: ${binary}; model: ${info.model === undefined ? "not stated" : d(b.mask(info.model))}`];
+}
+
 function captureLines(b: BatchInput, listing: string): string[] {
   const info = b.sitting.info;
   const shown = (text: string | undefined, absent: string): string => (text === undefined ? absent : d(b.mask(text)));
@@ -38,6 +48,7 @@ function captureLines(b: BatchInput, listing: string): string[] {
     `- Capture folder: ${d(b.mask(b.sittingShown))}; ${plural(b.captures.length, "valid capture", "valid captures")}, whose names and raw SHA-256 digest to ${d(listing)}`,
     `- Driven by: ${shown(info?.driver, "not stated (no sitting.json)")}; how: ${shown(info?.method, "not stated")}`,
     `- Captured at: ${time}; --version line: ${versionLines.map(d).join("; ") || "not recorded"}`,
+    ...hostLines(b),
     ...kitLines(b),
   ];
 }

@@ -170,6 +170,7 @@ describe("whatever happens, nothing on stdout and exit 0", () => {
       ["claude-code", "../../Stop"],
       ["claude-code", "Stop", "--help"],
       ["a", "b", "c"],
+      ["claude-code", "Stop", "--host-version"],
     ]) {
       const r = sink(args, dir, PAYLOAD);
       expect([r.code, r.stdout], args.join(" ")).toEqual([0, ""]);
@@ -192,11 +193,14 @@ describe("whatever happens, nothing on stdout and exit 0", () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it("a payload on a closed standard input is an empty capture, as sent", () => {
+  it("nothing on standard input (closed, or empty) is no capture: nothing written, one warning, and status does not count it", () => {
     const dir = sittingDir();
-    const r = sink(["codex", "Stop", "--host-version", "0.169.0"], dir, null);
-    expect([r.code, r.stdout]).toEqual([0, ""]);
-    expect(readFileSync(path.join(dir, "codex_stop_0.169.0.1.json"), "utf8")).toBe("");
+    for (const input of [null, ""]) {
+      const r = sink(["codex", "Stop", "--host-version", "0.169.0"], dir, input);
+      expect([r.code, r.stdout]).toEqual([0, ""]);
+      expect(r.stderr).toMatch(/^clear capture hook: standard input held no payload; nothing was written$/m);
+    }
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
 

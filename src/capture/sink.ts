@@ -58,7 +58,10 @@ export function parseHookArgs(argv: string[], env: NodeJS.ProcessEnv): HookArgs 
   let given: string | undefined = env[HOST_VERSION_VARIABLE];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
-    if (arg === "--host-version") given = argv[++i];
+    if (arg === "--host-version") {
+      given = argv[++i];
+      if (given === undefined) return "--host-version takes a version";
+    }
     else if (arg.startsWith("--host-version=")) given = arg.slice("--host-version=".length);
     else if (arg.startsWith("-")) return `unknown option ${JSON.stringify(arg.slice(0, 40))}`;
     else positionals.push(arg);
@@ -233,6 +236,8 @@ export function runSink(io: SinkIo): void {
   const refusal = refusalOf(dir);
   if (refusal !== null) return io.warn(`clear capture hook: ${CAPTURE_DIR_VARIABLE} ${shown(dir)} ${refusal}; nothing was written`);
   if ("problem" in payload) return io.warn(`clear capture hook: ${payload.problem}; nothing was written`);
+  // A host always hands a hook its payload: nothing at all on standard input is not a capture.
+  if (payload.bytes.length === 0) return io.warn("clear capture hook: standard input held no payload; nothing was written");
   let name: string;
   try {
     name = writeCapture(dir, args, payload.bytes);

@@ -11,8 +11,12 @@ import { ENV_DUMP_PLACEHOLDER } from "./env-dump.js";
 // if a home root is followed by anyone but the placeholder, or a known user name is still there,
 // or a member name holds a mailbox or a phone number.
 
-/** A mailbox (any at sign, fullwidth too, before a host that starts with a letter), and an international phone number. */
-const MAILBOX = /[^\s@\uFF20]+[@\uFF20]\p{L}/u;
+/**
+ * A mailbox (any at sign, fullwidth too, before a host that starts with a letter, or with a digit
+ * where a dot and a letter follow: 1example.org, never a model's release, sonnet@20240620), and an
+ * international phone number.
+ */
+const MAILBOX = /[^\s@\uFF20]+[@\uFF20](?:\p{L}|\p{N}[\p{L}\p{N}-]*\.\p{L})/u;
 const PHONE = /\+\d[\d().\s-]{6,}\d/u;
 
 /** Whether a text holds a mailbox or a phone number: a person's, whatever field or member name holds it. */

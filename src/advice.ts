@@ -35,6 +35,8 @@ const ADVICE: Partial<Record<FindingCode, Advice>> = {
   "no-captures": "give the folder a sitting writes its captures into",
   "home-in-key": "leave the capture out: a member name is structure and is never rewritten",
   "home-left": "add a field rule that classes the member as a path or free text (rules/fields), then run again",
+  "contact-in-key": "leave the capture out: a member name is structure and is never rewritten",
+  "contact-left": "class the field as free text in rules/fields, or add a literal rule in clear.config.json that covers the value",
   "user-name-left": "add a field rule, or a literal rule in clear.config.json, that covers where the name stands",
   "unsubstituted-free-text": "correct the member's class in rules/fields",
   "substitution-broke-json": "report it: the tool's substitution broke a document; nothing was written",

@@ -21,6 +21,7 @@ import { identifiersOf, pairPass, placeholderTest } from "./passes/pair.js";
 import { provenancePass } from "./passes/provenance.js";
 import { batchId, recordBatch } from "./passes/record.js";
 import { selectPass } from "./passes/select.js";
+import { holdsContact } from "./passes/substitute/final-check.js";
 import { sittingNames, substitutePass, type CompanionText, type SittingNames } from "./passes/substitute/index.js";
 import { parseRecord } from "./record/parse.js";
 import { alreadyAccepted, withBatch } from "./record/write.js";
@@ -171,12 +172,16 @@ async function refusedCompanionTexts(sitting: Sitting, scanOf: (inputs: { file: 
   const texts = companionTexts(sitting);
   const scan = await scanOf(texts.map((t, i) => ({ file: `${i}`, text: JSON.stringify({ value: t.value }) })));
   const values = new Set<string>();
-  // A home or a name is masked where the text is written (companionMask); a secret shape is refused.
+  // A home or a name is masked where the text is written (companionMask); a secret shape, a mailbox and a phone number are refused.
   const findings = scan.findings.filter((f) => f.rule !== HOME_OWNER_RULE).map((f) => {
     const t = texts[Number(f.file)] as { file: string; pointer: string; value: string };
     values.add(t.value);
     return finding(t.file === "kit.json" ? "invalid-kit" : "invalid-sitting", { file: t.file, pointer: t.pointer }, { detail: `holds a secret shape (${f.rule}); it is written nowhere` });
   });
+  for (const t of texts.filter((x) => !values.has(x.value) && holdsContact(x.value))) {
+    values.add(t.value);
+    findings.push(finding(t.file === "kit.json" ? "invalid-kit" : "invalid-sitting", { file: t.file, pointer: t.pointer }, { detail: "holds a mailbox or a phone number; it is written nowhere" }));
+  }
   return { values, findings };
 }
 
@@ -185,7 +190,7 @@ export function companionMask(line: Pick<Line, "names">, setting: Setting, refus
   const names = userNamePattern(line.names.checked);
   const grammar = line.names.grammar;
   return (text) => {
-    if (refused.has(text)) return "[not written: it holds a secret shape]";
+    if (refused.has(text)) return "[not written: it holds a secret shape or a contact]";
     let out = setting.display.path(text);
     for (const o of [...grammar.realOwners(out)].reverse()) out = out.slice(0, o.start) + grammar.placeholder + out.slice(o.end);
     return names ? out.replace(new RegExp(names.source, "giu"), grammar.placeholder) : out;

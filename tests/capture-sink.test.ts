@@ -171,6 +171,8 @@ describe("whatever happens, nothing on stdout and exit 0", () => {
       ["claude-code", "Stop", "--help"],
       ["a", "b", "c"],
       ["claude-code", "Stop", "--host-version"],
+      ["claude-code", "Stop", "--host-version="],
+      ["claude-code", "Stop", "--host-version", "--x"],
     ]) {
       const r = sink(args, dir, PAYLOAD);
       expect([r.code, r.stdout], args.join(" ")).toEqual([0, ""]);
@@ -195,7 +197,7 @@ describe("whatever happens, nothing on stdout and exit 0", () => {
 
   it("nothing on standard input (closed, or empty) is no capture: nothing written, one warning, and status does not count it", () => {
     const dir = sittingDir();
-    for (const input of [null, ""]) {
+    for (const input of [null, "", " \n"]) {
       const r = sink(["codex", "Stop", "--host-version", "0.169.0"], dir, input);
       expect([r.code, r.stdout]).toEqual([0, ""]);
       expect(r.stderr).toMatch(/^clear capture hook: standard input held no payload; nothing was written$/m);
@@ -214,7 +216,7 @@ afterAll(() => {
 describe.skipIf(!mounted)(`a full disk${mounted ? "" : " (skipped: a small tmpfs cannot be mounted here)"}`, () => {
   it("a payload larger than the space left keeps no partial file, warns once, exits 0", () => {
     const small = sink(["codex", "Stop", "--host-version", "0.169.0"], FULL, "{}");
-    const big = sink(["codex", "Stop", "--host-version", "0.169.0"], FULL, Buffer.alloc(512 * 1024, 0x20));
+    const big = sink(["codex", "Stop", "--host-version", "0.169.0"], FULL, Buffer.alloc(512 * 1024, 0x61));
     expect([small.code, big.code, big.stdout]).toEqual([0, 0, ""]);
     expect(big.stderr).toMatch(/could not be written .*ENOSPC/);
     expect(readdirSync(FULL)).toEqual(["codex_stop_0.169.0.1.json"]);

@@ -91,6 +91,12 @@ describe("clear inventory", () => {
     expect(run.code, run.stdout).toBe(0);
     expect(record).toMatch(/codex-driven/);
     expect(record).not.toMatch(/codex-measured/);
+    // A recipe these rules do not hold blocks, naming the field; --recipe settles it.
+    writeFileSync(path.join(dir, "sitting.json"), JSON.stringify({ recipe: "codex-from-a-newer-version" }));
+    const unknown = clearJson(["inventory", dir]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.json.findings).toContainEqual(expect.objectContaining({ code: "invalid-sitting", file: "sitting.json", pointer: "/recipe" }));
+    expect(clearJson(["inventory", dir, "--recipe", "codex-measured"]).code).toBe(0);
   });
 
   it("blocks an unknown version and a version that disagrees with sitting.json", () => {

@@ -95,9 +95,26 @@ describe("every byte written is checked like a fixture", () => {
       expect(r.json.findings).toContainEqual(expect.objectContaining({ code: "invalid-sitting", file: "sitting.json", pointer: field === "versionLines" ? "/versionLines/claude-code" : `/${field}` }));
       rmSync(dir, { recursive: true });
       expect(() => everyFile(root)).toThrow();
-      expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).toContain("[not written: it holds a secret shape]");
+      expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).toContain("[not written: it holds a secret shape or a contact]");
     });
   }
+
+  it("a mailbox or a phone number in sitting.json's text is refused naming the field and written nowhere", () => {
+    const mailbox = ["ada", ".", "lovelace", "@", "example", ".org"].join("");
+    for (const [field, value] of [["driver", `Ada <${mailbox}>`], ["model", `m ${mailbox.replace("@", "\uFE6B")}`], ["hostBinarySha256", "call +44 20 7946 0958"]] as const) {
+      const root = tempDir("clear-contact-");
+      execFileSync("git", ["init", "-q"], { cwd: root });
+      const dir = path.join(root, "captures-inbox");
+      cpSync(path.join(PROJECT_ROOT, "examples", "sitting"), dir, { recursive: true });
+      writeFileSync(path.join(dir, "sitting.json"), JSON.stringify({ driver: "a person", versionLine: "2.1.261 (Claude Code)", [field]: value }));
+      const r = clearJson(["run", "--root", root]);
+      expect(r.code, field).toBe(1);
+      expect(r.json.findings, field).toContainEqual(expect.objectContaining({ code: "invalid-sitting", file: "sitting.json", pointer: `/${field}` }));
+      const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+      expect(record, field).not.toContain("lovelace");
+      expect(record, field).not.toContain("7946");
+    }
+  });
 
   it("a name the sitting taught is masked where sitting.json's text is written", () => {
     const root = tempDir("clear-taught-");

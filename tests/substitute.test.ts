@@ -78,7 +78,7 @@ describe("clear substitute", () => {
     // A value holding user@host (a URL's credentials) is refused before the scan, as a person's mailbox would be.
     const byScan = new Set(found.map((f) => f.file));
     for (const name of refused.filter((n) => !byScan.has(n)))
-      expect((files.find((f) => f.name === name)?.refused ?? []).map((r) => r.code), name).toEqual(["unsubstituted-free-text"]);
+      expect((files.find((f) => f.name === name)?.refused ?? []).map((r) => r.code), name).toEqual(["contact-left"]);
     expect([...byScan].filter((n) => !refused.includes(n as string))).toEqual([]);
     expect(byScan.size).toBeGreaterThan(values.length - 3);
     expect(written.filter((n) => refused.includes(n))).toEqual([]);
@@ -161,7 +161,7 @@ describe("clear substitute", () => {
     expect(JSON.stringify(json)).not.toMatch(new RegExp(U, "i"));
   });
 
-  it("a mailbox or a phone number kept by an enum or identifier rule, or in a member name, refuses the file; a host's own @ is kept", () => {
+  it("a mailbox or a phone number kept by any rule (enum, identifier, path, URL), in any spelling, or in a member name, refuses the file; a host's own @ is kept", () => {
     // OpenCode's hook inputs carry the provider configuration a person wrote: its id, its models' ids (as member names too).
     const mailbox = [U, "@", "example", ".org"].join("");
     const shaped = (provider: Record<string, unknown>, model: Record<string, unknown>): object => ({
@@ -177,6 +177,14 @@ describe("clear substitute", () => {
       ["a member name", shaped({ models: { [mailbox]: {} } }, {}), ""],
       ["an escaped member name", shaped({ models: { [mailbox.replace("@", "\\u0040")]: {} } }, {}), ""],
       ["a phone number as a member name", shaped({ models: { "+1 415 555 0100": {} } }, {}), ""],
+      ["a small at sign", shaped({}, { modelID: mailbox.replace("@", "\uFE6B") }), "/input/model/modelID"],
+      ["invisible characters around the at sign", shaped({}, { modelID: mailbox.replace("@", "\u200b@\u200b") }), "/input/model/modelID"],
+      ["a percent-encoded at sign", shaped({}, { modelID: mailbox.replace("@", "%40") }), "/input/model/modelID"],
+      ["an HTML at sign", shaped({}, { modelID: mailbox.replace("@", "&#64;") }), "/input/model/modelID"],
+      ["a phone number with non-breaking hyphens", shaped({}, { modelID: "+1\u2011415\u2011555\u20110100" }), "/input/model/modelID"],
+      ["a phone number the North American way", shaped({}, { modelID: "(415) 555-0100" }), "/input/model/modelID"],
+      ["a mailbox in a path", { ...shaped({}, {}), cwd: `/srv/mail/${mailbox}/project` }, "/cwd"],
+      ["a mailto URL", { ...shaped({}, {}), url: `mailto:${mailbox}` }, "/url"],
     ];
     for (const [what, body, pointer] of refused) {
       const dir = tempDir();
@@ -185,14 +193,17 @@ describe("clear substitute", () => {
       const { code, files, json, out } = run(dir);
       expect(code, what).toBe(1);
       const found = files[0]?.refused ?? [];
-      expect(found.map((f) => f.code), what).toEqual([pointer === "" ? "home-in-key" : "unsubstituted-free-text"]);
-      if (pointer !== "") expect(found[0]?.pointer, what).toBe(pointer);
+      // A phone number written with spaces also reads as prose in an enum: refused for both.
+      const contact = found.find((f) => f.code === (pointer === "" ? "contact-in-key" : "contact-left"));
+      expect(contact, what).toBeDefined();
+      if (pointer !== "") expect(contact?.pointer, what).toBe(pointer);
       expect(JSON.stringify(json), what).not.toContain(U);
       expect(readdirSync(out), what).toEqual([]);
     }
     // A model id that names its release after an at sign, and a package scope, are the host's.
     const dir = tempDir();
-    write(dir, "opencode_experimental_compaction_autocontinue_1.18.33.1.json", shaped({ models: { "claude-3-5-sonnet@20240620": {}, "@ai-sdk/anthropic": {} } }, { id: "claude-3-5-sonnet@20240620" }));
+    const hosts = { "claude-3-5-sonnet@20240620": {}, "@ai-sdk/anthropic": {}, "formatter@anthropic-tools": {}, "gemini-2.5-pro@us-central1": {}, "npm:@acme/mcp@next": {} };
+    write(dir, "opencode_experimental_compaction_autocontinue_1.18.33.1.json", { ...shaped({ models: hosts }, { id: "claude-3-5-sonnet@20240620" }), cwd: "/srv/app/node_modules/@scope/pkg" });
     const kept = run(dir);
     expect(kept.code, JSON.stringify(kept.files[0]?.refused)).toBe(0);
     expect(readFileSync(path.join(kept.out, "opencode_experimental_compaction_autocontinue_1.18.33.1.json"), "utf8")).toContain('"claude-3-5-sonnet@20240620":{}');

@@ -58,11 +58,10 @@ export function parseHookArgs(argv: string[], env: NodeJS.ProcessEnv): HookArgs 
   let given: string | undefined = env[HOST_VERSION_VARIABLE];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
-    if (arg === "--host-version") {
-      given = argv[++i];
-      if (given === undefined) return "--host-version takes a version";
+    if (arg === "--host-version" || arg.startsWith("--host-version=")) {
+      given = arg === "--host-version" ? argv[++i] : arg.slice("--host-version=".length);
+      if (given === undefined || given === "" || given.startsWith("-")) return "--host-version takes a version";
     }
-    else if (arg.startsWith("--host-version=")) given = arg.slice("--host-version=".length);
     else if (arg.startsWith("-")) return `unknown option ${JSON.stringify(arg.slice(0, 40))}`;
     else positionals.push(arg);
   }
@@ -237,7 +236,7 @@ export function runSink(io: SinkIo): void {
   if (refusal !== null) return io.warn(`clear capture hook: ${CAPTURE_DIR_VARIABLE} ${shown(dir)} ${refusal}; nothing was written`);
   if ("problem" in payload) return io.warn(`clear capture hook: ${payload.problem}; nothing was written`);
   // A host always hands a hook its payload: nothing at all on standard input is not a capture.
-  if (payload.bytes.length === 0) return io.warn("clear capture hook: standard input held no payload; nothing was written");
+  if (payload.bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d)) return io.warn("clear capture hook: standard input held no payload; nothing was written");
   let name: string;
   try {
     name = writeCapture(dir, args, payload.bytes);

@@ -197,7 +197,11 @@ export function inventoryPass(sitting: Sitting, ctx: InventoryContext, recipeNam
     if (r.capture) captures.push(r.capture);
     pushAll(findings, r.findings);
   }
-  const recipes = recipesFor(ctx.rules, recipeNames, sitting.info?.recipe);
+  const followed = sitting.info?.recipe;
+  const recipes = recipesFor(ctx.rules, recipeNames, followed);
+  // A recipe the rules do not hold (renamed, or of a newer version) is said, not passed over for a looser default.
+  if (recipeNames.length === 0 && followed !== undefined && !ctx.rules.recipes.some((r) => r.name === followed))
+    findings.push(finding("invalid-sitting", { file: "sitting.json", pointer: "/recipe" }, { detail: "it names a recipe these rules do not hold (pass --recipe to choose one)" }));
   const missing = missingEvents(files, recipes);
   for (const m of missing) findings.push(finding("missing-event", {}, m));
   pushAll(findings, repeatFindings(files));

@@ -41,7 +41,9 @@ export function looksLikeProse(value: string): boolean {
 const SPACE = /[\s\p{Cf}]/u;
 
 /** Under a rule a repository added, a value kept verbatim in any class holds no space, mailbox or phone number: "Alice Walker" is a name, not an id, a path or a time. */
-const overlayKeepsProse = (value: string): boolean => SPACE.test(value) || holdsContact(value);
+const OVERLAY_MAILBOX = /[^\s@\uFF20]+[@\uFF20]\p{L}/u;
+const OVERLAY_PHONE = /\+\d[\d().\s-]{6,}\d/u;
+const overlayKeepsProse = (value: string): boolean => SPACE.test(value) || OVERLAY_MAILBOX.test(value) || OVERLAY_PHONE.test(value) || holdsContact(value);
 
 interface Leaves {
   edits: Edit[];
@@ -116,8 +118,7 @@ function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, 
     // Prose kept verbatim means a rule classed it wrongly, on any event; under a rule a repository added, in any class.
     const proseKept = !leaf.inDump && (leaf.class === "enum" || leaf.class === "identifier" || (l.overlay && leaf.class !== "free-text"));
     const decoded = proseKept ? decodeJsonString(raw) : "";
-    // A mailbox or a phone number is a person's, never a host's enum or identifier (a provider or a model a person named).
-    if (proseKept && (looksLikeProse(decoded) || holdsContact(decoded) || (l.overlay && overlayKeepsProse(decoded)))) {
+    if (proseKept && (looksLikeProse(decoded) || (l.overlay && overlayKeepsProse(decoded)))) {
       out.refused.push(finding("unsubstituted-free-text", { file: capture.name, pointer: ctx.display.pointer(l.pointer), ...placeOf(doc.text, l.start) }, { event: capture.event, cls: leaf.class }));
     }
     if (raw !== original) out.edits.push({ start: l.start + 1, end: l.end - 1, raw });

@@ -11,16 +11,23 @@ import { ENV_DUMP_PLACEHOLDER } from "./env-dump.js";
 // if a home root is followed by anyone but the placeholder, or a known user name is still there,
 // or a member name holds a mailbox or a phone number.
 
-/**
- * A mailbox (any at sign, fullwidth too, before a host that starts with a letter, or with a digit
- * where a dot and a letter follow: 1example.org, never a model's release, sonnet@20240620), and an
- * international phone number.
- */
-const MAILBOX = /[^\s@\uFF20]+[@\uFF20](?:\p{L}|\p{N}[\p{L}\p{N}-]*\.\p{L})/u;
-const PHONE = /\+\d[\d().\s-]{6,}\d/u;
+// A mailbox: a local part of letters, digits and ._%+- (a path's "/@scope" is none), an at sign,
+// and a host of dotted labels ending in letters, or an address in brackets. A release or a
+// region after an at sign (sonnet@20240620, pro@us-central1, plugin@marketplace) has no dot and
+// is no host; git@ is the SSH remote's user, nobody's mailbox.
+const LABEL = String.raw`[\p{L}\p{N}_](?:[\p{L}\p{N}_-]*[\p{L}\p{N}])?`;
+const MAILBOX = new RegExp(String.raw`(?<![\p{L}\p{N}._%+-])(?!git@)[\p{L}\p{N}._%+-]+@(?:(?:${LABEL}\.)+\p{L}{2,}(?![\p{L}\p{N}])|\[[0-9A-Fa-f.:]+\])`, "u");
+// A phone number: international (a plus, then digits and the separators people write between
+// them), or written the North American way with the area code in brackets.
+const PHONE = /\+\d[\d\s().\/\p{Pd}]{6,}\d|\(\d{3}\)[\s\p{Pd}.]?\d{3}[\s\p{Pd}.]\d{4}/u;
 
 /** Whether a text holds a mailbox or a phone number: a person's, whatever field or member name holds it. */
-export const holdsContact = (value: string): boolean => MAILBOX.test(value) || PHONE.test(value);
+const holdsContactAsWritten = (value: string): boolean => MAILBOX.test(value) || PHONE.test(value);
+
+/** The same, with every spelling undone: other at signs and digits (＠, ﹫, ＋), invisible characters, %40, &#64;, escapes. */
+export function holdsContact(value: string): boolean {
+  return holdsContactAsWritten(value) || nameReadings(value).some(holdsContactAsWritten);
+}
 
 export interface KnownNames {
   pattern: RegExp | null;
@@ -51,10 +58,10 @@ export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: 
     }
     // A member name the rules spell is the host's own structure, not a person, even where a sitting taught that word as an owner.
     if (isKey && structure.has(text)) continue;
-    // A member name is never rewritten: one that holds a mailbox or a phone number (a model or a
-    // provider a person named after themselves, say) cannot be cleared.
-    if (isKey && readings.some(holdsContact)) {
-      findings.push(finding("home-in-key", where));
+    // A mailbox or a phone number is a person's, in whatever class a rule kept it (an enum, an
+    // identifier, a path, a URL); in a member name, which is never rewritten, it cannot be cleared.
+    if (readings.some(holdsContact)) {
+      findings.push(finding(isKey ? "contact-in-key" : "contact-left", where));
       continue;
     }
     const name = names.pattern ? [...readings, ...readings.flatMap(nameReadings)].map((r) => names.pattern?.exec(r)?.[0]).find((m) => m !== undefined) : undefined;

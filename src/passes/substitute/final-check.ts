@@ -14,9 +14,10 @@ import { ENV_DUMP_PLACEHOLDER } from "./env-dump.js";
 // A mailbox: a local part of letters, digits and ._%+- (a path's "/@scope" is none), an at sign,
 // and a host of dotted labels ending in letters, or an address in brackets. A release or a
 // region after an at sign (sonnet@20240620, pro@us-central1, plugin@marketplace) has no dot and
-// is no host; git@ is the SSH remote's user, nobody's mailbox.
+// is no host; git@ is the SSH remote's user, nobody's mailbox, and x…@ is a URL's user information
+// that substitution already replaced.
 const LABEL = String.raw`[\p{L}\p{N}_](?:[\p{L}\p{N}_-]*[\p{L}\p{N}])?`;
-const MAILBOX = new RegExp(String.raw`(?<![\p{L}\p{N}._%+-])(?!git@)[\p{L}\p{N}._%+-]+@(?:(?:${LABEL}\.)+\p{L}{2,}(?![\p{L}\p{N}])|\[[0-9A-Fa-f.:]+\])`, "u");
+const MAILBOX = new RegExp(String.raw`(?<![\p{L}\p{N}._%+-])(?!git@|x+@)[\p{L}\p{N}._%+-]+@(?:(?:${LABEL}\.)+\p{L}{2,}(?![\p{L}\p{N}])|\[[0-9A-Fa-f.:]+\])`, "u");
 // A phone number: international (a plus, then digits and the separators people write between
 // them), or written the North American way with the area code in brackets.
 const PHONE = /\+\d[\d\s().\/\p{Pd}]{6,}\d|\(\d{3}\)[\s\p{Pd}.]?\d{3}[\s\p{Pd}.]\d{4}/u;

@@ -143,6 +143,12 @@ function sameShape(a: unknown, b: unknown): boolean {
   return ka.length === kb.length && ka.every((k, i) => k === kb[i] && sameShape((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
+/** Whether a capture's random text spells a home of its own, teaching a name that is none of the planted users'. */
+function teachesByChance(users: string[], rules: ReturnType<typeof loadRules>): (capture: ReturnType<typeof captureOf>) => boolean {
+  const plantedWords = new Set(users.flatMap((u) => [u, ...u.split(/[.-]/)]).map((w) => w.toLowerCase()));
+  return (capture) => [...learnOwners([capture], homeGrammar(rules.homes)).keys()].some((n) => n.length >= 2 && !plantedWords.has(n));
+}
+
 describe("substitution, as a property", () => {
   it(`holds for ${DOCS} generated payloads (seed ${SEED}; rerun with CLEAR_PROPERTY_SEED=${SEED})`, () => {
     console.log(`substitution property seed: ${SEED}`);
@@ -156,11 +162,9 @@ describe("substitution, as a property", () => {
     let byChance = 0;
     // Random text may spell a home itself ("~/../Zb"): its owner is learned, and a word of it standing
     // elsewhere in the doc refuses it by design. Only that refusal is let pass, and only rarely.
-    const plantedWords = new Set(users.flatMap((u) => [u, ...u.split(/[.-]/)]).map((w) => w.toLowerCase()));
-    const taughtByChance = (capture: ReturnType<typeof captureOf>, refused: { code: string }[]): boolean => {
-      if (refused.length === 0 || !refused.every((f) => f.code === "user-name-left")) return false;
-      return [...learnOwners([capture], homeGrammar(rules.homes)).keys()].some((n) => n.length >= 2 && !plantedWords.has(n));
-    };
+    const teaches = teachesByChance(users, rules);
+    const taughtByChance = (capture: ReturnType<typeof captureOf>, refused: { code: string }[]): boolean =>
+      refused.length > 0 && refused.every((f) => f.code === "user-name-left") && teaches(capture);
     for (let i = 0; i < DOCS; i++) {
       const g = next();
       const doc = scanJson(g.text, { maxDepth: 64 });
@@ -202,8 +206,14 @@ describe("substitution of a generated sitting, through the command line", () => 
     const next = generator(rnd, users);
     const dir = tempDir();
     const texts: string[] = [];
+    // A payload whose random text spells a home of its own ("~a/../中Z") would teach that name to the
+    // whole sitting and refuse every file that writes a word of it, by design: the first property
+    // counts those; this one is about the planted users, so such a payload is drawn again.
+    const teaches = teachesByChance(users, loadRules());
+    let redrawn = 0;
     for (let i = 1; i <= 300; i++) {
-      const g = next();
+      let g = next();
+      for (; teaches(captureOf(g.text, `doc-${i}`, "codex", "pre_tool_use")); redrawn++) g = next();
       texts.push(g.text);
       writeFileSync(path.join(dir, `codex_pre_tool_use_0_153_0.${i}.json`), g.text);
     }
@@ -222,5 +232,7 @@ describe("substitution of a generated sitting, through the command line", () => 
     const written = readdirSync(out);
     expect(written).toHaveLength(301);
     for (const name of written) expect(leftover.test(readFileSync(path.join(out, name), "utf8")), name).toBe(false);
+    console.log(`substitution of a sitting: ${redrawn} payloads drawn again for what their random text wrote`);
+    expect(redrawn, "payloads drawn again for what their random text wrote").toBeLessThan(40);
   });
 });

@@ -2,7 +2,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { homeGrammar } from "../src/homes.js";
+import { homeGrammar, type HomeGrammar } from "../src/homes.js";
+import { homePathRule } from "../src/passes/substitute/home-path.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { scanJson } from "../src/json/reader.js";
 import { scanEngine } from "../src/passes/scan.js";
@@ -455,5 +456,32 @@ describe("a learned name joined to other characters", () => {
     // Ids of hex digits spell such names by chance.
     const ada = run(sitting("ada", ["0f4e2a71-4ada-4d5e-a6f7-0b1c2d3e4f50", "call_ada"]));
     expect(refusedIds(ada.json)).toEqual(["codex_pre_tool_use_0_171_0.2.json /tool_use_id"]);
+  });
+});
+
+describe("home-path-v1 reads a value until it settles", () => {
+  const leaf = { pointer: "/cwd", class: "path" as const, known: true, inDump: false };
+
+  it("replaces an owner the placeholder and what follows it spell again, so a second pass changes nothing", () => {
+    const rule = homePathRule(homeGrammar(loadRules().homes));
+    // After the quoted owner, an escaped U+2028 and a word: the placeholder joined them on a second pass.
+    const raw = String.raw`~Z- ~\"a\"-中\\` + "\u2028~中\u2028" + String.raw`\"0_`;
+    const once = rule.apply(raw, leaf);
+    expect(once.matched).toBe(true);
+    expect(once.raw).not.toBe(raw);
+    expect(rule.apply(once.raw, leaf).raw).toBe(once.raw);
+  });
+
+  it("writes over whole, at the same length, a value that never settles", () => {
+    // A grammar that reads an owner in whatever it is given: no number of rounds settles the value.
+    const restless: HomeGrammar = {
+      placeholder: "user",
+      owners: (text) => [{ start: 0, end: Math.min(1, text.length), owner: text.slice(0, 1), real: true, tilde: true, sure: true }],
+      realOwners: (text) => restless.owners(text),
+      mayHold: () => true,
+      isOwner: () => true,
+    };
+    const out = homePathRule(restless).apply("~ab/c", leaf);
+    expect(out).toEqual({ raw: "xxxxx", matched: true });
   });
 });

@@ -9,7 +9,7 @@ import { ENV_DUMP_PLACEHOLDER } from "./env-dump.js";
 // The last word on a cleared file, independent of the rules that cleared it: every string and
 // every member name is decoded fully, strings nested in strings included, and the file is refused
 // if a home root is followed by anyone but the placeholder, or a known user name is still there,
-// or a member name holds a mailbox or a phone number.
+// or a value or a member name holds a mailbox or a phone number.
 
 // A mailbox: a local part of letters, digits and ._%+- (a path's "/@scope" is none), an at sign,
 // and a host of dotted labels ending in letters, or an address in brackets. A release or a

@@ -142,11 +142,16 @@ export const LEGACY_MARKS = "acute|grave|circ|uml|tilde|ring|cedil|slash";
 export const LATER_MARKS = "caron|ogon|macr|dot|breve|strok|dblac";
 export const LEGACY_LETTER_NAMES = `[A-Za-z](?:${LEGACY_MARKS})|[aA][eE]lig|szlig|eth|ETH|thorn|THORN`;
 const UNREAD_REFERENCE = new RegExp(`&(?:amp;)*(?:(?:${LEGACY_LETTER_NAMES});?|(?:[A-Za-z](?:${LATER_MARKS})|[A-Za-z]{2}lig);)`, "y");
-// A letter is any unit above ASCII but a space (U+2028, U+3000 and the like end a name as " " does).
-const UNREAD_QUOTE = /(?:\\*['"]|['"][ \t]+['"]|&(?:amp;)*(?:[rl]squo|apos|quot);)+(?=(?!\s)[A-Za-z0-9\u0080-\uffff\\])/y;
+/**
+ * Every unit above ASCII counts as a letter where a name is read, but those `\s` names spaces
+ * (U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF): they end a
+ * word and begin one as " " does. For character classes of patterns that are not Unicode-mode.
+ */
+export const ABOVE_ASCII_LETTER = String.raw`\u0080-\u009f\u00a1-\u167f\u1681-\u1fff\u200b-\u2027\u202a-\u202e\u2030-\u205e\u2060-\u2fff\u3001-\ufefe\uff00-\uffff`;
+const UNREAD_QUOTE = new RegExp(String.raw`(?:\\*['"]|['"][ \t]+['"]|&(?:amp;)*(?:[rl]squo|apos|quot);)+(?=[A-Za-z0-9${ABOVE_ASCII_LETTER}\\])`, "y");
 // A character a Windows profile name may hold that ends a path segment here ("Tom&Jerry", "ann(work)", "bob#2"), before a letter or digit.
 const CLOSERS: Record<string, string> = { ")": "(", "}": "{", "]": "[" };
-const UNREAD_PUNCTUATION = /(?:&(?![A-Za-z]+;|#|[A-Za-z]:)|[(#{[])(?=(?!\s)[A-Za-z0-9\u0080-\uffff])/y;
+const UNREAD_PUNCTUATION = new RegExp(String.raw`(?:&(?![A-Za-z]+;|#|[A-Za-z]:)|[(#{[])(?=[A-Za-z0-9${ABOVE_ASCII_LETTER}])`, "y");
 const UNREAD_BACKSLASH = /\\+(?:([0-7]{1,3})|([abefnrtv])|([.\-_])|[xu]|U(?=[0-9A-Fa-f]{8})|N\{[^}\n]{0,64}\}?|[c-z\u0080-\uffff])/y;
 // After a control the name goes on unless the path or the text does: a separator, a space, a quote,
 // a bracket, the end, or a capital, which begins a line's next word ("\nREADME", "\x1b[0m").

@@ -165,6 +165,36 @@ describe("overlapping finds", () => {
   });
 });
 
+const SPACES_ABOVE_ASCII = ["\u00a0", "\u1680", "\u2007", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff"];
+
+describe("a space above ASCII beside an owner", () => {
+  it("begins a path as a space does: a tilde home, a slug, a drive or a root after one is read", () => {
+    for (const space of SPACES_ABOVE_ASCII) {
+      for (const text of [`a${space}~ann/x`, `a${space}-home-ann-proj`, `a${space}C:\\Users\\ann\\x`, `a${space}/home/ann/x`]) {
+        expect(grammar.owners(text).map((o) => o.owner), JSON.stringify(text)).toEqual(["ann"]);
+      }
+    }
+  });
+
+  it("leaves no owner after one in a cleared file, end to end", () => {
+    const owner = ["zq", "vex"].join("");
+    const cwds = SPACES_ABOVE_ASCII.flatMap((space) => [`see${space}~${owner}/notes`, `in${space}-home-${owner}-proj`]);
+    const { r, cleared } = substituteCwds(cwds);
+    expect(r.code, JSON.stringify(r.json.findings)).toBe(0);
+    for (const c of cleared) expect(c).not.toContain(owner);
+  });
+
+  it("ends the name as a space does, so a quote before it joins nothing", () => {
+    for (const space of SPACES_ABOVE_ASCII) {
+      for (const [text, owner] of [[`~user"${space}.`, "user"], [`~ann'${space}x`, "ann"], [`/home/ann(${space}x`, "ann"]]) {
+        expect(grammar.owners(text as string).map((o) => o.owner), JSON.stringify(text)).toEqual([owner]);
+      }
+    }
+    // A letter above ASCII after the quote still joins it, as "o'brien" does.
+    expect(grammar.owners("~ann'\u00e9x").map((o) => o.owner)).toEqual(["ann'\u00e9x"]);
+  });
+});
+
 describe("homes by position, end to end", () => {
   const user = ["ali", "ce"].join("");
   const rollout = "rollout-2026-05-01T10-00-00-01a0736d-6431-7730-9321-53425562ab77.jsonl";

@@ -143,11 +143,18 @@ export const LATER_MARKS = "caron|ogon|macr|dot|breve|strok|dblac";
 export const LEGACY_LETTER_NAMES = `[A-Za-z](?:${LEGACY_MARKS})|[aA][eE]lig|szlig|eth|ETH|thorn|THORN`;
 const UNREAD_REFERENCE = new RegExp(`&(?:amp;)*(?:(?:${LEGACY_LETTER_NAMES});?|(?:[A-Za-z](?:${LATER_MARKS})|[A-Za-z]{2}lig);)`, "y");
 /**
- * Every unit above ASCII counts as a letter where a name is read, but those `\s` names spaces
- * (U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF): they end a
- * word and begin one as " " does. For character classes of patterns that are not Unicode-mode.
+ * Code units a text may hold that show nothing: the controls above ASCII (U+0080-U+009F) and the
+ * default-ignorable code points of the BMP (the soft hyphen, zero-width spaces and joiners,
+ * direction marks and isolates, variation selectors, U+FEFF). Before a root they are no letter,
+ * and a name may begin with them.
  */
-export const ABOVE_ASCII_LETTER = String.raw`\u0080-\u009f\u00a1-\u167f\u1681-\u1fff\u200b-\u2027\u202a-\u202e\u2030-\u205e\u2060-\u2fff\u3001-\ufefe\uff00-\uffff`;
+export const INVISIBLE = String.raw`\u0080-\u009f\u00ad\u034f\u061c\u115f-\u1160\u17b4-\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8`;
+/**
+ * Every unit above ASCII counts as a letter where a name is read, but the spaces `\s` names
+ * (U+00A0, U+2028, U+3000 and the rest) and the invisible units above: those end a word and
+ * begin one as " " does. For character classes of patterns that are not Unicode-mode.
+ */
+export const ABOVE_ASCII_LETTER = String.raw`\u00a1-\u00ac\u00ae-\u034e\u0350-\u061b\u061d-\u115e\u1161-\u167f\u1681-\u17b3\u17b6-\u180a\u1810-\u1fff\u2010-\u2027\u2030-\u205e\u2070-\u2fff\u3001-\u3163\u3165-\ufdff\ufe10-\ufefe\uff00-\uff9f\uffa1-\uffef\ufff9-\uffff`;
 const UNREAD_QUOTE = new RegExp(String.raw`(?:\\*['"]|['"][ \t]+['"]|&(?:amp;)*(?:[rl]squo|apos|quot);)+(?=[A-Za-z0-9${ABOVE_ASCII_LETTER}\\])`, "y");
 // A character a Windows profile name may hold that ends a path segment here ("Tom&Jerry", "ann(work)", "bob#2"), before a letter or digit.
 const CLOSERS: Record<string, string> = { ")": "(", "}": "{", "]": "[" };

@@ -1,7 +1,7 @@
 import { OutputError } from "./errors.js";
 import { lastAtOrBelow, pushAll } from "./collections.js";
 import { spellingsUndone } from "./name-spellings.js";
-import { ABOVE_ASCII_LETTER, MAY_HOLD_ESCAPE, textEscapeReading, undoTextEscapes, unreadEscapeEnd, unreadLeadEnd, type TextEscapeReading } from "./home-escapes.js";
+import { ABOVE_ASCII_LETTER, INVISIBLE, MAY_HOLD_ESCAPE, textEscapeReading, undoTextEscapes, unreadEscapeEnd, unreadLeadEnd, type TextEscapeReading } from "./home-escapes.js";
 import { escapeRegex } from "./regex.js";
 import type { HomeRules } from "./types.js";
 
@@ -72,13 +72,13 @@ const STOP = String.raw`\/\\"'\x60<>|:;,=?*#%&(){}\[\]\x00-\x1f\x7f`;
 // Inside an owner also: an apostrophe between letters (O'Brien), a percent-encoded character that is
 // not a separator (First%20Last), a space a shell escaped (First\ Last), at any depth of JSON in a string (First\\ Last).
 const IN_OWNER = String.raw`(?<=[A-Za-z${ABOVE_ASCII_LETTER}])'(?=[A-Za-z${ABOVE_ASCII_LETTER}])|%(?!(?:25)*(?:2[fF]|5[cC]))[0-9A-Fa-f]{2}`;
-const SEGMENT_OWNER = new RegExp(String.raw`(?:[^${STOP}\s]|${IN_OWNER})+`, "y");
+const SEGMENT_OWNER = new RegExp(String.raw`(?:[^${STOP}\s]|[${INVISIBLE}]|${IN_OWNER})+`, "y");
 const SPACED_OWNER = new RegExp(String.raw`(?:[^${STOP}\n\r\t]|${IN_OWNER}|\\+ )+`, "y");
 // A separator right after an owner: the path goes on, so a space before it was inside the owner's folder name.
 const SEPARATOR_AT = new RegExp(ANY_SEP, "y");
 const QUOTES = new Set(['"', "'", "`"]);
 // A slug writes each character but an ASCII letter or digit as a dash: an owner's first letter may be one ("-home--lafur-").
-const SLUG_OWNER = new RegExp(String.raw`-*[^${STOP}\s\-]+`, "y");
+const SLUG_OWNER = new RegExp(String.raw`-*(?:[^${STOP}\s\-]|[${INVISIBLE}])+`, "y");
 const LETTER = String.raw`A-Za-z0-9${ABOVE_ASCII_LETTER}`;
 const WORD_BEFORE = String.raw`(?<![${LETTER}_.\-])`;
 /**
@@ -378,7 +378,7 @@ function compilePatterns(rules: HomeRules): Patterns {
     .map((r, i) => {
       // "/home/./ana" is ana's home too.
       // After "~", a name: also one in quotes or begun with a letter HTML names ("~'ann'", "~&eacute;ric").
-      const after = r.root === "~" ? String.raw`(?=[A-Za-z${ABOVE_ASCII_LETTER}]|\\*['"\x60][${LETTER}]|&(?:amp;)*[A-Za-z]{2})` : `${ANY_SEP}(?:\\.${ANY_SEP})*`;
+      const after = r.root === "~" ? String.raw`(?=[${INVISIBLE}]*(?:[A-Za-z${ABOVE_ASCII_LETTER}]|\\*['"\x60][${INVISIBLE}]*[${LETTER}]|&(?:amp;)*[A-Za-z]{2}))` : `${ANY_SEP}(?:\\.${ANY_SEP})*`;
       const lead = r.root === "~" ? String.raw`(?<![${LETTER}_~.\-])` : "";
       const domains = listed.has(r.id);
       const windows = r.separators.includes("\\") || r.root.includes("{drive}");
@@ -546,10 +546,10 @@ function spelledSeparatorTail(text: string, from: number, rootEnd: number): numb
 // after any backslashes and quotes that join nothing to it ('"'"'First Last', ''ann), before a letter or digit. What stands between it and the same quote
 // (spaces too) is the owner, unless a separator or a line's end comes first: then the owner is
 // read after the quote as any owner is. The quotes stay; the name between them goes.
-const OWNER_QUOTE = new RegExp(String.raw`(?:\\*['"\x60]){0,8}\\*(['"\x60])(?=[${LETTER}])`, "y");
+const OWNER_QUOTE = new RegExp(String.raw`(?:\\*['"\x60]){0,8}\\*(['"\x60])(?=[${INVISIBLE}]*[${LETTER}])`, "y");
 // Where a closing quote follows, the quote may be doubled ("''ann''") and the name may begin with
 // spaces ("' ann'"): what is between the quotes is the owner still.
-const CLOSED_QUOTE = new RegExp(String.raw`\\*(['"\x60])(?:\\*\1)*(?= *[${LETTER}&])`, "y");
+const CLOSED_QUOTE = new RegExp(String.raw`\\*(['"\x60])(?:\\*\1)*(?=[ ${INVISIBLE}]*[${LETTER}&])`, "y");
 // A name between quotes may hold what a text escapes but never a separator, however spelt
 // ("'&eacute;ric'"), and the other quotes ("'First"x'"); it ends at the first of its own quote, after
 // any backslashes. A part after the first may be empty ('First''').

@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { ABOVE_ASCII_LETTER, INVISIBLE } from "../src/home-escapes.js";
 import { homeGrammar } from "../src/homes.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { nestedReadings } from "../src/json/escapes.js";
@@ -166,6 +167,41 @@ describe("overlapping finds", () => {
 });
 
 const SPACES_ABOVE_ASCII = ["\u00a0", "\u1680", "\u2007", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff"];
+
+const INVISIBLE_UNITS = ["\u0080", "\u0085", "\u009f", "\u00ad", "\u034f", "\u061c", "\u180e", "\u200b", "\u200c", "\u200d", "\u200e", "\u200f", "\u202a", "\u202e", "\u2060", "\u2061", "\u2066", "\u2069", "\ufe0f", "\ufeff"];
+
+describe("an invisible unit beside an owner", () => {
+  it("the grammar's classes are Unicode's: a letter is any unit above ASCII but a space, a control or a default-ignorable code point", () => {
+    const letter = new RegExp(`[${ABOVE_ASCII_LETTER}]`);
+    const invisible = new RegExp(`[${INVISIBLE}]`);
+    const wrong: string[] = [];
+    for (let c = 0x80; c <= 0xffff; c++) {
+      const ch = String.fromCharCode(c);
+      const hidden = /[\p{Cc}\p{Default_Ignorable_Code_Point}]/u.test(ch);
+      if (letter.test(ch) !== !(hidden || /\s/.test(ch)) || invisible.test(ch) !== (hidden && (!/\s/.test(ch) || ch === "\ufeff"))) wrong.push(c.toString(16));
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("a root after one, or a name begun with one, is read", () => {
+    for (const unit of INVISIBLE_UNITS) {
+      for (const text of [`see${unit}~ann/x`, `${unit}~ann/x`, `see ${unit}~ann/x`, `x/${unit}~ann/p`, `'${unit}~ann/p'`, `see${unit}-home-ann-proj`, `a${unit}-home-ann`]) {
+        expect(grammar.owners(text).map((o) => o.owner), JSON.stringify(text)).toEqual(["ann"]);
+      }
+      for (const text of [`~${unit}ann/p`, `-home-${unit}ann-proj`, `"~${unit}ann"`]) {
+        expect(grammar.owners(text).map((o) => o.owner), JSON.stringify(text)).toEqual([`${unit}ann`]);
+      }
+    }
+  });
+
+  it("leaves no owner in a cleared file, end to end", () => {
+    const owner = ["zq", "vex"].join("");
+    const cwds = INVISIBLE_UNITS.flatMap((unit) => [`see${unit}~${owner}/notes`, `in${unit}-home-${owner}-proj`, `~${unit}${owner}/p`, `-home-${unit}${owner}-proj`]);
+    const { r, cleared } = substituteCwds(cwds);
+    expect(r.code, JSON.stringify(r.json.findings)).toBe(0);
+    for (const c of cleared) expect(c).not.toContain(owner);
+  });
+});
 
 describe("a space above ASCII beside an owner", () => {
   it("begins a path as a space does: a tilde home, a slug, a drive or a root after one is read", () => {

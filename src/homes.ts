@@ -68,7 +68,7 @@ const ANY_SEP = `${ONE_SEP}+`;
 const eitherCase = (source: string): string => source.replace(/[A-Za-z]/g, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
 const STOP = String.raw`\/\\"'\x60<>|:;,=?*#%&(){}\[\]\x00-\x1f\x7f`;
 // The patterns are not Unicode-mode, which V8 compiles far more slowly: every unit above ASCII but
-// a space (ABOVE_ASCII_LETTER) counts as a letter where a word boundary is asked for.
+// a space or an invisible unit (ABOVE_ASCII_LETTER) counts as a letter where a word boundary is asked for.
 // Inside an owner also: an apostrophe between letters (O'Brien), a percent-encoded character that is
 // not a separator (First%20Last), a space a shell escaped (First\ Last), at any depth of JSON in a string (First\\ Last).
 const IN_OWNER = String.raw`(?<=[A-Za-z${ABOVE_ASCII_LETTER}])'(?=[A-Za-z${ABOVE_ASCII_LETTER}])|%(?!(?:25)*(?:2[fF]|5[cC]))[0-9A-Fa-f]{2}`;

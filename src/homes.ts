@@ -1,7 +1,7 @@
 import { OutputError } from "./errors.js";
 import { lastAtOrBelow, pushAll } from "./collections.js";
 import { spellingsUndone } from "./name-spellings.js";
-import { ABOVE_ASCII_LETTER, INVISIBLE, MAY_HOLD_ESCAPE, textEscapeReading, undoTextEscapes, unreadEscapeEnd, unreadLeadEnd, type TextEscapeReading } from "./home-escapes.js";
+import { ABOVE_ASCII_LETTER, INVISIBLE, MAY_HOLD_ESCAPE, invisibleReading, mayHoldInvisibly, textEscapeReading, undoTextEscapes, unreadEscapeEnd, unreadLeadEnd, type TextEscapeReading } from "./home-escapes.js";
 import { escapeRegex } from "./regex.js";
 import type { HomeRules } from "./types.js";
 
@@ -903,16 +903,17 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
   const grammar: HomeGrammar = {
     placeholder: rules.placeholder,
     isOwner,
-    mayHold: (text) => keywords.test(text) || (MAY_HOLD_ESCAPE.test(text) && keywords.test(undoTextEscapes(text))),
+    mayHold: (text) => keywords.test(text) || (MAY_HOLD_ESCAPE.test(text) && (keywords.test(undoTextEscapes(text)) || mayHoldInvisibly(undoTextEscapes(text), keywords))) || mayHoldInvisibly(text, keywords),
     realOwners: (text) => seenReal.get(text, () => grammar.owners(text).filter((o) => o.real)),
     owners: (text) => seen.get(text, () => {
       const found = walk(text);
       // A root or an owner written with a text escape is read in the text with its escapes undone too.
       const reading = textEscapeReading(text);
-      if (reading === null) return found;
       // An owner read from inside an escape ("u" of "\\u{2f}") is a piece of the escape, which the reading spells whole.
-      const plain = found.filter((o) => o.windowsFolder === true || !insideEscape(reading, o.start));
-      return merged(text, plain, walk(reading.text).map((o) => inInput(text, reading, o)), isOwner);
+      const both = reading === null ? found : merged(text, found.filter((o) => o.windowsFolder === true || !insideEscape(reading, o.start)), walk(reading.text).map((o) => inInput(text, reading, o)), isOwner);
+      // A root with an invisible unit inside ("/home\u200b/ann") is read as it shows, too.
+      const shown = invisibleReading(text, reading);
+      return shown === null ? both : merged(text, both, walk(shown.text).map((o) => inInput(text, shown, o)), isOwner);
     }),
   };
   function walk(text: string): OwnerSpan[] {

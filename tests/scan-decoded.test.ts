@@ -88,6 +88,20 @@ describe("the scan reads what a JSON parser decodes", () => {
     for (const k of kinds) for (const how of ["letters", "separators", "nested", "nested escaped"]) expectFound(byFile, `${k.rule} ${how}`, k.rule);
   });
 
+  it("runs the preset where a word of its rules is spelt only with escapes", async () => {
+    const user = ["deploy", "bot"].join("-");
+    const texts = [
+      `{"u": "see https:\\/\\/${user}:Rq74zePXG8c2tRJV@build.example.com now"}`,
+      `{"u": "see h\\u0074tps\\u003a//${user}:Rq74zePXG8c2tRJV@build.example.com now"}`,
+      `{"m": "\\u006dongodb://app:Kz4VA9w3nYDP07qchS@db.example.com/a"}`,
+    ];
+    const result = await scanPass(texts.map((text, i) => ({ file: `f${i}.json`, text })), engine, display);
+    const rulesOf = (file: string): string[] => result.findings.filter((f) => f.file === file).map((f) => f.rule);
+    expect(rulesOf("f0.json")).toContain("@secretlint/secretlint-rule-basicauth");
+    expect(rulesOf("f1.json")).toContain("@secretlint/secretlint-rule-basicauth");
+    expect(rulesOf("f2.json")).toContain("@secretlint/secretlint-rule-database-connection-string");
+  });
+
   it("finds every kind split by an escape at every position of its value", async () => {
     const cases = kinds.flatMap((k) => {
       const planted = Object.values(k.members);

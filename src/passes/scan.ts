@@ -11,6 +11,7 @@ import { escapePointerToken, placeOf } from "../json/reader.js";
 import { ESCAPE_DEPTH_DESCRIPTION, ESCAPE_DEPTH_RULE, escapeDepthRule, tooDeepExample } from "../scan-rules/escape-depth.js";
 import { HOME_OWNER_DESCRIPTION, HOME_OWNER_RULE, homeOwnerRule } from "../scan-rules/home-owner.js";
 import { patternRule } from "../scan-rules/pattern-rule.js";
+import { presetKeywords } from "../scan-rules/preset-keywords.js";
 import { MAX_LEVELS, placeAt, prepareSource, type SourceReadings } from "../scan-rules/readings.js";
 import { ownRules, type OwnRules } from "../scan-rules/runner.js";
 import { SENSITIVE_MEMBER_DESCRIPTION, SENSITIVE_MEMBER_RULE, sensitiveMemberRule } from "../scan-rules/sensitive-member.js";
@@ -41,6 +42,8 @@ const preset: SecretLintCoreConfigRulePreset = {
   },
   rules: [{ id: "@secretlint/secretlint-rule-aws", options: { enableIDScanRule: true } }],
 };
+// A text the preset can report nothing in holds none of its rules' words, raw or decoded (src/scan-rules/preset-keywords.ts).
+const PRESET_WORDS = presetKeywords(presetScanners.map((r) => r.meta.id));
 // Reads the whole file as a service account's JSON; its example is that JSON's members.
 const GCP = "@secretlint/secretlint-rule-gcp";
 
@@ -183,15 +186,22 @@ async function lint(content: string, ext: string, config: SecretLintCoreConfig):
   return result.messages.filter((m): m is SecretLintCoreResultMessage => m.type === "message");
 }
 
-/** Every rule on the raw text (this project's rules read the decoded strings themselves), then the preset on the decoded text. */
+/**
+ * Every rule on the raw text (this project's rules read the decoded strings themselves), then the
+ * preset on the decoded text; the preset only where the raw or the decoded text holds a word of it.
+ */
 async function hitsOf(text: string, engine: ScanEngine, isControl = false): Promise<{ hits: Hit[]; readings: SourceReadings }> {
   const readings = prepareSource(text, isControl);
   const hits: Hit[] = await engine.own.hitsOf(text);
-  for (const m of await lint(text, readings.isJson ? ".json" : ".txt", engine.presetConfig)) hits.push({ rule: m.ruleId, start: m.range[0], end: m.range[1] });
+  const decodedMay = readings.decoded !== "" && (PRESET_WORDS === null || PRESET_WORDS.test(readings.decoded.toLowerCase()));
+  // A service account's JSON is read with its escapes decoded: a word spelt with one is in the decoded text.
+  if (PRESET_WORDS === null || decodedMay || PRESET_WORDS.test(readings.lower)) {
+    for (const m of await lint(text, readings.isJson ? ".json" : ".txt", engine.presetConfig)) hits.push({ rule: m.ruleId, start: m.range[0], end: m.range[1] });
+  }
   // The GCP rule reports a service account's whole file: its place is the private key's value.
   const key = readings.places.filter((p) => p.pointer === "/private_key").pop();
   for (const h of hits) if (h.rule === GCP && key) Object.assign(h, { start: key.start + 1, end: key.end - 1 });
-  if (readings.decoded !== "") {
+  if (decodedMay) {
     for (const m of await lint(readings.decoded, ".txt", engine.presetConfig)) {
       const [start, end] = readings.rawRange(m.range[0], m.range[1]);
       hits.push({ rule: m.ruleId, start, end });

@@ -102,6 +102,13 @@ describe("the scan reads what a JSON parser decodes", () => {
     expect(rulesOf("f2.json")).toContain("@secretlint/secretlint-rule-database-connection-string");
   });
 
+  it("a service account's JSON nested deeper than the reader goes is still read as JSON by the GCP rule", async () => {
+    const deep = `${"[".repeat(10_005)}${"]".repeat(10_005)}`;
+    const text = `{"private_key_id": "k1", "private_key": "-----BEGINPRIVATE KEY", "d": ${deep}}`;
+    const result = await scanPass([{ file: "deep.json", text }], engine, display);
+    expect(result.findings.map((f) => f.rule)).toContain("@secretlint/secretlint-rule-gcp");
+  });
+
   it("finds every kind split by an escape at every position of its value", async () => {
     const cases = kinds.flatMap((k) => {
       const planted = Object.values(k.members);

@@ -196,7 +196,9 @@ async function hitsOf(text: string, engine: ScanEngine, isControl = false): Prom
   const decodedMay = readings.decoded !== "" && (PRESET_WORDS === null || PRESET_WORDS.test(readings.decoded.toLowerCase()));
   // A service account's JSON is read with its escapes decoded: a word spelt with one is in the decoded text.
   if (PRESET_WORDS === null || decodedMay || PRESET_WORDS.test(readings.lower)) {
-    for (const m of await lint(text, readings.isJson ? ".json" : ".txt", engine.presetConfig)) hits.push({ rule: m.ruleId, start: m.range[0], end: m.range[1] });
+    // A document too deep for the reader is still JSON to the GCP rule, which parses it whole.
+    const ext = readings.isJson || /^\s*\{/.test(text) ? ".json" : ".txt";
+    for (const m of await lint(text, ext, engine.presetConfig)) hits.push({ rule: m.ruleId, start: m.range[0], end: m.range[1] });
   }
   // The GCP rule reports a service account's whole file: its place is the private key's value.
   const key = readings.places.filter((p) => p.pointer === "/private_key").pop();

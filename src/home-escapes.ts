@@ -228,39 +228,6 @@ export function textEscapeReading(text: string, placed = true): TextEscapeReadin
   return undid ? { text: out.text, starts: out.starts, ends: out.ends } : null;
 }
 
-const HAS_INVISIBLE = new RegExp(`[${INVISIBLE}]`);
-const INVISIBLE_G = new RegExp(`[${INVISIBLE}]`, "g");
-
-/**
- * A reading of a text (its escape reading, or the text itself) with the invisible units taken out,
- * each unit still holding the range of the input it came from: a root written with one inside
- * ("/home\u200b/ann", "/ho\u00adme/ann") is read as the root it shows. Null where none is.
- */
-export function invisibleReading(text: string, reading: TextEscapeReading | null): TextEscapeReading | null {
-  const from = reading?.text ?? text;
-  if (!HAS_INVISIBLE.test(from)) return null;
-  const out: TextEscapeReading = { text: "", starts: [], ends: [] };
-  let kept = 0;
-  const keep = (to: number): void => {
-    out.text += from.slice(kept, to);
-    for (let k = kept; k < to; k++) {
-      out.starts.push(reading === null ? k : (reading.starts[k] as number));
-      out.ends.push(reading === null ? k + 1 : (reading.ends[k] as number));
-    }
-  };
-  for (const m of from.matchAll(INVISIBLE_G)) {
-    keep(m.index);
-    kept = m.index + 1;
-  }
-  keep(from.length);
-  return out;
-}
-
-/** Whether a text may hold a root written with invisible units inside: `keywords` in it with them taken out. */
-export function mayHoldInvisibly(text: string, keywords: RegExp): boolean {
-  return HAS_INVISIBLE.test(text) && keywords.test(text.replace(INVISIBLE_G, ""));
-}
-
 /** A name with the escapes above undone. */
 export function undoTextEscapes(name: string): string {
   return textEscapeReading(name, false)?.text ?? name;

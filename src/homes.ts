@@ -1,7 +1,8 @@
 import { OutputError } from "./errors.js";
 import { lastAtOrBelow, pushAll } from "./collections.js";
 import { spellingsUndone } from "./name-spellings.js";
-import { ABOVE_ASCII_LETTER, INVISIBLE, MAY_HOLD_ESCAPE, invisibleReading, mayHoldInvisibly, textEscapeReading, undoTextEscapes, unreadEscapeEnd, unreadLeadEnd, type TextEscapeReading } from "./home-escapes.js";
+import { ABOVE_ASCII_LETTER, INVISIBLE, MAY_HOLD_ESCAPE, textEscapeReading, undoTextEscapes, unreadEscapeEnd, unreadLeadEnd, type TextEscapeReading } from "./home-escapes.js";
+import { LOOK_ALIKE, LOOK_ALIKES, OTHER_SCRIPT_LOOK_ALIKE, OTHER_SCRIPT_LOOK_ALIKE_G, OTHER_SCRIPT_LOOK_ALIKES, shownReading, shownText } from "./home-shown.js";
 import { escapeRegex } from "./regex.js";
 import type { HomeRules } from "./types.js";
 
@@ -903,7 +904,7 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
   const grammar: HomeGrammar = {
     placeholder: rules.placeholder,
     isOwner,
-    mayHold: (text) => keywords.test(text) || (MAY_HOLD_ESCAPE.test(text) && (keywords.test(undoTextEscapes(text)) || mayHoldInvisibly(undoTextEscapes(text), keywords))) || mayHoldInvisibly(text, keywords),
+    mayHold: (text) => keywords.test(text) || keywords.test(shownText(text)) || (MAY_HOLD_ESCAPE.test(text) && keywords.test(shownText(undoTextEscapes(text)))),
     realOwners: (text) => seenReal.get(text, () => grammar.owners(text).filter((o) => o.real)),
     owners: (text) => seen.get(text, () => {
       const found = walk(text);
@@ -911,8 +912,8 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
       const reading = textEscapeReading(text);
       // An owner read from inside an escape ("u" of "\\u{2f}") is a piece of the escape, which the reading spells whole.
       const both = reading === null ? found : merged(text, found.filter((o) => o.windowsFolder === true || !insideEscape(reading, o.start)), walk(reading.text).map((o) => inInput(text, reading, o)), isOwner);
-      // A root with an invisible unit inside ("/home\u200b/ann") is read as it shows, too.
-      const shown = invisibleReading(text, reading);
+      // A root as it shows ("/home\u200b/ann", "\u2215home\u2215ann", "/\uff48ome/ann") is read too.
+      const shown = shownReading(text, reading);
       return shown === null ? both : merged(text, both, walk(shown.text).map((o) => inInput(text, shown, o)), isOwner);
     }),
   };
@@ -1038,30 +1039,6 @@ export function plainLetters(text: string): string {
   return OTHER_SCRIPT_LOOK_ALIKE.test(plain) ? plain.replace(WORD, (word) => (/[A-Za-z]/.test(word) ? word.replace(OTHER_SCRIPT_LOOK_ALIKE_G, (c) => OTHER_SCRIPT_LOOK_ALIKES.get(c) as string) : word)) : plain;
 }
 
-// Letters Unicode does not decompose that read as a plain one: a dotless i, a barred, stroked,
-// hooked or belted letter, a ligature, the Latin letters of other shapes.
-const LOOK_ALIKES = new Map(
-  Object.entries({
-    ...{ ı: "i", ȷ: "j", ł: "l", Ł: "L", ø: "o", Ø: "O", đ: "d", Đ: "D", ħ: "h", Ħ: "H", ŧ: "t", Ŧ: "T", ƀ: "b", ɨ: "i", ʉ: "u", ɫ: "l", ɬ: "l", ɭ: "l", ƚ: "l", ᴌ: "l", ɵ: "o", Ɵ: "O", ƶ: "z", Ƶ: "Z", ɀ: "z", ǥ: "g", Ǥ: "G", ð: "d", Ð: "D", ɇ: "e", Ɇ: "E", ⱥ: "a", Ⱥ: "A" },
-    ...{ ß: "ss", ẞ: "SS", æ: "ae", Æ: "AE", œ: "oe", Œ: "OE", ɑ: "a", ɡ: "g", ɩ: "i", ɛ: "e", Ɛ: "E", ɜ: "e", ʏ: "y", ʀ: "r", ɪ: "i", ɴ: "n", ʙ: "b", ʜ: "h", ʟ: "l", ᴅ: "d", ᴇ: "e", ᴋ: "k", ᴍ: "m", ᴏ: "o", ᴘ: "p", ᴛ: "t", ᴜ: "u", ᴠ: "v", ᴡ: "w", ᴢ: "z", ꜱ: "s" },
-    // Coptic's o and Lisu's letters, drawn after Latin capitals, in whatever word.
-    ...{ ⲟ: "o", Ⲟ: "O", ꓜ: "Z", ꓳ: "O", ꓰ: "E", ꓡ: "L", ꓮ: "A", ꓐ: "B", ꓚ: "C", ꓓ: "D", ꓝ: "F", ꓖ: "G", ꓧ: "H", ꓲ: "I", ꓙ: "J", ꓗ: "K", ꓟ: "M", ꓠ: "N", ꓑ: "P", ꓣ: "R", ꓢ: "S", ꓔ: "T", ꓴ: "U", ꓦ: "V", ꓪ: "W", ꓫ: "X", ꓬ: "Y" },
-  }),
-);
-const LOOK_ALIKE = new RegExp(`[${[...LOOK_ALIKES.keys()].join("")}]`, "g");
-// Letters of other scripts drawn as Latin ones (Cyrillic, Greek, Armenian): read so
-// only in a word that holds a Latin letter too, as one written to pass for a Latin name does; a
-// word all in its own script ("και", "она") is that script's.
-const OTHER_SCRIPT_LOOK_ALIKES = new Map(
-  Object.entries({
-    ...{ а: "a", в: "b", е: "e", є: "e", к: "k", м: "m", н: "h", о: "o", р: "p", с: "c", т: "t", у: "y", х: "x", і: "i", ј: "j", ѕ: "s", ԁ: "d", ԛ: "q", ԝ: "w", һ: "h", ӏ: "l", Ӏ: "l" },
-    ...{ А: "A", В: "B", Е: "E", Є: "E", К: "K", М: "M", Н: "H", О: "O", Р: "P", С: "C", Т: "T", У: "Y", Х: "X", І: "I", Ј: "J", Ѕ: "S", Ԁ: "D", Ԛ: "Q", Ԝ: "W", Һ: "H" },
-    ...{ α: "a", ο: "o", ρ: "p", ν: "v", ι: "i", κ: "k", τ: "t", υ: "u", χ: "x", ε: "e", Α: "A", Β: "B", Ε: "E", Ζ: "Z", Η: "H", Ι: "I", Κ: "K", Μ: "M", Ν: "N", Ο: "O", Ρ: "P", Τ: "T", Υ: "Y", Χ: "X" },
-    ...{ օ: "o", Օ: "O" },
-  }),
-);
-const OTHER_SCRIPT_LOOK_ALIKE = new RegExp(`[${[...OTHER_SCRIPT_LOOK_ALIKES.keys()].join("")}]`);
-const OTHER_SCRIPT_LOOK_ALIKE_G = new RegExp(OTHER_SCRIPT_LOOK_ALIKE.source, "g");
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /** The longest name the scan looks for: far above any account's, far below what overflows a search. */

@@ -227,6 +227,75 @@ describe("an invisible unit beside an owner", () => {
   });
 });
 
+// Drawn as a separator, a tilde or a dash; a root word in compatibility, styled or look-alike letters.
+const SLASHES = ["\u2215", "\u2044", "\uff0f", "\u29f8", "\u2571", "\u27cb", "\u2f03"];
+const BACKSLASHES = ["\u2216", "\u29f5", "\u29f9", "\ufe68", "\uff3c", "\u2572"];
+const STYLED_HOME = ["\uff48\uff4f\uff4d\uff45", "\u{1d421}\u{1d428}\u{1d426}\u{1d41e}", "\u029c\u1d0f\u1d0d\u1d07", "\u04bb\u043eme", "ho\u0308me", "home\u0301"];
+
+describe("a home as it shows", () => {
+  const owned = (text: string): boolean => grammar.owners(text).some((o) => o.real && o.owner.includes("ann"));
+
+  it("is read where a separator, a tilde, a dash or a colon is drawn by another character", () => {
+    const texts = [
+      ...SLASHES.flatMap((s) => [`${s}home${s}ann${s}p`, `/home${s}ann/p`, `see ${s}Users${s}ann`, `C:${s}Users${s}ann${s}p`]),
+      ...BACKSLASHES.flatMap((b) => [`C:${b}Users${b}ann${b}p`, `C:\\Users${b}ann`]),
+      ...["\uff5e", "\u223c", "\u301c", "\u02dc"].map((t) => `see ${t}ann/x`),
+      ...["\u2010", "\u2013", "\u2212", "\uff0d"].map((d) => `${d}home${d}ann${d}proj`),
+      "C\uff1a\\Users\\ann\\p",
+    ];
+    for (const text of texts) expect(owned(text), JSON.stringify(text)).toBe(true);
+  });
+
+  it("is read where the root's word is styled, written in look-alike letters or carries a mark, or a control that shows nothing stands in it", () => {
+    const texts = [
+      ...STYLED_HOME.flatMap((h) => [`/${h}/ann/p`, `-${h}-ann-proj`]),
+      "C:\\\uff35\uff53\uff45\uff52\uff53\\ann\\p",
+      "/U\u0455ers/ann",
+      ...["\x0b", "\x0c", "\x01", "\x7f"].flatMap((c) => [`/home/${c}ann/p`, `/ho${c}me/ann/p`]),
+    ];
+    for (const text of texts) expect(owned(text), JSON.stringify(text)).toBe(true);
+    // As written it stays: a word of its own script, and text with no home in it.
+    expect(grammar.owners("\u043d\u043e\u043c\u0435 \u0441\u043b\u043e\u0432\u043e")).toEqual([]);
+    expect(grammar.owners("caf\u00e9 \u2215 na\u00efve 1\u20442")).toEqual([]);
+  });
+
+  it("leaves no owner in a cleared file, end to end, and a second pass changes nothing", () => {
+    const owner = ["zq", "vex"].join("");
+    const cwds = [
+      ...SLASHES.map((s) => `${s}home${s}${owner}${s}p`),
+      ...BACKSLASHES.map((b) => `C:${b}Users${b}${owner}${b}p`),
+      ...STYLED_HOME.map((h) => `/${h}/${owner}/p`),
+      `\uff5e${owner}/x`,
+      `\u2212home\u2212${owner}\u2212proj`,
+      `/home/\x0c${owner}/p`,
+    ];
+    const { r, out, cleared } = substituteCwds(cwds);
+    expect(r.code, JSON.stringify(r.json.findings)).toBe(0);
+    for (const c of cleared) expect(c.toLowerCase()).not.toContain(owner);
+    const twice = path.join(tempDir(), "again");
+    const again = clearJson(["substitute", out, "--out", twice]);
+    expect(again.code, JSON.stringify(again.json.findings)).toBe(0);
+    for (const f of readdirSync(out)) expect(readFileSync(path.join(twice, f), "utf8")).toBe(readFileSync(path.join(out, f), "utf8"));
+  });
+});
+
+describe("Claude Code's project slug of a home under another root", () => {
+  it("is read, so a sitting recorded there clears (before, its own cwd taught the name and the slug was refused)", () => {
+    const owner = ["zq", "vex"].join("");
+    const homes = [`/var/home/${owner}`, `/usr/home/${owner}`, `/export/home/${owner}`, `/mnt/c/Users/${owner}`, `/c/Users/${owner}`, `/cygdrive/c/Users/${owner}`, `/Volumes/Data/Users/${owner}`, `/System/Volumes/Data/Users/${owner}`];
+    for (const home of homes) {
+      const dir = tempDir();
+      const slug = `${home}/proj`.replace(/[^A-Za-z0-9]/g, "-");
+      const body = { session_id: "s", hook_event_name: "SessionStart", cwd: `${home}/proj`, transcript_path: `${home}/.claude/projects/${slug}/s.jsonl` };
+      writeFileSync(path.join(dir, "claude-code_session_start_2_1_261.1.json"), JSON.stringify(body));
+      const out = path.join(tempDir(), "out");
+      const r = clearJson(["substitute", dir, "--out", out]);
+      expect(r.code, `${home}: ${JSON.stringify(r.json.findings)}`).toBe(0);
+      expect(readFileSync(path.join(out, "claude-code_session_start_2_1_261.1.json"), "utf8")).not.toContain(owner);
+    }
+  });
+});
+
 describe("a space above ASCII beside an owner", () => {
   it("begins a path as a space does: a tilde home, a slug, a drive or a root after one is read", () => {
     for (const space of SPACES_ABOVE_ASCII) {

@@ -1,3 +1,4 @@
+import { pushAll } from "../collections.js";
 import { escapeRegex } from "../regex.js";
 
 // What every match of each rule of secretlint's recommended preset (12.0.0) holds, in lower case:
@@ -44,7 +45,7 @@ export function presetKeywords(ruleIds: readonly string[]): RegExp | null {
   for (const id of ruleIds) {
     const listed = PRESET_KEYWORDS[id];
     if (listed === undefined || listed.length === 0) return null;
-    words.push(...listed);
+    pushAll(words, listed);
   }
   return new RegExp([...new Set(words)].map(escapeRegex).join("|"));
 }

@@ -1,0 +1,98 @@
+import { INVISIBLE, type TextEscapeReading } from "./home-escapes.js";
+
+// A text as it shows, for reading a home in it: what shows nothing is left out (an invisible unit,
+// a combining mark, a control), and a character drawn as a separator, a tilde, a dash, a colon or a
+// Latin letter reads as that one ("\u2215home\u2215ann" is "/home/ann", "\uff48\uff4f\uff4d\uff45" and
+// "\u04bb\u043eme" are "home"). Each unit of the reading keeps the range of the input it came from,
+// so that an owner read in it is replaced whole. Only read, never written.
+
+// Letters Unicode does not decompose that read as a plain one: a dotless i, a barred, stroked,
+// hooked or belted letter, a ligature, the Latin letters of other shapes.
+export const LOOK_ALIKES = new Map(
+  Object.entries({
+    ...{ ı: "i", ȷ: "j", ł: "l", Ł: "L", ø: "o", Ø: "O", đ: "d", Đ: "D", ħ: "h", Ħ: "H", ŧ: "t", Ŧ: "T", ƀ: "b", ɨ: "i", ʉ: "u", ɫ: "l", ɬ: "l", ɭ: "l", ƚ: "l", ᴌ: "l", ɵ: "o", Ɵ: "O", ƶ: "z", Ƶ: "Z", ɀ: "z", ǥ: "g", Ǥ: "G", ð: "d", Ð: "D", ɇ: "e", Ɇ: "E", ⱥ: "a", Ⱥ: "A" },
+    ...{ ß: "ss", ẞ: "SS", æ: "ae", Æ: "AE", œ: "oe", Œ: "OE", ɑ: "a", ɡ: "g", ɩ: "i", ɛ: "e", Ɛ: "E", ɜ: "e", ʏ: "y", ʀ: "r", ɪ: "i", ɴ: "n", ʙ: "b", ʜ: "h", ʟ: "l", ᴅ: "d", ᴇ: "e", ᴋ: "k", ᴍ: "m", ᴏ: "o", ᴘ: "p", ᴛ: "t", ᴜ: "u", ᴠ: "v", ᴡ: "w", ᴢ: "z", ꜱ: "s" },
+    // Coptic's o and Lisu's letters, drawn after Latin capitals, in whatever word.
+    ...{ ⲟ: "o", Ⲟ: "O", ꓜ: "Z", ꓳ: "O", ꓰ: "E", ꓡ: "L", ꓮ: "A", ꓐ: "B", ꓚ: "C", ꓓ: "D", ꓝ: "F", ꓖ: "G", ꓧ: "H", ꓲ: "I", ꓙ: "J", ꓗ: "K", ꓟ: "M", ꓠ: "N", ꓑ: "P", ꓣ: "R", ꓢ: "S", ꓔ: "T", ꓴ: "U", ꓦ: "V", ꓪ: "W", ꓫ: "X", ꓬ: "Y" },
+  }),
+);
+export const LOOK_ALIKE = new RegExp(`[${[...LOOK_ALIKES.keys()].join("")}]`, "g");
+// Letters of other scripts drawn as Latin ones (Cyrillic, Greek, Armenian): read so
+// only in a word that holds a Latin letter too, as one written to pass for a Latin name does; a
+// word all in its own script ("και", "она") is that script's.
+export const OTHER_SCRIPT_LOOK_ALIKES = new Map(
+  Object.entries({
+    ...{ а: "a", в: "b", е: "e", є: "e", к: "k", м: "m", н: "h", о: "o", р: "p", с: "c", т: "t", у: "y", х: "x", і: "i", ј: "j", ѕ: "s", ԁ: "d", ԛ: "q", ԝ: "w", һ: "h", ӏ: "l", Ӏ: "l" },
+    ...{ А: "A", В: "B", Е: "E", Є: "E", К: "K", М: "M", Н: "H", О: "O", Р: "P", С: "C", Т: "T", У: "Y", Х: "X", І: "I", Ј: "J", Ѕ: "S", Ԁ: "D", Ԛ: "Q", Ԝ: "W", Һ: "H" },
+    ...{ α: "a", ο: "o", ρ: "p", ν: "v", ι: "i", κ: "k", τ: "t", υ: "u", χ: "x", ε: "e", Α: "A", Β: "B", Ε: "E", Ζ: "Z", Η: "H", Ι: "I", Κ: "K", Μ: "M", Ν: "N", Ο: "O", Ρ: "P", Τ: "T", Υ: "Y", Χ: "X" },
+    ...{ օ: "o", Օ: "O" },
+  }),
+);
+export const OTHER_SCRIPT_LOOK_ALIKE = new RegExp(`[${[...OTHER_SCRIPT_LOOK_ALIKES.keys()].join("")}]`);
+export const OTHER_SCRIPT_LOOK_ALIKE_G = new RegExp(OTHER_SCRIPT_LOOK_ALIKE.source, "g");
+// Characters drawn as a path's separators, a tilde, a dash or a colon, which Unicode's
+// compatibility forms do not all make plain: solidus and reverse solidus operators, fractions'
+// slash, box drawings' diagonals, overlays, a radical's stroke, wave dashes, minus signs.
+const DRAWN_AS: Readonly<Record<string, string>> = {
+  ...{ "\u2215": "/", "\u2044": "/", "\uff0f": "/", "\u29f8": "/", "\u2571": "/", "\u27cb": "/", "\u2f03": "/", "\u0337": "/", "\u0338": "/", "\u1735": "/" },
+  ...{ "\u2216": "\\", "\u29f5": "\\", "\u29f9": "\\", "\ufe68": "\\", "\uff3c": "\\", "\u2572": "\\", "\u27cd": "\\", "\u20e5": "\\", "\u244a": "\\" },
+  ...{ "\uff5e": "~", "\u223c": "~", "\u301c": "~", "\u02dc": "~", "\u2053": "~", "\u1fc0": "~", "\u2e1e": "~" },
+  ...{ "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2043": "-", "\u2212": "-", "\ufe58": "-", "\ufe63": "-", "\uff0d": "-" },
+  ...{ "\uff1a": ":", "\u2236": ":", "\ua789": ":", "\u0589": ":", "\u05c3": ":", "\ufe55": ":", "\ufe13": ":" },
+};
+const SHOWS_NOTHING = new RegExp(`^[${INVISIBLE}\\p{M}]$`, "u");
+const shownCache = new Map<string, string>();
+
+/**
+ * How one character above ASCII shows: its drawn-as or look-alike form, its compatibility form
+ * where it has one and that is ASCII ("\uff48" and "\u{1d421}" are "h"; "\u00e9" has none and stays),
+ * nothing, or itself.
+ */
+function shownAs(c: string): string {
+  let out = shownCache.get(c);
+  if (out !== undefined) return out;
+  const compatible = c.normalize("NFKC");
+  const plain = compatible === c.normalize("NFC") ? "" : compatible.normalize("NFKD").replace(/\p{M}/gu, "");
+  out =
+    DRAWN_AS[c] ??
+    LOOK_ALIKES.get(c) ??
+    OTHER_SCRIPT_LOOK_ALIKES.get(c) ??
+    (plain !== "" && /^[\x20-\x7e]+$/.test(plain) ? plain : SHOWS_NOTHING.test(c) ? "" : c);
+  shownCache.set(c, out);
+  return out;
+}
+
+// A character above ASCII, or a control but a tab, the line breaks and the escape that begins a
+// terminal's styling (read with its sequence where the owner is read).
+const CHANGES = /[^\x09\x0a\x0d\x1b\x20-\x7e]/;
+const CHANGES_G = /[\ud800-\udbff][\udc00-\udfff]|[^\x09\x0a\x0d\x1b\x20-\x7e]/g;
+const shownOf = (c: string): string => (c.length === 1 && c < "\x80" ? "" : shownAs(c));
+
+/** The text as it shows, without ranges: a cheap test before `shownReading`. */
+export function shownText(text: string): string {
+  return CHANGES.test(text) ? text.replace(CHANGES_G, shownOf) : text;
+}
+
+/** The reading of a text (its escape reading, or itself) as it shows; null where it shows as written. */
+export function shownReading(text: string, reading: TextEscapeReading | null): TextEscapeReading | null {
+  const from = reading?.text ?? text;
+  if (!CHANGES.test(from) || shownText(from) === from) return null;
+  const out: TextEscapeReading = { text: "", starts: [], ends: [] };
+  const put = (units: string, first: number, last: number): void => {
+    out.text += units;
+    const start = reading === null ? first : (reading.starts[first] as number);
+    const end = reading === null ? last + 1 : (reading.ends[last] as number);
+    for (let k = 0; k < units.length; k++) {
+      out.starts.push(start);
+      out.ends.push(end);
+    }
+  };
+  let kept = 0;
+  for (const m of from.matchAll(CHANGES_G)) {
+    for (let k = kept; k < m.index; k++) put(from.charAt(k), k, k);
+    put(shownOf(m[0]), m.index, m.index + m[0].length - 1);
+    kept = m.index + m[0].length;
+  }
+  for (let k = kept; k < from.length; k++) put(from.charAt(k), k, k);
+  return out;
+}

@@ -2,8 +2,8 @@
 // reach control, beside the bare secretlint engine (recommended preset, profiler off) on the same
 // files in the same run; once with plain text in the strings, once with tool output holding
 // escaped newlines and quotes, which the scan also reads decoded; then both again with a URL in each
-// file, a word of the preset's rules, so that the preset is run on every file (on one without such
-// a word it can report nothing, and is skipped). Medians of interleaved rounds; nothing asserted.
+// file, a word of the preset's basic-auth rule, so that the rule is run on every file (a rule is
+// run only on a file that holds one of its words). Medians of interleaved rounds; nothing asserted.
 import { lintSource } from "@secretlint/core";
 import { creator as preset } from "@secretlint/secretlint-rule-preset-recommend";
 import { makeDisplay } from "../dist/display.js";

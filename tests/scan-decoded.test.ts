@@ -102,6 +102,16 @@ describe("the scan reads what a JSON parser decodes", () => {
     expect(rulesOf("f2.json")).toContain("@secretlint/secretlint-rule-database-connection-string");
   });
 
+  it("runs each rule of the preset whose word stands in a file, where one rule's word overlaps another's", async () => {
+    // "A3T" is a word of the AWS rule; an OpenAI key holding "...A3T3BlbkFJ..." still gets the OpenAI rule.
+    const pieces = [...(rules.secrets.preset["@secretlint/secretlint-rule-openai"]?.match[0] as string[])];
+    pieces[2] = `${(pieces[2] as string).slice(0, -2)}A3`;
+    const key = join(pieces);
+    expect(key.toLowerCase()).toContain("a3t3blbkfj");
+    const result = await scanPass([{ file: "k.json", text: JSON.stringify({ k: key }) }], engine, display);
+    expect(result.findings.map((f) => f.rule)).toContain("@secretlint/secretlint-rule-openai");
+  });
+
   it("a service account's JSON nested deeper than the reader goes is still read as JSON by the GCP rule", async () => {
     const deep = `${"[".repeat(10_005)}${"]".repeat(10_005)}`;
     const text = `{"private_key_id": "k1", "private_key": "-----BEGINPRIVATE KEY", "d": ${deep}}`;

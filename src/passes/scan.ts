@@ -11,7 +11,7 @@ import { escapePointerToken, placeOf } from "../json/reader.js";
 import { ESCAPE_DEPTH_DESCRIPTION, ESCAPE_DEPTH_RULE, escapeDepthRule, tooDeepExample } from "../scan-rules/escape-depth.js";
 import { HOME_OWNER_DESCRIPTION, HOME_OWNER_RULE, homeOwnerRule } from "../scan-rules/home-owner.js";
 import { patternRule } from "../scan-rules/pattern-rule.js";
-import { presetKeywords } from "../scan-rules/preset-keywords.js";
+import { PRESET_KEYWORDS, presetKeywords } from "../scan-rules/preset-keywords.js";
 import { MAX_LEVELS, placeAt, prepareSource, type SourceReadings } from "../scan-rules/readings.js";
 import { ownRules, type OwnRules } from "../scan-rules/runner.js";
 import { SENSITIVE_MEMBER_DESCRIPTION, SENSITIVE_MEMBER_RULE, sensitiveMemberRule } from "../scan-rules/sensitive-member.js";
@@ -31,19 +31,57 @@ secretLintProfiler.mark = () => undefined;
 // registered without its comment filter (a preset entry's `disabled` is not honoured by secretlint 12).
 const COMMENT_FILTER = "@secretlint/secretlint-rule-filter-comments";
 const presetScanners = presetRules.filter((r) => r.meta.type === "scanner" && r.meta.id !== COMMENT_FILTER);
-const preset: SecretLintCoreConfigRulePreset = {
-  id: "@secretlint/secretlint-rule-preset-recommend",
-  rule: {
-    meta: { id: "@secretlint/secretlint-rule-preset-recommend", recommended: true, type: "preset" },
-    rules: presetScanners,
-    create(context) {
-      for (const r of presetScanners) context.registerRule(r);
+type PresetRule = (typeof presetScanners)[number];
+
+function presetOf(scanners: readonly PresetRule[]): SecretLintCoreConfigRulePreset {
+  return {
+    id: "@secretlint/secretlint-rule-preset-recommend",
+    rule: {
+      meta: { id: "@secretlint/secretlint-rule-preset-recommend", recommended: true, type: "preset" },
+      rules: [...scanners],
+      create(context) {
+        for (const r of scanners) context.registerRule(r);
+      },
     },
-  },
-  rules: [{ id: "@secretlint/secretlint-rule-aws", options: { enableIDScanRule: true } }],
-};
-// A text the preset can report nothing in holds none of its rules' words, raw or decoded (src/scan-rules/preset-keywords.ts).
-const PRESET_WORDS = presetKeywords(presetScanners.map((r) => r.meta.id));
+    rules: [{ id: "@secretlint/secretlint-rule-aws", options: { enableIDScanRule: true } }],
+  };
+}
+
+// A rule of the preset can report nothing in a text that holds none of its words, raw or decoded
+// (src/scan-rules/preset-keywords.ts): each text is given the rules whose words it holds, and a
+// rule with no words listed is given every text.
+const ALWAYS_RUN = presetScanners.filter((r) => presetKeywords([r.meta.id]) === null);
+const PRESET_WORD = new RegExp(presetKeywords(presetScanners.filter((r) => !ALWAYS_RUN.includes(r)).map((r) => r.meta.id))?.source ?? "(?!)", "g");
+/** Each word, by its first letter, with the rules that need it. */
+const RULES_BY_WORD = new Map<string, { word: string; rules: PresetRule[] }[]>();
+for (const r of presetScanners) {
+  for (const word of PRESET_KEYWORDS[r.meta.id] ?? []) {
+    const list = RULES_BY_WORD.get(word.charAt(0)) ?? [];
+    RULES_BY_WORD.set(word.charAt(0), list);
+    const entry = list.find((e) => e.word === word);
+    if (entry) entry.rules.push(r);
+    else list.push({ word, rules: [r] });
+  }
+}
+const presetConfigs = new Map<string, SecretLintCoreConfig>();
+
+/** The preset with the rules whose words one of the lower-case texts holds (each place a word may begin read, so words that overlap are all found); null where none does. */
+function presetFor(lower: readonly string[]): SecretLintCoreConfig | null {
+  const found = new Set<PresetRule>(ALWAYS_RUN);
+  for (const text of lower) {
+    PRESET_WORD.lastIndex = 0;
+    for (let m = PRESET_WORD.exec(text); m !== null; m = PRESET_WORD.exec(text)) {
+      for (const e of RULES_BY_WORD.get(text.charAt(m.index)) ?? []) if (text.startsWith(e.word, m.index)) for (const r of e.rules) found.add(r);
+      PRESET_WORD.lastIndex = m.index + 1;
+    }
+  }
+  if (found.size === 0) return null;
+  const chosen = presetScanners.filter((r) => found.has(r));
+  const key = chosen.map((r) => r.meta.id).join("\n");
+  let config = presetConfigs.get(key);
+  if (!config) presetConfigs.set(key, (config = { rules: [presetOf(chosen)] }));
+  return config;
+}
 // Reads the whole file as a service account's JSON; its example is that JSON's members.
 const GCP = "@secretlint/secretlint-rule-gcp";
 
@@ -70,8 +108,6 @@ interface Planted {
 }
 
 export interface ScanEngine {
-  /** secretlint's preset, on the raw and on the decoded text. */
-  presetConfig: SecretLintCoreConfig;
   /** This project's rules, on the raw text (they read its decoded strings themselves). */
   own: OwnRules;
   control: { plain: string; escaped: string; planted: Planted[] };
@@ -142,7 +178,7 @@ export function scanEngine(secrets: SecretRules, grammar: HomeGrammar, names: Re
     { id: ESCAPE_DEPTH_RULE, rule: escapeDepthRule },
   ]);
   const catalogue = catalogueOf(secrets);
-  return { presetConfig: { rules: [preset] }, own, control: controlOf(secrets), expected: catalogue.map((r) => r.id), catalogue, madeFrom: [secrets, grammar, structure, names?.source ?? ""] };
+  return { own, control: controlOf(secrets), expected: catalogue.map((r) => r.id), catalogue, madeFrom: [secrets, grammar, structure, names?.source ?? ""] };
 }
 
 /** The engine that reads a sitting's texts: the rules, the home grammar the sitting taught and every name it checks for. */
@@ -193,18 +229,20 @@ async function lint(content: string, ext: string, config: SecretLintCoreConfig):
 async function hitsOf(text: string, engine: ScanEngine, isControl = false): Promise<{ hits: Hit[]; readings: SourceReadings }> {
   const readings = prepareSource(text, isControl);
   const hits: Hit[] = await engine.own.hitsOf(text);
-  const decodedMay = readings.decoded !== "" && (PRESET_WORDS === null || PRESET_WORDS.test(readings.decoded.toLowerCase()));
+  const decodedLower = readings.decoded === "" ? "" : readings.decoded.toLowerCase();
   // A service account's JSON is read with its escapes decoded: a word spelt with one is in the decoded text.
-  if (PRESET_WORDS === null || decodedMay || PRESET_WORDS.test(readings.lower)) {
+  const onRaw = presetFor([readings.lower, decodedLower]);
+  if (onRaw !== null) {
     // A document too deep for the reader is still JSON to the GCP rule, which parses it whole.
     const ext = readings.isJson || /^\s*\{/.test(text) ? ".json" : ".txt";
-    for (const m of await lint(text, ext, engine.presetConfig)) hits.push({ rule: m.ruleId, start: m.range[0], end: m.range[1] });
+    for (const m of await lint(text, ext, onRaw)) hits.push({ rule: m.ruleId, start: m.range[0], end: m.range[1] });
   }
   // The GCP rule reports a service account's whole file: its place is the private key's value.
   const key = readings.places.filter((p) => p.pointer === "/private_key").pop();
   for (const h of hits) if (h.rule === GCP && key) Object.assign(h, { start: key.start + 1, end: key.end - 1 });
-  if (decodedMay) {
-    for (const m of await lint(readings.decoded, ".txt", engine.presetConfig)) {
+  const onDecoded = decodedLower === "" ? null : presetFor([decodedLower]);
+  if (onDecoded !== null) {
+    for (const m of await lint(readings.decoded, ".txt", onDecoded)) {
       const [start, end] = readings.rawRange(m.range[0], m.range[1]);
       hits.push({ rule: m.ruleId, start, end });
     }

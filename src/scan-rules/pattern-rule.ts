@@ -1,5 +1,6 @@
 import type { SecretLintRuleCreator } from "@secretlint/types";
 import type { SecretPattern } from "../types.js";
+import { wordsPattern } from "../regex.js";
 import { readingsOf, type SourceReadings } from "./readings.js";
 
 // A secret shape from rules/secrets/patterns.json as a secretlint rule module: an id, messages
@@ -15,7 +16,7 @@ let seen: { readings: SourceReadings; finder: RegExp; present: Set<string> } | n
 
 /** Every known keyword that stands in the file's lower-case text, found in one pass (overlapping ones too). */
 function keywordsIn(r: SourceReadings): Set<string> {
-  finder ??= new RegExp([...keywords].map((k) => k.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")).join("|"), "g");
+  finder ??= new RegExp(wordsPattern(keywords), "g");
   if (seen?.readings === r && seen.finder === finder) return seen.present;
   const present = new Set<string>();
   const text = r.lower;

@@ -1,5 +1,5 @@
 import { pushAll } from "../collections.js";
-import { escapeRegex } from "../regex.js";
+import { wordsPattern } from "../regex.js";
 
 // What every match of each rule of secretlint's recommended preset (12.0.0) holds, in lower case:
 // one of its rule's words. A text that holds none of them, raw or decoded, is one the preset can
@@ -47,5 +47,5 @@ export function presetKeywords(ruleIds: readonly string[]): RegExp | null {
     if (listed === undefined || listed.length === 0) return null;
     pushAll(words, listed);
   }
-  return new RegExp([...new Set(words)].map(escapeRegex).join("|"));
+  return new RegExp(wordsPattern(words));
 }

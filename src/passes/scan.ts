@@ -65,16 +65,19 @@ for (const r of presetScanners) {
 }
 const presetConfigs = new Map<string, SecretLintCoreConfig>();
 
-/** The preset with the rules whose words one of the lower-case texts holds (each place a word may begin read, so words that overlap are all found); null where none does. */
-function presetFor(lower: readonly string[]): SecretLintCoreConfig | null {
+/** The rules whose words a lower-case text holds: each place a word may begin is read, so words that overlap are all found. */
+function presetRulesIn(lower: string): Set<PresetRule> {
   const found = new Set<PresetRule>(ALWAYS_RUN);
-  for (const text of lower) {
-    PRESET_WORD.lastIndex = 0;
-    for (let m = PRESET_WORD.exec(text); m !== null; m = PRESET_WORD.exec(text)) {
-      for (const e of RULES_BY_WORD.get(text.charAt(m.index)) ?? []) if (text.startsWith(e.word, m.index)) for (const r of e.rules) found.add(r);
-      PRESET_WORD.lastIndex = m.index + 1;
-    }
+  PRESET_WORD.lastIndex = 0;
+  for (let m = PRESET_WORD.exec(lower); m !== null; m = PRESET_WORD.exec(lower)) {
+    for (const e of RULES_BY_WORD.get(lower.charAt(m.index)) ?? []) if (lower.startsWith(e.word, m.index)) for (const r of e.rules) found.add(r);
+    PRESET_WORD.lastIndex = m.index + 1;
   }
+  return found;
+}
+
+/** The preset with the rules found; null where none is. */
+function presetWith(found: ReadonlySet<PresetRule>): SecretLintCoreConfig | null {
   if (found.size === 0) return null;
   const chosen = presetScanners.filter((r) => found.has(r));
   const key = chosen.map((r) => r.meta.id).join("\n");
@@ -229,9 +232,9 @@ async function lint(content: string, ext: string, config: SecretLintCoreConfig):
 async function hitsOf(text: string, engine: ScanEngine, isControl = false): Promise<{ hits: Hit[]; readings: SourceReadings }> {
   const readings = prepareSource(text, isControl);
   const hits: Hit[] = await engine.own.hitsOf(text);
-  const decodedLower = readings.decoded === "" ? "" : readings.decoded.toLowerCase();
+  const decodedRules = readings.decoded === "" ? new Set<PresetRule>() : presetRulesIn(readings.decoded.toLowerCase());
   // A service account's JSON is read with its escapes decoded: a word spelt with one is in the decoded text.
-  const onRaw = presetFor([readings.lower, decodedLower]);
+  const onRaw = presetWith(new Set([...presetRulesIn(readings.decoded === "" ? readings.lower : text.toLowerCase()), ...decodedRules]));
   if (onRaw !== null) {
     // A document too deep for the reader is still JSON to the GCP rule, which parses it whole.
     const ext = readings.isJson || /^\s*\{/.test(text) ? ".json" : ".txt";
@@ -240,7 +243,7 @@ async function hitsOf(text: string, engine: ScanEngine, isControl = false): Prom
   // The GCP rule reports a service account's whole file: its place is the private key's value.
   const key = readings.places.filter((p) => p.pointer === "/private_key").pop();
   for (const h of hits) if (h.rule === GCP && key) Object.assign(h, { start: key.start + 1, end: key.end - 1 });
-  const onDecoded = decodedLower === "" ? null : presetFor([decodedLower]);
+  const onDecoded = presetWith(decodedRules);
   if (onDecoded !== null) {
     for (const m of await lint(readings.decoded, ".txt", onDecoded)) {
       const [start, end] = readings.rawRange(m.range[0], m.range[1]);

@@ -1,7 +1,7 @@
 import { INVISIBLE, type TextEscapeReading } from "./home-escapes.js";
 
 // A text as it shows, for reading a home in it: what shows nothing is left out (an invisible unit,
-// a combining mark, a control), and a character drawn as a separator, a tilde, a dash, a colon or a
+// a combining mark, a control above ASCII), and a character drawn as a separator, a tilde, a dash, a colon or a
 // Latin letter reads as that one ("\u2215home\u2215ann" is "/home/ann", "\uff48\uff4f\uff4d\uff45" and
 // "\u04bb\u043eme" are "home"). Each unit of the reading keeps the range of the input it came from,
 // so that an owner read in it is replaced whole. Only read, never written.
@@ -62,15 +62,15 @@ function shownAs(c: string): string {
   return out;
 }
 
-// A character above ASCII, or a control but a tab, the line breaks and the escape that begins a
-// terminal's styling (read with its sequence where the owner is read).
-const CHANGES = /[^\x09\x0a\x0d\x1b\x20-\x7e]/;
-const CHANGES_G = /[\ud800-\udbff][\udc00-\udfff]|[^\x09\x0a\x0d\x1b\x20-\x7e]/g;
-const shownOf = (c: string): string => (c.length === 1 && c < "\x80" ? "" : shownAs(c));
+// A character above ASCII. A control of ASCII is kept: it ends a name, as a backspace a reading of
+// "C:\\Users\\ann\\bin" decoded one level too far ("ann<BS>in") must.
+const CHANGES = /[^\x00-\x7f]/;
+const CHANGES_G = /[\ud800-\udbff][\udc00-\udfff]|[^\x00-\x7f]/g;
+
 
 /** The text as it shows, without ranges: a cheap test before `shownReading`. */
 export function shownText(text: string): string {
-  return CHANGES.test(text) ? text.replace(CHANGES_G, shownOf) : text;
+  return CHANGES.test(text) ? text.replace(CHANGES_G, shownAs) : text;
 }
 
 /** The reading of a text (its escape reading, or itself) as it shows; null where it shows as written. */
@@ -90,7 +90,7 @@ export function shownReading(text: string, reading: TextEscapeReading | null): T
   let kept = 0;
   for (const m of from.matchAll(CHANGES_G)) {
     for (let k = kept; k < m.index; k++) put(from.charAt(k), k, k);
-    put(shownOf(m[0]), m.index, m.index + m[0].length - 1);
+    put(shownAs(m[0]), m.index, m.index + m[0].length - 1);
     kept = m.index + m[0].length;
   }
   for (let k = kept; k < from.length; k++) put(from.charAt(k), k, k);

@@ -2,7 +2,7 @@ import { INVISIBLE, type TextEscapeReading } from "./home-escapes.js";
 
 // A text as it shows, for reading a home in it: what shows nothing is left out (an invisible unit,
 // a combining mark, a control above ASCII), and a character drawn as a separator, a tilde, a dash, a colon or a
-// Latin letter reads as that one ("\u2215home\u2215ann" is "/home/ann", "\uff48\uff4f\uff4d\uff45" and
+// Latin letter reads as that one ("\u2215home\u2215<name>" is "/home/<name>", "\uff48\uff4f\uff4d\uff45" and
 // "\u04bb\u043eme" are "home"). Each unit of the reading keeps the range of the input it came from,
 // so that an owner read in it is replaced whole. Only read, never written.
 
@@ -63,7 +63,7 @@ function shownAs(c: string): string {
 }
 
 // A character above ASCII. A control of ASCII is kept: it ends a name, as a backspace a reading of
-// "C:\\Users\\ann\\bin" decoded one level too far ("ann<BS>in") must.
+// "C:\\Users\\<name>\\bin" decoded one level too far ("<name><BS>in") must.
 const CHANGES = /[^\x00-\x7f]/;
 const CHANGES_G = /[\ud800-\udbff][\udc00-\udfff]|[^\x00-\x7f]/g;
 

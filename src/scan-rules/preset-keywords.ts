@@ -2,12 +2,12 @@ import { pushAll } from "../collections.js";
 import { wordsPattern } from "../regex.js";
 
 // What every match of each rule of secretlint's recommended preset (12.0.0) holds, in lower case:
-// one of its rule's words. A text that holds none of them, raw or decoded, is one the preset can
-// report nothing in, so the engine is not run on it. The words are read off each rule's patterns:
+// one of its rule's words. A rule can report nothing in a text that holds none of its words, raw
+// or decoded, so it is not run on it (src/passes/scan.ts). The words are read off each rule's patterns:
 // the literal every alternative of a pattern spells (AWS's key id prefixes and the words "secret"
 // and "account" its other two patterns need; a token's prefix; "://" before a URL's user and
 // password; "private key" of a PEM block; "private_key" a service account's JSON names). A rule
-// missing here has the preset run on every text.
+// missing here is run on every text.
 
 export const PRESET_KEYWORDS: Readonly<Record<string, readonly string[]>> = {
   "@secretlint/secretlint-rule-aws": ["a3t", "akia", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "asia", "secret", "account"],

@@ -34,8 +34,8 @@ export const OTHER_SCRIPT_LOOK_ALIKE_G = new RegExp(OTHER_SCRIPT_LOOK_ALIKE.sour
 // compatibility forms do not all make plain: solidus and reverse solidus operators, fractions'
 // slash, box drawings' diagonals, overlays, a radical's stroke, wave dashes, minus signs.
 const DRAWN_AS: Readonly<Record<string, string>> = {
-  ...{ "\u2215": "/", "\u2044": "/", "\uff0f": "/", "\u29f8": "/", "\u2571": "/", "\u27cb": "/", "\u2f03": "/", "\u0337": "/", "\u0338": "/", "\u1735": "/" },
-  ...{ "\u2216": "\\", "\u29f5": "\\", "\u29f9": "\\", "\ufe68": "\\", "\uff3c": "\\", "\u2572": "\\", "\u27cd": "\\", "\u20e5": "\\", "\u244a": "\\" },
+  ...{ "\u2215": "/", "\u2044": "/", "\uff0f": "/", "\u29f8": "/", "\u2571": "/", "\u27cb": "/", "\u2f03": "/", "\u1735": "/" },
+  ...{ "\u2216": "\\", "\u29f5": "\\", "\u29f9": "\\", "\ufe68": "\\", "\uff3c": "\\", "\u2572": "\\", "\u27cd": "\\", "\u244a": "\\" },
   ...{ "\uff5e": "~", "\u223c": "~", "\u301c": "~", "\u02dc": "~", "\u2053": "~", "\u1fc0": "~", "\u2e1e": "~" },
   ...{ "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2043": "-", "\u2212": "-", "\ufe58": "-", "\ufe63": "-", "\uff0d": "-" },
   ...{ "\uff1a": ":", "\u2236": ":", "\ua789": ":", "\u0589": ":", "\u05c3": ":", "\ufe55": ":", "\ufe13": ":" },
@@ -44,22 +44,25 @@ const SHOWS_NOTHING = new RegExp(`^[${INVISIBLE}\\p{M}]$`, "u");
 const shownCache = new Map<string, string>();
 
 /**
- * How one character above ASCII shows: its drawn-as or look-alike form, its compatibility form
- * where it has one and that is ASCII ("\uff48" and "\u{1d421}" are "h"; "\u00e9" has none and stays),
- * nothing, or itself.
+ * How one character above ASCII shows: its drawn-as or look-alike form, its compatibility form or
+ * its letter without marks where that is ASCII ("\uff48", "\u{1d421}" and "\u0125" are "h"),
+ * nothing, or itself. Letters of other scripts are read as Latin ones word by word (`withLatinWords`).
  */
 function shownAs(c: string): string {
   let out = shownCache.get(c);
   if (out !== undefined) return out;
-  const compatible = c.normalize("NFKC");
-  const plain = compatible === c.normalize("NFC") ? "" : compatible.normalize("NFKD").replace(/\p{M}/gu, "");
-  out =
-    DRAWN_AS[c] ??
-    LOOK_ALIKES.get(c) ??
-    OTHER_SCRIPT_LOOK_ALIKES.get(c) ??
-    (plain !== "" && /^[\x20-\x7e]+$/.test(plain) ? plain : SHOWS_NOTHING.test(c) ? "" : c);
+  const plain = c.normalize("NFKD").replace(/\p{M}/gu, "");
+  out = DRAWN_AS[c] ?? LOOK_ALIKES.get(c) ?? (plain !== "" && /^[\x20-\x7e]+$/.test(plain) ? plain : SHOWS_NOTHING.test(c) ? "" : c);
   shownCache.set(c, out);
   return out;
+}
+
+const WORD_G = /[\p{L}\p{N}]+/gu;
+
+/** Letters of other scripts drawn as Latin ones, read as those in a word that holds a Latin letter too (one unit for one). */
+function withLatinWords(text: string): string {
+  if (!OTHER_SCRIPT_LOOK_ALIKE.test(text)) return text;
+  return text.replace(WORD_G, (word) => (/[A-Za-z]/.test(word) ? word.replace(OTHER_SCRIPT_LOOK_ALIKE_G, (c) => OTHER_SCRIPT_LOOK_ALIKES.get(c) as string) : word));
 }
 
 // A character above ASCII. A control of ASCII is kept: it ends a name, as a backspace a reading of
@@ -67,21 +70,34 @@ function shownAs(c: string): string {
 const CHANGES = /[^\x00-\x7f]/;
 const CHANGES_G = /[\ud800-\udbff][\udc00-\udfff]|[^\x00-\x7f]/g;
 
-
-/** The text as it shows, without ranges: a cheap test before `shownReading`. */
+/** The text as it shows, without ranges; the text itself where it shows as written ("café", "中"). */
 export function shownText(text: string): string {
-  return CHANGES.test(text) ? text.replace(CHANGES_G, shownAs) : text;
+  if (!CHANGES.test(text)) return text;
+  let changed = false;
+  for (const m of text.matchAll(CHANGES_G)) {
+    if (shownAs(m[0]) === m[0]) continue;
+    changed = true;
+    break;
+  }
+  return withLatinWords(changed ? text.replace(CHANGES_G, shownAs) : text);
 }
 
-/** The reading of a text (its escape reading, or itself) as it shows; null where it shows as written. */
-export function shownReading(text: string, reading: TextEscapeReading | null): TextEscapeReading | null {
+/**
+ * The reading of a text (its escape reading, or itself) as it shows; null where it shows as
+ * written or holds nothing `wanted` finds. What shows nothing belongs to the unit before it, so that an owner read before a mark
+ * or an invisible unit is replaced with it ("zoe\u0308").
+ */
+export function shownReading(text: string, reading: TextEscapeReading | null, wanted: RegExp): TextEscapeReading | null {
   const from = reading?.text ?? text;
-  if (!CHANGES.test(from) || shownText(from) === from) return null;
+  const shown = shownText(from);
+  // Only a reading `wanted` finds something in is built (a home's root word).
+  if (shown === from || !wanted.test(shown)) return null;
   const out: TextEscapeReading = { text: "", starts: [], ends: [] };
   const put = (units: string, first: number, last: number): void => {
-    out.text += units;
     const start = reading === null ? first : (reading.starts[first] as number);
     const end = reading === null ? last + 1 : (reading.ends[last] as number);
+    if (units === "" && out.ends.length > 0) out.ends[out.ends.length - 1] = end;
+    out.text += units;
     for (let k = 0; k < units.length; k++) {
       out.starts.push(start);
       out.ends.push(end);
@@ -94,5 +110,6 @@ export function shownReading(text: string, reading: TextEscapeReading | null): T
     kept = m.index + m[0].length;
   }
   for (let k = kept; k < from.length; k++) put(from.charAt(k), k, k);
+  out.text = withLatinWords(out.text);
   return out;
 }

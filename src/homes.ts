@@ -913,7 +913,7 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
       // An owner read from inside an escape ("u" of "\\u{2f}") is a piece of the escape, which the reading spells whole.
       const both = reading === null ? found : merged(text, found.filter((o) => o.windowsFolder === true || !insideEscape(reading, o.start)), walk(reading.text).map((o) => inInput(text, reading, o)), isOwner);
       // A root as it shows ("/home\u200b/<name>", "\u2215home\u2215<name>", "/\uff48ome/<name>") is read too.
-      const shown = shownReading(text, reading);
+      const shown = shownReading(text, reading, keywords);
       return shown === null ? both : merged(text, both, walk(shown.text).map((o) => inInput(text, shown, o)), isOwner);
     }),
   };

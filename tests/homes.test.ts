@@ -230,7 +230,7 @@ describe("an invisible unit beside an owner", () => {
 // Drawn as a separator, a tilde or a dash; a root word in compatibility, styled or look-alike letters.
 const SLASHES = ["\u2215", "\u2044", "\uff0f", "\u29f8", "\u2571", "\u27cb", "\u2f03"];
 const BACKSLASHES = ["\u2216", "\u29f5", "\u29f9", "\ufe68", "\uff3c", "\u2572"];
-const STYLED_HOME = ["\uff48\uff4f\uff4d\uff45", "\u{1d421}\u{1d428}\u{1d426}\u{1d41e}", "\u029c\u1d0f\u1d0d\u1d07", "\u04bb\u043eme", "ho\u0308me", "home\u0301"];
+const STYLED_HOME = ["\uff48\uff4f\uff4d\uff45", "\u{1d421}\u{1d428}\u{1d426}\u{1d41e}", "\u029c\u1d0f\u1d0d\u1d07", "\u04bb\u043eme", "ho\u0308me", "home\u0301", "\u0125ome", "h\u00f6me"];
 
 describe("a home as it shows", () => {
   const owned = (text: string): boolean => grammar.owners(text).some((o) => o.real && o.owner.includes("ann"));
@@ -254,11 +254,24 @@ describe("a home as it shows", () => {
       ...["\u0085", "\u009b"].flatMap((c) => [`/home/${c}ann/p`, `/ho${c}me/ann/p`]),
     ];
     for (const text of texts) expect(owned(text), JSON.stringify(text)).toBe(true);
-    // As written it stays: a word of its own script, and text with no home in it.
+    // As written it stays: a word all in its own script, and text with no home in it.
     expect(grammar.owners("\u043d\u043e\u043c\u0435 \u0441\u043b\u043e\u0432\u043e")).toEqual([]);
+    expect(grammar.owners("/\u043d\u043e\u043c\u0435/\u043a\u043e\u043c\u0443")).toEqual([]);
     expect(grammar.owners("caf\u00e9 \u2215 na\u00efve 1\u20442")).toEqual([]);
     // A control of ASCII still ends a name: a Windows path decoded one level too far keeps its placeholder.
     expect(grammar.realOwners(`C:\\Users\\${grammar.placeholder}\bin`)).toEqual([]);
+  });
+
+  it("replaces an owner found only as it shows whole, with the marks, the invisible units and the overlays written in it or after it", () => {
+    const whole = (text: string, owner: string): void => {
+      const found = grammar.owners(text).filter((o) => o.real).map((o) => text.slice(o.start, o.end));
+      expect(found, JSON.stringify(text)).toEqual([owner]);
+    };
+    whole("\u2215Users\u2215zoe\u0308\u2215x", "zoe\u0308");
+    whole("/\u04bbome/ann\u0301\u0302", "ann\u0301\u0302");
+    whole("/\u04bbome/ann\u200b/x", "ann\u200b");
+    whole("/\u04bbome/an\u0338n/x", "an\u0338n");
+    whole("/\u00fbsers/ann", "ann");
   });
 
   it("leaves no owner in a cleared file, end to end, and a second pass changes nothing", () => {
@@ -270,10 +283,12 @@ describe("a home as it shows", () => {
       `\uff5e${owner}/x`,
       `\u2212home\u2212${owner}\u2212proj`,
       `/home/\u0085${owner}/p`,
+      `\u2215Users\u2215${owner}\u0308\u2215x`,
     ];
     const { r, out, cleared } = substituteCwds(cwds);
     expect(r.code, JSON.stringify(r.json.findings)).toBe(0);
     for (const c of cleared) expect(c.toLowerCase()).not.toContain(owner);
+    expect(cleared.at(-1)).toBe(`\u2215Users\u2215${grammar.placeholder}\u2215x`);
     const twice = path.join(tempDir(), "again");
     const again = clearJson(["substitute", out, "--out", twice]);
     expect(again.code, JSON.stringify(again.json.findings)).toBe(0);

@@ -232,9 +232,9 @@ async function lint(content: string, ext: string, config: SecretLintCoreConfig):
 async function hitsOf(text: string, engine: ScanEngine, isControl = false): Promise<{ hits: Hit[]; readings: SourceReadings }> {
   const readings = prepareSource(text, isControl);
   const hits: Hit[] = await engine.own.hitsOf(text);
-  const decodedRules = readings.decoded === "" ? new Set<PresetRule>() : presetRulesIn(readings.decoded.toLowerCase());
+  const decodedRules = readings.decoded === "" ? new Set<PresetRule>() : presetRulesIn(readings.decodedLower);
   // A service account's JSON is read with its escapes decoded: a word spelt with one is in the decoded text.
-  const onRaw = presetWith(new Set([...presetRulesIn(readings.decoded === "" ? readings.lower : text.toLowerCase()), ...decodedRules]));
+  const onRaw = presetWith(new Set([...presetRulesIn(readings.rawLower), ...decodedRules]));
   if (onRaw !== null) {
     // A document too deep for the reader is still JSON to the GCP rule, which parses it whole.
     const ext = readings.isJson || /^\s*\{/.test(text) ? ".json" : ".txt";

@@ -43,6 +43,9 @@ export interface SourceReadings {
   decoded: string;
   /** The raw and the decoded text in lower case, for the rules' keyword prefilters (no keyword holds a quote, a slash or a control character). */
   lower: string;
+  /** The raw text and the decoded text in lower case, each alone (the preset's words may hold a slash). */
+  rawLower: string;
+  decodedLower: string;
   strings: ScannedString[];
   /** Raw string tokens in order, for placing a finding. */
   places: RawPlace[];
@@ -226,6 +229,8 @@ export function readSource(raw: string): SourceReadings {
   const { isJson, strings, places, shown } = collected;
   places.sort((a, b) => a.start - b.start);
   const { decoded, segments } = decodedTextOf(shown);
+  const rawLower = raw.toLowerCase();
+  const decodedLower = decoded.toLowerCase();
   const starts = segments.map((s) => s.at);
   const byPlace = new Map<RawPlace, ScannedString[]>();
   for (const s of strings) {
@@ -244,7 +249,9 @@ export function readSource(raw: string): SourceReadings {
     decoded,
     // Every escape but \u decodes to a quote, a slash, a backslash or a control character, which no
     // keyword holds: a keyword the raw text lacks can only come out of a \u escape or an encoding undone.
-    lower: decoded === "" || (!raw.includes("\\u") && encoded === 0) ? raw.toLowerCase() : `${raw}\n${decoded}`.toLowerCase(),
+    lower: decoded === "" || (!raw.includes("\\u") && encoded === 0) ? rawLower : `${rawLower}\n${decodedLower}`,
+    rawLower,
+    decodedLower,
     strings,
     places,
     rawRange(start, end) {

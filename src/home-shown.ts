@@ -60,7 +60,7 @@ function shownAs(c: string): string {
 const WORD_G = /[\p{L}\p{N}]+/gu;
 
 /** Letters of other scripts drawn as Latin ones, read as those in a word that holds a Latin letter too (one unit for one). */
-function withLatinWords(text: string): string {
+export function withLatinWords(text: string): string {
   if (!OTHER_SCRIPT_LOOK_ALIKE.test(text)) return text;
   return text.replace(WORD_G, (word) => (/[A-Za-z]/.test(word) ? word.replace(OTHER_SCRIPT_LOOK_ALIKE_G, (c) => OTHER_SCRIPT_LOOK_ALIKES.get(c) as string) : word));
 }

@@ -2,7 +2,7 @@ import { OutputError } from "./errors.js";
 import { lastAtOrBelow, pushAll } from "./collections.js";
 import { spellingsUndone } from "./name-spellings.js";
 import { ABOVE_ASCII_LETTER, INVISIBLE, MAY_HOLD_ESCAPE, textEscapeReading, undoTextEscapes, unreadEscapeEnd, unreadLeadEnd, type TextEscapeReading } from "./home-escapes.js";
-import { LOOK_ALIKE, LOOK_ALIKES, OTHER_SCRIPT_LOOK_ALIKE, OTHER_SCRIPT_LOOK_ALIKE_G, OTHER_SCRIPT_LOOK_ALIKES, shownReading, shownText } from "./home-shown.js";
+import { LOOK_ALIKE, LOOK_ALIKES, shownReading, shownText, withLatinWords } from "./home-shown.js";
 import { escapeRegex } from "./regex.js";
 import type { HomeRules } from "./types.js";
 
@@ -1036,10 +1036,9 @@ export function plainLetters(text: string): string {
     .normalize("NFKD")
     .replace(/[\p{M}\p{Default_Ignorable_Code_Point}]/gu, "")
     .replace(LOOK_ALIKE, (c) => LOOK_ALIKES.get(c) as string);
-  return OTHER_SCRIPT_LOOK_ALIKE.test(plain) ? plain.replace(WORD, (word) => (/[A-Za-z]/.test(word) ? word.replace(OTHER_SCRIPT_LOOK_ALIKE_G, (c) => OTHER_SCRIPT_LOOK_ALIKES.get(c) as string) : word)) : plain;
+  return withLatinWords(plain);
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
 
 /** The longest name the scan looks for: far above any account's, far below what overflows a search. */
 export const MAX_NAME_CHARS = 2000;

@@ -32,3 +32,30 @@ export function wordsPattern(words: Iterable<string>): string {
   };
   return root.ends ? "" : source(root);
 }
+
+/**
+ * The words of a list that stand in a text, each place a word may begin read, so that words that
+ * overlap ("a3t" in "a3t3blbkfj") are all found: one pass of a letter-tree pattern, then only the
+ * words that begin with the letter found.
+ */
+export class WordFinder {
+  private readonly pattern: RegExp;
+  private readonly byFirst = new Map<string, string[]>();
+
+  constructor(words: Iterable<string>) {
+    const listed = [...new Set(words)];
+    this.pattern = new RegExp(listed.length === 0 ? "(?!)" : wordsPattern(listed), "g");
+    for (const w of listed) this.byFirst.set(w.charAt(0), [...(this.byFirst.get(w.charAt(0)) ?? []), w]);
+  }
+
+  in(text: string): Set<string> {
+    const found = new Set<string>();
+    const re = this.pattern;
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      for (const w of this.byFirst.get(text.charAt(m.index)) ?? []) if (text.startsWith(w, m.index)) found.add(w);
+      re.lastIndex = m.index + 1;
+    }
+    return found;
+  }
+}

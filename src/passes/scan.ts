@@ -4,6 +4,7 @@ import { secretLintProfiler } from "@secretlint/profiler";
 import { rules as presetRules } from "@secretlint/secretlint-rule-preset-recommend";
 import type { SecretLintCoreConfig, SecretLintCoreConfigRulePreset, SecretLintCoreResultMessage } from "@secretlint/types";
 import { sha256Hex } from "../digest.js";
+import { WordFinder } from "../regex.js";
 import { maskFound, type Display } from "../display.js";
 import { userNamePattern, type HomeGrammar } from "../homes.js";
 import { decodeLevel } from "../json/escapes.js";
@@ -51,28 +52,15 @@ function presetOf(scanners: readonly PresetRule[]): SecretLintCoreConfigRulePres
 // (src/scan-rules/preset-keywords.ts): each text is given the rules whose words it holds, and a
 // rule with no words listed is given every text.
 const ALWAYS_RUN = presetScanners.filter((r) => presetKeywords([r.meta.id]) === null);
-const PRESET_WORD = new RegExp(presetKeywords(presetScanners.filter((r) => !ALWAYS_RUN.includes(r)).map((r) => r.meta.id))?.source ?? "(?!)", "g");
-/** Each word, by its first letter, with the rules that need it. */
-const RULES_BY_WORD = new Map<string, { word: string; rules: PresetRule[] }[]>();
-for (const r of presetScanners) {
-  for (const word of PRESET_KEYWORDS[r.meta.id] ?? []) {
-    const list = RULES_BY_WORD.get(word.charAt(0)) ?? [];
-    RULES_BY_WORD.set(word.charAt(0), list);
-    const entry = list.find((e) => e.word === word);
-    if (entry) entry.rules.push(r);
-    else list.push({ word, rules: [r] });
-  }
-}
+const RULES_BY_WORD = new Map<string, PresetRule[]>();
+for (const r of presetScanners) for (const word of PRESET_KEYWORDS[r.meta.id] ?? []) RULES_BY_WORD.set(word, [...(RULES_BY_WORD.get(word) ?? []), r]);
+const PRESET_WORDS = new WordFinder(RULES_BY_WORD.keys());
 const presetConfigs = new Map<string, SecretLintCoreConfig>();
 
-/** The rules whose words a lower-case text holds: each place a word may begin is read, so words that overlap are all found. */
+/** The rules whose words a lower-case text holds, and every rule with no words listed. */
 function presetRulesIn(lower: string): Set<PresetRule> {
   const found = new Set<PresetRule>(ALWAYS_RUN);
-  PRESET_WORD.lastIndex = 0;
-  for (let m = PRESET_WORD.exec(lower); m !== null; m = PRESET_WORD.exec(lower)) {
-    for (const e of RULES_BY_WORD.get(lower.charAt(m.index)) ?? []) if (lower.startsWith(e.word, m.index)) for (const r of e.rules) found.add(r);
-    PRESET_WORD.lastIndex = m.index + 1;
-  }
+  for (const word of PRESET_WORDS.in(lower)) for (const r of RULES_BY_WORD.get(word) ?? []) found.add(r);
   return found;
 }
 

@@ -1,6 +1,6 @@
 import type { SecretLintRuleCreator } from "@secretlint/types";
 import type { SecretPattern } from "../types.js";
-import { wordsPattern } from "../regex.js";
+import { WordFinder } from "../regex.js";
 import { readingsOf, type SourceReadings } from "./readings.js";
 
 // A secret shape from rules/secrets/patterns.json as a secretlint rule module: an id, messages
@@ -11,20 +11,14 @@ import { readingsOf, type SourceReadings } from "./readings.js";
 export type { SecretPattern };
 
 const keywords = new Set<string>();
-let finder: RegExp | null = null;
-let seen: { readings: SourceReadings; finder: RegExp; present: Set<string> } | null = null;
+let finder: WordFinder | null = null;
+let seen: { readings: SourceReadings; finder: WordFinder; present: Set<string> } | null = null;
 
 /** Every known keyword that stands in the file's lower-case text, found in one pass (overlapping ones too). */
 function keywordsIn(r: SourceReadings): Set<string> {
-  finder ??= new RegExp(wordsPattern(keywords), "g");
+  finder ??= new WordFinder(keywords);
   if (seen?.readings === r && seen.finder === finder) return seen.present;
-  const present = new Set<string>();
-  const text = r.lower;
-  finder.lastIndex = 0;
-  for (let m = finder.exec(text); m !== null; m = finder.exec(text)) {
-    for (const k of keywords) if (text.startsWith(k, m.index)) present.add(k);
-    finder.lastIndex = m.index + 1;
-  }
+  const present = finder.in(r.lower);
   seen = { readings: r, finder, present };
   return present;
 }

@@ -427,6 +427,19 @@ function keywordsOf(rules: HomeRules): RegExp {
   return new RegExp([...new Set(words.map((w) => escapeRegex(w.toLowerCase()))), "%2f", "\\\\u"].join("|"), "i");
 }
 
+/**
+ * Whether a text, as written or as it shows, holds a keyword. A text's ASCII stands unchanged in
+ * the text as it shows: where every keyword is ASCII, a keyword the text holds the shown text holds
+ * too, and the shown text alone is searched.
+ */
+function keywordTest(keywords: RegExp): (text: string) => boolean {
+  const asciiKeywords = /^[\x00-\x7f]*$/.test(keywords.source);
+  return (text) => {
+    const shown = shownText(text);
+    return asciiKeywords ? keywords.test(shown) : keywords.test(text) || (shown !== text && keywords.test(shown));
+  };
+}
+
 /** Overlapping finds (a root inside a longer root) keep the one that starts first and reaches furthest. */
 function firstAndLongest(found: OwnerSpan[]): OwnerSpan[] {
   found.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -897,6 +910,7 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
     for (const name of groupNames) if (groups[name] !== undefined) return meta.get(name) as RootMeta;
     return slug;
   };
+  const holdsKeyword = keywordTest(keywords);
   // A sitting repeats its paths: each distinct text is read once per grammar.
   const seen = new Memo<readonly OwnerSpan[]>();
   const seenReal = new Memo<readonly OwnerSpan[]>();
@@ -904,7 +918,7 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
   const grammar: HomeGrammar = {
     placeholder: rules.placeholder,
     isOwner,
-    mayHold: (text) => keywords.test(text) || keywords.test(shownText(text)) || (MAY_HOLD_ESCAPE.test(text) && keywords.test(shownText(undoTextEscapes(text)))),
+    mayHold: (text) => holdsKeyword(text) || (MAY_HOLD_ESCAPE.test(text) && keywords.test(shownText(undoTextEscapes(text)))),
     realOwners: (text) => seenReal.get(text, () => grammar.owners(text).filter((o) => o.real)),
     owners: (text) => seen.get(text, () => {
       const found = walk(text);

@@ -41,9 +41,12 @@ export function wordsPattern(words: Iterable<string>): string {
 export class WordFinder {
   private readonly pattern: RegExp;
   private readonly byFirst = new Map<string, string[]>();
+  /** The words, each once. */
+  readonly words: readonly string[];
 
   constructor(words: Iterable<string>) {
     const listed = [...new Set(words)];
+    this.words = listed;
     this.pattern = new RegExp(listed.length === 0 ? "(?!)" : wordsPattern(listed), "g");
     for (const w of listed) this.byFirst.set(w.charAt(0), [...(this.byFirst.get(w.charAt(0)) ?? []), w]);
   }

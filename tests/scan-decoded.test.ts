@@ -5,8 +5,12 @@ import { makeDisplay } from "../src/display.js";
 import { homeGrammar, userNamePattern } from "../src/homes.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { decodedValue, join, scanEngine, scanPass, type ScanInput } from "../src/passes/scan.js";
+import { WordFinder } from "../src/regex.js";
+import { PRESET_KEYWORDS } from "../src/scan-rules/preset-keywords.js";
+import { readSource } from "../src/scan-rules/readings.js";
 import type { ScanFinding } from "../src/types.js";
 import { clearJson, tempDir } from "./helpers.js";
+import { prng } from "./seeded.mjs";
 
 // Any byte sequence a JSON parser would turn into a secret is a secret: every kind the scan knows
 // (each rule's planted value, this project's and the preset's), written with escapes in every way
@@ -100,6 +104,40 @@ describe("the scan reads what a JSON parser decodes", () => {
     expect(rulesOf("f0.json")).toContain("@secretlint/secretlint-rule-basicauth");
     expect(rulesOf("f1.json")).toContain("@secretlint/secretlint-rule-basicauth");
     expect(rulesOf("f2.json")).toContain("@secretlint/secretlint-rule-database-connection-string");
+  });
+
+  it("finds in the decoded text the words a search of all of it finds, where it is not searched whole", () => {
+    // Every word the prefilters look for, and texts built of their pieces, the characters decoding
+    // writes and the escapes that write them, member names, JSON held in strings, and a \\u escape or
+    // base64 in some (where the decoded text is searched whole).
+    const words = [...new Set([...rules.secrets.rules.flatMap((r) => r.keywords), ...Object.values(PRESET_KEYWORDS).flat()])];
+    const finder = new WordFinder(words);
+    const pieces = words.flatMap((w) => [w, w.slice(0, 2), w.slice(2), w.toUpperCase(), w.replace(/\//g, "\\/")]);
+    const written = ["\\n", '\\"', "\\\\", "\\/", "\\t", "\\u0041", ":", " ", "/", "-", "_", ".", "key", "x"];
+    const rnd = prng(41);
+    const pick = (): string => {
+      const from = rnd() < 0.4 ? written : pieces;
+      return from[Math.floor(rnd() * from.length)] as string;
+    };
+    const value = (): string => Array.from({ length: 1 + Math.floor(rnd() * 8) }, pick).join("");
+    let shortcut = 0;
+    for (let k = 0; k < 3000; k++) {
+      const held = JSON.stringify({ [value()]: value() });
+      const members = { [value()]: value(), [value()]: rnd() < 0.3 ? held : value(), n: Buffer.from(value()).toString(rnd() < 0.2 ? "base64" : "utf8") };
+      const text = JSON.stringify(members).replace(/\\\\/g, () => (rnd() < 0.5 ? "\\" : "\\\\"));
+      let r: ReturnType<typeof readSource>;
+      try {
+        r = readSource(text);
+      } catch {
+        continue;
+      }
+      const found = r.words(finder);
+      const whole = r.decoded === "" ? new Set() : finder.in(r.decoded.toLowerCase());
+      expect([...found.decoded].sort(), text).toEqual([...whole].sort());
+      expect([...found.raw].sort(), text).toEqual([...finder.in(text.toLowerCase())].sort());
+      if (r.decoded !== "" && !text.includes("\\u")) shortcut++;
+    }
+    expect(shortcut).toBeGreaterThan(500);
   });
 
   it("runs each rule of the preset whose word stands in a file, where one rule's word overlaps another's", async () => {

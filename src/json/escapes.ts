@@ -82,9 +82,11 @@ export function nestedReadings(decoded: string, depth = 8): string[] {
 export interface DecodedLevel {
   decoded: string;
   /** Decoded offsets of the breaks, ascending; the first is 0. */
-  breaksAt: number[];
+  readonly breaksAt: number[];
   /** Raw offsets the breaks start at. */
-  rawStarts: number[];
+  readonly rawStarts: number[];
+  /** The input's length, where the decoded text's start and end are known to map to the input's (no escape decodes to nothing). */
+  readonly inputLength?: number;
 }
 
 const isHex = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
@@ -105,7 +107,7 @@ function escapeLength(text: string, at: number): number {
  * has already checked; otherwise a backslash that starts no escape is kept as it stands.
  */
 export function decodeLevel(text: string, strict: boolean): DecodedLevel {
-  if (strict && text.includes("\\")) return decodeChecked(text);
+  if (strict && text.includes("\\")) return new CheckedLevel(text);
   const breaksAt = [0];
   const rawStarts = [0];
   let decoded = "";
@@ -128,23 +130,51 @@ export function decodeLevel(text: string, strict: boolean): DecodedLevel {
   return { decoded: decoded + text.slice(from), breaksAt, rawStarts };
 }
 
-/** Checked string content: the native parser decodes it; only the breaks are worked out here. */
-function decodeChecked(text: string): DecodedLevel {
-  const breaksAt = [0];
-  const rawStarts = [0];
-  let length = 0;
-  let from = 0;
-  for (let at = text.indexOf("\\"); at !== -1; at = text.indexOf("\\", from)) {
-    length += at - from + 1;
-    from = at + (text[at + 1] === "u" ? 6 : 2);
-    breaksAt.push(length);
-    rawStarts.push(from);
+/**
+ * Checked string content: the native parser decodes it. The breaks are worked out when an offset
+ * inside is first asked for: most strings are only read, and each escape decodes to one unit, so
+ * the start and the end map to the input's without them.
+ */
+class CheckedLevel implements DecodedLevel {
+  #breaks: { breaksAt: number[]; rawStarts: number[] } | null = null;
+  readonly decoded: string;
+
+  constructor(private readonly text: string) {
+    this.decoded = JSON.parse(`"${text}"`) as string;
   }
-  return { decoded: JSON.parse(`"${text}"`) as string, breaksAt, rawStarts };
+
+  get inputLength(): number {
+    return this.text.length;
+  }
+
+  get breaksAt(): number[] {
+    return this.#read().breaksAt;
+  }
+
+  get rawStarts(): number[] {
+    return this.#read().rawStarts;
+  }
+
+  #read(): { breaksAt: number[]; rawStarts: number[] } {
+    if (this.#breaks !== null) return this.#breaks;
+    const { text } = this;
+    const breaksAt = [0];
+    const rawStarts = [0];
+    let length = 0;
+    let from = 0;
+    for (let at = text.indexOf("\\"); at !== -1; at = text.indexOf("\\", from)) {
+      length += at - from + 1;
+      from = at + (text[at + 1] === "u" ? 6 : 2);
+      breaksAt.push(length);
+      rawStarts.push(from);
+    }
+    return (this.#breaks = { breaksAt, rawStarts });
+  }
 }
 
 /** The input offset a decoded offset comes from (the decoded length maps to the input's length). */
 export function inputOffset(level: DecodedLevel, i: number): number {
+  if (level.inputLength !== undefined && (i === 0 || i === level.decoded.length)) return i === 0 ? 0 : level.inputLength;
   const lo = lastAtOrBelow(level.breaksAt, i);
   return (level.rawStarts[lo] as number) + (i - (level.breaksAt[lo] as number));
 }

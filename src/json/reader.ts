@@ -76,18 +76,30 @@ function describe(text: string, i: number): string {
   return `'${c === "\n" ? "\\n" : c}'`;
 }
 
-// The next quote, backslash or control character: one native search from where the scan stands,
-// so a string made of many escapes is read in time linear in its length.
+// The next quote, backslash or control character: looked for a few characters ahead first (a
+// member name, an id, the gap between two escapes), then with one native search from there, so a
+// string made of many escapes is read in time linear in its length.
 const STRING_STOP = /["\\\u0000-\u001f]/g;
+const NEAR_STOP = 16;
+
+/** The offset of the next quote, backslash or control character at or after `j`; -1 where none is. */
+function nextStop(text: string, j: number): number {
+  const near = Math.min(text.length, j + NEAR_STOP);
+  for (let k = j; k < near; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x22 || c === 0x5c || c < 0x20) return k;
+  }
+  if (near >= text.length) return -1;
+  STRING_STOP.lastIndex = near;
+  return STRING_STOP.exec(text)?.index ?? -1;
+}
 
 /** Reads one string token starting at the opening quote; returns the offset after the closing quote. */
 function scanString(text: string, i: number): number {
   let j = i + 1;
   for (;;) {
-    STRING_STOP.lastIndex = j;
-    const stop = STRING_STOP.exec(text);
-    if (stop === null) throw new JsonScanError("invalid-json", "unterminated string", i);
-    j = stop.index;
+    j = nextStop(text, j);
+    if (j === -1) throw new JsonScanError("invalid-json", "unterminated string", i);
     const c = text.charCodeAt(j);
     if (c === 0x22) return j + 1;
     if (c !== 0x5c) throw new JsonScanError("invalid-json", "control character inside a string", j);

@@ -4,7 +4,6 @@ import { secretLintProfiler } from "@secretlint/profiler";
 import { rules as presetRules } from "@secretlint/secretlint-rule-preset-recommend";
 import type { SecretLintCoreConfig, SecretLintCoreConfigRulePreset, SecretLintCoreResultMessage } from "@secretlint/types";
 import { sha256Hex } from "../digest.js";
-import { WordFinder } from "../regex.js";
 import { maskFound, type Display } from "../display.js";
 import { userNamePattern, type HomeGrammar } from "../homes.js";
 import { decodeLevel } from "../json/escapes.js";
@@ -14,6 +13,7 @@ import { HOME_OWNER_DESCRIPTION, HOME_OWNER_RULE, homeOwnerRule } from "../scan-
 import { patternRule } from "../scan-rules/pattern-rule.js";
 import { PRESET_KEYWORDS, presetKeywords } from "../scan-rules/preset-keywords.js";
 import { MAX_LEVELS, placeAt, prepareSource, type SourceReadings } from "../scan-rules/readings.js";
+import { scanWordsIn } from "../scan-rules/scan-words.js";
 import { ownRules, type OwnRules } from "../scan-rules/runner.js";
 import { SENSITIVE_MEMBER_DESCRIPTION, SENSITIVE_MEMBER_RULE, sensitiveMemberRule } from "../scan-rules/sensitive-member.js";
 import type { Rules, ScanFinding, ScanResult, ScanWaiver, SecretRules } from "../types.js";
@@ -54,13 +54,12 @@ function presetOf(scanners: readonly PresetRule[]): SecretLintCoreConfigRulePres
 const ALWAYS_RUN = presetScanners.filter((r) => presetKeywords([r.meta.id]) === null);
 const RULES_BY_WORD = new Map<string, PresetRule[]>();
 for (const r of presetScanners) for (const word of PRESET_KEYWORDS[r.meta.id] ?? []) RULES_BY_WORD.set(word, [...(RULES_BY_WORD.get(word) ?? []), r]);
-const PRESET_WORDS = new WordFinder(RULES_BY_WORD.keys());
 const presetConfigs = new Map<string, SecretLintCoreConfig>();
 
-/** The rules whose words a lower-case text holds, and every rule with no words listed. */
-function presetRulesIn(lower: string): Set<PresetRule> {
+/** The rules whose words a text holds (of the words found in it), and every rule with no words listed. */
+function presetRulesIn(words: ReadonlySet<string>): Set<PresetRule> {
   const found = new Set<PresetRule>(ALWAYS_RUN);
-  for (const word of PRESET_WORDS.in(lower)) for (const r of RULES_BY_WORD.get(word) ?? []) found.add(r);
+  for (const word of words) for (const r of RULES_BY_WORD.get(word) ?? []) found.add(r);
   return found;
 }
 
@@ -220,9 +219,10 @@ async function lint(content: string, ext: string, config: SecretLintCoreConfig):
 async function hitsOf(text: string, engine: ScanEngine, isControl = false): Promise<{ hits: Hit[]; readings: SourceReadings }> {
   const readings = prepareSource(text, isControl);
   const hits: Hit[] = await engine.own.hitsOf(text);
-  const decodedRules = readings.decoded === "" ? new Set<PresetRule>() : presetRulesIn(readings.decodedLower);
+  const words = scanWordsIn(readings);
+  const decodedRules = readings.decoded === "" ? new Set<PresetRule>() : presetRulesIn(words.decoded);
   // A service account's JSON is read with its escapes decoded: a word spelt with one is in the decoded text.
-  const onRaw = presetWith(new Set([...presetRulesIn(readings.rawLower), ...decodedRules]));
+  const onRaw = presetWith(new Set([...presetRulesIn(words.raw), ...decodedRules]));
   if (onRaw !== null) {
     // A document too deep for the reader is still JSON to the GCP rule, which parses it whole.
     const ext = readings.isJson || /^\s*\{/.test(text) ? ".json" : ".txt";

@@ -120,7 +120,16 @@ function hexRunEnds(start: number, end: number, runs: Runs, dumps: DumpCollector
   dumps.hexRun(start, end);
 }
 
-/** Reads one line's piece of a base64 run from `at`, noting each hex run in it; returns the piece's end. */
+/** Whether a hex run inside a piece may begin a word of its own: no word character before it, or "0x" before it. */
+function mayStartWord(text: string, start: number): boolean {
+  const before = text.charCodeAt(start - 1);
+  return before === 0x78 || before === 0x58 || ((CLASSES[before] as number) & WORD) === 0;
+}
+
+/**
+ * Reads one line's piece of a base64 run from `at`, noting each hex run in it; returns the piece's
+ * end. A short hex run inside a word ("a" of "alpha", "be" of "beta") is neither read nor a dump's byte: it is passed over.
+ */
 function readPiece(text: string, at: number, runs: Runs, dumps: DumpCollector): number {
   let hexStart = -1;
   let k = at;
@@ -131,7 +140,7 @@ function readPiece(text: string, at: number, runs: Runs, dumps: DumpCollector): 
       if (hexStart === -1) hexStart = k;
       continue;
     }
-    if (hexStart !== -1) hexRunEnds(hexStart, k, runs, dumps);
+    if (hexStart !== -1 && (k - hexStart >= MIN_HEX || ((classes & WORD) === 0 && (hexStart === at || mayStartWord(text, hexStart))))) hexRunEnds(hexStart, k, runs, dumps);
     hexStart = -1;
     if ((classes & BASE64) === 0) break;
   }
@@ -153,7 +162,8 @@ function runsOf(text: string): Runs {
   let pieces: Span[] = [];
   let chars = 0;
   for (let at = 0; at < text.length; ) {
-    if (!isOf(text, at, BASE64)) {
+    const c = text.charCodeAt(at);
+    if (c >= 128 || ((CLASSES[c] as number) & BASE64) === 0) {
       at++;
       continue;
     }

@@ -1,34 +1,17 @@
 import type { SecretLintRuleCreator } from "@secretlint/types";
 import type { SecretPattern } from "../types.js";
-import { WordFinder } from "../regex.js";
-import { readingsOf, type SourceReadings } from "./readings.js";
+import { readingsOf } from "./readings.js";
+import { addScanWords, scanWordsIn } from "./scan-words.js";
 
 // A secret shape from rules/secrets/patterns.json as a secretlint rule module: an id, messages
 // by messageId, and a file handler that reports raw ranges. The message never carries the value.
-// A rule reads a file only when one of its keywords stands in it: the keywords of every rule are
-// looked for in one pass over the file, not one pass per rule.
+// A rule reads a file only when one of its keywords stands in it, raw or decoded: the words of
+// every rule are looked for in one pass over the file (scan-words.ts), not one pass per rule.
 
 export type { SecretPattern };
 
-const keywords = new Set<string>();
-let finder: WordFinder | null = null;
-let seen: { readings: SourceReadings; finder: WordFinder; present: Set<string> } | null = null;
-
-/** Every known keyword that stands in the file's lower-case text, found in one pass (overlapping ones too). */
-function keywordsIn(r: SourceReadings): Set<string> {
-  finder ??= new WordFinder(keywords);
-  if (seen?.readings === r && seen.finder === finder) return seen.present;
-  const present = finder.in(r.lower);
-  seen = { readings: r, finder, present };
-  return present;
-}
-
 export function patternRule(p: SecretPattern): SecretLintRuleCreator {
-  for (const k of p.keywords) {
-    if (keywords.has(k)) continue;
-    keywords.add(k);
-    finder = null;
-  }
+  addScanWords(p.keywords);
   const messages = { FOUND: { en: (props: { kind: string }) => `found ${props.kind}` } };
   // Compiled once: secretlint makes the rule again for every file, and matchAll reads a copy of it.
   const pattern = new RegExp(p.pattern, `g${p.flags ?? ""}`);
@@ -41,8 +24,8 @@ export function patternRule(p: SecretPattern): SecretLintRuleCreator {
       return {
         file(source) {
           const r = readingsOf(source.content);
-          const present = keywordsIn(r);
-          if (!p.keywords.some((k) => present.has(k))) return;
+          const present = scanWordsIn(r);
+          if (!p.keywords.some((k) => present.raw.has(k) || present.decoded.has(k))) return;
           const matches = (text: string, toRaw: (start: number, end: number) => [number, number]): void => {
             for (const m of text.matchAll(pattern)) {
               const value = m[1] ?? m[0];

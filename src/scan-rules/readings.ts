@@ -3,6 +3,7 @@ import { decodeLevel, inputOffset, type DecodedLevel } from "../json/escapes.js"
 import { encodedReadings, ReadingBudget } from "./encoded.js";
 import type { Reading } from "./reading-builder.js";
 import { scanJson, stringTokens, unescapePointerToken } from "../json/reader.js";
+import type { WordFinder } from "../regex.js";
 import type { JsonDocument } from "../types.js";
 
 // What the scan reads in a text: every string value and member name as a JSON parser decodes it,
@@ -41,11 +42,8 @@ export interface SourceReadings {
   isJson: boolean;
   /** Each string that differs from its raw bytes, decoded, on lines of its own; empty when none does. */
   decoded: string;
-  /** The raw and the decoded text in lower case, for the rules' keyword prefilters (no keyword holds a quote, a slash or a control character). */
-  lower: string;
-  /** The raw text and the decoded text in lower case, each alone (the preset's words may hold a slash). */
-  rawLower: string;
-  decodedLower: string;
+  /** The words of a finder (the rules' prefilters) in the raw text and in the decoded text, in lower case; found once per finder. */
+  words(finder: WordFinder): FoundWords;
   strings: ScannedString[];
   /** Raw string tokens in order, for placing a finding. */
   places: RawPlace[];
@@ -53,6 +51,39 @@ export interface SourceReadings {
   rawRange(start: number, end: number): [number, number];
   /** The raw end of the innermost string (at any level) holding a raw offset: no secret runs past it. */
   stringEnd(offset: number): number | null;
+}
+
+/** Words found in lower case: in the raw text, and in the decoded text (none where it is empty). */
+export interface FoundWords {
+  raw: ReadonlySet<string>;
+  decoded: ReadonlySet<string>;
+}
+
+// Outside a \u escape and an encoding undone, decoding writes only a quote, a backslash, a slash or
+// a control character, and the decoded text puts quotes, a colon, a space and a line break around
+// each string; everything else it copies from the raw text. A word holding none of these stands in
+// the decoded text only where it stands in the raw text.
+const DECODING_WRITES = /["\\/:\s\x00-\x1f]/;
+const writtenWords = new WeakMap<WordFinder, readonly string[]>();
+
+/** The words of a finder the decoded text may hold where the raw text does not. */
+function wordsDecodingWrites(finder: WordFinder): readonly string[] {
+  let words = writtenWords.get(finder);
+  if (words === undefined) writtenWords.set(finder, (words = finder.words.filter((w) => DECODING_WRITES.test(w))));
+  return words;
+}
+
+/**
+ * A finder's words in the raw and the decoded text. Where the decoded text can hold no word the
+ * raw text lacks but those `wordsDecodingWrites` gives, it is not searched: each of those and of
+ * the raw text's words is looked up in it.
+ */
+function findWords(finder: WordFinder, rawLower: string, decodedLower: string, copiesRaw: boolean): FoundWords {
+  const raw = finder.in(rawLower);
+  if (decodedLower === "" || !copiesRaw) return { raw, decoded: decodedLower === "" ? new Set() : finder.in(decodedLower) };
+  const decoded = new Set<string>();
+  for (const list of [raw, wordsDecodingWrites(finder)]) for (const w of list) if (decodedLower.includes(w)) decoded.add(w);
+  return { raw, decoded };
 }
 
 interface Collector {
@@ -231,6 +262,8 @@ export function readSource(raw: string): SourceReadings {
   const { decoded, segments } = decodedTextOf(shown);
   const rawLower = raw.toLowerCase();
   const decodedLower = decoded.toLowerCase();
+  const copiesRaw = !raw.includes("\\u") && encoded === 0;
+  const found = new Map<WordFinder, FoundWords>();
   const starts = segments.map((s) => s.at);
   const byPlace = new Map<RawPlace, ScannedString[]>();
   for (const s of strings) {
@@ -247,11 +280,11 @@ export function readSource(raw: string): SourceReadings {
     raw,
     isJson,
     decoded,
-    // Every escape but \u decodes to a quote, a slash, a backslash or a control character, which no
-    // keyword holds: a keyword the raw text lacks can only come out of a \u escape or an encoding undone.
-    lower: decoded === "" || (!raw.includes("\\u") && encoded === 0) ? rawLower : `${rawLower}\n${decodedLower}`,
-    rawLower,
-    decodedLower,
+    words(finder) {
+      let words = found.get(finder);
+      if (words === undefined) found.set(finder, (words = findWords(finder, rawLower, decodedLower, copiesRaw)));
+      return words;
+    },
     strings,
     places,
     rawRange(start, end) {

@@ -1,6 +1,6 @@
 import { createReadStream } from "node:fs";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex } from "@noble/hashes/utils.js";
+import { hexOf } from "../digest.js";
 
 /** SHA-256 and size of a file, streamed so a large binary is never held whole. */
 export async function digestFile(file: string): Promise<{ sha256: string; bytes: number }> {
@@ -10,5 +10,5 @@ export async function digestFile(file: string): Promise<{ sha256: string; bytes:
     hash.update(chunk as Uint8Array);
     bytes += (chunk as Uint8Array).length;
   }
-  return { sha256: bytesToHex(hash.digest()), bytes };
+  return { sha256: hexOf(hash.digest()), bytes };
 }

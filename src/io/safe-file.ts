@@ -2,7 +2,7 @@ import { pushAll } from "../collections.js";
 import { constants, createReadStream, promises as fs, realpathSync } from "node:fs";
 import path from "node:path";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex } from "@noble/hashes/utils.js";
+import { hexOf } from "../digest.js";
 
 // Reading a file the tool did not make (a kit's binary and transports, its kit.json) without
 // ever being led elsewhere: never through a link, never a device, a FIFO or a socket (opened
@@ -70,7 +70,7 @@ export async function digestSafely(file: string): Promise<{ sha256: string; byte
     hash.update(chunk as Uint8Array);
     bytes += (chunk as Uint8Array).length;
   }
-  return { sha256: bytesToHex(hash.digest()), bytes };
+  return { sha256: hexOf(hash.digest()), bytes };
 }
 
 /** Every entry under a folder, never following a link: regular files, links, and what is neither. */

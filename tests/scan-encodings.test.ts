@@ -162,6 +162,20 @@ describe("clear scan finds a key in base64 that starts at any offset of a longer
   });
 });
 
+describe("clear scan reads a run each place it stands", () => {
+  it("the same base64 key twice in one string, among the same noise repeated, is found at both places", async () => {
+    const rules = loadRules();
+    const engine = scanEngine(rules.secrets, homeGrammar(rules.homes), null);
+    const key = base64(inText(SECRETS.github.value, 9));
+    // Each run stands alone (a line break after a long run would join the next line to it, as MIME wraps).
+    const stdout = `${["claude-code_post_tool_use_2_1_261.1.json", "claude-code_post_tool_use_2_1_261.2.json", key, key].join(" ; ")} ;`;
+    const r = await scanPass([{ file: "twice.json", text: JSON.stringify({ stdout }) }], engine, makeDisplay(rules, [], null));
+    const found = r.findings.filter((f) => SECRETS.github.rules.includes(f.rule));
+    expect(found.map((f) => [f.pointer, f.line]).length).toBe(2);
+    expect(new Set(found.map((f) => f.column)).size).toBe(2);
+  });
+});
+
 describe("clear scan finds a key written as HTML or XML character references", () => {
   it("hexadecimal, decimal, the first letters only, named references around it, and escaped twice", () => {
     expectEachFound(

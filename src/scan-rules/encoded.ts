@@ -32,11 +32,19 @@ export class ReadingBudget {
   }
 }
 
+/** Decoded bytes this long or shorter that spell no text are remembered, so that a run repeated in a text (a file's base name, an id) is judged once. */
+const MAX_REMEMBERED_NOISE = 192;
+
 /** Each run of a reading that encodes bytes spelling text (base64, hex, a byte dump), as a reading of its own. */
 function decodedRuns(r: Reading, budget: ReadingBudget, into: Reading[]): Reading[] {
   const found: Reading[] = [];
+  // What text decoded bytes spell depends on the bytes and their grouping alone.
+  const noise = new Set<string>();
   forEachByteRun(r.text, (bytes) => {
+    const key = bytes.bytes.length <= MAX_REMEMBERED_NOISE ? `${bytes.group}:${bytes.bytes.toString("latin1")}` : null;
+    if (key !== null && noise.has(key)) return "next";
     const { readings, whole } = textReadings(bytes, r);
+    if (key !== null && readings.length === 0 && !whole) noise.add(key);
     for (const reading of readings) {
       if (!budget.spend(reading)) return "stop";
       found.push(reading);

@@ -73,6 +73,9 @@ function wordsDecodingWrites(finder: WordFinder): readonly string[] {
   return words;
 }
 
+/** Words looked up in the decoded text one by one at most; past them one search of it costs less. */
+const MAX_LOOKED_UP = 8;
+
 /**
  * A finder's words in the raw and the decoded text. Where the decoded text can hold no word the
  * raw text lacks but those `wordsDecodingWrites` gives, it is not searched: each of those and of
@@ -80,7 +83,8 @@ function wordsDecodingWrites(finder: WordFinder): readonly string[] {
  */
 function findWords(finder: WordFinder, rawLower: string, decodedLower: string, copiesRaw: boolean): FoundWords {
   const raw = finder.in(rawLower);
-  if (decodedLower === "" || !copiesRaw) return { raw, decoded: decodedLower === "" ? new Set() : finder.in(decodedLower) };
+  if (decodedLower === "") return { raw, decoded: new Set() };
+  if (!copiesRaw || raw.size + wordsDecodingWrites(finder).length > MAX_LOOKED_UP) return { raw, decoded: finder.in(decodedLower) };
   const decoded = new Set<string>();
   for (const list of [raw, wordsDecodingWrites(finder)]) for (const w of list) if (decodedLower.includes(w)) decoded.add(w);
   return { raw, decoded };

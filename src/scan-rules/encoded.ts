@@ -34,6 +34,8 @@ export class ReadingBudget {
 
 /** Decoded bytes this long or shorter that spell no text are remembered, so that a run repeated in a text (a file's base name, an id) is judged once. */
 const MAX_REMEMBERED_NOISE = 192;
+/** How many such runs one reading remembers: a text of a million distinct words holds no more than this in memory. */
+const MAX_REMEMBERED = 4096;
 
 /** Each run of a reading that encodes bytes spelling text (base64, hex, a byte dump), as a reading of its own. */
 function decodedRuns(r: Reading, budget: ReadingBudget, into: Reading[]): Reading[] {
@@ -44,7 +46,7 @@ function decodedRuns(r: Reading, budget: ReadingBudget, into: Reading[]): Readin
     const key = bytes.bytes.length <= MAX_REMEMBERED_NOISE ? `${bytes.group}:${bytes.bytes.toString("latin1")}` : null;
     if (key !== null && noise.has(key)) return "next";
     const { readings, whole } = textReadings(bytes, r);
-    if (key !== null && readings.length === 0 && !whole) noise.add(key);
+    if (key !== null && readings.length === 0 && !whole && noise.size < MAX_REMEMBERED) noise.add(key);
     for (const reading of readings) {
       if (!budget.spend(reading)) return "stop";
       found.push(reading);

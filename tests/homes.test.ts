@@ -60,10 +60,13 @@ describe("the home grammar (rules/homes.json)", () => {
       { id: "jp-users", root: "/ユーザー", separators: ["/", "\\"], owner: "segment-with-spaces", examples: [{ text: "/ユーザー/ann", owner: "ann" }] },
       { id: "ru-users", root: "/Пользователи", separators: ["/"], owner: "segment", examples: [{ text: "/Пользователи/ann", owner: "ann" }] },
       { id: "plus-home", root: "/+", separators: ["/"], owner: "segment", examples: [{ text: "/+/ann", owner: "ann" }] },
+      // A root word with a letter the shown reading writes plainly: its prefilter reads the text as written too.
+      { id: "pt-users", root: "/Usuários", separators: ["/"], owner: "segment", examples: [{ text: "/Usuários/ann", owner: "ann" }] },
     ];
     const wider = homeGrammar({ ...rules.homes, roots: [...rules.homes.roots, ...extra] });
-    const texts = ["C:\\ユーザー\\ann\\p", "%5Cユーザー%5Cann", "&bsol;ユーザー&bsol;ann", "\\u002fユーザー\\u002fann", "x\n/ユーザー/ann", "%2FПользователи%2Fann", "\\+\\ann"];
+    const texts = ["C:\\ユーザー\\ann\\p", "%5Cユーザー%5Cann", "&bsol;ユーザー&bsol;ann", "\\u002fユーザー\\u002fann", "x\n/ユーザー/ann", "%2FПользователи%2Fann", "\\+\\ann", "x\n/Usuários/ann"];
     for (const text of texts) expect(wider.realOwners(text).map((o) => o.owner), text).toEqual(["ann"]);
+    for (const text of texts) expect(wider.mayHold(text), text).toBe(true);
     // A root of separators and a placeholder only: looked for on every line, and the walk still ends.
     for (const root of ["{drive}:", "//"]) {
       const bare = homeGrammar({ ...rules.homes, roots: [{ id: "bare", root, separators: ["/"], owner: "segment", examples: [{ text: "x", owner: "x" }] }] });

@@ -162,8 +162,7 @@ function runsOf(text: string): Runs {
   let pieces: Span[] = [];
   let chars = 0;
   for (let at = 0; at < text.length; ) {
-    const c = text.charCodeAt(at);
-    if (c >= 128 || ((CLASSES[c] as number) & BASE64) === 0) {
+    if (!isOf(text, at, BASE64)) {
       at++;
       continue;
     }

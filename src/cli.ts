@@ -97,7 +97,8 @@ if (argv[0] === "capture" && argv[1] === "hook") {
 } else if (await plainlyClearCommit()) {
   process.exitCode = 0;
 } else {
-  const { processIo } = await import("./io/process-io.js");
+  const { processIo, keepHeapNearLive } = await import("./io/process-io.js");
+  keepHeapNearLive();
   await main(argv, processIo).then(
     (code) => {
       process.exitCode = code;

@@ -413,10 +413,10 @@ const grammars = new WeakMap<HomeRules, Map<string, HomeGrammar>>();
 
 /**
  * Every root holds a word any spelling of it holds, its last written out ("home" of "/home{digits}",
- * "Users", "Settings", "~"): a text holding none has no root in it. An escaped or URL-encoded
- * spelling holds "\u" or "%2F".
+ * "Users", "Settings", "~"): a text holding none has no root in it. The roots' patterns spell that
+ * word in plain letters, either case; only their separators have escaped spellings.
  */
-function keywordsOf(rules: HomeRules): RegExp {
+function rootWordsOf(rules: HomeRules): string[] {
   // A root of no letter at all ("~", a repository's own) is looked for as the last of what it writes
   // between its separators and dots; one of nothing else is looked for everywhere.
   const word = (root: string): string => {
@@ -424,7 +424,15 @@ function keywordsOf(rules: HomeRules): RegExp {
     return (written.match(/\p{L}+/gu) ?? written.match(/[^/\\.\s]+/g) ?? [""]).at(-1) ?? "";
   };
   const words = [...rules.roots, ...rules.slugs].map((r) => word(r.root));
-  return new RegExp([...new Set(words.map((w) => escapeRegex(w.toLowerCase()))), "%2f", "\\\\u"].join("|"), "i");
+  return [...new Set(words.map((w) => escapeRegex(w.toLowerCase())))];
+}
+
+/**
+ * What a text that may hold a home holds: a root's word, or "\u" or "%2F", which a root spelt with
+ * escapes or URL-encoded holds (its readings, with those undone, then spell the word).
+ */
+function keywordsOf(rules: HomeRules): RegExp {
+  return new RegExp([...rootWordsOf(rules), "%2f", "\\\\u"].join("|"), "i");
 }
 
 /**
@@ -455,7 +463,7 @@ interface WalkContext {
   stands: (text: string, from: number, at: number) => boolean;
   domainFolder: (segment: string) => boolean;
   anywhere: boolean;
-  /** The keywords, one of which every root and slug spells (global). */
+  /** The words, one of which every root and slug spells in plain letters (global). */
   rootWords: RegExp;
 }
 
@@ -902,7 +910,8 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
     stands: (text, from, at) => standsIn(text, from, at, mounts, deepest),
     domainFolder: domainTest(rules),
     anywhere: options.anywhere === true,
-    rootWords: new RegExp(keywords.source, "gi"),
+    // A walk reads one text, in which a root is spelt in letters: a line holding no root's word holds no root.
+    rootWords: new RegExp(rootWordsOf(rules).join("|"), "gi"),
   };
   const groupNames = [...meta.keys()];
   const rootOf = (m: RegExpExecArray): RootMeta => {

@@ -23,7 +23,7 @@ import { batchId, recordBatch } from "./passes/record.js";
 import { selectPass } from "./passes/select.js";
 import { holdsContact } from "./passes/substitute/final-check.js";
 import { sittingNames, substitutePass, type CompanionText, type SittingNames } from "./passes/substitute/index.js";
-import { parseRecord } from "./record/parse.js";
+import { parseRecord, type ListedFixture } from "./record/parse.js";
 import { alreadyAccepted, withBatch } from "./record/write.js";
 import type { Capture, CaptureEntry, FixtureOut, Inventory, Kit, Pairing, ScanResult, Selection, Sitting, SittingInfo, Substitution } from "./types.js";
 
@@ -58,8 +58,8 @@ export interface Line {
   selection: Selection;
   fixtures: FixtureOut[];
   scan: ScanResult;
-  /** The batch as it would be written: its text, id, digest, and what blocks it. */
-  batch: { id: string; digest: string; text: string; blockers: Finding[] };
+  /** The batch as it would be written: its text, id, digest, what blocks it, and the fixtures it lists, read back from its text. */
+  batch: { id: string; digest: string; text: string; blockers: Finding[]; listed: ListedFixture[] };
 }
 
 function companion<T>(entry: CaptureEntry | undefined, kind: "sitting" | "kit"): { value: T | null; findings: Finding[] } {
@@ -225,8 +225,9 @@ async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixture
   const text = blocked?.text ?? render(mask);
   // A blocked batch the guard just read clean, with no sidecar to write, is not read a second time.
   if (blocked?.clean !== true || written.length > 0) await guardWritten(text, written, guardScan, scanOf);
-  const digest = parseRecord(text).batches[0]?.digestClaimed ?? "";
-  return { fixtures: written, scan, batch: { id, digest, text, blockers } };
+  // The batch is read back once, by the record's own reader: its digest, and the fixtures it lists.
+  const read = parseRecord(text).batches[0];
+  return { fixtures: written, scan, batch: { id, digest: read?.digestClaimed ?? "", text, blockers, listed: read?.fixtures ?? [] } };
 }
 
 function policiesOf(setting: Setting): { name: string; reason: string }[] {
@@ -292,7 +293,7 @@ export async function runLine(setting: Setting, dir: string, until: Stage, optio
   const sitting = await readSitting(dir, setting);
   const { inventory, captures } = inventoried(sitting, setting, options);
   const empty = { pairing: pairPass([], setting.rules), substitution: { userNames: 0, declarations: [], files: [], skipped: [], findings: [] }, selection: { selected: [], findings: [] } };
-  const line: Line = { sitting, inventory, captures, ...empty, names: sittingNames([], setting.rules, [], setting.display), fixtures: [], scan: { files: 0, findings: [], waived: [], unusedWaivers: [], control: { red: false, rules: [], silent: [] } }, batch: { id: "", digest: "", text: "", blockers: [] } };
+  const line: Line = { sitting, inventory, captures, ...empty, names: sittingNames([], setting.rules, [], setting.display), fixtures: [], scan: { files: 0, findings: [], waived: [], unusedWaivers: [], control: { red: false, rules: [], silent: [] } }, batch: { id: "", digest: "", text: "", blockers: [], listed: [] } };
   if (until === "inventory") return line;
   const { pairing, pairIds } = paired(captures, inventory, setting);
   line.pairing = pairing;
@@ -381,7 +382,7 @@ export async function clearIntoRepo(setting: Setting, root: string, captureDir: 
     const line = await runLine(setting, captureDir ?? path.join(root, paths.capturesInbox), "record", options);
     const b = line.batch;
     const existing = readRepoFile(root, paths.clearance)?.toString("utf8") ?? null;
-    const listed = parseRecord(b.text, paths.clearance).batches[0]?.fixtures ?? [];
+    const listed = b.listed;
     const result = { batch: b.id, fixtures: line.fixtures.map((f) => f.path), blockers: b.blockers, scan: line.scan, recordPath: paths.clearance, missing: line.inventory.missing.length, names: line.names };
     const files = line.fixtures.flatMap((f) => [{ path: f.path, bytes: f.bytes }, { path: f.sidecarPath, bytes: f.sidecar }]);
     if (b.blockers.length === 0 && alreadyAccepted(existing, b.id, listed, paths.clearance)) {

@@ -8,7 +8,6 @@ import { serveReview, type Route } from "../io/review-server.js";
 import { loadSetting, type Setting } from "../io/setting.js";
 import { readRepoFile } from "../io/write-repo.js";
 import { provenancePass } from "../passes/provenance.js";
-import { parseRecord } from "../record/parse.js";
 import type { Io } from "../types.js";
 import { acceptanceOf, rawValue, reviewModel, type Acceptance, type RecordRead, type ReviewContext } from "../review/model.js";
 import { pageHtml, SCRIPT, STYLE } from "../review/page.js";
@@ -42,7 +41,7 @@ async function contextFor(setting: Setting, dir: string, line: Line): Promise<Re
   const blocked = b.blockers.length > 0;
   // A blocked batch writes no fixture; its paths are still the ones a clean run would write.
   const fixtures = blocked ? provenancePass(line.sitting, line.captures, line.substitution, line.pairing, line.selection, paths.fixtures, b.id, companionMask(line, setting)) : line.fixtures;
-  const listed = parseRecord(b.text, paths.clearance).batches[0]?.fixtures ?? [];
+  const listed = b.listed;
   const record = setting.root ? await readRecord(setting.root, paths.clearance) : null;
   const acceptance: Acceptance = !setting.root && !blocked ? { state: "outside" } : acceptanceOf(record, { ...b, blocked }, listed, paths.clearance);
   const shown = { recordPath: paths.clearance, runCommand: runCommandFor(setting, dir) };

@@ -424,7 +424,9 @@ function rootWordsOf(rules: HomeRules): string[] {
     return (written.match(/\p{L}+/gu) ?? written.match(/[^/\\.\s]+/g) ?? [""]).at(-1) ?? "";
   };
   const words = [...rules.roots, ...rules.slugs].map((r) => word(r.root));
-  return [...new Set(words.map((w) => escapeRegex(w.toLowerCase())))];
+  // As written: the search ignores ASCII letter case, as the patterns do; a letter above ASCII stands
+  // in the patterns as written, and its lower case may be one the search cannot map back ("İ", "ẞ", "K").
+  return [...new Set(words.map(escapeRegex))];
 }
 
 /**

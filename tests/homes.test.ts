@@ -62,9 +62,13 @@ describe("the home grammar (rules/homes.json)", () => {
       { id: "plus-home", root: "/+", separators: ["/"], owner: "segment", examples: [{ text: "/+/ann", owner: "ann" }] },
       // A root word with a letter the shown reading writes plainly: its prefilter reads the text as written too.
       { id: "pt-users", root: "/Usuários", separators: ["/"], owner: "segment", examples: [{ text: "/Usuários/ann", owner: "ann" }] },
+      // Root words whose lower case a pattern's letter case cannot map back ("İ" lower-cases to "i" and a dot, "ẞ" to "ß", the Kelvin sign to "k").
+      { id: "tr-city", root: "/İstanbul", separators: ["/"], owner: "segment", examples: [{ text: "/İstanbul/ann", owner: "ann" }] },
+      { id: "de-street", root: "/Straẞe", separators: ["/"], owner: "segment", examples: [{ text: "/Straẞe/ann", owner: "ann" }] },
+      { id: "kelvin", root: "/\u212Aelvin", separators: ["/"], owner: "segment", examples: [{ text: "/\u212Aelvin/ann", owner: "ann" }] },
     ];
     const wider = homeGrammar({ ...rules.homes, roots: [...rules.homes.roots, ...extra] });
-    const texts = ["C:\\ユーザー\\ann\\p", "%5Cユーザー%5Cann", "&bsol;ユーザー&bsol;ann", "\\u002fユーザー\\u002fann", "x\n/ユーザー/ann", "%2FПользователи%2Fann", "\\+\\ann", "x\n/Usuários/ann"];
+    const texts = ["C:\\ユーザー\\ann\\p", "%5Cユーザー%5Cann", "&bsol;ユーザー&bsol;ann", "\\u002fユーザー\\u002fann", "x\n/ユーザー/ann", "%2FПользователи%2Fann", "\\+\\ann", "x\n/Usuários/ann", "x\n/İstanbul/ann", "x\n/Straẞe/ann", "x\n/\u212Aelvin/ann"];
     for (const text of texts) expect(wider.realOwners(text).map((o) => o.owner), text).toEqual(["ann"]);
     for (const text of texts) expect(wider.mayHold(text), text).toBe(true);
     // A root of separators and a placeholder only: looked for on every line, and the walk still ends.

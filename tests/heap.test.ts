@@ -55,5 +55,11 @@ process.on("exit", () => process.stderr.write("\\nFLAGS " + JSON.stringify(seen)
       expect([0, 1], r.stderr).toContain(r.status);
       expect(JSON.parse(/FLAGS (.*)/.exec(r.stderr)?.[1] ?? "null"), args.join(" ")).toEqual(["--heap-growing-percent=30"]);
     }
+    // A person who gave node the flag keeps their choice, spelt either way.
+    for (const given of ["--heap-growing-percent=80", "--heap_growing_percent=80"]) {
+      const r = spawnSync(process.execPath, [given, "-r", probe, CLI, "--version"], { encoding: "utf8", cwd: dir });
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(/FLAGS (.*)/.exec(r.stderr)?.[1] ?? "null"), given).toEqual([]);
+    }
   });
 });

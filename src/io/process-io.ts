@@ -13,7 +13,9 @@ export const HEAP_GROWING_PERCENT = 30;
  * checks that it does); only a command's process sets it, never a process that loads the library.
  */
 export function keepHeapNearLive(): void {
-  v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  // A person who gave node the flag keeps their choice (NODE_OPTIONS does not take it).
+  const given = process.execArgv.some((a) => /^--heap[-_]growing[-_]percent/.test(a));
+  if (!given) v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }
 
 /**

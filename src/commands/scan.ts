@@ -5,12 +5,12 @@ import { homeGrammar, spanNames, tooLongName, tooLongOwner, userNamePattern } fr
 import { listFiles } from "../io/list-files.js";
 import { readRegularFile } from "../io/read-capture-dir.js";
 import { loadSetting, type Setting } from "../io/setting.js";
-import type { Io } from "../types.js";
+import type { Io, ScanResult } from "../types.js";
 import { writeAtomic } from "../io/write-atomic.js";
-import { scanEngine, scanPass, type ScanInput } from "../passes/scan.js";
+import { scanEngine, scanPass, type ScanEngine, type ScanInput } from "../passes/scan.js";
 import { renderScan } from "../render/human.js";
 import { writeJson } from "../render/json.js";
-import { relativeUri, sarifLog, SRCROOT, type SarifPlace } from "../render/sarif.js";
+import type { SarifPlace } from "../render/sarif.js";
 import { toolVersion } from "../version.js";
 import { sittingNames } from "../passes/substitute/index.js";
 import { checkedValue } from "./checked-output.js";
@@ -65,25 +65,31 @@ function taughtNames(inputs: ScanInput[], setting: Setting): string[] {
 }
 
 /** A file's name may carry what the scan looks for: each name as printed (and placed in SARIF) is checked first, secret shapes and names starred. */
-async function withCheckedNames(listed: Listed, setting: Setting, names: string[]): Promise<Listed & { places: Map<string, SarifPlace> }> {
+async function withCheckedNames(listed: Listed, setting: Setting, names: string[]): Promise<Listed> {
   const shown = [...new Set([...listed.inputs.map((i) => i.file), ...listed.skipped.map((s) => s.file)])];
   const checked = await checkedValue(shown, setting, sittingNames([], setting.rules, names, setting.display));
   const as = new Map(shown.map((name, i) => [name, checked[i] as string]));
   const shownAs = (name: string): string => as.get(name) ?? name;
-  const places = new Map<string, SarifPlace>();
-  for (const name of shown) places.set(shownAs(name), listed.inside.has(name) ? { uri: relativeUri(shownAs(name)), uriBaseId: SRCROOT } : outsidePlace(shownAs(name)));
   return {
     inputs: listed.inputs.map((i) => ({ ...i, file: shownAs(i.file) })),
     skipped: listed.skipped.map((x) => ({ ...x, file: shownAs(x.file) })),
-    inside: listed.inside,
-    places,
+    inside: new Set([...listed.inside].map(shownAs)),
   };
 }
 
-/** A file outside the repository, in SARIF: relative to the runner's home (shown as ~) or to the file system's root. */
-function outsidePlace(shown: string): SarifPlace {
-  if (shown.startsWith("~/")) return { uri: relativeUri(shown.slice(2)), uriBaseId: "HOME" };
-  return { uri: relativeUri(shown.replace(/^\/+/, "")), uriBaseId: "FILESYSTEM_ROOT" };
+/**
+ * Where SARIF places each file, by its checked name: inside the repository under %SRCROOT%,
+ * outside it relative to the runner's home (shown as ~) or to the file system's root. The SARIF
+ * builder (42 modules) loads only when --sarif asks for it.
+ */
+async function sarifOf(scan: ScanResult, engine: ScanEngine, listed: Listed): Promise<string> {
+  const { relativeUri, sarifLog, SRCROOT } = await import("../render/sarif.js");
+  const placeOf = (file: string): SarifPlace => {
+    if (listed.inside.has(file)) return { uri: relativeUri(file), uriBaseId: SRCROOT };
+    if (file.startsWith("~/")) return { uri: relativeUri(file.slice(2)), uriBaseId: "HOME" };
+    return { uri: relativeUri(file.replace(/^\/+/, "")), uriBaseId: "FILESYSTEM_ROOT" };
+  };
+  return `${JSON.stringify(sarifLog(scan, engine.catalogue, toolVersion(), placeOf, listed.skipped), null, 2)}\n`;
 }
 
 const FLAGS = {
@@ -101,13 +107,11 @@ async function run(argv: string[], io: Io): Promise<number> {
   const listed = await inputsOf(positionals, io, setting.root ?? io.cwd, setting.limits.maxFileBytes, setting.display.path);
   // A file whose home names an owner is a finding already; the name is then looked for in every file, as substitution does.
   const names = [...setting.users, ...taughtNames(listed.inputs, setting)];
-  const { inputs, skipped, places } = await withCheckedNames(listed, setting, names);
+  const checked = await withCheckedNames(listed, setting, names);
+  const { inputs, skipped } = checked;
   const engine = scanEngine(setting.rules.secrets, homeGrammar(setting.rules.homes, names), userNamePattern(names));
   const scan = await scanPass(inputs, engine, setting.display, setting.config.waivers ?? []);
-  if (values.sarif !== undefined) {
-    const log = sarifLog(scan, engine.catalogue, toolVersion(), (file) => places.get(file) ?? outsidePlace(file), skipped);
-    await writeAtomic(path.resolve(io.cwd, values.sarif), Buffer.from(`${JSON.stringify(log, null, 2)}\n`));
-  }
+  if (values.sarif !== undefined) await writeAtomic(path.resolve(io.cwd, values.sarif), Buffer.from(await sarifOf(scan, engine, checked)));
   const ok = scan.findings.length === 0 && skipped.length === 0 && scan.control.red;
   if (values.json) writeJson(io, { command: "scan", ok, ...scan, skipped });
   else io.stdout(renderScan(scan, skipped, values.verbose === true));

@@ -7,11 +7,11 @@ export const HEAP_GROWING_PERCENT = 30;
 /**
  * A clear process keeps its heap near what it holds live. V8 picks how far a heap may grow by how
  * fast it collects, up to four times what was live; a sitting read whole keeps much of its heap
- * live, so `clear run` at 10,000 captures peaked at 285 MB with 78 MB live, and at about 225 MB
- * held to 30%, with no change in time measured at 2,000 or 10,000 captures. V8 reads the flag each
- * time it sets the next limit, so setting it once the process has started takes effect
- * (tests/heap.test.ts checks that it does); only a command's process sets it, never a process that
- * loads the library.
+ * live, so `clear run` at 10,000 captures peaked at 280 MB with 78 MB live, and at about 216 MB
+ * held to 30% (bench/RESULTS.md), with no change in time measured at 2,000 or 10,000 captures.
+ * V8 reads the flag each time it sets the next limit, so setting it once the process has started
+ * takes effect (tests/heap.test.ts checks that it does); only a command's process sets it, never
+ * a process that loads the library.
  */
 export function keepHeapNearLive(): void {
   // A person who gave node the flag keeps their choice (NODE_OPTIONS does not take it).

@@ -433,8 +433,8 @@ function rootWordsOf(rules: HomeRules): string[] {
  * What a text that may hold a home holds: a root's word, or "\u" or "%2F", which a root spelt with
  * escapes or URL-encoded holds (its readings, with those undone, then spell the word).
  */
-function keywordsOf(rules: HomeRules): RegExp {
-  return new RegExp([...rootWordsOf(rules), "%2f", "\\\\u"].join("|"), "i");
+function keywordsOf(rootWords: readonly string[]): RegExp {
+  return new RegExp([...rootWords, "%2f", "\\\\u"].join("|"), "i");
 }
 
 /**
@@ -900,7 +900,8 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
   const { roots, slugs, meta, slug } = patterns(rules);
   const mounts = rules.position.mounts.map(mountShape);
   const deepest = mounts.reduce((a, m) => Math.max(a, m.length), -Infinity);
-  const keywords = keywordsOf(rules);
+  const words = rootWordsOf(rules);
+  const keywords = keywordsOf(words);
   // An owner spelt with percent-escapes ("%61na") is the owner they spell; "%USERNAME%" spells none.
   const isOwner = (name: string): boolean => {
     const plain = spelledName(name);
@@ -913,7 +914,7 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
     domainFolder: domainTest(rules),
     anywhere: options.anywhere === true,
     // A walk reads one text, in which a root is spelt in letters: a line holding no root's word holds no root.
-    rootWords: new RegExp(rootWordsOf(rules).join("|"), "gi"),
+    rootWords: new RegExp(words.join("|"), "gi"),
   };
   const groupNames = [...meta.keys()];
   const rootOf = (m: RegExpExecArray): RootMeta => {

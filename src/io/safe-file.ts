@@ -1,8 +1,7 @@
 import { pushAll } from "../collections.js";
 import { constants, createReadStream, promises as fs, realpathSync } from "node:fs";
 import path from "node:path";
-import { sha256 } from "@noble/hashes/sha2.js";
-import { hexOf } from "../digest.js";
+import { digestStream } from "./digest-file.js";
 
 // Reading a file the tool did not make (a kit's binary and transports, its kit.json) without
 // ever being led elsewhere: never through a link, never a device, a FIFO or a socket (opened
@@ -64,13 +63,7 @@ export async function readSafely(file: string): Promise<Buffer | Refusal> {
 export async function digestSafely(file: string): Promise<{ sha256: string; bytes: number } | Refusal> {
   const opened = await openRegular(file);
   if (isRefusal(opened)) return opened;
-  const hash = sha256.create();
-  let bytes = 0;
-  for await (const chunk of createReadStream("", { fd: opened.handle, highWaterMark: 1 << 20 })) {
-    hash.update(chunk as Uint8Array);
-    bytes += (chunk as Uint8Array).length;
-  }
-  return { sha256: hexOf(hash.digest()), bytes };
+  return digestStream(createReadStream("", { fd: opened.handle, highWaterMark: 1 << 20 }));
 }
 
 /** Every entry under a folder, never following a link: regular files, links, and what is neither. */

@@ -1,21 +1,30 @@
 // Compiles every bundled JSON Schema once, at build time, into standalone validators, so a run
-// loads no schema compiler. Ajv 2020 in strict mode. Each schema gets a module of its own
-// (dist/schemas/<kind>.js, exporting `validate`), so that reading clear.config.json loads the
-// config's validator alone; dist/schemas.js gathers them all under their kinds' names.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+// loads no schema compiler. Ajv 2020 in strict mode. Each schema gets a CommonJS module of its own
+// (dist/schemas/<kind>.cjs), which dist/schemas.js requires the first time a file of that kind is
+// checked: a run loads only the validators it uses. clear.config.json's validator is also an ES
+// module (dist/schemas/config.js), which the gate imports.
+//
+// The bundled rules files are checked here too, each against its kind's schema, and the build
+// fails on one that does not pass. dist/schemas.js lists the SHA-256 of each file that passed,
+// by kind: a run that reads the same bytes as that kind has nothing left to check in them.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dir = path.join(root, "rules", "schemas");
 const out = path.join(root, "dist", "schemas");
+rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
-const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true, code: { source: true, esm: true } });
+const compiler = (esm) => new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true, code: { source: true, esm } });
+const [asEsm, asCjs] = [compiler(true), compiler(false)];
 const kinds = [];
 for (const file of readdirSync(dir).filter((f) => f.endsWith(".schema.json")).sort()) {
-  ajv.addSchema(JSON.parse(readFileSync(path.join(dir, file), "utf8")), file);
+  for (const ajv of [asEsm, asCjs]) ajv.addSchema(JSON.parse(readFileSync(path.join(dir, file), "utf8")), file);
   kinds.push([file.replace(/\.schema\.json$/, ""), file]);
 }
 
@@ -25,8 +34,8 @@ const INLINE = {
   "ajv/dist/runtime/ucs2length": "{ default: (text) => { let n = 0; for (const _ of text) n++; return n; } }",
 };
 
-/** One schema's standalone module. It is ESM but still reaches Ajv's runtime helpers with require(): import them. */
-function moduleOf(file) {
+/** One schema's standalone module. Either kind reaches Ajv's runtime helpers with require(): each is said in place, or imported. */
+function moduleOf(file, ajv) {
   const runtime = new Map();
   const code = standaloneCode.default(ajv, { validate: file }).replace(/require\("(ajv\/dist\/runtime\/[a-z0-9]+)"\)/gi, (_m, mod) => {
     if (!runtime.has(mod)) runtime.set(mod, `runtime${runtime.size}`);
@@ -38,5 +47,37 @@ function moduleOf(file) {
   return `${imports}\n${code.replace(/^"use strict";/, "")}`;
 }
 
-for (const [kind, file] of kinds) writeFileSync(path.join(out, `${kind}.js`), moduleOf(file));
-writeFileSync(path.join(root, "dist", "schemas.js"), kinds.map(([kind]) => `export { validate as ${kind} } from "./schemas/${kind}.js";\n`).join(""));
+for (const [kind, file] of kinds) {
+  const cjs = moduleOf(file, asCjs);
+  if (/\bimport\b[^(]*\bfrom\b/.test(cjs)) throw new Error(`${file}: its validator needs a runtime helper that is not said in place`);
+  writeFileSync(path.join(out, `${kind}.cjs`), `"use strict";\n${cjs}`);
+}
+writeFileSync(path.join(out, "config.js"), moduleOf("config.schema.json", asEsm));
+
+// Where each kind of bundled rules lives (src/io/load-rules.ts reads them so). A file listed under
+// a kind it is not read as is only checked again at run time.
+const BUNDLED = {
+  harness: "harnesses/", recipe: "recipes/", fields: "fields/", pairing: "pairing/", refusals: "refusals.json", homes: "homes.json",
+  urls: "urls.json", secrets: "secrets/patterns.json", transports: "transports.json", payloads: "payloads.json",
+};
+const rulesDir = path.join(root, "rules");
+const checked = {};
+for (const [kind, where] of Object.entries(BUNDLED)) {
+  const files = where.endsWith("/") ? readdirSync(path.join(rulesDir, where)).filter((n) => n.endsWith(".json")).sort().map((n) => where + n) : [where];
+  const validate = asCjs.getSchema(`${kind}.schema.json`);
+  checked[kind] = files.map((f) => {
+    const bytes = readFileSync(path.join(rulesDir, f));
+    if (!validate(JSON.parse(bytes.toString("utf8")))) throw new Error(`rules/${f}: does not pass ${kind}.schema.json: ${JSON.stringify(validate.errors)}`);
+    return bytesToHex(sha256(bytes));
+  });
+}
+const index = `import { createRequire } from "node:module";
+const require = createRequire(import.meta.url);
+/** Each kind's validator, loaded the first time a file of that kind is checked. */
+export function validator(kind) {
+  return require(\`./schemas/\${kind}.cjs\`).validate;
+}
+/** The SHA-256 of each bundled rules file, by the kind whose schema it passed at build time. */
+export const bundledDigests = ${JSON.stringify(checked)};
+`;
+writeFileSync(path.join(root, "dist", "schemas.js"), index);

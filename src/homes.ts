@@ -350,15 +350,15 @@ interface RootMeta {
 }
 
 interface Patterns {
-  roots: RegExp;
-  slugs: RegExp;
+  roots: RootSearch;
+  slugs: RootSearch;
   meta: Map<string, RootMeta>;
   slug: RootMeta;
 }
 
-// Compiling the root pattern is the dearest step of a grammar: every grammar of one rules object
-// (no names, the sitting's names, the printing one) shares it. A walk sets lastIndex before it
-// starts and finishes without handing control away, so sharing the stateful patterns is safe.
+// Compiling the root patterns is the dearest step of a grammar: every grammar of one rules object
+// (no names, the sitting's names, the printing one) shares them. A walk keeps its own place and sets
+// a pattern's lastIndex right before each search, so sharing the stateful patterns is safe.
 const compiled = new WeakMap<HomeRules, Patterns>();
 
 function patterns(rules: HomeRules): Patterns {
@@ -376,7 +376,7 @@ function compilePatterns(rules: HomeRules): Patterns {
   // written with the other one (WSL, a Windows tool) still names the same owner.
   const alternatives = [...rules.roots]
     .sort((a, b) => b.root.length - a.root.length)
-    .map((r, i) => {
+    .map((r, i): Alternative => {
       // "/home/./ana" is ana's home too.
       // After "~", a name: also one in quotes or begun with a letter HTML names ("~'ann'", "~&eacute;ric").
       const after = r.root === "~" ? String.raw`(?=[${INVISIBLE}]*(?:[A-Za-z${ABOVE_ASCII_LETTER}]|\\*['"\x60][${INVISIBLE}]*[${LETTER}]|&(?:amp;)*[A-Za-z]{2}))` : `${ANY_SEP}(?:\\.${ANY_SEP})*`;
@@ -385,14 +385,14 @@ function compilePatterns(rules: HomeRules): Patterns {
       const windows = r.separators.includes("\\") || r.root.includes("{drive}");
       const notOwners = new Set((r.notOwners ?? []).map((w) => w.toLowerCase()));
       meta.set(`r${i}`, { spaced: r.owner === "segment-with-spaces", tilde: r.root === "~", anchored: r.root.startsWith("/"), slug: false, domains, windows, notOwners });
-      return `${lead}(?<r${i}>${rootSource(r.root, ANY_SEP, groups)}${after})`;
+      return { source: `${lead}(?<r${i}>${rootSource(r.root, ANY_SEP, groups)}${after})`, word: rootWord(r.root) };
     });
   const slugAlternatives = [...rules.slugs]
     .sort((a, b) => b.root.length - a.root.length)
-    .map((s) => rootSource(s.root, "-", groups).replace(/^/, String.raw`(?<![${LETTER}])`));
+    .map((s): Alternative => ({ source: `(?<![${LETTER}])${rootSource(s.root, "-", groups)}`, word: rootWord(s.root) }));
   // One reading serves every slug: a slug root listed in domainFolders lists them all.
   const slug = { ...SLUG, domains: rules.slugs.some((x) => listed.has(x.id)) };
-  return { roots: new RegExp(alternatives.join("|"), "g"), slugs: new RegExp(slugAlternatives.join("|"), "gi"), meta, slug };
+  return { roots: new RootSearch(alternatives, "g"), slugs: new RootSearch(slugAlternatives, "gi"), meta, slug };
 }
 
 /**
@@ -417,16 +417,19 @@ const grammars = new WeakMap<HomeRules, Map<string, HomeGrammar>>();
  * word in plain letters, either case; only their separators have escaped spellings.
  */
 function rootWordsOf(rules: HomeRules): string[] {
-  // A root of no letter at all ("~", a repository's own) is looked for as the last of what it writes
-  // between its separators and dots; one of nothing else is looked for everywhere.
-  const word = (root: string): string => {
-    const written = root.replace(/\{[a-z]+\}/g, " ");
-    return (written.match(/\p{L}+/gu) ?? written.match(/[^/\\.\s]+/g) ?? [""]).at(-1) ?? "";
-  };
-  const words = [...rules.roots, ...rules.slugs].map((r) => word(r.root));
-  // As written: the search ignores ASCII letter case, as the patterns do; a letter above ASCII stands
-  // in the patterns as written, and its lower case may be one the search cannot map back ("İ", "ẞ", "K").
-  return [...new Set(words.map(escapeRegex))];
+  return [...new Set([...rules.roots, ...rules.slugs].map((r) => rootWord(r.root)))];
+}
+
+/**
+ * A root's word, as a pattern: the last run of letters it writes. A root of no letter at all ("~",
+ * a repository's own) is looked for as the last of what it writes between its separators and dots;
+ * one of nothing else is looked for everywhere. As written: the search ignores ASCII letter case,
+ * as the patterns do; a letter above ASCII stands in the patterns as written, and its lower case
+ * may be one the search cannot map back ("İ", "ẞ", "K").
+ */
+function rootWord(root: string): string {
+  const written = root.replace(/\{[a-z]+\}/g, " ");
+  return escapeRegex((written.match(/\p{L}+/gu) ?? written.match(/[^/\\.\s]+/g) ?? [""]).at(-1) ?? "");
 }
 
 /**
@@ -783,39 +786,87 @@ class LineWindow {
   }
 }
 
+/** One root's (or slug's) pattern, named where it is a root's, and the word it spells. */
+interface Alternative {
+  source: string;
+  word: string;
+}
+
 /**
- * The next match of `re` from its lastIndex, in full-text places. A root spells one of the keywords
+ * The roots (or the slugs) as one pattern of alternatives in their order, compiled for a line with
+ * only those whose word the line holds. A root's match spells its word and stands in one line, so a
+ * root left out finds nothing in that line: the first match, and the alternative it takes, are those
+ * of every root together. Compiling costs as the pattern's size does, and a sitting's lines name
+ * one or two kinds of root ("home", "Users"): only theirs are compiled.
+ */
+class RootSearch {
+  readonly #alternatives: readonly Alternative[];
+  readonly #words: { word: string; test: RegExp }[];
+  readonly #compiled = new Map<string, RegExp | null>();
+  #line: string | null = null;
+  #pattern: RegExp | null = null;
+
+  constructor(
+    alternatives: readonly Alternative[],
+    readonly flags: string,
+  ) {
+    this.#alternatives = alternatives;
+    this.#words = [...new Set(alternatives.map((a) => a.word))].map((word) => ({ word, test: new RegExp(word, "i") }));
+  }
+
+  /** The pattern (global) of the alternatives whose word `line` holds; null where it holds none. */
+  forLine(line: string): RegExp | null {
+    if (line === this.#line) return this.#pattern;
+    const held = new Set(this.#words.filter((w) => w.test.test(line)).map((w) => w.word));
+    const key = this.#words.map((w) => (held.has(w.word) ? "1" : "0")).join("");
+    let pattern = this.#compiled.get(key);
+    if (pattern === undefined) {
+      const sources = this.#alternatives.filter((a) => held.has(a.word)).map((a) => a.source);
+      pattern = sources.length === 0 ? null : new RegExp(sources.join("|"), this.flags);
+      this.#compiled.set(key, pattern);
+    }
+    this.#line = line;
+    this.#pattern = pattern;
+    return pattern;
+  }
+}
+
+/**
+ * The next match of the roots (or the slugs) from `cursor.at`, in full-text places. A root spells one of the keywords
  * and holds no line break, so a match stands in a line that holds a keyword: each such line is
  * searched alone and no other, and a long text (a command's whole output) is not tried at every
  * place. Seen from a line, its edges read as a line break reads: no lookaround of a root takes one.
  */
-function nextRoot(ctx: WalkContext, lines: LineWindow, re: RegExp): RegExpExecArray | null {
+function nextRoot(ctx: WalkContext, lines: LineWindow, search: RootSearch, cursor: { at: number }): RegExpExecArray | null {
   const { text } = lines;
   // No root is empty: none starts at the end (where a keyword of nothing would be found forever).
-  for (let from = re.lastIndex; from < text.length; ) {
+  for (let from = cursor.at; from < text.length; ) {
     ctx.rootWords.lastIndex = from;
     const word = ctx.rootWords.exec(text);
     if (word === null) return null;
     const line = lines.at(word.index);
-    re.lastIndex = Math.max(from, line.start) - line.start;
-    const m = re.exec(line.slice);
-    if (m !== null) {
-      m.index += line.start;
-      re.lastIndex += line.start;
-      return m;
+    const re = search.forLine(line.slice);
+    if (re !== null) {
+      re.lastIndex = Math.max(from, line.start) - line.start;
+      const m = re.exec(line.slice);
+      if (m !== null) {
+        m.index += line.start;
+        cursor.at = re.lastIndex + line.start;
+        return m;
+      }
     }
     from = Math.max(line.end, from + 1);
   }
   return null;
 }
 
-/** Every owner `re` (the roots or the slugs) finds in a text, in one walk. */
-function collect(ctx: WalkContext, text: string, re: RegExp, breaks: RegExp, pick: (m: RegExpExecArray) => RootMeta, out: OwnerSpan[]): void {
+/** Every owner the roots or the slugs find in a text, in one walk. */
+function collect(ctx: WalkContext, text: string, search: RootSearch, breaks: RegExp, pick: (m: RegExpExecArray) => RootMeta, out: OwnerSpan[]): void {
   const starts = new PathStarts(text, breaks);
   const lines = new LineWindow(text);
-  re.lastIndex = 0;
-  for (let m = nextRoot(ctx, lines, re); m !== null; m = nextRoot(ctx, lines, re)) {
-    if (m[0].length === 0) re.lastIndex++;
+  const cursor = { at: 0 };
+  for (let m = nextRoot(ctx, lines, search, cursor); m !== null; m = nextRoot(ctx, lines, search, cursor)) {
+    if (m[0].length === 0) cursor.at++;
     const root = pick(m);
     const from = starts.at(m.index);
     const inHome = starts.homeIn === from && !starts.climbsTo(m.index);

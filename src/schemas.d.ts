@@ -1,17 +1,8 @@
-// The bundled schemas, compiled once at build time by scripts/build-schemas.mjs into dist/schemas.js.
+// The bundled schemas, compiled once at build time by scripts/build-schemas.mjs: dist/schemas.js
+// loads each kind's validator (dist/schemas/<kind>.cjs) the first time it is asked for.
 import type { ValidateFunction } from "ajv";
 
-export const config: ValidateFunction;
-export const fields: ValidateFunction;
-export const harness: ValidateFunction;
-export const homes: ValidateFunction;
-export const kit: ValidateFunction;
-export const pairing: ValidateFunction;
-export const payloads: ValidateFunction;
-export const provenance: ValidateFunction;
-export const recipe: ValidateFunction;
-export const refusals: ValidateFunction;
-export const secrets: ValidateFunction;
-export const sitting: ValidateFunction;
-export const transports: ValidateFunction;
-export const urls: ValidateFunction;
+export function validator(kind: "config" | "fields" | "harness" | "homes" | "kit" | "pairing" | "payloads" | "provenance" | "recipe" | "refusals" | "secrets" | "sitting" | "transports" | "urls"): ValidateFunction;
+
+/** The SHA-256 of each bundled rules file, by the kind whose schema it passed at build time. */
+export const bundledDigests: Readonly<Partial<Record<string, readonly string[]>>>;

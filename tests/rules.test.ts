@@ -1,10 +1,13 @@
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifier, classifyDocument } from "../src/classify.js";
 import { findRefusals } from "../src/refusals.js";
 import { captureOf, clearInMemory } from "./helpers.js";
-import { BUNDLED_RULES_DIR, loadRules } from "../src/io/load-rules.js";
+import { BUNDLED_RULES_DIR, checkBundled, loadRules } from "../src/io/load-rules.js";
+import { sha256Hex } from "../src/digest.js";
+import { bundledDigests, validator } from "../dist/schemas.js";
 import { pointerTokens, scanJson } from "../src/json/reader.js";
 import { nameGrammar, parseCaptureName } from "../src/capture-name.js";
 import { clear, tempDir } from "./helpers.js";
@@ -102,6 +105,32 @@ describe("rules as data", () => {
     recipe.events.push("teleport");
     writeFileSync(file, JSON.stringify(recipe));
     expect(() => loadRules(dir)).toThrow(/codex-measured\.json: event "teleport" is not in the codex catalogue/);
+  });
+
+  it("checks a bundled rules file against its schema unless its bytes are ones the build checked against that schema", () => {
+    const file = path.join(BUNDLED_RULES_DIR, "homes.json");
+    const bytes = readFileSync(file);
+    const broken = { ...JSON.parse(bytes.toString("utf8")), roots: "none" };
+    // The bytes the build checked as homes: they would pass again, so the value is not looked at.
+    expect(() => checkBundled("homes", broken, bytes, file)).not.toThrow();
+    // A byte more, or the same bytes read as another kind: checked, and refused naming the file and pointer.
+    expect(() => checkBundled("homes", broken, Buffer.concat([bytes, Buffer.from("\n")]), file)).toThrow(/homes\.json: does not match homes\.schema\.json at \/roots/);
+    expect(() => checkBundled("urls", broken, bytes, file)).toThrow(/homes\.json: does not match urls\.schema\.json/);
+  });
+
+  it("the build lists every bundled rules file by its digest, under a kind whose schema it passes", () => {
+    const files = readdirSync(BUNDLED_RULES_DIR, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json") && !f.startsWith("schemas"));
+    const byDigest = new Map(files.map((f) => [sha256Hex(readFileSync(path.join(BUNDLED_RULES_DIR, f))), f]));
+    const listed = Object.entries(bundledDigests).flatMap(([kind, digests]) => (digests ?? []).map((d) => [kind, d] as const));
+    expect(listed.length).toBe(files.length);
+    for (const [kind, digest] of listed) {
+      const f = byDigest.get(digest);
+      expect(f, `${kind} ${digest}`).toBeDefined();
+      expect(validator(kind as "homes")(JSON.parse(readFileSync(path.join(BUNDLED_RULES_DIR, f as string), "utf8"))), f).toBe(true);
+    }
+    // Loading the bundled rules then needs no validator: none is loaded.
+    const loaded = execFileSync(process.execPath, ["--input-type=module", "-e", `const r = await import(${JSON.stringify(path.resolve("dist/io/load-rules.js"))}); r.loadRules(); const { createRequire } = await import("node:module"); console.log(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)))`], { encoding: "utf8" });
+    expect(JSON.parse(loaded).filter((m: string) => m.includes("schemas"))).toEqual([]);
   });
 
   it("refuses a pairing scope that lies within a scope that is not coarser than it", () => {

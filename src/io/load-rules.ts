@@ -2,7 +2,8 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import type { ValidateFunction } from "ajv";
 import { layOver, overlayDefaults, readOverlay, sameFolder, type OverlayFile, type RuleParts } from "./rules-overlay.js";
-import * as bundled from "../schemas.js";
+import { bundledDigests, validator } from "../schemas.js";
+import { sha256Hex } from "../digest.js";
 import { RulesError } from "../errors.js";
 import { pointerTokens } from "../json/reader.js";
 import { BUNDLED_RULES_DIR, holdsRules } from "./rules-dir.js";
@@ -21,21 +22,33 @@ export type SchemaName = (typeof SCHEMA_NAMES)[number];
 
 /** The validators of the bundled schemas, compiled at build time: every rules file, bundled or a repository's, is checked by them. */
 function validatorOf(kind: SchemaName): ValidateFunction {
-  return bundled[kind];
+  return validator(kind);
 }
 
-function readJson(file: string): unknown {
-  let text: string;
+/** A rules file, read and parsed, with the bytes it was read from. */
+function readJson(file: string): { value: unknown; bytes: Buffer } {
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, "utf8");
+    bytes = readFileSync(file);
   } catch (err) {
     throw new RulesError(`${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
+  const text = bytes.toString("utf8");
   try {
-    return JSON.parse(text);
+    return { value: JSON.parse(text), bytes };
   } catch (err) {
     throw notJson(file, text);
   }
+}
+
+/**
+ * Checks a bundled rules file against its kind's schema. Bytes the build checked against that
+ * schema (listed by their SHA-256) would pass again: they are not checked twice. Any other bytes,
+ * a file changed after the build or one the build never saw, are checked.
+ */
+export function checkBundled(kind: SchemaName, value: unknown, bytes: Uint8Array, file: string): void {
+  if (bundledDigests[kind]?.includes(sha256Hex(bytes)) === true) return;
+  checkWith(validatorOf(kind), kind, value, file);
 }
 
 /** Validates a parsed document against one of the bundled schemas; throws naming the file and pointer. */
@@ -44,7 +57,6 @@ export function validateAgainst(kind: SchemaName, value: unknown, file: string):
 }
 
 function loadKind<T extends object>(rulesDir: string, sub: string, kind: SchemaName, origins?: Map<object, string>): T[] {
-  const validate = validatorOf(kind);
   const dir = path.join(rulesDir, sub);
   let names: string[];
   try {
@@ -54,8 +66,8 @@ function loadKind<T extends object>(rulesDir: string, sub: string, kind: SchemaN
   }
   return names.map((n) => {
     const file = path.join(dir, n);
-    const value = readJson(file);
-    checkWith(validate, kind, value, file);
+    const { value, bytes } = readJson(file);
+    checkBundled(kind, value, bytes, file);
     origins?.set(value as T, file);
     return value as T;
   });
@@ -108,8 +120,8 @@ function checkPairing(p: PairingRuleSet, file: string, check: (file: string, har
 
 function loadOne<T>(dir: string, name: string, kind: SchemaName): T {
   const file = path.join(dir, name);
-  const value = readJson(file);
-  checkWith(validatorOf(kind), kind, value, file);
+  const { value, bytes } = readJson(file);
+  checkBundled(kind, value, bytes, file);
   return value as T;
 }
 

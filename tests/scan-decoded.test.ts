@@ -7,6 +7,7 @@ import { loadRules } from "../src/io/load-rules.js";
 import { decodedValue, join, scanEngine, scanPass, type ScanInput } from "../src/passes/scan.js";
 import { WordFinder } from "../src/regex.js";
 import { PRESET_KEYWORDS } from "../src/scan-rules/preset-keywords.js";
+import { decodeBase64, decodeHex } from "../src/scan-rules/byte-runs.js";
 import { readSource } from "../src/scan-rules/readings.js";
 import type { ScanFinding } from "../src/types.js";
 import { clearJson, tempDir } from "./helpers.js";
@@ -286,6 +287,30 @@ describe("the scan reads what an encoding hides", () => {
     expect(missed).toEqual([]);
     // Each finding stands inside an encoded member's raw bytes, never at the note beside it.
     for (const f of result.findings) expect(f.pointer, `${f.file}: ${f.rule}`).not.toBe("/note");
+  });
+
+  it("decodes a run's base64 (either alphabet) and hex to the bytes Buffer.from gives, from any place in a text, whatever stands in it", () => {
+    const rnd = prng(41);
+    const pick = (alphabet: string, length: number): string => Array.from({ length }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join("");
+    const base64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_";
+    const hex = "0123456789abcdefABCDEF";
+    // Characters no run holds: each must leave the answer Buffer.from's (a letter above ASCII, "@" and "`" beside the hex letters' codes).
+    const stray = "=. @`\u00e9\u0130\u0141:G\n\ud83d";
+    let lastLone = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const odd = rnd() < 0.15;
+      const run = pick(odd ? base64 + stray : base64, Math.floor(rnd() * 80));
+      const before = pick("xyz", Math.floor(rnd() * 3));
+      const text = `${before}${run}"`;
+      expect(decodeBase64(text, before.length, before.length + run.length).equals(Buffer.from(run, "base64")), JSON.stringify(run)).toBe(true);
+      if (!odd && run.length % 4 === 1) lastLone++;
+      const digits = pick(odd ? hex + stray : hex, 2 * Math.floor(rnd() * 40));
+      expect(decodeHex(`${before}${digits}"`, before.length, before.length + digits.length).equals(Buffer.from(digits, "hex")), JSON.stringify(digits)).toBe(true);
+    }
+    // Every last group was met: a lone character, two and three.
+    expect(lastLone).toBeGreaterThan(1000);
+    expect(decodeBase64("QUJDREU", 0, 7).toString()).toBe("ABCDE");
+    expect(decodeHex("xx6B65", 2, 6).toString()).toBe("ke");
   });
 
   it("reads a base64 run of megabytes and a string of 40,000 short runs whole, without a stack overflow", async () => {

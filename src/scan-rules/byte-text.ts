@@ -33,21 +33,30 @@ function textCharLength(bytes: Buffer, i: number): number {
   return (b >= 0x20 && b !== 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d ? 1 : 0;
 }
 
-/** Each maximal stretch of text characters, [start, end) in bytes. */
-function textStretches(bytes: Buffer): [number, number][] {
-  const out: [number, number][] = [];
+/**
+ * Each maximal stretch of text characters long enough to be read among noise, [start, end) in
+ * bytes, and whether the bytes are one stretch whole. Noise holds a short stretch every few bytes:
+ * those are counted, not kept.
+ */
+function textStretches(bytes: Buffer): { long: [number, number][]; whole: boolean } {
+  const long: [number, number][] = [];
   let start = -1;
+  let count = 0;
   for (let i = 0; i < bytes.length; ) {
     const n = textCharLength(bytes, i);
     if (n > 0 && start === -1) start = i;
     if (n === 0 && start !== -1) {
-      out.push([start, i]);
+      count++;
+      if (i - start >= MIN_STRETCH) long.push([start, i]);
       start = -1;
     }
     i += Math.max(n, 1);
   }
-  if (start !== -1) out.push([start, bytes.length]);
-  return out;
+  if (start !== -1) {
+    count++;
+    if (bytes.length - start >= MIN_STRETCH) long.push([start, bytes.length]);
+  }
+  return { long, whole: count === 1 && start === 0 };
 }
 
 /** Whether every byte is part of a text character. */
@@ -138,16 +147,12 @@ export function textReadings(d: DecodedBytes, source: Reading): { readings: Read
 function textOf(d: DecodedBytes, source: Reading): { readings: Reading[]; whole: boolean } {
   // Most runs are words and identifiers that decode to a few bytes of noise: one look settles them.
   if (d.bytes.length < MIN_STRETCH && !isAllText(d.bytes)) return { readings: [], whole: false };
-  const stretches = textStretches(d.bytes);
-  const [first] = stretches;
-  const whole = stretches.length === 1 && first !== undefined && first[0] === 0 && first[1] === d.bytes.length;
+  const { long, whole } = textStretches(d.bytes);
   if (whole && !(d.group > 1 && d.bytes.length >= MIN_STRETCH)) {
     const reading = d.bytes.length >= MIN_TEXT ? readingOf(d, source, 0, d.bytes.length) : null;
     return { readings: reading ? [reading] : [], whole: reading !== null };
   }
   const readings: Reading[] = [];
-  for (const [a, b] of stretches) {
-    if (b - a >= MIN_STRETCH) for (const r of stretchReadings(d, source, a, b)) readings.push(r);
-  }
+  for (const [a, b] of long) for (const r of stretchReadings(d, source, a, b)) readings.push(r);
   return { readings, whole: whole && readings.length > 0 };
 }

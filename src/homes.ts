@@ -786,6 +786,9 @@ class LineWindow {
   }
 }
 
+/** How many patterns of some of the roots one search compiles at most. */
+const MAX_ROOT_PATTERNS = 16;
+
 /** One root's (or slug's) pattern, named where it is a root's, and the word it spells. */
 interface Alternative {
   source: string;
@@ -797,7 +800,8 @@ interface Alternative {
  * only those whose word the line holds. A root's match spells its word and stands in one line, so a
  * root left out finds nothing in that line: the first match, and the alternative it takes, are those
  * of every root together. Compiling costs as the pattern's size does, and a sitting's lines name
- * one or two kinds of root ("home", "Users"): only theirs are compiled.
+ * one or two kinds of root ("home", "Users"): only theirs are compiled. Rules with many words of
+ * roots could meet many sets of them; past a few, a line is searched with every root's pattern.
  */
 class RootSearch {
   readonly #alternatives: readonly Alternative[];
@@ -805,6 +809,7 @@ class RootSearch {
   readonly #compiled = new Map<string, RegExp | null>();
   #line: string | null = null;
   #pattern: RegExp | null = null;
+  #every: RegExp | null = null;
 
   constructor(
     alternatives: readonly Alternative[],
@@ -820,22 +825,26 @@ class RootSearch {
     const held = new Set(this.#words.filter((w) => w.test.test(line)).map((w) => w.word));
     const key = this.#words.map((w) => (held.has(w.word) ? "1" : "0")).join("");
     let pattern = this.#compiled.get(key);
-    if (pattern === undefined) {
-      const sources = this.#alternatives.filter((a) => held.has(a.word)).map((a) => a.source);
-      pattern = sources.length === 0 ? null : new RegExp(sources.join("|"), this.flags);
-      this.#compiled.set(key, pattern);
-    }
+    if (pattern === undefined && this.#compiled.size < MAX_ROOT_PATTERNS) this.#compiled.set(key, (pattern = this.#patternOf(held)));
+    else if (pattern === undefined) pattern = held.size === 0 ? null : (this.#every ??= this.#patternOf(null));
     this.#line = line;
     this.#pattern = pattern;
     return pattern;
   }
+
+  /** The pattern of the alternatives whose word is held (of all of them, for null); null for none. */
+  #patternOf(held: ReadonlySet<string> | null): RegExp | null {
+    const sources = this.#alternatives.filter((a) => held === null || held.has(a.word)).map((a) => a.source);
+    return sources.length === 0 ? null : new RegExp(sources.join("|"), this.flags);
+  }
 }
 
 /**
- * The next match of the roots (or the slugs) from `cursor.at`, in full-text places. A root spells one of the keywords
- * and holds no line break, so a match stands in a line that holds a keyword: each such line is
- * searched alone and no other, and a long text (a command's whole output) is not tried at every
- * place. Seen from a line, its edges read as a line break reads: no lookaround of a root takes one.
+ * The next match of the roots (or the slugs) from `cursor.at`, in full-text places. A root spells
+ * one of the roots' words and holds no line break, so a match stands in a line that holds such a
+ * word: each such line is searched alone and no other, and a long text (a command's whole output)
+ * is not tried at every place. Seen from a line, its edges read as a line break reads: no
+ * lookaround of a root takes one.
  */
 function nextRoot(ctx: WalkContext, lines: LineWindow, search: RootSearch, cursor: { at: number }): RegExpExecArray | null {
   const { text } = lines;

@@ -55,6 +55,18 @@ describe("the home grammar (rules/homes.json)", () => {
     }
   });
 
+  it("a repository's roots of many words: a line holding any set of them finds each owner, however many sets the texts hold", () => {
+    const words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"];
+    const extra = words.map((w): (typeof rules.homes.roots)[number] => ({ id: `own-${w}`, root: `/${w}`, separators: ["/"], owner: "segment", examples: [{ text: `/${w}/ann`, owner: "ann" }] }));
+    const wider = homeGrammar({ ...rules.homes, roots: [...rules.homes.roots, ...extra] });
+    // Every set of the eight words, each on one line with a home of its own: far more sets than one search keeps patterns for.
+    for (let set = 1; set < 1 << words.length; set++) {
+      const held = words.filter((_, i) => (set >> i) & 1);
+      const text = `x\n${held.map((w, i) => `/${w}/own${i}x${set}/p`).join(" and ")} /home/ann${set}/q\ny`;
+      expect(wider.realOwners(text).map((o) => o.owner), text).toEqual([...held.map((_, i) => `own${i}x${set}`), `ann${set}`]);
+    }
+  });
+
   it("a repository's root written in letters beyond ASCII, or in none, is found in every spelling of its separators", () => {
     const extra: (typeof rules.homes.roots)[number][] = [
       { id: "jp-users", root: "/ユーザー", separators: ["/", "\\"], owner: "segment-with-spaces", examples: [{ text: "/ユーザー/ann", owner: "ann" }] },

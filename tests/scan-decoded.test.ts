@@ -8,6 +8,7 @@ import { decodedValue, join, scanEngine, scanPass, type ScanInput } from "../src
 import { WordFinder } from "../src/regex.js";
 import { PRESET_KEYWORDS } from "../src/scan-rules/preset-keywords.js";
 import { decodeBase64, decodeHex } from "../src/scan-rules/byte-runs.js";
+import { textReadings } from "../src/scan-rules/byte-text.js";
 import { readSource } from "../src/scan-rules/readings.js";
 import type { ScanFinding } from "../src/types.js";
 import { clearJson, tempDir } from "./helpers.js";
@@ -311,6 +312,31 @@ describe("the scan reads what an encoding hides", () => {
     expect(lastLone).toBeGreaterThan(1000);
     expect(decodeBase64("QUJDREU", 0, 7).toString()).toBe("ABCDE");
     expect(decodeHex("xx6B65", 2, 6).toString()).toBe("ke");
+  });
+
+  it("decoded bytes are text whole only where one stretch of text is all of them; text among noise is read, and is not whole", () => {
+    const source = { text: "x".repeat(400), rawAt: (i: number) => i };
+    const words = Buffer.from("the quick brown fox jumps over the lazy dog");
+    const noise = Buffer.from([0x00, 0x01, 0x02, 0xff, 0x03]);
+    const read = (bytes: Buffer, group: number): { texts: string[]; whole: boolean } => {
+      const { readings, whole } = textReadings({ bytes, sourceAt: (j) => j, group }, source);
+      return { texts: readings.map((r) => r.text), whole };
+    };
+    for (const group of [1, 3]) {
+      // Whole: read all of it (and, where bytes decode in groups, its edges again).
+      const all = read(words, group);
+      expect(all.whole).toBe(true);
+      expect(all.texts[0]).toBe(words.toString());
+      // One stretch of text, then noise (or noise, then text; or text on both sides): read, never whole.
+      for (const bytes of [Buffer.concat([words, noise]), Buffer.concat([noise, words]), Buffer.concat([words, noise, words])]) {
+        const got = read(bytes, group);
+        expect(got.whole, `${group} ${bytes.toString("hex")}`).toBe(false);
+        expect(got.texts.some((t) => t.includes("quick brown fox")), `${group} ${bytes.toString("hex")}`).toBe(true);
+      }
+    }
+    // Short stretches among noise are no reading; nor is noise alone.
+    expect(read(Buffer.from("ab\u0000cd\u0001ef\u0002gh\u0003ij\u0004kl\u0005mn\u0006op"), 1)).toEqual({ texts: [], whole: false });
+    expect(read(noise, 1)).toEqual({ texts: [], whole: false });
   });
 
   it("reads a base64 run of megabytes and a string of 40,000 short runs whole, without a stack overflow", async () => {

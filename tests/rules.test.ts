@@ -10,7 +10,7 @@ import { sha256Hex } from "../src/digest.js";
 import { bundledDigests, validator } from "../dist/schemas.js";
 import { pointerTokens, scanJson } from "../src/json/reader.js";
 import { nameGrammar, parseCaptureName } from "../src/capture-name.js";
-import { clear, tempDir } from "./helpers.js";
+import { clear, PROJECT_ROOT, tempDir } from "./helpers.js";
 
 const rules = loadRules();
 const STRING_CLASSES = new Set(["identifier", "path", "free-text", "enum", "timestamp", "url"]);
@@ -129,7 +129,7 @@ describe("rules as data", () => {
       expect(validator(kind as "homes")(JSON.parse(readFileSync(path.join(BUNDLED_RULES_DIR, f as string), "utf8"))), f).toBe(true);
     }
     // Loading the bundled rules then needs no validator: none is loaded.
-    const loaded = execFileSync(process.execPath, ["--input-type=module", "-e", `const r = await import(${JSON.stringify(path.resolve("dist/io/load-rules.js"))}); r.loadRules(); const { createRequire } = await import("node:module"); console.log(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)))`], { encoding: "utf8" });
+    const loaded = execFileSync(process.execPath, ["--input-type=module", "-e", `const r = await import(${JSON.stringify(path.join(PROJECT_ROOT, "dist", "io", "load-rules.js"))}); r.loadRules(); const { createRequire } = await import("node:module"); console.log(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)))`], { encoding: "utf8" });
     expect(JSON.parse(loaded).filter((m: string) => m.includes("schemas"))).toEqual([]);
   });
 

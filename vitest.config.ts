@@ -6,7 +6,6 @@ export default defineConfig({
     // The schema validators are compiled at build time into dist/ (the global setup builds first).
     alias: [
       { find: /^\.\.\/schemas\.js$/, replacement: path.resolve(import.meta.dirname, "dist", "schemas.js") },
-      { find: /^\.\.\/schemas\/([a-z]+)\.js$/, replacement: path.resolve(import.meta.dirname, "dist", "schemas", "$1.js") },
     ],
   },
   test: {

@@ -1,8 +1,8 @@
 // Compiles every bundled JSON Schema once, at build time, into standalone validators, so a run
 // loads no schema compiler. Ajv 2020 in strict mode. Each schema gets a CommonJS module of its own
 // (dist/schemas/<kind>.cjs), which dist/schemas.js requires the first time a file of that kind is
-// checked: a run loads only the validators it uses. clear.config.json's validator is also an ES
-// module (dist/schemas/config.js), which the gate imports.
+// checked: a run loads only the validators it uses (the gate, where a repository has a
+// clear.config.json, only the config's).
 //
 // The bundled rules files are checked here too, each against its kind's schema, and the build
 // fails on one that does not pass. dist/schemas.js lists the SHA-256 of each file that passed,
@@ -20,11 +20,10 @@ const dir = path.join(root, "rules", "schemas");
 const out = path.join(root, "dist", "schemas");
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
-const compiler = (esm) => new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true, code: { source: true, esm } });
-const [asEsm, asCjs] = [compiler(true), compiler(false)];
+const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true, code: { source: true, esm: false } });
 const kinds = [];
 for (const file of readdirSync(dir).filter((f) => f.endsWith(".schema.json")).sort()) {
-  for (const ajv of [asEsm, asCjs]) ajv.addSchema(JSON.parse(readFileSync(path.join(dir, file), "utf8")), file);
+  ajv.addSchema(JSON.parse(readFileSync(path.join(dir, file), "utf8")), file);
   kinds.push([file.replace(/\.schema\.json$/, ""), file]);
 }
 
@@ -34,25 +33,19 @@ const INLINE = {
   "ajv/dist/runtime/ucs2length": "{ default: (text) => { let n = 0; for (const _ of text) n++; return n; } }",
 };
 
-/** One schema's standalone module. Either kind reaches Ajv's runtime helpers with require(): each is said in place, or imported. */
-function moduleOf(file, ajv) {
-  const runtime = new Map();
+/** One schema's standalone CommonJS module. The Ajv runtime helpers it would require() are said in place: it loads nothing else. */
+function moduleOf(file) {
+  const helpers = new Map();
   const code = standaloneCode.default(ajv, { validate: file }).replace(/require\("(ajv\/dist\/runtime\/[a-z0-9]+)"\)/gi, (_m, mod) => {
-    if (!runtime.has(mod)) runtime.set(mod, `runtime${runtime.size}`);
-    return runtime.get(mod);
+    if (!INLINE[mod]) throw new Error(`${file}: its validator needs ${mod}, which is not said in place here`);
+    if (!helpers.has(mod)) helpers.set(mod, `runtime${helpers.size}`);
+    return helpers.get(mod);
   });
-  // Node hands a CommonJS module over as its exports object, other loaders as its default export.
-  const imported = (mod, name) => `import * as ${name}Module from "${mod}.js";\nconst ${name} = { default: ${name}Module.default?.default ?? ${name}Module.default };`;
-  const imports = [...runtime].map(([mod, name]) => (INLINE[mod] ? `const ${name} = ${INLINE[mod]};` : imported(mod, name))).join("\n");
-  return `${imports}\n${code.replace(/^"use strict";/, "")}`;
+  const said = [...helpers].map(([mod, name]) => `const ${name} = ${INLINE[mod]};`).join("\n");
+  return `"use strict";\n${said}\n${code.replace(/^"use strict";/, "")}`;
 }
 
-for (const [kind, file] of kinds) {
-  const cjs = moduleOf(file, asCjs);
-  if (/\bimport\b[^(]*\bfrom\b/.test(cjs)) throw new Error(`${file}: its validator needs a runtime helper that is not said in place`);
-  writeFileSync(path.join(out, `${kind}.cjs`), `"use strict";\n${cjs}`);
-}
-writeFileSync(path.join(out, "config.js"), moduleOf("config.schema.json", asEsm));
+for (const [kind, file] of kinds) writeFileSync(path.join(out, `${kind}.cjs`), moduleOf(file));
 
 // Where each kind of bundled rules lives (src/io/load-rules.ts reads them so). A file listed under
 // a kind it is not read as is only checked again at run time.
@@ -64,7 +57,7 @@ const rulesDir = path.join(root, "rules");
 const checked = {};
 for (const [kind, where] of Object.entries(BUNDLED)) {
   const files = where.endsWith("/") ? readdirSync(path.join(rulesDir, where)).filter((n) => n.endsWith(".json")).sort().map((n) => where + n) : [where];
-  const validate = asCjs.getSchema(`${kind}.schema.json`);
+  const validate = ajv.getSchema(`${kind}.schema.json`);
   checked[kind] = files.map((f) => {
     const bytes = readFileSync(path.join(rulesDir, f));
     if (!validate(JSON.parse(bytes.toString("utf8")))) throw new Error(`rules/${f}: does not pass ${kind}.schema.json: ${JSON.stringify(validate.errors)}`);

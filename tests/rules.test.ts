@@ -128,9 +128,20 @@ describe("rules as data", () => {
       expect(f, `${kind} ${digest}`).toBeDefined();
       expect(validator(kind as "homes")(JSON.parse(readFileSync(path.join(BUNDLED_RULES_DIR, f as string), "utf8"))), f).toBe(true);
     }
-    // Loading the bundled rules then needs no validator: none is loaded.
-    const loaded = execFileSync(process.execPath, ["--input-type=module", "-e", `const r = await import(${JSON.stringify(path.join(PROJECT_ROOT, "dist", "io", "load-rules.js"))}); r.loadRules(); const { createRequire } = await import("node:module"); console.log(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)))`], { encoding: "utf8" });
-    expect(JSON.parse(loaded).filter((m: string) => m.includes("schemas"))).toEqual([]);
+    // Loading the bundled rules then needs no validator: none is loaded. A repository's
+    // clear.config.json loads the config's alone.
+    const withConfig = tempDir();
+    writeFileSync(path.join(withConfig, "clear.config.json"), JSON.stringify({ paths: { fixtures: "data" } }));
+    const validatorsLoaded = (root: string): string[] => {
+      const script = `const dist = ${JSON.stringify(path.join(PROJECT_ROOT, "dist", "io"))};
+const { loadRules } = await import(dist + "/load-rules.js"); const { loadConfig } = await import(dist + "/repo.js");
+loadRules(); loadConfig(${JSON.stringify(root)});
+const { createRequire } = await import("node:module"); console.log(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)));`;
+      const loaded = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" })) as string[];
+      return loaded.filter((m) => m.includes("schemas")).map((m) => path.basename(m));
+    };
+    expect(validatorsLoaded(tempDir())).toEqual([]);
+    expect(validatorsLoaded(withConfig)).toEqual(["config.cjs"]);
   });
 
   it("refuses a pairing scope that lies within a scope that is not coarser than it", () => {

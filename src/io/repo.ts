@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { RulesError } from "../errors.js";
-import { validate as configSchema } from "../schemas/config.js";
+import { validator } from "../schemas.js";
 import { BUNDLED_RULES_DIR, holdsRules } from "./rules-dir.js";
 import { checkWith, notJson } from "./schema-errors.js";
 import { gitTopLevel } from "./top-level.js";
@@ -32,7 +32,7 @@ export function parseConfigText(text: string, shownAs: string): ClearConfig {
   } catch {
     throw notJson(shownAs, text);
   }
-  checkWith(configSchema, "config", value, shownAs);
+  checkWith(validator("config"), "config", value, shownAs);
   return value as ClearConfig;
 }
 

@@ -10,21 +10,13 @@ import { HOME_OWNER_RULE } from "./scan-rules/home-owner.js";
 import { RulesError, validateAgainst } from "./io/load-rules.js";
 import { listCaptureDir, readCaptureEntries } from "./io/read-capture-dir.js";
 import { sittingShownFrom } from "./io/repo.js";
-import { pairingAsKept } from "./passes/kept-ids.js";
 import { CONFIG_FILE, placesOf, repoPaths } from "./io/repo-tree.js";
-import { withRunLock } from "./io/run-lock.js";
 import type { Setting } from "./io/setting.js";
-import { readRepoFile, writeRepoFiles } from "./io/write-repo.js";
 import { inventoryContext, inventoryPass, unknownRecipes } from "./passes/inventory.js";
-import { kitPass } from "./passes/kit.js";
 import { identifiersOf, pairPass, placeholderTest } from "./passes/pair.js";
-import { provenancePass } from "./passes/provenance.js";
-import { batchId, recordBatch } from "./passes/record.js";
-import { selectPass } from "./passes/select.js";
 import { holdsContact } from "./passes/substitute/final-check.js";
 import { sittingNames, substitutePass, type CompanionText, type SittingNames } from "./passes/substitute/index.js";
-import { parseRecord, type ListedFixture } from "./record/parse.js";
-import { alreadyAccepted, withBatch } from "./record/write.js";
+import type { ListedFixture } from "./record/parse.js";
 import type { Capture, CaptureEntry, FixtureOut, Inventory, Kit, Pairing, ScanResult, Selection, Sitting, SittingInfo, Substitution } from "./types.js";
 
 // The one line: a sitting read once, at the edge, into parsed captures; then inventory (each
@@ -199,9 +191,9 @@ export function companionMask(line: Pick<Line, "names">, setting: Setting, refus
 
 async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixtures: FixtureOut[], setting: Setting, options: LineOptions): Promise<Pick<Line, "fixtures" | "scan" | "batch">> {
   say(setting, line.captures.length, `scanning ${fixtures.length} fixtures`);
-  // The scanner and the kit's edge load only for the record: inventory, pair and select start without them.
+  // The scanner, the kit's edge and the record's passes load only for the record: inventory, pair and select start without them.
   const { scanEngine, scanPass, sittingEngine } = await import("./passes/scan.js");
-  const { committedTransports } = await import("./io/kit.js");
+  const [{ committedTransports }, { kitPass }, { batchId, recordBatch }, { parseRecord }] = await Promise.all([import("./io/kit.js"), import("./passes/kit.js"), import("./passes/record.js"), import("./record/parse.js")]);
   const engine = sittingEngine(setting.rules, line.names);
   const scanOf = (inputs: { file: string; text: string }[]): Promise<ScanResult> => scanPass(inputs, engine, setting.display);
   // Waivers a person wrote in clear.config.json apply to the fixtures only, and the batch lists them.
@@ -311,10 +303,13 @@ export async function runLine(setting: Setting, dir: string, until: Stage, optio
     const why = refused.map((f) => `${f.report.name} (${[...new Set(f.report.refused.map((x) => x.code))].join(", ")})`);
     throw new UsageError(`--choose: refused, so it cannot be a fixture: ${why.join(", ")}; choose another capture of its event`);
   }
+  // Selection and the record load only for the commands that run the line that far.
+  const [{ pairingAsKept }, { selectPass }] = await Promise.all([import("./passes/kept-ids.js"), import("./passes/select.js")]);
   // From here on, what is written of the pairs says only the ids a committed fixture keeps.
   Object.assign(line, pairingAsKept(line.pairing, selectPass(captures, line.substitution, line.pairing, setting.rules, options.choose ?? []), line.substitution, pairIds));
   if (until === "select") return line;
   const paths = repoPaths(setting.config);
+  const [{ provenancePass }, { batchId }] = await Promise.all([import("./passes/provenance.js"), import("./passes/record.js")]);
   // A secret shape in a kit's text is refused with its field before anything is written (recorded); homes and names are masked here already.
   const fixtures = provenancePass(sitting, captures, line.substitution, line.pairing, line.selection, paths.fixtures, batchId(captures), companionMask(line, setting));
   Object.assign(line, await recorded(line, fixtures, setting, options));
@@ -377,6 +372,7 @@ function chosenOncePerEvent(captures: Capture[], choose: string[]): void {
 /** `clear run`: the whole line, then the fixtures, their sidecars and the batch written, all or nothing, one run at a time. */
 export async function clearIntoRepo(setting: Setting, root: string, captureDir: string | undefined, options: LineOptions = {}): Promise<RunResult> {
   const paths = repoPaths(setting.config);
+  const [{ withRunLock }, { readRepoFile, writeRepoFiles }, { alreadyAccepted, withBatch }] = await Promise.all([import("./io/run-lock.js"), import("./io/write-repo.js"), import("./record/write.js")]);
   return withRunLock(root, async () => {
     await refuseLinks(root, paths);
     const line = await runLine(setting, captureDir ?? path.join(root, paths.capturesInbox), "record", options);

@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -31,6 +31,37 @@ describe("one clear run", () => {
     expect(captures.length).toBeGreaterThan(120);
     const parsed = captures.map((n) => [n, counts.get(readFileSync(path.join(dir, n), "utf8")) ?? 0] as const);
     expect(parsed.filter(([, n]) => n !== 1)).toEqual([]);
+  });
+});
+
+describe("a command loads what its stages use", () => {
+  /** The tool's own modules a command's process loads, by a resolve hook that logs each. */
+  function toolModules(args: string[], cwd: string): string[] {
+    const dir = tempDir("clear-loads-");
+    const log = path.join(dir, "resolved.log");
+    const hooks = path.join(dir, "hooks.mjs");
+    writeFileSync(hooks, `import { appendFileSync } from "node:fs";\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + "\\n"); return r; }\n`);
+    const register = `data:text/javascript,import{register}from"node:module";register(${JSON.stringify(`file://${hooks}`)});`;
+    const r = spawnSync(process.execPath, ["--import", register, path.join(PROJECT_ROOT, "dist", "cli.js"), ...args], { cwd, encoding: "utf8" });
+    expect([0, 1], `${args[0]}: ${r.stderr}`).toContain(r.status);
+    const dist = path.join(PROJECT_ROOT, "dist");
+    return readFileSync(log, "utf8").split("\n").filter((u) => u.startsWith(`file://${dist}/`)).map((u) => path.relative(dist, new URL(u).pathname));
+  }
+
+  it("inventory, pair and substitute load no selection, record or repository writer, and no schema validator where no file needs one", () => {
+    const dir = tempDir("clear-loads-sitting-");
+    makeRealisticSitting(dir, 12, 3);
+    const out = tempDir("clear-loads-out-");
+    const later = /^(passes\/(select|kept-ids|provenance|record|record-evidence|record-text|kit)|record\/write|io\/(write-repo|run-lock)|schemas\/)/;
+    for (const args of [["inventory", dir, "--json"], ["pair", dir, "--json"], ["substitute", dir, "--out", path.join(out, "x"), "--json"]]) {
+      const loaded = toolModules(args, out);
+      expect(loaded, args[0]).toContain("line.js");
+      expect(loaded.filter((m) => later.test(m)), args[0]).toEqual([]);
+    }
+    // A run loads them.
+    const root = tempDir("clear-loads-root-");
+    execFileSync("git", ["init", "-q", root]);
+    expect(toolModules(["run", dir, "--root", root, "--json"], root)).toEqual(expect.arrayContaining(["passes/select.js", "passes/record.js", "io/write-repo.js"]));
   });
 });
 

@@ -191,7 +191,7 @@ export function companionMask(line: Pick<Line, "names">, setting: Setting, refus
 
 async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixtures: FixtureOut[], setting: Setting, options: LineOptions): Promise<Pick<Line, "fixtures" | "scan" | "batch">> {
   say(setting, line.captures.length, `scanning ${fixtures.length} fixtures`);
-  // The scanner, the kit's edge and the record's passes load only for the record: inventory, pair and select start without them.
+  // The scanner, the kit's edge and the record's passes load for the record: the line's earlier stages start without them.
   const { scanEngine, scanPass, sittingEngine } = await import("./passes/scan.js");
   const [{ committedTransports }, { kitPass }, { batchId, recordBatch }, { parseRecord }] = await Promise.all([import("./io/kit.js"), import("./passes/kit.js"), import("./passes/record.js"), import("./record/parse.js")]);
   const engine = sittingEngine(setting.rules, line.names);

@@ -8,7 +8,8 @@ export const HEAP_GROWING_PERCENT = 30;
  * A clear process keeps its heap near what it holds live. V8 picks how far a heap may grow by how
  * fast it collects, up to four times what was live; a sitting read whole keeps much of its heap
  * live, so `clear run` at 10,000 captures peaked at 280 MB with 78 MB live, and at about 216 MB
- * held to 30% (bench/RESULTS.md), with no change in time measured at 2,000 or 10,000 captures.
+ * held to 30% (bench/RESULTS.md); the collections it adds cost a few percent of cpu time at 2,000
+ * captures.
  * V8 reads the flag each time it sets the next limit, so setting it once the process has started
  * takes effect (tests/heap.test.ts checks that it does); only a command's process sets it, never
  * a process that loads the library.

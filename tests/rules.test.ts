@@ -1,5 +1,5 @@
-import { execFileSync } from "node:child_process";
-import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifier, classifyDocument } from "../src/classify.js";
@@ -142,6 +142,34 @@ const { createRequire } = await import("node:module"); console.log(JSON.stringif
     };
     expect(validatorsLoaded(tempDir())).toEqual([]);
     expect(validatorsLoaded(withConfig)).toEqual(["config.cjs"]);
+  });
+
+  it("an install that lacks a validator refuses every file of that kind, saying so; it never takes one unchecked", () => {
+    // A copy of the install (the build, with the rules and the dependencies beside it) missing the config's validator.
+    const install = tempDir("clear-install-");
+    cpSync(path.join(PROJECT_ROOT, "dist"), path.join(install, "dist"), { recursive: true });
+    for (const linked of ["rules", "node_modules"]) symlinkSync(path.join(PROJECT_ROOT, linked), path.join(install, linked));
+    cpSync(path.join(PROJECT_ROOT, "package.json"), path.join(install, "package.json"));
+    rmSync(path.join(install, "dist", "schemas", "config.cjs"));
+    const sitting = path.join(PROJECT_ROOT, "examples", "sitting");
+    const repo = (config: string | null): string => {
+      const root = tempDir("clear-install-repo-");
+      execFileSync("git", ["init", "-q", root]);
+      if (config !== null) writeFileSync(path.join(root, "clear.config.json"), config);
+      return root;
+    };
+    const cli = (root: string) => spawnSync(process.execPath, [path.join(install, "dist", "cli.js"), "run", sitting, "--root", root, "--json"], { encoding: "utf8" });
+    for (const config of [JSON.stringify({ paths: { fixtures: "data" } }), JSON.stringify({ paths: { fixtures: 7 } })]) {
+      const root = repo(config);
+      const r = cli(root);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toContain("config.schema.json: its validator (dist/schemas/config.cjs) cannot be loaded (MODULE_NOT_FOUND); this install of the tool is incomplete, reinstall it");
+      expect(JSON.parse(r.stdout).ok).toBe(false);
+      expect(readdirSync(root)).toEqual([".git", "clear.config.json"]);
+    }
+    // Where no file needs it, the install works.
+    const plain = cli(repo(null));
+    expect(plain.status, plain.stderr).toBe(0);
   });
 
   it("refuses a pairing scope that lies within a scope that is not coarser than it", () => {

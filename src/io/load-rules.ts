@@ -2,12 +2,12 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import type { ValidateFunction } from "ajv";
 import { layOver, overlayDefaults, readOverlay, sameFolder, type OverlayFile, type RuleParts } from "./rules-overlay.js";
-import { bundledDigests, validator } from "../schemas.js";
+import { bundledDigests } from "../schemas.js";
 import { sha256Hex } from "../digest.js";
 import { RulesError } from "../errors.js";
 import { pointerTokens } from "../json/reader.js";
 import { BUNDLED_RULES_DIR, holdsRules } from "./rules-dir.js";
-import { checkWith, notJson } from "./schema-errors.js";
+import { checkWith, notJson, validatorFor } from "./schema-errors.js";
 import type { PayloadRules, FieldRule, FieldRuleSet, HarnessCatalogue, HomeRules, PairingRuleSet, Recipe, RefusalRules, Rules, SecretRules, TransportRules, UrlRules } from "../types.js";
 
 // Rules live in rules/ as JSON; each kind has a JSON Schema there, compiled once in strict mode at
@@ -22,7 +22,7 @@ export type SchemaName = (typeof SCHEMA_NAMES)[number];
 
 /** The validators of the bundled schemas, compiled at build time: every rules file, bundled or a repository's, is checked by them. */
 function validatorOf(kind: SchemaName): ValidateFunction {
-  return validator(kind);
+  return validatorFor(kind);
 }
 
 /** A rules file, read and parsed, with the bytes it was read from. */

@@ -1,9 +1,8 @@
 import { existsSync, lstatSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { RulesError } from "../errors.js";
-import { validator } from "../schemas.js";
 import { BUNDLED_RULES_DIR, holdsRules } from "./rules-dir.js";
-import { checkWith, notJson } from "./schema-errors.js";
+import { checkWith, notJson, validatorFor } from "./schema-errors.js";
 import { gitTopLevel } from "./top-level.js";
 
 export { gitTopLevel };
@@ -32,7 +31,7 @@ export function parseConfigText(text: string, shownAs: string): ClearConfig {
   } catch {
     throw notJson(shownAs, text);
   }
-  checkWith(validator("config"), "config", value, shownAs);
+  checkWith(validatorFor("config"), "config", value, shownAs);
   return value as ClearConfig;
 }
 

@@ -1,6 +1,7 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { RulesError } from "../errors.js";
 import { JsonScanError, placeOf, pointerTokens, scanJson } from "../json/reader.js";
+import { validator } from "../schemas.js";
 
 // What a schema's validator found wrong, said in words with the pointer it stands at: every
 // rules file, the config, sitting.json and kit.json are checked through here.
@@ -25,6 +26,19 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): string
       return `at ${at}: ${words ?? e.message ?? "is invalid"}${extra}`;
     })
     .join("; ");
+}
+
+/**
+ * A bundled schema's validator, loaded on first use. One this install lacks (dist/schemas/<kind>.cjs
+ * deleted or unreadable) is an error saying so: no file of that kind is ever taken unchecked.
+ */
+export function validatorFor(kind: Parameters<typeof validator>[0]): ValidateFunction {
+  try {
+    return validator(kind);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException | null)?.code ?? "an error";
+    throw new RulesError(`${kind}.schema.json: its validator (dist/schemas/${kind}.cjs) cannot be loaded (${code}); this install of the tool is incomplete, reinstall it`);
+  }
 }
 
 /** Checks a parsed document with one schema's validator; throws naming the file and the pointer. */

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import type { ValidateFunction } from "ajv";
 import { layOver, overlayDefaults, readOverlay, sameFolder, type OverlayFile, type RuleParts } from "./rules-overlay.js";
 import { bundledDigests } from "../schemas.js";
 import { sha256Hex } from "../digest.js";
@@ -19,11 +18,6 @@ export { BUNDLED_RULES_DIR };
 
 const SCHEMA_NAMES = ["harness", "recipe", "fields", "pairing", "refusals", "homes", "urls", "secrets", "transports", "payloads", "config", "sitting", "kit", "provenance"] as const;
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
-
-/** The validators of the bundled schemas, compiled at build time: every rules file, bundled or a repository's, is checked by them. */
-function validatorOf(kind: SchemaName): ValidateFunction {
-  return validatorFor(kind);
-}
 
 /** A rules file, read and parsed, with the bytes it was read from. */
 function readJson(file: string): { value: unknown; bytes: Buffer } {
@@ -48,12 +42,12 @@ function readJson(file: string): { value: unknown; bytes: Buffer } {
  */
 export function checkBundled(kind: SchemaName, value: unknown, bytes: Uint8Array, file: string): void {
   if (bundledDigests[kind]?.includes(sha256Hex(bytes)) === true) return;
-  checkWith(validatorOf(kind), kind, value, file);
+  checkWith(validatorFor(kind), kind, value, file);
 }
 
 /** Validates a parsed document against one of the bundled schemas; throws naming the file and pointer. */
 export function validateAgainst(kind: SchemaName, value: unknown, file: string): void {
-  checkWith(validatorOf(kind), kind, value, file);
+  checkWith(validatorFor(kind), kind, value, file);
 }
 
 function loadKind<T extends object>(rulesDir: string, sub: string, kind: SchemaName, origins?: Map<object, string>): T[] {

@@ -164,6 +164,50 @@ describe("the gate, through installed hooks", () => {
     expect(JSON.parse(readFileSync(cache, "utf8"))).toEqual(held);
   });
 
+  it("refuses an accepted batch rewritten with its digest worked out again, at commit, push, verify and verify --rev and --range, naming the record's line", () => {
+    const root = repo();
+    const remote = tempDir("clear-remote-");
+    execFileSync("git", ["init", "-q", "--bare"], { cwd: remote });
+    g(root, "remote", "add", "origin", remote);
+    cleared(root, "ACCEPT");
+    expect(g(root, "commit", "-qm", "accepted").code).toBe(0);
+    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+    // Other bytes for a fixture, its row made to claim them, the batch's digest worked out again: every check of the record alone passes.
+    const rel = "fixtures/claude-code/2.1.261/session_end.json";
+    const before = readFileSync(path.join(root, rel));
+    const after = Buffer.from(before.toString("utf8").replace(/"reason":"[^"]*"/, '"reason":"edited"'));
+    expect(after.equals(before)).toBe(false);
+    const sha = (b: Buffer | string): string => createHash("sha256").update(b).digest("hex");
+    const file = path.join(root, "CLEARANCE.md");
+    const lines = readFileSync(file, "utf8").replace(sha(before), sha(after)).replace(`| ${before.length} |\n`, `| ${after.length} |\n`).split("\n");
+    const marker = lines.findIndex((l) => l.startsWith("<!-- clear:batch "));
+    const heading = lines.findIndex((l, i) => i > marker && l === "## User acceptance");
+    lines[marker] = (lines[marker] as string).replace(/sha256:[0-9a-f]{64}/, `sha256:${sha(lines.slice(marker + 1, heading).join("\n"))}`);
+    writeFileSync(file, lines.join("\n"));
+    writeFileSync(path.join(root, rel), after);
+    g(root, "add", "fixtures", "CLEARANCE.md");
+    const commit = g(root, "commit", "-qm", "rewritten");
+    expect(commit.code).not.toBe(0);
+    expect(commit.out).toContain("accepted-batch-rewritten");
+    expect(commit.out).toMatch(/CLEARANCE\.md line \d+/);
+    expect(commit.out).not.toContain("batch-edited");
+    const codes = (r: { json: Record<string, unknown> }): string[] => (r.json.findings as { code: string }[]).map((f) => f.code);
+    const worktree = clearJson(["verify"], { cwd: root });
+    expect(worktree.code).toBe(1);
+    expect(codes(worktree)).toEqual(["accepted-batch-rewritten"]);
+    expect(g(root, "commit", "-qm", "rewritten", "--no-verify").code).toBe(0);
+    expect(g(root, "push", "-q", "origin", "main").code).not.toBe(0);
+    for (const args of [["--rev", "HEAD"], ["--range", "HEAD~1..HEAD"]]) {
+      const r = clearJson(["verify", ...args], { cwd: root });
+      expect(r.code).toBe(1);
+      expect(codes(r)).toEqual(["accepted-batch-rewritten"]);
+    }
+    // The commit as accepted verifies, and so does the working tree once the rewrite is undone.
+    expect(clear(["verify", "--rev", "HEAD~1"], { cwd: root }).code).toBe(0);
+    g(root, "reset", "-q", "--hard", "HEAD~1");
+    expect(clear(["verify"], { cwd: root }).code).toBe(0);
+  });
+
   it("refuses to push a commit made with --no-verify, also on a new branch and a tag; allows a commit touching no fixture", () => {
     const root = repo();
     const remote = tempDir("clear-remote-");

@@ -1,3 +1,5 @@
+import { lstatSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { pushAll } from "../collections.js";
 import { UsageError } from "../errors.js";
 import { printable } from "../record/data.js";
@@ -7,7 +9,7 @@ import { parseConfigText, type ClearConfig } from "../io/repo.js";
 import { isBundledRules } from "../io/rules-dir.js";
 import type { CommitJudges } from "./commit-rules.js";
 import { candidatesFromGit, CONFIG_FILE, guardedFromGit, inOtherSpelling, placesOf, repoPaths, touchesPlaces, wholeTree } from "../io/repo-tree.js";
-import { verifyPass, type RawCaptureJudge } from "../passes/verify.js";
+import { acceptedRewritten, verifyPass, type RawCaptureJudge } from "../passes/verify.js";
 import type { RepoLayout } from "../types.js";
 
 type Judge = () => Promise<RawCaptureJudge>;
@@ -73,6 +75,53 @@ export function configAt(root: string, source: string, listed?: TreeEntry[]): Cl
   return parseConfigText(bytes.toString("utf8"), `${CONFIG_FILE} in ${source === "index" ? "the index" : `commit ${source.slice(0, 12)}`}`);
 }
 
+/**
+ * The object the record's path names at a commit, or in the index ("index"); null where there is
+ * none, or the commit is not here (a shallow clone's edge). A link's or a submodule's object reads
+ * as no batch at all, and the verify pass refuses it where it stands.
+ */
+function recordBlob(root: string, source: string, layout: RepoLayout): string | null {
+  if (source === "index") return lsIndex([layout.clearance], root).find((e) => e.path === layout.clearance)?.sha ?? null;
+  return objectsNamed([`${source}:${layout.clearance}`], root)[0]?.id ?? null;
+}
+
+/** A state of the record: a commit or the index, with the layout it holds. */
+interface RecordState {
+  source: string;
+  layout: RepoLayout;
+}
+
+/** Batches accepted in `before` that `after` holds with other text (see acceptedRewritten); nothing is read where the record is the same blob. */
+function rewrittenSince(root: string, before: RecordState, after: RecordState): Finding[] {
+  const [was, now] = [recordBlob(root, before.source, before.layout), recordBlob(root, after.source, after.layout)];
+  if (was === null || now === null || was === now) return [];
+  const blobs = readBlobs([was, now], root);
+  const text = (id: string): string => (blobs.get(id) ?? Buffer.alloc(0)).toString("utf8");
+  return acceptedRewritten(text(was), text(now), after.layout.clearance, `commit ${before.source.slice(0, 12)}`);
+}
+
+/** `clear verify` of the working tree: batches the last commit accepted that the record on disk (a regular file, never a link) holds with other text. */
+export function rewrittenInWorkingTree(root: string, layout: RepoLayout): Finding[] {
+  const head = headCommit(root);
+  const file = path.join(root, layout.clearance);
+  if (head === null || lstatSync(file, { throwIfNoEntry: false })?.isFile() !== true) return [];
+  const was = recordBlob(root, head, repoPaths(configAt(root, head)));
+  const before = was === null ? null : readBlobs([was], root).get(was);
+  return before ? acceptedRewritten(before.toString("utf8"), readFileSync(file, "utf8"), layout.clearance, `commit ${head.slice(0, 12)}`) : [];
+}
+
+/** The commit HEAD names, or null before the first commit. */
+export function headCommit(root: string): string | null {
+  return gitMaybe(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], root)?.toString("utf8").trim() || null;
+}
+
+/** The parents a commit object names. */
+function parentsOf(object: Buffer | undefined): string[] {
+  if (!object) return [];
+  const header = object.subarray(0, Math.max(0, object.indexOf("\n\n"))).toString("utf8");
+  return [...header.matchAll(/^parent ([0-9a-f]{40,64})$/gm)].map((m) => m[1] as string);
+}
+
 /** The staged change, checked: the places when touched (by the working tree's layout or the staged one), and every file it brings. */
 export async function checkStaged(root: string, workingLayout: RepoLayout, check: Judge): Promise<Finding[]> {
   const changes = stagedChanges(root);
@@ -85,7 +134,10 @@ export async function checkStaged(root: string, workingLayout: RepoLayout, check
   const touched = touchesPlaces(paths, workingLayout) || touchesPlaces(paths, staged);
   const sameLayout = JSON.stringify(placesOf(staged)) === JSON.stringify(defaults);
   const otherSpelling = inOtherSpelling(spellingPaths(changes, () => lsIndex([], root).map((e) => e.path)), staged);
-  return verifyPass({ guarded: touched ? guardedFromGit(root, staged, "index", sameLayout ? listed : undefined) : null, candidates: candidatesFromGit(root, changes, staged, { index: true }), otherSpelling }, check);
+  const findings = await verifyPass({ guarded: touched ? guardedFromGit(root, staged, "index", sameLayout ? listed : undefined) : null, candidates: candidatesFromGit(root, changes, staged, { index: true }), otherSpelling }, check);
+  const head = touched ? headCommit(root) : null;
+  if (head !== null) pushAll(findings, rewrittenSince(root, { source: head, layout: repoPaths(configAt(root, head)) }, { source: "index", layout: staged }));
+  return findings;
 }
 
 /** The object ids at `<commit>:<path>` for many names at once; absent ones map to null. */
@@ -100,7 +152,10 @@ function objectIds(root: string, names: string[]): Map<string, string | null> {
  */
 export async function checkCommits(root: string, commits: string[], check: Judge, judgesOf?: CommitJudges): Promise<CommitVerdict[]> {
   const changes = commitChanges(commits, root);
-  const configIds = objectIds(root, commits.map((c) => `${c}:${CONFIG_FILE}`));
+  // A commit's message travels with it: it is checked for raw captures as a file is.
+  const objects = readObjects(commits, root);
+  const parents = new Map(commits.map((c) => [c, parentsOf(objects.get(c)?.bytes)]));
+  const configIds = objectIds(root, [...new Set([...commits, ...[...parents.values()].flat()])].map((c) => `${c}:${CONFIG_FILE}`));
   const configs = new Map<string, { config: ClearConfig; layout: RepoLayout }>();
   const configOf = (commit: string): { config: ClearConfig; layout: RepoLayout } => {
     const id = configIds.get(`${commit}:${CONFIG_FILE}`) ?? "none";
@@ -120,8 +175,6 @@ export async function checkCommits(root: string, commits: string[], check: Judge
   const placeIds = objectIds(root, placeNames);
   const seen = new Map<string, Finding[]>();
   const blobs = readBlobs([...changes.values()].flat().filter((c) => c.status !== "D").map((c) => c.sha), root);
-  // A commit's message travels with it: it is checked for raw captures as a file is.
-  const objects = readObjects(commits, root);
   const verdicts: CommitVerdict[] = [];
   for (const commit of commits) {
     const layout = layoutOf(commit);
@@ -135,6 +188,7 @@ export async function checkCommits(root: string, commits: string[], check: Judge
     const changed = changes.get(commit) ?? [];
     const own = await verifyPass({ guarded: null, candidates: candidatesFromGit(root, changed, layout, { commit }, blobs), otherSpelling: inOtherSpelling(spellingPaths(changed, () => wholeTree(root, commit).map((c) => c.path)), layout) }, judge);
     if (object) pushAll(own, await objectFindings(`commit ${commit.slice(0, 12)} (its headers and message)`, object.bytes, judge));
+    for (const parent of parents.get(commit) ?? []) pushAll(own, rewrittenSince(root, { source: parent, layout: layoutOf(parent) }, { source: commit, layout }));
     verdicts.push({ commit, findings: [...(seen.get(key) as Finding[]), ...own] });
   }
   return verdicts;
@@ -150,13 +204,15 @@ async function objectFindings(label: string, bytes: Buffer, check: Judge): Promi
 }
 
 /** `verify --rev`: one commit's places, and every file of its tree for raw captures. */
-export function checkTree(root: string, rev: string, check: Judge, judgesOf?: CommitJudges): Promise<Finding[]> {
+export async function checkTree(root: string, rev: string, check: Judge, judgesOf?: CommitJudges): Promise<Finding[]> {
   const commit = git(["rev-parse", "--verify", `${rev}^{commit}`], root).toString("utf8").trim();
   const config = configAt(root, commit);
   const layout = repoPaths(config);
   const tree = wholeTree(root, commit);
   const judge = judgesOf?.([{ commit, config }]).get(commit) ?? check;
-  return verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: candidatesFromGit(root, tree, layout, { commit }), otherSpelling: inOtherSpelling(brought(tree), layout) }, judge);
+  const findings = await verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: candidatesFromGit(root, tree, layout, { commit }), otherSpelling: inOtherSpelling(brought(tree), layout) }, judge);
+  for (const parent of parentsOf(readObjects([commit], root).get(commit)?.bytes).filter((p) => hasCommit(root, p))) pushAll(findings, rewrittenSince(root, { source: parent, layout: repoPaths(configAt(root, parent)) }, { source: commit, layout }));
+  return findings;
 }
 
 function hasCommit(root: string, sha: string): boolean {

@@ -1,6 +1,7 @@
 import { parseFlags, UsageError } from "../cli-args.js";
 import { commitJudges } from "../clearance/commit-rules.js";
-import { checkCommits, checkRulesFolder, checkTree, commitsInRange, rawCaptureJudge, refused } from "../clearance/gate.js";
+import { checkCommits, checkRulesFolder, checkTree, commitsInRange, rawCaptureJudge, refused, rewrittenInWorkingTree } from "../clearance/gate.js";
+import { pushAll } from "../collections.js";
 import { guarded, type Command } from "../command.js";
 import { blocks, type Finding } from "../findings.js";
 import { lsIndex } from "../io/git.js";
@@ -65,6 +66,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     const index = lsIndex([], root);
     const otherSpelling = inOtherSpelling(index.map((e) => e.path), layout);
     findings = await verifyPass({ guarded: await guardedFromWorkingTree(root, layout, index), candidates: await candidatesFromWorkingTree(root, layout, index), otherSpelling }, judge);
+    pushAll(findings, rewrittenInWorkingTree(root, layout));
   }
   unreadable(findings);
   const ok = !blocks(findings);

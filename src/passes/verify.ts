@@ -1,6 +1,6 @@
 import { pushAll } from "../collections.js";
 import { finding, type Finding } from "../findings.js";
-import { holds, parseRecord, RecordError } from "../record/parse.js";
+import { holds, parseRecord, RecordError, type ParsedBatch } from "../record/parse.js";
 import type { RepoLayout } from "../types.js";
 
 // The one implementation of "accepted", for clear verify and the gate alike, over a tree read
@@ -63,6 +63,26 @@ export function readRecordListing(record: string, file: string): RecordReading {
     findings.push(finding("record-unreadable", { file }, { detail: err.message }));
   }
   return { listed: [...listed], findings };
+}
+
+/**
+ * The batches a record accepted before (in the last commit, in a commit's parent) that it now
+ * holds with other text, ACCEPT and a digest that holds kept: a digest anyone can work out again,
+ * so only the record as it stood says what the person accepted. A batch left out, or no longer
+ * accepted, covers nothing and is not one; a new batch needs its own ACCEPT.
+ */
+export function acceptedRewritten(before: string, after: string, file: string, since: string): Finding[] {
+  const accepted = new Map<string, string>();
+  let batches: ParsedBatch[];
+  try {
+    for (const b of parseRecord(before, file).batches) if (holds(b)) accepted.set(b.id, b.digestActual);
+    batches = parseRecord(after, file).batches;
+  } catch (err) {
+    // An earlier record this tool cannot read accepted nothing it knows of; a later one is reported as unreadable.
+    if (err instanceof RecordError) return [];
+    throw err;
+  }
+  return batches.filter((b) => holds(b) && accepted.has(b.id) && accepted.get(b.id) !== b.digestActual).map((b) => finding("accepted-batch-rewritten", { file, line: b.line }, { id: b.id, since }));
 }
 
 function acceptedListing(state: GuardedState, findings: Finding[]): Map<string, string> {

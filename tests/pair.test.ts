@@ -1,4 +1,5 @@
-import { writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { clear, clearJson, folderDigest, PASTURE_PRESENT, PASTURE_SKIP_REASON, tempDir } from "./helpers.js";
@@ -147,6 +148,25 @@ describe("clear pair", () => {
       { harness: "opencode", scope: "sessionID", id: "ses_2", files: ["opencode_session_created_1_18_29.1.json", "opencode_session_idle_1_18_29.1.json"] },
     ]);
     expect(unpaired.map((u) => u.file)).toEqual(["opencode_tool_execute_before_1_18_29.2.json"]);
+  });
+
+  it("an identifier holding a key in hex or base64 is starred in the reasons printed, and the run writes and prints none of it", () => {
+    const key = ["gh", "p_", "u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d"].join("");
+    const ids = { hex: `toolu_${Buffer.from(key).toString("hex")}`, base64: `toolu_${Buffer.from(key).toString("base64")}` };
+    const dir = sitting(Object.fromEntries(Object.values(ids).map((id, i) => [`claude-code_pre_tool_use_2_1_261.${i + 1}.json`, { session_id: S, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: id }])));
+    const { unpaired, json } = pair(dir);
+    expect(unpaired).toHaveLength(2);
+    const human = clear(["pair", dir, "--verbose"]);
+    const root = tempDir();
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    // The run refuses (a batch with a secret shape in a value it quotes lands nowhere), and prints or writes none of it.
+    const run = clear(["run", dir, "--root", root]);
+    expect(run.code).not.toBe(0);
+    const recordFile = path.join(root, "CLEARANCE.md");
+    const record = existsSync(recordFile) ? readFileSync(recordFile, "utf8") : "";
+    for (const printed of [JSON.stringify(json), human.stdout + human.stderr, run.stdout + run.stderr, record]) {
+      for (const id of Object.values(ids)) expect(printed).not.toContain(id.slice(6, 30));
+    }
   });
 
   it("skips and names invalid files, never fatal, and writes nothing", () => {

@@ -247,6 +247,28 @@ describe("clear scan finds a key in compressed bytes", () => {
   });
 });
 
+describe("clear scan finds an encoded key in a file that is not JSON", () => {
+  it("base64 alone, glued to a word or wrapped, hex alone or glued, and gzip as base64, in a log, a note and a record's line", () => {
+    const encodings: Record<string, (s: string) => string> = {
+      base64: (s) => base64(inText(s, 7)),
+      "base64-glued": (s) => `toolu_${base64(inText(s, 2))}`,
+      "base64-wrapped": (s) => wrapped(base64(inText(s, 30)), 76, "\n"),
+      hex: (s) => Buffer.from(inText(s, 4)).toString("hex"),
+      "hex-glued": (s) => `toolu_${Buffer.from(s).toString("hex")}`,
+      "gzip-base64": (s) => gzipSync(inText(s, 20)).toString("base64"),
+    };
+    const dir = tempDir("clear-encodings-text-");
+    const cases = casesOf(encodings).map((c, i) => ({ ...c, file: c.file.replace(/\.json$/, [".log", ".md", ".txt"][i % 3] as string) }));
+    for (const c of cases) writeFileSync(path.join(dir, c.file), `${prose(40)}\n- not paired: its tool_use_id ${c.encoded} (seen once)\n`);
+    const r = clearJson(["scan", dir, "--root", dir]);
+    expect(r.code).toBe(1);
+    const findings = r.json.findings as ScanFinding[];
+    expect(cases.filter((c) => !findings.some((f) => f.file === c.file && SECRETS[c.secret].rules.includes(f.rule))).map((c) => c.file)).toEqual([]);
+    const printed = JSON.stringify(r.json);
+    for (const c of cases) for (const w of windowsOf(SECRETS[c.secret].value.slice(4))) expect(printed.includes(w), `${c.file}: ${w}`).toBe(false);
+  });
+});
+
 describe("what only looks encoded stays clear", () => {
   const rules = loadRules();
   const engine = scanEngine(rules.secrets, homeGrammar(rules.homes), null);

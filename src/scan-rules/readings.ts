@@ -34,6 +34,8 @@ export interface ScannedString {
   isKey: boolean;
   /** Escapes still decode after MAX_LEVELS levels: the scan cannot read it whole. */
   tooDeep: boolean;
+  /** What an encoding in a string spells (encoded.ts): its reading is never the raw text, in JSON or out of it. */
+  encoded?: true;
 }
 
 export interface SourceReadings {
@@ -219,7 +221,8 @@ function decodedTextOf(shown: ScannedString[]): { decoded: string; segments: Seg
     at += text.length;
   };
   for (const s of shown) {
-    for (const r of s.place.pointer === null ? s.readings.slice(1) : s.readings) {
+    // Outside JSON the first reading is the raw text, which the rules read as it is.
+    for (const r of s.place.pointer === null && s.encoded !== true ? s.readings.slice(1) : s.readings) {
       const rawStart = r.rawAt(0);
       const plain = s.place.pointer === null;
       if (!plain) push(s.isKey || s.member === null ? '"' : `"${s.member}": "`, null, rawStart);
@@ -249,7 +252,7 @@ function withEncodedReadings(into: Collector): number {
     const last = s.readings[s.readings.length - 1] as Reading;
     const budget = new ReadingBudget(first.text.length);
     for (const r of last === first ? [first] : [first, last]) {
-      for (const e of encodedReadings(r, budget)) found.push({ place: s.place, readings: [e], member: s.member, isKey: false, tooDeep: false });
+      for (const e of encodedReadings(r, budget)) found.push({ place: s.place, readings: [e], member: s.member, isKey: false, tooDeep: false, encoded: true });
     }
     if (budget.exhausted) s.tooDeep = true;
   }

@@ -249,24 +249,34 @@ async function guardWritten(batch: string, fixtures: FixtureOut[], scanOf: (inpu
   // One text, a sidecar's part on each line: one scan, and a finding's line tells its sidecar.
   const taken = fixtures.map((f) => JSON.stringify({ captureName: f.provenance.captureName, hostVersion: f.provenance.hostVersion, pairs: f.provenance.pairs.map((p) => p.id), kit: f.provenance.kit }));
   const named = taken.length === 0 ? undefined : (await withNames([{ file: "sidecars", text: taken.join("\n") }])).findings[0];
-  if (named) throw new OutputError(`${fixtures[named.line - 1]?.sidecarPath ?? "a sidecar"} would hold a name the sitting taught (${named.rule}) in what it takes from the sitting; nothing written`);
+  // The sidecar is named by what the catalogues spell (harness, event), never by its path: the path holds the version that spells the name.
+  const which = fixtures[named?.line === undefined ? -1 : named.line - 1]?.provenance;
+  if (named) throw new OutputError(`the sidecar of ${which ? `${which.harness}'s ${which.event} fixture` : "a fixture"} would hold a name the sitting taught (${named.rule}) in what it takes from the sitting (its capture's name and version, pair ids, the kit); nothing written`);
 }
 
 /**
  * What `clear substitute` writes is checked as a fixture is, before it is written: a cleared file in
  * which the scan finds a secret shape or a name is refused (its text dropped, each finding naming
- * the file and pointer), and a scan whose control stays silent refuses every file.
+ * the file and pointer), and so is one whose name (the capture's, its version free text) spells
+ * one; a scan whose control stays silent refuses every file.
  */
 export async function refuseUncleared(substitution: Substitution, names: SittingNames, setting: Setting): Promise<void> {
   const cleared = substitution.files.filter((f) => f.cleared !== null);
   if (cleared.length === 0) return;
   const { scanPass, sittingEngine } = await import("./passes/scan.js");
   const engine = sittingEngine(setting.rules, names);
-  const scan = await scanPass(cleared.map((f, i) => ({ file: `${i}`, text: f.cleared as string })), engine, setting.display);
+  const texts = cleared.map((f, i) => ({ file: `${i}`, text: f.cleared as string }));
+  const fileNames = cleared.map((f, i) => ({ file: `name ${i}`, text: f.report.name }));
+  const scan = await scanPass([...texts, ...fileNames], engine, setting.display);
   const found = new Map<string, Finding[]>();
   for (const s of scan.findings) {
-    const file = (cleared[Number(s.file)] as (typeof cleared)[number]).report.name;
-    append(found, s.file, finding("secret-found", { file, pointer: s.pointer, line: s.line, column: s.column }, { rule: s.rule, masked: s.masked }));
+    const named = s.file.startsWith("name ");
+    const at = named ? s.file.slice("name ".length) : s.file;
+    const file = (cleared[Number(at)] as (typeof cleared)[number]).report.name;
+    const why = named
+      ? finding("refused-class", { file }, { detail: `its name spells what the scan refuses (${s.rule}), and a cleared file is written under its capture's name; rename the capture with the host's own version` })
+      : finding("secret-found", { file, pointer: s.pointer, line: s.line, column: s.column }, { rule: s.rule, masked: s.masked });
+    append(found, at, why);
   }
   if (!scan.control.red) substitution.findings.push(finding("control-silent", {}, { rules: scan.control.silent.join(", ") }));
   cleared.forEach((f, i) => {

@@ -171,6 +171,30 @@ describe("identifiers and paths that could carry a name", () => {
     expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).not.toMatch(new RegExp(NAME, "i"));
   });
 
+  it("a version that spells the name, plainly or in base64, is written nowhere: substitute refuses the file, run stops naming the fixture by harness and event", () => {
+    const encoded = Buffer.from(NAME).toString("base64").replace(/=+$/, "");
+    const payload = JSON.stringify({ session_id: "s1", transcript_path: `/home/${NAME}/t.jsonl`, cwd: `/home/${NAME}/p`, hook_event_name: "SessionStart" });
+    for (const version of [`2.1.261-${NAME}`, `2.1.261-rc.${encoded}`]) {
+      const sitting = path.join(tempDir(), "s");
+      mkdirSync(sitting);
+      writeFileSync(path.join(sitting, `claude-code_session_start_${version}.1.json`), payload);
+      const out = path.join(tempDir(), "out");
+      const sub = clearJson(["substitute", sitting, "--out", out]);
+      expect(sub.code, version).toBe(1);
+      expect((sub.json.findings as { code: string }[]).map((f) => f.code), version).toEqual(["refused-class"]);
+      expect(readdirSync(out), version).toEqual([]);
+      const root = tempDir();
+      execFileSync("git", ["init", "-q"], { cwd: root });
+      const run = clear(["run", sitting, "--root", root]);
+      expect(run.code, version).toBeGreaterThan(0);
+      for (const printed of [JSON.stringify(sub.json), run.stdout + run.stderr]) {
+        expect(printed, version).not.toMatch(new RegExp(NAME, "i"));
+        expect(printed, version).not.toContain(encoded);
+      }
+      if (existsSync(path.join(root, "CLEARANCE.md"))) expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).not.toContain(encoded);
+    }
+  });
+
   it("inventory, pair and substitute print the capture folder and --out with a name the sitting taught starred", () => {
     const { base, sitting: dir } = sittingInNamedFolder();
     const runs = [["inventory", dir], ["inventory", dir, "--json"], ["pair", dir, "--json"], ["substitute", dir, "--out", path.join(base, "a")], ["substitute", dir, "--out", path.join(base, "b"), "--json"]];

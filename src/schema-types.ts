@@ -123,6 +123,16 @@ export type HomeRules = {
     }[];
     notExamples: HomeRulesExample[];
   };
+  /** Folders a host keeps in its user's home and nowhere else (Claude Code's .claude/projects, Codex's .codex/sessions, OpenCode's .local/share/opencode): the segment a path holds right before one, after a separator, is that home's owner wherever the home stands. Learned, not replaced: a home under a root no rule lists still teaches its owner, so a file that keeps the owner is refused. Never a folder a project may hold (.claude alone, .opencode). */
+  anchors?: {
+    folders: string[];
+    /** Folders no person's home stands under (a temporary folder, where a sandbox gives a host a throwaway home): a path starting with one teaches no owner. */
+    notUnder: string[];
+    /** Owners of a home that name no one (the superuser's /root), in any letter case, besides the placeholder and notOwners of the whole file. */
+    notOwners: string[];
+    examples: HomeRulesExample[];
+    notExamples: string[];
+  };
   slugs: {
     id: string;
     root: string;

@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ABOVE_ASCII_LETTER, INVISIBLE } from "../src/home-escapes.js";
 import { homeGrammar } from "../src/homes.js";
+import { learnOwners } from "../src/passes/substitute/index.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { nestedReadings } from "../src/json/escapes.js";
 import { captureOf, CLI, clear, clearInMemory, clearJson, tempDir } from "./helpers.js";
@@ -29,6 +30,44 @@ function substituteCwds(cwds: string[]): { r: ReturnType<typeof clearJson>; dir:
 
 const rules = loadRules();
 const grammar = homeGrammar(rules.homes);
+
+describe("the anchor folders a host keeps in a home (rules/homes.json anchors)", () => {
+  /** The names a SessionStart capture whose cwd is `text` teaches; `escaped` writes every "/" of it as \\u002f in the raw JSON. */
+  const learned = (text: string, escaped = false): string[] => {
+    const raw = JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: text });
+    return [...learnOwners([captureOf(escaped ? raw.replaceAll("/", "\\u002f") : raw, "codex_session_start_0_171_0.1.json", "codex", "session_start")], grammar, rules.homes).keys()];
+  };
+
+  it("teach the owner before each, under a root no rule lists, and nothing from a project's own folder, a relative path, ~ or the placeholder", () => {
+    const anchors = rules.homes.anchors;
+    expect(anchors?.folders.length).toBeGreaterThan(0);
+    for (const ex of anchors?.examples ?? []) expect(learned(ex.text), ex.text).toContain(ex.owner.toLowerCase());
+    for (const text of anchors?.notExamples ?? []) expect(learned(text), text).toEqual([]);
+    // Escaped as a JSON string may write it, and in another letter case.
+    expect(learned("/srv/ana/.claude/projects/x", true)).toContain("ana");
+    expect(learned("/srv/people/ana/.CLAUDE/Projects/x")).toContain("ana");
+  });
+
+  it("a home under a root no rule lists, taught by a transcript's path, refuses each file that keeps its owner; run blocks and writes none of it", () => {
+    const name = ["mar", "guerite"].join("");
+    const dir = tempDir();
+    const home = `/afs/example.org/group/g/${name}`;
+    writeFileSync(path.join(dir, "claude-code_session_start_2.1.261.1.json"), JSON.stringify({ session_id: "s", transcript_path: `${home}/.claude/projects/x/s.jsonl`, cwd: `${home}/proj`, hook_event_name: "SessionStart" }));
+    writeFileSync(path.join(dir, "claude-code_session_end_2.1.261.1.json"), JSON.stringify({ session_id: "s", cwd: `${home}/proj`, hook_event_name: "SessionEnd" }));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code).toBe(1);
+    expect([...new Set(findingsOf(r, "user-name-left").map((f) => f.file))].sort()).toEqual(["claude-code_session_end_2.1.261.1.json", "claude-code_session_start_2.1.261.1.json"]);
+    expect(readdirSync(out)).toEqual([]);
+    const root = tempDir();
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    const run = clear(["run", dir, "--root", root]);
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr + JSON.stringify(r.json)).not.toContain(name);
+    expect(readdirSync(root).filter((f) => f !== ".git")).toEqual(["CLEARANCE.md"]);
+    expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).not.toContain(name);
+  });
+});
 
 describe("the home grammar (rules/homes.json)", () => {
   for (const root of [...rules.homes.roots, ...rules.homes.slugs]) {

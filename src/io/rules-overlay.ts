@@ -207,7 +207,7 @@ function laySecrets(parts: RuleParts, s: SecretRules, shown: string): void {
 }
 
 function layHomes(parts: RuleParts, h: HomeRules, shown: string): void {
-  for (const key of ["placeholder", "notOwners", "groupFolders", "position", "domainFolders", "slugs"] as const) {
+  for (const key of ["placeholder", "notOwners", "groupFolders", "position", "domainFolders", "anchors", "slugs"] as const) {
     if (!isDeepStrictEqual(h[key], parts.homes[key])) throw refused(shown, `/${key}`, `differs from the bundled homes.json; ${ADDS("home roots")}`);
   }
   h.roots.forEach((r, i) => {

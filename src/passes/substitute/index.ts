@@ -3,7 +3,8 @@ import { finding } from "../../findings.js";
 import { homeGrammar, ownerNames, spanNames, tooLongName, tooLongOwner, userNamePattern, type HomeGrammar, type OwnerSpan } from "../../homes.js";
 import { decodeJsonString, nestedReadings } from "../../json/escapes.js";
 import { stringTokens } from "../../json/reader.js";
-import type { Capture, LearnedName, Rules, Substitution } from "../../types.js";
+import { anchoredOwners, mayHoldAnchor } from "../../home-anchors.js";
+import type { Capture, HomeRules, LearnedName, Rules, Substitution } from "../../types.js";
 import { clearFile, type ClearContext } from "./clear-file.js";
 import { envDumpRule } from "./env-dump.js";
 import { freeTextRule } from "./free-text.js";
@@ -40,11 +41,14 @@ export interface CompanionText {
 
 /** The names the sitting teaches (its captures' homes, and the homes its sitting.json and kit.json name) and the names given. */
 export function sittingNames(captures: Capture[], rules: Rules, users: string[], display: Display, companions: CompanionText[] = []): SittingNames {
-  const learnedAt = learnOwners(captures, homeGrammar(rules.homes));
+  const learnedAt = learnOwners(captures, homeGrammar(rules.homes), rules.homes);
   const plain = homeGrammar(rules.homes);
   for (const t of companions) {
     for (const reading of nestedReadings(t.value)) {
       for (const o of plain.realOwners(reading).filter((x) => !x.tilde)) learn(learnedAt, o, { file: t.file, pointer: t.pointer });
+      for (const owner of anchoredOwners(rules.homes, reading)) {
+        if (plain.isOwner(owner)) for (const name of ownerNames(owner)) if (!learnedAt.has(name)) learnedAt.set(name, { file: t.file, pointer: t.pointer });
+      }
     }
   }
   refuseTooLong(learnedAt, display);
@@ -77,17 +81,26 @@ function learn(learned: Map<string, LearnedName>, owner: OwnerSpan, at: LearnedN
   for (const name of spanNames(owner)) if (!learned.has(name)) learned.set(name, at);
 }
 
-/** Every home owner the captures name (in values, member names and nested JSON), with where each was first seen. */
-export function learnOwners(captures: Capture[], grammar: HomeGrammar): Map<string, LearnedName> {
+/** The owners a text's readings name: by the roots' rules, and by the anchor folders a host keeps in a home (home-anchors.ts). */
+function learnFrom(learned: Map<string, LearnedName>, raw: string, grammar: HomeGrammar, rules: HomeRules | undefined, at: LearnedName): void {
+  const byRoots = grammar.mayHold(raw);
+  const byAnchors = rules !== undefined && mayHoldAnchor(rules, raw);
+  if (!byRoots && !byAnchors) return;
+  for (const reading of nestedReadings(decodeJsonString(raw))) {
+    if (byRoots) for (const o of grammar.realOwners(reading).filter((x) => !x.tilde)) learn(learned, o, at);
+    if (!byAnchors) continue;
+    for (const owner of anchoredOwners(rules, reading)) {
+      if (!grammar.isOwner(owner)) continue;
+      for (const name of ownerNames(owner)) if (!learned.has(name)) learned.set(name, at);
+    }
+  }
+}
+
+/** Every home owner the captures name (in values, member names and nested JSON), with where each was first seen. `rules`: where the anchor folders are read from. */
+export function learnOwners(captures: Capture[], grammar: HomeGrammar, rules?: HomeRules): Map<string, LearnedName> {
   const learned = new Map<string, LearnedName>();
   for (const c of captures) {
-    for (const { span: t } of stringTokens(c.doc)) {
-      const raw = c.doc.text.slice(t.start + 1, t.end - 1);
-      if (!grammar.mayHold(raw)) continue;
-      for (const reading of nestedReadings(decodeJsonString(raw))) {
-        for (const o of grammar.realOwners(reading).filter((x) => !x.tilde)) learn(learned, o, { file: c.name, pointer: t.pointer });
-      }
-    }
+    for (const { span: t } of stringTokens(c.doc)) learnFrom(learned, c.doc.text.slice(t.start + 1, t.end - 1), grammar, rules, { file: c.name, pointer: t.pointer });
   }
   return learned;
 }

@@ -1,6 +1,6 @@
-import { constants, gunzipSync, inflateSync } from "node:zlib";
+import { constants, gunzipSync, inflateRawSync, inflateSync } from "node:zlib";
 
-// Compressed bytes (gzip, a zlib stream) as what they inflate to, up to a bound: the payload check
+// Compressed bytes (gzip, a zlib stream, a zip archive) as what they inflate to, up to a bound: the payload check
 // reads a compressed raw capture through here, and the scan the secrets compressed bytes hide.
 
 /** How far the payload check inflates; past it a file cannot be shown free of a payload. */
@@ -49,4 +49,94 @@ export function inflatedThrough(bytes: Uint8Array): Buffer | { unchecked: string
     at = inner;
   }
   return stillCompressed(at) ? { unchecked: `it is compressed more than ${MAX_INFLATIONS} streams deep` } : at;
+}
+
+// Archives and compressed formats beside gzip and zlib. A zip (and what is built on one: a jar, a
+// docx, a wheel) is opened entry by entry, stored or deflated, within the inflation bound; any other
+// format Node 20 cannot undo (xz, bzip2, zstd, 7z, rar, lz4, lzip) is named, so that a file in one
+// is refused as unchecked, never passed as bytes the check cannot read.
+
+/** The formats named by their first bytes that the check cannot open. */
+const SEALED: { name: string; magic: number[] }[] = [
+  { name: "xz", magic: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00] },
+  { name: "bzip2", magic: [0x42, 0x5a, 0x68] },
+  { name: "zstd", magic: [0x28, 0xb5, 0x2f, 0xfd] },
+  { name: "7z", magic: [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c] },
+  { name: "rar", magic: [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07] },
+  { name: "lz4", magic: [0x04, 0x22, 0x4d, 0x18] },
+  { name: "lzip", magic: [0x4c, 0x5a, 0x49, 0x50] },
+];
+
+const startsWith = (b: Uint8Array, magic: number[]): boolean => b.length >= magic.length && magic.every((m, i) => b[i] === m);
+
+/** The name of a compressed format the check cannot open, where the bytes start as one does (bzip2's "BZh" with its block size and block magic). */
+export function sealedKind(b: Uint8Array): string | null {
+  for (const s of SEALED) {
+    if (!startsWith(b, s.magic)) continue;
+    if (s.name === "bzip2" && !(b[3] !== undefined && b[3] >= 0x31 && b[3] <= 0x39 && startsWith(b.subarray(4), [0x31, 0x41, 0x59, 0x26, 0x53, 0x59]))) continue;
+    return s.name;
+  }
+  return null;
+}
+
+/** Whether bytes are a zip archive: a local file header first, or an empty archive's end record. */
+export function isZip(b: Uint8Array): boolean {
+  return startsWith(b, [0x50, 0x4b, 0x03, 0x04]) || startsWith(b, [0x50, 0x4b, 0x05, 0x06]);
+}
+
+export type ZipEntries = { entries: { name: string; bytes: Buffer }[] } | { unchecked: string };
+
+const LOCAL_HEADER = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+const u16 = (b: Buffer, at: number): number => b.readUInt16LE(at);
+const u32 = (b: Buffer, at: number): number => b.readUInt32LE(at);
+
+/** Where the central directory's end record stands: searched back from the end, over a comment of up to 64 KiB. */
+function endRecord(b: Buffer): number {
+  for (let at = b.length - 22; at >= Math.max(0, b.length - 22 - 0xffff); at--) if (u32(b, at) === 0x06054b50) return at;
+  return -1;
+}
+
+/**
+ * Every entry of a zip archive, read through its central directory: stored or deflated, the whole
+ * archive inflating to at most MAX_INFLATED bytes. An archive the check cannot read whole (zip64,
+ * encrypted, another method, a directory that does not add up) is `unchecked`, with why.
+ */
+export function zipEntries(bytes: Uint8Array, max = MAX_INFLATED): ZipEntries {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const end = endRecord(b);
+  if (end === -1) return { unchecked: "it is a zip archive whose directory cannot be found" };
+  const count = u16(b, end + 10);
+  let at = u32(b, end + 16);
+  if (count === 0xffff || at === 0xffffffff) return { unchecked: "it is a zip64 archive, which the check does not read" };
+  const entries: { name: string; bytes: Buffer }[] = [];
+  const locals: number[] = [];
+  let total = 0;
+  for (let k = 0; k < count; k++) {
+    if (at + 46 > b.length || u32(b, at) !== 0x02014b50) return { unchecked: "it is a zip archive whose directory does not add up" };
+    const [flags, method, size, full] = [u16(b, at + 8), u16(b, at + 10), u32(b, at + 20), u32(b, at + 24)];
+    const [nameLength, extraLength, commentLength, local] = [u16(b, at + 28), u16(b, at + 30), u16(b, at + 32), u32(b, at + 42)];
+    const name = b.subarray(at + 46, at + 46 + nameLength).toString("utf8");
+    at += 46 + nameLength + extraLength + commentLength;
+    if ((flags & 1) !== 0) return { unchecked: `it is a zip archive with an encrypted entry` };
+    if (local + 30 > b.length || u32(b, local) !== 0x04034b50) return { unchecked: "it is a zip archive whose directory does not add up" };
+    locals.push(local);
+    const start = local + 30 + u16(b, local + 26) + u16(b, local + 28);
+    const data = b.subarray(start, start + size);
+    total += full;
+    if (total > max) return { unchecked: `it is a zip archive that inflates past ${max} bytes` };
+    if (method === 0) entries.push({ name, bytes: data });
+    else if (method === 8) {
+      try {
+        entries.push({ name, bytes: inflateRawSync(data, { maxOutputLength: max - total + full, finishFlush: constants.Z_SYNC_FLUSH }) });
+      } catch {
+        return { unchecked: `it is a zip archive with an entry that does not inflate within ${max} bytes` };
+      }
+    } else return { unchecked: `it is a zip archive with an entry compressed by method ${method}, which the check does not read` };
+  }
+  // A local header the directory does not list holds an entry some readers (a stream reader) still extract.
+  const listed = new Set(locals);
+  for (let at = b.indexOf(LOCAL_HEADER); at !== -1; at = b.indexOf(LOCAL_HEADER, at + 4)) {
+    if (!listed.has(at)) return { unchecked: "it is a zip archive with an entry its directory does not list" };
+  }
+  return { entries };
 }

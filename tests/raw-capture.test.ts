@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { deflateSync, gzipSync } from "node:zlib";
+import { deflateRawSync, deflateSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { loadRules } from "../src/io/load-rules.js";
 import { MAX_CHECKED_BYTES, namedLikeCapture, payloadIn, rawCaptureCheck } from "../src/passes/raw-capture.js";
@@ -16,6 +16,54 @@ import { PROJECT_ROOT } from "./helpers.js";
 
 const rules = loadRules();
 const check = rawCaptureCheck(rules.harnesses, rules.payloads);
+
+/** Text as UTF-32, with its byte order mark or not. */
+function utf32(text: string, bigEndian: boolean, bom: boolean): Buffer {
+  const points = [...(bom ? "\ufeff" : ""), ...text].map((ch) => ch.codePointAt(0) as number);
+  const out = Buffer.alloc(points.length * 4);
+  points.forEach((cp, i) => (bigEndian ? out.writeUInt32BE(cp, i * 4) : out.writeUInt32LE(cp, i * 4)));
+  return out;
+}
+
+const base64Times = (text: string, times: number): string => (times === 0 ? text : base64Times(Buffer.from(text).toString("base64"), times - 1));
+
+/** A flat payload as block YAML, its values unquoted. */
+const yamlOf = (json: string): string => `${Object.entries(JSON.parse(json) as Record<string, unknown>).map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`).join("\n")}\n`;
+
+/** A zip archive of the entries, each deflated or stored, as zip(1) writes one: local headers, then the central directory. */
+function zipOf(entries: { name: string; bytes: Buffer }[], deflated: boolean): Buffer {
+  const locals: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const data = deflated ? deflateRawSync(e.bytes) : e.bytes;
+    const name = Buffer.from(e.name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(deflated ? 8 : 0, 8);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(e.bytes.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const entry = Buffer.alloc(46);
+    entry.writeUInt32LE(0x02014b50, 0);
+    entry.writeUInt16LE(deflated ? 8 : 0, 10);
+    entry.writeUInt32LE(data.length, 20);
+    entry.writeUInt32LE(e.bytes.length, 24);
+    entry.writeUInt16LE(name.length, 28);
+    entry.writeUInt32LE(offset, 42);
+    locals.push(local, name, data);
+    central.push(entry, name);
+    offset += 30 + name.length + data.length;
+  }
+  const directory = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
 
 describe("raw captures by content", () => {
   for (const ex of rules.payloads.examples) {
@@ -37,6 +85,8 @@ describe("raw captures by content", () => {
 
   const payload = JSON.stringify({ session_id: "s", transcript_path: "/tmp/t.jsonl", cwd: "/tmp", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } });
   const pretty = JSON.stringify(JSON.parse(payload), null, 2);
+  /** The payload's string members alone: YAML of it holds no brace. */
+  const scalars = JSON.stringify({ session_id: "s", transcript_path: "/tmp/t.jsonl", cwd: "/tmp", hook_event_name: "PreToolUse", tool_name: "Bash" });
   const hidden: Record<string, Buffer> = {
     "one byte that is not UTF-8 after it": Buffer.concat([Buffer.from(`${payload}\n`), Buffer.from([0xff, 0x0a])]),
     "one byte that is not UTF-8 before it": Buffer.concat([Buffer.from([0xc3, 0x28, 0x0a]), Buffer.from(payload)]),
@@ -54,6 +104,19 @@ describe("raw captures by content", () => {
     "UTF-16 big-endian with its byte order mark": Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(pretty, "utf16le").swap16()]),
     "UTF-16 little-endian without a byte order mark, after a log line": Buffer.from(`log: ${payload}\n`, "utf16le"),
     "UTF-16 big-endian without a byte order mark": Buffer.from(payload, "utf16le").swap16(),
+    "UTF-32 little-endian with its byte order mark": utf32(pretty, false, true),
+    "UTF-32 big-endian with its byte order mark": utf32(pretty, true, true),
+    "UTF-32 little-endian without a byte order mark": utf32(payload, false, false),
+    "base64 four times over": Buffer.from(base64Times(payload, 4)),
+    "base64 six times over": Buffer.from(base64Times(payload, 6)),
+    "YAML percent-encoded whole": Buffer.from(encodeURIComponent(yamlOf(payload))),
+    "YAML whose underscores are character references": Buffer.from(yamlOf(scalars).replaceAll("_", "&#95;")),
+    "YAML whose underscores are hex character references": Buffer.from(yamlOf(scalars).replaceAll("_", "&#x5F;")),
+    "YAML whose underscores are percent-encoded": Buffer.from(yamlOf(scalars).replaceAll("_", "%5F")),
+    "a zip archive, deflated": zipOf([{ name: "notes/log.txt", bytes: Buffer.from(pretty) }], true),
+    "a zip archive, stored, beside an entry that holds none": zipOf([{ name: "a.txt", bytes: Buffer.from("nothing here") }, { name: "b.txt", bytes: Buffer.from(payload) }], false),
+    "a zip archive's entry named by the capture grammar": zipOf([{ name: "x/claude-code_stop_2.1.0.1.json", bytes: Buffer.from("{}") }], true),
+    "its hook_event_name taken out": Buffer.from(JSON.stringify({ ...JSON.parse(payload), hook_event_name: undefined })),
   };
   for (const [how, bytes] of Object.entries(hidden)) {
     it(`finds a payload behind ${how}`, () => {
@@ -65,6 +128,29 @@ describe("raw captures by content", () => {
     expect(payloadIn(Buffer.from("hook_event_name: see {this} and [that] and { not json"), check)).toBeNull();
     const unclosed = Buffer.from(`${'{"hook_event_name":'.repeat(200_000)}`);
     expect(payloadIn(unclosed, check)).toMatchObject({ unchecked: expect.stringContaining("cannot be searched") });
+  });
+
+  it("a format the check cannot open (xz, bzip2, zstd, 7z, rar, lz4, lzip), also in base64, is refused as unchecked naming it; a zip of documents holds none", () => {
+    const sealed: Record<string, number[]> = { xz: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], bzip2: [0x42, 0x5a, 0x68, 0x39, 0x31, 0x41, 0x59, 0x26, 0x53, 0x59], zstd: [0x28, 0xb5, 0x2f, 0xfd], "7z": [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], rar: [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07], lz4: [0x04, 0x22, 0x4d, 0x18], lzip: [0x4c, 0x5a, 0x49, 0x50] };
+    for (const [name, magic] of Object.entries(sealed)) {
+      const bytes = Buffer.concat([Buffer.from(magic), Buffer.alloc(64, 7)]);
+      expect(payloadIn(bytes, check), name).toEqual({ unchecked: `it is ${name}-compressed, which the check cannot open` });
+      expect(couldHoldPayload(bytes, check.words), name).toBe(true);
+      expect(payloadIn(Buffer.from(`blob: ${bytes.toString("base64")}`), check), name).toMatchObject({ unchecked: expect.stringContaining(name) });
+    }
+    // Text that only starts with the letters of a magic is text: "BZh" alone is no bzip2 stream.
+    expect(payloadIn(Buffer.from("BZh, said the note, and nothing else"), check)).toBeNull();
+    const docx = zipOf([{ name: "word/document.xml", bytes: Buffer.from("<w:document><w:body>a note</w:body></w:document>") }, { name: "[Content_Types].xml", bytes: Buffer.from("<Types/>") }], true);
+    expect(payloadIn(docx, check)).toBeNull();
+    expect(payloadIn(zipOf([{ name: "big.bin", bytes: Buffer.alloc(1 << 20) }], true), check, 0)).toBeNull();
+    // An entry whose local header the directory does not list: a stream reader extracts it, so it is unchecked.
+    const listed = zipOf([{ name: "readme.txt", bytes: Buffer.from("hello") }], true);
+    const hidden = zipOf([{ name: "cap.json", bytes: Buffer.from(JSON.stringify({ hook_event_name: "Stop" })) }], true);
+    const endAt = listed.length - 22;
+    const directoryAt = listed.readUInt32LE(endAt + 16);
+    const smuggled = Buffer.concat([listed.subarray(0, directoryAt), hidden.subarray(0, hidden.readUInt32LE(hidden.length - 22 + 16)), listed.subarray(directoryAt)]);
+    smuggled.writeUInt32LE(smuggled.length - 22 - (endAt - directoryAt), smuggled.length - 22 + 16);
+    expect(payloadIn(smuggled, check)).toEqual({ unchecked: "it is a zip archive with an entry its directory does not list" });
   });
 
   it("text too large to parse is refused as unchecked, never passed", () => {

@@ -2,9 +2,9 @@ import { nameGrammar, parseCaptureName, type NameGrammar } from "../capture-name
 import { escapePointerToken, jsonValueEnd, JsonScanError, placeOf, pointerTokens } from "../json/reader.js";
 import { finding, type Finding } from "../findings.js";
 import type { HarnessCatalogue, PayloadRules } from "../types.js";
-import { CannotRead, decodedReadings, openings, type Reading } from "./raw-capture/decodings.js";
+import { CannotRead, decodedReadings, escapesUndone, openings, type Reading } from "./raw-capture/decodings.js";
 import { literalObjects } from "./raw-capture/literal.js";
-import { inflated, MAX_INFLATED, MAX_INFLATIONS, stillCompressed } from "../compressed.js";
+import { inflated, isZip, MAX_INFLATED, MAX_INFLATIONS, sealedKind, stillCompressed, zipEntries } from "../compressed.js";
 import { couldHoldPayload, payloadWords, utf16Readings, type PayloadWords } from "./raw-capture/prefilter.js";
 import { tomlDocuments } from "./raw-capture/toml.js";
 import { yamlBlocks } from "./raw-capture/yaml.js";
@@ -249,7 +249,10 @@ function readForms(task: ReadingTask, spent: Spent, tasks: Task[]): void {
  */
 function decode(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks: Task[]): void {
   let before: number | null = null;
-  for (const reading of decodedReadings(task.reading, hasAllWords(task.reading.text, check.words))) {
+  const shown = hasAllWords(task.reading.text, check.words);
+  // Names written with an escape (hook&#95;event&#95;name, %5F) show once one decoding is undone.
+  const behind = !shown && namesBehindEscapes(task.reading, check.words);
+  for (const reading of decodedReadings(task.reading, shown || behind)) {
     if (spent.decoded.has(reading.text)) continue;
     spent.decoded.add(reading.text);
     spent.decodedChars += reading.text.length;
@@ -257,11 +260,16 @@ function decode(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks: 
     charge(spent, reading.text.length);
     const how = reading.decodings[reading.decodings.length - 1];
     before ??= openings(task.reading.text);
-    const opens = how === "base64" || how === "quoted in Markdown" || openings(reading.text) > before;
+    const opens = how === "base64" || how === "quoted in Markdown" || openings(reading.text) > before || (behind && hasAllWords(reading.text, check.words));
     const next = { reading, pointer: task.pointer, level: task.level };
     if (opens) tasks.push({ kind: "text", ...next });
     else if (reading.decodings.length < MAX_DECODINGS) tasks.push({ kind: "decode", ...next });
   }
+}
+
+/** Whether one decoding that leaves names as they are (entities, percent-encoding, backslash escapes) makes a signature's every name show. */
+function namesBehindEscapes(r: Reading, words: PayloadWords): boolean {
+  return escapesUndone(r).some((d) => hasAllWords(d.text, words));
 }
 
 /** Looks at one value: a payload, or its members and items queued, or (a string) its text queued for reading. */
@@ -312,12 +320,34 @@ export function payloadIn(bytes: Uint8Array, check: RawCaptureCheck, inflations 
     // A line of the inflated text is no line of the file: the form says where it was found.
     if (verdict !== null) return "unchecked" in verdict ? verdict : { signature: verdict.signature, pointer: verdict.pointer, form: [verdict.form, "compressed"].filter(Boolean).join(", ") };
   }
-  // Text written as UTF-16 is read as what it says, as well as byte for byte.
+  const archive = archiveVerdict(bytes, check, inflations);
+  if (archive !== undefined) return archive;
+  // Text written as UTF-16 or UTF-32 is read as what it says, as well as byte for byte.
   for (const text of utf16Readings(bytes)) {
     const verdict = payloadText(text, check);
-    if (verdict !== null) return { ...verdict, ...("signature" in verdict ? { form: `UTF-16${verdict.form ? `, ${verdict.form}` : ""}` } : {}) };
+    if (verdict !== null) return { ...verdict, ...("signature" in verdict ? { form: `UTF-16 or UTF-32${verdict.form ? `, ${verdict.form}` : ""}` } : {}) };
   }
   return payloadText(bytes, check);
+}
+
+/**
+ * A compressed format the check cannot open is unchecked; a zip archive is read entry by entry (an
+ * entry named by the capture grammar is a capture, as a file is), one level of nesting counted as
+ * a stream. Undefined for any other bytes.
+ */
+function archiveVerdict(bytes: Uint8Array, check: RawCaptureCheck, inflations: number): PayloadVerdict | undefined {
+  const sealed = sealedKind(bytes);
+  if (sealed !== null) return { unchecked: `it is ${sealed}-compressed, which the check cannot open` };
+  if (!isZip(bytes)) return undefined;
+  if (inflations >= MAX_INFLATIONS) return { unchecked: `it is an archive more than ${MAX_INFLATIONS} levels deep` };
+  const zip = zipEntries(bytes);
+  if ("unchecked" in zip) return zip;
+  for (const entry of zip.entries) {
+    if (namedLikeCapture(entry.name, check)) return { signature: "the capture grammar", pointer: "", form: "an entry of a zip archive named <harness>_<event>_<version>.<n>.json" };
+    const verdict = payloadIn(entry.bytes, check, inflations + 1);
+    if (verdict !== null) return "unchecked" in verdict ? verdict : { signature: verdict.signature, pointer: verdict.pointer, form: [verdict.form, "an entry of a zip archive"].filter(Boolean).join(", ") };
+  }
+  return null;
 }
 
 function payloadText(bytes: Uint8Array, check: RawCaptureCheck): PayloadVerdict {

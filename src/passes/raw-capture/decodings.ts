@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { inflatedThrough } from "../../compressed.js";
+import { inflatedThrough, isZip, sealedKind } from "../../compressed.js";
 import { pushAll } from "../../collections.js";
 import { inputOffset, type DecodedLevel } from "../../json/escapes.js";
 
@@ -54,8 +54,11 @@ const ENTITIES: Record<string, string> = {
   quest: "?", ast: "*", semi: ";", vert: "|", verbar: "|", grave: "`", dollar: "$", lpar: "(", rpar: ")",
 };
 const ENTITY_OR_TAG = /&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,15});|&(quot|amp|lt|gt)(?![A-Za-z0-9;])|<\/?[A-Za-z][^<>]*>/g;
-/** A quote or a brace written as an entity (or as one escaped again: &amp;quot;). */
-const ESCAPED_OPENING = /&(?:amp;)*(?:quot|apos|#0*3[49]|#[xX]0*2[27]|#0*123|#[xX]0*7[bB]|lbrace|lcub);/;
+/**
+ * Any character reference (or one escaped again: &amp;quot;): a quote or a brace written so, and as
+ * well a line break, a colon or a name's underscore (YAML's `hook&#95;event&#95;name: ...`).
+ */
+const ESCAPED_OPENING = /&(?:amp;)*(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,15});/;
 
 function entityText(name: string): string | null {
   if (name.startsWith("#")) {
@@ -113,7 +116,8 @@ const isWhite = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a |
 /** Percent-encoding undone in each word that holds a %XX (a '+' there is a space, as a form writes it); UTF-8 sequences read whole. */
 export function percentDecoded(r: Reading): Reading | null {
   const text = r.text;
-  if (!/%(?:25)*(?:7[Bb]|22|27)/.test(text)) return null;
+  // A quote or a brace written so, and as well a line break, a colon or an equals sign (YAML and TOML written into a URL).
+  if (!/%(?:25)*(?:7[Bb]|22|27|0[AaDd]|3[AaDd]|5[Ff])/.test(text)) return null;
   const edits: Edit[] = [];
   let word: Edit[] = [];
   let encoded = false;
@@ -218,6 +222,8 @@ export function base64Text(body: string): string | null | { unchecked: string } 
   const usable = body.length % 4 === 1 ? body.slice(0, -1) : body;
   const bytes = Buffer.from(usable.replace(/-/g, "+").replace(/_/g, "/"), "base64");
   if (isText(bytes)) return bytes.toString("utf8");
+  const sealed = sealedKind(bytes) ?? (isZip(bytes) ? "zip" : null);
+  if (sealed !== null) return { unchecked: `base64 there decodes to ${sealed === "zip" ? "a zip archive" : `${sealed}-compressed bytes`}, which the check does not open there` };
   const inner = inflatedThrough(bytes);
   if ("unchecked" in inner) return { unchecked: `base64 there decodes to a stream that ${inner.unchecked.replace(/^it is /, "is ")}` };
   return isText(inner) ? inner.toString("utf8") : null;
@@ -249,17 +255,26 @@ const IN_ORDER: { how: string; decode: (r: Reading) => Reading | null }[] = [
  * text), Markdown's only first. Base64 hides the names, and what it decodes to starts afresh.
  */
 export function decodedReadings(r: Reading, namesShow: boolean): Reading[] {
-  const after = IN_ORDER.findIndex((d) => d.how === r.decodings[r.decodings.length - 1]);
-  const one = namesShow ? IN_ORDER.filter((_, i) => (i === 0 ? after === -1 : i >= after)).map((d) => d.decode(r)) : [];
-  return [...one.filter((d): d is Reading => d !== null), ...base64Decoded(r)];
+  return [...(namesShow ? escapesUndone(r) : []), ...base64Decoded(r)];
 }
 
-/** Quotes and braces that no backslash escapes: a decoding that adds none opens no string or object a reader could not read before. */
+/** Each reading one decoding away from `r` that leaves member names as they are, in their one order. */
+export function escapesUndone(r: Reading): Reading[] {
+  const after = IN_ORDER.findIndex((d) => d.how === r.decodings[r.decodings.length - 1]);
+  return IN_ORDER.filter((_, i) => (i === 0 ? after === -1 : i >= after))
+    .map((d) => d.decode(r))
+    .filter((d): d is Reading => d !== null);
+}
+
+/**
+ * Quotes, braces, line breaks, colons and equals signs that no backslash escapes: a decoding that
+ * adds none opens no string, object, YAML mapping or TOML table a reader could not read before.
+ */
 export function openings(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if ((c === 0x22 || c === 0x27 || c === 0x7b) && text.charCodeAt(i - 1) !== 0x5c) n++;
+    if ((c === 0x22 || c === 0x27 || c === 0x7b || c === 0x0a || c === 0x3a || c === 0x3d) && text.charCodeAt(i - 1) !== 0x5c) n++;
   }
   return n;
 }

@@ -1,4 +1,4 @@
-import { kindOf } from "../../compressed.js";
+import { isZip, kindOf, sealedKind } from "../../compressed.js";
 import { base64Runs, base64Text } from "./decodings.js";
 
 // Whether a text could hold a payload at all, answered cheaply from the signatures' member names,
@@ -21,10 +21,24 @@ export function payloadWords(signatures: { members: { pointer: string }[] }[]): 
   return { bySignature, first };
 }
 
+/** UTF-32 text as UTF-8, through UTF-16: each four bytes one code point, one that is none read as U+FFFD. */
+function utf32(body: Buffer, bigEndian: boolean): Buffer {
+  const wide = Buffer.alloc(Math.floor(body.length / 4) * 4);
+  let o = 0;
+  for (let i = 0; i + 4 <= body.length; i += 4) {
+    let cp = bigEndian ? body.readUInt32BE(i) : body.readUInt32LE(i);
+    if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) cp = 0xfffd;
+    if (cp < 0x10000) o = wide.writeUInt16LE(cp, o);
+    else o = wide.writeUInt16LE(0xdc00 + ((cp - 0x10000) & 0x3ff), wide.writeUInt16LE(0xd800 + ((cp - 0x10000) >> 10), o));
+  }
+  return Buffer.from(wide.subarray(0, o).toString("utf16le"), "utf8");
+}
+
 /**
- * The bytes as UTF-8 where they may be UTF-16 text (as Windows PowerShell 5 writes a redirect):
- * with its byte order mark, that reading alone; else, where a brace stands beside a zero byte,
- * both byte orders. Empty for any other bytes.
+ * The bytes as UTF-8 where they may be UTF-16 text (as Windows PowerShell 5 writes a redirect) or
+ * UTF-32: with a byte order mark, that reading alone; else, where a brace stands beside a zero
+ * byte, both byte orders of UTF-16, and of UTF-32 where three zero bytes stand beside one. Empty
+ * for any other bytes.
  */
 export function utf16Readings(bytes: Uint8Array): Buffer[] {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -32,16 +46,33 @@ export function utf16Readings(bytes: Uint8Array): Buffer[] {
     const even = Buffer.from(body.subarray(0, body.length - (body.length % 2)));
     return Buffer.from((bigEndian ? even.swap16() : even).toString("utf16le"), "utf8");
   };
+  if (buf[0] === 0xff && buf[1] === 0xfe && buf[2] === 0 && buf[3] === 0) return [utf32(buf.subarray(4), false)];
+  if (buf[0] === 0 && buf[1] === 0 && buf[2] === 0xfe && buf[3] === 0xff) return [utf32(buf.subarray(4), true)];
   if (buf[0] === 0xff && buf[1] === 0xfe) return [as(buf.subarray(2), false)];
   if (buf[0] === 0xfe && buf[1] === 0xff) return [as(buf.subarray(2), true)];
   if (!buf.includes(0x00) || !(buf.includes("{\0") || buf.includes("\0{"))) return [];
-  return [as(buf, false), as(buf.subarray(1), false), as(buf, true)];
+  const wide = buf.includes("{\0\0\0") || buf.includes("\0\0\0{") ? [utf32(buf, false), utf32(buf, true)] : [];
+  return [as(buf, false), as(buf.subarray(1), false), as(buf, true), ...wide];
 }
 
 const ENCODED_BRACE = /%7[Bb]|%257[Bb]|&#123;|&#[xX]7[Bb];|&lbrace;|&lcub;/;
 const ENTITY = /&(?:#[0-9]|#[xX][0-9a-fA-F]|[A-Za-z][A-Za-z0-9]{1,15};)/;
-/** Levels of base64 inside base64 looked into here. */
-const BASE64_LEVELS = 3;
+const CHARACTER_ESCAPE = /&#[0-9]{1,7};?|&#[xX][0-9a-fA-F]{1,6};?|&(?:lowbar|UnderBar|colon|equals|NewLine);|%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}/g;
+const NAMED: Record<string, string> = { lowbar: "_", UnderBar: "_", colon: ":", equals: "=", NewLine: "\n" };
+
+/** The text with character references, percent-escapes and backslash escapes undone, roughly: enough to show a member name one of them hides. */
+function roughlyUnescaped(text: string): string {
+  return text.replace(CHARACTER_ESCAPE, (m) => {
+    const named = /^&([A-Za-z]+);$/.exec(m);
+    if (named) return NAMED[named[1] as string] ?? m;
+    // &#x5f; and &#95;, then %5F, \u005f and \x5f.
+    const code = /^&#[xX]/.test(m) ? parseInt(m.slice(3), 16) : m.startsWith("&#") ? parseInt(m.slice(2), 10) : parseInt(m.slice(m.startsWith("%") ? 1 : 2), 16);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : m;
+  });
+}
+
+/** Levels of base64 inside base64 looked into here: as many decodings as the payload check undoes one inside another. */
+const BASE64_LEVELS = 6;
 
 /**
  * False only where no form the payload check reads could hold a payload: no brace with a member
@@ -50,7 +81,7 @@ const BASE64_LEVELS = 3;
  */
 export function couldHoldPayload(bytes: Uint8Array, words: PayloadWords, level = 0, utf16 = level === 0): boolean {
   // Compressed bytes could hold one: the whole check reads what they inflate to.
-  if (kindOf(bytes) !== null) return true;
+  if (kindOf(bytes) !== null || sealedKind(bytes) !== null || isZip(bytes)) return true;
   if (utf16 && utf16Readings(bytes).some((text) => couldHoldPayload(text, words, level, false))) return true;
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const brace = buf.includes(0x7b);
@@ -58,6 +89,12 @@ export function couldHoldPayload(bytes: Uint8Array, words: PayloadWords, level =
   if (words.bySignature.some((names) => names.every((w) => buf.includes(w)))) return true;
   const text = buf.toString("latin1");
   if (ENCODED_BRACE.test(text) || (brace && ENTITY.test(text))) return true;
+  // Every name of a signature, one of them written with an escape (hook&#95;event&#95;name, %5F).
+  CHARACTER_ESCAPE.lastIndex = 0;
+  if (CHARACTER_ESCAPE.test(text)) {
+    const plain = roughlyUnescaped(text);
+    if (words.bySignature.some((names) => names.every((w) => plain.includes(w)))) return true;
+  }
   if (level >= BASE64_LEVELS) return false;
   for (const run of base64Runs(text)) {
     const decoded = base64Text(run.body);

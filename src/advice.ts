@@ -46,7 +46,7 @@ const ADVICE: Partial<Record<FindingCode, Advice>> = {
   "no-clearable-capture": "where a field rule of the repository's rules/fields classes the member the refusal names, correct that rule; else capture the event again",
   "record-unreadable": "restore CLEARANCE.md to the shape the tool wrote (git diff shows the edit)",
   "batch-edited": "restore the batch as the tool wrote it (git diff shows the edit; git restore --source=HEAD -- <record> where the last commit holds it); a batch that carries ACCEPT is never replaced, so a new clear run does not undo the edit",
-  "accepted-batch-rewritten": "restore the batch as it was accepted (git diff shows the change); to accept other bytes, clear them with clear run into a new batch and write ACCEPT under that one",
+  "accepted-batch-rewritten": "restore the batch as it was accepted (git diff shows the change); to accept other bytes, clear them with clear run into a new batch and write ACCEPT under that one; to take fixtures out, take them out with their batch in a commit of its own",
   "fixture-not-accepted": {
     push: "read the batch that lists it in CLEARANCE.md and write ACCEPT under it, commit that, then push again",
     verify: "read the batch that lists it in CLEARANCE.md (or run clear run to write one) and write ACCEPT under it, then commit that",

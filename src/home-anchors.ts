@@ -34,6 +34,13 @@ function anchorPatterns(rules: HomeRules): AnchorPatterns | null {
   return p;
 }
 
+/** An owner an anchor folder names: the segment, where it starts, and where the path holding it starts. */
+export interface AnchoredOwner {
+  owner: string;
+  start: number;
+  path: number;
+}
+
 /** Whether a string may name an anchor folder, read before its readings are taken: one of their words, or an escape that may spell one. */
 export function mayHoldAnchor(rules: HomeRules, text: string): boolean {
   const p = anchorPatterns(rules);
@@ -59,21 +66,23 @@ function underTemporary(rules: HomeRules, parent: string): boolean {
  * too (a relative `ana/.claude/projects` names no home it can place), the path does not start
  * under a temporary folder, and the segment is not one of the anchors' notOwners (`root`); an
  * empty segment is none. Whether a segment is an owner (not the placeholder, not `~` or a
- * variable) is the caller's to judge.
+ * variable), and whether a home the roots know stands before it in its path (a dotfiles
+ * repository in a home), is the caller's to judge.
  */
-export function anchoredOwners(rules: HomeRules, text: string): string[] {
+export function anchoredOwners(rules: HomeRules, text: string): AnchoredOwner[] {
   const p = anchorPatterns(rules);
   if (p === null) return [];
   const nobody = new Set((rules.anchors?.notOwners ?? []).map((n) => n.toLowerCase()));
-  const out: string[] = [];
+  const out: AnchoredOwner[] = [];
   p.folder.lastIndex = 0;
   for (let m = p.folder.exec(text); m !== null; m = p.folder.exec(text)) {
     let start = m.index;
     while (start > 0 && text[start - 1] !== "/" && text[start - 1] !== "\\") start--;
     if (start === 0 || start === m.index) continue;
     const owner = text.slice(start, m.index);
-    if (nobody.has(owner.toLowerCase()) || underTemporary(rules, text.slice(pathStart(text, start), start))) continue;
-    out.push(owner);
+    const path = pathStart(text, start);
+    if (nobody.has(owner.toLowerCase()) || underTemporary(rules, text.slice(path, start))) continue;
+    out.push({ owner, start, path });
   }
   return out;
 }

@@ -46,6 +46,9 @@ describe("the anchor folders a host keeps in a home (rules/homes.json anchors)",
     // Escaped as a JSON string may write it, and in another letter case.
     expect(learned("/srv/ana/.claude/projects/x", true)).toContain("ana");
     expect(learned("/srv/people/ana/.CLAUDE/Projects/x")).toContain("ana");
+    // A folder of a home the roots know (a dotfiles repository in it) is no owner: the home's own owner is the one learned.
+    expect(learned("/home/ana/dotfiles/.config/opencode/opencode.json")).toEqual(["ana"]);
+    expect(learned("cat /Users/First Last/src/dots/.claude/projects/x")).not.toContain("dots");
   });
 
   it("a home under a root no rule lists, taught by a transcript's path, refuses each file that keeps its owner; run blocks and writes none of it", () => {

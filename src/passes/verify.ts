@@ -68,21 +68,32 @@ export function readRecordListing(record: string, file: string): RecordReading {
 /**
  * The batches a record accepted before (in the last commit, in a commit's parent) that it now
  * holds with other text, ACCEPT and a digest that holds kept: a digest anyone can work out again,
- * so only the record as it stood says what the person accepted. A batch left out, or no longer
- * accepted, covers nothing and is not one; a new batch needs its own ACCEPT.
+ * so only the record as it stood says what the person accepted. Under another id too: a batch
+ * accepted now that lists a fixture of an accepted batch this change took out stands in its place.
+ * A batch taken out with its fixtures, or no longer accepted, covers nothing and is not one.
  */
 export function acceptedRewritten(before: string, after: string, file: string, since: string): Finding[] {
-  const accepted = new Map<string, string>();
+  const accepted = new Map<string, ParsedBatch>();
   let batches: ParsedBatch[];
   try {
-    for (const b of parseRecord(before, file).batches) if (holds(b)) accepted.set(b.id, b.digestActual);
+    for (const b of parseRecord(before, file).batches) if (holds(b)) accepted.set(b.id, b);
     batches = parseRecord(after, file).batches;
   } catch (err) {
     // An earlier record this tool cannot read accepted nothing it knows of; a later one is reported as unreadable.
     if (err instanceof RecordError) return [];
     throw err;
   }
-  return batches.filter((b) => holds(b) && accepted.has(b.id) && accepted.get(b.id) !== b.digestActual).map((b) => finding("accepted-batch-rewritten", { file, line: b.line }, { id: b.id, since }));
+  const kept = new Set(batches.map((b) => b.id));
+  const takenOut = new Map<string, string>();
+  for (const [id, b] of accepted) if (!kept.has(id)) for (const f of b.fixtures) takenOut.set(f.path, id);
+  const out: Finding[] = [];
+  for (const b of batches.filter(holds)) {
+    const was = accepted.get(b.id);
+    if (was !== undefined && was.digestActual !== b.digestActual) out.push(finding("accepted-batch-rewritten", { file, line: b.line }, { id: b.id, how: "was accepted with other text", since }));
+    const replaced = was === undefined ? b.fixtures.map((f) => takenOut.get(f.path)).find((id) => id !== undefined) : undefined;
+    if (replaced !== undefined) out.push(finding("accepted-batch-rewritten", { file, line: b.line }, { id: b.id, how: `lists fixtures of batch ${replaced}, taken out here, which was accepted`, since }));
+  }
+  return out;
 }
 
 function acceptedListing(state: GuardedState, findings: Finding[]): Map<string, string> {

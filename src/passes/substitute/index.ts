@@ -46,9 +46,7 @@ export function sittingNames(captures: Capture[], rules: Rules, users: string[],
   for (const t of companions) {
     for (const reading of nestedReadings(t.value)) {
       for (const o of plain.realOwners(reading).filter((x) => !x.tilde)) learn(learnedAt, o, { file: t.file, pointer: t.pointer });
-      for (const owner of anchoredOwners(rules.homes, reading)) {
-        if (plain.isOwner(owner)) for (const name of ownerNames(owner)) if (!learnedAt.has(name)) learnedAt.set(name, { file: t.file, pointer: t.pointer });
-      }
+      learnAnchored(learnedAt, reading, plain, rules.homes, { file: t.file, pointer: t.pointer });
     }
   }
   refuseTooLong(learnedAt, display);
@@ -88,11 +86,18 @@ function learnFrom(learned: Map<string, LearnedName>, raw: string, grammar: Home
   if (!byRoots && !byAnchors) return;
   for (const reading of nestedReadings(decodeJsonString(raw))) {
     if (byRoots) for (const o of grammar.realOwners(reading).filter((x) => !x.tilde)) learn(learned, o, at);
-    if (!byAnchors) continue;
-    for (const owner of anchoredOwners(rules, reading)) {
-      if (!grammar.isOwner(owner)) continue;
-      for (const name of ownerNames(owner)) if (!learned.has(name)) learned.set(name, at);
-    }
+    if (byAnchors) learnAnchored(learned, reading, grammar, rules, at);
+  }
+}
+
+/** The owners the anchor folders of a text name, where no home the roots know stands before one in its path (a folder of that home, such as a dotfiles repository, is no owner). */
+function learnAnchored(learned: Map<string, LearnedName>, text: string, grammar: HomeGrammar, rules: HomeRules, at: LearnedName): void {
+  const anchored = anchoredOwners(rules, text);
+  if (anchored.length === 0) return;
+  const homes = grammar.mayHold(text) ? grammar.owners(text) : [];
+  for (const a of anchored) {
+    if (!grammar.isOwner(a.owner) || homes.some((o) => o.end >= a.path && o.end <= a.start)) continue;
+    for (const name of ownerNames(a.owner)) if (!learned.has(name)) learned.set(name, at);
   }
 }
 

@@ -231,6 +231,20 @@ describe("the gate, through installed hooks", () => {
     expect(clear(["verify"], { cwd: root }).code).toBe(0);
   });
 
+  it("a commit that mends a broken clear.config.json is judged against its parent in the default layout, never stopped by the parent's config", () => {
+    const root = repo();
+    writeFileSync(path.join(root, "clear.config.json"), "{");
+    g(root, "add", "clear.config.json");
+    expect(g(root, "commit", "-qm", "broken", "--no-verify").code).toBe(0);
+    const broken = g(root, "rev-parse", "HEAD").out.trim();
+    writeFileSync(path.join(root, "clear.config.json"), "{}\n");
+    g(root, "add", "clear.config.json");
+    expect(g(root, "commit", "-qm", "mended").code).toBe(0);
+    const range = clear(["verify", "--range", `${broken}..HEAD`], { cwd: root });
+    expect(range.code, range.stdout + range.stderr).toBe(0);
+    expect(clear(["verify", "--rev", "HEAD"], { cwd: root }).code).toBe(0);
+  });
+
   it("refuses to push a commit made with --no-verify, also on a new branch and a tag; allows a commit touching no fixture", () => {
     const root = repo();
     const remote = tempDir("clear-remote-");

@@ -110,6 +110,20 @@ export function rewrittenInWorkingTree(root: string, layout: RepoLayout): Findin
   return before ? acceptedRewritten(before.toString("utf8"), readFileSync(file, "utf8"), layout.clearance, `commit ${head.slice(0, 12)}`) : [];
 }
 
+/** Whether a change touches the record, or the config that says where the record stands: otherwise the record is the one its parent holds. */
+function changesRecord(changes: Change[], layout: RepoLayout): boolean {
+  return changes.some((c) => c.path === layout.clearance || c.path === CONFIG_FILE);
+}
+
+/** The layout an earlier commit holds; one whose clear.config.json cannot be read (a commit the change mends) is read in the default layout. */
+function layoutOrDefault(root: string, commit: string): RepoLayout {
+  try {
+    return repoPaths(configAt(root, commit));
+  } catch {
+    return repoPaths({});
+  }
+}
+
 /** The commit HEAD names, or null before the first commit. */
 export function headCommit(root: string): string | null {
   return gitMaybe(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], root)?.toString("utf8").trim() || null;
@@ -135,8 +149,8 @@ export async function checkStaged(root: string, workingLayout: RepoLayout, check
   const sameLayout = JSON.stringify(placesOf(staged)) === JSON.stringify(defaults);
   const otherSpelling = inOtherSpelling(spellingPaths(changes, () => lsIndex([], root).map((e) => e.path)), staged);
   const findings = await verifyPass({ guarded: touched ? guardedFromGit(root, staged, "index", sameLayout ? listed : undefined) : null, candidates: candidatesFromGit(root, changes, staged, { index: true }), otherSpelling }, check);
-  const head = touched ? headCommit(root) : null;
-  if (head !== null) pushAll(findings, rewrittenSince(root, { source: head, layout: repoPaths(configAt(root, head)) }, { source: "index", layout: staged }));
+  const head = changesRecord(changes, staged) ? headCommit(root) : null;
+  if (head !== null) pushAll(findings, rewrittenSince(root, { source: head, layout: layoutOrDefault(root, head) }, { source: "index", layout: staged }));
   return findings;
 }
 
@@ -155,7 +169,7 @@ export async function checkCommits(root: string, commits: string[], check: Judge
   // A commit's message travels with it: it is checked for raw captures as a file is.
   const objects = readObjects(commits, root);
   const parents = new Map(commits.map((c) => [c, parentsOf(objects.get(c)?.bytes)]));
-  const configIds = objectIds(root, [...new Set([...commits, ...[...parents.values()].flat()])].map((c) => `${c}:${CONFIG_FILE}`));
+  const configIds = objectIds(root, commits.map((c) => `${c}:${CONFIG_FILE}`));
   const configs = new Map<string, { config: ClearConfig; layout: RepoLayout }>();
   const configOf = (commit: string): { config: ClearConfig; layout: RepoLayout } => {
     const id = configIds.get(`${commit}:${CONFIG_FILE}`) ?? "none";
@@ -188,7 +202,7 @@ export async function checkCommits(root: string, commits: string[], check: Judge
     const changed = changes.get(commit) ?? [];
     const own = await verifyPass({ guarded: null, candidates: candidatesFromGit(root, changed, layout, { commit }, blobs), otherSpelling: inOtherSpelling(spellingPaths(changed, () => wholeTree(root, commit).map((c) => c.path)), layout) }, judge);
     if (object) pushAll(own, await objectFindings(`commit ${commit.slice(0, 12)} (its headers and message)`, object.bytes, judge));
-    for (const parent of parents.get(commit) ?? []) pushAll(own, rewrittenSince(root, { source: parent, layout: layoutOf(parent) }, { source: commit, layout }));
+    if (changesRecord(changed, layout)) for (const parent of parents.get(commit) ?? []) pushAll(own, rewrittenSince(root, { source: parent, layout: layoutOrDefault(root, parent) }, { source: commit, layout }));
     verdicts.push({ commit, findings: [...(seen.get(key) as Finding[]), ...own] });
   }
   return verdicts;
@@ -211,7 +225,7 @@ export async function checkTree(root: string, rev: string, check: Judge, judgesO
   const tree = wholeTree(root, commit);
   const judge = judgesOf?.([{ commit, config }]).get(commit) ?? check;
   const findings = await verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: candidatesFromGit(root, tree, layout, { commit }), otherSpelling: inOtherSpelling(brought(tree), layout) }, judge);
-  for (const parent of parentsOf(readObjects([commit], root).get(commit)?.bytes).filter((p) => hasCommit(root, p))) pushAll(findings, rewrittenSince(root, { source: parent, layout: repoPaths(configAt(root, parent)) }, { source: commit, layout }));
+  for (const parent of parentsOf(readObjects([commit], root).get(commit)?.bytes).filter((p) => hasCommit(root, p))) pushAll(findings, rewrittenSince(root, { source: parent, layout: layoutOrDefault(root, parent) }, { source: commit, layout }));
   return findings;
 }
 

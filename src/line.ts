@@ -250,8 +250,9 @@ async function guardWritten(batch: string, fixtures: FixtureOut[], scanOf: (inpu
   const taken = fixtures.map((f) => JSON.stringify({ captureName: f.provenance.captureName, hostVersion: f.provenance.hostVersion, pairs: f.provenance.pairs.map((p) => p.id), kit: f.provenance.kit }));
   const named = taken.length === 0 ? undefined : (await withNames([{ file: "sidecars", text: taken.join("\n") }])).findings[0];
   // The sidecar is named by what the catalogues spell (harness, event), never by its path: the path holds the version that spells the name.
-  const which = fixtures[named?.line === undefined ? -1 : named.line - 1]?.provenance;
-  if (named) throw new OutputError(`the sidecar of ${which ? `${which.harness}'s ${which.event} fixture` : "a fixture"} would hold a name the sitting taught (${named.rule}) in what it takes from the sitting (its capture's name and version, pair ids, the kit); nothing written`);
+  if (!named) return;
+  const which = fixtures[named.line - 1]?.provenance;
+  throw new OutputError(`the sidecar of ${which ? `${which.harness}'s ${which.event} fixture` : "a fixture"} would hold a name the sitting taught (${named.rule}) in what it takes from the sitting (its capture's name and version, pair ids, the kit); nothing written`);
 }
 
 /**

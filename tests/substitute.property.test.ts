@@ -146,7 +146,7 @@ function sameShape(a: unknown, b: unknown): boolean {
 /** Whether a capture's random text spells a home of its own, teaching a name that is none of the planted users'. */
 function teachesByChance(users: string[], rules: ReturnType<typeof loadRules>): (capture: ReturnType<typeof captureOf>) => boolean {
   const plantedWords = new Set(users.flatMap((u) => [u, ...u.split(/[.-]/)]).map((w) => w.toLowerCase()));
-  return (capture) => [...learnOwners([capture], homeGrammar(rules.homes)).keys()].some((n) => n.length >= 2 && !plantedWords.has(n));
+  return (capture) => [...learnOwners([capture], homeGrammar(rules.homes), rules.homes).keys()].some((n) => n.length >= 2 && !plantedWords.has(n));
 }
 
 describe("substitution, as a property", () => {

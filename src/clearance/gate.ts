@@ -105,7 +105,7 @@ export function rewrittenInWorkingTree(root: string, layout: RepoLayout): Findin
   const head = headCommit(root);
   const file = path.join(root, layout.clearance);
   if (head === null || lstatSync(file, { throwIfNoEntry: false })?.isFile() !== true) return [];
-  const was = recordBlob(root, head, repoPaths(configAt(root, head)));
+  const was = recordBlob(root, head, layoutOrDefault(root, head));
   const before = was === null ? null : readBlobs([was], root).get(was);
   return before ? acceptedRewritten(before.toString("utf8"), readFileSync(file, "utf8"), layout.clearance, `commit ${head.slice(0, 12)}`) : [];
 }

@@ -1,5 +1,5 @@
 import { isZip, kindOf, sealedKind } from "../../compressed.js";
-import { base64Runs, base64Text } from "./decodings.js";
+import { base64Runs, base64Text, escapesUndone } from "./decodings.js";
 
 // Whether a text could hold a payload at all, answered cheaply from the signatures' member names,
 // before anything is parsed: the gate's fast path asks it of every file a commit brings (with no
@@ -57,20 +57,6 @@ export function utf16Readings(bytes: Uint8Array): Buffer[] {
 
 const ENCODED_BRACE = /%7[Bb]|%257[Bb]|&#123;|&#[xX]7[Bb];|&lbrace;|&lcub;/;
 const ENTITY = /&(?:#[0-9]|#[xX][0-9a-fA-F]|[A-Za-z][A-Za-z0-9]{1,15};)/;
-const CHARACTER_ESCAPE = /&#[0-9]{1,7};?|&#[xX][0-9a-fA-F]{1,6};?|&(?:lowbar|UnderBar|colon|equals|NewLine);|%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}/g;
-const NAMED: Record<string, string> = { lowbar: "_", UnderBar: "_", colon: ":", equals: "=", NewLine: "\n" };
-
-/** The text with character references, percent-escapes and backslash escapes undone, roughly: enough to show a member name one of them hides. */
-function roughlyUnescaped(text: string): string {
-  return text.replace(CHARACTER_ESCAPE, (m) => {
-    const named = /^&([A-Za-z]+);$/.exec(m);
-    if (named) return NAMED[named[1] as string] ?? m;
-    // &#x5f; and &#95;, then %5F, \u005f and \x5f.
-    const code = /^&#[xX]/.test(m) ? parseInt(m.slice(3), 16) : m.startsWith("&#") ? parseInt(m.slice(2), 10) : parseInt(m.slice(m.startsWith("%") ? 1 : 2), 16);
-    return code <= 0x10ffff ? String.fromCodePoint(code) : m;
-  });
-}
-
 /** Levels of base64 inside base64 looked into here: as many decodings as the payload check undoes one inside another. */
 const BASE64_LEVELS = 6;
 
@@ -89,12 +75,8 @@ export function couldHoldPayload(bytes: Uint8Array, words: PayloadWords, level =
   if (words.bySignature.some((names) => names.every((w) => buf.includes(w)))) return true;
   const text = buf.toString("latin1");
   if (ENCODED_BRACE.test(text) || (brace && ENTITY.test(text))) return true;
-  // Every name of a signature, one of them written with an escape (hook&#95;event&#95;name, %5F).
-  CHARACTER_ESCAPE.lastIndex = 0;
-  if (CHARACTER_ESCAPE.test(text)) {
-    const plain = roughlyUnescaped(text);
-    if (words.bySignature.some((names) => names.every((w) => plain.includes(w)))) return true;
-  }
+  // Every name of a signature, one of them written with an escape (hook&#95;event&#95;name, %5F): undone by the payload check's own decoders.
+  for (const d of escapesUndone({ text, rawAt: () => 0, decodings: [] })) if (words.bySignature.some((names) => names.every((w) => d.text.includes(w)))) return true;
   if (level >= BASE64_LEVELS) return false;
   for (const run of base64Runs(text)) {
     const decoded = base64Text(run.body);

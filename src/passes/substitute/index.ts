@@ -80,9 +80,9 @@ function learn(learned: Map<string, LearnedName>, owner: OwnerSpan, at: LearnedN
 }
 
 /** The owners a text's readings name: by the roots' rules, and by the anchor folders a host keeps in a home (home-anchors.ts). */
-function learnFrom(learned: Map<string, LearnedName>, raw: string, grammar: HomeGrammar, rules: HomeRules | undefined, at: LearnedName): void {
+function learnFrom(learned: Map<string, LearnedName>, raw: string, grammar: HomeGrammar, rules: HomeRules, at: LearnedName): void {
   const byRoots = grammar.mayHold(raw);
-  const byAnchors = rules !== undefined && mayHoldAnchor(rules, raw);
+  const byAnchors = mayHoldAnchor(rules, raw);
   if (!byRoots && !byAnchors) return;
   for (const reading of nestedReadings(decodeJsonString(raw))) {
     if (byRoots) for (const o of grammar.realOwners(reading).filter((x) => !x.tilde)) learn(learned, o, at);
@@ -101,8 +101,8 @@ function learnAnchored(learned: Map<string, LearnedName>, text: string, grammar:
   }
 }
 
-/** Every home owner the captures name (in values, member names and nested JSON), with where each was first seen. `rules`: where the anchor folders are read from. */
-export function learnOwners(captures: Capture[], grammar: HomeGrammar, rules?: HomeRules): Map<string, LearnedName> {
+/** Every home owner the captures name (in values, member names and nested JSON), by the roots of `grammar` and the anchor folders of `rules`, with where each was first seen. */
+export function learnOwners(captures: Capture[], grammar: HomeGrammar, rules: HomeRules): Map<string, LearnedName> {
   const learned = new Map<string, LearnedName>();
   for (const c of captures) {
     for (const { span: t } of stringTokens(c.doc)) learnFrom(learned, c.doc.text.slice(t.start + 1, t.end - 1), grammar, rules, { file: c.name, pointer: t.pointer });

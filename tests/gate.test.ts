@@ -277,6 +277,22 @@ describe("the gate, through installed hooks", () => {
     expect(g(root, "commit", "-qm", "a compressed log").code).toBe(0);
   });
 
+  it("refuses a raw capture dumped as hex (xxd) at commit, naming the file and how it is written", () => {
+    const root = repo();
+    mkdirSync(path.join(root, "notes"), { recursive: true });
+    const payload = Buffer.from(`${JSON.stringify({ session_id: "9f1c2a7e", cwd: "/home/user/proj", hook_event_name: "Stop", stop_hook_active: false }, null, 2)}\n`);
+    const xxd = (payload.toString("hex").match(/.{1,32}/g) as string[]).map((line, i) => `${(i * 16).toString(16).padStart(8, "0")}: ${(line.match(/.{1,4}/g) as string[]).join(" ").padEnd(40)} ${payload.subarray(i * 16, i * 16 + 16).toString("latin1").replace(/[^\x20-\x7e]/g, ".")}`);
+    writeFileSync(path.join(root, "notes", "stdin.txt"), `stdin of the hook:\n${xxd.join("\n")}\n`);
+    g(root, "add", "notes/stdin.txt");
+    const commit = g(root, "commit", "-qm", "a dump");
+    expect(commit.code).not.toBe(0);
+    expect(commit.out).toContain("notes/stdin.txt");
+    expect(commit.out).toContain("written as hex");
+    writeFileSync(path.join(root, "notes", "stdin.txt"), `digests:\n${Buffer.alloc(32, 0x5a).toString("hex")}\n${xxd.slice(0, 1).join("\n")}\n`);
+    g(root, "add", "notes/stdin.txt");
+    expect(g(root, "commit", "-qm", "digests and one line of a dump").code).toBe(0);
+  });
+
   it("refuses a file still compressed past the last stream the check opens, and base64 of a stream inside a stream, at commit and at push", () => {
     const root = repo();
     mkdirSync(path.join(root, "data"), { recursive: true });

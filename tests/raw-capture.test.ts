@@ -1,5 +1,6 @@
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { deflateRawSync, deflateSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
@@ -209,6 +210,40 @@ const escapedTimes = (text: string, n: number): string => (n === 0 ? text : esca
 const html = (text: string): string => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/'/g, "&#39;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const pretty = (p: unknown): string => JSON.stringify(p, null, 2);
 
+/** Bytes as a dumping tool lays them out: each line of `perLine` bytes, its words of `group` bytes (reversed where `littleEndian`), behind an offset and before the text beside them. */
+function dumped(bytes: Buffer, o: { perLine: number; group: number; offset?: (at: number) => string; littleEndian?: boolean; beside?: (line: Buffer) => string; width?: number; last?: (end: number) => string }): string {
+  const lines: string[] = [];
+  for (let at = 0; at < bytes.length; at += o.perLine) {
+    const line = bytes.subarray(at, at + o.perLine);
+    const words: string[] = [];
+    for (let w = 0; w < line.length; w += o.group) {
+      const word = Buffer.from(line.subarray(w, w + o.group));
+      // A last word cut short stands to the right of its place, as xxd -e sets it.
+      words.push(o.littleEndian ? word.reverse().toString("hex").padStart(2 * o.group) : word.toString("hex"));
+    }
+    const hex = words.join(" ");
+    lines.push(`${o.offset ? o.offset(at) : ""}${o.beside ? hex.padEnd(o.width ?? 0) + o.beside(line) : hex}`);
+  }
+  if (o.last) lines.push(o.last(bytes.length));
+  return `${lines.join("\n")}\n`;
+}
+const shown = (line: Buffer): string => [...line].map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : ".")).join("");
+const xxd = (b: Buffer, group = 2, littleEndian = false): string => dumped(b, { perLine: 16, group, littleEndian, offset: (at) => `${at.toString(16).padStart(8, "0")}: `, width: 32 + 16 / group + 1, beside: shown });
+const od = (b: Buffer): string => {
+  const even = b.length % 2 === 1 ? Buffer.concat([b, Buffer.alloc(1)]) : b;
+  return dumped(even, { perLine: 16, group: 2, littleEndian: true, offset: (at) => `${at.toString(8).padStart(7, "0")} `, last: () => b.length.toString(8).padStart(7, "0") });
+};
+const hexdumpC = (b: Buffer): string => {
+  const lines: string[] = [];
+  for (let at = 0; at < b.length; at += 16) {
+    const line = b.subarray(at, at + 16);
+    const half = (h: Buffer): string => [...h].map((x) => x.toString(16).padStart(2, "0")).join(" ");
+    lines.push(`${at.toString(16).padStart(8, "0")}  ${`${half(line.subarray(0, 8))}  ${half(line.subarray(8))}`.padEnd(49)} |${shown(line)}|`);
+  }
+  return `${[...lines, b.length.toString(16).padStart(8, "0")].join("\n")}\n`;
+};
+const xxdI = (b: Buffer): string => `unsigned char payload_json[] = {\n${dumped(b, { perLine: 12, group: 1 }).replace(/([0-9a-f]{2})/g, "0x$1,").replace(/^/gm, "  ").replace(/,\n {2}$/, "\n")}};\nunsigned int payload_json_len = ${b.length};\n`;
+
 const CLASSES: Record<string, Record<string, Writer>> = {
   "JSON with comments, JSON5, JavaScript and TypeScript": {
     "comments between members and a trailing comma": (p) => literal(p, { key: JSON.stringify, str: JSON.stringify, words: ["true", "false", "null"], comments: true, trailing: true }),
@@ -240,6 +275,22 @@ const CLASSES: Record<string, Record<string, Writer>> = {
     "backslash-escaped twice in plain text": (p) => `stdin was ${escapedTimes(JSON.stringify(p), 2)} then`,
     "backslash-escaped three times in plain text": (p) => `stdin was ${escapedTimes(JSON.stringify(p), 3)} then`,
     "backslash-escaped four times, pretty-printed": (p) => `x = ${escapedTimes(pretty(p), 4)}\n`,
+  },
+  "hex dumps": {
+    "xxd": (p) => xxd(Buffer.from(pretty(p))),
+    "xxd -g1, upper case": (p) => xxd(Buffer.from(JSON.stringify(p)), 1).toUpperCase(),
+    "xxd -g4": (p) => xxd(Buffer.from(JSON.stringify(p)), 4),
+    "xxd -e (little-endian words)": (p) => xxd(Buffer.from(pretty(p)), 4, true),
+    "xxd -p": (p) => `${(Buffer.from(pretty(p)).toString("hex").match(/.{1,60}/g) as string[]).join("\n")}\n`,
+    "xxd -i": (p) => xxdI(Buffer.from(JSON.stringify(p))),
+    "hexdump -C": (p) => hexdumpC(Buffer.from(pretty(p))),
+    "od -x": (p) => od(Buffer.from(`${JSON.stringify(p)}\n`)),
+    "od -An -tx1": (p) => dumped(Buffer.from(JSON.stringify(p)), { perLine: 16, group: 1, offset: () => " " }),
+    "one line of hex after a prefix": (p) => `payload=${Buffer.from(JSON.stringify(p)).toString("hex")}\n`,
+    "\\x escapes": (p) => `printf '${Buffer.from(JSON.stringify(p)).toString("hex").replace(/(..)/g, "\\x$1")}' | hook\n`,
+    "xxd in a Markdown fence": (p) => `# A capture\n\n\`\`\`\n${xxd(Buffer.from(pretty(p)))}\`\`\`\n`,
+    "xxd -p under a line whose words read as hex": (p) => `added: a bead, a cafe\n${Buffer.from(JSON.stringify(p)).toString("hex")}\n`,
+    "xxd -p of a gzip stream": (p) => `${(gzipSync(Buffer.from(pretty(p))).toString("hex").match(/.{1,60}/g) as string[]).join("\n")}\n`,
   },
   "Python reprs, URL-encoding and base64": {
     "a Python repr": (p) => literal(p, { key: py, str: py, words: ["True", "False", "None"] }).replace(/\n\s*/g, " "),
@@ -348,6 +399,7 @@ describe("raw captures written in other forms", () => {
     "Go and Rust types": "type HookInput struct {\n\tHookEventName string `json:\"hook_event_name\"`\n}\nstruct Input {\n    hook_event_name: String,\n}\n",
     "hook settings": pretty({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "x" }] }] } }),
     "a jq filter and a shell script": "select(.hook_event_name == \"Stop\") | {session_id, cwd}\nevent=$(jq -r .hook_event_name)\nhook_event_name=\"${1:-Stop}\"\n",
+    "hex that holds no payload": `${["sha256", "sha512"].map((h) => `${h}: ${Buffer.alloc(h === "sha256" ? 32 : 64, 0xab).toString("hex")}`).join("\n")}\ncolors = [0xff00ff, 0x00ff00, 0x0000ff, 0xababab, 0x123456, 0x654321, 0xdeadbe, 0xefefef, 0x010101, 0x020202]\n${xxd(Buffer.from("The hook_event_name member names the event; session_id names the session.\n"))}${hexdumpC(Buffer.from(Array.from({ length: 64 }, (_, i) => (i * 37) % 256)))}`,
     "base64 and escapes that hold no payload": `sha512-${Buffer.from("x".repeat(64)).toString("base64")} &quot;hook_event_name&quot; is a member; {\\"hook_event_name\\": <event>} %7Bnot%20json%7D\n`,
   };
 
@@ -364,6 +416,13 @@ describe("raw captures written in other forms", () => {
     const refused = tracked.filter((p) => !known.has(p) && payloadIn(readFileSync(path.join(PROJECT_ROOT, p)), check) !== null);
     expect(refused).toEqual([]);
     expect(payloadIn(readFileSync(path.join(PROJECT_ROOT, "src/capture/dry-run.ts")), check)).toMatchObject({ form: "a JavaScript, JSON5 or Python literal" });
+  });
+
+  it("a run of base64 or hex characters megabytes long is read to its end, not a crash", () => {
+    expect(payloadIn(Buffer.from(`data: ${"aB".repeat(5_000_000)}\n`), check)).toBeNull();
+    expect(payloadIn(Buffer.from(`${"5a".repeat(5_000_000)}\n`), check)).toBeNull();
+    const payload = Buffer.from(JSON.stringify(PAYLOADS["a Codex Stop"]));
+    expect(payloadIn(Buffer.from(`${"aB".repeat(5_000_000)} ${payload.toString("base64")}\n`), check)).toMatchObject({ form: "base64" });
   });
 
   it("text built to be read many times over is refused as unchecked or read in bounded time, never searched forever", () => {
@@ -386,4 +445,29 @@ describe("raw captures by name", () => {
     expect(namedLikeCapture("docs/claude-code_pre_tool_use.md", check)).toBe(false);
     expect(namedLikeCapture("data_set_1.2.json", check)).toBe(false);
   });
+});
+
+describe("hex dumps made by the tools themselves", () => {
+  const installed = (tool: string): boolean => spawnSync("sh", ["-c", `command -v ${tool}`]).status === 0;
+  // Each tool's dump, and the writer above that lays bytes out as it does (the class's tests run the writers on every payload).
+  const TOOLS: [string, string[], (b: Buffer) => string][] = [
+    ["xxd", [], (b) => xxd(b)],
+    ["xxd", ["-g4"], (b) => xxd(b, 4)],
+    ["xxd", ["-e"], (b) => xxd(b, 4, true)],
+    ["xxd", ["-i"], xxdI],
+    ["hexdump", ["-C"], hexdumpC],
+    ["od", ["-x"], od],
+    ["od", ["-An", "-tx1"], (b) => dumped(b, { perLine: 16, group: 1, offset: () => " " })],
+  ];
+  // An odd number of bytes: the last word of a dump in words is cut short.
+  const bytes = Buffer.from(`${pretty(PAYLOADS["a Codex Stop"])}\n `);
+  for (const [tool, args, writer] of TOOLS) {
+    it.skipIf(!installed(tool))(`finds a payload dumped by ${[tool, ...args].join(" ")}, laid out as the writer lays it (skipped where ${tool} is not installed)`, () => {
+      const dir = mkdtempSync(path.join(tmpdir(), "clear-hex-"));
+      writeFileSync(path.join(dir, "payload_json"), bytes);
+      const dump = execFileSync(tool, [...args, "payload_json"], { cwd: dir, encoding: "utf8" });
+      expect(writer(bytes)).toBe(dump);
+      expect(payloadIn(Buffer.from(dump), check)).toMatchObject({ signature: "hook-event-name", form: "hex" });
+    });
+  }
 });

@@ -16,8 +16,8 @@ import { yamlBlocks } from "./raw-capture/yaml.js";
 // other text (JSON Lines, a log line after its prefix, several documents in a row, a document
 // followed by a comma or a comment); JSON with comments, JSON5, JavaScript, Python and Ruby
 // literals; YAML (block and flow) and TOML; at any depth, in a string that itself holds such text,
-// and behind HTML entities, backslash escapes at any depth, percent-encoding, Markdown's quoting
-// and base64. Bytes that are not UTF-8 do not hide it. Pure: bytes in, a verdict out.
+// and behind HTML entities, backslash escapes at any depth, percent-encoding, Markdown's quoting,
+// base64 and hex dumps. Bytes that are not UTF-8 do not hide it. Pure: bytes in, a verdict out.
 
 export interface RawCaptureCheck {
   grammar: NameGrammar;
@@ -244,7 +244,7 @@ function readForms(task: ReadingTask, spent: Spent, tasks: Task[]): void {
 
 /**
  * Queues each reading one decoding away from a text, once. A reading is read for values only
- * where the decoding opened a quote or a brace, or is Markdown's or base64's; else it is only
+ * where the decoding opened a quote or a brace, or is Markdown's, base64's or hex's; else it is only
  * decoded further (JSON escaped twice opens its quotes at the second level).
  */
 function decode(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks: Task[]): void {
@@ -260,7 +260,7 @@ function decode(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks: 
     charge(spent, reading.text.length);
     const how = reading.decodings[reading.decodings.length - 1];
     before ??= openings(task.reading.text);
-    const opens = how === "base64" || how === "quoted in Markdown" || openings(reading.text) > before || (behind && hasAllWords(reading.text, check.words));
+    const opens = how === "base64" || how === "hex" || how === "quoted in Markdown" || openings(reading.text) > before || (behind && hasAllWords(reading.text, check.words));
     const next = { reading, pointer: task.pointer, level: task.level };
     if (opens) tasks.push({ kind: "text", ...next });
     else if (reading.decodings.length < MAX_DECODINGS) tasks.push({ kind: "decode", ...next });

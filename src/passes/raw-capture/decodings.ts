@@ -2,12 +2,14 @@ import { isUtf8 } from "node:buffer";
 import { inflatedThrough, isZip, sealedKind } from "../../compressed.js";
 import { pushAll } from "../../collections.js";
 import { inputOffset, type DecodedLevel } from "../../json/escapes.js";
+import { hexDumps } from "./hex-dumps.js";
 
 // What a text says once one way of writing it is undone: HTML or XML entities (the tags around
 // them taken out, their attribute values kept), one level of backslash escapes (JSON escaped twice, three times ... in plain
 // text), percent-encoding (a URL's query, a form's body), Markdown's quoting (blockquote markers,
-// a table cell's \| and <br>), and base64 runs (wrapped over lines or not). Each is a reading of
-// its own, with a way back to the raw offsets; the payload check reads each as it reads the text.
+// a table cell's \| and <br>), base64 runs (wrapped over lines or not), and hex as a person or a
+// tool dumps bytes. Each is a reading of its own, with a way back to the raw offsets; the payload
+// check reads each as it reads the text.
 
 /** A text to search, with the offset in the file each of its offsets comes from, and how it was decoded. */
 export interface Reading {
@@ -158,10 +160,15 @@ export function markdownUnquoted(r: Reading): Reading | null {
 /** A base64 line this long or longer, a multiple of four, may go on at the next line (MIME and base64(1) wrap at 76). */
 const MIN_WRAPPED_LINE = 40;
 
-/** Where the run of base64 characters from `i` ends. */
+/** The base64 characters of either alphabet. */
+const IS_BASE64 = new Uint8Array(128);
+for (const ch of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-") IS_BASE64[ch.charCodeAt(0)] = 1;
+
+/** Where the run of base64 characters from `i` ends. A loop, not a pattern: a run megabytes long would overflow a pattern's backtracking stack. */
 function runEnd(text: string, i: number): number {
-  BASE64_LINE.lastIndex = i;
-  return BASE64_LINE.test(text) ? BASE64_LINE.lastIndex : i;
+  let k = i;
+  for (let c = text.charCodeAt(k); c < 128 && IS_BASE64[c] === 1; c = text.charCodeAt(++k));
+  return k;
 }
 
 /** A run wrapped over lines (a full line, a multiple of four, long enough; a line break; the next line of it): where it ends, and its lines. */
@@ -183,18 +190,17 @@ function wrapped(text: string, start: number, end: number): { end: number; body:
   return { end: at, body: pieces.join("") };
 }
 
-// A run of base64 characters (standard and URL-safe alphabets) at least 24 long, shorter than the
-// smallest payload once encoded, from its first character: the look-behind keeps a short run from
-// being tried at each of its characters, so the search is linear. A line of such characters.
-const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}/g;
-const BASE64_LINE = /[A-Za-z0-9+/_-]+/y;
+// The first 24 characters of a run of base64 characters (standard and URL-safe alphabets) at least
+// that long, shorter than the smallest payload once encoded, from its first character: the
+// look-behind keeps a short run from being tried at each of its characters, so the search is linear.
+const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24}/g;
 
-/** Each run of base64 characters long enough to hold a payload, as its start, end and characters (a wrapped run's lines joined). One native search. */
+/** Each run of base64 characters long enough to hold a payload, as its start, end and characters (a wrapped run's lines joined). One native search for where runs start. */
 export function base64Runs(text: string): { start: number; end: number; body: string }[] {
   const runs: { start: number; end: number; body: string }[] = [];
   BASE64_RUN.lastIndex = 0;
   for (let m = BASE64_RUN.exec(text); m !== null; m = BASE64_RUN.exec(text)) {
-    const run = wrapped(text, m.index, m.index + m[0].length);
+    const run = wrapped(text, m.index, runEnd(text, m.index + m[0].length));
     BASE64_RUN.lastIndex = run.end;
     // Encoded text has both cases; a run of one case is a word, a path or a hash in hex.
     if (/[a-z]/.test(run.body) && /[A-Z]/.test(run.body)) runs.push({ start: m.index, end: run.end, body: run.body });
@@ -215,18 +221,22 @@ function isText(bytes: Buffer): boolean {
 export class CannotRead extends Error {}
 
 /**
- * The text a base64 run decodes to (standard or URL-safe alphabet), a compressed stream's inflated
- * stream by stream; null when it is not text; `unchecked` when the stream cannot be read whole.
+ * The text bytes an encoding spelt are (`how` says which), a compressed stream's inflated stream by
+ * stream; null when they are not text; `unchecked` when the stream cannot be read whole.
  */
-export function base64Text(body: string): string | null | { unchecked: string } {
-  const usable = body.length % 4 === 1 ? body.slice(0, -1) : body;
-  const bytes = Buffer.from(usable.replace(/-/g, "+").replace(/_/g, "/"), "base64");
+function encodedText(bytes: Buffer, how: string): string | null | { unchecked: string } {
   if (isText(bytes)) return bytes.toString("utf8");
   const sealed = sealedKind(bytes) ?? (isZip(bytes) ? "zip" : null);
-  if (sealed !== null) return { unchecked: `base64 there decodes to ${sealed === "zip" ? "a zip archive" : `${sealed}-compressed bytes`}, which the check does not open there` };
+  if (sealed !== null) return { unchecked: `${how} there decodes to ${sealed === "zip" ? "a zip archive" : `${sealed}-compressed bytes`}, which the check does not open there` };
   const inner = inflatedThrough(bytes);
-  if ("unchecked" in inner) return { unchecked: `base64 there decodes to a stream that ${inner.unchecked.replace(/^it is /, "is ")}` };
+  if ("unchecked" in inner) return { unchecked: `${how} there decodes to a stream that ${inner.unchecked.replace(/^it is /, "is ")}` };
   return isText(inner) ? inner.toString("utf8") : null;
+}
+
+/** The text a base64 run decodes to (standard or URL-safe alphabet), as `encodedText` reads bytes. */
+export function base64Text(body: string): string | null | { unchecked: string } {
+  const usable = body.length % 4 === 1 ? body.slice(0, -1) : body;
+  return encodedText(Buffer.from(usable.replace(/-/g, "+").replace(/_/g, "/"), "base64"), "base64");
 }
 
 /** Each base64 run of a reading that decodes to text, as a reading placed at the run's start; a run that cannot be read whole stops the search. */
@@ -238,6 +248,44 @@ export function base64Decoded(r: Reading): Reading[] {
     if (text !== null) out.push({ text, rawAt: () => r.rawAt(run.start), decodings: [...r.decodings, "base64"] });
   }
   return out;
+}
+
+/** What share of the characters bytes read as text may be ones text never holds: a dump read with a word beside it (a heading's "cafe") is still read. */
+const MAX_NOISE = 1 / 16;
+
+/** A character text never holds: a control character but a tab and line breaks, or what UTF-8 that is none reads as. */
+const NOISE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]/g;
+const isNoise = (c: number): boolean => (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f || c === 0xfffd;
+
+/** Bytes read as text where they are mostly text: what is not (a stray byte, a control character) read as U+FFFD; null where they are not, found as soon as they are not. */
+function mostlyText(bytes: Buffer): string | null {
+  let controls = 0;
+  for (let i = 0; i < bytes.length; i++) if (isNoise(bytes[i] as number) && ++controls > bytes.length * MAX_NOISE) return null;
+  const text = bytes.toString("utf8");
+  const limit = text.length * MAX_NOISE;
+  let noise = 0;
+  for (let i = 0; i < text.length; i++) if (isNoise(text.charCodeAt(i)) && ++noise > limit) return null;
+  return noise === 0 ? text : text.replace(NOISE, "\ufffd");
+}
+
+/** The text each hex dump of a text spells, as `encodedText` reads bytes, or as mostly text; a dump whose stream cannot be read whole gives `unchecked`. */
+export function hexTexts(text: string): { start: number; text: string | { unchecked: string } }[] {
+  const out: { start: number; text: string | { unchecked: string } }[] = [];
+  for (const dump of hexDumps(text)) {
+    for (const bytes of dump.readings) {
+      const read = encodedText(bytes, "hex") ?? mostlyText(bytes);
+      if (read !== null) out.push({ start: dump.start, text: read });
+    }
+  }
+  return out;
+}
+
+/** Each hex dump of a reading that spells text, as a reading placed at the dump's first line; a dump that cannot be read whole stops the search. */
+export function hexDecoded(r: Reading): Reading[] {
+  return hexTexts(r.text).map(({ start, text }) => {
+    if (typeof text !== "string") throw new CannotRead(text.unchecked);
+    return { text, rawAt: () => r.rawAt(start), decodings: [...r.decodings, "hex"] };
+  });
 }
 
 /** The decodings that leave member names as they are, in the one order they are undone in (each may repeat but Markdown's). */
@@ -252,10 +300,10 @@ const IN_ORDER: { how: string; decode: (r: Reading) => Reading | null }[] = [
  * Every reading one decoding away from `r`. Entities, escapes, percent-encoding and Markdown's
  * quoting leave member names as they are: they are undone only where `namesShow` (the text holds
  * a signature's every name), and in one order (undone in another, two of them give the same
- * text), Markdown's only first. Base64 hides the names, and what it decodes to starts afresh.
+ * text), Markdown's only first. Base64 and hex hide the names, and what they decode to starts afresh.
  */
 export function decodedReadings(r: Reading, namesShow: boolean): Reading[] {
-  return [...(namesShow ? escapesUndone(r) : []), ...base64Decoded(r)];
+  return [...(namesShow ? escapesUndone(r) : []), ...base64Decoded(r), ...hexDecoded(r)];
 }
 
 /** Each reading one decoding away from `r` that leaves member names as they are, in their one order. */

@@ -1,0 +1,137 @@
+// Hex as bytes are dumped, found in a text and read back to the bytes: plain digits, wrapped or not
+// (xxd -p) or after a prefix (payload=7b22...); groups of digits behind an offset with the text
+// beside them (xxd, hexdump -C, od -tx1); words of two or four bytes in the machine's byte order
+// (od -x, hexdump, xxd -e); 0x7b items (xxd -i, a C array); 7b:22 pairs; \x7b escapes.
+//
+// A line's digits are its longest run of words of whole bytes, once the text a dumping tool sets
+// beside them is cut off; lines with digits in a row are one dump. Each dump is read with and
+// without the first word of each line's run (an offset, or a byte), and where its words are of two
+// to four bytes, with each word's bytes in the other order too. What the bytes say is the payload
+// check's to read (decodings.ts).
+
+/** Sixteen bytes of hex in some form, in a row: no dump of a payload is shorter. */
+const HEX_HINT = /(?:(?:0[xX]|\\x)?[0-9a-fA-F]{2}[\s,;:]*){16}/;
+/** Bytes a dump may spell a payload in. */
+const MIN_DUMP_BYTES = 16;
+/** A word of whole bytes: digits, after 0x or \x or not. */
+const HEX_WORD = /^(?:0?[xX])?((?:[0-9a-fA-F]{2})+)$/;
+/** What stands between words: anything but a letter or a digit. */
+const SEPARATOR = /[^0-9A-Za-z]+/;
+const OFFSET_WORD = /^[0-9a-fA-F]{4,16}$/;
+/** xxd's offset: the text beside its digits starts at one column in every line of a dump. */
+const XXD_OFFSET = /^\s*[0-9a-fA-F]{4,16}: /;
+/** hexdump -C's offset: the text beside its digits starts at the first bar. */
+const CANONICAL_OFFSET = /^[0-9a-fA-F]{4,16} {2}/;
+
+/** A line of a dump: the digits of its run of byte words, the bytes of a first word that may be an offset (0 where none may), and each word's bytes as a digit ("4444", "" where a word is longer than four bytes). */
+interface DumpLine {
+  digits: string;
+  offset: number;
+  widths: string;
+}
+
+/** A line's longest run of byte words (the first of the longest); null where it has none. */
+function lineRun(words: string[]): DumpLine | null {
+  let best: [number, number] = [0, 0];
+  let length = 0;
+  for (let k = 0, start = 0, digits = 0; k <= words.length; k++) {
+    const word = k < words.length ? HEX_WORD.exec(words[k] as string) : null;
+    if (word !== null) {
+      digits += (word[1] as string).length;
+      continue;
+    }
+    if (digits > length) (best = [start, k]), (length = digits);
+    start = k + 1;
+    digits = 0;
+  }
+  const [from, to] = best;
+  if (from === to) return null;
+  const run = words.slice(from, to).map((w) => (HEX_WORD.exec(w) as RegExpExecArray)[1] as string);
+  // A line of an offset alone closes hexdump's and od's dumps: read without its first word, it says nothing.
+  const offset = from === 0 && OFFSET_WORD.test(words[0] as string) ? (run[0] as string).length / 2 : 0;
+  const widths = run.some((w) => w.length > 8) ? "" : run.map((w) => w.length / 2).join("");
+  return { digits: run.join(""), offset, widths };
+}
+
+/** Each word's bytes in the other order, the words as `widths` gives them line by line, each line's first word left out where `skipFirst`. */
+function wordsReversed(bytes: Buffer, lines: DumpLine[], skipFirst: boolean): Buffer {
+  const out = Buffer.from(bytes);
+  let at = 0;
+  for (const line of lines) {
+    for (let k = skipFirst && line.offset > 0 ? 1 : 0; k < line.widths.length; k++) {
+      const width = line.widths.charCodeAt(k) - 0x30;
+      for (let i = at, j = at + width - 1; i < j; i++, j--) {
+        const b = out[i] as number;
+        out[i] = out[j] as number;
+        out[j] = b;
+      }
+      at += width;
+    }
+  }
+  return out;
+}
+
+/** The bytes of the lines, each line's first word left out where `skipFirst` and it may be an offset. */
+function linesBytes(lines: DumpLine[], skipFirst: boolean): Buffer {
+  return Buffer.from(lines.map((l) => (skipFirst ? l.digits.slice(2 * l.offset) : l.digits)).join(""), "hex");
+}
+
+/** Bytes without a zero byte that pads the last word. */
+const unpadded = (bytes: Buffer): Buffer => (bytes.length > 0 && bytes[bytes.length - 1] === 0 ? bytes.subarray(0, -1) : bytes);
+
+/** The distinct bytes a dump's lines spell, read each way: with and without offsets, and with each word's bytes reversed where every word is of one to four bytes and one is of more than one. */
+function dumpReadings(lines: DumpLine[]): Buffer[] {
+  const out: Buffer[] = [];
+  const reversible = lines.every((l) => l.widths !== "") && lines.some((l) => /[234]/.test(l.widths));
+  for (const skipFirst of [false, true]) {
+    const bytes = linesBytes(lines, skipFirst);
+    for (const read of reversible ? [bytes, wordsReversed(bytes, lines, skipFirst)] : [bytes]) {
+      const b = unpadded(read);
+      if (b.length >= MIN_DUMP_BYTES && !out.some((o) => o.equals(b))) out.push(b);
+    }
+  }
+  return out;
+}
+
+/** Where the text beside a dumping tool's digits starts in a line (the line's end where there is none); `column` is xxd's, once a line of the dump has set it. */
+function besideAt(line: string, column: number): number {
+  const xxd = XXD_OFFSET.exec(line);
+  if (xxd !== null) {
+    const at = column !== -1 ? column : line.indexOf("  ", xxd[0].length);
+    return at === -1 ? line.length : at;
+  }
+  const bar = CANONICAL_OFFSET.test(line) ? line.indexOf("|") : -1;
+  return bar === -1 ? line.length : bar;
+}
+
+/** Each hex dump of a text of sixteen bytes or more, as where it starts and the readings of its bytes. One pass over the lines, after one native search. */
+export function hexDumps(text: string): { start: number; readings: Buffer[] }[] {
+  if (!HEX_HINT.test(text)) return [];
+  const dumps: { start: number; readings: Buffer[] }[] = [];
+  let start = -1;
+  let column = -1;
+  let lines: DumpLine[] = [];
+  const close = (): void => {
+    const readings = start === -1 ? [] : dumpReadings(lines);
+    if (readings.length > 0) dumps.push({ start, readings });
+    start = -1;
+    column = -1;
+    lines = [];
+  };
+  for (let at = 0; at <= text.length; ) {
+    const nl = text.indexOf("\n", at);
+    const end = nl === -1 ? text.length : nl;
+    const line = text.slice(at, end);
+    const beside = besideAt(line, column);
+    const run = lineRun(line.slice(0, beside).split(SEPARATOR));
+    if (run === null) close();
+    else {
+      if (start === -1) start = at;
+      if (column === -1 && XXD_OFFSET.test(line) && beside < line.length) column = beside;
+      lines.push(run);
+    }
+    at = end + 1;
+  }
+  close();
+  return dumps;
+}

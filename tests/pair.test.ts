@@ -169,6 +169,17 @@ describe("clear pair", () => {
     }
   });
 
+  it("an identifier that is a learned name of two letters is starred in what pair prints", () => {
+    const home = (name: string): Record<string, unknown> => ({ session_id: S, transcript_path: `/home/${name}/.claude/projects/p/s.jsonl`, cwd: `/home/${name}/p`, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: name });
+    for (const name of ["zb", "zed"]) {
+      const dir = sitting({ "claude-code_pre_tool_use_2_1_261.1.json": home(name), "claude-code_post_tool_use_2_1_261.1.json": { ...home(name), hook_event_name: "PostToolUse", tool_response: { stdout: "" } } });
+      const { pairs, json } = pair(dir);
+      expect(pairs.map((p) => p.id), name).toEqual(["*".repeat(name.length)]);
+      const human = clear(["pair", dir, "--verbose"]);
+      for (const printed of [JSON.stringify(json), human.stdout + human.stderr]) expect(printed, name).not.toMatch(new RegExp(`\\b${name}\\b`));
+    }
+  });
+
   it("skips and names invalid files, never fatal, and writes nothing", () => {
     const dir = sitting({
       "codex_pre_tool_use_0_153_0.1.json": { session_id: "s", turn_id: "t", tool_use_id: "c1" },

@@ -27,7 +27,8 @@ function eachString(value: unknown, visit: (text: string) => string): void {
     for (const k of Array.isArray(v) ? v.keys() : Object.keys(v)) {
       const x = o[k];
       if (typeof x !== "string") stack.push(x);
-      else if (x.length >= 3 && !isOwnDigest(k, x)) {
+      // A name of two letters is learned and checked: so is every string that could be one.
+      else if (x.length > 0 && !isOwnDigest(k, x)) {
         const next = visit(x);
         if (next !== x) o[k] = next;
       }

@@ -63,7 +63,7 @@ function companion<T>(entry: CaptureEntry | undefined, kind: "sitting" | "kit"):
     return { value: null, findings: [finding(code, { file }, { detail: entry.problem ? entry.problem.message : "is not a regular file" })] };
   }
   try {
-    validateAgainst(kind, entry.doc.value, file);
+    validateAgainst(kind, entry.doc.value, file, true);
     return { value: entry.doc.value as T, findings: [] };
   } catch (err) {
     if (!(err instanceof RulesError)) throw err;

@@ -111,6 +111,39 @@ describe("clear verify-kit", () => {
     expect(r.stderr).toContain("/transports/0/sha256");
   });
 
+  it("a kit.json with a member of its own: exit 2, the member's name masked, its place shown", () => {
+    const { repo, kitDir } = setup();
+    const file = path.join(kitDir, "kit.json");
+    const kit = JSON.parse(readFileSync(file, "utf8"));
+    kit.zelda_private_notes = 1;
+    kit.transports[0].zelda = "x";
+    writeFileSync(file, JSON.stringify(kit));
+    for (const args of [[], ["--json"]]) {
+      const r = clear(["verify-kit", "--kit", file, ...args], { cwd: repo });
+      expect(r.code).toBe(2);
+      expect(r.stdout + r.stderr).not.toContain("zelda");
+      expect(r.stderr).toContain("/transports/0: must NOT have additional properties ([masked])");
+    }
+  });
+
+  it("the lines a diff quotes hold no home's owner and no key: both are starred, in the human and the JSON output", () => {
+    const { repo, kitDir } = setup();
+    const key = ["gh", "p_", "abcdefghijklmnopqrstuvwxyz0123456789"].join("");
+    const hooks = JSON.stringify({ command: "/home/zelda/proj/node_modules/.bin/fixture-clear capture hook", env: { GITHUB_TOKEN: key } });
+    write(kitDir, "hooks/hooks.json", hooks);
+    expect(clear(["kit", "record", kitDir, "--head", execFileSync("git", ["rev-parse", "HEAD"], { cwd: repo, encoding: "utf8" }).trim()], { cwd: repo }).code).toBe(0);
+    const human = clear(["verify-kit", "--kit", path.join(kitDir, "kit.json")], { cwd: repo });
+    const json = verify(repo, kitDir);
+    expect(human.code).toBe(1);
+    expect(json.code).toBe(1);
+    expect((json.json.findings as { code: string }[]).map((f) => f.code)).toContain("kit-not-from-head");
+    expect(human.stdout).toContain("/home/*****/proj");
+    for (const printed of [human.stdout + human.stderr, JSON.stringify(json.json)]) {
+      expect(printed).not.toContain("zelda");
+      expect(printed).not.toContain(key.slice(4));
+    }
+  });
+
   it("a kit whose transports changed more than version strings against its head: reported", () => {
     const { repo, kitDir } = setup();
     write(kitDir, "hooks/hooks.json", HOOKS("2.1.261").replace("lifecycle", "something-else"));

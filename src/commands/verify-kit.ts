@@ -8,7 +8,9 @@ import { committedTransports, readKit, textAt } from "../io/kit.js";
 import { readBelow, wayBelow } from "../lib/no-link.js";
 import { loadSetting } from "../io/setting.js";
 import type { Io } from "../types.js";
-import { kitPass, lineDiff, versionStringsOnly } from "../passes/kit.js";
+import { kitPass, lineDiff, versionStringsOnly, type TransportState } from "../passes/kit.js";
+import { sittingNames, type CompanionText } from "../passes/substitute/index.js";
+import { checkedValue } from "./checked-output.js";
 import { findingLine, printableLines } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import type { Kit } from "../types.js";
@@ -68,6 +70,11 @@ function headFindings(kit: Kit, copies: Map<string, string | null>, root: string
   });
 }
 
+/** The texts verify-kit quotes (each diff, each finding's message), for the homes they name: their owners are looked for in what is printed. */
+function quotedTexts(transports: TransportState[], findings: Finding[]): CompanionText[] {
+  return [...transports.map((t) => ({ file: t.path, pointer: "", value: (t.diff ?? []).join("\n") })), ...findings.map((f) => ({ file: f.file ?? "", pointer: "", value: f.message }))];
+}
+
 async function run(argv: string[], io: Io): Promise<number> {
   const { values } = parseFlags(argv, { kit: { type: "string" }, root: { type: "string" }, json: { type: "boolean" }, "working-tree": { type: "boolean" } }, 0, "verify-kit");
   if (values.kit === undefined) throw new UsageError("clear verify-kit needs --kit <kit.json>");
@@ -80,12 +87,14 @@ async function run(argv: string[], io: Io): Promise<number> {
   const copies = kitCopies(kit, kitDir, refusals);
   const versions = setting.rules.transports.versionPattern;
   const result = kitPass(kit, await committedTransports(setting.root, setting.rules.transports, values["working-tree"] === true), copies, versions);
-  const findings = [...refusals, ...result.findings, ...headFindings(kit, copies, setting.root, versions), ...(await binaryFindings(kit, kitDir))];
-  const ok = !blocks(findings);
-  if (values.json) writeJson(io, { command: "verify-kit", ok, transports: result.transports, findings });
+  const found = [...refusals, ...result.findings, ...headFindings(kit, copies, setting.root, versions), ...(await binaryFindings(kit, kitDir))];
+  const ok = !blocks(found);
+  // The diffs quote the transports' lines (a hook's command, its environment): what is printed of them is checked first.
+  const { transports, findings } = await checkedValue({ transports: result.transports, findings: found }, setting, sittingNames([], setting.rules, setting.users, setting.display, quotedTexts(result.transports, found)));
+  if (values.json) writeJson(io, { command: "verify-kit", ok, transports, findings });
   else {
     // A committed path is the repository's data: written escaped, on its own line, as every printed name is.
-    const lines = result.transports.flatMap((t) => [`${t.state.padEnd(8)} ${t.path}${t.versionStringsOnly === true ? " (version strings only)" : ""}`, ...(t.diff ?? []).map((d) => `           ${d}`)]);
+    const lines = transports.flatMap((t) => [`${t.state.padEnd(8)} ${t.path}${t.versionStringsOnly === true ? " (version strings only)" : ""}`, ...(t.diff ?? []).map((d) => `           ${d}`)]);
     io.stdout(printableLines([...lines, ...findings.map(findingLine), ok ? "the committed transports are the kit's bytes" : "the committed transports are NOT the kit's bytes"]));
   }
   return ok ? 0 : 1;

@@ -106,7 +106,7 @@ export async function readKit(file: string): Promise<Kit> {
   } catch {
     throw new RulesError(`${file}: cannot be read as JSON ${whyNotJson(text)}`);
   }
-  validateAgainst("kit", value, file);
+  validateAgainst("kit", value, file, true);
   return value as Kit;
 }
 

@@ -45,9 +45,9 @@ export function checkBundled(kind: SchemaName, value: unknown, bytes: Uint8Array
   checkWith(validatorFor(kind), kind, value, file);
 }
 
-/** Validates a parsed document against one of the bundled schemas; throws naming the file and pointer. */
-export function validateAgainst(kind: SchemaName, value: unknown, file: string): void {
-  checkWith(validatorFor(kind), kind, value, file);
+/** Validates a parsed document against one of the bundled schemas; throws naming the file and pointer (of a capture folder's own file, `captured`, only member names the schema declares). */
+export function validateAgainst(kind: SchemaName, value: unknown, file: string, captured = false): void {
+  checkWith(validatorFor(kind), kind, value, file, captured);
 }
 
 function loadKind<T extends object>(rulesDir: string, sub: string, kind: SchemaName, origins?: Map<object, string>): T[] {

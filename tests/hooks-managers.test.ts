@@ -235,7 +235,7 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
     expect(pushed.out).toContain("clear gate");
   });
 
-  it("lefthook merges a developer's local config over the shared one: where it skips the gate, changes its runner or moves its scripts, status says the gate does not run", () => {
+  it("lefthook merges a developer's local config over the shared one: where it skips the gate, changes its runner or moves its scripts, status says the gate does not run, and install fails saying so", () => {
     const locals: Record<string, string> = {
       "lefthook-local.yml": "pre-commit:\n  scripts:\n    clear-gate.sh:\n      skip: true\n",
       ".lefthook-local.yaml": "pre-commit:\n  skip: true\n",
@@ -259,6 +259,13 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
       const status = clearTool(root, "hooks", "status");
       expect(status.code, file).toBe(1);
       expect(status.out, file).toContain("pre-commit: DOES NOT reach the gate");
+      // Install follows what it wrote as git will run it: a skip it cannot undo fails it, saying why.
+      if (text.includes("skip")) {
+        const installed = clearTool(root, "hooks", "install", "--yes");
+        expect(installed.code, file).toBe(1);
+        expect(installed.out, file).toContain("pre-commit: DOES NOT reach the gate");
+        expect(installed.out, file).not.toContain("The gate is wired through");
+      }
       rmSync(path.join(root, file));
     }
     // lefthook itself does skip the gate under such a file: what status says is what happens.

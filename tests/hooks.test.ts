@@ -1,4 +1,4 @@
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI, PROJECT_ROOT, tempDir } from "./helpers.js";
@@ -172,6 +172,30 @@ describe("clear hooks in git's own hooks folder", () => {
     expect(git(moved, "commit", "-qm", "fixtures").code).not.toBe(0);
   });
 
+  it("never overwrites nor removes its own hook once a person changed it: install and uninstall keep it aside, not run, and say so", () => {
+    const root = repoWithRemote("clear-hooks-changed-");
+    const hooks = path.join(root, ".git", "hooks");
+    expect(clearTool(root, "hooks", "install").code).toBe(0);
+    appendFileSync(path.join(hooks, "pre-commit"), "npm test # a line of my own\n");
+    const status = clearTool(root, "hooks", "status");
+    expect(status.code).toBe(1);
+    expect(status.out).toContain("changed since it was written");
+    const again = clearTool(root, "hooks", "install");
+    expect(again.code, again.out).toBe(0);
+    expect(again.out).toContain("kept as pre-commit.clear-changed");
+    expect(readFileSync(path.join(hooks, "pre-commit.clear-changed"), "utf8")).toContain("a line of my own");
+    expect(readFileSync(path.join(hooks, "pre-commit"), "utf8")).not.toContain("a line of my own");
+    expect(clearTool(root, "hooks", "status").code).toBe(0);
+    appendFileSync(path.join(hooks, "pre-push"), "echo mine\n");
+    const out = clearTool(root, "hooks", "uninstall");
+    expect(out.code).toBe(0);
+    expect(out.out).toContain("kept as pre-push.clear-changed");
+    expect(readFileSync(path.join(hooks, "pre-push.clear-changed"), "utf8")).toContain("echo mine");
+    expect(existsSync(path.join(hooks, "pre-push"))).toBe(false);
+    expect(existsSync(path.join(hooks, "pre-commit"))).toBe(false);
+    expect(readFileSync(path.join(hooks, "pre-commit.clear-changed"), "utf8")).toContain("a line of my own");
+  });
+
   it("says when nothing of this tool is installed", () => {
     const root = repoWithRemote("clear-hooks-");
     const r = clearTool(root, "hooks", "uninstall");
@@ -250,6 +274,22 @@ describe("clear hooks with core.hooksPath set by hand", () => {
     expect(readFileSync(path.join(root, ".githooks", "pre-commit"), "utf8")).toBe(original);
     expect(existsSync(path.join(root, ".githooks", "pre-push"))).toBe(false);
     expect(existsSync(path.join(root, ".clear"))).toBe(false);
+  });
+
+  it("fails an install whose hook git would skip: a hook of the folder that is not executable, named with what to do", () => {
+    const root = repoWithRemote("clear-hookspath-");
+    mkdirSync(path.join(root, ".githooks"));
+    writeFileSync(path.join(root, ".githooks", "pre-commit"), "#!/bin/sh\necho lint\n");
+    git(root, "config", "core.hooksPath", ".githooks");
+    const r = clearTool(root, "hooks", "install", "--yes");
+    expect(r.code, r.out).toBe(1);
+    expect(r.out).toContain("pre-commit: DOES NOT reach the gate");
+    expect(r.out).toContain("git skips .githooks/pre-commit: it is not executable (chmod +x it");
+    expect(r.out).not.toContain("The gate is wired through");
+    chmodSync(path.join(root, ".githooks", "pre-commit"), 0o755);
+    expect(clearTool(root, "hooks", "status").code).toBe(0);
+    stageUnacceptedFixtures(root);
+    expect(git(root, "commit", "-qm", "fixtures").code).not.toBe(0);
   });
 
   it("prints the lines for a hooks folder outside the repository and writes nothing there", () => {

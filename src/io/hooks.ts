@@ -87,7 +87,13 @@ export function installHooks(root: string, options: HooksOptions = {}): HooksRes
   const name = manager.kind === "plain" ? "git's hooks folder" : manager.kind === "hooks-path" ? `the hooks folder ${manager.place}` : manager.kind;
   const done = bypassed === null ? `The gate is wired through ${name}.` : `The gate is written for ${name}, where git does not run it.`;
   const result = carryOut(root, plan, options.yes === true, done);
-  return { ok: result.ok && bypassed === null, lines: [`Hook manager: ${name}`, ...result.lines] };
+  const head = `Hook manager: ${name}`;
+  if (!result.ok || bypassed !== null) return { ok: false, lines: [head, ...result.lines] };
+  // What was written is followed as git will run it: a hook git skips, or a manager's setting that keeps it from the gate, fails the install.
+  const bypassing = HOOKS.map((hook) => hookState(repo, hook)).filter((s) => !s.reaches && s.waits === undefined);
+  if (bypassing.length === 0) return { ok: true, lines: [head, ...result.lines] };
+  const why = bypassing.flatMap((s) => [`${s.hook}: DOES NOT reach the gate`, ...s.says.map((l) => `  ${l}`)]);
+  return { ok: false, lines: [head, ...result.lines.filter((l) => l !== done), ...why, `The gate is written for ${name}, but git does not run it: mend what is said above, then run clear hooks status.`] };
 }
 
 export function uninstallHooks(root: string, options: HooksOptions = {}): HooksResult {

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Plan } from "./plan.js";
 import { lstatOrNull } from "../repo.js";
 import { readText } from "./detect.js";
-import { gateScript, HOOKS, MARK, type HookName, type Installed } from "./shell.js";
+import { gateScript, HOOKS, MARK, recordedInstall, type HookName, type Installed } from "./shell.js";
 
 // The gate written straight into git's hooks folder, where no manager is used. A hook that was
 // there is kept beside it as <hook>.pre-clear (then .pre-clear.2, ...) and run first; nothing
@@ -14,6 +14,33 @@ const MOVED_BY_MANAGER = [".old", ".legacy"];
 
 export function isOurs(text: string | null): boolean {
   return text !== null && text.includes(MARK);
+}
+
+/** This tool's hook in a hooks folder as this version writes it: every byte what it writes for the installation it records and the hooks kept beside it. */
+export function isIntact(text: string, hook: HookName, dir: string): boolean {
+  const installed = recordedInstall(text);
+  return installed !== undefined && text === gateScript(hook, { installed, kept: keptHooks(dir, hook) });
+}
+
+/** A free name beside `hook` for this tool's hook that was changed since it was written. */
+function changedName(dir: string, hook: HookName): string {
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? `${hook}.clear-changed` : `${hook}.clear-changed.${n}`;
+    if (lstatOrNull(path.join(dir, name)) === null) return name;
+  }
+}
+
+/**
+ * This tool's hook that was changed since it was written (lines of a person's own, or an older
+ * version's text) is never overwritten nor removed: it is moved aside, not run, and said so.
+ */
+function setAsideIfChanged(dir: string, file: string, hook: HookName, plan: Plan): boolean {
+  const text = readText(file);
+  if (text === null || !isOurs(text) || isIntact(text, hook, dir) || lstatOrNull(file)?.isSymbolicLink() === true) return false;
+  const name = changedName(dir, hook);
+  plan.steps.push({ kind: "rename", from: file, to: path.join(dir, name) });
+  plan.notes.push(`${path.basename(file)}: this tool's hook was changed since it was written (by hand, or by an older version of this tool); it is kept as ${name}, which nothing runs: bring any line of your own from it into a hook of your own`);
+  return true;
 }
 
 /** The hooks kept beside `hook` in `dir`, oldest first. */
@@ -38,6 +65,7 @@ export function plainInstall(dir: string, installed: Installed, plan: Plan, show
     const kept = keptHooks(dir, hook);
     const text = readText(file);
     const link = lstatOrNull(file)?.isSymbolicLink() === true;
+    setAsideIfChanged(dir, file, hook, plan);
     // A hook that is a link (one to nowhere too) is kept as it is, and the gate's hook written beside it, never through it.
     if (link && isOurs(text)) plan.steps.push({ kind: "remove", file });
     if ((link || existsSync(file)) && !isOurs(text)) {
@@ -48,7 +76,7 @@ export function plainInstall(dir: string, installed: Installed, plan: Plan, show
     }
     // A copy of this tool's hook that a manager moved aside would run twice, or chain in a loop.
     for (const suffix of MOVED_BY_MANAGER) {
-      if (isOurs(readText(`${file}${suffix}`))) plan.steps.push({ kind: "remove", file: `${file}${suffix}` });
+      if (!setAsideIfChanged(dir, `${file}${suffix}`, hook, plan) && isOurs(readText(`${file}${suffix}`))) plan.steps.push({ kind: "remove", file: `${file}${suffix}` });
     }
     plan.steps.push({ kind: "write", file, text: gateScript(hook, { installed, kept }), executable: true });
     plan.notes.push(`${hook}: installed in ${shownDir}`);
@@ -66,7 +94,7 @@ export function plainUnwrap(dir: string, plan: Plan, keepRunning = false): void 
     for (const suffix of keepRunning ? MOVED_BY_MANAGER : ["", ...MOVED_BY_MANAGER]) {
       const file = path.join(dir, `${hook}${suffix}`);
       if (!isOurs(readText(file))) continue;
-      plan.steps.push({ kind: "remove", file });
+      if (!setAsideIfChanged(dir, file, hook, plan)) plan.steps.push({ kind: "remove", file });
       const back = suffix === "" || suffix === ".legacy" ? kept.pop() : undefined;
       if (back !== undefined) {
         plan.steps.push({ kind: "rename", from: path.join(dir, back), to: file });

@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync } from "node:fs";
 import path from "node:path";
 import { BLOCK_MARK } from "./blocks.js";
 import { HOOKS_PATH_EMPTY, huskyDirOf, installedIn, LEFTHOOK_SIGN, PRE_COMMIT_SIGN, lefthookConfig, lefthookLocalConfigs, PRE_COMMIT_CONFIG, readText, type Repo } from "./detect.js";
-import { isOurs, keptHooks } from "./plain.js";
+import { isIntact, isOurs, keptHooks } from "./plain.js";
 import { gateScript, HOOKS, recordedInstall, WRAPPER_DIR, type HookName } from "./shell.js";
 import { callLine, callLineReach, preCommitInstall, wrapperFile } from "./wiring.js";
 import { LEFTHOOK_SCRIPT, lefthookEntry, yamlObject, preCommitHook } from "./yaml-edit.js";
@@ -14,6 +14,12 @@ export interface HookState {
   hook: HookName;
   reaches: boolean;
   says: string[];
+  /**
+   * Why the gate is not reached yet where nothing bypasses it: git runs no such hook until the
+   * manager installs its own, or the package is not installed, so the gate's script refuses what it
+   * cannot check.
+   */
+  waits?: "manager" | "package";
 }
 
 const AGAIN = "run clear hooks install";
@@ -43,7 +49,7 @@ function wrapperState(repo: Repo, hook: HookName, file: string, via: string): Ho
   if (text !== gateScript(hook)) return no(hook, `${via}, which runs ${shown}: it was changed since this tool wrote it; ${AGAIN}`);
   if (!existsSync(path.join(repo.root, "node_modules", ".bin", "fixture-clear"))) {
     const missing = "fixture-clear is not installed in this repository, so it refuses anything that could hold a capture unchecked";
-    return no(hook, `${via}, which runs ${shown}; ${missing} (npm install --save-dev fixture-clear)`);
+    return { ...no(hook, `${via}, which runs ${shown}; ${missing} (npm install --save-dev fixture-clear)`), waits: "package" };
   }
   return yes(hook, `${via}, which runs ${shown}: the gate runs`);
 }
@@ -111,8 +117,8 @@ function preCommitState(repo: Repo, hook: HookName, file: string, via: string): 
 function plainState(repo: Repo, hook: HookName, file: string, text: string, via: string): HookState {
   const kept = keptHooks(path.dirname(file), hook);
   const recorded = recordedInstall(text);
-  if (recorded === undefined || text !== gateScript(hook, { installed: recorded, kept })) {
-    return no(hook, `${via}, this tool's hook from an older version; ${AGAIN}`);
+  if (recorded === undefined || !isIntact(text, hook, path.dirname(file))) {
+    return no(hook, `${via}, this tool's hook changed since it was written (by hand, or by an older version of this tool); ${AGAIN}, which keeps it as ${hook}.clear-changed and writes the gate again`);
   }
   if (!existsSync(path.join(repo.root, "node_modules", ".bin", "fixture-clear")) && !existsSync(recorded.cli)) {
     return no(hook, `${via}, this tool's hook; neither this repository's fixture-clear nor the one that wrote it is there; ${AGAIN}`);
@@ -132,8 +138,8 @@ export function hookState(repo: Repo, hook: HookName): HookState {
   const file = path.join(repo.hooksDir, hook);
   const via = `git runs ${rel(repo, file)}`;
   const text = readText(file);
-  if (text === null) return no(hook, `git runs no ${hook} hook: ${rel(repo, file)} does not exist (${missingHookToDo(repo, hook)})`);
-  if (!executable(file)) return no(hook, `git skips ${rel(repo, file)}: it is not executable`);
+  if (text === null) return { ...no(hook, `git runs no ${hook} hook: ${rel(repo, file)} does not exist (${missingHookToDo(repo, hook)})`), waits: "manager" };
+  if (!executable(file)) return no(hook, `git skips ${rel(repo, file)}: it is not executable (chmod +x it, if it is to run)`);
   if (isOurs(text)) return plainState(repo, hook, file, text, via);
   const husky = huskyDirOf(repo.hooksDir);
   if (husky !== null) return shellFileState(repo, hook, path.join(husky, hook), `${via} (husky), which runs ${rel(repo, path.join(husky, hook))}`, false);

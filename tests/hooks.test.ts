@@ -194,6 +194,17 @@ describe("clear hooks in git's own hooks folder", () => {
     expect(existsSync(path.join(hooks, "pre-push"))).toBe(false);
     expect(existsSync(path.join(hooks, "pre-commit"))).toBe(false);
     expect(readFileSync(path.join(hooks, "pre-commit.clear-changed"), "utf8")).toContain("a line of my own");
+    // Two changed copies at once (the hook, and the copy a manager moved aside): each kept, under a name of its own.
+    expect(clearTool(root, "hooks", "install").code).toBe(0);
+    const ours = readFileSync(path.join(hooks, "pre-commit"), "utf8");
+    writeFileSync(path.join(hooks, "pre-commit.old"), `${ours}echo in-the-old-copy\n`);
+    appendFileSync(path.join(hooks, "pre-commit"), "echo in-the-hook\n");
+    const both = clearTool(root, "hooks", "uninstall");
+    expect(both.code, both.out).toBe(0);
+    const kept = readdirSync(hooks).filter((n) => n.startsWith("pre-commit.clear-changed")).map((n) => readFileSync(path.join(hooks, n), "utf8"));
+    expect(kept.filter((t) => t.includes("in-the-hook"))).toHaveLength(1);
+    expect(kept.filter((t) => t.includes("in-the-old-copy"))).toHaveLength(1);
+    expect(kept.filter((t) => t.includes("a line of my own"))).toHaveLength(1);
   });
 
   it("says when nothing of this tool is installed", () => {
@@ -322,7 +333,7 @@ describe("clear hooks with core.hooksPath set by hand", () => {
     expectRefusedAtCommitAndPush(root);
   });
 
-  it("status says the gate runs only where the hook certainly reaches its line: a mention, a comment, a branch, an exit or another interpreter is not enough", () => {
+  it("status says the gate runs only where the hook certainly reaches its line: a mention, a comment, a branch, an exit (however spelt) or another interpreter is not enough", () => {
     const line = "sh .clear/hooks/pre-commit || exit $?";
     const shapes: Record<string, string> = {
       "the line commented out": `#!/bin/sh\n# ${line}\n`,
@@ -336,6 +347,10 @@ describe("clear hooks with core.hooksPath set by hand", () => {
       "a script of another interpreter": `#!/usr/bin/env python3\nimport sys\nsys.exit(0)\n${line}\n`,
       "the gate's path only echoed": "#!/bin/sh\necho 'run .clear/hooks/pre-commit'\n",
       "its failure not passed on": "#!/bin/sh\nsh .clear/hooks/pre-commit || true\n",
+      "an exit spelt with quotes": `#!/bin/sh\nex""it 0\n${line}\n`,
+      "an exit held in a variable": `#!/bin/sh\nc=exit\n$c 0\n${line}\n`,
+      "an exit behind a pattern": `#!/bin/sh\ne?it 0\n${line}\n`,
+      "kill named by its path": `#!/bin/sh\n/bin/kill -9 $$\n${line}\n`,
     };
     const root = repoWithRemote("clear-hookspath-");
     mkdirSync(path.join(root, ".githooks"));

@@ -142,6 +142,14 @@ describe("clear verify-kit", () => {
       expect(printed).not.toContain("zelda");
       expect(printed).not.toContain(key.slice(4));
     }
+    // The home on a line both copies hold, the name alone on a line only one does: learned from the whole texts.
+    const pretty = (note: string): string => JSON.stringify({ command: "/home/zelda/proj/node_modules/.bin/fixture-clear capture hook", note }, null, 2);
+    commit(repo, { "hooks/hooks.json": pretty("kept") });
+    write(kitDir, "hooks/hooks.json", pretty("maintainer zelda"));
+    expect(clear(["kit", "record", kitDir, "--head", execFileSync("git", ["rev-parse", "HEAD"], { cwd: repo, encoding: "utf8" }).trim()], { cwd: repo }).code).toBe(0);
+    const unchanged = verify(repo, kitDir);
+    expect(JSON.stringify(unchanged.json)).toContain("maintainer *****");
+    expect(JSON.stringify(unchanged.json)).not.toContain("zelda");
   });
 
   it("a kit whose transports changed more than version strings against its head: reported", () => {

@@ -227,6 +227,18 @@ function dumped(bytes: Buffer, o: { perLine: number; group: number; offset?: (at
   if (o.last) lines.push(o.last(bytes.length));
   return `${lines.join("\n")}\n`;
 }
+/** A dump with each line that repeats the one before (its bytes, not its offset) left out as "*", as hexdump and od write it. */
+function squeezed(dump: string): string {
+  const data = (line: string): string => line.replace(/^[0-9a-f]+\s+/, "");
+  const out: string[] = [];
+  const lines = dump.split("\n");
+  lines.forEach((line, i) => {
+    const same = i > 0 && data(line) === data(lines[i - 1] as string) && /\s/.test(line);
+    if (!same) out.push(line);
+    else if (out[out.length - 1] !== "*") out.push("*");
+  });
+  return out.join("\n");
+}
 const shown = (line: Buffer): string => [...line].map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : ".")).join("");
 const xxd = (b: Buffer, group = 2, littleEndian = false): string => dumped(b, { perLine: 16, group, littleEndian, offset: (at) => `${at.toString(16).padStart(8, "0")}: `, width: 32 + 16 / group + 1, beside: shown });
 const od = (b: Buffer): string => {
@@ -289,6 +301,15 @@ const CLASSES: Record<string, Record<string, Writer>> = {
     "one line of hex after a prefix": (p) => `payload=${Buffer.from(JSON.stringify(p)).toString("hex")}\n`,
     "\\x escapes": (p) => `printf '${Buffer.from(JSON.stringify(p)).toString("hex").replace(/(..)/g, "\\x$1")}' | hook\n`,
     "xxd in a Markdown fence": (p) => `# A capture\n\n\`\`\`\n${xxd(Buffer.from(pretty(p)))}\`\`\`\n`,
+    "hexdump -C, a repeated line left out as *": (p) => squeezed(hexdumpC(Buffer.from(JSON.stringify({ ...p, padding: "=".repeat(80) })))),
+    "od -x, a repeated line left out as *": (p) => squeezed(od(Buffer.from(JSON.stringify({ ...p, padding: "=".repeat(80) })))),
+    "xxd behind a comment's mark": (p) => xxd(Buffer.from(pretty(p))).replace(/^(?=.)/gm, "# "),
+    "hexdump -C behind a quote's mark": (p) => hexdumpC(Buffer.from(pretty(p))).replace(/^(?=.)/gm, "> "),
+    "xxd with a blank line after each line": (p) => xxd(Buffer.from(pretty(p))).replace(/\n/g, "\n\n"),
+    "xxd numbered by cat -n": (p) => xxd(Buffer.from(pretty(p))).split("\n").map((l, i) => (l === "" ? l : `${String(i + 1).padStart(6)}\t${l}`)).join("\n"),
+    "tcpdump -x": (p) => dumped(Buffer.from(JSON.stringify(p)), { perLine: 16, group: 2, offset: (at) => `\t0x${at.toString(16).padStart(4, "0")}:  ` }),
+    "bytes joined by dashes (BitConverter)": (p) => Buffer.from(JSON.stringify(p)).toString("hex").toUpperCase().replace(/(..)(?!$)/g, "$1-"),
+    "od -tx8 (eight-byte words)": (p) => dumped(Buffer.from(JSON.stringify(p)), { perLine: 16, group: 8, littleEndian: true, offset: (at) => `${at.toString(8).padStart(7, "0")} ` }),
     "xxd -p under a line whose words read as hex": (p) => `added: a bead, a cafe\n${Buffer.from(JSON.stringify(p)).toString("hex")}\n`,
     "xxd -p of a gzip stream": (p) => `${(gzipSync(Buffer.from(pretty(p))).toString("hex").match(/.{1,60}/g) as string[]).join("\n")}\n`,
   },
@@ -461,6 +482,17 @@ describe("hex dumps made by the tools themselves", () => {
   ];
   // An odd number of bytes: the last word of a dump in words is cut short.
   const bytes = Buffer.from(`${pretty(PAYLOADS["a Codex Stop"])}\n `);
+  // Lines that repeat the one before: hexdump and od leave them out as "*" unless told not to (-v).
+  const padded = Buffer.from(JSON.stringify({ ...PAYLOADS["a Codex Stop"], padding: "=".repeat(80) }));
+  for (const [tool, args] of [["hexdump", ["-C"]], ["od", ["-x"]], ["hexdump", []]] as [string, string[]][]) {
+    it.skipIf(!installed(tool))(`finds a payload dumped by ${[tool, ...args].join(" ")} with a repeated line left out as * (skipped where ${tool} is not installed)`, () => {
+      const dir = mkdtempSync(path.join(tmpdir(), "clear-hex-"));
+      writeFileSync(path.join(dir, "payload_json"), padded);
+      const dump = execFileSync(tool, [...args, "payload_json"], { cwd: dir, encoding: "utf8" });
+      expect(dump).toMatch(/^\*$/m);
+      expect(payloadIn(Buffer.from(dump), check)).toMatchObject({ signature: "hook-event-name", form: "hex" });
+    });
+  }
   for (const [tool, args, writer] of TOOLS) {
     it.skipIf(!installed(tool))(`finds a payload dumped by ${[tool, ...args].join(" ")}, laid out as the writer lays it (skipped where ${tool} is not installed)`, () => {
       const dir = mkdtempSync(path.join(tmpdir(), "clear-hex-"));

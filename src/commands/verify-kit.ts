@@ -8,7 +8,7 @@ import { committedTransports, readKit, textAt } from "../io/kit.js";
 import { readBelow, wayBelow } from "../lib/no-link.js";
 import { loadSetting } from "../io/setting.js";
 import type { Io } from "../types.js";
-import { kitPass, lineDiff, versionStringsOnly, type TransportState } from "../passes/kit.js";
+import { kitPass, lineDiff, versionStringsOnly, type Side } from "../passes/kit.js";
 import { sittingNames, type CompanionText } from "../passes/substitute/index.js";
 import { checkedValue } from "./checked-output.js";
 import { findingLine, printableLines } from "../render/human.js";
@@ -70,9 +70,10 @@ function headFindings(kit: Kit, copies: Map<string, string | null>, root: string
   });
 }
 
-/** The texts verify-kit quotes (each diff, each finding's message), for the homes they name: their owners are looked for in what is printed. */
-function quotedTexts(transports: TransportState[], findings: Finding[]): CompanionText[] {
-  return [...transports.map((t) => ({ file: t.path, pointer: "", value: (t.diff ?? []).join("\n") })), ...findings.map((f) => ({ file: f.file ?? "", pointer: "", value: f.message }))];
+/** The texts verify-kit quotes from, whole (each transport as the kit and the repository hold it, each finding's message), for the homes they name: their owners are looked for in what is printed. */
+function quotedTexts(copies: Map<string, string | null>, committed: Map<string, Side>, atHead: { file: string; text: string | null }[], findings: Finding[]): CompanionText[] {
+  const texts = [...[...copies].map(([file, text]) => ({ file, text })), ...[...committed].map(([file, side]) => ({ file, text: side.text })), ...atHead];
+  return [...texts.flatMap(({ file, text }) => (text === null ? [] : [{ file, pointer: "", value: text }])), ...findings.map((f) => ({ file: f.file ?? "", pointer: "", value: f.message }))];
 }
 
 async function run(argv: string[], io: Io): Promise<number> {
@@ -86,11 +87,15 @@ async function run(argv: string[], io: Io): Promise<number> {
   const refusals: Finding[] = [];
   const copies = kitCopies(kit, kitDir, refusals);
   const versions = setting.rules.transports.versionPattern;
-  const result = kitPass(kit, await committedTransports(setting.root, setting.rules.transports, values["working-tree"] === true), copies, versions);
+  const committed = await committedTransports(setting.root, setting.rules.transports, values["working-tree"] === true);
+  const result = kitPass(kit, committed, copies, versions);
   const found = [...refusals, ...result.findings, ...headFindings(kit, copies, setting.root, versions), ...(await binaryFindings(kit, kitDir))];
   const ok = !blocks(found);
   // The diffs quote the transports' lines (a hook's command, its environment): what is printed of them is checked first.
-  const { transports, findings } = await checkedValue({ transports: result.transports, findings: found }, setting, sittingNames([], setting.rules, setting.users, setting.display, quotedTexts(result.transports, found)));
+  const root = setting.root;
+  const atHead = kit.transports.map((t) => ({ file: t.path, text: textAt(root, kit.head, t.path) }));
+  const names = sittingNames([], setting.rules, setting.users, setting.display, quotedTexts(copies, committed, atHead, found));
+  const { transports, findings } = await checkedValue({ transports: result.transports, findings: found }, setting, names);
   if (values.json) writeJson(io, { command: "verify-kit", ok, transports, findings });
   else {
     // A committed path is the repository's data: written escaped, on its own line, as every printed name is.

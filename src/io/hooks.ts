@@ -90,8 +90,11 @@ export function installHooks(root: string, options: HooksOptions = {}): HooksRes
   const head = `Hook manager: ${name}`;
   if (!result.ok || bypassed !== null) return { ok: false, lines: [head, ...result.lines] };
   // What was written is followed as git will run it: a hook git skips, or a manager's setting that keeps it from the gate, fails the install.
-  const bypassing = HOOKS.map((hook) => hookState(repo, hook)).filter((s) => !s.reaches && s.waits === undefined);
-  if (bypassing.length === 0) return { ok: true, lines: [head, ...result.lines] };
+  const states = HOOKS.map((hook) => hookState(repo, hook));
+  const bypassing = states.filter((s) => !s.reaches && s.waits === undefined);
+  // Not reached yet, with nothing bypassing it: the manager's own install, or the package's, is still to come; said, not failed.
+  const waiting = states.filter((s) => !s.reaches && s.waits !== undefined).flatMap((s) => [`${s.hook}: not reached yet`, ...s.says.map((l) => `  ${l}`)]);
+  if (bypassing.length === 0) return { ok: true, lines: [head, ...result.lines, ...waiting] };
   const why = bypassing.flatMap((s) => [`${s.hook}: DOES NOT reach the gate`, ...s.says.map((l) => `  ${l}`)]);
   return { ok: false, lines: [head, ...result.lines.filter((l) => l !== done), ...why, `The gate is written for ${name}, but git does not run it: mend what is said above, then run clear hooks status.`] };
 }

@@ -254,6 +254,8 @@ function decode(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks: 
   const behind = !shown && namesBehindEscapes(task.reading, check.words);
   for (const reading of decodedReadings(task.reading, shown || behind)) {
     if (spent.decoded.has(reading.text)) continue;
+    // A dump is read several ways (offsets in or out, words' bytes in either order), most of them noise: only a reading that could hold a payload is searched.
+    if (reading.decodings[reading.decodings.length - 1] === "hex" && !couldHoldPayload(Buffer.from(reading.text, "utf8"), check.words)) continue;
     spent.decoded.add(reading.text);
     spent.decodedChars += reading.text.length;
     if (spent.decodedChars > spent.decodedLimit) throw new SearchTooCostly();

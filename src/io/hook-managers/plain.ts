@@ -22,11 +22,13 @@ export function isIntact(text: string, hook: HookName, dir: string): boolean {
   return installed !== undefined && text === gateScript(hook, { installed, kept: keptHooks(dir, hook) });
 }
 
-/** A free name beside `hook` for this tool's hook that was changed since it was written. */
-function changedName(dir: string, hook: HookName): string {
+/** A free name beside `hook` for this tool's hook that was changed since it was written: none there, and none the plan moves a file to already. */
+function changedName(dir: string, hook: HookName, plan: Plan): string {
+  const planned = new Set(plan.steps.flatMap((s) => (s.kind === "rename" || s.kind === "write" ? [s.kind === "rename" ? s.to : s.file] : [])));
   for (let n = 1; ; n++) {
     const name = n === 1 ? `${hook}.clear-changed` : `${hook}.clear-changed.${n}`;
-    if (lstatOrNull(path.join(dir, name)) === null) return name;
+    const file = path.join(dir, name);
+    if (lstatOrNull(file) === null && !planned.has(file)) return name;
   }
 }
 
@@ -37,7 +39,7 @@ function changedName(dir: string, hook: HookName): string {
 function setAsideIfChanged(dir: string, file: string, hook: HookName, plan: Plan): boolean {
   const text = readText(file);
   if (text === null || !isOurs(text) || isIntact(text, hook, dir) || lstatOrNull(file)?.isSymbolicLink() === true) return false;
-  const name = changedName(dir, hook);
+  const name = changedName(dir, hook, plan);
   plan.steps.push({ kind: "rename", from: file, to: path.join(dir, name) });
   plan.notes.push(`${path.basename(file)}: this tool's hook was changed since it was written (by hand, or by an older version of this tool); it is kept as ${name}, which nothing runs: bring any line of your own from it into a hook of your own`);
   return true;

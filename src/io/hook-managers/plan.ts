@@ -84,6 +84,22 @@ function linkOnTheWay(root: string, file: string): string | null {
  * through a link inside the repository (a committed .clear, a hook linked elsewhere): where one
  * stands on the way to a file to write, and no earlier step moves it, nothing is done.
  */
+/** A move onto a file that is there (and no earlier step moves or removes), or onto one an earlier step moved there, would lose it: nothing is done. */
+function refuseLosingMoves(plan: Plan, root: string): void {
+  const gone = new Set<string>();
+  const arrived = new Set<string>();
+  for (const step of plan.steps) {
+    if (step.kind === "remove") gone.add(step.file);
+    if (step.kind !== "rename") continue;
+    if (arrived.has(step.to) || (lstatOrNull(step.to) !== null && !gone.has(step.to))) {
+      throw new UsageError(`${rel(root, step.to)} is there already, and moving ${rel(root, step.from)} onto it would lose it; nothing was done`);
+    }
+    gone.add(step.from);
+    gone.delete(step.to);
+    arrived.add(step.to);
+  }
+}
+
 export function applyPlan(plan: Plan, root: string): void {
   const moved = new Set(plan.steps.flatMap((s) => (s.kind === "rename" ? [s.from] : s.kind === "remove" ? [s.file] : [])));
   for (const step of plan.steps) {
@@ -91,6 +107,7 @@ export function applyPlan(plan: Plan, root: string): void {
     const link = file === null ? null : linkOnTheWay(root, file);
     if (link !== null && !moved.has(link)) throw new UsageError(`${path.relative(root, link)} is a symbolic link on the way to ${path.relative(root, file as string)}; this tool never writes through one: replace it with the real folder or file, then run clear hooks install again`);
   }
+  refuseLosingMoves(plan, root);
   for (const step of plan.steps) {
     if (step.kind === "write") {
       mkdirSync(path.dirname(step.file), { recursive: true });

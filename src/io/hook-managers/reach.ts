@@ -23,13 +23,18 @@ const HUSKY_HELPER = /^\. "\$\(dirname (?:-- )?"\$0"\)\/_\/husky\.sh"[ \t]*$/;
 const SUBSTITUTION = /\$\([^()'"`\\]*\)|`[^`'"\\]*`/g;
 const QUOTED = /'[^']*'|"(?:[^"\\$`]|\\.|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$[?#@*0-9])*"/g;
 
+const QUOTE_MARK = "\u0001";
+/** A command's name written out in letters, digits and the marks a path or a program's name holds; or the test command. */
+const PLAIN_NAME = /^(?:[A-Za-z0-9_./+:@%,-]+|\[)$/;
+
 /** True when a line above the gate's line certainly neither ends the script nor keeps the shell from reading the next line. */
 function passesOn(line: string): boolean {
   if (/^[ \t]*(#.*)?$/.test(line) || HUSKY_HELPER.test(line)) return true;
   // A substitution runs in a subshell: whatever it holds cannot end the script, once it closes on the line.
+  // What was quoted or substituted stands as one mark: as an argument it passes, as (part of) the command's name it is not read.
   let bare = line;
-  for (let before = ""; before !== bare; ) [before, bare] = [bare, bare.replace(SUBSTITUTION, "q")];
-  bare = bare.replace(QUOTED, "q").replace(/[ \t]+#.*$/, "");
+  for (let before = ""; before !== bare; ) [before, bare] = [bare, bare.replace(SUBSTITUTION, QUOTE_MARK)];
+  bare = bare.replace(QUOTED, QUOTE_MARK).replace(/[ \t]+#.*$/, "");
   if (/['"`\\(){}\r]|<<|\$\(/.test(bare) || /(&&|\|\||\|)[ \t]*$/.test(bare)) return false;
   return bare.split(/;|&&|\|\||\||(?<![<>])&/).every((command) => {
     const words = command.trim().split(/[ \t]+/).filter(Boolean);
@@ -40,7 +45,8 @@ function passesOn(line: string): boolean {
         if (/^[0-9]*(?:<|>|>>|<>|>\|)$/.test(word)) i++;
         continue;
       }
-      return !STOPS.has(word);
+      // The command's name, written out: one built of quotes, variables or patterns ("ex""it", $c, e*t) may be any word.
+      return PLAIN_NAME.test(word) && !STOPS.has(word) && !STOPS.has(word.slice(word.lastIndexOf("/") + 1));
     }
     return true;
   });

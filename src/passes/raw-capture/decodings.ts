@@ -268,15 +268,21 @@ function mostlyText(bytes: Buffer): string | null {
   return noise === 0 ? text : text.replace(NOISE, "\ufffd");
 }
 
+type HexText = { start: number; text: string | { unchecked: string } };
+let lastHex: { text: string; out: HexText[] } | null = null;
+
 /** The text each hex dump of a text spells, as `encodedText` reads bytes, or as mostly text; a dump whose stream cannot be read whole gives `unchecked`. */
-export function hexTexts(text: string): { start: number; text: string | { unchecked: string } }[] {
-  const out: { start: number; text: string | { unchecked: string } }[] = [];
+export function hexTexts(text: string): HexText[] {
+  // The cheap first look and the whole check ask this of the same text, one after the other.
+  if (lastHex !== null && lastHex.text === text) return lastHex.out;
+  const out: HexText[] = [];
   for (const dump of hexDumps(text)) {
     for (const bytes of dump.readings) {
       const read = encodedText(bytes, "hex") ?? mostlyText(bytes);
       if (read !== null) out.push({ start: dump.start, text: read });
     }
   }
+  lastHex = { text, out };
   return out;
 }
 

@@ -1,43 +1,55 @@
 // Hex as bytes are dumped, found in a text and read back to the bytes: plain digits, wrapped or not
 // (xxd -p) or after a prefix (payload=7b22...); groups of digits behind an offset with the text
-// beside them (xxd, hexdump -C, od -tx1); words of two or four bytes in the machine's byte order
-// (od -x, hexdump, xxd -e); 0x7b items (xxd -i, a C array); 7b:22 pairs; \x7b escapes.
+// beside them (xxd, hexdump -C, od -tx1, tcpdump -x), whatever stands before each line (a comment's
+// mark, a quote's, a line number); words of two to eight bytes in the machine's byte order (od -x,
+// hexdump, xxd -e); 0x7b items (xxd -i, a C array); 7b:22, 7B-22 and 7b_22 pairs; \x7b escapes.
 //
 // A line's digits are its longest run of words of whole bytes, once the text a dumping tool sets
-// beside them is cut off; lines with digits in a row are one dump. Each dump is read with and
-// without the first word of each line's run (an offset, or a byte), and where its words are of two
-// to four bytes, with each word's bytes in the other order too. What the bytes say is the payload
-// check's to read (decodings.ts).
+// beside them is cut off; lines with digits, blank lines between them, are one dump, and so are the
+// lines on either side of a `*` (where hexdump and od leave out lines that repeat the one before).
+// Each dump is read with and without each line's offset (or first word), and where its words
+// are of two to eight bytes, with each word's bytes in the other order too. What the bytes say is
+// the payload check's to read (decodings.ts).
 
 /** Sixteen bytes of hex in some form, in a row: no dump of a payload is shorter. */
-const HEX_HINT = /(?:(?:0[xX]|\\x)?[0-9a-fA-F]{2}[\s,;:]*){16}/;
+const HEX_HINT = /(?:[xX]?[0-9a-fA-F]{2}[^0-9A-Za-z]{0,4}(?:0(?=[xX]))?){16}/;
 /** Bytes a dump may spell a payload in. */
 const MIN_DUMP_BYTES = 16;
 /** A word of whole bytes: digits, after 0x or \x or not. */
 const HEX_WORD = /^(?:0?[xX])?((?:[0-9a-fA-F]{2})+)$/;
 /** What stands between words: anything but a letter or a digit. */
 const SEPARATOR = /[^0-9A-Za-z]+/;
-const OFFSET_WORD = /^[0-9a-fA-F]{4,16}$/;
+/** A word that may be a line's offset: four to sixteen digits, after 0x or not (od's are octal, of an odd count). */
+const OFFSET_WORD = /^(?:0[xX])?[0-9a-fA-F]{4,16}$/;
+/** What may stand before a dump's line: a comment's or a quote's mark, a line number. */
+const BEFORE_LINE = "[^0-9A-Za-z\\n]*(?:[0-9]{1,9}[ \\t]+)?";
 /** xxd's offset: the text beside its digits starts at one column in every line of a dump. */
-const XXD_OFFSET = /^\s*[0-9a-fA-F]{4,16}: /;
+const XXD_OFFSET = new RegExp(`^${BEFORE_LINE}[0-9a-fA-F]{4,16}: `);
 /** hexdump -C's offset: the text beside its digits starts at the first bar. */
-const CANONICAL_OFFSET = /^[0-9a-fA-F]{4,16} {2}/;
+const CANONICAL_OFFSET = new RegExp(`^${BEFORE_LINE}[0-9a-fA-F]{4,16} {2}`);
 
-/** A line of a dump: the digits of its run of byte words, the bytes of a first word that may be an offset (0 where none may), and each word's bytes as a digit ("4444", "" where a word is longer than four bytes). */
+/** A line of a dump: the digits of its run of byte words; the bytes of the words before its data (an offset); each word's bytes as a digit ("4444", "" where a word is longer than eight bytes). */
 interface DumpLine {
   digits: string;
   offset: number;
   widths: string;
 }
 
+/** Where a line's offset stands among its words: first, or after a line number; -1 where none may. */
+function offsetIndex(words: string[]): number {
+  if (OFFSET_WORD.test(words[0] as string)) return 0;
+  return words.length > 2 && /^[0-9]{1,9}$/.test(words[0] as string) && OFFSET_WORD.test(words[1] as string) ? 1 : -1;
+}
+
 /** A line's longest run of byte words (the first of the longest); null where it has none. */
 function lineRun(words: string[]): DumpLine | null {
+  const bytes = words.map((w) => HEX_WORD.exec(w)?.[1] ?? null);
   let best: [number, number] = [0, 0];
   let length = 0;
-  for (let k = 0, start = 0, digits = 0; k <= words.length; k++) {
-    const word = k < words.length ? HEX_WORD.exec(words[k] as string) : null;
-    if (word !== null) {
-      digits += (word[1] as string).length;
+  for (let k = 0, start = 0, digits = 0; k <= bytes.length; k++) {
+    const word = k < bytes.length ? bytes[k] : null;
+    if (typeof word === "string") {
+      digits += word.length;
       continue;
     }
     if (digits > length) (best = [start, k]), (length = digits);
@@ -46,20 +58,27 @@ function lineRun(words: string[]): DumpLine | null {
   }
   const [from, to] = best;
   if (from === to) return null;
-  const run = words.slice(from, to).map((w) => (HEX_WORD.exec(w) as RegExpExecArray)[1] as string);
-  // A line of an offset alone closes hexdump's and od's dumps: read without its first word, it says nothing.
-  const offset = from === 0 && OFFSET_WORD.test(words[0] as string) ? (run[0] as string).length / 2 : 0;
-  const widths = run.some((w) => w.length > 8) ? "" : run.map((w) => w.length / 2).join("");
+  const run = bytes.slice(from, to) as string[];
+  const index = offsetIndex(words);
+  // An offset inside the run, and a line number before it, are left out of one reading; od's octal offset stands outside the run.
+  const lead = index >= from && index < to ? index - from + 1 : 0;
+  const offset = run.slice(0, lead).reduce((n, w) => n + w.length / 2, 0);
+  const widths = run.some((w) => w.length > 16) ? "" : run.map((w) => w.length / 2).join("");
   return { digits: run.join(""), offset, widths };
 }
 
-/** Each word's bytes in the other order, the words as `widths` gives them line by line, each line's first word left out where `skipFirst`. */
-function wordsReversed(bytes: Buffer, lines: DumpLine[], skipFirst: boolean): Buffer {
+/** Each word's bytes in the other order, the words as `widths` gives them line by line, each line's offset left out where `skipOffset`. */
+function wordsReversed(bytes: Buffer, lines: DumpLine[], skipOffset: boolean): Buffer {
   const out = Buffer.from(bytes);
   let at = 0;
   for (const line of lines) {
-    for (let k = skipFirst && line.offset > 0 ? 1 : 0; k < line.widths.length; k++) {
+    let skipped = skipOffset ? line.offset : 0;
+    for (let k = 0; k < line.widths.length; k++) {
       const width = line.widths.charCodeAt(k) - 0x30;
+      if (skipped > 0) {
+        skipped -= width;
+        continue;
+      }
       for (let i = at, j = at + width - 1; i < j; i++, j--) {
         const b = out[i] as number;
         out[i] = out[j] as number;
@@ -71,21 +90,21 @@ function wordsReversed(bytes: Buffer, lines: DumpLine[], skipFirst: boolean): Bu
   return out;
 }
 
-/** The bytes of the lines, each line's first word left out where `skipFirst` and it may be an offset. */
-function linesBytes(lines: DumpLine[], skipFirst: boolean): Buffer {
-  return Buffer.from(lines.map((l) => (skipFirst ? l.digits.slice(2 * l.offset) : l.digits)).join(""), "hex");
+/** The bytes of the lines, each line's offset left out where `skipOffset`. */
+function linesBytes(lines: DumpLine[], skipOffset: boolean): Buffer {
+  return Buffer.from(lines.map((l) => (skipOffset ? l.digits.slice(2 * l.offset) : l.digits)).join(""), "hex");
 }
 
 /** Bytes without a zero byte that pads the last word. */
 const unpadded = (bytes: Buffer): Buffer => (bytes.length > 0 && bytes[bytes.length - 1] === 0 ? bytes.subarray(0, -1) : bytes);
 
-/** The distinct bytes a dump's lines spell, read each way: with and without offsets, and with each word's bytes reversed where every word is of one to four bytes and one is of more than one. */
+/** The distinct bytes a dump's lines spell, read each way: with and without offsets, and with each word's bytes reversed where every word is of one to eight bytes and one is of more than one. */
 function dumpReadings(lines: DumpLine[]): Buffer[] {
   const out: Buffer[] = [];
-  const reversible = lines.every((l) => l.widths !== "") && lines.some((l) => /[234]/.test(l.widths));
-  for (const skipFirst of [false, true]) {
-    const bytes = linesBytes(lines, skipFirst);
-    for (const read of reversible ? [bytes, wordsReversed(bytes, lines, skipFirst)] : [bytes]) {
+  const reversible = lines.every((l) => l.widths !== "") && lines.some((l) => /[2-8]/.test(l.widths));
+  for (const skipOffset of [false, true]) {
+    const bytes = linesBytes(lines, skipOffset);
+    for (const read of reversible ? [bytes, wordsReversed(bytes, lines, skipOffset)] : [bytes]) {
       const b = unpadded(read);
       if (b.length >= MIN_DUMP_BYTES && !out.some((o) => o.equals(b))) out.push(b);
     }
@@ -114,23 +133,24 @@ export function hexDumps(text: string): { start: number; readings: Buffer[] }[] 
   const close = (): void => {
     const readings = start === -1 ? [] : dumpReadings(lines);
     if (readings.length > 0) dumps.push({ start, readings });
-    start = -1;
-    column = -1;
-    lines = [];
+    [start, column, lines] = [-1, -1, []];
   };
   for (let at = 0; at <= text.length; ) {
     const nl = text.indexOf("\n", at);
     const end = nl === -1 ? text.length : nl;
     const line = text.slice(at, end);
-    const beside = besideAt(line, column);
-    const run = lineRun(line.slice(0, beside).split(SEPARATOR));
-    if (run === null) close();
-    else {
-      if (start === -1) start = at;
-      if (column === -1 && XXD_OFFSET.test(line) && beside < line.length) column = beside;
-      lines.push(run);
-    }
     at = end + 1;
+    // A blank line goes on with the dump, and so does a line of `*`, which stands for lines like the one before (a string's run of one character, as a rule).
+    if (start !== -1 && /^[^0-9A-Za-z]*$/.test(line)) continue;
+    const beside = besideAt(line, column);
+    const run = lineRun(line.slice(0, beside).split(SEPARATOR).filter((w) => w !== ""));
+    if (run === null) {
+      close();
+      continue;
+    }
+    if (start === -1) start = at - line.length - 1;
+    if (column === -1 && XXD_OFFSET.test(line) && beside < line.length) column = beside;
+    lines.push(run);
   }
   close();
   return dumps;

@@ -311,6 +311,7 @@ const CLASSES: Record<string, Record<string, Writer>> = {
     "bytes joined by dashes (BitConverter)": (p) => Buffer.from(JSON.stringify(p)).toString("hex").toUpperCase().replace(/(..)(?!$)/g, "$1-"),
     "od -tx8 (eight-byte words)": (p) => dumped(Buffer.from(JSON.stringify(p)), { perLine: 16, group: 8, littleEndian: true, offset: (at) => `${at.toString(8).padStart(7, "0")} ` }),
     "xxd -p under a line whose words read as hex": (p) => `added: a bead, a cafe\n${Buffer.from(JSON.stringify(p)).toString("hex")}\n`,
+    "xxd -p of UTF-16 text with its byte order mark": (p) => `${(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(JSON.stringify(p), "utf16le")]).toString("hex").match(/.{1,60}/g) as string[]).join("\n")}\n`,
     "xxd -p of a gzip stream": (p) => `${(gzipSync(Buffer.from(pretty(p))).toString("hex").match(/.{1,60}/g) as string[]).join("\n")}\n`,
   },
   "Python reprs, URL-encoding and base64": {
@@ -324,6 +325,9 @@ const CLASSES: Record<string, Record<string, Writer>> = {
     "base64 in a text file": (p) => `payload: ${Buffer.from(JSON.stringify(p)).toString("base64")}\n`,
     "base64 wrapped at 76 columns": (p) => `${(Buffer.from(pretty(p)).toString("base64").match(/.{1,76}/g) as string[]).join("\n")}\n`,
     "base64url": (p) => Buffer.from(JSON.stringify(p)).toString("base64url"),
+    "base64 of UTF-16 text": (p) => `payload: ${Buffer.from(JSON.stringify(p), "utf16le").toString("base64")}\n`,
+    "base64 of UTF-16 text with its byte order mark": (p) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(pretty(p), "utf16le")]).toString("base64"),
+    "base64 of gzip of UTF-16 text": (p) => `data: ${gzipSync(Buffer.from(JSON.stringify(p), "utf16le")).toString("base64")}\n`,
     "base64 of a Python repr": (p) => Buffer.from(literal(p, { key: py, str: py, words: ["True", "False", "None"] })).toString("base64"),
   },
 };

@@ -5,7 +5,8 @@ import type { HarnessCatalogue, PayloadRules } from "../types.js";
 import { CannotRead, decodedReadings, escapesUndone, openings, type Reading } from "./raw-capture/decodings.js";
 import { literalObjects } from "./raw-capture/literal.js";
 import { inflated, isZip, MAX_INFLATED, MAX_INFLATIONS, sealedKind, stillCompressed, zipEntries } from "../compressed.js";
-import { couldHoldPayload, payloadWords, utf16Readings, type PayloadWords } from "./raw-capture/prefilter.js";
+import { couldHoldPayload, payloadWords, type PayloadWords } from "./raw-capture/prefilter.js";
+import { utf16Readings } from "./raw-capture/wide-text.js";
 import { tomlDocuments } from "./raw-capture/toml.js";
 import { yamlBlocks } from "./raw-capture/yaml.js";
 

@@ -3,6 +3,7 @@ import { inflatedThrough, isZip, sealedKind } from "../../compressed.js";
 import { pushAll } from "../../collections.js";
 import { inputOffset, type DecodedLevel } from "../../json/escapes.js";
 import { hexDumps } from "./hex-dumps.js";
+import { utf16Readings } from "./wide-text.js";
 
 // What a text says once one way of writing it is undone: HTML or XML entities (the tags around
 // them taken out, their attribute values kept), one level of backslash escapes (JSON escaped twice, three times ... in plain
@@ -222,7 +223,8 @@ export class CannotRead extends Error {}
 
 /**
  * The text bytes an encoding spelt are (`how` says which), a compressed stream's inflated stream by
- * stream; null when they are not text; `unchecked` when the stream cannot be read whole.
+ * stream, text written as UTF-16 or UTF-32 as what it says; null when they are not text;
+ * `unchecked` when the stream cannot be read whole.
  */
 function encodedText(bytes: Buffer, how: string): string | null | { unchecked: string } {
   if (isText(bytes)) return bytes.toString("utf8");
@@ -230,7 +232,10 @@ function encodedText(bytes: Buffer, how: string): string | null | { unchecked: s
   if (sealed !== null) return { unchecked: `${how} there decodes to ${sealed === "zip" ? "a zip archive" : `${sealed}-compressed bytes`}, which the check does not open there` };
   const inner = inflatedThrough(bytes);
   if ("unchecked" in inner) return { unchecked: `${how} there decodes to a stream that ${inner.unchecked.replace(/^it is /, "is ")}` };
-  return isText(inner) ? inner.toString("utf8") : null;
+  if (isText(inner)) return inner.toString("utf8");
+  // Text two or four bytes a character (UTF-16, UTF-32) is read as what it says, each way it may be read.
+  const wide = utf16Readings(inner).filter(isText);
+  return wide.length > 0 ? wide.map((b) => b.toString("utf8")).join("\n") : null;
 }
 
 /** The text a base64 run decodes to (standard or URL-safe alphabet), as `encodedText` reads bytes. */

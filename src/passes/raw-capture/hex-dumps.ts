@@ -95,7 +95,7 @@ function linesBytes(lines: DumpLine[], skipOffset: boolean): Buffer {
   return Buffer.from(lines.map((l) => (skipOffset ? l.digits.slice(2 * l.offset) : l.digits)).join(""), "hex");
 }
 
-/** Bytes without a zero byte that pads the last word. */
+/** Bytes without a last zero byte. */
 const unpadded = (bytes: Buffer): Buffer => (bytes.length > 0 && bytes[bytes.length - 1] === 0 ? bytes.subarray(0, -1) : bytes);
 
 /** The distinct bytes a dump's lines spell, read each way: with and without offsets, and with each word's bytes reversed where every word is of one to eight bytes and one is of more than one. */
@@ -104,8 +104,8 @@ function dumpReadings(lines: DumpLine[]): Buffer[] {
   const reversible = lines.every((l) => l.widths !== "") && lines.some((l) => /[2-8]/.test(l.widths));
   for (const skipOffset of [false, true]) {
     const bytes = linesBytes(lines, skipOffset);
-    for (const read of reversible ? [bytes, wordsReversed(bytes, lines, skipOffset)] : [bytes]) {
-      const b = unpadded(read);
+    // od pads the last word of an odd count of bytes with a zero byte, which the word's bytes reversed put last.
+    for (const b of reversible ? [bytes, unpadded(wordsReversed(bytes, lines, skipOffset))] : [bytes]) {
       if (b.length >= MIN_DUMP_BYTES && !out.some((o) => o.equals(b))) out.push(b);
     }
   }

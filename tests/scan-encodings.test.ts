@@ -234,6 +234,25 @@ describe("clear scan finds a key written as hex with separators", () => {
   });
 });
 
+describe("clear scan finds a key written as UTF-16 under an encoding", () => {
+  it("base64 or hex of UTF-16 in either byte order, with a byte order mark or none, and gzip of it", () => {
+    const wide = (s: string, bigEndian: boolean, bom: boolean): Buffer => {
+      const body = Buffer.from(s, "utf16le");
+      if (bigEndian) body.swap16();
+      return bom ? Buffer.concat([Buffer.from(bigEndian ? [0xfe, 0xff] : [0xff, 0xfe]), body]) : body;
+    };
+    expectEachFound(
+      casesOf({
+        "base64-utf16le": (s) => wide(s, false, false).toString("base64"),
+        "base64-utf16le-bom": (s) => wide(inText(s, 10), false, true).toString("base64"),
+        "base64-utf16be": (s) => wide(s, true, false).toString("base64"),
+        "hex-utf16le": (s) => wide(inText(s, 4), false, false).toString("hex"),
+        "gzip-base64-utf16le": (s) => gzipSync(wide(inText(s, 20), false, true)).toString("base64"),
+      }),
+    );
+  });
+});
+
 describe("clear scan finds a key in compressed bytes", () => {
   it("gzip or zlib, written as base64 or hex, alone or after a prefix", () => {
     expectEachFound(

@@ -137,11 +137,43 @@ function inflatedRun(d: DecodedBytes): DecodedBytes | null {
   return { bytes, sourceAt: (j) => (j >= bytes.length ? end : start), group: 1 };
 }
 
-/** What decoded bytes spell as text: all of them, or each long stretch of text among noise; and whether they were text whole. */
+/**
+ * Bytes that are text two bytes a character (UTF-16 in either byte order, as Windows writes it,
+ * with a byte order mark or none: a zero byte in one of each two places, at least a third of the
+ * time), as UTF-8, each byte placed at the first byte of its character; null for other bytes.
+ */
+function wideText(d: DecodedBytes): DecodedBytes | null {
+  const b = d.bytes;
+  if (b.length < 2 * MIN_TEXT) return null;
+  const zeros = [0, 0];
+  for (let i = 0; i < b.length; i++) if (b[i] === 0) (zeros[i % 2] as number)++;
+  const [even, odd] = zeros as [number, number];
+  const bigEndian = even * 3 >= b.length / 2 && even > odd;
+  if (!bigEndian && !(odd * 3 >= b.length / 2 && odd > even)) return null;
+  const bom = (b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff) ? 2 : 0;
+  const body = Buffer.from(b.subarray(bom, bom + ((b.length - bom) & ~1)));
+  if (bigEndian) body.swap16();
+  const text = body.toString("utf16le");
+  const bytes = Buffer.from(text, "utf8");
+  // Each UTF-8 byte's unit of the text: a unit of one byte, two or three; a pair of surrogates four bytes for two units.
+  const unitOf = new Int32Array(bytes.length);
+  for (let i = 0, o = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const n = c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff ? 4 : c >= 0xdc00 && c <= 0xdfff ? 0 : 3;
+    for (let k = 0; k < n; k++) unitOf[o + k] = i;
+    o += n;
+  }
+  return { bytes, sourceAt: (j) => d.sourceAt(j >= bytes.length ? b.length : bom + 2 * (unitOf[j] as number)), group: 1 };
+}
+
+/** What decoded bytes spell as text: all of them, or each long stretch of text among noise (and what they spell as UTF-16, where they may be that); and whether they were text whole. */
 export function textReadings(d: DecodedBytes, source: Reading): { readings: Reading[]; whole: boolean } {
   const inner = inflatedRun(d);
-  if (inner !== null) return { readings: textOf(inner, source).readings, whole: false };
-  return textOf(d, source);
+  const bytes = inner ?? d;
+  const found = textOf(bytes, source);
+  const wide = found.whole ? null : wideText(bytes);
+  const readings = wide === null ? found.readings : [...found.readings, ...textOf(wide, source).readings];
+  return { readings, whole: inner === null && found.whole };
 }
 
 function textOf(d: DecodedBytes, source: Reading): { readings: Reading[]; whole: boolean } {

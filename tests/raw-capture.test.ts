@@ -307,6 +307,7 @@ const CLASSES: Record<string, Record<string, Writer>> = {
     "hexdump -C behind a quote's mark": (p) => hexdumpC(Buffer.from(pretty(p))).replace(/^(?=.)/gm, "> "),
     "xxd with a blank line after each line": (p) => xxd(Buffer.from(pretty(p))).replace(/\n/g, "\n\n"),
     "xxd numbered by cat -n": (p) => xxd(Buffer.from(pretty(p))).split("\n").map((l, i) => (l === "" ? l : `${String(i + 1).padStart(6)}\t${l}`)).join("\n"),
+    "a Markdown table, its rows numbered": (p) => `| row | bytes |\n| --- | --- |\n${(Buffer.from(JSON.stringify(p)).toString("hex").match(/.{1,32}/g) as string[]).map((l, i) => `| ${i * 16} | ${(l.match(/../g) as string[]).join(" ")} |`).join("\n")}\n`,
     "tcpdump -x": (p) => dumped(Buffer.from(JSON.stringify(p)), { perLine: 16, group: 2, offset: (at) => `\t0x${at.toString(16).padStart(4, "0")}:  ` }),
     "bytes joined by dashes (BitConverter)": (p) => Buffer.from(JSON.stringify(p)).toString("hex").toUpperCase().replace(/(..)(?!$)/g, "$1-"),
     "od -tx8 (eight-byte words)": (p) => dumped(Buffer.from(JSON.stringify(p)), { perLine: 16, group: 8, littleEndian: true, offset: (at) => `${at.toString(8).padStart(7, "0")} ` }),

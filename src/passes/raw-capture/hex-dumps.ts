@@ -35,10 +35,13 @@ interface DumpLine {
   widths: string;
 }
 
-/** Where a line's offset stands among its words: first, or after a line number; -1 where none may. */
+/** Where a line's offset stands among its words: after a line number, or first (an offset, or a row's number in a table); -1 where none may. */
 function offsetIndex(words: string[]): number {
-  if (OFFSET_WORD.test(words[0] as string)) return 0;
-  return words.length > 2 && /^[0-9]{1,9}$/.test(words[0] as string) && OFFSET_WORD.test(words[1] as string) ? 1 : -1;
+  const [first = "", second = ""] = words;
+  // A line number is shorter than the offset after it (cat -n's against xxd's eight digits).
+  const numbered = words.length > 2 && /^[0-9]{1,7}$/.test(first);
+  if (numbered && OFFSET_WORD.test(second) && second.length >= 6 && second.length > first.length) return 1;
+  return OFFSET_WORD.test(first) || numbered ? 0 : -1;
 }
 
 /** A line's longest run of byte words (the first of the longest); null where it has none. */

@@ -255,13 +255,13 @@ function decode(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks: 
   const behind = !shown && namesBehindEscapes(task.reading, check.words);
   for (const reading of decodedReadings(task.reading, shown || behind)) {
     if (spent.decoded.has(reading.text)) continue;
+    const how = reading.decodings[reading.decodings.length - 1];
     // A dump is read several ways (offsets in or out, words' bytes in either order), most of them noise: only a reading that could hold a payload is searched.
-    if (reading.decodings[reading.decodings.length - 1] === "hex" && !couldHoldPayload(Buffer.from(reading.text, "utf8"), check.words)) continue;
+    if (how === "hex" && !couldHoldPayload(Buffer.from(reading.text, "utf8"), check.words)) continue;
     spent.decoded.add(reading.text);
     spent.decodedChars += reading.text.length;
     if (spent.decodedChars > spent.decodedLimit) throw new SearchTooCostly();
     charge(spent, reading.text.length);
-    const how = reading.decodings[reading.decodings.length - 1];
     before ??= openings(task.reading.text);
     const opens = how === "base64" || how === "hex" || how === "quoted in Markdown" || openings(reading.text) > before || (behind && hasAllWords(reading.text, check.words));
     const next = { reading, pointer: task.pointer, level: task.level };

@@ -155,13 +155,15 @@ function wideText(d: DecodedBytes): DecodedBytes | null {
   if (bigEndian) body.swap16();
   const text = body.toString("utf16le");
   const bytes = Buffer.from(text, "utf8");
-  // Each UTF-8 byte's unit of the text: a unit of one byte, two or three; a pair of surrogates four bytes for two units.
+  // Each UTF-8 byte's unit of the text, character by character (a pair of surrogates is one, a lone one three bytes of U+FFFD).
   const unitOf = new Int32Array(bytes.length);
-  for (let i = 0, o = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const n = c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff ? 4 : c >= 0xdc00 && c <= 0xdfff ? 0 : 3;
-    for (let k = 0; k < n; k++) unitOf[o + k] = i;
+  let unit = 0;
+  let o = 0;
+  for (const ch of text) {
+    const n = Buffer.byteLength(ch, "utf8");
+    unitOf.fill(unit, o, o + n);
     o += n;
+    unit += ch.length;
   }
   return { bytes, sourceAt: (j) => d.sourceAt(j >= bytes.length ? b.length : bom + 2 * (unitOf[j] as number)), group: 1 };
 }

@@ -209,12 +209,12 @@ export function base64Runs(text: string): { start: number; end: number; body: st
   return runs;
 }
 
+/** A character (or byte) text never holds: a control character but a tab and line breaks, or what UTF-8 that is none reads as. */
+const isNoise = (c: number): boolean => (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f || c === 0xfffd;
+
 /** Bytes that are text: UTF-8, with no control character but tabs and line breaks. */
 function isText(bytes: Buffer): boolean {
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i] as number;
-    if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) || b === 0x7f) return false;
-  }
+  for (let i = 0; i < bytes.length; i++) if (isNoise(bytes[i] as number)) return false;
   return isUtf8(bytes);
 }
 
@@ -258,9 +258,8 @@ export function base64Decoded(r: Reading): Reading[] {
 /** What share of the characters bytes read as text may be ones text never holds: a dump read with a word beside it (a heading's "cafe") is still read. */
 const MAX_NOISE = 1 / 16;
 
-/** A character text never holds: a control character but a tab and line breaks, or what UTF-8 that is none reads as. */
+/** The characters `isNoise` finds, to replace them. */
 const NOISE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]/g;
-const isNoise = (c: number): boolean => (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f || c === 0xfffd;
 
 /** Bytes read as text where they are mostly text: what is not (a stray byte, a control character) read as U+FFFD; null where they are not, found as soon as they are not. */
 function mostlyText(bytes: Buffer): string | null {

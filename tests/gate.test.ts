@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
@@ -291,6 +291,29 @@ describe("the gate, through installed hooks", () => {
     writeFileSync(path.join(root, "notes", "stdin.txt"), `digests:\n${Buffer.alloc(32, 0x5a).toString("hex")}\n${xxd.slice(0, 1).join("\n")}\n`);
     g(root, "add", "notes/stdin.txt");
     expect(g(root, "commit", "-qm", "digests and one line of a dump").code).toBe(0);
+  });
+
+  it("refuses a raw capture written as a Buffer's bytes, or as a logfmt line, at commit, naming the file and how it is written", () => {
+    const root = repo();
+    mkdirSync(path.join(root, "logs"), { recursive: true });
+    const payload = { session_id: "9f1c2a7e", cwd: "/home/user/proj", hook_event_name: "Stop", stop_hook_active: false };
+    writeFileSync(path.join(root, "logs", "stdin.json"), `${JSON.stringify({ at: "10:02", stdin: Buffer.from(JSON.stringify(payload)) })}\n`);
+    g(root, "add", "logs/stdin.json");
+    const bytes = g(root, "commit", "-qm", "a buffer");
+    expect(bytes.code).not.toBe(0);
+    expect(bytes.out).toContain("logs/stdin.json");
+    expect(bytes.out).toContain("written as decimal bytes");
+    g(root, "reset", "-q");
+    rmSync(path.join(root, "logs", "stdin.json"));
+    writeFileSync(path.join(root, "logs", "hooks.log"), `time=10:02 level=info ${Object.entries(payload).map(([k, v]) => `${k}=${String(v)}`).join(" ")}\n`);
+    g(root, "add", "logs/hooks.log");
+    const pairs = g(root, "commit", "-qm", "a log");
+    expect(pairs.code).not.toBe(0);
+    expect(pairs.out).toContain("logs/hooks.log");
+    expect(pairs.out).toContain("written as name=value pairs");
+    writeFileSync(path.join(root, "logs", "hooks.log"), `time=10:02 level=info msg="hook ran" took=12ms\n${JSON.stringify({ data: [...Buffer.from("plain build notes, nothing else here")] })}\n`);
+    g(root, "add", "logs/hooks.log");
+    expect(g(root, "commit", "-qm", "a log of no payload").code).toBe(0);
   });
 
   it("refuses a file still compressed past the last stream the check opens, and base64 of a stream inside a stream, at commit and at push", () => {

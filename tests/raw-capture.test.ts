@@ -256,6 +256,35 @@ const hexdumpC = (b: Buffer): string => {
 };
 const xxdI = (b: Buffer): string => `unsigned char payload_json[] = {\n${dumped(b, { perLine: 12, group: 1 }).replace(/([0-9a-f]{2})/g, "0x$1,").replace(/^/gm, "  ").replace(/,\n {2}$/, "\n")}};\nunsigned int payload_json_len = ${b.length};\n`;
 
+/** A payload's leaves as dotted names and values, as a structured log or a form flattens it. */
+const flattened = (v: Record<string, unknown>, prefix = ""): [string, unknown][] =>
+  Object.entries(v).flatMap(([k, x]) => (isObject(x) ? flattened(x, `${prefix}${k}.`) : [[`${prefix}${k}`, x] as [string, unknown]]));
+/** A value as logfmt writes it: a word as it is, anything else in double quotes. */
+const logfmtValue = (x: unknown): string => (typeof x === "string" && !/^[\w./:@+-]+$/.test(x) ? JSON.stringify(x) : String(x));
+/** Quoted-printable with lines of at most `width` characters, soft breaks wherever a line fills (inside a member's name too). */
+function quotedPrintable(text: string, width = 19): string {
+  const pieces = [...Buffer.from(text)].map((b) => (b === 0x3d || b > 0x7e ? `=${b.toString(16).toUpperCase().padStart(2, "0")}` : String.fromCharCode(b)));
+  const lines: string[] = [];
+  let line = "";
+  for (const piece of pieces) {
+    if (piece === "\n") {
+      lines.push(line);
+      line = "";
+      continue;
+    }
+    if (line.length + piece.length > width) {
+      lines.push(`${line}=`);
+      line = "";
+    }
+    line += piece;
+  }
+  return `${[...lines, line].join("\n")}\n`;
+}
+/** Text's UTF-16 code units, as String.fromCharCode takes them. */
+const codeUnits = (text: string): number[] => Array.from({ length: text.length }, (_, i) => text.charCodeAt(i));
+/** Bytes as od -tu1 prints them: seven octal digits of offset, then sixteen decimal bytes a line. */
+const odU1 = (b: Buffer): string => `${(([...b].map((x) => String(x).padStart(4)).join("").match(/.{1,64}/g) ?? []) as string[]).map((l, i) => `${(i * 16).toString(8).padStart(7, "0")}${l}`).join("\n")}\n${b.length.toString(8).padStart(7, "0")}\n`;
+
 const CLASSES: Record<string, Record<string, Writer>> = {
   "JSON with comments, JSON5, JavaScript and TypeScript": {
     "comments between members and a trailing comma": (p) => literal(p, { key: JSON.stringify, str: JSON.stringify, words: ["true", "false", "null"], comments: true, trailing: true }),
@@ -315,6 +344,25 @@ const CLASSES: Record<string, Record<string, Writer>> = {
     "xxd -p of UTF-16 text with its byte order mark": (p) => `${(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(JSON.stringify(p), "utf16le")]).toString("hex").match(/.{1,60}/g) as string[]).join("\n")}\n`,
     "xxd -p of a gzip stream": (p) => `${(gzipSync(Buffer.from(pretty(p))).toString("hex").match(/.{1,60}/g) as string[]).join("\n")}\n`,
   },
+  "decimal bytes, escapes by code, CSV, quoted-printable and name=value pairs": {
+    "a Node Buffer as JSON.stringify writes it": (p) => JSON.stringify({ stdin: Buffer.from(JSON.stringify(p)) }),
+    "a Uint8Array literal": (p) => `const bytes = new Uint8Array([${[...Buffer.from(pretty(p))].join(", ")}]);\n`,
+    "Java's Arrays.toString of a byte[] (bytes above 127 negative)": (p) => `[${[...Buffer.from(JSON.stringify({ ...p, note: "café ✓" }))].map((b) => (b > 127 ? b - 256 : b)).join(", ")}]`,
+    "String.fromCharCode of its code units": (p) => `eval(String.fromCharCode(${codeUnits(JSON.stringify({ ...p, note: "✓ done" })).join(",")}))\n`,
+    "od -tu1 (decimal bytes after octal offsets)": (p) => odU1(Buffer.from(JSON.stringify(p))),
+    "octal escapes (printf, bash's $'...')": (p) => `printf '${[...Buffer.from(JSON.stringify(p))].map((b) => `\\${b.toString(8).padStart(3, "0")}`).join("")}' | hook\n`,
+    "\\u escapes of every character": (p) => codeUnits(JSON.stringify(p)).map((c) => `\\u${c.toString(16).padStart(4, "0")}`).join(""),
+    "\\u{...} escapes (JavaScript, Rust, Swift)": (p) => `let s = "${codeUnits(JSON.stringify(p)).map((c) => `\\u{${c.toString(16)}}`).join("")}";\n`,
+    "quotes written \\u0022 in plain text": (p) => `payload = ${JSON.stringify(p).replace(/\\"/g, "\\u005c\\u0022").replace(/"/g, "\\u0022")}\n`,
+    "a CSV cell, its quotes doubled": (p) => `id,payload\n1,"${JSON.stringify(p).replace(/"/g, '""')}"\n`,
+    "a CSV cell of pretty-printed JSON": (p) => `"id";"payload"\n"1";"${pretty(p).replace(/"/g, '""')}"\n`,
+    "quoted-printable, soft breaks inside names": (p) => quotedPrintable(JSON.stringify(p)),
+    "a logfmt line": (p) => `time=2026-01-01T10:02:00Z level=info ${flattened(p).map(([k, x]) => `${k}=${logfmtValue(x)}`).join(" ")}\n`,
+    "a logfmt line after a prefix": (p) => `2026-01-01 10:02:00 INFO hooks: ${flattened(p).map(([k, x]) => `${k}=${logfmtValue(x)}`).join(" ")}\n`,
+    "a form body (name=value&...)": (p) => `${new URLSearchParams(flattened(p).map(([k, x]) => [k, String(x)])).toString()}\n`,
+    "a query string after a URL": (p) => `GET https://example.com/hook?${new URLSearchParams(flattened(p).map(([k, x]) => [k, String(x)])).toString()}\n`,
+    "an .env file, one pair a line": (p) => `${flattened(p).map(([k, x]) => `${k}=${logfmtValue(x)}`).join("\n")}\n`,
+  },
   "Python reprs, URL-encoding and base64": {
     "a Python repr": (p) => literal(p, { key: py, str: py, words: ["True", "False", "None"] }).replace(/\n\s*/g, " "),
     "a Python 2 repr (u'' strings)": (p) => literal(p, { key: (k) => `u${py(k)}`, str: (v) => `u${py(v)}`, words: ["True", "False", "None"] }),
@@ -340,6 +388,8 @@ describe("raw captures written in other forms", () => {
         it(`finds each payload written as ${how}`, () => {
           for (const [name, payload] of Object.entries(PAYLOADS)) {
             expect(payloadIn(Buffer.from(write(payload)), check), `${name}:\n${write(payload)}`).toMatchObject({ signature: expect.any(String) });
+            // The gate's fast path sends it on to the whole check.
+            expect(couldHoldPayload(Buffer.from(write(payload)), check.words), `prefilter, ${name}`).toBe(true);
           }
         });
       }
@@ -412,6 +462,13 @@ describe("raw captures written in other forms", () => {
   });
 
   const NOT_PAYLOADS: Record<string, string> = {
+    "a shell line setting variables for a command": "hook_event_name=Stop session_id=abc node hook.js\n",
+    "prose with name=value in it": "Set hook_event_name=Stop and session_id=abc to try a hook by hand.\n",
+    "a logfmt line of one pair": "hook_event_name=Stop\n",
+    "decimal bytes of prose": `[${[...Buffer.from("plain notes, no payload here. ".repeat(4))].join(",")}]\n`,
+    "a table of numbers": `${Array.from({ length: 40 }, (_, i) => `${i} ${i * 7} ${i * 31}`).join("\n")}\n`,
+    "a CSV of quoted prose": 'name,quote\nann,"She said ""hi"" to me"\n',
+    "\\u escapes of prose": "\\u0048\\u0069 there, \\u007b\\u0022 is how a brace and a quote are escaped\n",
     "README prose naming members": "# Hooks\n\nThe hook_event_name field names the event; session_id names the session, and\ntype: the OpenCode event's type (session.created and the like) with its properties.\n",
     "a Markdown list of members": "- `hook_event_name`: the event (`PreToolUse`, `Stop`)\n- `session_id`: string\n- hook_event_name: which event fired, e.g. Stop\n",
     "a Markdown table of members": "| member | type | meaning |\n| --- | --- | --- |\n| hook_event_name | string | the event |\n| session_id | string | the session |\n",

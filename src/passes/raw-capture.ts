@@ -2,13 +2,14 @@ import { nameGrammar, parseCaptureName, type NameGrammar } from "../capture-name
 import { escapePointerToken, jsonValueEnd, JsonScanError, placeOf, pointerTokens } from "../json/reader.js";
 import { finding, type Finding } from "../findings.js";
 import type { HarnessCatalogue, PayloadRules } from "../types.js";
-import { CannotRead, decodedReadings, escapesUndone, openings, type Reading } from "./raw-capture/decodings.js";
+import { CannotRead, decodedReadings, escapesUndone, numbersText, openings, type Reading } from "./raw-capture/decodings.js";
 import { literalObjects } from "./raw-capture/literal.js";
 import { inflated, isZip, MAX_INFLATED, MAX_INFLATIONS, sealedKind, stillCompressed, zipEntries } from "../compressed.js";
 import { couldHoldPayload, payloadWords, type PayloadWords } from "./raw-capture/prefilter.js";
 import { utf16Readings } from "./raw-capture/wide-text.js";
 import { tomlDocuments } from "./raw-capture/toml.js";
 import { yamlBlocks } from "./raw-capture/yaml.js";
+import { pairObjects } from "./raw-capture/pairs.js";
 
 // Raw captures are recognised by what they are, not only where they are: a file whose name
 // follows the capture grammar, or whose content holds a payload of a known host (an object that
@@ -181,7 +182,7 @@ interface ReadingTask {
   json?: Map<number, number>;
 }
 
-const FORMS: Record<string, string> = { json: "", literal: "a JavaScript, JSON5 or Python literal", yaml: "YAML", toml: "TOML" };
+const FORMS: Record<string, string> = { json: "", literal: "a JavaScript, JSON5 or Python literal", yaml: "YAML", toml: "TOML", pairs: "name=value pairs" };
 
 function formOf(c: Candidate): string {
   return [FORMS[c.reader] ?? c.reader, ...c.decodings].filter((p) => p !== "").join(", ");
@@ -226,7 +227,7 @@ function readText(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks
   });
 }
 
-/** The objects a text writes in the forms that are not JSON: literals, YAML, TOML. */
+/** The objects a text writes in the forms that are not JSON: literals, YAML, TOML, name=value pairs. */
 function readForms(task: ReadingTask, spent: Spent, tasks: Task[]): void {
   const { reading, pointer, level } = task;
   const text = reading.text;
@@ -234,18 +235,22 @@ function readForms(task: ReadingTask, spent: Spent, tasks: Task[]): void {
     for (const f of found) tasks.push({ kind: "value", candidate: { value: f.value, pointer, level, at: reading.rawAt(f.at), reader, decodings: reading.decodings } });
   };
   const counted = { chars: 0 };
-  // Three passes over the text, counted as one more reading of it.
+  // Four passes over the text, counted as one more reading of it.
   charge(spent, text.length);
   const json = task.json ?? new Map<number, number>();
   add("toml", tomlDocuments(text, (n) => charge(spent, n)));
   add("yaml", yamlBlocks(text, (n) => charge(spent, n), json));
   add("literal", literalObjects(text, counted, json));
+  add("pairs", pairObjects(text));
   charge(spent, counted.chars);
 }
 
+/** Decodings whose readings are always read for values: what they decode starts afresh (base64, hex, decimal bytes), or they take quotes and line breaks out rather than open them. */
+const READ_WHOLE = new Set(["base64", "hex", "decimal bytes", "quoted in Markdown", "quoted-printable", "quotes doubled"]);
+
 /**
  * Queues each reading one decoding away from a text, once. A reading is read for values only
- * where the decoding opened a quote or a brace, or is Markdown's, base64's or hex's; else it is only
+ * where the decoding opened a quote or a brace, or is one of READ_WHOLE; else it is only
  * decoded further (JSON escaped twice opens its quotes at the second level).
  */
 function decode(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks: Task[]): void {
@@ -257,13 +262,13 @@ function decode(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks: 
     if (spent.decoded.has(reading.text)) continue;
     const how = reading.decodings[reading.decodings.length - 1];
     // A dump is read several ways (offsets in or out, words' bytes in either order), most of them noise: only a reading that could hold a payload is searched.
-    if (how === "hex" && !couldHoldPayload(Buffer.from(reading.text, "utf8"), check.words)) continue;
+    if ((how === "hex" || how === "decimal bytes") && !couldHoldPayload(Buffer.from(reading.text, "utf8"), check.words)) continue;
     spent.decoded.add(reading.text);
     spent.decodedChars += reading.text.length;
     if (spent.decodedChars > spent.decodedLimit) throw new SearchTooCostly();
     charge(spent, reading.text.length);
     before ??= openings(task.reading.text);
-    const opens = how === "base64" || how === "hex" || how === "quoted in Markdown" || openings(reading.text) > before || (behind && hasAllWords(reading.text, check.words));
+    const opens = READ_WHOLE.has(how as string) || openings(reading.text) > before || (behind && hasAllWords(reading.text, check.words));
     const next = { reading, pointer: task.pointer, level: task.level };
     if (opens) tasks.push({ kind: "text", ...next });
     else if (reading.decodings.length < MAX_DECODINGS) tasks.push({ kind: "decode", ...next });
@@ -285,6 +290,9 @@ function lookAt(c: Candidate, check: RawCaptureCheck, tasks: Task[]): string | n
     return null;
   }
   if (value === null || typeof value !== "object") return null;
+  // An array of numbers may be bytes (a Buffer as JSON.stringify writes it): the text they spell is read as a string's is.
+  const spelt = Array.isArray(value) && level < NESTED_LEVELS ? numbersText(value) : null;
+  if (spelt !== null && spelt.length >= MIN_PAYLOAD_CHARS) tasks.push({ kind: "text", reading: { text: spelt, rawAt: () => at, decodings: [...c.decodings, "decimal bytes"] }, pointer, level: level + 1 });
   const hit = matchesSignature(value, check);
   if (hit) return hit;
   const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);

@@ -2,6 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { inflatedThrough, isZip, sealedKind } from "../../compressed.js";
 import { pushAll } from "../../collections.js";
 import { inputOffset, type DecodedLevel } from "../../json/escapes.js";
+import { byteLists, listBytes } from "./byte-lists.js";
 import { hexDumps } from "./hex-dumps.js";
 import { utf16Readings } from "./wide-text.js";
 
@@ -92,19 +93,39 @@ export function htmlDecoded(r: Reading): Reading | null {
 const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', "'": "'", "\\": "\\", "/": "/", n: "\n", r: "\r", t: "\t", b: "\b", f: "\f" };
 /** A quote escaped where JSON or a literal opens a string: {\"a\":, [\\\"a ... */
 const ESCAPED_QUOTE = /[{[,:]\s*\\+["']/;
+/** A character written as an escape of its code (\u007b, \u{7b}, \U0000007B, \x7b, octal \173), for each of the codes given in hex. */
+const codeEscapeOf = (...codes: string[]): string => {
+  const hex = codes.map((c) => c.replace(/[a-f]/g, (l) => `[${l}${l.toUpperCase()}]`)).join("|");
+  const octal = codes.map((c) => Number.parseInt(c, 16).toString(8).padStart(3, "0")).join("|");
+  return String.raw`\\(?:u00(?:${hex})|u\{0*(?:${hex})\}|U0{6}(?:${hex})|x(?:${hex})|(?:${octal}))`;
+};
+/** A quote written as an escape of its code where JSON or a literal opens a string: after a brace, a bracket, a comma or a colon, each as it is or written as an escape too (printf's \173\042, \u007b\u0022). */
+const ESCAPED_OPENER = new RegExp(`(?:[{[,:]|${codeEscapeOf("7b", "5b", "2c", "3a")})\\s*${codeEscapeOf("22", "27")}`);
+/** The escapes of a character by its code, and the base of their digits: \uXXXX, \u{X...}, \UXXXXXXXX, \xXX, and three octal digits. */
+const CODE_ESCAPE = /^(?:u([0-9a-fA-F]{4})|u\{([0-9a-fA-F]{1,6})\}|U([0-9a-fA-F]{8})|x([0-9a-fA-F]{2})|([0-3][0-7]{2}))/;
 
-/** One level of backslash escapes undone (JSON's, and \' and \xHH), in text that is not itself a string. */
+/** The character an escape by code after a backslash spells, and its length; null where none stands there or the code is no character. */
+function codeEscape(text: string, after: number): { with: string; length: number } | null {
+  const m = CODE_ESCAPE.exec(text.slice(after, after + 10));
+  if (m === null) return null;
+  const [digits, base] = m[5] !== undefined ? [m[5], 8] : [(m[1] ?? m[2] ?? m[3] ?? m[4]) as string, 16];
+  const code = Number.parseInt(digits, base);
+  if (code > 0x10ffff) return null;
+  // \u escapes of a surrogate pair are two escapes, each its own code unit, joined again in the text.
+  return { with: m[1] !== undefined ? String.fromCharCode(code) : String.fromCodePoint(code), length: m[0].length };
+}
+
+/** One level of backslash escapes undone (JSON's, \' and escapes of a character by its code), in text that is not itself a string. */
 export function unescaped(r: Reading): Reading | null {
   const text = r.text;
-  if (!ESCAPED_QUOTE.test(text)) return null;
+  if (!ESCAPED_QUOTE.test(text) && !ESCAPED_OPENER.test(text)) return null;
   const edits: Edit[] = [];
   for (let at = text.indexOf("\\"); at !== -1; at = text.indexOf("\\", at)) {
     const e = text[at + 1] ?? "";
-    const hexLength = e === "u" ? 4 : e === "x" ? 2 : 0;
-    const hex = text.slice(at + 2, at + 2 + hexLength);
-    if (hexLength > 0 && /^[0-9a-fA-F]+$/.test(hex) && hex.length === hexLength) {
-      edits.push({ start: at, end: at + 2 + hexLength, with: String.fromCharCode(Number.parseInt(hex, 16)) });
-      at += 2 + hexLength;
+    const coded = codeEscape(text, at + 1);
+    if (coded !== null) {
+      edits.push({ start: at, end: at + 1 + coded.length, with: coded.with });
+      at += 1 + coded.length;
     } else if (SIMPLE_ESCAPES[e] !== undefined) {
       edits.push({ start: at, end: at + 2, with: SIMPLE_ESCAPES[e] });
       at += 2;
@@ -144,6 +165,35 @@ export function percentDecoded(r: Reading): Reading | null {
     }
   }
   return derived(r, applyEdits(text, edits), "URL-encoded");
+}
+
+/** A line that ends in a soft break: quoted-printable (a mail's body) wraps its lines so, mid-word. */
+const SOFT_BREAK = /[^\s=]=\r?\n/;
+/** A soft break, or a run of bytes written as =XX. */
+const QP_PIECE = /=\r?\n|(?:=[0-9A-Fa-f]{2})+/g;
+
+/** Quoted-printable undone: soft line breaks joined, =XX bytes read as UTF-8 (=3D an equals sign, =C3=BC a ü). */
+export function quotedPrintable(r: Reading): Reading | null {
+  if (!SOFT_BREAK.test(r.text)) return null;
+  const edits: Edit[] = [];
+  for (const m of r.text.matchAll(QP_PIECE)) {
+    const soft = m[0].charCodeAt(1) === 0x0a || m[0].charCodeAt(1) === 0x0d;
+    edits.push({ start: m.index, end: m.index + m[0].length, with: soft ? "" : Buffer.from(m[0].replace(/=/g, ""), "hex").toString("utf8") });
+  }
+  return derived(r, applyEdits(r.text, edits), "quoted-printable");
+}
+
+/** A member name in doubled quotes after a brace, as a CSV cell writes JSON's quotes: {""name"": */
+const DOUBLED_QUOTE = /[{,]\s*""[^"\s][^"\n]{0,200}""\s*:/;
+/** A doubled quote; and the quote that opens or closes a cell around JSON (",{" or "}",), which the doubled ones are read inside. */
+const DOUBLED = /""|(?<=^|[,;\t])"(?=[{[])|(?<=[}\]])"(?=$|[,;\t\r\n])/gm;
+
+/** A CSV cell's doubled quotes read as one, and the cell's own quotes around JSON taken out: JSON in a spreadsheet's export. */
+export function quotesUndoubled(r: Reading): Reading | null {
+  if (!DOUBLED_QUOTE.test(r.text)) return null;
+  const edits: Edit[] = [];
+  for (const m of r.text.matchAll(DOUBLED)) edits.push({ start: m.index, end: m.index + m[0].length, with: m[0].length === 2 ? '"' : " " });
+  return derived(r, applyEdits(r.text, edits), "quotes doubled");
 }
 
 const MARKDOWN = /^ {0,3}(?:> ?)+|\\\||<br\s*\/?>/gm;
@@ -298,11 +348,40 @@ export function hexDecoded(r: Reading): Reading[] {
   });
 }
 
+/** The text each list of decimal numbers in a text spells, as `encodedText` reads bytes; a list whose stream cannot be read whole gives `unchecked`. */
+export function byteListTexts(text: string): HexText[] {
+  const out: HexText[] = [];
+  for (const list of byteLists(text)) {
+    const read = encodedText(list.bytes, "a list of decimal bytes");
+    if (read !== null) out.push({ start: list.start, text: read });
+  }
+  return out;
+}
+
+/** The text an array of numbers spells as bytes (a Buffer as JSON.stringify writes it: {"type":"Buffer","data":[123,34,...]}); null where it spells none; a stream that cannot be read whole stops the search. */
+export function numbersText(values: unknown[]): string | null {
+  if (!values.every(Number.isInteger)) return null;
+  const bytes = listBytes(values as number[]);
+  const read = bytes === null ? null : encodedText(bytes, "a list of decimal bytes");
+  if (read !== null && typeof read !== "string") throw new CannotRead(read.unchecked);
+  return read;
+}
+
+/** Each list of decimal numbers in a reading that spells text, as a reading placed at the list's start; a list that cannot be read whole stops the search. */
+export function byteListDecoded(r: Reading): Reading[] {
+  return byteListTexts(r.text).map(({ start, text }) => {
+    if (typeof text !== "string") throw new CannotRead(text.unchecked);
+    return { text, rawAt: () => r.rawAt(start), decodings: [...r.decodings, "decimal bytes"] };
+  });
+}
+
 /** The decodings that leave member names as they are, in the one order they are undone in (each may repeat but Markdown's). */
 const IN_ORDER: { how: string; decode: (r: Reading) => Reading | null }[] = [
   { how: "quoted in Markdown", decode: markdownUnquoted },
+  { how: "quoted-printable", decode: quotedPrintable },
   { how: "HTML-escaped", decode: htmlDecoded },
   { how: "URL-encoded", decode: percentDecoded },
+  { how: "quotes doubled", decode: quotesUndoubled },
   { how: "backslash-escaped", decode: unescaped },
 ];
 
@@ -310,10 +389,10 @@ const IN_ORDER: { how: string; decode: (r: Reading) => Reading | null }[] = [
  * Every reading one decoding away from `r`. Entities, escapes, percent-encoding and Markdown's
  * quoting leave member names as they are: they are undone only where `namesShow` (the text holds
  * a signature's every name), and in one order (undone in another, two of them give the same
- * text), Markdown's only first. Base64 and hex hide the names, and what they decode to starts afresh.
+ * text), Markdown's only first. Base64, hex and decimal bytes hide the names, and what they decode to starts afresh.
  */
 export function decodedReadings(r: Reading, namesShow: boolean): Reading[] {
-  return [...(namesShow ? escapesUndone(r) : []), ...base64Decoded(r), ...hexDecoded(r)];
+  return [...(namesShow ? escapesUndone(r) : []), ...base64Decoded(r), ...hexDecoded(r), ...byteListDecoded(r)];
 }
 
 /** Each reading one decoding away from `r` that leaves member names as they are, in their one order. */

@@ -1,5 +1,5 @@
 import { isZip, kindOf, sealedKind } from "../../compressed.js";
-import { base64Runs, base64Text, escapesUndone, hexTexts } from "./decodings.js";
+import { base64Runs, base64Text, byteListTexts, escapesUndone, hexTexts } from "./decodings.js";
 import { utf16Readings } from "./wide-text.js";
 
 // Whether a text could hold a payload at all, answered cheaply from the signatures' member names,
@@ -30,7 +30,7 @@ const BASE64_LEVELS = 6;
 /**
  * False only where no form the payload check reads could hold a payload: no brace with a member
  * name or an escape beside it, no signature's every name, no brace written as %7B or an entity,
- * no base64 run or hex dump that decodes to text that could, no compressed stream. Linear in the text.
+ * no base64 run, hex dump or list of decimal bytes that decodes to text that could, no compressed stream. Linear in the text.
  */
 export function couldHoldPayload(bytes: Uint8Array, words: PayloadWords, level = 0, utf16 = level === 0): boolean {
   // Compressed bytes could hold one: the whole check reads what they inflate to.
@@ -50,6 +50,6 @@ export function couldHoldPayload(bytes: Uint8Array, words: PayloadWords, level =
     // A stream that cannot be read whole here is left to the whole check, which refuses it.
     if (decoded !== null && (typeof decoded !== "string" || couldHoldPayload(Buffer.from(decoded, "utf8"), words, level + 1))) return true;
   }
-  for (const dump of hexTexts(text)) if (typeof dump.text !== "string" || couldHoldPayload(Buffer.from(dump.text, "utf8"), words, level + 1)) return true;
+  for (const dump of [...hexTexts(text), ...byteListTexts(text)]) if (typeof dump.text !== "string" || couldHoldPayload(Buffer.from(dump.text, "utf8"), words, level + 1)) return true;
   return false;
 }

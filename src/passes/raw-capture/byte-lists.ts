@@ -1,0 +1,107 @@
+// Bytes written as a list of decimal numbers, found in a text and read back: what JSON.stringify
+// writes for a Node Buffer ({"type":"Buffer","data":[123,34,...]}), a Uint8Array or a C# or Python
+// byte list, Java's Arrays.toString of a byte[] (bytes above 127 as negative numbers), the
+// arguments of String.fromCharCode (UTF-16 code units), and `od -tu1` with its offsets at the
+// line starts. Numbers stand one to five digits long, apart by spaces, line breaks, or one comma
+// or semicolon; a number with a decimal point or glued to a letter ends the list.
+//
+// A list of code units or code points (a number above 255) is read as the text they spell. What the
+// bytes say is the payload check's to read (decodings.ts), as for base64 and hex.
+
+/** Sixteen numbers in a row: no list of a payload's bytes is shorter. */
+const MIN_ITEMS = 16;
+/** Digits a number may have; a longer run at a line's start is an offset (od's seven), anywhere else it ends the list. */
+const MAX_DIGITS = 5;
+/** Cheap look for sixteen numbers in a row, before the loop that reads them. */
+const LIST_HINT = /(?:-?\d{1,5}(?:\s*[,;]\s*|\s+)){15}-?\d/;
+
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+/** What may not touch a number for it to stand alone: a letter, a digit, an underscore, a decimal point. */
+const isWordy = (c: number): boolean => isDigit(c) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x2e;
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+
+/** The number at `at` (a minus sign first or not) and where it ends; null where none stands alone there. */
+function numberAt(text: string, at: number): { value: number; digits: number; end: number } | null {
+  let k = at;
+  const negative = text.charCodeAt(k) === 0x2d;
+  if (negative) k++;
+  const first = k;
+  while (isDigit(text.charCodeAt(k))) k++;
+  if (k === first || (k < text.length && isWordy(text.charCodeAt(k)))) return null;
+  const digits = k - first;
+  const value = Number(text.slice(first, k));
+  return { value: negative ? -value : value, digits, end: k };
+}
+
+/** Where the next number may start after a number ending at `at`: spaces and line breaks, with one comma or semicolon among them; -1 where something else stands. */
+function separatorEnd(text: string, at: number): number {
+  let k = at;
+  let marks = 0;
+  for (; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x2c || c === 0x3b) {
+      if (++marks > 1) return -1;
+    } else if (!isSpace(c)) break;
+  }
+  return k > at ? k : -1;
+}
+
+/** Skips an offset at the start of a line (six digits or more, then spaces), as od writes it. */
+function afterOffset(text: string, at: number): number {
+  if (at > 0 && text.charCodeAt(at - 1) !== 0x0a) return at;
+  const n = numberAt(text, at);
+  if (n === null || n.digits <= MAX_DIGITS || !isSpace(text.charCodeAt(n.end)) || text.charCodeAt(n.end) === 0x0a) return at;
+  const next = separatorEnd(text, n.end);
+  return next === -1 ? at : next;
+}
+
+/** The numbers of one list from `start`, and where it ends. */
+function listFrom(text: string, start: number): { values: number[]; end: number } {
+  const values: number[] = [];
+  let at = afterOffset(text, start);
+  let end = start;
+  for (;;) {
+    const n = numberAt(text, at);
+    if (n === null || n.digits > MAX_DIGITS) break;
+    values.push(n.value);
+    end = n.end;
+    const next = separatorEnd(text, n.end);
+    if (next === -1) break;
+    at = afterOffset(text, next);
+  }
+  return { values, end };
+}
+
+/** The bytes a list of sixteen numbers or more spells: bytes (signed or not), else UTF-16 code units or code points as UTF-8; null where they are none of these. */
+export function listBytes(values: number[]): Buffer | null {
+  if (values.length < MIN_ITEMS) return null;
+  let min = 0;
+  let max = 0;
+  for (const v of values) (min = Math.min(min, v)), (max = Math.max(max, v));
+  if (min >= -128 && max <= 255) return Buffer.from(values.map((v) => v & 0xff));
+  if (min < 0 || max > 0x10ffff) return null;
+  const chars: string[] = [];
+  // A piece at a time: a list a million long would overflow the stack as one call's arguments.
+  for (let k = 0; k < values.length; k += 4096) chars.push((max <= 0xffff ? String.fromCharCode : String.fromCodePoint)(...values.slice(k, k + 4096)));
+  return Buffer.from(chars.join(""), "utf8");
+}
+
+/** Each list of sixteen numbers or more in a text, as where it starts and the bytes it spells. One pass after one native search. */
+export function byteLists(text: string): { start: number; bytes: Buffer }[] {
+  if (!LIST_HINT.test(text)) return [];
+  const out: { start: number; bytes: Buffer }[] = [];
+  for (let at = 0; at < text.length; ) {
+    const c = text.charCodeAt(at);
+    const starts = (isDigit(c) || (c === 0x2d && isDigit(text.charCodeAt(at + 1)))) && (at === 0 || !isWordy(text.charCodeAt(at - 1)));
+    if (!starts) {
+      at++;
+      continue;
+    }
+    const list = listFrom(text, at);
+    const bytes = listBytes(list.values);
+    if (bytes !== null) out.push({ start: at, bytes });
+    at = Math.max(list.end, at + 1);
+    while (at < text.length && isWordy(text.charCodeAt(at))) at++;
+  }
+  return out;
+}

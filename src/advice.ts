@@ -28,7 +28,7 @@ const ADVICE: Partial<Record<FindingCode, Advice>> = {
   "not-an-object": "capture again; a hook payload is a JSON object",
   "duplicate-key": "capture again; a host never sends a member name twice",
   "too-deep": "capture again, or raise limits.maxDepth in clear.config.json if the host really nests this deep",
-  "refused-class": "leave the capture out (it holds a class the tool never clears), or opt in to the policy that admits it in clear.config.json",
+  "refused-class": "leave the capture out (it holds a class the tool never clears): for tool output, capture a smaller trigger; an environment dump is admitted only where clear.config.json opts into the env-dump-v1 policy",
   "event-mismatch": "rename the file to the event its payload names, or capture again",
   "invalid-sitting": "correct sitting.json (its schema is rules/schemas/sitting.schema.json), or remove it",
   "invalid-kit": "record the kit again with clear kit record",

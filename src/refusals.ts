@@ -1,6 +1,7 @@
 import type { Display } from "./display.js";
 import { finding } from "./findings.js";
 import { placeOf, pointerTokens, unescapePointerToken } from "./json/reader.js";
+import { decodeJsonString } from "./json/escapes.js";
 import { compilePattern, matchesPattern } from "./pointers.js";
 import type { JsonDocument, JudgedRefusals, RefusalRules } from "./types.js";
 
@@ -29,6 +30,12 @@ export function memberNames(doc: JsonDocument): Map<string, string[]> {
   return out;
 }
 
+/** A tool's output in bytes: a string's own UTF-8 bytes (its quotes and escapes are JSON's, not the output's); an object's or an array's JSON text as the host wrote it. */
+function outputBytes(doc: JsonDocument, span: { kind: string; start: number; end: number }): number {
+  const text = doc.text.slice(span.start, span.end);
+  return Buffer.byteLength(span.kind === "string" ? decodeJsonString(text.slice(1, -1)) : text, "utf8");
+}
+
 function toolResponses(doc: JsonDocument, harness: string, event: string, rules: RefusalRules): Refusal[] {
   const patterns = rules.toolResponse.pointers.filter((p) => p.harness === harness && (p.events === undefined || p.events.includes(event)));
   if (patterns.length === 0) return [];
@@ -40,7 +47,7 @@ function toolResponses(doc: JsonDocument, harness: string, event: string, rules:
     if (!anyLast && !lastTokens.has(span.pointer.slice(span.pointer.lastIndexOf("/") + 1))) continue;
     const tokens = pointerTokens(span.pointer);
     if (!patterns.some((p) => matchesPattern(p.pointer, tokens))) continue;
-    const bytes = Buffer.byteLength(doc.text.slice(span.start, span.end), "utf8");
+    const bytes = outputBytes(doc, span);
     if (bytes > rules.toolResponse.maxBytes) {
       const detail = `tool output of ${bytes} bytes, above the ${rules.toolResponse.maxBytes}-byte limit; substitution cannot clear it (capture a smaller trigger)`;
       found.push({ kind: "tool-response", pointer: span.pointer, start: span.start, detail });

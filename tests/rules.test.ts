@@ -83,6 +83,19 @@ describe("rules as data", () => {
     }
   });
 
+  it("refused classes: a string of tool output is measured in its own UTF-8 bytes, not in its JSON quotes and escapes", () => {
+    const limit = rules.refusals.toolResponse.maxBytes;
+    const found = (text: string): string[] => findRefusals(scanJson(text, { maxDepth: 256 }), "codex", "post_tool_use", rules.refusals).map((r) => r.detail);
+    const at = (output: string): string => JSON.stringify({ hook_event_name: "PostToolUse", tool_response: output });
+    // At the limit, in two-byte characters, written as they are or as \u escapes: kept.
+    expect(found(at("é".repeat(limit / 2)))).toEqual([]);
+    expect(found(at("é".repeat(limit / 2)).replace(/é/g, "\\u00e9"))).toEqual([]);
+    expect(found(at("x".repeat(limit)))).toEqual([]);
+    // One byte past it: refused, saying the output's own size.
+    expect(found(at(`${"é".repeat(limit / 2)}x`))).toEqual([expect.stringContaining(`tool output of ${limit + 1} bytes`)]);
+    expect(found(at(`${"\n".repeat(limit)}x`))).toEqual([expect.stringContaining(`tool output of ${limit + 1} bytes`)]);
+  });
+
   it("refuses a rules file that breaks its schema, naming the file and the JSON pointer", () => {
     const dir = path.join(tempDir(), "rules");
     cpSync(BUNDLED_RULES_DIR, dir, { recursive: true });

@@ -62,6 +62,19 @@ describe("clear run", () => {
     expect(record).not.toContain("### Files and digests");
   });
 
+  it("a record gives each refused capture its own reason, where the reasons differ", () => {
+    const root = repo();
+    const inbox = path.join(root, "inbox-refused");
+    mkdirSync(inbox);
+    writeFileSync(path.join(inbox, "codex_stop_0.153.0.1.json"), JSON.stringify({ session_id: "s", turn_id: "t", hook_event_name: "Stop", env: Object.fromEntries(Array.from({ length: 24 }, (_, i) => [`VAR_${i}`, `value ${i}`])) }));
+    writeFileSync(path.join(inbox, "codex_post_tool_use_0.153.0.1.json"), JSON.stringify({ session_id: "s", turn_id: "t", hook_event_name: "PostToolUse", tool_name: "Bash", tool_use_id: "call_1", tool_response: "y".repeat(5000) }));
+    expect(clearJson(["run", inbox], { cwd: root }).code).toBe(1);
+    const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+    const block = record.slice(record.indexOf("- block `refused-class`"));
+    expect(block).toMatch(/^- block `refused-class`, 2 findings:\n {2}- at `codex_post_tool_use_0\.153\.0\.1\.json` `\/tool_response`: tool output of 5000 bytes[^\n]*\n {2}- at `codex_stop_0\.153\.0\.1\.json` `\/env`: environment dump: 24 [^\n]*\n {2}- what to do: [^\n]*env-dump-v1/);
+    expect(parseRecord(record).batches).toHaveLength(1);
+  });
+
   it.skipIf(!PASTURE_PRESENT)(`clears pasture's real Codex payloads, turned back into a sitting${PASTURE_PRESENT ? "" : ` (skipped: ${PASTURE_SKIP_REASON})`}`, () => {
     const root = repo();
     const inbox = path.join(root, "inbox-codex");

@@ -45,18 +45,24 @@ export function where(f: Finding): string {
   return [f.file !== undefined ? d(f.file) : "", f.pointer !== undefined ? d(f.pointer === "" ? "(whole document)" : f.pointer) : ""].filter(Boolean).join(" ");
 }
 
-/** Findings grouped by code: the count, the first message, where the first few stand, and what to do. */
-/** `label` stands where the severity would, for findings that do not block this batch (a refused capture). */
+/**
+ * Findings grouped by code: the count, the message, where the first few stand, and what to do.
+ * Where the first few say different things (an environment dump and tool output, both refused),
+ * each place is given with its own message.
+ * `label` stands where the severity would, for findings that do not block this batch (a refused capture).
+ */
 export function groupedLines(findings: Finding[], label?: string): string[] {
   return groupFindings(findings, SHOWN).flatMap((g) => {
     const places = g.first.map(where).filter(Boolean);
     const more = g.count > g.first.length ? `, and ${g.count - g.first.length} more` : "";
     const advice = g.severity === "block" && label === undefined ? adviceFor(g.code, "run") : null;
-    return [
-      `- ${label ?? g.severity} ${d(g.code)}, ${plural(g.count, "finding", "findings")}: ${p((g.first[0] as Finding).message)}`,
-      ...(places.length > 0 ? [`  - at ${places.join("; ")}${more}`] : []),
-      ...(advice ? [`  - what to do: ${p(advice)}`] : []),
-    ];
+    const first = g.first[0] as Finding;
+    const head = `- ${label ?? g.severity} ${d(g.code)}, ${plural(g.count, "finding", "findings")}:`;
+    const alike = g.first.every((f) => f.message === first.message);
+    const body = alike
+      ? [`${head} ${p(first.message)}`, ...(places.length > 0 ? [`  - at ${places.join("; ")}${more}`] : [])]
+      : [head, ...g.first.map((f) => `  - ${where(f) !== "" ? `at ${where(f)}: ` : ""}${p(f.message)}`), ...(more !== "" ? [`  - ${more.slice(2)}`] : [])];
+    return [...body, ...(advice ? [`  - what to do: ${p(advice)}`] : [])];
   });
 }
 

@@ -6,6 +6,7 @@ import { loadSetting } from "../src/io/setting.js";
 import { watchParses } from "../src/json/reader.js";
 import { runLine } from "../src/line.js";
 import { reviewModel } from "../src/review/model.js";
+import { pageHtml } from "../src/review/page.js";
 import { makeRealisticSitting } from "../bench/realistic.mjs";
 import { clear, clearJson, PROJECT_ROOT, tempDir } from "./helpers.js";
 
@@ -102,9 +103,27 @@ describe("substitution says which rule changed each span", () => {
     const line = await runLine(loadSetting(root, root), dir, "record", { keepDocuments: true });
     const model = reviewModel(line, line.selection, line.scan, null);
     const spans = model.fixtures[0]?.spans ?? [];
-    const shown = (rule: string): string[] => spans.filter((s) => s.rule === rule).map((s) => model.fixtures[0]!.cleared.slice(s.start, s.end));
+    const shown = (rule: string): string[] => spans.filter((s) => s.rules.includes(rule)).map((s) => model.fixtures[0]!.cleared.slice(s.start, s.end));
     expect(shown("literal-v1:hostname")).toEqual(['"/srv/host/work"']);
     expect(shown("home-path-v1")).toEqual(['"/home/user/t.jsonl"']);
+  });
+
+  it("a span two rules changed is marked with both, in the order they applied, on the page as in the record", async () => {
+    const root = tempDir("clear-literal-");
+    writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ literals: [{ name: "hostname", value: "build-box-7", placeholder: "host" }] }));
+    const dir = tempDir("clear-literal-sitting-");
+    const home = ["/home/", "ana"].join("");
+    const body = { session_id: "s", hook_event_name: "SessionStart", source: "startup", cwd: `${home}/build-box-7/work`, transcript_path: `${home}/t.jsonl` };
+    writeFileSync(path.join(dir, "claude-code_session_start_2.1.261.1.json"), JSON.stringify(body));
+    const line = await runLine(loadSetting(root, root), dir, "record", { keepDocuments: true });
+    const model = reviewModel(line, line.selection, line.scan, null);
+    const fixture = model.fixtures[0]!;
+    const cwd = fixture.spans.find((s) => fixture.cleared.slice(s.start, s.end) === '"/home/user/host/work"');
+    expect(cwd?.rules).toEqual(["home-path-v1", "literal-v1:hostname"]);
+    const page = pageHtml(model, "t");
+    expect(page).toContain('<mark class="span home-path-v1 literal-v1" data-file="claude-code_session_start_2.1.261.1.json"');
+    expect(page).toContain('data-rule="home-path-v1, then literal-v1:hostname"');
+    expect(page).toContain('<mark class="span literal-v1">literal-v1</mark>');
   });
 });
 

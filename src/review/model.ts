@@ -15,7 +15,8 @@ export interface MarkedSpan {
   index: number;
   start: number;
   end: number;
-  rule: string;
+  /** Every rule that changed the span, in the order they applied (a home's path, then a literal inside it). */
+  rules: string[];
 }
 
 export interface ReviewFixture {
@@ -100,7 +101,7 @@ export function markedSpans(report: ClearedReport, cleared: string): MarkedSpan[
   const spans = scanJson(cleared, { maxDepth: 10_000 }).spans;
   return report.spans.flatMap((s) => {
     const span = spans[s.index];
-    return span ? [{ index: s.index, start: span.start, end: span.end, rule: s.rules.at(-1) as string }] : [];
+    return span ? [{ index: s.index, start: span.start, end: span.end, rules: [...s.rules] }] : [];
   });
 }
 

@@ -24,10 +24,15 @@ function fixtureIndex(m: ReviewModel, file: string | null): number {
   return file === null ? -1 : m.fixtures.findIndex((f) => f.file === file || (f.path !== "" && f.path === file));
 }
 
+/** A rule's family, as the page colours it: a literal's rule without its name (literal-v1:hostname is literal-v1). */
+const family = (rule: string): string => rule.replace(/:.*$/s, "");
+
 function markHtml(f: ReviewFixture, s: ReviewFixture["spans"][number]): string {
-  const data = `data-file="${escape(f.file)}" data-span="${s.index}" data-rule="${escape(s.rule)}"`;
-  const title = `${text(s.rule)}: Enter or click reveals the raw value`;
-  return `<mark class="span ${escape(s.rule)}" ${data} title="${title}" tabindex="0" role="button">${block(f.cleared.slice(s.start, s.end))}</mark>`;
+  const rules = s.rules.join(", then ");
+  const data = `data-file="${escape(f.file)}" data-span="${s.index}" data-rule="${escape(rules)}"`;
+  const title = `${text(rules)}: Enter or click reveals the raw value`;
+  const classes = [...new Set(s.rules.map(family))].map(escape).join(" ");
+  return `<mark class="span ${classes}" ${data} title="${title}" tabindex="0" role="button">${block(f.cleared.slice(s.start, s.end))}</mark>`;
 }
 
 function markedHtml(f: ReviewFixture): string {
@@ -194,7 +199,7 @@ function contentsHtml(m: ReviewModel): string {
   return `<nav id="contents" aria-label="Contents"><h2>Contents</h2><ul>${items.join("")}</ul></nav>`;
 }
 
-const LEGEND = ["home-path-v1", "free-text-v1", "url-v1", "env-dump-v1"].map((r) => `<mark class="span ${r}">${r}</mark>`).join(" ");
+const LEGEND = ["home-path-v1", "literal-v1", "free-text-v1", "url-v1", "env-dump-v1"].map((r) => `<mark class="span ${r}">${r}</mark>`).join(" ");
 const HOW_TO_READ =
   "Each fixture is titled by the path it will be committed at, its provenance sidecar under it. A marked span (click it, or Tab to it and " +
   "press Enter or Space) reveals the raw value it replaced, read from the capture folder and kept in this page only; Escape closes it.";
@@ -228,7 +233,7 @@ body{font:15px/1.45 system-ui,sans-serif;overflow-wrap:anywhere;margin:0 auto;pa
 code{overflow-wrap:anywhere;word-break:break-word}h3 code{font-size:.95em}
 pre{background:#f6f6f6;padding:.75em;margin:.5em 0;white-space:pre-wrap;overflow-wrap:anywhere;word-break:break-all;max-width:100%;overflow-x:auto}
 .span{cursor:pointer;border-radius:3px;padding:0 1px}mark.span:focus{outline:3px solid #1a5fb4;outline-offset:1px}
-.home-path-v1{background:#cde4ff}.free-text-v1{background:#ffe3b3}.url-v1{background:#d8f5d0}.env-dump-v1{background:#eadcff}
+.home-path-v1{background:#cde4ff}.literal-v1{background:#ffd6e7}.free-text-v1{background:#ffe3b3}.url-v1{background:#d8f5d0}.env-dump-v1{background:#eadcff}
 .grid{border-collapse:collapse;max-width:100%}.grid th{text-align:left;vertical-align:top;padding:.3em;white-space:nowrap}.grid td{padding:.3em}
 .cell{display:inline-block;margin:2px;padding:2px 6px;border-radius:3px}
 .selected{background:#b9f0b9}.captured{background:#e8e8e8}.missing{background:#ffc9c9}.refused{background:#ffb347}

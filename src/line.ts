@@ -197,7 +197,7 @@ async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixture
   const engine = sittingEngine(setting.rules, line.names);
   const scanOf = (inputs: { file: string; text: string }[]): Promise<ScanResult> => scanPass(inputs, engine, setting.display);
   // Waivers a person wrote in clear.config.json apply to the fixtures only, and the batch lists them.
-  const fixtureTexts = fixtures.map((f) => ({ file: f.path, text: Buffer.from(f.bytes).toString("utf8") }));
+  const fixtureTexts = fixtures.map((f) => ({ file: f.path, text: Buffer.from(f.bytes).toString("utf8"), ...(f.document ? { document: f.document } : {}) }));
   const scan = await scanPass(fixtureTexts, engine, setting.display, setting.config.waivers ?? []);
   const companions = await refusedCompanionTexts(line.sitting, scanOf);
   const blockers = [...blockersOf({ ...line, scan }), ...companions.findings];

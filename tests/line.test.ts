@@ -18,13 +18,17 @@ describe("one clear run", () => {
     const dir = tempDir("clear-line-");
     cpSync(path.join(PROJECT_ROOT, "examples", "sitting"), dir, { recursive: true });
     makeRealisticSitting(dir, 120, 5);
+    // A capture substitution leaves as it is: its text is the fixture's, read no second time.
+    writeFileSync(path.join(dir, "claude-code_session_end_2.1.261.1.json"), JSON.stringify({ session_id: "9f1c2a7e-41b5-4d0e", hook_event_name: "SessionEnd", reason: "other" }));
     const root = tempDir("clear-line-root-");
     const counts = new Map<string, number>();
     watchParses((text) => counts.set(text, (counts.get(text) ?? 0) + 1));
+    let selected: string[] = [];
     try {
       const line = await runLine(loadSetting(root, root), dir, "record");
       expect(line.batch.text).toContain("## User acceptance");
       expect(line.fixtures.length + line.batch.blockers.length).toBeGreaterThan(0);
+      selected = line.selection.selected.map((s) => s.file);
     } finally {
       watchParses(null);
     }
@@ -32,6 +36,7 @@ describe("one clear run", () => {
     expect(captures.length).toBeGreaterThan(120);
     const parsed = captures.map((n) => [n, counts.get(readFileSync(path.join(dir, n), "utf8")) ?? 0] as const);
     expect(parsed.filter(([, n]) => n !== 1)).toEqual([]);
+    expect(selected).toContain("claude-code_session_end_2.1.261.1.json");
   });
 });
 

@@ -39,6 +39,8 @@ export function provenancePass(sitting: Sitting, captures: Capture[], substituti
       batch,
     };
     const path = fixturePath(fixturesDir, s.harness, s.version, s.event);
-    return { path, sidecarPath: path.replace(/\.json$/, ".provenance.json"), event: s.event, captureName: s.file, bytes, sidecar: Buffer.from(`${JSON.stringify(provenance, null, 2)}\n`), provenance };
+    const out: FixtureOut = { path, sidecarPath: path.replace(/\.json$/, ".provenance.json"), event: s.event, captureName: s.file, bytes, sidecar: Buffer.from(`${JSON.stringify(provenance, null, 2)}\n`), provenance };
+    if (cleared?.document !== undefined) out.document = cleared.document;
+    return out;
   });
 }

@@ -16,7 +16,7 @@ import { MAX_LEVELS, placeAt, prepareSource, type SourceReadings } from "../scan
 import { scanWordsIn } from "../scan-rules/scan-words.js";
 import { ownRules, type OwnRules } from "../scan-rules/runner.js";
 import { SENSITIVE_MEMBER_DESCRIPTION, SENSITIVE_MEMBER_RULE, sensitiveMemberRule } from "../scan-rules/sensitive-member.js";
-import type { Rules, ScanFinding, ScanResult, ScanWaiver, SecretRules } from "../types.js";
+import type { JsonDocument, Rules, ScanFinding, ScanResult, ScanWaiver, SecretRules } from "../types.js";
 import { waive, type Found } from "./scan-waivers.js";
 
 // The secret scan: secretlint's engine with the rules of its recommended preset (AWS id scan on,
@@ -81,6 +81,8 @@ export interface ScanInput {
   text: string;
   /** The path relative to the repository root, forward slashes, where the file is inside it: what a waiver names. */
   repoPath?: string;
+  /** The text's JSON document where an earlier pass read it already: not parsed again. */
+  document?: JsonDocument;
 }
 
 /** What a rule finds, for the SARIF catalogue: a secret, a name, or a string the scan cannot read. */
@@ -216,8 +218,8 @@ async function lint(content: string, ext: string, config: SecretLintCoreConfig):
  * Every rule on the raw text (this project's rules read the decoded strings themselves), then the
  * preset on the decoded text; the preset only where the raw or the decoded text holds a word of it.
  */
-async function hitsOf(text: string, engine: ScanEngine, isControl = false): Promise<{ hits: Hit[]; readings: SourceReadings }> {
-  const readings = prepareSource(text, isControl);
+async function hitsOf(text: string, engine: ScanEngine, isControl = false, document?: JsonDocument): Promise<{ hits: Hit[]; readings: SourceReadings }> {
+  const readings = prepareSource(text, isControl, document);
   const hits: Hit[] = await engine.own.hitsOf(text);
   const words = scanWordsIn(readings);
   const decodedRules = readings.decoded === "" ? new Set<PresetRule>() : presetRulesIn(words.decoded);
@@ -298,7 +300,7 @@ function foundOf(input: ScanInput, readings: SourceReadings, found: Hit, display
 }
 
 async function scanOne(input: ScanInput, engine: ScanEngine, display: Display): Promise<Found[]> {
-  const { hits, readings } = await hitsOf(input.text, engine);
+  const { hits, readings } = await hitsOf(input.text, engine, false, input.document);
   return onePerPlace(hits).map((h) => foundOf(input, readings, h, display));
 }
 

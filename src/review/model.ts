@@ -98,6 +98,8 @@ export interface ReviewModel {
 
 /** Each string substitution changed, marked with the rule that made it what it is now (the last that changed it). */
 export function markedSpans(report: ClearedReport, cleared: string): MarkedSpan[] {
+  // A capture substitution left as it is has no span to mark: its text is not read again.
+  if (report.spans.length === 0) return [];
   const spans = scanJson(cleared, { maxDepth: 10_000 }).spans;
   return report.spans.flatMap((s) => {
     const span = spans[s.index];

@@ -176,10 +176,10 @@ function readPlain(text: string, offset: number, into: Collector): void {
   if (s.readings.length > 1) into.shown.push(s);
 }
 
-/** One JSON document, or one per line (JSON Lines), or plain text. */
-function collect(raw: string): Collector {
+/** One JSON document (`document` where it was read already), or one per line (JSON Lines), or plain text. */
+function collect(raw: string, document?: JsonDocument): Collector {
   const into: Collector = { isJson: false, strings: [], places: [], shown: [], documents: new Set() };
-  const whole = parse(raw);
+  const whole = document !== undefined && document.text === raw ? document : parse(raw);
   if (whole) {
     into.isJson = true;
     readDocument(whole, (i) => i, null, 1, into);
@@ -261,8 +261,8 @@ function withEncodedReadings(into: Collector): number {
   return found.length;
 }
 
-export function readSource(raw: string): SourceReadings {
-  const collected = collect(raw);
+export function readSource(raw: string, document?: JsonDocument): SourceReadings {
+  const collected = collect(raw, document);
   const encoded = withEncodedReadings(collected);
   const { isJson, strings, places, shown } = collected;
   places.sort((a, b) => a.start - b.start);
@@ -340,9 +340,9 @@ const kept = new Map<string, SourceReadings>();
 const MAX_KEPT = 8;
 
 /** Reads a raw text once, for every rule that runs on it; with `keep` (the control's texts), once for every scan of it. */
-export function prepareSource(raw: string, keep = false): SourceReadings {
+export function prepareSource(raw: string, keep = false, document?: JsonDocument): SourceReadings {
   const known = keep ? kept.get(raw) : undefined;
-  last = known ?? readSource(raw);
+  last = known ?? readSource(raw, document);
   if (keep && !known) {
     if (kept.size >= MAX_KEPT) kept.clear();
     kept.set(raw, last);

@@ -154,13 +154,15 @@ export function clearFile(capture: Capture, ctx: ClearContext): ClearedFile {
   const applied = new Applications();
   const exempt = capture.refusals;
   const leaves = substituteLeaves(capture, exempt.dumps, ctx, applied);
-  const text = splice(capture.doc.text, leaves.edits);
-  const checked = recheck(text, capture.doc, capture.name);
+  // A capture substitution left as it is needs no second reading: its document is the cleared text's.
+  const text = leaves.edits.length === 0 ? capture.doc.text : splice(capture.doc.text, leaves.edits);
+  const checked = leaves.edits.length === 0 ? { cleared: capture.doc, refused: [] } : recheck(text, capture.doc, capture.name);
   const final = checked.cleared ? finalCheck(checked.cleared, capture.doc, capture.name, ctx.grammar, ctx.names, ctx.display, ctx.rules.knownMembers) : [];
   const refused = [...exempt.refused, ...leaves.refused, ...checked.refused, ...final];
   const cleared = refused.length > 0 ? null : text;
   return {
     cleared,
+    ...(cleared !== null && leaves.edits.length === 0 ? { document: capture.doc } : {}),
     report: {
       name: capture.name,
       rawBytes: capture.size,

@@ -17,7 +17,8 @@ import { identifiersOf, pairPass, placeholderTest } from "./passes/pair.js";
 import { holdsContact } from "./passes/substitute/final-check.js";
 import { sittingNames, substitutePass, type CompanionText, type SittingNames } from "./passes/substitute/index.js";
 import type { ListedFixture } from "./record/parse.js";
-import type { Capture, CaptureEntry, FixtureOut, Inventory, Kit, Pairing, ScanResult, Selection, Sitting, SittingInfo, Substitution } from "./types.js";
+import type { Capture, CaptureEntry, FixtureOut, Inventory, JsonDocument, Kit, Pairing, ScanResult, Selection, Sitting, SittingInfo, Substitution } from "./types.js";
+import { withDocument } from "./json/with-document.js";
 
 // The one line: a sitting read once, at the edge, into parsed captures; then inventory (each
 // capture classified and judged for refused classes once), pairing, substitution, selection,
@@ -197,7 +198,10 @@ async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixture
   const engine = sittingEngine(setting.rules, line.names);
   const scanOf = (inputs: { file: string; text: string }[]): Promise<ScanResult> => scanPass(inputs, engine, setting.display);
   // Waivers a person wrote in clear.config.json apply to the fixtures only, and the batch lists them.
-  const fixtureTexts = fixtures.map((f) => ({ file: f.path, text: Buffer.from(f.bytes).toString("utf8"), ...(f.document ? { document: f.document } : {}) }));
+  const fixtureTexts = fixtures.map((f) => {
+    const input: { file: string; text: string; readonly document?: JsonDocument } = { file: f.path, text: Buffer.from(f.bytes).toString("utf8") };
+    return f.document ? withDocument(input, f.document) : input;
+  });
   const scan = await scanPass(fixtureTexts, engine, setting.display, setting.config.waivers ?? []);
   const companions = await refusedCompanionTexts(line.sitting, scanOf);
   const blockers = [...blockersOf({ ...line, scan }), ...companions.findings];

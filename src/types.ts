@@ -302,8 +302,8 @@ export interface ClearedFile {
   report: ClearedReport;
   /** The cleared text (its UTF-8 bytes are the fixture); null when the capture was refused. */
   cleared: string | null;
-  /** Where substitution changed nothing, the capture's own document, which is the cleared text's: read again by no later pass. */
-  document?: JsonDocument;
+  /** Where substitution changed nothing, the capture's own document, which is the cleared text's: read again by no later pass. Not enumerable (withDocument): no copy, output or check carries the raw text. */
+  readonly document?: JsonDocument;
 }
 
 /** Where a user name was learned: the file and pointer, never the name. */
@@ -397,6 +397,6 @@ export interface FixtureOut {
   bytes: Uint8Array;
   sidecar: Uint8Array;
   provenance: Provenance;
-  /** The fixture's document where it is the capture's own (substitution changed nothing): the scan reads it rather than parsing the same text again. */
-  document?: JsonDocument;
+  /** The fixture's document where it is the capture's own (substitution changed nothing): the scan reads it rather than parsing the same text again. Not enumerable, as on ClearedFile. */
+  readonly document?: JsonDocument;
 }

@@ -268,6 +268,8 @@ describe("clear substitute", () => {
     const refused = run(dir);
     expect(refused.code).toBe(1);
     expect(refused.files[0]?.refused[0]?.code).toBe("refused-class");
+    // A refused capture is not cleared: no rule changed it, nothing in it is for review, and inventory's fields agree.
+    expect(refused.files[0]).toMatchObject({ clearedBytes: null, rules: [], review: [], undocumented: [], refused: [{ code: "refused-class" }] });
     const root = tempDir();
     write(root, "clear.config.json", { policies: { "env-dump-v1": { reason: "the hook reads the variable names" } } });
     const admitted = run(dir, ["--root", root]);

@@ -1,6 +1,7 @@
 import { append } from "../collections.js";
 import { sha256Hex } from "../digest.js";
 import type { Capture, FixtureOut, Pairing, Provenance, Selection, Sitting, Substitution } from "../types.js";
+import { withDocument } from "../json/with-document.js";
 
 // The fixtures a batch writes: fixtures/<harness>/<dotted version>/<snake_event>.json beside its
 // provenance sidecar, tracing every committed byte back to the raw capture by digest. Nothing in a
@@ -40,7 +41,7 @@ export function provenancePass(sitting: Sitting, captures: Capture[], substituti
     };
     const path = fixturePath(fixturesDir, s.harness, s.version, s.event);
     const out: FixtureOut = { path, sidecarPath: path.replace(/\.json$/, ".provenance.json"), event: s.event, captureName: s.file, bytes, sidecar: Buffer.from(`${JSON.stringify(provenance, null, 2)}\n`), provenance };
-    if (cleared?.document !== undefined) out.document = cleared.document;
+    if (cleared?.document !== undefined) withDocument(out, cleared.document);
     return out;
   });
 }

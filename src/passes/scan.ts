@@ -81,8 +81,8 @@ export interface ScanInput {
   text: string;
   /** The path relative to the repository root, forward slashes, where the file is inside it: what a waiver names. */
   repoPath?: string;
-  /** The text's JSON document where an earlier pass read it already: not parsed again. */
-  document?: JsonDocument;
+  /** The text's JSON document where an earlier pass read it already: not parsed again (not enumerable: withDocument). */
+  readonly document?: JsonDocument;
 }
 
 /** What a rule finds, for the SARIF catalogue: a secret, a name, or a string the scan cannot read. */

@@ -80,10 +80,9 @@ export function listBytes(values: number[]): Buffer | null {
   for (const v of values) (min = Math.min(min, v)), (max = Math.max(max, v));
   if (min >= -128 && max <= 255) return Buffer.from(values.map((v) => v & 0xff));
   if (min < 0 || max > 0x10ffff) return null;
-  const chars: string[] = [];
-  // A piece at a time: a list a million long would overflow the stack as one call's arguments.
-  for (let k = 0; k < values.length; k += 4096) chars.push((max <= 0xffff ? String.fromCharCode : String.fromCodePoint)(...values.slice(k, k + 4096)));
-  return Buffer.from(chars.join(""), "utf8");
+  let text = "";
+  for (const v of values) text += max <= 0xffff ? String.fromCharCode(v) : String.fromCodePoint(v);
+  return Buffer.from(text, "utf8");
 }
 
 /** Each list of sixteen numbers or more in a text, as where it starts and the bytes it spells. One pass after one native search. */

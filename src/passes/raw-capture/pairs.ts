@@ -1,3 +1,4 @@
+import { pushAll } from "../../collections.js";
 import { plainValue, setMember } from "./literal.js";
 
 // Members written as name=value pairs: a structured log line (logfmt: `time=... level=info
@@ -104,7 +105,7 @@ function linePairs(line: string): { pairs: Pair[]; prefixed: boolean } | null {
     }
     const word = wordAt(line, at);
     at = word.end;
-    if (word.pairs !== null) pairs.push(...word.pairs);
+    if (word.pairs !== null) pushAll(pairs, word.pairs);
     else if (pairs.length > 0) return null;
     else prefixed = true;
   }

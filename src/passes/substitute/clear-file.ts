@@ -6,6 +6,7 @@ import { decodeJsonString } from "../../json/escapes.js";
 import { placeOf, scanJson } from "../../json/reader.js";
 import { isUnder } from "../../refusals.js";
 import type { Capture, ChangeExample, ClearedFile, ClearedReport, JsonDocument, RuleApplication, Rules } from "../../types.js";
+import { withDocument } from "../../json/with-document.js";
 import { changeExample } from "./example.js";
 import { finalCheck, holdsContact, type KnownNames } from "./final-check.js";
 import type { Leaf, SubstitutionRule } from "./rule.js";
@@ -80,8 +81,10 @@ function ruleList(rules: string[]): readonly string[] {
   return list;
 }
 
+const noLeaves = (): Leaves => ({ edits: [], kept: {}, keptByOverlay: 0, examples: [], review: [], undocumented: [], refused: [], spans: [] });
+
 function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, applied: Applications): Leaves {
-  const out: Leaves = { edits: [], kept: {}, keptByOverlay: 0, examples: [], review: [], undocumented: [], refused: [], spans: [] };
+  const out = noLeaves();
   const { doc } = capture;
   for (const l of capture.leaves) {
     if (l.kind !== "string") {
@@ -153,16 +156,16 @@ function recheck(text: string, doc: JsonDocument, file: string): { cleared: Json
 export function clearFile(capture: Capture, ctx: ClearContext): ClearedFile {
   const applied = new Applications();
   const exempt = capture.refusals;
-  const leaves = substituteLeaves(capture, exempt.dumps, ctx, applied);
+  // A capture of a refused class is not cleared at all: no rule is said to have changed it, and nothing in it is for review.
+  const leaves = exempt.refused.length > 0 ? noLeaves() : substituteLeaves(capture, exempt.dumps, ctx, applied);
   // A capture substitution left as it is needs no second reading: its document is the cleared text's.
   const text = leaves.edits.length === 0 ? capture.doc.text : splice(capture.doc.text, leaves.edits);
   const checked = leaves.edits.length === 0 ? { cleared: capture.doc, refused: [] } : recheck(text, capture.doc, capture.name);
-  const final = checked.cleared ? finalCheck(checked.cleared, capture.doc, capture.name, ctx.grammar, ctx.names, ctx.display, ctx.rules.knownMembers) : [];
+  const final = checked.cleared && exempt.refused.length === 0 ? finalCheck(checked.cleared, capture.doc, capture.name, ctx.grammar, ctx.names, ctx.display, ctx.rules.knownMembers) : [];
   const refused = [...exempt.refused, ...leaves.refused, ...checked.refused, ...final];
   const cleared = refused.length > 0 ? null : text;
-  return {
+  const file: ClearedFile = {
     cleared,
-    ...(cleared !== null && leaves.edits.length === 0 ? { document: capture.doc } : {}),
     report: {
       name: capture.name,
       rawBytes: capture.size,
@@ -179,4 +182,6 @@ export function clearFile(capture: Capture, ctx: ClearContext): ClearedFile {
       refused,
     },
   };
+  if (cleared !== null && leaves.edits.length === 0) withDocument(file, capture.doc);
+  return file;
 }

@@ -276,6 +276,28 @@ describe("clear capture start and status", () => {
     expect(moved.stdout).toMatch(/^STOP: the host version moved since start \(0\.169\.0 at start, 0\.170\.0 now\)/);
   });
 
+  it("status counts a capture that cannot be cleared (a refused class, broken JSON) as no capture of its event, naming it and why", () => {
+    const host = fakeHost("0.169.0 (fake)");
+    const sitting = tempDir("clear-status-");
+    writeFileSync(path.join(sitting, "sitting.json"), JSON.stringify({ versionLine: "0.169.0 (fake)", startedAt: "2026-01-01T00:00:00Z", harness: "codex", recipe: "codex-driven", hostVersion: "0.169.0" }));
+    const env = Object.fromEntries(Array.from({ length: 24 }, (_, i) => [`VAR_${i}`, `value ${i}`]));
+    writeFileSync(path.join(sitting, "codex_session_start_0.169.0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", source: "startup" }));
+    writeFileSync(path.join(sitting, "codex_pre_tool_use_0.169.0.1.json"), JSON.stringify({ session_id: "s", turn_id: "t", hook_event_name: "PreToolUse", tool_name: "Bash", tool_use_id: "call_1", tool_input: { command: "ls", env } }));
+    writeFileSync(path.join(sitting, "codex_stop_0.169.0.1.json"), "{ broken");
+    const r = clear(["capture", "status", sitting, "--host-bin", host, "--json"]);
+    const s = JSON.parse(r.stdout) as { ok: boolean; captured: { event: string }[]; missing: string[]; unusable: { file: string; event: string; code: string }[] };
+    expect(r.code).toBe(1);
+    expect(s.captured.map((c) => c.event)).toEqual(["session_start"]);
+    expect(s.missing).toEqual(expect.arrayContaining(["pre_tool_use", "stop"]));
+    expect(s.unusable).toEqual([
+      { file: "codex_pre_tool_use_0.169.0.1.json", event: "pre_tool_use", code: "refused-class" },
+      { file: "codex_stop_0.169.0.1.json", event: "stop", code: "invalid-json" },
+    ]);
+    const text = clear(["capture", "status", sitting, "--host-bin", host]).stdout;
+    expect(text).toContain("  missing   pre_tool_use (captured, but not clearable: see below)");
+    expect(text).toContain("  not clearable  codex_pre_tool_use_0.169.0.1.json: refused-class");
+  });
+
   it("status prints no secret shape sitting.json states and no name the captures teach, in the version or in any entry's name", () => {
     const host = fakeHost("0.169.0 (fake)");
     const sitting = tempDir("clear-status-");

@@ -80,6 +80,8 @@ export interface SittingStatus {
   hostNow: string | null;
   moved: boolean;
   captured: { event: string; files: number }[];
+  /** Captures that cannot be cleared as they are (a refused class, broken JSON ...): the finding that blocks each. An event whose every capture is one is missing. */
+  unusable: { file: string; event: string; code: string }[];
   missing: string[];
   repeats: { event: string; files: number }[];
   /** Events captured that the recipe does not expect. */
@@ -96,11 +98,13 @@ export function statusOf(
   record: SittingRecord,
   recipe: DrivenRecipe,
   probe: VersionProbe | null,
+  blocked: ReadonlyMap<string, string> = new Map(),
 ): SittingStatus {
   const grammar = nameGrammar(rules.harnesses);
   const counts = new Map<string, number>();
   const otherVersions: string[] = [];
   const notCaptures: string[] = [];
+  const unusable: SittingStatus["unusable"] = [];
   for (const name of names.filter((n) => n !== "sitting.json" && n !== "kit.json").sort()) {
     const parsed = parseCaptureName(name, grammar);
     const event = parsed.kind === "capture" ? parsed.name.event : parsed.kind === "unknown-event" ? parsed.stem : null;
@@ -110,7 +114,9 @@ export function statusOf(
       continue;
     }
     if (version !== record.hostVersion) otherVersions.push(name);
-    counts.set(event, (counts.get(event) ?? 0) + 1);
+    const code = blocked.get(name);
+    if (code !== undefined) unusable.push({ file: name, event, code });
+    else counts.set(event, (counts.get(event) ?? 0) + 1);
   }
   const captured = [...counts].map(([event, files]) => ({ event, files })).sort((a, b) => (a.event < b.event ? -1 : 1));
   const hostNow = probe?.version ?? null;
@@ -121,6 +127,7 @@ export function statusOf(
     hostNow,
     moved: hostNow !== record.hostVersion,
     captured,
+    unusable,
     missing: recipe.events.filter((e) => !counts.has(e)),
     repeats: captured.filter((c) => c.files > 1),
     extra: captured.filter((c) => !recipe.events.includes(c.event)).map((c) => c.event),
@@ -148,7 +155,8 @@ export function statusText(s: SittingStatus): string {
     lines,
     s.captured.map((c) => `  captured  ${c.event}${c.files > 1 ? ` (${c.files} files)` : ""}${s.extra.includes(c.event) ? " (not in the recipe)" : ""}`),
   );
-  pushAll(lines, s.missing.map((e) => `  missing   ${e}`));
+  pushAll(lines, s.missing.map((e) => `  missing   ${e}${s.unusable.some((u) => u.event === e) ? " (captured, but not clearable: see below)" : ""}`));
+  pushAll(lines, s.unusable.map((u) => `  not clearable  ${u.file}: ${u.code} (clear inventory says why)`));
   if (s.notCaptures.length > 0) lines.push(`  ${s.notCaptures.length} entries are not captures: ${s.notCaptures.slice(0, 5).join(", ")}`);
   // A folder's entry names and a host's answer to --version are printed as data: one line each, no control.
   return printableLines(lines);

@@ -152,8 +152,10 @@ async function status(argv: string[], io: Io): Promise<number> {
   const recipe = recipeFor(setting.rules, harness, values.recipe ?? record.recipe);
   const probe = probeVersion(hostBinFor(harness, values["host-bin"], io.cwd));
   // The entries' names and the version sitting.json states are the sitting's words: checked, with the names its captures teach, before they are printed.
-  const { captures } = await runLine(setting, dir, "inventory");
-  const s = await checkedValue(statusOf(readdirSync(dir), setting.rules, record, recipe, probe), setting, namesOf(captures, setting));
+  const { captures, inventory } = await runLine(setting, dir, "inventory");
+  // A capture a finding blocks (a refused class, broken JSON) is no capture of its event yet.
+  const blocked = new Map(inventory.findings.filter((f) => f.severity === "block" && f.file !== undefined).map((f) => [f.file as string, f.code as string]));
+  const s = await checkedValue(statusOf(readdirSync(dir), setting.rules, record, recipe, probe, blocked), setting, namesOf(captures, setting));
   const ok = !s.moved && s.otherVersions.length === 0 && s.missing.length === 0;
   if (values.json) writeJson(io, { command: "capture status", ok, ...s });
   else io.stdout(statusText(s));

@@ -358,6 +358,7 @@ const CLASSES: Record<string, Record<string, Writer>> = {
     "a CSV cell of pretty-printed JSON": (p) => `"id";"payload"\n"1";"${pretty(p).replace(/"/g, '""')}"\n`,
     "quoted-printable, soft breaks inside names": (p) => quotedPrintable(JSON.stringify(p)),
     "a logfmt line": (p) => `time=2026-01-01T10:02:00Z level=info ${flattened(p).map(([k, x]) => `${k}=${logfmtValue(x)}`).join(" ")}\n`,
+    "a logfmt line with words after its pairs": (p) => `level=info ${flattened(p).map(([k, x]) => `${k}=${logfmtValue(x)}`).join(" ")} (took 12 ms)\n`,
     "a logfmt line after a prefix": (p) => `2026-01-01 10:02:00 INFO hooks: ${flattened(p).map(([k, x]) => `${k}=${logfmtValue(x)}`).join(" ")}\n`,
     "a form body (name=value&...)": (p) => `${new URLSearchParams(flattened(p).map(([k, x]) => [k, String(x)])).toString()}\n`,
     "a query string after a URL": (p) => `GET https://example.com/hook?${new URLSearchParams(flattened(p).map(([k, x]) => [k, String(x)])).toString()}\n`,
@@ -512,7 +513,13 @@ describe("raw captures written in other forms", () => {
     const started = Date.now();
     const layered = '{\\"type\\": \\"kind\\", \\"value\\": [\\\\\\"input\\\\\\"]} &quot;properties&quot; %22x%7B '.repeat(15_000);
     const braces = "{ type: { kind: { value: { properties: { input: 'x', ".repeat(20_000);
-    for (const text of [layered, braces]) {
+    // name=value pairs whose quotes close inside one word, or never: each word is read once.
+    const glued = `hook_event_name=Stop a=1 ${'x="x='.repeat(100_000)}\n`;
+    const unclosed = `hook_event_name=Stop a=1 ${'x="\\ '.repeat(100_000)}\n`;
+    // A CSV cell's doubled quotes opened again and again, and numbers that never make a list.
+    const doubled = `hook_event_name {${'{""a'.repeat(500_000)}\n`;
+    const numbers = `hook_event_name ${"1234567 ".repeat(500_000)}\n`;
+    for (const text of [layered, braces, glued, unclosed, doubled, numbers]) {
       const verdict = payloadIn(Buffer.from(text), check);
       expect(verdict === null || "unchecked" in verdict).toBe(true);
     }

@@ -184,7 +184,7 @@ export function quotedPrintable(r: Reading): Reading | null {
 }
 
 /** A member name in doubled quotes after a brace, as a CSV cell writes JSON's quotes: {""name"": */
-const DOUBLED_QUOTE = /[{,]\s*""[^"\s][^"\n]{0,200}""\s*:/;
+const DOUBLED_QUOTE = /[{,]\s*""[^"\s{,][^"\n{,]{0,200}""\s*:/;
 /** A doubled quote; and the quote that opens or closes a cell around JSON (",{" or "}",), which the doubled ones are read inside. */
 const DOUBLED = /""|(?<=^|[,;\t])"(?=[{[])|(?<=[}\]])"(?=$|[,;\t\r\n])/gm;
 

@@ -6,12 +6,12 @@ import { plainValue, setMember } from "./literal.js";
 // query's body (`name=value&name=value`, percent-encoded), and lines of one pair or more each (an
 // .env or .properties file). A dotted name is a nested member (`properties.info.id=ses_1`).
 //
-// A line is read from its first pair on, and only where every word after that is a pair too: a
-// prefix (a time, a level, `export`) may stand before, but a pair inside prose or a command
-// (`hook_event_name=Stop node hook.js`) is none. Lines of pairs one under another, no prefix on
-// them, are one object; a line with a prefix is one of its own. An object of fewer than two pairs
-// is not read. A word without quotes is a value where a YAML word would be (plainValue), or where
-// it is a path. One pass over the lines.
+// A line is read from its first pair on: a prefix (a time, a level, `export`) may stand before it.
+// Where other words stand after the first pair too, three pairs or more make it data; fewer are a
+// command behind the variables it sets (`hook_event_name=Stop node hook.js`) or prose. Lines of
+// pairs alone one under another are one object; a line with other words is one of its own. An
+// object of fewer than two pairs is not read. A word without quotes is a value where a YAML word
+// would be (plainValue), or where it is a path. One pass over the lines.
 
 /** A member name of a pair: a letter or an underscore first, then letters, digits, `_`, `-` and `.` (a nested member). */
 const NAME = /^[A-Za-z_][\w.-]*$/;
@@ -21,6 +21,8 @@ const PATH = /^[/~][\w.:/@+~-]*$/;
 const FORM = /(?:[^\s?]*\?)?([A-Za-z_][\w.-]*=[^\s&]*(?:&[A-Za-z_][\w.-]*=[^\s&]*)+)/y;
 /** Fewer pairs than this make no object. */
 const MIN_PAIRS = 2;
+/** Pairs a line must hold to be read where other words stand after its first pair. */
+const MIN_MIXED_PAIRS = 3;
 
 interface Pair {
   name: string;
@@ -53,8 +55,16 @@ function quotedAt(line: string, at: number): { value: string; end: number } | nu
   return null;
 }
 
-/** The word from `at` (spaces skipped before it). */
-function wordAt(line: string, at: number): Word {
+/**
+ * The word from `at` (spaces skipped before it). `open` is set once a quoted value never closes:
+ * no quote after it closes either, so the line is not read to its end again for each one.
+ */
+function wordAt(line: string, at: number, open: { unclosed: boolean }): Word {
+  const isSpace = (k: number): boolean => k >= line.length || line[k] === " " || line[k] === "\t";
+  const rest = (k: number): Word => {
+    while (!isSpace(k)) k++;
+    return { pairs: null, end: k };
+  };
   FORM.lastIndex = at;
   const form = FORM.exec(line);
   if (form !== null && (form.index + form[0].length === line.length || /[ \t]/.test(line[form.index + form[0].length] as string))) {
@@ -63,13 +73,12 @@ function wordAt(line: string, at: number): Word {
   let end = at;
   while (end < line.length && line[end] !== " " && line[end] !== "\t" && line[end] !== "=") end++;
   const name = line.slice(at, end);
-  if (line[end] !== "=" || !NAME.test(name)) {
-    while (end < line.length && line[end] !== " " && line[end] !== "\t") end++;
-    return { pairs: null, end };
-  }
-  if (line[end + 1] === '"') {
+  if (line[end] !== "=" || !NAME.test(name)) return rest(end);
+  if (line[end + 1] === '"' && !open.unclosed) {
     const quoted = quotedAt(line, end + 1);
-    if (quoted !== null) return { pairs: [{ name, value: quoted.value }], end: quoted.end };
+    // A quoted value ends its word: one glued to more (a="b"c) is no pair, and the word is passed over whole.
+    if (quoted !== null) return isSpace(quoted.end) ? { pairs: [{ name, value: quoted.value }], end: quoted.end } : rest(quoted.end);
+    open.unclosed = true;
   }
   let valueEnd = end + 1;
   while (valueEnd < line.length && line[valueEnd] !== " " && line[valueEnd] !== "\t") valueEnd++;
@@ -98,18 +107,22 @@ function formPairs(body: string): Pair[] {
 function linePairs(line: string): { pairs: Pair[]; prefixed: boolean } | null {
   const pairs: Pair[] = [];
   let prefixed = false;
+  let mixed = false;
+  const open = { unclosed: false };
   for (let at = 0; at < line.length; ) {
     if (line[at] === " " || line[at] === "\t") {
       at++;
       continue;
     }
-    const word = wordAt(line, at);
+    const word = wordAt(line, at, open);
     at = word.end;
     if (word.pairs !== null) pushAll(pairs, word.pairs);
-    else if (pairs.length > 0) return null;
+    else if (pairs.length > 0) mixed = true;
     else prefixed = true;
   }
-  return pairs.length > 0 ? { pairs, prefixed } : null;
+  // Words after the pairs too: a command behind variables it sets (`a=1 b=2 node hook.js`), unless three pairs or more say it is data.
+  if (pairs.length === 0 || (mixed && pairs.length < MIN_MIXED_PAIRS)) return null;
+  return { pairs, prefixed: prefixed || mixed };
 }
 
 function nullObject(): Record<string, unknown> {

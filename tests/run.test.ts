@@ -62,6 +62,20 @@ describe("clear run", () => {
     expect(record).not.toContain("### Files and digests");
   });
 
+  it("a key the host sent as numbers (a byte array substitution keeps as it stands) is found by the scan, and no fixture is written", () => {
+    const root = repo();
+    const inbox = path.join(root, "captures-inbox");
+    const file = path.join(inbox, readdirSync(inbox).find((n) => n.startsWith("claude-code_post_tool_use_2")) as string);
+    const payload = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    const key = ["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"].join("");
+    payload.tool_response = { stdout: "ok", stderr: "", interrupted: false, isImage: false, blob: [...Buffer.from(key)] };
+    writeFileSync(file, JSON.stringify(payload));
+    const r = clearJson(["run"], { cwd: root });
+    expect(r.code).toBe(1);
+    expect(r.json.findings).toEqual([expect.objectContaining({ code: "secret-found", file: "fixtures/claude-code/2.1.261/post_tool_use.json", pointer: "/tool_response/[masked]" })]);
+    expect(existsSync(path.join(root, "fixtures"))).toBe(false);
+  });
+
   it("a record gives each refused capture its own reason, where the reasons differ", () => {
     const root = repo();
     const inbox = path.join(root, "inbox-refused");

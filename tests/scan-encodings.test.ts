@@ -253,6 +253,49 @@ describe("clear scan finds a key written as UTF-16 under an encoding", () => {
   });
 });
 
+describe("clear scan finds a key written as decimal numbers", () => {
+  it("in a string: String.fromCharCode's code units, a byte list, od -tu1's lines with their offsets", () => {
+    const odU1 = (b: Buffer): string => `${(([...b].map((x) => String(x).padStart(4)).join("").match(/.{1,64}/g) ?? []) as string[]).map((l, i) => `${(i * 16).toString(8).padStart(7, "0")}${l}`).join("\n")}\n`;
+    expectEachFound(
+      casesOf({
+        "char-codes": (s) => `String.fromCharCode(${[...s].map((c) => c.charCodeAt(0)).join(", ")})`,
+        "byte-list": (s) => `bytes=[${bytesOf(inText(s, 10)).join(",")}]`,
+        "od-tu1": (s) => odU1(Buffer.from(inText(s, 20))),
+      }),
+    );
+  });
+
+  it("outside any string, where numbers are kept as the host sent them: a Buffer as JSON.stringify writes it, a byte array, Java's signed bytes; found at the array's pointer", () => {
+    const dir = tempDir("clear-numbers-");
+    const forms: Record<string, (s: string) => unknown> = {
+      buffer: (s) => JSON.parse(JSON.stringify(Buffer.from(s))),
+      bytes: (s) => [...Buffer.from(s)],
+      signed: (s) => [...Buffer.from(`clé: ${s}`)].map((b) => (b > 127 ? b - 256 : b)),
+    };
+    const expected = new Map<string, { pointer: string; rules: string[] }>();
+    for (const [how, form] of Object.entries(forms)) {
+      for (const [name, secret] of Object.entries(SECRETS)) {
+        const file = `${how}-${name}.json`;
+        writeFileSync(path.join(dir, file), JSON.stringify({ hook_event_name: "PostToolUse", tool_response: { structuredContent: { blob: form(secret.value) }, isError: false } }, null, 2));
+        // Member names no rule knows are masked where a pointer is printed.
+        expected.set(file, { pointer: `/tool_response/[masked]/[masked]${how === "buffer" ? "/data" : ""}`, rules: secret.rules });
+      }
+    }
+    // Numbers that spell no text are no finding.
+    writeFileSync(path.join(dir, "data.json"), JSON.stringify({ points: Array.from({ length: 64 }, (_, i) => (i * 37) % 256), sizes: [1.5, 2.5, 3.5] }));
+    const r = clearJson(["scan", dir, "--root", dir]);
+    expect(r.code).toBe(1);
+    const findings = r.json.findings as ScanFinding[];
+    for (const [file, want] of expected) {
+      const found = findings.filter((f) => f.file === file);
+      expect(found.filter((f) => want.rules.includes(f.rule)).length, file).toBeGreaterThan(0);
+      expect(found.map((f) => f.pointer), file).toEqual(found.map(() => want.pointer));
+    }
+    expect(findings.filter((f) => f.file === "data.json")).toEqual([]);
+    for (const secret of Object.values(SECRETS)) expect(JSON.stringify(r.json)).not.toContain(bytesOf(secret.value).slice(4, 14).join(","));
+  });
+});
+
 describe("clear scan finds a key in compressed bytes", () => {
   it("gzip or zlib, written as base64 or hex, alone or after a prefix", () => {
     expectEachFound(

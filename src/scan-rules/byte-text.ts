@@ -1,3 +1,4 @@
+import { listDecoded, type NumberList } from "../byte-lists.js";
 import { inflated } from "../compressed.js";
 import { utf8SequenceLength, type Reading } from "./reading-builder.js";
 
@@ -166,6 +167,14 @@ function wideText(d: DecodedBytes): DecodedBytes | null {
     unit += ch.length;
   }
   return { bytes, sourceAt: (j) => d.sourceAt(j >= bytes.length ? b.length : bom + 2 * (unitOf[j] as number)), group: 1 };
+}
+
+/** What a list of decimal numbers in a reading spells (as bytes, code units or code points), each character at its number. */
+export function numberListReadings(list: NumberList, source: Reading): Reading[] {
+  const decoded = listDecoded(list.values);
+  if (decoded === null) return [];
+  const sourceAt = (j: number): number => (j >= decoded.from.length ? list.end : (list.ats[decoded.from[j] as number] as number));
+  return textReadings({ bytes: decoded.bytes, sourceAt, group: 1 }, source).readings;
 }
 
 /** What decoded bytes spell as text: all of them, or each long stretch of text among noise (and what they spell as UTF-16, where they may be that); and whether they were text whole. */

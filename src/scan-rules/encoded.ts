@@ -1,13 +1,15 @@
 import { forEachByteRun } from "./byte-runs.js";
-import { textReadings } from "./byte-text.js";
+import { numberLists } from "../byte-lists.js";
+import { numberListReadings, textReadings } from "./byte-text.js";
 import { escapeReadings } from "./char-escapes.js";
 import type { Reading } from "./reading-builder.js";
 
 // What a string spells once an encoding in it is undone: a key pasted into a URL's path as %5F,
 // written as HTML character references or \x escapes in a log, quoted-printable in a mail, a name
 // or a token base64-encoded into a header or a data URL (wrapped over lines, or glued to other
-// text), hex, or a byte dump. Each is another reading of the string, with a way back to its raw
-// place; a run that decodes to anything but text (an image, a hash, random bytes) is not one.
+// text), hex, a byte dump, or decimal numbers (a byte list, String.fromCharCode, od -tu1). Each is
+// another reading of the string, with a way back to its raw place; a run that decodes to anything
+// but text (an image, a hash, random bytes) is not one.
 // One level of nesting is read too: base64 of base64, hex of base64, base64 of escapes.
 
 /** Characters of readings an encoding may add to a string, by the string's own length: far more than any real payload needs. */
@@ -57,6 +59,19 @@ function decodedRuns(r: Reading, budget: ReadingBudget, into: Reading[]): Readin
   return found;
 }
 
+/** What each list of decimal numbers in a reading spells (a byte list, String.fromCharCode's code units, od -tu1), given to `into` while the budget lasts. */
+function numberListsRead(r: Reading, budget: ReadingBudget, into: Reading[]): Reading[] {
+  const found: Reading[] = [];
+  for (const list of numberLists(r.text)) {
+    for (const reading of numberListReadings(list, r)) {
+      if (!budget.spend(reading)) return found;
+      found.push(reading);
+      into.push(reading);
+    }
+  }
+  return found;
+}
+
 /** Each escape reading of a reading, given to `into` while the budget lasts. */
 function escapesUndone(r: Reading, budget: ReadingBudget, into: Reading[]): Reading[] {
   const found: Reading[] = [];
@@ -78,7 +93,10 @@ export function encodedReadings(r: Reading, budget: ReadingBudget): Reading[] {
   const out: Reading[] = [];
   const escaped = escapesUndone(r, budget, out);
   const decoded: Reading[] = [];
-  for (const source of [r, ...escaped]) for (const d of decodedRuns(source, budget, out)) decoded.push(d);
+  for (const source of [r, ...escaped]) {
+    for (const d of decodedRuns(source, budget, out)) decoded.push(d);
+    for (const d of numberListsRead(source, budget, out)) decoded.push(d);
+  }
   for (const d of decoded) {
     if (budget.exhausted) break;
     decodedRuns(d, budget, out);

@@ -1,4 +1,6 @@
+import { numberLists } from "../byte-lists.js";
 import { lastAtOrBelow, pushAll } from "../collections.js";
+import { numberListReadings } from "./byte-text.js";
 import { decodeLevel, inputOffset, type DecodedLevel } from "../json/escapes.js";
 import { encodedReadings, ReadingBudget } from "./encoded.js";
 import type { Reading } from "./reading-builder.js";
@@ -100,6 +102,10 @@ interface Collector {
   shown: ScannedString[];
   /** Strings that hold a JSON document, whose own strings are read one by one. */
   documents: Set<ScannedString>;
+  /** The raw text's document, where it is one. */
+  whole: JsonDocument | null;
+  /** Readings of lists of numbers (withNumberLists): text the raw text does not hold as it stands. */
+  numbered: number;
 }
 
 function parse(text: string): JsonDocument | null {
@@ -176,12 +182,53 @@ function readPlain(text: string, offset: number, into: Collector): void {
   if (s.readings.length > 1) into.shown.push(s);
 }
 
-/** One JSON document (`document` where it was read already), or one per line (JSON Lines), or plain text. */
+/** The pointer of the innermost array of a document that holds an offset: where a list of numbers outside any string stands. */
+function arrayPointer(doc: JsonDocument, offset: number): string | null {
+  let best: { pointer: string; start: number } | null = null;
+  for (const s of doc.spans) {
+    if (s.kind === "array" && s.start <= offset && offset < s.end && (best === null || s.start >= best.start)) best = { pointer: s.pointer, start: s.start };
+  }
+  return best?.pointer ?? null;
+}
+
+/**
+ * Each list of decimal numbers in a JSON document outside its strings that spells text (a key kept
+ * as a Buffer's bytes, a byte array), as a reading at its numbers' places: numbers are kept as the
+ * host sent them, and no string's reading holds them.
+ */
+function withNumberLists(raw: string, doc: JsonDocument, into: Collector): void {
+  // The strings' places, in order: a list in a string is read with the string's encodings (encoded.ts).
+  const strings = [...into.places].sort((a, b) => a.start - b.start);
+  for (const list of numberLists(raw)) {
+    if (placeAt(strings, list.start) !== null) continue;
+    const found = numberListReadings(list, { text: raw, rawAt: (i) => i });
+    if (found.length === 0) continue;
+    // Its own place, the numbers' stretch and no more: it overlaps no string's.
+    const place = { pointer: arrayPointer(doc, list.start), start: list.start, end: list.end };
+    into.places.push(place);
+    for (const reading of found) {
+      const s: ScannedString = { place, readings: [reading], member: null, isKey: false, tooDeep: false, encoded: true };
+      into.strings.push(s);
+      into.shown.push(s);
+      into.numbered++;
+    }
+  }
+}
+
+/** One JSON document (`document` where it was read already), or one per line (JSON Lines), or plain text; and the lists of numbers in it. */
 function collect(raw: string, document?: JsonDocument): Collector {
-  const into: Collector = { isJson: false, strings: [], places: [], shown: [], documents: new Set() };
+  const into = collectStrings(raw, document);
+  if (into.whole !== null) withNumberLists(raw, into.whole, into);
+  return into;
+}
+
+/** One JSON document, or one per line (JSON Lines), or plain text. */
+function collectStrings(raw: string, document?: JsonDocument): Collector {
+  const into: Collector = { isJson: false, strings: [], places: [], shown: [], documents: new Set(), whole: null, numbered: 0 };
   const whole = document !== undefined && document.text === raw ? document : parse(raw);
   if (whole) {
     into.isJson = true;
+    into.whole = whole;
     readDocument(whole, (i) => i, null, 1, into);
     return into;
   }
@@ -269,7 +316,7 @@ export function readSource(raw: string, document?: JsonDocument): SourceReadings
   const { decoded, segments } = decodedTextOf(shown);
   const rawLower = raw.toLowerCase();
   const decodedLower = decoded.toLowerCase();
-  const copiesRaw = !raw.includes("\\u") && encoded === 0;
+  const copiesRaw = !raw.includes("\\u") && encoded === 0 && collected.numbered === 0;
   const found = new Map<WordFinder, FoundWords>();
   const starts = segments.map((s) => s.at);
   const byPlace = new Map<RawPlace, ScannedString[]>();

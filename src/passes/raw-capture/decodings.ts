@@ -2,7 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { inflatedThrough, isZip, sealedKind } from "../../compressed.js";
 import { pushAll } from "../../collections.js";
 import { inputOffset, type DecodedLevel } from "../../json/escapes.js";
-import { byteLists, listBytes } from "./byte-lists.js";
+import { byteLists, listBytes } from "../../byte-lists.js";
 import { hexDumps } from "./hex-dumps.js";
 import { utf16Readings } from "./wide-text.js";
 

@@ -55,40 +55,74 @@ function afterOffset(text: string, at: number): number {
   return next === -1 ? at : next;
 }
 
-/** The numbers of one list from `start`, and where it ends. */
-function listFrom(text: string, start: number): { values: number[]; end: number } {
-  const values: number[] = [];
+/** A list of numbers in a text: where it starts and ends, its numbers, and where each stands. */
+export interface NumberList {
+  start: number;
+  end: number;
+  values: number[];
+  ats: number[];
+}
+
+/** The numbers of one list from `start`. */
+function listFrom(text: string, start: number): NumberList {
+  const list: NumberList = { start, end: start, values: [], ats: [] };
   let at = afterOffset(text, start);
-  let end = start;
   for (;;) {
     const n = numberAt(text, at);
     if (n === null || n.digits > MAX_DIGITS) break;
-    values.push(n.value);
-    end = n.end;
+    list.values.push(n.value);
+    list.ats.push(at);
+    list.end = n.end;
     const next = separatorEnd(text, n.end);
     if (next === -1) break;
     at = afterOffset(text, next);
   }
-  return { values, end };
+  return list;
 }
 
-/** The bytes a list of sixteen numbers or more spells: bytes (signed or not), else UTF-16 code units or code points as UTF-8; null where they are none of these. */
-export function listBytes(values: number[]): Buffer | null {
-  if (values.length < MIN_ITEMS) return null;
+/** What a list of numbers is: bytes (signed or not), UTF-16 code units, code points; null where none of these. */
+function kindOf(values: number[]): "bytes" | "units" | "points" | null {
   let min = 0;
   let max = 0;
   for (const v of values) (min = Math.min(min, v)), (max = Math.max(max, v));
-  if (min >= -128 && max <= 255) return Buffer.from(values.map((v) => v & 0xff));
+  if (min >= -128 && max <= 255) return "bytes";
   if (min < 0 || max > 0x10ffff) return null;
-  let text = "";
-  for (const v of values) text += max <= 0xffff ? String.fromCharCode(v) : String.fromCodePoint(v);
-  return Buffer.from(text, "utf8");
+  return max <= 0xffff ? "units" : "points";
 }
 
-/** Each list of sixteen numbers or more in a text, as where it starts and the bytes it spells. One pass after one native search. */
-export function byteLists(text: string): { start: number; bytes: Buffer }[] {
+/**
+ * The bytes a list of sixteen numbers or more spells (bytes as they are, code units or code points
+ * as UTF-8), and for each byte the index of the number it comes from; null where it spells none.
+ */
+export function listDecoded(values: number[]): { bytes: Buffer; from: number[] } | null {
+  const kind = values.length < MIN_ITEMS ? null : kindOf(values);
+  if (kind === null) return null;
+  if (kind === "bytes") return { bytes: Buffer.from(values.map((v) => v & 0xff)), from: values.map((_, i) => i) };
+  const parts: Buffer[] = [];
+  const from: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] as number;
+    const low = values[i + 1] ?? 0;
+    // A surrogate pair in code units is one character, from its first number.
+    const pair = kind === "units" && v >= 0xd800 && v <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
+    const char = pair ? String.fromCharCode(v, low) : kind === "units" ? String.fromCharCode(v) : String.fromCodePoint(v);
+    const bytes = Buffer.from(char, "utf8");
+    parts.push(bytes);
+    for (let k = 0; k < bytes.length; k++) from.push(i);
+    if (pair) i++;
+  }
+  return { bytes: Buffer.concat(parts), from };
+}
+
+/** The bytes a list of sixteen numbers or more spells, as listDecoded gives them; null where it spells none. */
+export function listBytes(values: number[]): Buffer | null {
+  return listDecoded(values)?.bytes ?? null;
+}
+
+/** Each list of sixteen numbers or more in a text, and where its numbers stand. One pass after one native search. */
+export function numberLists(text: string): NumberList[] {
   if (!LIST_HINT.test(text)) return [];
-  const out: { start: number; bytes: Buffer }[] = [];
+  const out: NumberList[] = [];
   for (let at = 0; at < text.length; ) {
     const c = text.charCodeAt(at);
     const starts = (isDigit(c) || (c === 0x2d && isDigit(text.charCodeAt(at + 1)))) && (at === 0 || !isWordy(text.charCodeAt(at - 1)));
@@ -97,10 +131,17 @@ export function byteLists(text: string): { start: number; bytes: Buffer }[] {
       continue;
     }
     const list = listFrom(text, at);
-    const bytes = listBytes(list.values);
-    if (bytes !== null) out.push({ start: at, bytes });
+    if (list.values.length >= MIN_ITEMS) out.push(list);
     at = Math.max(list.end, at + 1);
     while (at < text.length && isWordy(text.charCodeAt(at))) at++;
   }
   return out;
+}
+
+/** Each list of sixteen numbers or more in a text that spells bytes, as where it starts and the bytes. */
+export function byteLists(text: string): { start: number; bytes: Buffer }[] {
+  return numberLists(text).flatMap((list) => {
+    const bytes = listBytes(list.values);
+    return bytes === null ? [] : [{ start: list.start, bytes }];
+  });
 }

@@ -191,7 +191,7 @@ describe("clear scan finds a key written as HTML or XML character references", (
 });
 
 describe("clear scan finds a key written with escapes that are not JSON's", () => {
-  it("\\x escapes as a log writes them (\\\\x67 in the raw JSON), \\u escapes doubled, %u escapes and \\u{..}", () => {
+  it("\\x escapes as a log writes them (\\\\x67 in the raw JSON), \\u escapes doubled, %u escapes, \\u{..} and octal (\\147, as printf writes it)", () => {
     expectEachFound(
       casesOf({
         "backslash-x": (s) => bytesOf(s).map((b) => `\\x${hex2(b)}`).join(""),
@@ -199,6 +199,7 @@ describe("clear scan finds a key written with escapes that are not JSON's", () =
         "backslash-u-doubled": (s) => JSON.stringify(codes(s).map((c) => `\\u${c.toString(16).padStart(4, "0")}`).join("")).slice(1, -1),
         "percent-u": (s) => codes(s).map((c) => `%u${c.toString(16).padStart(4, "0").toUpperCase()}`).join(""),
         "braced-u": (s) => codes(s).map((c) => `\\u{${c.toString(16)}}`).join(""),
+        "octal": (s) => `printf '${bytesOf(s).map((b) => `\\${b.toString(8).padStart(3, "0")}`).join("")}'`,
       }),
     );
   });
@@ -356,6 +357,7 @@ describe("what only looks encoded stays clear", () => {
       log: "\\x1b[32mPASS\\x1b[0m C:\\tools\\x64\\build \\u00e9t\\u00e9 %u00e9",
       cwd: "C:\\Users\\user\\x64\\proj",
       said: "\\x68\\x69 from C:\\Users\\user\\x64\\proj",
+      octal: "\\033[1m\\101\\102 done\\033[0m in C:\\build\\123\\456",
       mail: quotedPrintable(`${prose(200)} caf\u00e9 = 3 + 4, r\u00e9sum\u00e9 ${prose(120)}`),
       dump: (noise(64, 5).toString("hex").match(/../g) ?? []).map((b) => `0x${b}`).join(", "),
       dates: "2024-01-15 10:30:45 12 34 56 78 90 ab cd ef",

@@ -173,13 +173,18 @@ const referenceAt: EscapeAt = (text, at) => {
   return k > at + 1 ? { length: k - at, text: "&" } : null;
 };
 
+const isOctalDigit = (c: number): boolean => c >= 0x30 && c <= 0x37;
+
 /**
- * \xHH, a byte; \u{H..}, \x{H..} and \UHHHHHHHH, characters; an escaped backslash kept. A \uHHHH is
- * JSON's own, which the readings of each level of escapes undo already.
+ * \xHH and \OOO (three octal digits, as printf, bash's $'...' and C write it), a byte; \u{H..},
+ * \x{H..} and \UHHHHHHHH, characters; an escaped backslash kept. A \uHHHH is JSON's own, which the
+ * readings of each level of escapes undo already.
  */
 const backslashAt: EscapeAt = (text, at) => {
   const kind = text[at + 1];
   if (kind === "\\") return { length: 2, kept: true };
+  const c = text.charCodeAt(at + 1);
+  if (c >= 0x30 && c <= 0x33 && spanOf(text, at + 2, 2, isOctalDigit) === 2) return { length: 4, byte: parseInt(text.slice(at + 1, at + 4), 8) };
   if ((kind === "x" || kind === "u") && text[at + 2] === "{") {
     const digits = spanOf(text, at + 3, 8, isHexDigit);
     return digits > 0 && text[at + 3 + digits] === "}" ? { length: digits + 4, text: codePointText(hexAt(text, at + 3, digits)) } : null;
@@ -202,7 +207,7 @@ const quotedPrintableAt: EscapeAt = (text, at) => {
 };
 
 /** Whether a text may hold a backslash escape that is not JSON's: most backslashes in a reading are a path's or JSON's. */
-const hasBackslashEscape = (text: string): boolean => text.includes("\\x") || text.includes("\\u{") || text.includes("\\U");
+const hasBackslashEscape = (text: string): boolean => text.includes("\\x") || text.includes("\\u{") || text.includes("\\U") || /\\[0-3][0-7]{2}/.test(text);
 
 const any = (held: Held): boolean => held.escapes > 0;
 // A lone \x64 is what a folder named x64 looks like in a Windows path; escapes a log writes come in a row.

@@ -344,7 +344,9 @@ const CLASSES: Record<string, Record<string, Writer>> = {
     "xxd -p of UTF-16 text with its byte order mark": (p) => `${(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(JSON.stringify(p), "utf16le")]).toString("hex").match(/.{1,60}/g) as string[]).join("\n")}\n`,
     "xxd -p of a gzip stream": (p) => `${(gzipSync(Buffer.from(pretty(p))).toString("hex").match(/.{1,60}/g) as string[]).join("\n")}\n`,
   },
-  "decimal bytes, escapes by code, CSV, quoted-printable and name=value pairs": {
+  "decimal bytes, escapes by code, CSV, quoted-printable, name=value pairs and arrays of lines": {
+    "pretty-printed JSON kept as an array of its lines": (p) => JSON.stringify({ step: "hook", stdout_lines: pretty(p).split("\n") }, null, 2),
+    "xxd kept as an array of its lines": (p) => JSON.stringify({ output: xxd(Buffer.from(pretty(p))).trimEnd().split("\n") }),
     "a Node Buffer as JSON.stringify writes it": (p) => JSON.stringify({ stdin: Buffer.from(JSON.stringify(p)) }),
     "a Uint8Array literal": (p) => `const bytes = new Uint8Array([${[...Buffer.from(pretty(p))].join(", ")}]);\n`,
     "Java's Arrays.toString of a byte[] (bytes above 127 negative)": (p) => `[${[...Buffer.from(JSON.stringify({ ...p, note: "café ✓" }))].map((b) => (b > 127 ? b - 256 : b)).join(", ")}]`,

@@ -280,6 +280,13 @@ function namesBehindEscapes(r: Reading, words: PayloadWords): boolean {
   return escapesUndone(r).some((d) => hasAllWords(d.text, words));
 }
 
+/** The text an array spells: its numbers as bytes, or its strings as lines; null where it is neither. */
+function arrayText(items: unknown[]): { text: string; how: string } | null {
+  if (items.length >= 2 && items.every((v) => typeof v === "string")) return { text: items.join("\n"), how: "lines of an array" };
+  const text = numbersText(items);
+  return text === null ? null : { text, how: "decimal bytes" };
+}
+
 /** Looks at one value: a payload, or its members and items queued, or (a string) its text queued for reading. */
 function lookAt(c: Candidate, check: RawCaptureCheck, tasks: Task[]): string | null {
   const { value, pointer, level, at } = c;
@@ -290,9 +297,10 @@ function lookAt(c: Candidate, check: RawCaptureCheck, tasks: Task[]): string | n
     return null;
   }
   if (value === null || typeof value !== "object") return null;
-  // An array of numbers may be bytes (a Buffer as JSON.stringify writes it): the text they spell is read as a string's is.
-  const spelt = Array.isArray(value) && level < NESTED_LEVELS ? numbersText(value) : null;
-  if (spelt !== null && spelt.length >= MIN_PAYLOAD_CHARS) tasks.push({ kind: "text", reading: { text: spelt, rawAt: () => at, decodings: [...c.decodings, "decimal bytes"] }, pointer, level: level + 1 });
+  // An array of numbers may be bytes (a Buffer as JSON.stringify writes it), and an array of strings
+  // the lines of one text (a log kept as its lines, a dump line by line): what they spell is read as a string's is.
+  const spelt = Array.isArray(value) && level < NESTED_LEVELS ? arrayText(value) : null;
+  if (spelt !== null && spelt.text.length >= MIN_PAYLOAD_CHARS) tasks.push({ kind: "text", reading: { text: spelt.text, rawAt: () => at, decodings: [...c.decodings, spelt.how] }, pointer, level: level + 1 });
   const hit = matchesSignature(value, check);
   if (hit) return hit;
   const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);

@@ -12,8 +12,8 @@
 const MIN_ITEMS = 16;
 /** Digits a number may have; a longer run at a line's start is an offset (od's seven), anywhere else it ends the list. */
 const MAX_DIGITS = 5;
-/** Cheap look for sixteen numbers in a row, before the loop that reads them. */
-const LIST_HINT = /(?:-?\d{1,5}(?:\s*[,;]\s*|\s+)){15}-?\d/;
+/** Cheap look for sixteen numbers, each a little apart (by separators, comments, casts), before the loop that reads them. */
+const LIST_HINT = /(?:\d{1,5}\D{1,40}){15}\d/;
 
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 /** What may not touch a number for it to stand alone: a letter, a digit, an underscore, a decimal point. */
@@ -33,15 +33,51 @@ function numberAt(text: string, at: number): { value: number; digits: number; en
   return { value: negative ? -value : value, digits, end: k };
 }
 
-/** Where the next number may start after a number ending at `at`: spaces and line breaks, with one comma or semicolon among them; -1 where something else stands. */
+/** A type cast before a number, as C, C# and Java write one in a byte array: (byte), (uint8_t). */
+const CAST = /\([A-Za-z_][\w ]{0,15}\)/y;
+
+/**
+ * Where what stands at `k` between two numbers ends, past spaces: a comment (`//` or `#` to the
+ * line's end, a C comment), the text od -tu1z sets beside a line (`>...<`), a YAML item's dash, or a
+ * type cast; -1 where none stands there.
+ */
+function asideEnd(text: string, k: number): number {
+  const c = text.charCodeAt(k);
+  const next = text.charCodeAt(k + 1);
+  if (c === 0x23 || (c === 0x2f && next === 0x2f)) {
+    const nl = text.indexOf("\n", k);
+    return nl === -1 ? -1 : nl;
+  }
+  if (c === 0x2f && next === 0x2a) {
+    const close = text.indexOf("*/", k + 2);
+    return close === -1 ? -1 : close + 2;
+  }
+  if (c === 0x3e) {
+    const close = text.indexOf("<", k);
+    const nl = text.indexOf("\n", k);
+    return close !== -1 && (nl === -1 || close < nl) ? close + 1 : -1;
+  }
+  // A YAML item's dash, at a line's start: a minus sign stands glued to its number.
+  if (c === 0x2d && next === 0x20 && /\n[ \t]*$/.test(text.slice(Math.max(0, k - 32), k))) return k + 1;
+  CAST.lastIndex = k;
+  return c === 0x28 && CAST.test(text) ? CAST.lastIndex : -1;
+}
+
+/** Where the next number may start after a number ending at `at`: spaces and line breaks, with one comma or semicolon among them, and comments, casts and the like (asideEnd); -1 where something else stands. */
 function separatorEnd(text: string, at: number): number {
   let k = at;
   let marks = 0;
-  for (; k < text.length; k++) {
+  while (k < text.length) {
     const c = text.charCodeAt(k);
     if (c === 0x2c || c === 0x3b) {
       if (++marks > 1) return -1;
-    } else if (!isSpace(c)) break;
+      k++;
+    } else if (isSpace(c)) k++;
+    else {
+      const end = asideEnd(text, k);
+      if (end === -1) break;
+      k = end;
+    }
   }
   return k > at ? k : -1;
 }

@@ -347,6 +347,12 @@ const CLASSES: Record<string, Record<string, Writer>> = {
   "decimal bytes, escapes by code, CSV, quoted-printable, name=value pairs and arrays of lines": {
     "pretty-printed JSON kept as an array of its lines": (p) => JSON.stringify({ step: "hook", stdout_lines: pretty(p).split("\n") }, null, 2),
     "xxd kept as an array of its lines": (p) => JSON.stringify({ output: xxd(Buffer.from(pretty(p))).trimEnd().split("\n") }),
+    "a C byte array, a comment after each row": (p) => `const unsigned char p[] = {\n${(([...Buffer.from(JSON.stringify(p))].join(", ").match(/(?:\d+, ){0,7}\d+(?:, )?/g) ?? []) as string[]).map((r, i) => `  ${r} // ${i * 8}`).join("\n")}\n};\n`,
+    "a Java byte array with casts": (p) => `byte[] p = {${[...Buffer.from(JSON.stringify(p))].map((b) => `(byte) ${b > 127 ? b - 256 : b}`).join(", ")}};\n`,
+    "a Buffer dumped to YAML": (p) => `type: Buffer\ndata:\n${[...Buffer.from(JSON.stringify(p))].map((b) => `  - ${b}`).join("\n")}\n`,
+    "od -tu1z (the text beside each line)": (p) => odU1(Buffer.from(JSON.stringify(p))).replace(/^(\d{7}(?: +\d+)+)$/gm, (l) => `${l.padEnd(71)}  >text<`),
+    "\\u{22} quotes, the names as they are": (p) => JSON.stringify(p).replace(/"/g, "\\u{22}"),
+    "braces written \\u007b and \\u007d, quotes as they are": (p) => JSON.stringify(p).replace(/\{/g, "\\u007b").replace(/\}/g, "\\u007d"),
     "a Node Buffer as JSON.stringify writes it": (p) => JSON.stringify({ stdin: Buffer.from(JSON.stringify(p)) }),
     "a Uint8Array literal": (p) => `const bytes = new Uint8Array([${[...Buffer.from(pretty(p))].join(", ")}]);\n`,
     "Java's Arrays.toString of a byte[] (bytes above 127 negative)": (p) => `[${[...Buffer.from(JSON.stringify({ ...p, note: "café ✓" }))].map((b) => (b > 127 ? b - 256 : b)).join(", ")}]`,
@@ -360,7 +366,10 @@ const CLASSES: Record<string, Record<string, Writer>> = {
     "a CSV cell of pretty-printed JSON": (p) => `"id";"payload"\n"1";"${pretty(p).replace(/"/g, '""')}"\n`,
     "quoted-printable, soft breaks inside names": (p) => quotedPrintable(JSON.stringify(p)),
     "a logfmt line": (p) => `time=2026-01-01T10:02:00Z level=info ${flattened(p).map(([k, x]) => `${k}=${logfmtValue(x)}`).join(" ")}\n`,
-    "a logfmt line with words after its pairs": (p) => `level=info ${flattened(p).map(([k, x]) => `${k}=${logfmtValue(x)}`).join(" ")} (took 12 ms)\n`,
+    "an .env file, values in single quotes, export before each, comments and blank lines among them": (p) =>
+      `# captured\n${flattened(p).map(([k, x], i) => `${i % 2 === 0 ? "export " : ""}${k}='${String(x).replace(/'/g, "")}'${i === 0 ? "  # the first" : ""}${i === 1 ? "\n" : ""}`).join("\n")}\n`,
+    "a form in quotes on a curl line, names in brackets, ; between pairs": (p) =>
+      `curl -d '${flattened(p).map(([k, x]) => `${k.replace(/\.(\w+)/g, "%5B$1%5D")}=${encodeURIComponent(String(x)).replace(/'/g, "%27")}`).join(";")}' https://example.com/hook\n`,
     "a logfmt line after a prefix": (p) => `2026-01-01 10:02:00 INFO hooks: ${flattened(p).map(([k, x]) => `${k}=${logfmtValue(x)}`).join(" ")}\n`,
     "a form body (name=value&...)": (p) => `${new URLSearchParams(flattened(p).map(([k, x]) => [k, String(x)])).toString()}\n`,
     "a query string after a URL": (p) => `GET https://example.com/hook?${new URLSearchParams(flattened(p).map(([k, x]) => [k, String(x)])).toString()}\n`,
@@ -466,6 +475,10 @@ describe("raw captures written in other forms", () => {
 
   const NOT_PAYLOADS: Record<string, string> = {
     "a shell line setting variables for a command": "hook_event_name=Stop session_id=abc node hook.js\n",
+    "a shell line setting three variables for a command": "#!/bin/sh\nhook_event_name=PreToolUse session_id=test cwd=/tmp ./hook.sh\n",
+    "prose with three assignments": "Run the hook with hook_event_name=Stop session_id=abc cwd=/tmp set, to try it by hand.\n",
+    "a zip archive's magic number in a test": "const zipHeader = new Uint8Array([80, 75, 3, 4, 20, 0, 0, 0, 8, 0, 33, 0, 84, 93, 21, 88, 12, 0]);\n",
+    "a long document whose lines now and then end in =": `${"Each event has a type and properties.\n> a quoted line\nset opt=\nlet x = [1, \\\"two\\\"]\n"}${"Plain prose line of documentation that explains things at some length.\n".repeat(5)}`.repeat(1200),
     "prose with name=value in it": "Set hook_event_name=Stop and session_id=abc to try a hook by hand.\n",
     "a logfmt line of one pair": "hook_event_name=Stop\n",
     "decimal bytes of prose": `[${[...Buffer.from("plain notes, no payload here. ".repeat(4))].join(",")}]\n`,

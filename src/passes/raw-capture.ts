@@ -193,8 +193,8 @@ function hasAllWords(text: string, words: PayloadWords): boolean {
 }
 
 const asName = new Map<string, RegExp>();
-/** After a member name: a closing quote, spaces, then what follows a name (':', '=', '=>', a dotted name's '.', a TOML table's ']'). */
-const AFTER_NAME = "[\"'`]?[ \\t]*[:=.\\]]";
+/** After a member name: a closing quote, spaces, then what follows a name (':', '=', '=>', a dotted name's '.', a TOML table's ']', a form's brackets, as they are or as %5B and %5D). */
+const AFTER_NAME = "[\"'`]?[ \\t]*(?:[:=.[\\]]|%5[BbDd])";
 
 /** Whether `name` stands as a member name somewhere. One native search. */
 function standsAsName(text: string, name: string): boolean {

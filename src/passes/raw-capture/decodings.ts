@@ -99,8 +99,8 @@ const codeEscapeOf = (...codes: string[]): string => {
   const octal = codes.map((c) => Number.parseInt(c, 16).toString(8).padStart(3, "0")).join("|");
   return String.raw`\\(?:u00(?:${hex})|u\{0*(?:${hex})\}|U0{6}(?:${hex})|x(?:${hex})|(?:${octal}))`;
 };
-/** A quote written as an escape of its code where JSON or a literal opens a string: after a brace, a bracket, a comma or a colon, each as it is or written as an escape too (printf's \173\042, \u007b\u0022). */
-const ESCAPED_OPENER = new RegExp(`(?:[{[,:]|${codeEscapeOf("7b", "5b", "2c", "3a")})\\s*${codeEscapeOf("22", "27")}`);
+/** A quote written as an escape of its code where JSON or a literal opens a string: after a brace, a bracket, a comma or a colon, each as it is or written as an escape too (printf's \173\042, \u007b\u0022); or a brace written so before a quote as it is. */
+const ESCAPED_OPENER = new RegExp(`(?:[{[,:]|${codeEscapeOf("7b", "5b", "2c", "3a")})\\s*${codeEscapeOf("22", "27")}|${codeEscapeOf("7b", "5b")}\\s*["']`);
 /** The escapes of a character by its code, and the base of their digits: \uXXXX, \u{X...}, \UXXXXXXXX, \xXX, and three octal digits. */
 const CODE_ESCAPE = /^(?:u([0-9a-fA-F]{4})|u\{([0-9a-fA-F]{1,6})\}|U([0-9a-fA-F]{8})|x([0-9a-fA-F]{2})|([0-3][0-7]{2}))/;
 
@@ -113,6 +113,30 @@ function codeEscape(text: string, after: number): { with: string; length: number
   if (code > 0x10ffff) return null;
   // \u escapes of a surrogate pair are two escapes, each its own code unit, joined again in the text.
   return { with: m[1] !== undefined ? String.fromCharCode(code) : String.fromCodePoint(code), length: m[0].length };
+}
+
+/** A brace or a bracket written as an escape of its code, a quote after it as it is: where JSON opens, its structure escaped. */
+const CODED_BRACE = new RegExp(`${codeEscapeOf("7b", "5b")}\\s*["']`);
+const BRACES = new Set(["{", "}", "[", "]"]);
+
+/**
+ * Only the braces and brackets written by their code undone: JSON whose structure a writer escaped
+ * and whose strings keep JSON's own escapes (a brace by its code, then a name in
+ * quotes, a string with an escaped quote in it), which one level of every escape undone would break.
+ */
+export function bracesUnescaped(r: Reading): Reading | null {
+  const text = r.text;
+  if (!CODED_BRACE.test(text)) return null;
+  const edits: Edit[] = [];
+  for (let at = text.indexOf("\\"); at !== -1; at = text.indexOf("\\", at + 1)) {
+    if (text[at + 1] === "\\") {
+      at++;
+      continue;
+    }
+    const coded = codeEscape(text, at + 1);
+    if (coded !== null && BRACES.has(coded.with)) edits.push({ start: at, end: at + 1 + coded.length, with: coded.with });
+  }
+  return derived(r, applyEdits(text, edits), "braces escaped");
 }
 
 /** One level of backslash escapes undone (JSON's, \' and escapes of a character by its code), in text that is not itself a string. */
@@ -172,15 +196,26 @@ const SOFT_BREAK = /[^\s=]=\r?\n/;
 /** A soft break, or a run of bytes written as =XX. */
 const QP_PIECE = /=\r?\n|(?:=[0-9A-Fa-f]{2})+/g;
 
-/** Quoted-printable undone: soft line breaks joined, =XX bytes read as UTF-8 (=3D an equals sign, =C3=BC a ü). */
+/** Of a text's lines, at least one in this many ends in a soft break where it is quoted-printable: a mail's body wraps each long line so. */
+const SOFT_BREAK_SHARE = 4;
+
+/**
+ * Quoted-printable undone: soft line breaks joined, =XX bytes read as UTF-8 (=3D an equals sign,
+ * =C3=BC a ü). Only where soft breaks end a good share of its lines: a document with a line that
+ * happens to end in `=` (an assignment, an option) is no mail.
+ */
 export function quotedPrintable(r: Reading): Reading | null {
   if (!SOFT_BREAK.test(r.text)) return null;
   const edits: Edit[] = [];
+  let soft = 0;
   for (const m of r.text.matchAll(QP_PIECE)) {
-    const soft = m[0].charCodeAt(1) === 0x0a || m[0].charCodeAt(1) === 0x0d;
-    edits.push({ start: m.index, end: m.index + m[0].length, with: soft ? "" : Buffer.from(m[0].replace(/=/g, ""), "hex").toString("utf8") });
+    const isSoft = m[0].charCodeAt(1) === 0x0a || m[0].charCodeAt(1) === 0x0d;
+    if (isSoft) soft++;
+    edits.push({ start: m.index, end: m.index + m[0].length, with: isSoft ? "" : Buffer.from(m[0].replace(/=/g, ""), "hex").toString("utf8") });
   }
-  return derived(r, applyEdits(r.text, edits), "quoted-printable");
+  let lines = 1;
+  for (let at = r.text.indexOf("\n"); at !== -1; at = r.text.indexOf("\n", at + 1)) lines++;
+  return soft * SOFT_BREAK_SHARE >= lines ? derived(r, applyEdits(r.text, edits), "quoted-printable") : null;
 }
 
 /** A member name in doubled quotes after a brace, as a CSV cell writes JSON's quotes: {""name"": */
@@ -271,6 +306,9 @@ function isText(bytes: Buffer): boolean {
 /** A text the payload check cannot read whole (base64 of a stream that inflates past the bound, or is compressed too deep), with why. */
 export class CannotRead extends Error {}
 
+/** Bytes fewer than this in a format the check cannot open hold no payload: its smallest, compressed, takes more (a test's magic number is no archive). */
+const MIN_SEALED_BYTES = 32;
+
 /**
  * The text bytes an encoding spelt are (`how` says which), a compressed stream's inflated stream by
  * stream, text written as UTF-16 or UTF-32 as what it says; null when they are not text;
@@ -278,7 +316,7 @@ export class CannotRead extends Error {}
  */
 function encodedText(bytes: Buffer, how: string): string | null | { unchecked: string } {
   if (isText(bytes)) return bytes.toString("utf8");
-  const sealed = sealedKind(bytes) ?? (isZip(bytes) ? "zip" : null);
+  const sealed = bytes.length < MIN_SEALED_BYTES ? null : (sealedKind(bytes) ?? (isZip(bytes) ? "zip" : null));
   if (sealed !== null) return { unchecked: `${how} there decodes to ${sealed === "zip" ? "a zip archive" : `${sealed}-compressed bytes`}, which the check does not open there` };
   const inner = inflatedThrough(bytes);
   if ("unchecked" in inner) return { unchecked: `${how} there decodes to a stream that ${inner.unchecked.replace(/^it is /, "is ")}` };
@@ -382,6 +420,7 @@ const IN_ORDER: { how: string; decode: (r: Reading) => Reading | null }[] = [
   { how: "HTML-escaped", decode: htmlDecoded },
   { how: "URL-encoded", decode: percentDecoded },
   { how: "quotes doubled", decode: quotesUndoubled },
+  { how: "braces escaped", decode: bracesUnescaped },
   { how: "backslash-escaped", decode: unescaped },
 ];
 
@@ -411,7 +450,9 @@ export function openings(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if ((c === 0x22 || c === 0x27 || c === 0x7b || c === 0x0a || c === 0x3a || c === 0x3d) && text.charCodeAt(i - 1) !== 0x5c) n++;
+    // A brace that is part of an escape (\u{22}, \x{7b}) opens nothing.
+    const inEscape = c === 0x7b && (text.charCodeAt(i - 1) === 0x75 || text.charCodeAt(i - 1) === 0x78) && text.charCodeAt(i - 2) === 0x5c;
+    if ((c === 0x22 || c === 0x27 || c === 0x7b || c === 0x0a || c === 0x3a || c === 0x3d) && text.charCodeAt(i - 1) !== 0x5c && !inEscape) n++;
   }
   return n;
 }

@@ -297,20 +297,20 @@ describe("the gate, through installed hooks", () => {
     const root = repo();
     mkdirSync(path.join(root, "logs"), { recursive: true });
     const payload = { session_id: "9f1c2a7e", cwd: "/home/user/proj", hook_event_name: "Stop", stop_hook_active: false };
-    writeFileSync(path.join(root, "logs", "stdin.json"), `${JSON.stringify({ at: "10:02", stdin: Buffer.from(JSON.stringify(payload)) })}\n`);
-    g(root, "add", "logs/stdin.json");
-    const bytes = g(root, "commit", "-qm", "a buffer");
-    expect(bytes.code).not.toBe(0);
-    expect(bytes.out).toContain("logs/stdin.json");
-    expect(bytes.out).toContain("written as decimal bytes");
-    g(root, "reset", "-q");
-    rmSync(path.join(root, "logs", "stdin.json"));
-    writeFileSync(path.join(root, "logs", "hooks.log"), `time=10:02 level=info ${Object.entries(payload).map(([k, v]) => `${k}=${String(v)}`).join(" ")}\n`);
-    g(root, "add", "logs/hooks.log");
-    const pairs = g(root, "commit", "-qm", "a log");
-    expect(pairs.code).not.toBe(0);
-    expect(pairs.out).toContain("logs/hooks.log");
-    expect(pairs.out).toContain("written as name=value pairs");
+    const written: Record<string, [string, string]> = {
+      "logs/stdin.json": [`${JSON.stringify({ at: "10:02", stdin: Buffer.from(JSON.stringify(payload)) })}\n`, "written as decimal bytes"],
+      "logs/hooks.log": [`time=10:02 level=info ${Object.entries(payload).map(([k, v]) => `${k}=${String(v)}`).join(" ")}\n`, "written as name=value pairs"],
+    };
+    for (const [file, [text, form]] of Object.entries(written)) {
+      writeFileSync(path.join(root, file), text);
+      g(root, "add", file);
+      const commit = g(root, "commit", "-qm", file);
+      expect(commit.code, file).not.toBe(0);
+      expect(commit.out).toContain(file);
+      expect(commit.out).toContain(form);
+      g(root, "reset", "-q");
+      rmSync(path.join(root, file));
+    }
     writeFileSync(path.join(root, "logs", "hooks.log"), `time=10:02 level=info msg="hook ran" took=12ms\n${JSON.stringify({ data: [...Buffer.from("plain build notes, nothing else here")] })}\n`);
     g(root, "add", "logs/hooks.log");
     expect(g(root, "commit", "-qm", "a log of no payload").code).toBe(0);

@@ -157,7 +157,8 @@ export function listBytes(values: number[]): Buffer | null {
 
 /** Each list of sixteen numbers or more in a text, and where its numbers stand. One pass after one native search. */
 export function numberLists(text: string): NumberList[] {
-  if (!LIST_HINT.test(text)) return [];
+  // Sixteen numbers take sixteen digits and fifteen marks between them at least: most strings are shorter.
+  if (text.length < 2 * MIN_ITEMS - 1 || !LIST_HINT.test(text)) return [];
   const out: NumberList[] = [];
   for (let at = 0; at < text.length; ) {
     const c = text.charCodeAt(at);

@@ -2,8 +2,9 @@
 // writes for a Node Buffer ({"type":"Buffer","data":[123,34,...]}), a Uint8Array or a C# or Python
 // byte list, Java's Arrays.toString of a byte[] (bytes above 127 as negative numbers), the
 // arguments of String.fromCharCode (UTF-16 code units), and `od -tu1` with its offsets at the
-// line starts. Numbers stand one to five digits long, apart by spaces, line breaks, or one comma
-// or semicolon; a number with a decimal point or glued to a letter ends the list.
+// line starts. Numbers stand one to five digits long, apart by spaces, line breaks, one comma or
+// semicolon, and what a writer sets among them (a comment, a cast, a YAML item's dash, od -z's
+// text); a number with a decimal point or glued to a letter ends the list.
 //
 // A list of code units or code points (a number above 255) is read as the text they spell. What the
 // bytes say is the payload check's to read (decodings.ts), as for base64 and hex.

@@ -391,4 +391,16 @@ describe("the work of reading encodings is bounded", () => {
     const r = await scanPass([{ file: "many.json", text }], engine, makeDisplay(rules, [], null));
     expect(r.findings.map((f) => [f.rule, f.pointer, f.line, f.column])).toEqual([["clear/escape-depth", "/tool_response", 1, 18]]);
   });
+
+  it("tens of thousands of arrays of numbers that spell text are each placed once, not searched for among every value (it took minutes)", async () => {
+    const rules = loadRules();
+    const engine = scanEngine(rules.secrets, homeGrammar(rules.homes), null);
+    const bytes = [...Buffer.from("plain notes here")];
+    const text = JSON.stringify(Object.fromEntries(Array.from({ length: 40_000 }, (_, i) => [`k${i}`, bytes])));
+    const started = Date.now();
+    const r = await scanPass([{ file: "arrays.json", text }], engine, makeDisplay(rules, [], null));
+    expect(r.findings).toEqual([]);
+    // A guard against a search that never ends, not a speed target (that is the bench's).
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
 });

@@ -182,13 +182,14 @@ function readPlain(text: string, offset: number, into: Collector): void {
   if (s.readings.length > 1) into.shown.push(s);
 }
 
-/** The pointer of the innermost array of a document that holds an offset: where a list of numbers outside any string stands. */
-function arrayPointer(doc: JsonDocument, offset: number): string | null {
-  let best: { pointer: string; start: number } | null = null;
-  for (const s of doc.spans) {
-    if (s.kind === "array" && s.start <= offset && offset < s.end && (best === null || s.start >= best.start)) best = { pointer: s.pointer, start: s.start };
-  }
-  return best?.pointer ?? null;
+/**
+ * The pointer of the array a list of numbers outside any string stands in: its first number's
+ * parent. Spans are in the order they start, so the number is found by halving (`starts`).
+ */
+function arrayPointer(doc: JsonDocument, starts: number[], offset: number): string | null {
+  const span = doc.spans[lastAtOrBelow(starts, offset)];
+  if (span === undefined || span.start !== offset) return null;
+  return span.pointer.slice(0, span.pointer.lastIndexOf("/"));
 }
 
 /**
@@ -199,12 +200,14 @@ function arrayPointer(doc: JsonDocument, offset: number): string | null {
 function withNumberLists(raw: string, doc: JsonDocument, into: Collector): void {
   // The strings' places, in order: a list in a string is read with the string's encodings (encoded.ts).
   const strings = [...into.places].sort((a, b) => a.start - b.start);
+  let starts: number[] | null = null;
   for (const list of numberLists(raw)) {
     if (placeAt(strings, list.start) !== null) continue;
     const found = numberListReadings(list, { text: raw, rawAt: (i) => i });
     if (found.length === 0) continue;
     // Its own place, the numbers' stretch and no more: it overlaps no string's.
-    const place = { pointer: arrayPointer(doc, list.start), start: list.start, end: list.end };
+    starts ??= doc.spans.map((s) => s.start);
+    const place = { pointer: arrayPointer(doc, starts, list.start), start: list.start, end: list.end };
     into.places.push(place);
     for (const reading of found) {
       const s: ScannedString = { place, readings: [reading], member: null, isKey: false, tooDeep: false, encoded: true };

@@ -360,14 +360,14 @@ function mostlyText(bytes: Buffer): string | null {
   return noise === 0 ? text : text.replace(NOISE, "\ufffd");
 }
 
-type HexText = { start: number; text: string | { unchecked: string } };
-let lastHex: { text: string; out: HexText[] } | null = null;
+type EncodedText = { start: number; text: string | { unchecked: string } };
+let lastHex: { text: string; out: EncodedText[] } | null = null;
 
 /** The text each hex dump of a text spells, as `encodedText` reads bytes, or as mostly text; a dump whose stream cannot be read whole gives `unchecked`. */
-export function hexTexts(text: string): HexText[] {
+export function hexTexts(text: string): EncodedText[] {
   // The cheap first look and the whole check ask this of the same text, one after the other.
   if (lastHex !== null && lastHex.text === text) return lastHex.out;
-  const out: HexText[] = [];
+  const out: EncodedText[] = [];
   for (const dump of hexDumps(text)) {
     for (const bytes of dump.readings) {
       const read = encodedText(bytes, "hex") ?? mostlyText(bytes);
@@ -387,8 +387,8 @@ export function hexDecoded(r: Reading): Reading[] {
 }
 
 /** The text each list of decimal numbers in a text spells, as `encodedText` reads bytes; a list whose stream cannot be read whole gives `unchecked`. */
-export function byteListTexts(text: string): HexText[] {
-  const out: HexText[] = [];
+export function byteListTexts(text: string): EncodedText[] {
+  const out: EncodedText[] = [];
   for (const list of byteLists(text)) {
     const read = encodedText(list.bytes, "a list of decimal bytes");
     if (read !== null) out.push({ start: list.start, text: read });

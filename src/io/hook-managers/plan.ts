@@ -79,11 +79,6 @@ function linkOnTheWay(root: string, file: string): string | null {
   return null;
 }
 
-/**
- * Carries the plan out, in order. Folders this tool made and emptied go too. Nothing is written
- * through a link inside the repository (a committed .clear, a hook linked elsewhere): where one
- * stands on the way to a file to write, and no earlier step moves it, nothing is done.
- */
 /** A move onto a file that is there (and no earlier step moves or removes), or onto one an earlier step moved there, would lose it: nothing is done. */
 function refuseLosingMoves(plan: Plan, root: string): void {
   const gone = new Set<string>();
@@ -100,6 +95,12 @@ function refuseLosingMoves(plan: Plan, root: string): void {
   }
 }
 
+/**
+ * Carries the plan out, in order. Folders this tool made and emptied go too. Nothing is written
+ * through a link inside the repository (a committed .clear, a hook linked elsewhere): where one
+ * stands on the way to a file to write, and no earlier step moves it, nothing is done;
+ * nor is anything where a move would lose a file (refuseLosingMoves).
+ */
 export function applyPlan(plan: Plan, root: string): void {
   const moved = new Set(plan.steps.flatMap((s) => (s.kind === "rename" ? [s.from] : s.kind === "remove" ? [s.file] : [])));
   for (const step of plan.steps) {

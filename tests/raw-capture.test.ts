@@ -9,6 +9,7 @@ import { MAX_CHECKED_BYTES, namedLikeCapture, payloadIn, rawCaptureCheck } from 
 import { MAX_INFLATED } from "../src/compressed.js";
 import { couldHoldPayload } from "../src/passes/raw-capture/prefilter.js";
 import { PROJECT_ROOT } from "./helpers.js";
+import { dumped, hexdumpC, od, shown, squeezed, xxd } from "./dumps.js";
 
 // What the gate recognises as a raw capture, by name and by content: every example in
 // rules/payloads.json is a payload or not, as it says; payloads written in every form the check
@@ -210,50 +211,6 @@ const escapedTimes = (text: string, n: number): string => (n === 0 ? text : esca
 const html = (text: string): string => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/'/g, "&#39;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const pretty = (p: unknown): string => JSON.stringify(p, null, 2);
 
-/** Bytes as a dumping tool lays them out: each line of `perLine` bytes, its words of `group` bytes (reversed where `littleEndian`), behind an offset and before the text beside them. */
-function dumped(bytes: Buffer, o: { perLine: number; group: number; offset?: (at: number) => string; littleEndian?: boolean; beside?: (line: Buffer) => string; width?: number; last?: (end: number) => string }): string {
-  const lines: string[] = [];
-  for (let at = 0; at < bytes.length; at += o.perLine) {
-    const line = bytes.subarray(at, at + o.perLine);
-    const words: string[] = [];
-    for (let w = 0; w < line.length; w += o.group) {
-      const word = Buffer.from(line.subarray(w, w + o.group));
-      // A last word cut short stands to the right of its place, as xxd -e sets it.
-      words.push(o.littleEndian ? word.reverse().toString("hex").padStart(2 * o.group) : word.toString("hex"));
-    }
-    const hex = words.join(" ");
-    lines.push(`${o.offset ? o.offset(at) : ""}${o.beside ? hex.padEnd(o.width ?? 0) + o.beside(line) : hex}`);
-  }
-  if (o.last) lines.push(o.last(bytes.length));
-  return `${lines.join("\n")}\n`;
-}
-/** A dump with each line that repeats the one before (its bytes, not its offset) left out as "*", as hexdump and od write it. */
-function squeezed(dump: string): string {
-  const data = (line: string): string => line.replace(/^[0-9a-f]+\s+/, "");
-  const out: string[] = [];
-  const lines = dump.split("\n");
-  lines.forEach((line, i) => {
-    const same = i > 0 && data(line) === data(lines[i - 1] as string) && /\s/.test(line);
-    if (!same) out.push(line);
-    else if (out[out.length - 1] !== "*") out.push("*");
-  });
-  return out.join("\n");
-}
-const shown = (line: Buffer): string => [...line].map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : ".")).join("");
-const xxd = (b: Buffer, group = 2, littleEndian = false): string => dumped(b, { perLine: 16, group, littleEndian, offset: (at) => `${at.toString(16).padStart(8, "0")}: `, width: 32 + 16 / group + 1, beside: shown });
-const od = (b: Buffer): string => {
-  const even = b.length % 2 === 1 ? Buffer.concat([b, Buffer.alloc(1)]) : b;
-  return dumped(even, { perLine: 16, group: 2, littleEndian: true, offset: (at) => `${at.toString(8).padStart(7, "0")} `, last: () => b.length.toString(8).padStart(7, "0") });
-};
-const hexdumpC = (b: Buffer): string => {
-  const lines: string[] = [];
-  for (let at = 0; at < b.length; at += 16) {
-    const line = b.subarray(at, at + 16);
-    const half = (h: Buffer): string => [...h].map((x) => x.toString(16).padStart(2, "0")).join(" ");
-    lines.push(`${at.toString(16).padStart(8, "0")}  ${`${half(line.subarray(0, 8))}  ${half(line.subarray(8))}`.padEnd(49)} |${shown(line)}|`);
-  }
-  return `${[...lines, b.length.toString(16).padStart(8, "0")].join("\n")}\n`;
-};
 const xxdI = (b: Buffer): string => `unsigned char payload_json[] = {\n${dumped(b, { perLine: 12, group: 1 }).replace(/([0-9a-f]{2})/g, "0x$1,").replace(/^/gm, "  ").replace(/,\n {2}$/, "\n")}};\nunsigned int payload_json_len = ${b.length};\n`;
 
 /** A payload's leaves as dotted names and values, as a structured log or a form flattens it. */
@@ -322,6 +279,7 @@ const CLASSES: Record<string, Record<string, Writer>> = {
     "xxd -g1, upper case": (p) => xxd(Buffer.from(JSON.stringify(p)), 1).toUpperCase(),
     "xxd -g4": (p) => xxd(Buffer.from(JSON.stringify(p)), 4),
     "xxd -e (little-endian words)": (p) => xxd(Buffer.from(pretty(p)), 4, true),
+    "xxd -c 8 (eight bytes a line)": (p) => dumped(Buffer.from(pretty(p)), { perLine: 8, group: 2, offset: (at) => `${at.toString(16).padStart(8, "0")}: `, width: 21, beside: shown }),
     "xxd -p": (p) => `${(Buffer.from(pretty(p)).toString("hex").match(/.{1,60}/g) as string[]).join("\n")}\n`,
     "xxd -i": (p) => xxdI(Buffer.from(JSON.stringify(p))),
     "hexdump -C": (p) => hexdumpC(Buffer.from(pretty(p))),

@@ -7,6 +7,7 @@ import { homeGrammar } from "../src/homes.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { join, scanEngine, scanPass } from "../src/passes/scan.js";
 import type { ScanFinding } from "../src/types.js";
+import { dumped, hexdumpC, od, shown, xxd } from "./dumps.js";
 import { clear, clearJson, tempDir } from "./helpers.js";
 import { prng } from "./seeded.mjs";
 
@@ -235,6 +236,27 @@ describe("clear scan finds a key written as hex with separators", () => {
   });
 });
 
+describe("clear scan finds a key in a dump whose lines carry an offset and the text beside the digits", () => {
+  it("xxd (words of two and four bytes, little-endian, eight bytes a line, upper case), hexdump -C, hexdump, od -x, od -tx1 and od -tx4, behind a comment's mark", () => {
+    const text = (s: string): Buffer => Buffer.from(inText(s, 20));
+    const octal = (at: number): string => `${at.toString(8).padStart(7, "0")} `;
+    const even = (b: Buffer): Buffer => (b.length % 2 === 1 ? Buffer.concat([b, Buffer.alloc(1)]) : b);
+    expectEachFound(
+      casesOf({
+        xxd: (s) => xxd(text(s)),
+        "xxd-e": (s) => xxd(text(s), 4, true),
+        "xxd-c8-g1-u": (s) => dumped(text(s), { perLine: 8, group: 1, offset: (at) => `${at.toString(16).padStart(8, "0")}: `, width: 25, beside: shown }).replace(/ [0-9a-f]{2}(?= )/g, (b) => b.toUpperCase()),
+        "hexdump-C": (s) => hexdumpC(text(s)),
+        hexdump: (s) => dumped(even(text(s)), { perLine: 16, group: 2, littleEndian: true, offset: (at) => `${at.toString(16).padStart(7, "0")} ` }),
+        "od-x": (s) => od(text(s)),
+        "od-tx1": (s) => dumped(text(s), { perLine: 16, group: 1, offset: octal }),
+        "od-tx4": (s) => dumped(text(s), { perLine: 16, group: 4, littleEndian: true, offset: octal }),
+        "xxd-commented": (s) => xxd(text(s)).replace(/^(?=.)/gm, "// "),
+      }),
+    );
+  });
+});
+
 describe("clear scan finds a key written as UTF-16 under an encoding", () => {
   it("base64 or hex of UTF-16 in either byte order, with a byte order mark or none, and gzip of it", () => {
     const wide = (s: string, bigEndian: boolean, bom: boolean): Buffer => {
@@ -360,6 +382,8 @@ describe("what only looks encoded stays clear", () => {
       octal: "\\033[1m\\101\\102 done\\033[0m in C:\\build\\123\\456",
       mail: quotedPrintable(`${prose(200)} caf\u00e9 = 3 + 4, r\u00e9sum\u00e9 ${prose(120)}`),
       dump: (noise(64, 5).toString("hex").match(/../g) ?? []).map((b) => `0x${b}`).join(", "),
+      xxd: xxd(noise(512, 9)),
+      hexdumpC: hexdumpC(noise(512, 10)),
       dates: "2024-01-15 10:30:45 12 34 56 78 90 ab cd ef",
       gzipped: gzipSync(prose(200)).toString("base64"),
       gzippedNoise: gzipSync(noise(2000, 8)).toString("base64"),

@@ -1,10 +1,13 @@
 import type { DecodedBytes } from "./byte-text.js";
 import { lastAtOrBelow } from "../collections.js";
+import { hexDumps } from "../hex-dumps.js";
 
 // Runs of a text that encode bytes, all found in one pass with no regular expression (a run may be
 // megabytes long): base64 and base64url, also wrapped over lines as MIME and PEM wrap them and read
 // from each of the four offsets a glued prefix may shift it by; hex, from either of its two
-// offsets; and hex written as a byte dump (67:68:70, 67 68 70, 0x67, 0x68, lines of xxd -p).
+// offsets; and hex written as a byte dump (67:68:70, 67 68 70, 0x67, 0x68, lines of xxd -p). A dump
+// whose lines carry an offset and the text beside the digits (xxd, hexdump -C, od -tx1) is read by
+// the values floor's dump reader (hex-dumps.ts), line after line, each byte kept at its digits.
 
 /** Shortest base64 and hex runs read: shorter ones decode to a handful of characters at most. */
 const MIN_BASE64 = 8;
@@ -346,7 +349,7 @@ export type Visited = "stop" | "next" | "nextRun";
 
 /**
  * Gives `visit` every run of a text that encodes bytes, decoded: base64 from each of four
- * offsets, hex from each of two, and byte dumps.
+ * offsets, hex from each of two, byte dumps, and dumps of lines (each of their readings).
  */
 export function forEachByteRun(text: string, visit: (bytes: DecodedBytes) => Visited): void {
   if (text.length < MIN_BASE64) return;
@@ -369,4 +372,11 @@ export function forEachByteRun(text: string, visit: (bytes: DecodedBytes) => Vis
     }
   }
   for (const dump of runs.dumps) if (visit(dumpBytes(text, dump)) === "stop") return;
+  // A dump of lines is a dump of words in each line: where the text holds none, it holds no dump of lines.
+  // Its readings put its bytes in other orders (each word's reversed, offsets left out): one that is text whole says nothing of the next.
+  for (const dump of runs.dumps.length === 0 ? [] : hexDumps(text)) {
+    for (const { bytes, sources } of dump.readings) {
+      if (visit({ bytes, sourceAt: (j) => (j >= sources.length ? dump.end : (sources[j] as number)), group: 1 }) === "stop") return;
+    }
+  }
 }

@@ -3,7 +3,7 @@ import { inflatedThrough, isZip, sealedKind } from "../../compressed.js";
 import { pushAll } from "../../collections.js";
 import { inputOffset, type DecodedLevel } from "../../json/escapes.js";
 import { byteLists, listBytes } from "../../byte-lists.js";
-import { hexDumps } from "./hex-dumps.js";
+import { hexDumps } from "../../hex-dumps.js";
 import { utf16Readings } from "./wide-text.js";
 
 // What a text says once one way of writing it is undone: HTML or XML entities (the tags around
@@ -369,7 +369,7 @@ export function hexTexts(text: string): EncodedText[] {
   if (lastHex !== null && lastHex.text === text) return lastHex.out;
   const out: EncodedText[] = [];
   for (const dump of hexDumps(text)) {
-    for (const bytes of dump.readings) {
+    for (const { bytes } of dump.readings) {
       const read = encodedText(bytes, "hex") ?? mostlyText(bytes);
       if (read !== null) out.push({ start: dump.start, text: read });
     }

@@ -8,11 +8,12 @@
 // beside them is cut off; lines with digits, blank lines between them, are one dump, and so are the
 // lines on either side of a `*` (where hexdump and od leave out lines that repeat the one before).
 // Each dump is read with and without each line's offset (or first word), and where its words
-// are of two to eight bytes, with each word's bytes in the other order too. What the bytes say is
-// the payload check's to read (decodings.ts).
+// are of two to eight bytes, with each word's bytes in the other order too. Each reading keeps,
+// for every byte, where its digits stand in the text. What the bytes say is the payload check's to
+// read (passes/raw-capture/decodings.ts) and the secret scan's (scan-rules/byte-runs.ts).
 
-/** Sixteen bytes of hex in some form, in a row: no dump of a payload is shorter. */
-const HEX_HINT = /(?:[xX]?[0-9a-fA-F]{2}[^0-9A-Za-z]{0,4}(?:0(?=[xX]))?){16}/;
+/** Eight bytes of hex in some form, in a row: a dump's line holds no fewer (xxd -c 8, od -w8). */
+const HEX_HINT = /(?:[xX]?[0-9a-fA-F]{2}[^0-9A-Za-z]{0,4}(?:0(?=[xX]))?){8}/;
 /** Bytes a dump may spell a payload in. */
 const MIN_DUMP_BYTES = 16;
 /** A word of whole bytes: digits, after 0x or \x or not. */
@@ -28,11 +29,28 @@ const XXD_OFFSET = new RegExp(`^${BEFORE_LINE}[0-9a-fA-F]{4,16}: `);
 /** hexdump -C's offset: the text beside its digits starts at the first bar. */
 const CANONICAL_OFFSET = new RegExp(`^${BEFORE_LINE}[0-9a-fA-F]{4,16} {2}`);
 
-/** A line of a dump: the digits of its run of byte words; the bytes of the words before its data (an offset); each word's bytes as a digit ("4444", "" where a word is longer than eight bytes). */
+/** A line of a dump: the digits of its run of byte words; the bytes of the words before its data (an offset); each word's bytes as a digit ("4444", "" where a word is longer than eight bytes); where each byte's digits stand in the text. */
 interface DumpLine {
   digits: string;
   offset: number;
   widths: string;
+  /** The line's words before the text beside them, where the line starts in the text, and which of the words are the run. */
+  words: string[];
+  at: number;
+  run: [number, number];
+}
+
+/** The bytes one way of reading a dump gives, and where each byte's two digits start in the text. */
+export interface DumpReading {
+  bytes: Buffer;
+  sources: number[];
+}
+
+/** A dump: where its first line starts, where its last byte's digits end, and the distinct readings of its bytes. */
+export interface HexDump {
+  start: number;
+  end: number;
+  readings: DumpReading[];
 }
 
 /** Where a line's offset stands among its words: after a line number, or first (an offset, or a row's number in a table); -1 where none may. */
@@ -45,7 +63,7 @@ function offsetIndex(words: string[]): number {
 }
 
 /** A line's longest run of byte words (the first of the longest); null where it has none. */
-function lineRun(words: string[]): DumpLine | null {
+function lineRun(at: number, words: string[]): DumpLine | null {
   const bytes = words.map((w) => HEX_WORD.exec(w)?.[1] ?? null);
   let best: [number, number] = [0, 0];
   let length = 0;
@@ -67,12 +85,28 @@ function lineRun(words: string[]): DumpLine | null {
   const lead = index >= from && index < to ? index - from + 1 : 0;
   const offset = run.slice(0, lead).reduce((n, w) => n + w.length / 2, 0);
   const widths = run.some((w) => w.length > 16) ? "" : run.map((w) => w.length / 2).join("");
-  return { digits: run.join(""), offset, widths };
+  return { digits: run.join(""), offset, widths, words, at, run: best };
 }
 
-/** Each word's bytes in the other order, the words as `widths` gives them line by line, each line's offset left out where `skipOffset`. */
-function wordsReversed(bytes: Buffer, lines: DumpLine[], skipOffset: boolean): Buffer {
-  const out = Buffer.from(bytes);
+/** Where each byte of a line's run has its digits in the text: its words found in the line in order, the digits at each word's end. */
+function sourcesOf(text: string, l: DumpLine): number[] {
+  const sources: number[] = [];
+  let from = l.at;
+  for (let k = 0; k < l.run[1]; k++) {
+    const word = l.words[k] as string;
+    const at = text.indexOf(word, from);
+    from = at + word.length;
+    if (k < l.run[0]) continue;
+    const digits = (HEX_WORD.exec(word) as RegExpExecArray)[1] as string;
+    for (let i = word.length - digits.length; i < word.length; i += 2) sources.push(at + i);
+  }
+  return sources;
+}
+
+/** Each word's bytes in the other order (and their sources), the words as `widths` gives them line by line, each line's offset left out where `skipOffset`. */
+function wordsReversed(reading: DumpReading, lines: DumpLine[], skipOffset: boolean): DumpReading {
+  const out = Buffer.from(reading.bytes);
+  const sources = [...reading.sources];
   let at = 0;
   for (const line of lines) {
     let skipped = skipOffset ? line.offset : 0;
@@ -83,33 +117,33 @@ function wordsReversed(bytes: Buffer, lines: DumpLine[], skipOffset: boolean): B
         continue;
       }
       for (let i = at, j = at + width - 1; i < j; i++, j--) {
-        const b = out[i] as number;
-        out[i] = out[j] as number;
-        out[j] = b;
+        [out[i], out[j]] = [out[j] as number, out[i] as number];
+        [sources[i], sources[j]] = [sources[j] as number, sources[i] as number];
       }
       at += width;
     }
   }
-  return out;
+  return { bytes: out, sources };
 }
 
-/** The bytes of the lines, each line's offset left out where `skipOffset`. */
-function linesBytes(lines: DumpLine[], skipOffset: boolean): Buffer {
-  return Buffer.from(lines.map((l) => (skipOffset ? l.digits.slice(2 * l.offset) : l.digits)).join(""), "hex");
+/** The bytes of the lines and their sources, each line's offset left out where `skipOffset`. */
+function linesBytes(text: string, lines: DumpLine[], skipOffset: boolean): DumpReading {
+  const bytes = Buffer.from(lines.map((l) => (skipOffset ? l.digits.slice(2 * l.offset) : l.digits)).join(""), "hex");
+  return { bytes, sources: lines.flatMap((l) => sourcesOf(text, l).slice(skipOffset ? l.offset : 0)) };
 }
 
-/** Bytes without a last zero byte. */
-const unpadded = (bytes: Buffer): Buffer => (bytes.length > 0 && bytes[bytes.length - 1] === 0 ? bytes.subarray(0, -1) : bytes);
+/** A reading without a last zero byte. */
+const unpadded = (r: DumpReading): DumpReading => (r.bytes.length > 0 && r.bytes[r.bytes.length - 1] === 0 ? { bytes: r.bytes.subarray(0, -1), sources: r.sources.slice(0, -1) } : r);
 
 /** The distinct bytes a dump's lines spell, read each way: with and without offsets, and with each word's bytes reversed where every word is of one to eight bytes and one is of more than one. */
-function dumpReadings(lines: DumpLine[]): Buffer[] {
-  const out: Buffer[] = [];
+function dumpReadings(text: string, lines: DumpLine[]): DumpReading[] {
+  const out: DumpReading[] = [];
   const reversible = lines.every((l) => l.widths !== "") && lines.some((l) => /[2-8]/.test(l.widths));
   for (const skipOffset of [false, true]) {
-    const bytes = linesBytes(lines, skipOffset);
+    const reading = linesBytes(text, lines, skipOffset);
     // od pads the last word of an odd count of bytes with a zero byte, which the word's bytes reversed put last.
-    for (const b of reversible ? [bytes, unpadded(wordsReversed(bytes, lines, skipOffset))] : [bytes]) {
-      if (b.length >= MIN_DUMP_BYTES && !out.some((o) => o.equals(b))) out.push(b);
+    for (const r of reversible ? [reading, unpadded(wordsReversed(reading, lines, skipOffset))] : [reading]) {
+      if (r.bytes.length >= MIN_DUMP_BYTES && !out.some((o) => o.bytes.equals(r.bytes))) out.push(r);
     }
   }
   return out;
@@ -127,18 +161,19 @@ function besideAt(line: string, column: number): number {
 }
 
 /** Each hex dump of a text of sixteen bytes or more, as where it starts and the readings of its bytes. One pass over the lines, after one native search. */
-export function hexDumps(text: string): { start: number; readings: Buffer[] }[] {
+export function hexDumps(text: string): HexDump[] {
   if (!HEX_HINT.test(text)) return [];
-  const dumps: { start: number; readings: Buffer[] }[] = [];
+  const dumps: HexDump[] = [];
   let start = -1;
   let column = -1;
   let lines: DumpLine[] = [];
   const close = (): void => {
-    const readings = start === -1 ? [] : dumpReadings(lines);
-    if (readings.length > 0) dumps.push({ start, readings });
+    const readings = start === -1 ? [] : dumpReadings(text, lines);
+    if (readings.length > 0) dumps.push({ start, end: readings.reduce((end, r) => Math.max(end, (r.sources.at(-1) as number) + 2), start), readings });
     [start, column, lines] = [-1, -1, []];
   };
   for (let at = 0; at <= text.length; ) {
+    const lineStart = at;
     const nl = text.indexOf("\n", at);
     const end = nl === -1 ? text.length : nl;
     const line = text.slice(at, end);
@@ -146,12 +181,12 @@ export function hexDumps(text: string): { start: number; readings: Buffer[] }[] 
     // A blank line goes on with the dump, and so does a line of `*`, which stands for lines like the one before (a string's run of one character, as a rule).
     if (start !== -1 && /^[^0-9A-Za-z]*$/.test(line)) continue;
     const beside = besideAt(line, column);
-    const run = lineRun(line.slice(0, beside).split(SEPARATOR).filter((w) => w !== ""));
+    const run = lineRun(lineStart, line.slice(0, beside).split(SEPARATOR).filter((w) => w !== ""));
     if (run === null) {
       close();
       continue;
     }
-    if (start === -1) start = at - line.length - 1;
+    if (start === -1) start = lineStart;
     if (column === -1 && XXD_OFFSET.test(line) && beside < line.length) column = beside;
     lines.push(run);
   }

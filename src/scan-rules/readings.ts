@@ -108,7 +108,11 @@ interface Collector {
   numbered: number;
 }
 
+/** How a JSON text starts, after blanks: a text that starts otherwise is none, and is not read as one (a failed read throws, and throwing costs). */
+const JSON_START = /^[ \t\n\r]*(?:[{["\-0-9]|true|false|null)/;
+
 function parse(text: string): JsonDocument | null {
+  if (!JSON_START.test(text)) return null;
   try {
     return scanJson(text, { maxDepth: 10_000, allowDuplicateKeys: true });
   } catch {

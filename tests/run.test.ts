@@ -76,6 +76,24 @@ describe("clear run", () => {
     expect(existsSync(path.join(root, "fixtures"))).toBe(false);
   });
 
+  it("a key in values substitution keeps (a URL's path, an id), percent-encoded twice or with a terminal's colours inside it, is found by the scan, and no fixture is written", () => {
+    const root = repo();
+    const inbox = path.join(root, "inbox-kept");
+    mkdirSync(inbox);
+    const key = ["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"].join("");
+    const elicitation = (url: string, id: string): string => JSON.stringify({ session_id: "5b0c7e9a-3f1d-4c2e-9a8b-1d2e3f4a5b6c", cwd: "/tmp", hook_event_name: "Elicitation", mcp_server_name: "demo", mode: "url", url, elicitation_id: id });
+    writeFileSync(path.join(inbox, "claude-code_elicitation_2.1.261.1.json"), elicitation(`https://mcp.example.com/connect/${encodeURIComponent(encodeURIComponent(key))}`, "e1"));
+    writeFileSync(path.join(inbox, "claude-code_elicitation_2.1.262.1.json"), elicitation("https://mcp.example.com/connect", `${key.slice(0, 6)}\u001b[1m${key.slice(6)}\u001b[0m`));
+    const r = clearJson(["run", inbox], { cwd: root });
+    expect(r.code).toBe(1);
+    const found = (r.json.findings as { code: string; file: string; pointer: string }[]).filter((f) => f.code === "secret-found").map((f) => [f.file, f.pointer]);
+    expect(found).toEqual([
+      ["fixtures/claude-code/2.1.261/elicitation.json", "/url"],
+      ["fixtures/claude-code/2.1.262/elicitation.json", "/elicitation_id"],
+    ]);
+    expect(existsSync(path.join(root, "fixtures"))).toBe(false);
+  });
+
   it("a record gives each refused capture its own reason, where the reasons differ", () => {
     const root = repo();
     const inbox = path.join(root, "inbox-refused");

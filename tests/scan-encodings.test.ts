@@ -257,6 +257,30 @@ describe("clear scan finds a key in a dump whose lines carry an offset and the t
   });
 });
 
+describe("clear scan finds a key as a terminal, a viewer or a tool changed it in printing", () => {
+  it("colours inside it (grep --color, written out as a log writes ESC, the one-unit CSI), a hyperlink around part of it, invisible characters in it, UTF-16 read as single bytes, percent-encoding two and three times, lines folded at a width, a byte list printed as JSON", () => {
+    const ESC = "\x1b";
+    const cut = (s: string, between: string, end = ""): string => `${s.slice(0, 6)}${between}${s.slice(6)}${end}`;
+    const fold = (text: string, width: number): string => text.split("\n").map((line) => (line.match(new RegExp(`.{1,${width}}`, "g")) ?? [""]).join("\n")).join("\n");
+    expectEachFound(
+      casesOf({
+        "grep-color": (s) => `config: ${ESC}[01;31m${ESC}[K${cut(s, `${ESC}[m${ESC}[K`)}`,
+        "escape-written-out": (s) => `GH=${cut(s, "\\x1b[1m", "\\033[0m")}`,
+        "c1-csi": (s) => cut(s, "\u009b31m", "\u009b0m"),
+        hyperlink: (s) => cut(s, `${ESC}]8;;https://example.com/docs${ESC}\\`, `${ESC}]8;;${ESC}\\`),
+        "zero-width": (s) => cut(s, "\u200b\u200d"),
+        "soft-hyphen": (s) => cut(s, "\u00ad"),
+        "utf16-as-bytes": (s) => Buffer.from(inText(s, 10), "utf16le").toString("latin1"),
+        "percent-twice": (s) => `https://mcp.example.com/connect/${encodeURIComponent(encodeURIComponent(s))}`,
+        "percent-thrice": (s) => `https://example.com/?next=${encodeURIComponent(encodeURIComponent(encodeURIComponent(s)))}`,
+        "folded-80": (s) => fold(`${"x".repeat(75)} ${s}\nexit status 0`, 80),
+        "folded-crlf": (s) => fold(`${prose(70)} ${s} done`, 76).replace(/\n/g, "\r\n"),
+        "byte-list-as-json": (s) => `[${bytesOf(s).join(", ")}]`,
+      }),
+    );
+  });
+});
+
 describe("clear scan finds a key written as UTF-16 under an encoding", () => {
   it("base64 or hex of UTF-16 in either byte order, with a byte order mark or none, and gzip of it", () => {
     const wide = (s: string, bigEndian: boolean, bom: boolean): Buffer => {

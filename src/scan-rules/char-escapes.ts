@@ -4,7 +4,11 @@ import { PendingBytes, ReadingBuilder, type Reading } from "./reading-builder.js
 // percent-encoding (%5F, and the non-standard %u005F), HTML and XML character references
 // (&#x67;, &#103;, &quot;), backslash escapes as a log or a language's string repr writes them
 // (\x67, \u{67}) and quoted-printable (=5F, and soft line breaks). Each reading keeps the rest
-// of the text as it stands, with a way back to the raw offsets.
+// of the text as it stands, with a way back to the raw offsets. Percent-encoding is undone again
+// while it still stands (%255F is %5F once undone, and _ twice), and a terminal's control
+// sequences (grep --color's around a match, a prompt's colours) are taken out of a reading of
+// their own, as the terminal shows the text; so are characters that show nothing, and the line
+// breaks of lines wrapped at a width.
 
 /** What an escape at an offset spells, and how long it is there. */
 interface Escape {
@@ -220,14 +224,108 @@ export function percentDecoded(r: Reading): Reading | null {
   return undone(r, "%", percentAt, 1, any);
 }
 
+/** Levels of percent-encoding undone: a URL put in a query, and that URL in another, is three. */
+const PERCENT_LEVELS = 4;
+
+/** The reading with percent-encoding undone, then undone again while any still stands, one reading a level. */
+function percentLevels(r: Reading): Reading[] {
+  const out: Reading[] = [];
+  for (let next = percentDecoded(r); next !== null && out.length < PERCENT_LEVELS; next = percentDecoded(next)) out.push(next);
+  return out;
+}
+
 /**
- * A reading of a text with each escape that is not JSON's undone: percent-encoding, HTML and XML
- * character references, backslash escapes and quoted-printable, each a reading of its own.
+ * A terminal's control sequence: CSI (ESC [, or its one-unit form) with its parameters, OSC up to
+ * BEL or ST (a hyperlink's target, a window's title), ESC and one character (a character set
+ * chosen); ESC written out as a log writes it (\x1b, \033, \e, \u001b) before a CSI's bracket.
+ */
+const TERMINAL = /(?:\x1b|\\(?:x1[bB]|033|e|u001[bB])(?=\[))(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\|$)|[ -/]*[0-~])?|\u009b[0-?]*[ -/]*[@-~]/g;
+
+/** The reading as a terminal shows it, its control sequences taken out; null where it holds none. */
+export function terminalShown(r: Reading): Reading | null {
+  const { text } = r;
+  if (!text.includes("\x1b") && !text.includes("\u009b") && !/\\(?:x1[bB]|033|e|u001[bB])\[/.test(text)) return null;
+  const out = new ReadingBuilder(r);
+  let from = 0;
+  for (const m of text.matchAll(TERMINAL)) {
+    out.copy(from, m.index);
+    from = m.index + m[0].length;
+  }
+  if (from === 0) return null;
+  out.copy(from, text.length);
+  return out.finish();
+}
+
+/** Characters that show nothing: NUL (each second byte of UTF-16 text read as single bytes), soft hyphens, zero-width and byte order marks. */
+const SHOWS_NOTHING = /[\u0000\u00ad\u200b-\u200f\u2060-\u2064\ufeff]/;
+const SHOWS_NOTHING_G = new RegExp(SHOWS_NOTHING.source, "g");
+
+/** The reading without the characters that show nothing; null where it holds none. */
+function invisiblesOut(r: Reading): Reading | null {
+  const { text } = r;
+  if (!SHOWS_NOTHING.test(text)) return null;
+  const out = new ReadingBuilder(r);
+  let from = 0;
+  for (const m of text.matchAll(SHOWS_NOTHING_G)) {
+    out.copy(from, m.index);
+    from = m.index + 1;
+  }
+  out.copy(from, text.length);
+  return out.finish();
+}
+
+/** The width a terminal or a tool wraps lines at, fewest: a shorter line ending is the text's own. */
+const MIN_WRAP_WIDTH = 40;
+/** Widths tools wrap at (PEM, textwrap, fmt, MIME and base64, a terminal's 80 and the like): one line that long is wrapped; at another width, two lines of the longest are. */
+const WRAP_WIDTHS = new Set([64, 70, 72, 75, 76, 78, 79, 80, 100, 120, 132]);
+const BASE64_LINE = /^[A-Za-z0-9+/_=-]*$/;
+
+/**
+ * The reading with lines wrapped at a width joined again: where the longest line is of
+ * MIN_WRAP_WIDTH or more, and of a width tools wrap at or not alone, each line that long goes on
+ * in the next (a terminal's wrap at 80, a tool's at 76) unless it is base64 alone; null where no
+ * line is so wrapped.
+ */
+function unwrapped(r: Reading): Reading | null {
+  const { text } = r;
+  if (!text.includes("\n")) return null;
+  const lines: [number, number][] = [];
+  let width = 0;
+  for (let at = 0; at <= text.length; ) {
+    const nl = text.indexOf("\n", at);
+    const end = nl === -1 ? text.length : nl;
+    const contentEnd = end > at && text[end - 1] === "\r" ? end - 1 : end;
+    lines.push([at, contentEnd]);
+    width = Math.max(width, contentEnd - at);
+    if (nl === -1) break;
+    at = nl + 1;
+  }
+  if (width < MIN_WRAP_WIDTH) return null;
+  if (!WRAP_WIDTHS.has(width) && lines.filter(([start, end]) => end - start === width).length < 2) return null;
+  const out = new ReadingBuilder(r);
+  let joined = 0;
+  lines.forEach(([start, end], i) => {
+    const next = lines[i + 1];
+    // A line of base64 alone goes on in the next as the encoded runs read it (byte-runs.ts), each piece in place.
+    const wraps = next !== undefined && end - start === width && next[1] > next[0] && !BASE64_LINE.test(text.slice(start, end));
+    out.copy(start, wraps ? end : (next?.[0] ?? text.length));
+    if (wraps) joined++;
+  });
+  return joined === 0 ? null : out.finish();
+}
+
+/**
+ * A reading of a text with each escape that is not JSON's undone: percent-encoding (each level),
+ * a terminal's control sequences, characters that show nothing, lines wrapped at a width, HTML and
+ * XML character references, backslash escapes and quoted-printable, each a reading of its own.
  */
 export function escapeReadings(r: Reading): Reading[] {
   const out: Reading[] = [];
   for (const reading of [
-    percentDecoded(r),
+    ...percentLevels(r),
+    terminalShown(r),
+    invisiblesOut(r),
+    unwrapped(r),
     undone(r, "&", referenceAt, 1, any),
     hasBackslashEscape(r.text) ? undone(r, "\\", backslashAt, BACKSLASH_ROW, any) : null,
     undone(r, "=", quotedPrintableAt, 1, quotedPrintable),

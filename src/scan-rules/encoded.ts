@@ -60,7 +60,7 @@ function decodedRuns(r: Reading, budget: ReadingBudget, into: Reading[]): Readin
 }
 
 /** What each list of decimal numbers in a reading spells (a byte list, String.fromCharCode's code units, od -tu1), given to `into` while the budget lasts. */
-function numberListsRead(r: Reading, budget: ReadingBudget, into: Reading[]): Reading[] {
+export function numberListsRead(r: Reading, budget: ReadingBudget, into: Reading[]): Reading[] {
   const found: Reading[] = [];
   for (const list of numberLists(r.text)) {
     for (const reading of numberListReadings(list, r)) {

@@ -2,7 +2,7 @@ import { numberLists } from "../byte-lists.js";
 import { lastAtOrBelow, pushAll } from "../collections.js";
 import { numberListReadings } from "./byte-text.js";
 import { decodeLevel, inputOffset, type DecodedLevel } from "../json/escapes.js";
-import { encodedReadings, ReadingBudget } from "./encoded.js";
+import { encodedReadings, numberListsRead, ReadingBudget } from "./encoded.js";
 import type { Reading } from "./reading-builder.js";
 import { scanJson, stringTokens, unescapePointerToken } from "../json/reader.js";
 import type { WordFinder } from "../regex.js";
@@ -301,8 +301,12 @@ function segmentAt(segments: Segment[], starts: number[], i: number): Segment | 
 function withEncodedReadings(into: Collector): number {
   const found: ScannedString[] = [];
   for (const s of into.strings) {
-    if (into.documents.has(s)) continue;
     const first = s.readings[0] as Reading;
+    if (into.documents.has(s)) {
+      // A JSON document in a string is read through its own strings; the numbers outside them (a byte list printed as JSON) are read here.
+      for (const e of numberListsRead(first, new ReadingBudget(first.text.length), [])) found.push({ place: s.place, readings: [e], member: s.member, isKey: false, tooDeep: false, encoded: true });
+      continue;
+    }
     const last = s.readings[s.readings.length - 1] as Reading;
     const budget = new ReadingBudget(first.text.length);
     for (const r of last === first ? [first] : [first, last]) {

@@ -10,6 +10,14 @@ export type { ClassifiedLeaf };
 
 const STRING_CLASSES: ReadonlySet<FieldClass> = new Set(["identifier", "path", "free-text", "enum", "timestamp", "url"]);
 
+/**
+ * What an enum's value may be to be kept as the host's word: one of its documented values where
+ * the rule lists them; else a name's worth of characters, on one line, with no control character
+ * (a model's or a tool's name, never a terminal's sequence or a pasted text).
+ */
+const ENUM_WORD = /^[^\x00-\x1f\x7f-\x9f\u2028\u2029]{0,200}$/;
+const isEnumWord = (value: string, values: readonly string[] | undefined): boolean => (values ? values.includes(value) : ENUM_WORD.test(value));
+
 function classOfKind(kind: ValueKind): FieldClass | null {
   if (kind === "number") return "number";
   if (kind === "bool") return "bool";
@@ -90,7 +98,7 @@ export function classifier(ruleSet: FieldRuleSet | undefined, overlay: ReadonlyM
       if (byKind !== null && STRING_CLASSES.has(rule.class)) return { class: byKind, known: true, rule };
       // A string where the rule expects a number, a switch or null is not kept on the rule's word.
       if (byKind === null && !STRING_CLASSES.has(rule.class)) return { class: "free-text", known: true, rule };
-      if (rule.class === "enum" && rule.values && !rule.values.includes(String(read()))) return { class: "free-text", known: true, rule, undocumented: true };
+      if (rule.class === "enum" && !isEnumWord(String(read()), rule.values)) return { class: "free-text", known: true, rule, undocumented: true };
       return { class: rule.class, known: true, rule };
     }
     if (byKind !== null) return { class: byKind, known: false, rule: null };

@@ -22,6 +22,7 @@ interface FileRow {
   clearedBytes: number | null;
   rules: RuleRow[];
   review: string[];
+  undocumented: string[];
   exemptions: { rule: string; pointer: string; reason: string; remainingCount: number; remaining: string[] }[];
   refused: Finding[];
 }
@@ -280,6 +281,28 @@ describe("clear substitute", () => {
     expect(admitted.files[0]?.rules.map((r) => r.rule)).toEqual(["home-path-v1", "env-dump-v1"]);
     // Member names are counted; only common variable names from the rules are shown, never the rest.
     expect(admitted.files[0]?.exemptions).toEqual([{ rule: "env-dump-v1", pointer: "/env", reason: "the hook reads the variable names", remainingCount: 22, remaining: [] }]);
+  });
+
+  it("keeps an open enum's value only where it reads as a name: one holding a control character or a line break, or longer than a name, is free text with a note", () => {
+    const dir = tempDir();
+    const ESC = "\u001b";
+    const values = { colour: `claude-${ESC}[1mopus${ESC}[0m`, lines: "claude-opus\nand a second line", long: `model-${"a".repeat(240)}`, plain: "claude-opus-4-5-20251101[1m]" };
+    const fileOf = (name: string): string => `claude-code_session_start_2_1_${Object.keys(values).indexOf(name)}.1.json`;
+    for (const [name, model] of Object.entries(values)) write(dir, fileOf(name), { session_id: "s", hook_event_name: "SessionStart", source: "startup", model });
+    const r = run(dir);
+    expect(r.code).toBe(0);
+    for (const [name, model] of Object.entries(values)) {
+      const file = fileOf(name);
+      const cleared = JSON.parse(readFileSync(path.join(r.out, file), "utf8")) as { model: string };
+      const report = r.files.find((f) => f.name === file);
+      if (name === "plain") {
+        expect(cleared.model, name).toBe(model);
+        expect(report?.undocumented, name).toEqual([]);
+      } else {
+        expect(cleared.model, name).toMatch(/^x+$/);
+        expect(report?.undocumented, name).toEqual(["/model"]);
+      }
+    }
   });
 
   it("applies literal rules from clear.config.json and records them by name", () => {

@@ -305,6 +305,23 @@ describe("clear substitute", () => {
     }
   });
 
+  it("keeps a member no rule knows only where its value is clearly a UUID, a time, a path or a URL: a run of hex or a prefixed word, shaped like an id and like a key, is free text to review", () => {
+    const dir = tempDir();
+    const hex = ["9f86d081884c7d65", "9a2feaa0c55ad015"].join("");
+    const prefixed = ["pc", "sk_", "4Hq8ZtW2mN7xR3vKpL9sDj6fTb1YcE5u"].join("");
+    const uuid = "1b4e28ba-2fa1-11d2-883f-0016d3cca427";
+    write(dir, "codex_session_start_0_153_0.1.json", { session_id: "s", cwd: "/tmp/p", source: "startup", new_token: hex, new_key: prefixed, new_id: uuid, new_at: "2026-11-09T10:00:00Z" });
+    const r = run(dir);
+    expect(r.code).toBe(0);
+    const cleared = JSON.parse(readFileSync(path.join(r.out, "codex_session_start_0_153_0.1.json"), "utf8")) as Record<string, string>;
+    expect(cleared.new_token).toBe("x".repeat(hex.length));
+    expect(cleared.new_key).toBe("x".repeat(prefixed.length));
+    expect([cleared.new_id, cleared.new_at]).toEqual([uuid, "2026-11-09T10:00:00Z"]);
+    // Names no rule knows are printed masked.
+    expect(r.files[0]?.review).toEqual(["/[masked]", "/[masked]"]);
+    expect(JSON.stringify(r.json)).not.toContain(prefixed.slice(4, 16));
+  });
+
   it("applies literal rules from clear.config.json and records them by name", () => {
     const dir = tempDir();
     const host = ["build", "box", "7"].join("-");

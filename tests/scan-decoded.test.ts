@@ -369,6 +369,22 @@ describe("a member named for a credential", () => {
     expect(named.filter((m) => !r.findings.some((f) => f.file === m && f.rule === "clear/sensitive-member"))).toEqual([]);
   });
 
+  it("or a setting named for one, as Kubernetes, ECS and SSM write settings, and an authorization value's credentials after its scheme", async () => {
+    const cases = {
+      kubernetes: { env: [{ name: "HOME", value: "/root" }, { name: "DB_PASSWORD", value: key }] },
+      ssm: { Parameter: { Name: "/prod/db/password", Type: "SecureString", Value: key } },
+      keyed: { settings: [{ key: "STRIPE_SECRET", value: key }] },
+      scheme: { headers: { Authorization: `SSWS ${key}` } },
+      token: { headers: { authorization: `token ${key}` } },
+    };
+    const r = await scanPass(Object.entries(cases).map(([file, v]) => ({ file, text: JSON.stringify(v) })), engine, display);
+    expect(Object.keys(cases).filter((file) => !r.findings.some((f) => f.file === file && f.rule === "clear/sensitive-member"))).toEqual([]);
+    expect(r.findings.find((f) => f.file === "kubernetes")?.pointer).toBe("/env/1/value");
+    // A setting named for no credential, and a scheme before a word, stay.
+    const plain = { env: [{ name: "LOG_FORMAT", value: key }], headers: { Authorization: "token the-word" }, item: { name: "password reset", value: "clicked" } };
+    expect((await scanPass([{ file: "plain.json", text: JSON.stringify(plain) }], engine, display)).findings).toEqual([]);
+  });
+
   it("not one whose name only holds the letters: ids, keyboards and monkeys stay", async () => {
     const text = JSON.stringify({ session_id: key, tool_use_id: key, keyboard: key, monkey: key, author: key, keys: key, api_key: "changeme" });
     expect((await scanPass([{ file: "ids.json", text }], engine, display)).findings).toEqual([]);

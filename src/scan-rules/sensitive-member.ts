@@ -4,7 +4,9 @@ import { readingsOf } from "./readings.js";
 // A member named for a credential (a password, secret, token, key or credential, as JSON members
 // and environment variables spell them: api_key, OPENROUTER_API_KEY, accessKey, x-auth) whose
 // value has the entropy of a real secret (a placeholder, a word or a short value does not), in the
-// document or in JSON held in any of its strings. A key of any provider, shape known or not.
+// document or in JSON held in any of its strings. A key of any provider, shape known or not. So
+// is the value of a setting named so (`{"name": "DB_PASSWORD", "value": …}`), and an
+// authorization value's credentials after its scheme.
 
 export const SENSITIVE_MEMBER_RULE = "clear/sensitive-member";
 export const SENSITIVE_MEMBER_DESCRIPTION = "A password, secret, token, key or credential member holding a high-entropy value";
@@ -39,6 +41,16 @@ export function looksSecret(value: string): boolean {
   return bits >= 3.5 || (value.length >= 16 && /[0-9]/.test(value) && /[A-Za-z]/.test(value) && bits >= 3.0);
 }
 
+/** An authorization value's scheme before its credentials ("SSWS 00a…", "token ghx…", "Bot MTk…"): the credentials are judged without it. */
+const SCHEME = /^[A-Za-z][A-Za-z0-9-]{1,15} +(?=\S+$)/;
+
+/** A member that names the setting an object holds (`{"name": "DB_PASSWORD", "value": "…"}`, as Kubernetes, ECS and SSM write settings), and the member that holds its value. */
+const NAMES_A_SETTING = /^(?:name|key)$/i;
+const HOLDS_ITS_VALUE = /^value$/i;
+
+/** The pointer of the object a member stands in. */
+const parentOf = (pointer: string): string => pointer.slice(0, pointer.lastIndexOf("/"));
+
 export const sensitiveMemberRule: SecretLintRuleCreator = {
   messages: { FOUND: { en: () => "a password, secret, token, key or credential member holds a high-entropy value" } },
   meta: { id: SENSITIVE_MEMBER_RULE, type: "scanner", recommended: true, supportedContentTypes: ["text"] },
@@ -46,10 +58,20 @@ export const sensitiveMemberRule: SecretLintRuleCreator = {
     const t = context.createTranslator(sensitiveMemberRule.messages);
     return {
       file(source) {
-        for (const s of readingsOf(source.content).strings) {
-          if (s.isKey || s.member === null || !sensitive(s.member)) continue;
+        const { strings } = readingsOf(source.content);
+        // The settings named for a credential, by the object they stand in; a JSON document held in a string shares its string's place, and is not read so.
+        const sensitiveSettings = new Set<string>();
+        for (const s of strings) {
+          const name = s.readings[0]?.text;
+          if (!s.isKey && !s.encoded && s.member !== null && NAMES_A_SETTING.test(s.member) && s.place.pointer !== null && name !== undefined && sensitive(name)) sensitiveSettings.add(parentOf(s.place.pointer));
+        }
+        for (const s of strings) {
+          if (s.isKey || s.member === null) continue;
+          const setting = HOLDS_ITS_VALUE.test(s.member) && s.place.pointer !== null && sensitiveSettings.has(parentOf(s.place.pointer));
+          if (!setting && !sensitive(s.member)) continue;
           const value = s.readings[0];
-          if (value && looksSecret(value.text)) context.report({ message: t("FOUND"), range: [value.rawAt(0), value.rawAt(value.text.length)] });
+          const scheme = value ? (SCHEME.exec(value.text)?.[0].length ?? 0) : 0;
+          if (value && looksSecret(value.text.slice(scheme))) context.report({ message: t("FOUND"), range: [value.rawAt(scheme), value.rawAt(value.text.length)] });
         }
       },
     };

@@ -257,8 +257,17 @@ describe("clear scan finds a key in a dump whose lines carry an offset and the t
   });
 });
 
+/** Bytes as od -c (octal offsets) and hexdump -c (hex offsets) print them: cells four columns wide, C escapes, other bytes in octal. */
+function charDump(bytes: Buffer, radix: 8 | 16): string {
+  const escapes: Record<number, string> = { 0: "\\0", 7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r" };
+  const cell = (b: number): string => (escapes[b] ?? (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : b.toString(8).padStart(3, "0"))).padStart(4);
+  const lines: string[] = [];
+  for (let at = 0; at < bytes.length; at += 16) lines.push(`${at.toString(radix).padStart(7, "0")}${[...bytes.subarray(at, at + 16)].map(cell).join("")}`);
+  return `${[...lines, bytes.length.toString(radix).padStart(7, "0")].join("\n")}\n`;
+}
+
 describe("clear scan finds a key as a terminal, a viewer or a tool changed it in printing", () => {
-  it("colours inside it (grep --color, written out as a log writes ESC, the one-unit CSI), a hyperlink around part of it, invisible characters in it, UTF-16 read as single bytes, percent-encoding two and three times, lines folded at a width, a byte list printed as JSON", () => {
+  it("colours inside it (grep --color, written out as a log writes ESC, the one-unit CSI), a hyperlink around part of it, invisible characters in it, UTF-16 read as single bytes, percent-encoding two and three times, lines folded at a width, a byte list printed as JSON, od -c and hexdump -c", () => {
     const ESC = "\x1b";
     const cut = (s: string, between: string, end = ""): string => `${s.slice(0, 6)}${between}${s.slice(6)}${end}`;
     const fold = (text: string, width: number): string => text.split("\n").map((line) => (line.match(new RegExp(`.{1,${width}}`, "g")) ?? [""]).join("\n")).join("\n");
@@ -276,6 +285,8 @@ describe("clear scan finds a key as a terminal, a viewer or a tool changed it in
         "folded-80": (s) => fold(`${"x".repeat(75)} ${s}\nexit status 0`, 80),
         "folded-crlf": (s) => fold(`${prose(70)} ${s} done`, 76).replace(/\n/g, "\r\n"),
         "byte-list-as-json": (s) => `[${bytesOf(s).join(", ")}]`,
+        "od-c": (s) => charDump(Buffer.from(inText(s, 12)), 8),
+        "hexdump-c": (s) => charDump(Buffer.from(`clé ${s}\n`), 16),
       }),
     );
   });

@@ -314,10 +314,46 @@ function unwrapped(r: Reading): Reading | null {
   return joined === 0 ? null : out.finish();
 }
 
+/** A line of a dump of characters (od -c, hexdump -c): an offset, then cells four columns wide. */
+const CHAR_DUMP_LINE = /^[0-9a-fA-F]{7,8}((?: {4}| {3}[^ \n]| {2}\\[0abfnrtv]| [0-7]{3}| {2}\*\*)+) *$/gm;
+const CHAR_DUMP_HINT = /^[0-9a-fA-F]{7,8}(?: {3}[^ \n]| {2}\\[0abfnrtv]| [0-7]{3}){4}/m;
+const C_ESCAPES: Record<string, string> = { "0": "\0", a: "\x07", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v" };
+
+/**
+ * The characters a dump of characters spells, read cell by cell: a character as it stands, a C
+ * escape, a byte in octal (UTF-8 read together), a space (a blank cell) and "**" (a character's
+ * further bytes, shown before it); null where the text holds no such dump.
+ */
+function charDumped(r: Reading): Reading | null {
+  const { text } = r;
+  if (!CHAR_DUMP_HINT.test(text)) return null;
+  const out = new ReadingBuilder(r);
+  const bytes = new PendingBytes(out);
+  let lines = 0;
+  for (const m of text.matchAll(CHAR_DUMP_LINE)) {
+    lines++;
+    const cells = m[1] as string;
+    const at = m.index + m[0].indexOf(cells);
+    for (let k = 0; k + 4 <= cells.length; k += 4) {
+      const cell = cells.slice(k, k + 4);
+      if (/^ [0-7]{3}$/.test(cell)) {
+        bytes.add(parseInt(cell, 8), at + k);
+        continue;
+      }
+      bytes.flush();
+      if (cell === "  **") continue;
+      out.put(cell === "    " ? " " : cell[2] === "\\" ? (C_ESCAPES[cell[3] as string] as string) : (cell[3] as string), at + k);
+    }
+    bytes.flush();
+  }
+  return lines === 0 ? null : out.finish();
+}
+
 /**
  * A reading of a text with each escape that is not JSON's undone: percent-encoding (each level),
- * a terminal's control sequences, characters that show nothing, lines wrapped at a width, HTML and
- * XML character references, backslash escapes and quoted-printable, each a reading of its own.
+ * a terminal's control sequences, characters that show nothing, lines wrapped at a width, a dump
+ * of characters (od -c), HTML and XML character references, backslash escapes and
+ * quoted-printable, each a reading of its own.
  */
 export function escapeReadings(r: Reading): Reading[] {
   const out: Reading[] = [];
@@ -326,6 +362,7 @@ export function escapeReadings(r: Reading): Reading[] {
     terminalShown(r),
     invisiblesOut(r),
     unwrapped(r),
+    charDumped(r),
     undone(r, "&", referenceAt, 1, any),
     hasBackslashEscape(r.text) ? undone(r, "\\", backslashAt, BACKSLASH_ROW, any) : null,
     undone(r, "=", quotedPrintableAt, 1, quotedPrintable),

@@ -125,9 +125,9 @@ describe("a repository's rules/ laid over the bundled rules", () => {
   });
 
   it("a field rule of its own classes a new member as free text: its value is substituted in the fixture", () => {
-    const note = "ref_abc12345xyz";
+    const note = "0f4e2a71-8c3b-4d5e-a6f7-0b1c2d3e4f50";
     const root = repoWithSitting((event, p) => (event === "session_start" ? { ...p, client_note: note } : p));
-    // With the bundled rules alone the member is unknown and its value reads as an identifier: kept.
+    // With the bundled rules alone the member is unknown and its value is clearly a UUID: kept.
     expect(clearJson(["run"], { cwd: root }).code).toBe(0);
     expect(read(root, `${FIXTURES}/session_start.json`)).toContain(`"client_note":"${note}"`);
     overlay(root, "fields/claude-code.json", fieldRule("/client_note", "free-text", "session_start", "a note"));

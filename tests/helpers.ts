@@ -40,7 +40,7 @@ export function clear(args: string[], options: { cwd?: string; env?: Record<stri
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
-export function clearJson(args: string[], options: { cwd?: string } = {}): { code: number; json: Record<string, unknown> & { schemaVersion: number }; stderr: string } {
+export function clearJson(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): { code: number; json: Record<string, unknown> & { schemaVersion: number }; stderr: string } {
   const r = clear([...args, "--json"], options);
   let json;
   try {

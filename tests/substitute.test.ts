@@ -322,6 +322,34 @@ describe("clear substitute", () => {
     expect(JSON.stringify(r.json)).not.toContain(prefixed.slice(4, 16));
   });
 
+  it("a container's or a runner's account (node, vscode, codespace, runner) is nobody's home: its paths are kept, its name is no person's, and so is the runner's own under one", () => {
+    const dir = tempDir();
+    for (const account of ["node", "vscode", "codespace"]) {
+      const home = `/home/${account}`;
+      write(dir, `claude-code_pre_tool_use_2_1_${account.length}.1.json`, {
+        session_id: "s",
+        transcript_path: `${home}/.claude/projects/-home-${account}-workspace-app/s.jsonl`,
+        cwd: `${home}/workspace/runner-app`,
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command: `ls node_modules .vscode && ${account} --version`, description: "List" },
+        tool_use_id: "toolu_1",
+      });
+    }
+    const out = path.join(tempDir("clear-out-"), "cleared");
+    const r = clearJson(["substitute", dir, "--out", out], { env: { HOME: "/home/runner" } });
+    expect(r.code).toBe(0);
+    for (const account of ["node", "vscode", "codespace"]) {
+      const cleared = JSON.parse(readFileSync(path.join(out, `claude-code_pre_tool_use_2_1_${account.length}.1.json`), "utf8")) as { cwd: string; transcript_path: string };
+      expect([cleared.cwd, cleared.transcript_path], account).toEqual([`/home/${account}/workspace/runner-app`, `/home/${account}/.claude/projects/-home-${account}-workspace-app/s.jsonl`]);
+    }
+    // A person's home beside them is still cleared.
+    write(dir, "claude-code_session_start_2_1_9.1.json", { session_id: "s", cwd: `/home/${U}/app`, hook_event_name: "SessionStart", source: "startup" });
+    const again = run(dir);
+    expect(again.code).toBe(0);
+    expect(readFileSync(path.join(again.out, "claude-code_session_start_2_1_9.1.json"), "utf8")).toContain('"cwd":"/home/user/app"');
+  });
+
   it("applies literal rules from clear.config.json and records them by name", () => {
     const dir = tempDir();
     const host = ["build", "box", "7"].join("-");

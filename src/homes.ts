@@ -1042,9 +1042,13 @@ export function spanNames(o: OwnerSpan): string[] {
 const GLUED_ANYWHERE = 5;
 const GLUED_TO_DIGITS = 3;
 
+/** Scripts written with no space between words: a name in one stands joined to the words around it ("张伟的项目"). */
+const UNSPACED_NAME = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc]{2,}$/u;
+
 /** One spelling of a name as a pattern, with the boundaries its length and letters allow. */
 function namePart(form: string): string {
   const body = escapeRegex(form);
+  if (UNSPACED_NAME.test(form)) return body;
   const length = [...form].length;
   const letters = form.match(/\p{L}/gu)?.length ?? 0;
   // alice2, xalice, alicesmith: a name this long inside a word is not there by chance.
@@ -1057,7 +1061,8 @@ function namePart(form: string): string {
 /**
  * A pattern for user names in any letter case, also in their slug spelling: a name of five
  * characters or more (three of them letters) also inside a longer word, one of three or four letters
- * also joined to digits, a shorter one as a whole word.
+ * also joined to digits, a shorter one as a whole word; a name of two or more in a script written
+ * without spaces (Chinese, Japanese, Thai) anywhere.
  */
 export function userNamePattern(users: string[]): RegExp | null {
   const forms = [...new Set(users.flatMap(nameForms))].filter((n) => n.length > 0);
@@ -1076,8 +1081,28 @@ export function userNamePattern(users: string[]): RegExp | null {
   }
 }
 
-/** Every form of a name the scan looks for: its spellings, and those as their letters read. */
-const nameForms = (name: string): string[] => nameSpellings(name).flatMap((s) => [s, plainLetters(s)]);
+/** Letters written with two where a keyboard or a file system has none (German, Nordic, Icelandic, South Slavic): "Jürgen" is "Juergen" in a folder's name. */
+const TRANSLITERATED: Record<string, string> = { ä: "ae", ö: "oe", ü: "ue", ß: "ss", ẞ: "ss", æ: "ae", ø: "oe", å: "aa", þ: "th", ð: "d", đ: "dj", œ: "oe" };
+const TRANSLITERABLE = new RegExp(`[${Object.keys(TRANSLITERATED).join("")}]`, "giu");
+
+/** A name with each such letter written with two, in either letter case (the search ignores case). */
+const transliterated = (name: string): string => name.replace(TRANSLITERABLE, (c) => TRANSLITERATED[c.toLowerCase()] ?? TRANSLITERATED[c] ?? c);
+
+/** A name of words with what stands between them left out ("li.wei" as "liwei"), where that is long enough to be found inside a word; null where it is not. */
+const JOINS = /[^\p{L}\p{N}]+/gu;
+const joinedWords = (name: string): string | null => {
+  const joined = name.replace(JOINS, "");
+  return joined !== name && joined.length >= GLUED_ANYWHERE && /\p{L}.*[^\p{L}\p{N}]+.*\p{L}/u.test(name) ? joined : null;
+};
+
+/** Every form of a name the scan looks for: its spellings, those as their letters read, those transliterated, and its words joined. */
+const nameForms = (name: string): string[] => {
+  const joined = joinedWords(name);
+  return [...nameSpellings(name), ...(joined === null ? [] : [joined])].flatMap((s) => {
+    const t = transliterated(s);
+    return t === s ? [s, plainLetters(s)] : [s, plainLetters(s), t, plainLetters(t)];
+  });
+};
 
 /** Why nothing is written where a home names an owner too long to look for: where it stands and its length, never its letters. */
 export function tooLongOwner(where: string, chars: number): OutputError {

@@ -350,6 +350,30 @@ describe("clear substitute", () => {
     expect(readFileSync(path.join(again.out, "claude-code_session_start_2_1_9.1.json"), "utf8")).toContain('"cwd":"/home/user/app"');
   });
 
+  it("a name in a script written without spaces (Chinese, Japanese) is found joined to the words around it: the file is refused, never written with it", () => {
+    for (const [name, folder] of [["张伟", "张伟的项目"], ["たなか", "たなかのアプリ"], ["タナカ", "タナカ作業"]]) {
+      const dir = tempDir();
+      write(dir, "codex_session_start_0_153_0.1.json", { session_id: "s", cwd: `C:\\Users\\${name}\\${folder}`, hook_event_name: "SessionStart", source: "startup" });
+      const r = run(dir);
+      expect(r.code, name).toBe(1);
+      expect(r.files[0]?.refused.map((f) => f.code), name).toEqual(["user-name-left"]);
+      expect(existsSync(path.join(r.out, "codex_session_start_0_153_0.1.json")), name).toBe(false);
+      expect(JSON.stringify(r.json), name).not.toContain(name);
+    }
+  });
+
+  it("a name is found transliterated, each letter a keyboard lacks written with two (ü as ue, ø as oe, þ as th, đ as dj), and with its words joined (li.wei as liwei): the file is refused, never written with it", () => {
+    for (const [name, folder] of [["Jürgen", "juergen-tools"], ["Øyvind", "OEYVIND.dev"], ["Þórður", "thordur_app"], ["Đorđević", "djordjevic"], ["Groß", "grossprojekt"], ["li.wei", "liwei"], ["Ana Paz", "AnaPaz-notes"]]) {
+      const dir = tempDir();
+      write(dir, "codex_session_start_0_153_0.1.json", { session_id: "s", cwd: `/home/${name}/work`, hook_event_name: "SessionStart", source: "startup", model: "gpt-5" });
+      write(dir, "codex_stop_0_153_0.1.json", { session_id: "s", turn_id: "t", cwd: `/srv/${folder}`, hook_event_name: "Stop" });
+      const r = run(dir);
+      expect(r.code, name).toBe(1);
+      expect(r.files.find((f) => f.name.startsWith("codex_stop"))?.refused.map((f) => f.code), name).toEqual(["user-name-left"]);
+      expect(existsSync(path.join(r.out, "codex_stop_0_153_0.1.json")), name).toBe(false);
+    }
+  });
+
   it("applies literal rules from clear.config.json and records them by name", () => {
     const dir = tempDir();
     const host = ["build", "box", "7"].join("-");

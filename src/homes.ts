@@ -1081,6 +1081,30 @@ export function userNamePattern(users: string[]): RegExp | null {
   }
 }
 
+/** A folder's name after a separator, from where a sticky search starts. */
+const NEXT_FOLDER = /[\\/]+([^\\/\s"'`]+)/y;
+/** Levels of folders named for an owner's first letters, as homes hashed by their initials are (/home/m/ma/margot). */
+const MAX_HASHED_LEVELS = 3;
+
+/**
+ * Where an owner is the first letters of the folder after it (/home/m/margot, /home/m/ma/margot),
+ * homes are laid out by initials and the person is that folder: each such folder's name.
+ */
+export function hashedOwners(text: string, owner: { owner: string; end: number }): string[] {
+  const out: string[] = [];
+  let [current, at] = [owner.owner.toLowerCase(), owner.end];
+  // One letter, then two at most: a folder of a longer name after an owner is that owner's own.
+  for (let level = 0; level < MAX_HASHED_LEVELS && current.length === level + 1; level++) {
+    NEXT_FOLDER.lastIndex = at;
+    const m = NEXT_FOLDER.exec(text);
+    const next = m?.[1];
+    if (!m || next === undefined || next.length <= current.length || !next.toLowerCase().startsWith(current)) break;
+    out.push(next);
+    [current, at] = [next.toLowerCase(), NEXT_FOLDER.lastIndex];
+  }
+  return out;
+}
+
 /** Letters written with two where a keyboard or a file system has none (German, Nordic, Icelandic, South Slavic): "Jürgen" is "Juergen" in a folder's name. */
 const TRANSLITERATED: Record<string, string> = { ä: "ae", ö: "oe", ü: "ue", ß: "ss", ẞ: "ss", æ: "ae", ø: "oe", å: "aa", þ: "th", ð: "d", đ: "dj", œ: "oe" };
 const TRANSLITERABLE = new RegExp(`[${Object.keys(TRANSLITERATED).join("")}]`, "giu");

@@ -374,6 +374,23 @@ describe("clear substitute", () => {
     }
   });
 
+  it("homes laid out by initials (/home/m/margot, /home/m/ma/margot) teach the folder the initials stand for: a file naming it is refused, never written with it", () => {
+    for (const home of [`/home/${U[0]}/${U}`, `/home/${U[0]}/${U.slice(0, 2)}/${U}`]) {
+      const dir = tempDir();
+      write(dir, "codex_session_start_0_153_0.1.json", { session_id: "s", cwd: `${home}/proj`, hook_event_name: "SessionStart", source: "startup" });
+      const r = run(dir);
+      expect(r.code, home).toBe(1);
+      expect(r.files[0]?.refused.map((f) => f.code), home).toEqual(["user-name-left"]);
+      expect(existsSync(path.join(r.out, "codex_session_start_0_153_0.1.json")), home).toBe(false);
+    }
+    // A folder of an owner of two letters or more is that owner's own.
+    const dir = tempDir();
+    write(dir, "codex_session_start_0_153_0.1.json", { session_id: "s", cwd: "/home/jo/jobs", hook_event_name: "SessionStart", source: "startup" });
+    const r = run(dir);
+    expect(r.code).toBe(0);
+    expect(readFileSync(path.join(r.out, "codex_session_start_0_153_0.1.json"), "utf8")).toContain('"cwd":"/home/user/jobs"');
+  });
+
   it("applies literal rules from clear.config.json and records them by name", () => {
     const dir = tempDir();
     const host = ["build", "box", "7"].join("-");

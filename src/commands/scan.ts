@@ -1,7 +1,7 @@
 import path from "node:path";
 import { parseFlags, UsageError } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
-import { homeGrammar, spanNames, tooLongName, tooLongOwner, userNamePattern } from "../homes.js";
+import { hashedOwners, homeGrammar, spanNames, tooLongName, tooLongOwner, userNamePattern } from "../homes.js";
 import { listFiles } from "../io/list-files.js";
 import { readRegularFile } from "../io/read-capture-dir.js";
 import { loadSetting, type Setting } from "../io/setting.js";
@@ -56,7 +56,7 @@ function taughtNames(inputs: ScanInput[], setting: Setting): string[] {
   const taught = new Set<string>();
   for (const { file, text } of inputs) {
     if (!grammar.mayHold(text)) continue;
-    const names = grammar.realOwners(text).flatMap((o) => (o.tilde ? [] : spanNames(o)));
+    const names = grammar.realOwners(text).flatMap((o) => (o.tilde ? [] : [...spanNames(o), ...hashedOwners(text, o)]));
     const tooLong = tooLongName(names);
     if (tooLong) throw tooLongOwner(setting.display.path(file), tooLong.chars);
     for (const name of names) if (name.length >= 2) taught.add(name);

@@ -1,6 +1,6 @@
 import type { Display } from "../../display.js";
 import { finding } from "../../findings.js";
-import { homeGrammar, ownerNames, spanNames, tooLongName, tooLongOwner, userNamePattern, type HomeGrammar, type OwnerSpan } from "../../homes.js";
+import { hashedOwners, homeGrammar, ownerNames, spanNames, tooLongName, tooLongOwner, userNamePattern, type HomeGrammar, type OwnerSpan } from "../../homes.js";
 import { decodeJsonString, nestedReadings } from "../../json/escapes.js";
 import { stringTokens } from "../../json/reader.js";
 import { anchoredOwners, mayHoldAnchor } from "../../home-anchors.js";
@@ -85,7 +85,12 @@ function learnFrom(learned: Map<string, LearnedName>, raw: string, grammar: Home
   const byAnchors = mayHoldAnchor(rules, raw);
   if (!byRoots && !byAnchors) return;
   for (const reading of nestedReadings(decodeJsonString(raw))) {
-    if (byRoots) for (const o of grammar.realOwners(reading).filter((x) => !x.tilde)) learn(learned, o, at);
+    if (byRoots) {
+      for (const o of grammar.realOwners(reading).filter((x) => !x.tilde)) {
+        learn(learned, o, at);
+        for (const name of hashedOwners(reading, o)) if (!learned.has(name)) learned.set(name, at);
+      }
+    }
     if (byAnchors) learnAnchored(learned, reading, grammar, rules, at);
   }
 }

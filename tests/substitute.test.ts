@@ -391,6 +391,17 @@ describe("clear substitute", () => {
     expect(readFileSync(path.join(r.out, "codex_session_start_0_153_0.1.json"), "utf8")).toContain('"cwd":"/home/user/jobs"');
   });
 
+  it("a home behind a container's or a chroot's root (toolbox's /run/host, LXC's rootfs, Docker's merged layer, a chroot) is a home: its owner is replaced", () => {
+    const prefixes = ["/run/host", "/run/host/var", "/var/lib/lxc/box/rootfs", "/var/lib/machines/box", "/var/lib/docker/overlay2/3f2a9c/merged", "/srv/chroot/jammy"];
+    const dir = tempDir();
+    prefixes.forEach((prefix, i) => write(dir, `opencode_session_created_1_18_${i}.1.json`, { event: { id: "evt_1", type: "session.created", properties: { sessionID: "ses_1", info: { id: "ses_1", directory: `${prefix}/home/${U}/proj`, title: "t" } } } }));
+    const r = run(dir);
+    expect(r.code).toBe(0);
+    prefixes.forEach((prefix, i) => {
+      expect(readFileSync(path.join(r.out, `opencode_session_created_1_18_${i}.1.json`), "utf8"), prefix).toContain(`"directory":"${prefix}/home/user/proj"`);
+    });
+  });
+
   it("applies literal rules from clear.config.json and records them by name", () => {
     const dir = tempDir();
     const host = ["build", "box", "7"].join("-");

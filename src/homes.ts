@@ -511,6 +511,11 @@ function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number
   const lead = root.slug ? at : unreadLeadEnd(text, at);
   const read = ownerAt(text, lead, pattern, ctx.knownForms) ?? (lead > at ? "" : null);
   if (read === null) return null;
+  // Two dashes or more where a slug's owner begins: an owner of letters a slug cannot write at all
+  // ("/home/田中/work" is "-home----work"), its last dash the path's separator. No letter of it is
+  // left to learn or to replace; what follows is the path.
+  const unwritten = root.slug ? /^-{2,}/.exec(read) : null;
+  if (unwritten !== null) return { start: at, end: at + unwritten[0].length - 1, owner: unwritten[0].slice(1), real: false, tilde: false, sure: true };
   const owner = lead > at ? { text: text.slice(at, lead) + read, sure: true } : spacedOwner(text, from, at, read, ctx.isOwner);
   const end = ownerWordEnd(text, at, at + owner.text.length, windows, pattern);
   const whole = text.slice(at, end);

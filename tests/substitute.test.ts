@@ -402,6 +402,21 @@ describe("clear substitute", () => {
     });
   });
 
+  it("an owner whose letters a Claude project slug cannot write (田中, Дмитрий, Οδυσσέας) leaves dashes in the slug: the folder after them is no name, and the capture is cleared", () => {
+    for (const owner of ["田中", "Дмитрий", "Οδυσσέας"]) {
+      const dir = tempDir();
+      const dashes = "-".repeat(owner.length);
+      write(dir, "claude-code_session_start_2_1_261.1.json", { session_id: "s", transcript_path: `/home/${owner}/.claude/projects/-home-${dashes}-work-my-app/s.jsonl`, cwd: `/home/${owner}/work/my-app`, hook_event_name: "SessionStart", source: "startup" });
+      write(dir, "claude-code_stop_2_1_261.1.json", { session_id: "s", transcript_path: `C:\\Users\\${owner}\\.claude\\projects\\C--Users-${dashes}-work-my-app\\s.jsonl`, cwd: `C:\\Users\\${owner}\\work\\my-app`, hook_event_name: "Stop", stop_hook_active: false });
+      const r = run(dir);
+      expect(r.code, owner).toBe(0);
+      const start = readFileSync(path.join(r.out, "claude-code_session_start_2_1_261.1.json"), "utf8");
+      expect(start, owner).toContain('"cwd":"/home/user/work/my-app"');
+      expect(start, owner).toContain(`/home/user/.claude/projects/-home-${dashes}-work-my-app/`);
+      expect(readFileSync(path.join(r.out, "claude-code_stop_2_1_261.1.json"), "utf8"), owner).not.toContain(owner);
+    }
+  });
+
   it("applies literal rules from clear.config.json and records them by name", () => {
     const dir = tempDir();
     const host = ["build", "box", "7"].join("-");

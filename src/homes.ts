@@ -33,6 +33,8 @@ export interface OwnerSpan {
    * learned as well.
    */
   alsoOwner?: string;
+  /** A slug's owner whose letters may run into the next folder's: replaced and found, never learned as a name. */
+  untaught?: true;
   /**
    * Read right after a backslash in a Windows path: what an escape its first characters spell
    * ("C:\Users\0401234", "\x20ann") is the folder's own name there, which Windows never unescapes.
@@ -511,15 +513,13 @@ function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number
   const lead = root.slug ? at : unreadLeadEnd(text, at);
   const read = ownerAt(text, lead, pattern, ctx.knownForms) ?? (lead > at ? "" : null);
   if (read === null) return null;
-  // Two dashes or more where a slug's owner begins: an owner of letters a slug cannot write at all
-  // ("/home/田中/work" is "-home----work"), its last dash the path's separator. No letter of it is
-  // left to learn or to replace; what follows is the path.
-  const unwritten = root.slug ? /^-{2,}/.exec(read) : null;
-  if (unwritten !== null) return { start: at, end: at + unwritten[0].length - 1, owner: unwritten[0].slice(1), real: false, tilde: false, sure: true };
   const owner = lead > at ? { text: text.slice(at, lead) + read, sure: true } : spacedOwner(text, from, at, read, ctx.isOwner);
   const end = ownerWordEnd(text, at, at + owner.text.length, windows, pattern);
   const whole = text.slice(at, end);
   const span: OwnerSpan = { start: at, end, owner: whole, real: (ctx.isOwner(whole) || whole !== owner.text) && !hostWord(whole), tilde: root.tilde, sure: owner.sure };
+  // Two dashes or more where a slug's owner begins stand for letters a slug cannot write ("/home/田中/work"
+  // is "-home----work"): what follows them may be the next folder. The owner is replaced and found, never learned.
+  if (root.slug && whole.startsWith("--")) span.untaught = true;
   if (onWindows && text.charAt(at - 1) === "\\") span.windowsFolder = true;
   return span;
 }
@@ -1038,6 +1038,7 @@ export function ownerNames(owner: string, sure = true): string[] {
 
 /** The names an owner span teaches: its owner's, and those of the owner up to an escape that may be a separator. */
 export function spanNames(o: OwnerSpan): string[] {
+  if (o.untaught) return [];
   const names = ownerNames(o.owner, o.sure);
   return o.alsoOwner === undefined ? names : [...new Set([...names, ...ownerNames(o.alsoOwner, o.sure)])];
 }

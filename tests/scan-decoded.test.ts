@@ -380,9 +380,17 @@ describe("a member named for a credential", () => {
     const r = await scanPass(Object.entries(cases).map(([file, v]) => ({ file, text: JSON.stringify(v) })), engine, display);
     expect(Object.keys(cases).filter((file) => !r.findings.some((f) => f.file === file && f.rule === "clear/sensitive-member"))).toEqual([]);
     expect(r.findings.find((f) => f.file === "kubernetes")?.pointer).toBe("/env/1/value");
-    // A setting named for no credential, and a scheme before a word, stay.
+    // A setting named for no credential, and a scheme before a word, stay; so does a value beside a credential's
+    // name in another object: in a document held in a string, or on another line of JSON Lines.
     const plain = { env: [{ name: "LOG_FORMAT", value: key }], headers: { Authorization: "token the-word" }, item: { name: "password reset", value: "clicked" } };
-    expect((await scanPass([{ file: "plain.json", text: JSON.stringify(plain) }], engine, display)).findings).toEqual([]);
+    const nested = { tool_response: { stdout: JSON.stringify({ env: [{ name: "DB_PASSWORD", valueFrom: { secretKeyRef: { name: "db" } } }, { name: "BUILD_ID", value: key }] }) } };
+    const lines = `${JSON.stringify({ env: [{ name: "DB_PASSWORD", value: "changeme" }] })}\n${JSON.stringify({ env: [{ name: "BUILD_ID", value: key }] })}\n`;
+    const apart = [
+      { file: "plain.json", text: JSON.stringify(plain) },
+      { file: "nested.json", text: JSON.stringify(nested) },
+      { file: "lines.jsonl", text: lines },
+    ];
+    expect((await scanPass(apart, engine, display)).findings).toEqual([]);
   });
 
   it("not one whose name only holds the letters: ids, keyboards and monkeys stay", async () => {

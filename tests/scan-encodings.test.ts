@@ -451,6 +451,17 @@ describe("the work of reading encodings is bounded", () => {
     expect(r.findings.map((f) => [f.rule, f.pointer, f.line, f.column])).toEqual([["clear/escape-depth", "/tool_response", 1, 18]]);
   });
 
+  it("a line that begins as a dump of characters and runs on in blanks is read once, not split every way (a megabyte took minutes)", async () => {
+    const rules = loadRules();
+    const engine = scanEngine(rules.secrets, homeGrammar(rules.homes), null);
+    const text = JSON.stringify({ tool_response: { stdout: `0000000   a   b   c   d\n0000020${" ".repeat(1_000_000)}X` } });
+    const started = performance.now();
+    const r = await scanPass([{ file: "blanks.json", text }], engine, makeDisplay(rules, [], null));
+    // A guard against a search that never ends, not a speed target: it takes well under a second.
+    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(r.findings).toEqual([]);
+  });
+
   it("tens of thousands of arrays of numbers that spell text are each placed once, not searched for among every value (it took minutes)", async () => {
     const rules = loadRules();
     const engine = scanEngine(rules.secrets, homeGrammar(rules.homes), null);

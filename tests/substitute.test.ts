@@ -402,7 +402,7 @@ describe("clear substitute", () => {
     });
   });
 
-  it("an owner whose letters a Claude project slug cannot write (田中, Дмитрий, Οδυσσέας) leaves dashes in the slug: the folder after them is no name, and the capture is cleared", () => {
+  it("an owner whose letters a Claude project slug cannot write (田中, Дмитрий, Οδυσσέας) leaves dashes in the slug: what follows them teaches no name, and the capture is cleared", () => {
     for (const owner of ["田中", "Дмитрий", "Οδυσσέας"]) {
       const dir = tempDir();
       const dashes = "-".repeat(owner.length);
@@ -412,9 +412,16 @@ describe("clear substitute", () => {
       expect(r.code, owner).toBe(0);
       const start = readFileSync(path.join(r.out, "claude-code_session_start_2_1_261.1.json"), "utf8");
       expect(start, owner).toContain('"cwd":"/home/user/work/my-app"');
-      expect(start, owner).toContain(`/home/user/.claude/projects/-home-${dashes}-work-my-app/`);
+      expect(start, owner).toContain("/home/user/.claude/projects/-home-user-my-app/");
       expect(readFileSync(path.join(r.out, "claude-code_stop_2_1_261.1.json"), "utf8"), owner).not.toContain(owner);
     }
+    // Such an owner is still found where it stands, letters after the dashes or not.
+    const dir = tempDir();
+    write(dir, "left.json", { a: `/home/user/.claude/projects/-home---${U}-proj/s.jsonl`, b: "/home/user/.claude/projects/-home----work-proj/s.jsonl" });
+    const scanned = clearJson(["scan", dir, "--root", dir]);
+    expect(scanned.code).toBe(1);
+    // Member names no rule knows are printed masked.
+    expect((scanned.json.findings as { line: number; rule: string }[]).map((f) => `${f.line} ${f.rule}`)).toEqual(["1 clear/home-owner", "1 clear/home-owner"]);
   });
 
   it("applies literal rules from clear.config.json and records them by name", () => {

@@ -314,8 +314,8 @@ function unwrapped(r: Reading): Reading | null {
   return joined === 0 ? null : out.finish();
 }
 
-/** A line of a dump of characters (od -c, hexdump -c): an offset, then cells four columns wide. */
-const CHAR_DUMP_LINE = /^[0-9a-fA-F]{7,8}((?: {4}| {3}[^ \n]| {2}\\[0abfnrtv]| [0-7]{3}| {2}\*\*)+) *$/gm;
+/** A line of a dump of characters (od -c, hexdump -c): an offset, then cells four columns wide (blank ones too, so fewer than four spaces may end it: a run of spaces is read one way). */
+const CHAR_DUMP_LINE = /^[0-9a-fA-F]{7,8}((?: {4}| {3}[^ \n]| {2}\\[0abfnrtv]| [0-7]{3}| {2}\*\*)+) {0,3}$/gm;
 const CHAR_DUMP_HINT = /^[0-9a-fA-F]{7,8}(?: {3}[^ \n]| {2}\\[0abfnrtv]| [0-7]{3}){4}/m;
 const C_ESCAPES: Record<string, string> = { "0": "\0", a: "\x07", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v" };
 

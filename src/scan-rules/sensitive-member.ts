@@ -1,5 +1,6 @@
 import type { SecretLintRuleCreator } from "@secretlint/types";
-import { readingsOf } from "./readings.js";
+import { escapePointerToken } from "../json/reader.js";
+import { readingsOf, type ScannedString } from "./readings.js";
 
 // A member named for a credential (a password, secret, token, key or credential, as JSON members
 // and environment variables spell them: api_key, OPENROUTER_API_KEY, accessKey, x-auth) whose
@@ -58,16 +59,25 @@ export const sensitiveMemberRule: SecretLintRuleCreator = {
     const t = context.createTranslator(sensitiveMemberRule.messages);
     return {
       file(source) {
-        const { strings } = readingsOf(source.content);
-        // The settings named for a credential, by the object they stand in; a JSON document held in a string shares its string's place, and is not read so.
+        const { strings, raw, isJson } = readingsOf(source.content);
+        // The object a member's string stands in: by its pointer, and in JSON Lines by its line too. A string of a JSON
+        // document held in a string has its holder's place, whose pointer ends in another member: it stands in no object here.
+        const objectOf = (s: ScannedString): string | null => {
+          const { pointer, start } = s.place;
+          if (pointer === null || s.member === null || s.encoded || !pointer.endsWith(`/${escapePointerToken(s.member)}`)) return null;
+          return `${isJson ? 0 : raw.lastIndexOf("\n", start) + 1}:${parentOf(pointer)}`;
+        };
+        // The settings named for a credential, by the object they stand in.
         const sensitiveSettings = new Set<string>();
         for (const s of strings) {
           const name = s.readings[0]?.text;
-          if (!s.isKey && !s.encoded && s.member !== null && NAMES_A_SETTING.test(s.member) && s.place.pointer !== null && name !== undefined && sensitive(name)) sensitiveSettings.add(parentOf(s.place.pointer));
+          const object = objectOf(s);
+          if (!s.isKey && object !== null && NAMES_A_SETTING.test(s.member ?? "") && name !== undefined && sensitive(name)) sensitiveSettings.add(object);
         }
         for (const s of strings) {
           if (s.isKey || s.member === null) continue;
-          const setting = HOLDS_ITS_VALUE.test(s.member) && s.place.pointer !== null && sensitiveSettings.has(parentOf(s.place.pointer));
+          const object = HOLDS_ITS_VALUE.test(s.member) ? objectOf(s) : null;
+          const setting = object !== null && sensitiveSettings.has(object);
           if (!setting && !sensitive(s.member)) continue;
           const value = s.readings[0];
           const scheme = value ? (SCHEME.exec(value.text)?.[0].length ?? 0) : 0;

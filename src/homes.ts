@@ -517,7 +517,7 @@ function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number
   const end = ownerWordEnd(text, at, at + owner.text.length, windows, pattern);
   const whole = text.slice(at, end);
   const span: OwnerSpan = { start: at, end, owner: whole, real: (ctx.isOwner(whole) || whole !== owner.text) && !hostWord(whole), tilde: root.tilde, sure: owner.sure };
-  // Two dashes or more where a slug's owner begins stand for letters a slug cannot write ("/home/田中/work"
+  // Two dashes or more where a slug's owner begins stand for letters a slug cannot write ("/home/<two Han letters>/work"
   // is "-home----work"): what follows them may be the next folder. The owner is replaced and found, never learned.
   if (root.slug && whole.startsWith("--")) span.untaught = true;
   if (onWindows && text.charAt(at - 1) === "\\") span.windowsFolder = true;
@@ -1048,7 +1048,7 @@ export function spanNames(o: OwnerSpan): string[] {
 const GLUED_ANYWHERE = 5;
 const GLUED_TO_DIGITS = 3;
 
-/** Scripts written with no space between words: a name in one stands joined to the words around it ("张伟的项目"). */
+/** Scripts written with no space between words: a name in one stands joined to the words around it ("<name>的项目", the name's project). */
 const UNSPACED_NAME = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc]{2,}$/u;
 
 /** One spelling of a name as a pattern, with the boundaries its length and letters allow. */
@@ -1089,11 +1089,11 @@ export function userNamePattern(users: string[]): RegExp | null {
 
 /** A folder's name after a separator, from where a sticky search starts. */
 const NEXT_FOLDER = /[\\/]+([^\\/\s"'`]+)/y;
-/** Levels of folders named for an owner's first letters, as homes hashed by their initials are (/home/m/ma/margot). */
+/** Levels of folders named for an owner's first letters, as homes hashed by their initials are (/home/<n>/<na>/<name>). */
 const MAX_HASHED_LEVELS = 3;
 
 /**
- * Where an owner is the first letters of the folder after it (/home/m/margot, /home/m/ma/margot),
+ * Where an owner is the first letters of the folder after it (/home/<n>/<name>, /home/<n>/<na>/<name>),
  * homes are laid out by initials and the person is that folder: each such folder's name.
  */
 export function hashedOwners(text: string, owner: { owner: string; end: number }): string[] {
@@ -1111,14 +1111,14 @@ export function hashedOwners(text: string, owner: { owner: string; end: number }
   return out;
 }
 
-/** Letters written with two where a keyboard or a file system has none (German, Nordic, Icelandic, South Slavic): "Jürgen" is "Juergen" in a folder's name. */
+/** Letters written with two where a keyboard or a file system has none (German, Nordic, Icelandic, South Slavic): "ü" is "ue" in a folder's name. */
 const TRANSLITERATED: Record<string, string> = { ä: "ae", ö: "oe", ü: "ue", ß: "ss", ẞ: "ss", æ: "ae", ø: "oe", å: "aa", þ: "th", ð: "d", đ: "dj", œ: "oe" };
 const TRANSLITERABLE = new RegExp(`[${Object.keys(TRANSLITERATED).join("")}]`, "giu");
 
 /** A name with each such letter written with two, in either letter case (the search ignores case). */
 const transliterated = (name: string): string => name.replace(TRANSLITERABLE, (c) => TRANSLITERATED[c.toLowerCase()] ?? TRANSLITERATED[c] ?? c);
 
-/** A name of words with what stands between them left out ("li.wei" as "liwei"), where that is long enough to be found inside a word; null where it is not. */
+/** A name of words with what stands between them left out ("<first>.<last>" as "<first><last>"), where that is long enough to be found inside a word; null where it is not. */
 const JOINS = /[^\p{L}\p{N}]+/gu;
 const joinedWords = (name: string): string | null => {
   const joined = name.replace(JOINS, "");

@@ -126,10 +126,10 @@ function wordsReversed(reading: DumpReading, lines: DumpLine[], skipOffset: bool
   return { bytes: out, sources };
 }
 
-/** The bytes of the lines and their sources, each line's offset left out where `skipOffset`. */
-function linesBytes(text: string, lines: DumpLine[], skipOffset: boolean): DumpReading {
+/** The bytes of the lines and their sources (each line's, `sources`), each line's offset left out where `skipOffset`. */
+function linesBytes(lines: DumpLine[], sources: number[][], skipOffset: boolean): DumpReading {
   const bytes = Buffer.from(lines.map((l) => (skipOffset ? l.digits.slice(2 * l.offset) : l.digits)).join(""), "hex");
-  return { bytes, sources: lines.flatMap((l) => sourcesOf(text, l).slice(skipOffset ? l.offset : 0)) };
+  return { bytes, sources: lines.flatMap((l, i) => (sources[i] as number[]).slice(skipOffset ? l.offset : 0)) };
 }
 
 /** A reading without a last zero byte. */
@@ -139,8 +139,9 @@ const unpadded = (r: DumpReading): DumpReading => (r.bytes.length > 0 && r.bytes
 function dumpReadings(text: string, lines: DumpLine[]): DumpReading[] {
   const out: DumpReading[] = [];
   const reversible = lines.every((l) => l.widths !== "") && lines.some((l) => /[2-8]/.test(l.widths));
+  const sources = lines.map((l) => sourcesOf(text, l));
   for (const skipOffset of [false, true]) {
-    const reading = linesBytes(text, lines, skipOffset);
+    const reading = linesBytes(lines, sources, skipOffset);
     // od pads the last word of an odd count of bytes with a zero byte, which the word's bytes reversed put last.
     for (const r of reversible ? [reading, unpadded(wordsReversed(reading, lines, skipOffset))] : [reading]) {
       if (r.bytes.length >= MIN_DUMP_BYTES && !out.some((o) => o.bytes.equals(r.bytes))) out.push(r);

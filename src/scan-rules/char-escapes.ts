@@ -241,19 +241,26 @@ function percentLevels(r: Reading): Reading[] {
  */
 const TERMINAL = /(?:\x1b|\\(?:x1[bB]|033|e|u001[bB])(?=\[))(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\|$)|[ -/]*[0-~])?|\u009b[0-?]*[ -/]*[@-~]/g;
 
-/** The reading as a terminal shows it, its control sequences taken out; null where it holds none. */
-export function terminalShown(r: Reading): Reading | null {
-  const { text } = r;
-  if (!text.includes("\x1b") && !text.includes("\u009b") && !/\\(?:x1[bB]|033|e|u001[bB])\[/.test(text)) return null;
+/** The reading with each match of a global pattern taken out; null where none stands. */
+function takenOut(r: Reading, pattern: RegExp): Reading | null {
   const out = new ReadingBuilder(r);
   let from = 0;
-  for (const m of text.matchAll(TERMINAL)) {
+  let found = false;
+  for (const m of r.text.matchAll(pattern)) {
     out.copy(from, m.index);
     from = m.index + m[0].length;
+    found = true;
   }
-  if (from === 0) return null;
-  out.copy(from, text.length);
+  if (!found) return null;
+  out.copy(from, r.text.length);
   return out.finish();
+}
+
+/** The reading as a terminal shows it, its control sequences taken out; null where it holds none. */
+function terminalShown(r: Reading): Reading | null {
+  const { text } = r;
+  if (!text.includes("\x1b") && !text.includes("\u009b") && !/\\(?:x1[bB]|033|e|u001[bB])\[/.test(text)) return null;
+  return takenOut(r, TERMINAL);
 }
 
 /** Characters that show nothing: NUL (each second byte of UTF-16 text read as single bytes), soft hyphens, zero-width and byte order marks. */
@@ -262,16 +269,7 @@ const SHOWS_NOTHING_G = new RegExp(SHOWS_NOTHING.source, "g");
 
 /** The reading without the characters that show nothing; null where it holds none. */
 function invisiblesOut(r: Reading): Reading | null {
-  const { text } = r;
-  if (!SHOWS_NOTHING.test(text)) return null;
-  const out = new ReadingBuilder(r);
-  let from = 0;
-  for (const m of text.matchAll(SHOWS_NOTHING_G)) {
-    out.copy(from, m.index);
-    from = m.index + 1;
-  }
-  out.copy(from, text.length);
-  return out.finish();
+  return SHOWS_NOTHING.test(r.text) ? takenOut(r, SHOWS_NOTHING_G) : null;
 }
 
 /** The width a terminal or a tool wraps lines at, fewest: a shorter line ending is the text's own. */

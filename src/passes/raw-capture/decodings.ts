@@ -99,8 +99,10 @@ const codeEscapeOf = (...codes: string[]): string => {
   const octal = codes.map((c) => Number.parseInt(c, 16).toString(8).padStart(3, "0")).join("|");
   return String.raw`\\(?:u00(?:${hex})|u\{0*(?:${hex})\}|U0{6}(?:${hex})|x(?:${hex})|(?:${octal}))`;
 };
+/** A brace or a bracket written as an escape of its code, then a quote as it is (bracesUnescaped). */
+const codedBrace = `${codeEscapeOf("7b", "5b")}\\s*["']`;
 /** A quote written as an escape of its code where JSON or a literal opens a string: after a brace, a bracket, a comma or a colon, each as it is or written as an escape too (printf's \173\042, \u007b\u0022); or a brace written so before a quote as it is. */
-const ESCAPED_OPENER = new RegExp(`(?:[{[,:]|${codeEscapeOf("7b", "5b", "2c", "3a")})\\s*${codeEscapeOf("22", "27")}|${codeEscapeOf("7b", "5b")}\\s*["']`);
+const ESCAPED_OPENER = new RegExp(`(?:[{[,:]|${codeEscapeOf("7b", "5b", "2c", "3a")})\\s*${codeEscapeOf("22", "27")}|${codedBrace}`);
 /** The escapes of a character by its code, and the base of their digits: \uXXXX, \u{X...}, \UXXXXXXXX, \xXX, and three octal digits. */
 const CODE_ESCAPE = /^(?:u([0-9a-fA-F]{4})|u\{([0-9a-fA-F]{1,6})\}|U([0-9a-fA-F]{8})|x([0-9a-fA-F]{2})|([0-3][0-7]{2}))/;
 
@@ -116,7 +118,7 @@ function codeEscape(text: string, after: number): { with: string; length: number
 }
 
 /** A brace or a bracket written as an escape of its code, a quote after it as it is: where JSON opens, its structure escaped. */
-const CODED_BRACE = new RegExp(`${codeEscapeOf("7b", "5b")}\\s*["']`);
+const CODED_BRACE = new RegExp(codedBrace);
 const BRACES = new Set(["{", "}", "[", "]"]);
 
 /**

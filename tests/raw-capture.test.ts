@@ -74,6 +74,15 @@ describe("raw captures by content", () => {
     });
   }
 
+  it("a member named twice is read as each of its values: a payload behind decoys is found, and repeated names hold none where no values make one", () => {
+    const stop = '{"session_id":"s","turn_id":"t","hook_event_name":"Stop","hook_event_name":0,"stop_hook_active":false}';
+    expect(payloadIn(Buffer.from(stop), check)).toEqual({ signature: "hook-event-name", pointer: "" });
+    expect(payloadIn(Buffer.from('{"cases":[{"in":{"hook_event_name":0,"session_id":"s","hook_event_name":"Stop","cwd":"/x","cwd":1}}]}'), check)).toMatchObject({ pointer: "/cases/0/in" });
+    for (const clear of ['{"a":1,"a":2}', '{"hook_event_name":0,"hook_event_name":null,"session_id":"s","session_id":1,"cwd":[]}', '{"type":"session.created","type":"x","properties":1,"properties":"p"}', "kind: Stop\nkind: Stop\nvalue: 1\nvalue: 2\n"]) {
+      expect(payloadIn(Buffer.from(clear), check), clear).toBeNull();
+    }
+  });
+
   it("says where in the document the payload stands", () => {
     expect(payloadIn(Buffer.from('{"cases":[{"x":1},{"in":{"hook_event_name":"Stop"}}]}'), check)).toEqual({ signature: "hook-event-name", pointer: "/cases/1/in" });
   });
@@ -242,7 +251,34 @@ const codeUnits = (text: string): number[] => Array.from({ length: text.length }
 /** Bytes as od -tu1 prints them: seven octal digits of offset, then sixteen decimal bytes a line. */
 const odU1 = (b: Buffer): string => `${(([...b].map((x) => String(x).padStart(4)).join("").match(/.{1,64}/g) ?? []) as string[]).map((l, i) => `${(i * 16).toString(8).padStart(7, "0")}${l}`).join("\n")}\n${b.length.toString(8).padStart(7, "0")}\n`;
 
+/** A name's first letter written as a \\u escape: the same name to every JSON reader. */
+const escapedName = (k: string): string => `"\\u${k.charCodeAt(0).toString(16).padStart(4, "0")}${JSON.stringify(k).slice(2)}`;
+/** JSON with each member written twice, the second time with a decoy (`first` puts the decoy first): a reader that keeps one value of a name sees only decoys. */
+const decoyed = (v: unknown, o: { name?: (k: string) => string; first?: boolean } = {}): string => {
+  if (!isObject(v)) return JSON.stringify(v);
+  const name = o.name ?? JSON.stringify;
+  return `{${Object.entries(v).map(([k, x]) => (o.first ? `${name(k)}:0,${JSON.stringify(k)}:${decoyed(x, o)}` : `${JSON.stringify(k)}:${decoyed(x, o)},${name(k)}:0`)).join(",")}}`;
+};
+/** Block YAML with a decoy after each member. */
+const yamlDecoyed = (v: Record<string, unknown>, indent = ""): string =>
+  Object.entries(v).map(([k, x]) => `${isObject(x) ? `${indent}${k}:\n${yamlDecoyed(x, `${indent}  `)}` : `${indent}${k}: ${JSON.stringify(x)}`}\n${indent}${k}: 0`).join("\n");
+/** A literal (JavaScript with bare names, or Python) with a decoy after each member. */
+const literalDecoyed = (v: unknown, key: (k: string) => string, decoy: string): string =>
+  isObject(v) ? `{${Object.entries(v).map(([k, x]) => `${key(k)}: ${literalDecoyed(x, key, decoy)}, ${key(k)}: ${decoy}`).join(", ")}}` : typeof v === "boolean" && decoy === "None" ? (v ? "True" : "False") : JSON.stringify(v);
+
 const CLASSES: Record<string, Record<string, Writer>> = {
+  "each member named twice in one object (a reader keeps one of its values)": {
+    "JSON, a decoy after each member": (p) => decoyed(p),
+    "JSON, a decoy before each member": (p) => decoyed(p, { first: true }),
+    "JSON, the decoy's name spelt with an escape": (p) => decoyed(p, { name: escapedName }),
+    "JSON after a log line's prefix": (p) => `2026-01-01 10:02:00 hook input: ${decoyed(p)}\n`,
+    "JSON held in a string of another document": (p) => JSON.stringify({ stdin: decoyed(p) }),
+    "a JavaScript literal": (p) => `const input = ${literalDecoyed(p, bare, "0")};\n`,
+    "a Python repr": (p) => literalDecoyed(p, py, "None"),
+    "YAML, block style": (p) => `${yamlDecoyed(p)}\n`,
+    "TOML, dotted names": (p) => `${flattened(p).map(([k, x]) => `${k} = ${JSON.stringify(x)}\n${k} = 0`).join("\n")}\n`,
+    "an .env file": (p) => `${flattened(p).map(([k, x]) => `${k}=${logfmtValue(x)}\n${k}=0`).join("\n")}\n`,
+  },
   "JSON with comments, JSON5, JavaScript and TypeScript": {
     "comments between members and a trailing comma": (p) => literal(p, { key: JSON.stringify, str: JSON.stringify, words: ["true", "false", "null"], comments: true, trailing: true }),
     "unquoted keys, single quotes (JSON5)": (p) => literal(p, { key: bare, str: quote1, words: ["true", "false", "null"], trailing: true }),

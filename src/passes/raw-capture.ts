@@ -10,6 +10,7 @@ import { utf16Readings } from "./raw-capture/wide-text.js";
 import { tomlDocuments } from "./raw-capture/toml.js";
 import { yamlBlocks } from "./raw-capture/yaml.js";
 import { pairObjects } from "./raw-capture/pairs.js";
+import { Alternatives, valuesOf, withRepeatedMembers } from "./raw-capture/repeated.js";
 
 // Raw captures are recognised by what they are, not only where they are: a file whose name
 // follows the capture grammar, or whose content holds a payload of a known host (an object that
@@ -52,26 +53,37 @@ export function namedLikeCapture(path: string, check: RawCaptureCheck): boolean 
   return kind === "capture" || kind === "unknown-event";
 }
 
-function memberAt(value: unknown, tokens: string[]): unknown {
-  let cur: unknown = value;
+/** Every value at a member's tokens: a member named more than once in one object gives each of its values. */
+function valuesAt(value: unknown, tokens: string[]): unknown[] {
+  let found: unknown[] = [value];
   for (const t of tokens) {
-    if (cur === null || typeof cur !== "object" || Array.isArray(cur) || !Object.hasOwn(cur, t)) return undefined;
-    cur = (cur as Record<string, unknown>)[t];
+    const next: unknown[] = [];
+    for (const cur of found) {
+      if (cur === null || typeof cur !== "object" || Array.isArray(cur) || !Object.hasOwn(cur, t)) continue;
+      for (const v of valuesOf((cur as Record<string, unknown>)[t])) next.push(v);
+    }
+    found = next;
   }
-  return cur;
+  return found;
+}
+
+function fits(v: unknown, m: RawCaptureCheck["signatures"][number]["members"][number]): boolean {
+  if (m.is === "object") return v !== null && typeof v === "object";
+  if (typeof v !== "string") return false;
+  return m.is === "string" || m.events.has(v);
 }
 
 function matchesSignature(value: unknown, check: RawCaptureCheck): string | null {
-  for (const s of check.signatures) {
-    const all = s.members.every((m) => {
-      const v = memberAt(value, m.tokens);
-      if (m.is === "object") return v !== null && typeof v === "object";
-      if (typeof v !== "string") return false;
-      return m.is === "string" || m.events.has(v);
-    });
-    if (all) return s.id;
-  }
+  for (const s of check.signatures) if (s.members.every((m) => valuesAt(value, m.tokens).some((v) => fits(v, m)))) return s.id;
   return null;
+}
+
+/** The value of a JSON text, with a member named twice in one object read as each of its values (JSON.parse keeps the last). */
+function jsonValue(text: string, words: PayloadWords): unknown {
+  const value = JSON.parse(text) as unknown;
+  // A repeated name can hide a payload only where each of its names is written, as it is or behind an escape.
+  if (!text.includes("\\u") && !hasAllWords(text, words)) return value;
+  return withRepeatedMembers(text, 512) ?? value;
 }
 
 /** A text too costly to search: it cannot be shown free of payloads. */
@@ -102,7 +114,7 @@ function charge(spent: Spent, chars: number): void {
  * string. Each opening brace, bracket or quote before one is tried in turn; a value read whole is
  * taken (a string is searched in its turn) and the search goes on after it.
  */
-function embedded(text: string, spent: Spent): Found[] {
+function embedded(text: string, spent: Spent, words: PayloadWords): Found[] {
   const docs: Found[] = [];
   // An object, an array, or a JSON string literal holding one (a payload logged after JSON.stringify).
   const opening = /[{[]|"(?=[{[])/g;
@@ -120,7 +132,7 @@ function embedded(text: string, spent: Spent): Found[] {
     }
     if (end !== -1) {
       charge(spent, end - m.index);
-      docs.push({ value: JSON.parse(text.slice(m.index, end)), at: m.index, end });
+      docs.push({ value: jsonValue(text.slice(m.index, end), words), at: m.index, end });
       opening.lastIndex = end;
     }
   }
@@ -141,16 +153,16 @@ function mayOpenJson(text: string, open: number): boolean {
 }
 
 /** The JSON a text holds: itself as one JSON document (`whole`), else every JSON value standing in it. */
-function jsonIn(text: string, spent: Spent): { whole: boolean; found: Found[] } {
+function jsonIn(text: string, spent: Spent, words: PayloadWords): { whole: boolean; found: Found[] } {
   const t = text.trimStart();
   if (t.startsWith("{") || t.startsWith("[")) {
     try {
-      return { whole: true, found: [{ value: JSON.parse(t), at: text.length - t.length, end: text.length }] };
+      return { whole: true, found: [{ value: jsonValue(t, words), at: text.length - t.length, end: text.length }] };
     } catch {
-      return { whole: false, found: embedded(text, spent) };
+      return { whole: false, found: embedded(text, spent, words) };
     }
   }
-  return { whole: false, found: embedded(text, spent) };
+  return { whole: false, found: embedded(text, spent, words) };
 }
 
 /** A JSON value read in a text: the value, where it starts and ends. */
@@ -213,7 +225,7 @@ function readText(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks
   const { reading, pointer, level } = task;
   const text = reading.text;
   const jsonLike = text.includes("{") && (text.includes("\\") || check.words.first.some((w) => text.includes(w)));
-  const json = jsonLike ? jsonIn(text, spent) : { whole: false, found: [] };
+  const json = jsonLike ? jsonIn(text, spent, check.words) : { whole: false, found: [] };
   if (!json.whole) {
     if (reading.decodings.length < MAX_DECODINGS) tasks.push({ kind: "decode", reading, pointer, level });
     if (namesStand(text, check.words)) tasks.push({ kind: "forms", reading, pointer, level, json: new Map(json.found.map((f) => [f.at, f.end])) });
@@ -290,6 +302,10 @@ function arrayText(items: unknown[]): { text: string; how: string } | null {
 /** Looks at one value: a payload, or its members and items queued, or (a string) its text queued for reading. */
 function lookAt(c: Candidate, check: RawCaptureCheck, tasks: Task[]): string | null {
   const { value, pointer, level, at } = c;
+  if (value instanceof Alternatives) {
+    for (const v of [...value.values].reverse()) tasks.push({ kind: "value", candidate: { ...c, value: v } });
+    return null;
+  }
   if (typeof value === "string") {
     if (level < NESTED_LEVELS && value.length >= MIN_PAYLOAD_CHARS && value.length <= MAX_CHECKED_BYTES) {
       tasks.push({ kind: "text", reading: { text: value, rawAt: () => at, decodings: c.decodings }, pointer, level: level + 1 });

@@ -1,3 +1,4 @@
+import { putMember, tableIn } from "./repeated.js";
 // Object and array literals as people and programs write them outside strict JSON: JSON with
 // comments and JSON5 (comments, trailing commas, unquoted keys, single quotes, raw tabs and line
 // breaks in strings, NaN and Infinity), JavaScript and TypeScript object literals (undefined,
@@ -261,11 +262,8 @@ function nullObject(): Record<string, unknown> {
 /** Sets a member of an object read from a text, a dotted TOML name as nested tables. */
 export function setMember(target: Record<string, unknown>, key: string[], value: unknown): void {
   let at = target;
-  for (const part of key.slice(0, -1)) {
-    const next = at[part];
-    at = next !== null && typeof next === "object" && !Array.isArray(next) ? (next as Record<string, unknown>) : (at[part] = nullObject());
-  }
-  at[key[key.length - 1] as string] = value;
+  for (const part of key.slice(0, -1)) at = tableIn(at, part, nullObject);
+  putMember(at, key[key.length - 1] as string, value);
 }
 
 /** A TOML member name at `i` (spaces before it skipped): bare, quoted or dotted, as its parts. */

@@ -1,4 +1,5 @@
 import { LiteralError, plainValue, readLiteral } from "./literal.js";
+import { fillMember, putMember } from "./repeated.js";
 
 // YAML's block style wherever it stands in a text (a .yaml file, a fence in Markdown, a string):
 // lines of `name: value` at one indent are the members of one mapping, a `name:` line opens
@@ -107,7 +108,7 @@ class BlockReader {
   private nextLineValue(top: Open, p: number, end: number, col: number): number {
     const read = this.value(p, end, col);
     if (read === null || read.nested) return -1;
-    (top.value as Record<string, unknown>)[top.pending as string] = read.value;
+    fillMember(top.value as Record<string, unknown>, top.pending as string, read.value);
     top.pending = null;
     return read.end;
   }
@@ -126,7 +127,7 @@ class BlockReader {
       this.place(col, map, valueAt);
     }
     const open = this.stack[this.stack.length - 1] as Open;
-    map[name] = read.nested ? null : read.value;
+    putMember(map, name, read.nested ? null : read.value);
     open.pending = read.nested ? name : null;
     return read.nested ? end : read.end;
   }
@@ -179,7 +180,7 @@ class BlockReader {
     const top = this.stack[this.stack.length - 1];
     if (top && top.pending !== null && top.indent <= col) {
       if (Array.isArray(top.value)) top.value.push(value);
-      else top.value[top.pending] = value;
+      else fillMember(top.value, top.pending, value);
       top.pending = null;
     } else {
       this.stack = [];

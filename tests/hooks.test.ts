@@ -515,6 +515,16 @@ describe("the committed pre-push hook where fixture-clear is not installed, in a
     expect(toUpstream.out).toContain("nothing pushed could hold a capture");
   });
 
+  it("refuses a push to a remote whose pushurl is another repository: what upstream's refs hold, origin lacks", () => {
+    const { root } = forkWithUpstreamCommit();
+    const origin = git(root, "remote", "get-url", "origin").out.trim();
+    git(root, "config", "remote.upstream.pushurl", origin);
+    const pushed = git(root, "push", "upstream", "work:feature");
+    expect(pushed.code, pushed.out).not.toBe(0);
+    expect(pushed.out).toContain("and this push touches");
+    expect(git(root, "ls-remote", "origin", "refs/heads/feature").out).toBe("");
+  });
+
   it("under the pre-commit framework takes the remote from PRE_COMMIT_REMOTE_NAME, and with no remote named checks every commit", () => {
     const { root } = forkWithUpstreamCommit();
     const tip = git(root, "rev-parse", "HEAD").out.trim();

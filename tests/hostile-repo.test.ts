@@ -430,6 +430,30 @@ describe("pre-push checks what the destination lacks", () => {
     }
   });
 
+  it("nor when the remote pushes elsewhere than it fetches from: a pushurl, or a pushInsteadOf, sends commits its remote-tracking refs hold to a repository that lacks them", () => {
+    for (const how of ["pushurl", "pushInsteadOf"]) {
+      const root = acceptedRepo();
+      const fetched = bareRemote(root, "origin");
+      expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+      g(root, "checkout", "-q", "-b", "leak");
+      cpSync(path.join(SITTING, RAW), path.join(root, "data.json"));
+      g(root, "add", "data.json");
+      sneak(root, "raw on a branch");
+      expect(g(root, "push", "-q", "--no-verify", "origin", "leak").code).toBe(0);
+      g(root, "rm", "-q", "data.json");
+      sneak(root, "taken out again");
+      const elsewhere = tempDir("clear-remote-elsewhere-");
+      execFileSync("git", ["init", "-q", "--bare"], { cwd: elsewhere });
+      if (how === "pushurl") g(root, "config", "remote.origin.pushurl", elsewhere);
+      else g(root, "config", `url.${elsewhere}.pushInsteadOf`, fetched);
+      g(root, "fetch", "-q", "origin");
+      const push = g(root, "push", "origin", "leak");
+      expect(push.code, how).not.toBe(0);
+      expect(push.out, how).toContain("raw-capture-committed");
+      expect(execFileSync("git", ["for-each-ref"], { cwd: elsewhere, encoding: "utf8" }), how).toBe("");
+    }
+  });
+
   it("with no ref lines on standard input, an unaccepted fixture on a local branch is not passed", () => {
     const root = acceptedRepo();
     const remote = bareRemote(root);

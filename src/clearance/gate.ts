@@ -259,9 +259,14 @@ function writes(destination: string, ref: string): boolean {
 /**
  * What the named remote is known to have: the remote-tracking refs its own fetch refspecs write
  * and no other remote's could (a remote named "origin/fork" writes under refs/remotes/origin/ too).
+ * Nothing where it pushes elsewhere than it fetches from (a pushurl, a pushInsteadOf): those refs
+ * tell what the fetch URL has, not the destination.
  */
 function remoteHas(root: string, remote: string | undefined): string[] {
   if (remote === undefined || remote === "" || gitMaybe(["config", "--get", `remote.${remote}.url`], root) === null) return [];
+  const urls = (push: boolean): string | undefined => gitMaybe(["remote", "get-url", ...(push ? ["--push"] : []), "--all", "--", remote], root)?.toString("utf8");
+  const fetched = urls(false);
+  if (fetched === undefined || urls(true) !== fetched) return [];
   const destinations = fetchDestinations(root);
   const own = destinations.get(remote) ?? [];
   const others = [...destinations].filter(([name]) => name !== remote).flatMap(([, d]) => d);

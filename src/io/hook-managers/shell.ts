@@ -95,7 +95,8 @@ clear_refs() {
 
 // What the remote pushed to is known to have, as the whole gate reckons it: the remote-tracking
 // refs its own fetch refspecs write and no other remote's could, never what any remote has (a
-// fork's upstream/*). With no remote named (a push to a URL), none: every commit is checked.
+// fork's upstream/*). With no remote named (a push to a URL), or one that pushes elsewhere than
+// it fetches from (a pushurl, a pushInsteadOf), none: every commit is checked.
 const PRE_PUSH_KNOWN = `clear_remote=\${1-}
 [ -n "$clear_remote" ] || clear_remote=\${PRE_COMMIT_REMOTE_NAME-}
 clear_fetch_into() {
@@ -114,6 +115,8 @@ clear_any_writes() {
 }
 clear_remote_has() {
   [ -n "$clear_remote" ] && git config --get "remote.$clear_remote.url" >/dev/null 2>&1 || return 0
+  clear_fetch_urls=$(git remote get-url --all -- "$clear_remote" 2>/dev/null) || return 0
+  [ "$(git remote get-url --push --all -- "$clear_remote" 2>/dev/null)" = "$clear_fetch_urls" ] || return 0
   clear_own=$(clear_fetch_into "$clear_remote")
   clear_others=$(git remote | while IFS= read -r clear_name; do [ "$clear_name" = "$clear_remote" ] || clear_fetch_into "$clear_name"; done)
   git for-each-ref --format='%(refname)' refs/remotes/ | while IFS= read -r clear_ref; do

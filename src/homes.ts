@@ -883,7 +883,8 @@ function collect(ctx: WalkContext, text: string, search: RootSearch, breaks: Reg
     if (m[0].length === 0) cursor.at++;
     const root = pick(m);
     const from = starts.at(m.index);
-    const inHome = starts.homeIn === from && !starts.climbsTo(m.index);
+    // Inside a home a root is a folder of it, unless a mount stands before it: a volume under /media/<owner> holds homes of its own.
+    const inHome = starts.homeIn === from && !starts.climbsTo(m.index) && !(root.anchored && ctx.stands(text, from, m.index));
     if (!ctx.anywhere && (inHome || (root.anchored && !ctx.stands(text, from, m.index)))) continue;
     const at = m.index + m[0].length;
     let owner = ownerSpan(ctx, text, from, at, root);

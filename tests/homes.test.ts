@@ -445,7 +445,7 @@ describe("homes by position, end to end", () => {
   it("homes under /data/home, /nfs/home, a group folder and the mounted-drive forms still lose their owner", () => {
     const dir = tempDir();
     const roots = ["/data/home", "/nfs/home", "/home/staff", "/mnt/c/Users", "/Volumes/Backup Disk/Users", "/System/Volumes/Data/Users"];
-    roots.push("/mnt/backup/home", "/media/usb/home");
+    roots.push("/mnt/backup/home", "/mnt/usb/Data/home");
     const homes = roots.map((root) => `${root}/${user}/p`);
     homes.forEach((cwd, i) => write(dir, { [`codex_session_start_0_171_0.${i + 1}.json`]: { session_id: "s", hook_event_name: "SessionStart", cwd } }));
     const out = path.join(tempDir(), "out");
@@ -456,6 +456,30 @@ describe("homes by position, end to end", () => {
       expect(cleared, homes[i]).not.toContain(user);
       expect(JSON.parse(cleared).cwd).toBe(homes[i]!.replace(user, "user"));
     }
+  });
+
+  it("the places an operating system gives each user outside a home (removable volumes, HPC scratch, mail, Nix profiles, profile shares, MSYS2) lose their owner, and a home on a volume loses its own", () => {
+    const other = "bertrandine";
+    const places = [
+      [`/media/${user}/Data/proj`, "/media/user/Data/proj"],
+      [`/run/media/${user}/Data/proj`, "/run/media/user/Data/proj"],
+      [`/media/${user}/Backup/home/${other}/notes`, "/media/user/Backup/home/user/notes"],
+      [`/scratch/${user}/proj`, "/scratch/user/proj"],
+      [`/var/mail/${user}`, "/var/mail/user"],
+      [`/etc/profiles/per-user/${user}/bin/zsh`, "/etc/profiles/per-user/user/bin/zsh"],
+      [`\\\\fs01\\users$\\${user}\\proj`, "\\\\fs01\\users$\\user\\proj"],
+      [`/c/msys64/home/${user}/proj`, "/c/msys64/home/user/proj"],
+      [`/afs/andrew.cmu.edu/usr12/${user}/x`, "/afs/andrew.cmu.edu/usr12/user/x"],
+    ];
+    const dir = tempDir();
+    places.forEach(([cwd], i) => write(dir, { [`codex_session_start_0_171_0.${i + 1}.json`]: { session_id: "s", hook_event_name: "SessionStart", cwd } }));
+    const slug = `/tmp/claude/-scratch-${user}-proj/s.jsonl`;
+    write(dir, { "codex_session_start_0_171_0.20.json": { session_id: "s", hook_event_name: "SessionStart", transcript_path: slug } });
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code, r.stderr).toBe(0);
+    places.forEach(([cwd, cleared], i) => expect(JSON.parse(readFileSync(path.join(out, `codex_session_start_0_171_0.${i + 1}.json`), "utf8")).cwd, cwd).toBe(cleared));
+    expect(JSON.parse(readFileSync(path.join(out, "codex_session_start_0_171_0.20.json"), "utf8")).transcript_path).toBe("/tmp/claude/-scratch-user-proj/s.jsonl");
   });
 
   it("a Claude project slug of an owner with letters beyond ASCII or a space loses the whole owner, with or without a home beside it", () => {

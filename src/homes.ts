@@ -1052,6 +1052,9 @@ const GLUED_TO_DIGITS = 3;
 /** Scripts written with no space between words: a name in one stands joined to the words around it ("<name>的项目", the name's project). */
 const UNSPACED_NAME = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc]{2,}$/u;
 
+/** What may stand between the letters of a name long enough to be found inside words: a login joins what a person writes apart (john.smith, John Smith, john-smith for johnsmith). */
+const BETWEEN_LETTERS = "[ ._-]?";
+
 /** One spelling of a name as a pattern, with the boundaries its length and letters allow. */
 function namePart(form: string): string {
   const body = escapeRegex(form);
@@ -1059,6 +1062,7 @@ function namePart(form: string): string {
   const length = [...form].length;
   const letters = form.match(/\p{L}/gu)?.length ?? 0;
   // alice2, xalice, alicesmith: a name this long inside a word is not there by chance.
+  if (length >= GLUED_ANYWHERE && letters === length) return [...form].map(escapeRegex).join(BETWEEN_LETTERS);
   if (length >= GLUED_ANYWHERE && letters >= GLUED_TO_DIGITS) return body;
   // ana2, 2ana: joined by digits, not letters; a name of hex letters only is what ids spell by chance.
   if (length >= GLUED_TO_DIGITS && letters === length && !/^[a-f]+$/i.test(form)) return String.raw`(?<!\p{L})${body}(?!\p{L})`;
@@ -1074,6 +1078,7 @@ function namePart(form: string): string {
 export function userNamePattern(users: string[]): RegExp | null {
   const forms = [...new Set(users.flatMap(nameForms))].filter((n) => n.length > 0);
   if (forms.length === 0) return null;
+  const encoded = [...new Set(forms.flatMap(base64Cores))].map(escapeRegex);
   forms.sort((a, b) => b.length - a.length);
   // A name longer than this (no account's is) overflows the engine's stack where it is looked for:
   // nothing could be proved clear of it, so nothing goes on. Where the sitting taught it is said
@@ -1082,10 +1087,34 @@ export function userNamePattern(users: string[]): RegExp | null {
   const tooLong = (): OutputError => new OutputError(`the sitting teaches a name of ${longest} characters, more than the ${MAX_NAME_CHARS} the tool can look for; nothing written`);
   if (longest > MAX_NAME_CHARS) throw tooLong();
   try {
-    return new RegExp(forms.map(namePart).join("|"), "iu");
+    return new RegExp([...forms.map(namePart), ...encoded].join("|"), "iu");
   } catch {
     throw tooLong();
   }
+}
+
+/** A name of this many bytes or more is also looked for in base64, glued to whatever was encoded with it. */
+const ENCODED_NAME = 5;
+
+/**
+ * The characters of a name's base64 that do not depend on what was encoded beside it, at each of
+ * the three offsets it may start at, as the name is written, capitalised and in capitals, in
+ * base64 and base64url: found anywhere, a name encoded with other text (an id, a path, a version)
+ * is found as it is when encoded alone. At least six characters each.
+ */
+function base64Cores(form: string): string[] {
+  const bytes = Buffer.from(form, "utf8");
+  if (bytes.length < ENCODED_NAME || UNSPACED_NAME.test(form)) return [];
+  const cased = [...new Set([form, form.toLowerCase(), form.toUpperCase(), form.charAt(0).toUpperCase() + form.slice(1).toLowerCase()])];
+  return cased.flatMap((f) => {
+    const b = Buffer.from(f, "utf8");
+    return [0, 1, 2].flatMap((offset) => {
+      const text = Buffer.concat([Buffer.alloc(offset), b]).toString("base64");
+      // The first characters hold bits of what stood before; the last, of what follows.
+      const core = text.slice([0, 2, 3][offset], Math.floor(((offset + b.length) * 8) / 6));
+      return [core, core.replace(/\+/g, "-").replace(/\//g, "_")];
+    });
+  });
 }
 
 /** A folder's name after a separator, from where a sticky search starts. */

@@ -4,7 +4,7 @@ import path from "node:path";
 import { sha256Hex } from "./digest.js";
 import { OutputError, UsageError } from "./errors.js";
 import { finding, type Finding } from "./findings.js";
-import { userNamePattern } from "./homes.js";
+import { userNamePattern, type HomeGrammar } from "./homes.js";
 import { offsetOf } from "./json/reader.js";
 import { HOME_OWNER_RULE } from "./scan-rules/home-owner.js";
 import { RulesError, validateAgainst } from "./io/load-rules.js";
@@ -178,16 +178,31 @@ async function refusedCompanionTexts(sitting: Sitting, scanOf: (inputs: { file: 
   return { values, findings };
 }
 
-/** How a text from sitting.json or kit.json is written: homes and every name the sitting taught masked, a refused one not at all. */
+/**
+ * How a text from sitting.json or kit.json is written: homes masked, a refused one not at all, and
+ * one that names a user the sitting taught only where it is that name alone: beside other words
+ * (a driver's full name, a note) the rest may be the person too.
+ */
 export function companionMask(line: Pick<Line, "names">, setting: Setting, refused: ReadonlySet<string> = new Set()): (text: string) => string {
   const names = userNamePattern(line.names.checked);
   const grammar = line.names.grammar;
   return (text) => {
     if (refused.has(text)) return "[not written: it holds a secret shape or a contact]";
-    let out = setting.display.path(text);
-    for (const o of [...grammar.realOwners(out)].reverse()) out = out.slice(0, o.start) + grammar.placeholder + out.slice(o.end);
+    if (names !== null && namedBesideWords(withoutHomes(text, grammar), names)) return "[not written: it names a user the sitting taught]";
+    const out = withoutHomes(setting.display.path(text), grammar);
     return names ? out.replace(new RegExp(names.source, "giu"), grammar.placeholder) : out;
   };
+}
+
+function withoutHomes(text: string, grammar: HomeGrammar): string {
+  let out = text;
+  for (const o of [...grammar.realOwners(out)].reverse()) out = out.slice(0, o.start) + grammar.placeholder + out.slice(o.end);
+  return out;
+}
+
+/** Whether a text names a user with other words beside the name. */
+function namedBesideWords(text: string, names: RegExp): boolean {
+  return names.test(text) && text.replace(new RegExp(names.source, "giu"), "").trim() !== "";
 }
 
 async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixtures: FixtureOut[], setting: Setting, options: LineOptions): Promise<Pick<Line, "fixtures" | "scan" | "batch">> {

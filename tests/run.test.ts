@@ -219,14 +219,37 @@ describe("the record's parser", () => {
 });
 
 describe("what the record quotes from sitting.json", () => {
-  it("masks a home or a given user name in who drove and the version line", () => {
-    const root = repo();
+  it("masks a home, writes a given user name alone as the placeholder, and writes no line that names the user beside other words (the rest may be the person too)", () => {
     const name = ["mar", "got"].join("");
-    writeFileSync(path.join(root, "captures-inbox", "sitting.json"), JSON.stringify({ driver: `${name}, from /home/${name}/caps`, versionLine: "2.1.261 (Claude Code)" }));
-    writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ users: [name] }));
-    clear(["run"], { cwd: root });
-    const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
-    expect(record).toContain("- Driven by: `user, from /home/user/caps`");
-    expect(record).not.toContain(name);
+    const b64 = Buffer.from(`ran as ${name}`).toString("base64");
+    const cases: [Record<string, string>, string[], string[]][] = [
+      [{ driver: name, method: "by hand", hostBinary: `/home/${name}/bin/claude` }, ["- Driven by: `user`; how: `by hand`", "- Host binary: `/home/user/bin/claude`"], []],
+      [{ driver: `Margot Quillfeather`, method: `as ${name.split("").join(".")}`, hostBinary: `/opt/${name}-tools/claude` }, ["- Driven by: `[not written: it names a user the sitting taught]`; how: `[not written: it names a user the sitting taught]`", "- Host binary: `[not written: it names a user the sitting taught]`"], ["Quillfeather", "-tools"]],
+      [{ driver: "the author", method: `notes ${b64}` }, ["how: `[not written: it names a user the sitting taught]`"], [b64]],
+    ];
+    for (const [info, shown, hidden] of cases) {
+      const root = repo();
+      writeFileSync(path.join(root, "captures-inbox", "sitting.json"), JSON.stringify({ ...info, versionLine: "2.1.261 (Claude Code)" }));
+      writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ users: [name] }));
+      clear(["run"], { cwd: root });
+      const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+      for (const line of shown) expect(record, JSON.stringify(info)).toContain(line);
+      for (const word of [name, "Margot", ...hidden]) expect(record, JSON.stringify(info)).not.toContain(word);
+    }
+  });
+
+  it("a name the sitting taught, written with its words apart or in base64 glued to other text, refuses the file that keeps it", () => {
+    const inbox = tempDir("clear-sitting-");
+    cpSync(path.join(PROJECT_ROOT, "examples", "sitting"), inbox, { recursive: true });
+    const name = ["quill", "feather"].join("");
+    const payload = JSON.parse(readFileSync(path.join(inbox, "claude-code_pre_tool_use_2.1.261.1.json"), "utf8")) as Record<string, unknown>;
+    const kept = ["/srv/docs/Quill Feather CV.pdf", "/srv/quill.feather/x", "/srv/quill_feather/x", `/srv/cache/x${Buffer.from(`/${name}/`).toString("base64url")}y`];
+    kept.forEach((p, i) => writeFileSync(path.join(inbox, `claude-code_pre_tool_use_2.1.261.${i + 3}.json`), JSON.stringify({ ...payload, cwd: `/home/${name}/proj`, tool_input: { file_path: p }, tool_name: "Read" })));
+    writeFileSync(path.join(inbox, "claude-code_pre_tool_use_2.1.261.9.json"), JSON.stringify({ ...payload, cwd: `/home/${name}/proj`, tool_use_id: `toolu_${Buffer.from(name).toString("base64")}` }));
+    const r = clearJson(["substitute", inbox, "--out", path.join(tempDir("clear-out-"), "out")]);
+    const refused = (r.json.findings as { code: string; file?: string }[]).filter((f) => f.code === "user-name-left").map((f) => f.file);
+    for (const n of [3, 4, 5, 6, 9]) expect(refused, String(n)).toContain(`claude-code_pre_tool_use_2.1.261.${n}.json`);
+    expect(refused).not.toContain("claude-code_pre_tool_use_2.1.261.1.json");
+    expect(JSON.stringify(r.json)).not.toContain(name);
   });
 });

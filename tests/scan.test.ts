@@ -125,6 +125,25 @@ describe("clear scan", () => {
     expect(findings.skipped[0]?.file).toMatch(/\*{8,}\.link$/);
   });
 
+  it("reads a file whose name holds a backslash, a newline or a glob's character by that name, and prints no secret or name the name spells through an escape", () => {
+    const dir = tempDir();
+    const body = "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx";
+    const name = ["zorb", "alina"].join("");
+    const home = JSON.stringify({ cwd: `/home/${name}/proj` });
+    const files = [`tok\\u0067hp_${body}.json`, `x_\\u007a${name.slice(1)}.json`, "a\\b.json", "line\nbreak.json", "star*[x].json"];
+    for (const f of files) writeFileSync(path.join(dir, f), home);
+    const sarif = path.join(tempDir(), "out.sarif");
+    const human = clear(["scan", dir, "--verbose"]);
+    const json = clear(["scan", dir, "--json", "--sarif", sarif]);
+    const printed = [human.stdout, human.stderr, json.stdout, json.stderr, readFileSync(sarif, "utf8")].join("\n");
+    expect(printed).not.toContain(body.slice(0, 16));
+    expect(printed.toLowerCase()).not.toContain(name.slice(1));
+    const result = JSON.parse(json.stdout) as { findings: { file: string }[]; skipped: unknown[] };
+    expect(result.skipped).toEqual([]);
+    // Each file was read: its home is a finding.
+    expect(new Set(result.findings.map((f) => f.file)).size).toBe(files.length);
+  });
+
   it("scans the cleared example sitting clean, and reports a link it does not follow", () => {
     const out = path.join(tempDir(), "cleared");
     expect(clear(["substitute", path.join(PROJECT_ROOT, "examples", "sitting"), "--out", out]).code).toBe(0);

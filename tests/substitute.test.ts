@@ -77,12 +77,15 @@ describe("clear substitute", () => {
     const found = (json.findings as Finding[]).filter((f) => f.code === "secret-found");
     const refused = files.filter((f) => f.clearedBytes === null).map((f) => f.name);
     expect(refused.length).toBeGreaterThan(values.length - 3);
-    // A value holding user@host (a URL's credentials) is refused before the scan, as a person's mailbox would be.
+    // A value holding user@host (a URL's credentials) is refused before the scan, as a person's mailbox
+    // would be; one holding, in base64, a name another value's home taught is refused as that name.
     const byScan = new Set(found.map((f) => f.file));
     for (const name of refused.filter((n) => !byScan.has(n)))
-      expect((files.find((f) => f.name === name)?.refused ?? []).map((r) => r.code), name).toEqual(["contact-left"]);
+      expect((files.find((f) => f.name === name)?.refused ?? []).map((r) => r.code), name).toEqual([expect.stringMatching(/^(?:contact-left|user-name-left)$/)]);
     expect([...byScan].filter((n) => !refused.includes(n as string))).toEqual([]);
-    expect(byScan.size).toBeGreaterThan(values.length - 3);
+    // One value is a home, /home/control-owner/project: the base64 of "control@..." in another is that name.
+    const byName = refused.filter((n) => files.find((f) => f.name === n)?.refused.some((r) => r.code === "user-name-left"));
+    expect(byScan.size + byName.length).toBeGreaterThan(values.length - 3);
     expect(written.filter((n) => refused.includes(n))).toEqual([]);
     for (const f of found) expect(f.pointer).toBe("/tool_use_id");
     expect(JSON.stringify(json)).not.toContain(values[0]);

@@ -23,7 +23,7 @@ interface Listed {
 }
 
 async function inputsOf(paths: string[], io: Io, base: string, maxBytes: number, display: (p: string) => string): Promise<Listed> {
-  const listed = await listFiles(paths, io.cwd, ["**/node_modules/**", "**/.git/**"]);
+  const listed = await listFiles(paths, io.cwd, new Set(["node_modules", ".git"]));
   if (listed.missing.length > 0) throw new UsageError(`clear scan: no such file or folder: ${listed.missing.join(", ")}`);
   const inside = new Set<string>();
   // Inside the repository a path is shown relative to it, outside it whole; either way as any printed path is.
@@ -36,7 +36,7 @@ async function inputsOf(paths: string[], io: Io, base: string, maxBytes: number,
     inside.add(file);
     return { file, repoPath };
   };
-  const skipped = listed.links.map((l) => ({ file: where(l).file, reason: "a symbolic link; never followed" }));
+  const skipped = [...listed.links.map((l) => ({ file: where(l).file, reason: "a symbolic link; never followed" })), ...listed.unlisted.map((u) => ({ file: where(u.folder).file, reason: u.reason }))];
   const inputs: ScanInput[] = [];
   for (const file of listed.files) {
     const read = readRegularFile(file, { maxFileBytes: maxBytes, maxDepth: 0 });

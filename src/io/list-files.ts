@@ -1,34 +1,48 @@
-import { pushAll } from "../collections.js";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 
-// Lists the files under the paths given to a command, never following a link. fast-glob's
-// onlyFiles drops links silently, so they are found in a second pass and reported. fast-glob (73
-// modules) loads only where a folder is given.
+// Lists the files under the paths given to a command, never following a link: a link is
+// reported, never read. The walk takes each name as the file system holds it (a backslash, a
+// newline or a glob's character in a name is that character), so every file listed can be
+// opened by the name listed.
 
 export interface Listed {
   files: string[];
   links: string[];
   missing: string[];
+  /** Folders that could not be listed (no permission), with why. */
+  unlisted: { folder: string; reason: string }[];
 }
 
-export async function listFiles(paths: string[], cwd: string, ignore: string[] = []): Promise<Listed> {
-  const out: Listed = { files: [], links: [], missing: [] };
+/** Lists what stands at and under each path; folders named in `skipFolders` (node_modules, .git) are not entered. */
+export async function listFiles(paths: string[], cwd: string, skipFolders: ReadonlySet<string> = new Set()): Promise<Listed> {
+  const out: Listed = { files: [], links: [], missing: [], unlisted: [] };
   for (const given of paths) {
     const abs = path.resolve(cwd, given);
     const stat = await fs.lstat(abs).catch(() => null);
     if (!stat) out.missing.push(given);
     else if (stat.isSymbolicLink()) out.links.push(abs);
     else if (stat.isFile()) out.files.push(abs);
-    else if (stat.isDirectory()) {
-      const fg = (await import("fast-glob")).default;
-      const options = { cwd: abs, absolute: true, dot: true, followSymbolicLinks: false, ignore } as const;
-      pushAll(out.files, (await fg("**/*", { ...options, onlyFiles: true })));
-      const all = await fg("**/*", { ...options, onlyFiles: false, markDirectories: true, stats: true });
-      pushAll(out.links, all.filter((e) => e.stats?.isSymbolicLink()).map((e) => e.path));
-    }
+    else if (stat.isDirectory()) await walk(abs, skipFolders, out);
   }
   out.files = [...new Set(out.files)].sort();
   out.links = [...new Set(out.links)].sort();
   return out;
+}
+
+/** Every file and link under a folder, without recursion: a tree thousands of folders deep is listed too. */
+async function walk(root: string, skipFolders: ReadonlySet<string>, out: Listed): Promise<void> {
+  const folders = [root];
+  for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+    const entries = await fs.readdir(folder, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+      out.unlisted.push({ folder, reason: `a folder that could not be listed (${err.code ?? "error"})` });
+      return [];
+    });
+    for (const entry of entries) {
+      const at = path.join(folder, entry.name);
+      if (entry.isSymbolicLink()) out.links.push(at);
+      else if (entry.isFile()) out.files.push(at);
+      else if (entry.isDirectory() && !skipFolders.has(entry.name)) folders.push(at);
+    }
+  }
 }

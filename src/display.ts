@@ -1,4 +1,4 @@
-import { homeGrammar, userNamePattern, type HomeGrammar } from "./homes.js";
+import { homeGrammar, spellsName, userNamePattern, type HomeGrammar } from "./homes.js";
 import { escapePointerToken, pointerTokens } from "./json/reader.js";
 import type { Rules } from "./types.js";
 
@@ -53,6 +53,14 @@ export function shortPointer(pointer: string, max = 80): string {
   return `${head}…${tail}`;
 }
 
+/** Each folder or file name of a text that spells a name through an escape ("x_\\x7a...") starred whole: which characters spell it is not known here. */
+function spelledNamesStarred(text: string, names: RegExp): string {
+  return text
+    .split(/(?<=\/)/)
+    .map((segment) => (spellsName(segment, names) ? "*".repeat(segment.length) : segment))
+    .join("");
+}
+
 export function makeDisplay(rules: Rules, users: string[], runnerHome: string | null): Display {
   // Printed paths and ids are masked wherever a home root stands, deep in a path or not.
   const grammar: HomeGrammar = homeGrammar(rules.homes, users, { anywhere: true });
@@ -70,7 +78,7 @@ export function makeDisplay(rules: Rules, users: string[], runnerHome: string | 
     let out = text;
     const owners = grammar.mayHold(out) ? grammar.realOwners(out) : [];
     for (const o of [...owners].reverse()) out = out.slice(0, o.start) + grammar.placeholder + out.slice(o.end);
-    return everyName ? out.replace(everyName, grammar.placeholder) : out;
+    return everyName ? spelledNamesStarred(out.replace(everyName, grammar.placeholder), everyName) : out;
   };
   return {
     id(value) {

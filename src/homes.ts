@@ -1196,6 +1196,14 @@ export function nameReadings(text: string): string[] {
   return out;
 }
 
+/** What may spell a letter otherwise: an escape, a percent or an entity, a control, a letter beyond ASCII. */
+const MAY_SPELL = /[\\%&\x00-\x1f\x7f-\uffff]/;
+
+/** Whether a text spells a name only once an escape or another spelling is undone ("x_\\x7aorbalina" for "zorbalina"). */
+export function spellsName(text: string, names: RegExp): boolean {
+  return MAY_SPELL.test(text) && nameReadings(text).some((r) => r.search(names) !== -1);
+}
+
 /**
  * A text as its letters read, however Unicode composed or styled them: compatibility forms made
  * plain ("ａｎｎ" is "ann"), marks and invisible characters left out ("zoë" written either way,

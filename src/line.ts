@@ -179,9 +179,9 @@ async function refusedCompanionTexts(sitting: Sitting, scanOf: (inputs: { file: 
 }
 
 /**
- * How a text from sitting.json or kit.json is written: homes masked, a refused one not at all, and
- * one that names a user the sitting taught only where it is that name alone: beside other words
- * (a driver's full name, a note) the rest may be the person too.
+ * How a text from sitting.json or kit.json is written: homes and names masked, a refused one not
+ * at all, nor words that name a user the sitting taught beside other words (a driver's full name,
+ * a note): the rest may be the person too. A path or an id (no space) has the name masked in place.
  */
 export function companionMask(line: Pick<Line, "names">, setting: Setting, refused: ReadonlySet<string> = new Set()): (text: string) => string {
   const names = userNamePattern(line.names.checked);
@@ -200,9 +200,9 @@ function withoutHomes(text: string, grammar: HomeGrammar): string {
   return out;
 }
 
-/** Whether a text names a user with other words beside the name. */
+/** Whether a text of words (a space in it: a path or an id has none) names a user beside other words. */
 function namedBesideWords(text: string, names: RegExp): boolean {
-  return names.test(text) && text.replace(new RegExp(names.source, "giu"), "").trim() !== "";
+  return /\s/.test(text.trim()) && names.test(text) && text.replace(new RegExp(names.source, "giu"), "").trim() !== "";
 }
 
 async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixtures: FixtureOut[], setting: Setting, options: LineOptions): Promise<Pick<Line, "fixtures" | "scan" | "batch">> {

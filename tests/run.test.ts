@@ -219,12 +219,12 @@ describe("the record's parser", () => {
 });
 
 describe("what the record quotes from sitting.json", () => {
-  it("masks a home, writes a given user name alone as the placeholder, and writes no line that names the user beside other words (the rest may be the person too)", () => {
+  it("masks a home, and a given user name in a path or alone, and writes no words that name the user beside others (the rest may be the person too)", () => {
     const name = ["mar", "got"].join("");
     const b64 = Buffer.from(`ran as ${name}`).toString("base64");
     const cases: [Record<string, string>, string[], string[]][] = [
       [{ driver: name, method: "by hand", hostBinary: `/home/${name}/bin/claude` }, ["- Driven by: `user`; how: `by hand`", "- Host binary: `/home/user/bin/claude`"], []],
-      [{ driver: `Margot Quillfeather`, method: `as ${name.split("").join(".")}`, hostBinary: `/opt/${name}-tools/claude` }, ["- Driven by: `[not written: it names a user the sitting taught]`; how: `[not written: it names a user the sitting taught]`", "- Host binary: `[not written: it names a user the sitting taught]`"], ["Quillfeather", "-tools"]],
+      [{ driver: `Margot Quillfeather`, method: `as ${name.split("").join(".")}`, hostBinary: `/opt/${name}-tools/claude` }, ["- Driven by: `[not written: it names a user the sitting taught]`; how: `[not written: it names a user the sitting taught]`", "- Host binary: `/opt/user-tools/claude`"], ["Quillfeather"]],
       [{ driver: "the author", method: `notes ${b64}` }, ["how: `[not written: it names a user the sitting taught]`"], [b64]],
     ];
     for (const [info, shown, hidden] of cases) {

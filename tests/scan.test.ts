@@ -130,7 +130,7 @@ describe("clear scan", () => {
     const body = "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx";
     const name = ["zorb", "alina"].join("");
     const home = JSON.stringify({ cwd: `/home/${name}/proj` });
-    const files = [`tok\\u0067hp_${body}.json`, `x_\\u007a${name.slice(1)}.json`, "a\\b.json", "line\nbreak.json", "star*[x].json"];
+    const files = [`tok\\u0067hp_${body}.json`, `x_\\u007a${name.slice(1)}.json`, `y_\\x7a${name.slice(1)}.json`, `z_\\172${name.slice(1)}.json`, "a\\b.json", "line\nbreak.json", "star*[x].json"];
     for (const f of files) writeFileSync(path.join(dir, f), home);
     const sarif = path.join(tempDir(), "out.sarif");
     const human = clear(["scan", dir, "--verbose"]);
@@ -140,8 +140,8 @@ describe("clear scan", () => {
     expect(printed.toLowerCase()).not.toContain(name.slice(1));
     const result = JSON.parse(json.stdout) as { findings: { file: string }[]; skipped: unknown[] };
     expect(result.skipped).toEqual([]);
-    // Each file was read: its home is a finding.
-    expect(new Set(result.findings.map((f) => f.file)).size).toBe(files.length);
+    // Each file was read: its home is a finding (two names starred whole may print alike).
+    expect(result.findings.length).toBe(files.length);
   });
 
   it("scans the cleared example sitting clean, and reports a link it does not follow", () => {

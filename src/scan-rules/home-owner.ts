@@ -1,5 +1,5 @@
 import type { SecretLintRuleCreator } from "@secretlint/types";
-import type { HomeGrammar } from "../homes.js";
+import { spellsName, type HomeGrammar } from "../homes.js";
 import { readingsOf } from "./readings.js";
 
 // Substitution's final check as a scan rule: a home whose owner is not the placeholder, or a known
@@ -31,10 +31,23 @@ export function homeOwnerRule(grammar: HomeGrammar, names: RegExp | null, struct
               if (everyName && names?.test(r.text)) {
                 for (const m of r.text.matchAll(everyName)) report([r.rawAt(m.index ?? 0), r.rawAt((m.index ?? 0) + m[0].length)]);
               }
+              if (everyName) for (const [start, end] of spelledLines(r.text, everyName)) report([r.rawAt(start), r.rawAt(end)]);
             }
           }
         },
       };
     },
   };
+}
+
+/** Each line of a text that spells a name through an escape the readings do not undo ("\\x7a" for "z", a shell's quoting), as its range: which characters spell it is not known. */
+function spelledLines(text: string, names: RegExp): [number, number][] {
+  const out: [number, number][] = [];
+  for (let at = 0; at < text.length; ) {
+    const nl = text.indexOf("\n", at);
+    const end = nl === -1 ? text.length : nl;
+    if (spellsName(text.slice(at, end), names)) out.push([at, end]);
+    at = end + 1;
+  }
+  return out;
 }

@@ -65,6 +65,8 @@ const SEALED: { name: string; magic: number[] }[] = [
   { name: "rar", magic: [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07] },
   { name: "lz4", magic: [0x04, 0x22, 0x4d, 0x18] },
   { name: "lzip", magic: [0x4c, 0x5a, 0x49, 0x50] },
+  // lzma(1)'s own format: its properties byte as every preset writes it, then a dictionary size (checked below).
+  { name: "lzma", magic: [0x5d, 0x00, 0x00] },
 ];
 
 const startsWith = (b: Uint8Array, magic: number[]): boolean => b.length >= magic.length && magic.every((m, i) => b[i] === m);
@@ -74,9 +76,91 @@ export function sealedKind(b: Uint8Array): string | null {
   for (const s of SEALED) {
     if (!startsWith(b, s.magic)) continue;
     if (s.name === "bzip2" && !(b[3] !== undefined && b[3] >= 0x31 && b[3] <= 0x39 && startsWith(b.subarray(4), [0x31, 0x41, 0x59, 0x26, 0x53, 0x59]))) continue;
+    if (s.name === "lzma" && !lzmaDictionary(b)) continue;
     return s.name;
   }
   return null;
+}
+
+/** An .lzma header's dictionary size: a power of two from 64 KiB to 1 GiB, as lzma(1) writes one, followed by the 8-byte size. */
+function lzmaDictionary(b: Uint8Array): boolean {
+  if (b.length < 13) return false;
+  const size = Buffer.from(b.buffer, b.byteOffset, 13).readUInt32LE(1);
+  return size >= 1 << 16 && size <= 1 << 30 && (size & (size - 1)) === 0;
+}
+
+/** The formats whose magic is long enough to be looked for anywhere in a file (an archive's member, after a prefix): a chance match is one in 2^48. */
+const SEALED_ANYWHERE = SEALED.filter((s) => s.magic.length >= 6);
+
+/** Git's packed history: a pack, or a bundle (its header, then a pack); its objects are zlib streams and deltas the check does not read. */
+const PACKED_HISTORY: { name: string; magic: Buffer }[] = [
+  { name: "a git pack", magic: Buffer.from("PACK\0\0\0", "latin1") },
+  { name: "a git bundle", magic: Buffer.from("# v2 git bundle\n", "latin1") },
+  { name: "a git bundle", magic: Buffer.from("# v3 git bundle\n", "latin1") },
+];
+
+const GZIP_MAGIC = Buffer.from([0x1f, 0x8b, 0x08]);
+/** More starts than this in one file cannot all be opened: the file cannot be shown free of a payload. */
+export const MAX_EMBEDDED = 256;
+
+/** Something compressed or packed that stands inside a file rather than at its start (in a tar, after a prefix). */
+export type Embedded = { kind: "gzip" | "zip"; at: number } | { kind: "sealed"; at: number; name: string };
+
+/** A tar holds each member's bytes from a block of this size. */
+const TAR_BLOCK = 512;
+
+/**
+ * Every place after the first byte where a gzip stream or a zip entry starts (a tar holds its
+ * members at 512-byte blocks, a self-extracting zip or a log line puts bytes before one), and
+ * where a format the check cannot open (by a magic of six bytes or more) or git's packed history
+ * starts a tar's block: elsewhere a library that reads such a format holds its magic as a
+ * constant, and is no archive. Null past MAX_EMBEDDED places.
+ */
+export function embeddedStarts(bytes: Uint8Array): Embedded[] | null {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out: Embedded[] = [];
+  const each = (magic: Buffer, found: (at: number) => Embedded, block = 1): boolean => {
+    for (let at = b.indexOf(magic, 1); at !== -1; at = b.indexOf(magic, at + 1)) {
+      if (at % block !== 0) continue;
+      out.push(found(at));
+      if (out.length > MAX_EMBEDDED) return false;
+    }
+    return true;
+  };
+  const sealed = [...SEALED_ANYWHERE.map((x) => ({ name: `${x.name}-compressed bytes`, magic: Buffer.from(x.magic) })), ...PACKED_HISTORY];
+  const all =
+    each(GZIP_MAGIC, (at) => ({ kind: "gzip", at })) &&
+    each(LOCAL_HEADER, (at) => ({ kind: "zip", at })) &&
+    sealed.every((x) => each(x.magic, (at) => ({ kind: "sealed", at, name: x.name }), TAR_BLOCK));
+  return all ? out.sort((x, y) => x.at - y.at) : null;
+}
+
+/** Git's packed history at the start of the bytes: its name, else null. */
+export function packedHistory(b: Uint8Array): string | null {
+  return PACKED_HISTORY.find((x) => startsWith(b, [...x.magic]))?.name ?? null;
+}
+
+/**
+ * The entry of a zip whose local header stands at `at`, read from that header alone (a zip after
+ * a prefix, or cut short, has no directory to trust): its name and bytes, stored or deflated; a
+ * size of zero (written after the data) reads the deflated stream to its end. Null where no entry
+ * can be read there.
+ */
+export function localEntry(bytes: Uint8Array, at: number, max = MAX_INFLATED): { name: string; bytes: Buffer } | "too large" | null {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (at + 30 > b.length) return null;
+  const [method, size] = [u16(b, at + 8), u32(b, at + 18)];
+  const start = at + 30 + u16(b, at + 26) + u16(b, at + 28);
+  const name = b.subarray(at + 30, at + 30 + u16(b, at + 26)).toString("utf8");
+  if (start > b.length) return null;
+  const data = size === 0 ? b.subarray(start) : b.subarray(start, start + size);
+  if (method === 0) return { name, bytes: data };
+  if (method !== 8) return null;
+  try {
+    return { name, bytes: inflateRawSync(data, { maxOutputLength: max, finishFlush: constants.Z_SYNC_FLUSH }) };
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE" ? "too large" : null;
+  }
 }
 
 /** Whether bytes are a zip archive: a local file header first, or an empty archive's end record. */

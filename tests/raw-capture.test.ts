@@ -164,6 +164,53 @@ describe("raw captures by content", () => {
     expect(payloadIn(smuggled, check)).toEqual({ unchecked: "it is a zip archive with an entry its directory does not list" });
   });
 
+  it("a payload compressed inside another file is found: a tar of a .gz or a .zip, a gzip stream or a zip after a prefix; a format the check cannot open inside one, an .lzma file and git's packed history are unchecked", () => {
+    const payload = Buffer.from(JSON.stringify(PAYLOADS["a Codex Stop"]));
+    const dir = mkdtempSync(path.join(tmpdir(), "clear-embedded-"));
+    const tarOf = (name: string, bytes: Buffer): Buffer => {
+      writeFileSync(path.join(dir, name), bytes);
+      return execFileSync("tar", ["cf", "-", "-C", dir, name]);
+    };
+    const sfx = Buffer.concat([Buffer.from("#!/bin/sh\nexec unzip \"$0\"\n"), Buffer.alloc(300, 0x90), zipOf([{ name: "notes.json", bytes: payload }], true)]);
+    const found: Record<string, Buffer> = {
+      "a tar of a .gz": tarOf("session.json.gz", gzipSync(payload)),
+      "a tar of a .zip": tarOf("session.zip", zipOf([{ name: "s.json", bytes: payload }], true)),
+      "a gzip stream after a prefix": Buffer.concat([Buffer.from("0123456789abcdef"), gzipSync(payload)]),
+      "a self-extracting zip": sfx,
+      "a stored zip entry after a log line": Buffer.concat([Buffer.from("saved:\n"), zipOf([{ name: "s.bin", bytes: payload }], false)]),
+    };
+    for (const [how, bytes] of Object.entries(found)) {
+      expect(payloadIn(bytes, check), how).toMatchObject({ signature: "hook-event-name", form: expect.stringMatching(/bytes into the file/) });
+      expect(couldHoldPayload(bytes, check.words), how).toBe(true);
+    }
+    const xz = Buffer.concat([Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]), Buffer.alloc(64, 7)]);
+    const lzma = Buffer.concat([Buffer.from([0x5d, 0x00, 0x00, 0x80, 0x00]), Buffer.alloc(8, 0xff), Buffer.alloc(64, 7)]);
+    const repo = mkdtempSync(path.join(tmpdir(), "clear-bundle-"));
+    execFileSync("git", ["init", "-q"], { cwd: repo });
+    writeFileSync(path.join(repo, "n.json"), payload);
+    execFileSync("git", ["add", "n.json"], { cwd: repo });
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "x"], { cwd: repo });
+    execFileSync("git", ["bundle", "create", "-q", path.join(dir, "repo.bundle"), "HEAD"], { cwd: repo, stdio: "ignore" });
+    const bundle = readFileSync(path.join(dir, "repo.bundle"));
+    const pack = bundle.subarray(bundle.indexOf("PACK"));
+    const unchecked: Record<string, [Buffer, string]> = {
+      "xz in a tar": [tarOf("s.xz", xz), "xz-compressed bytes start 512 bytes into it"],
+      "an .lzma file": [lzma, "lzma-compressed"],
+      "a git bundle": [bundle, "a git bundle"],
+      "a git pack": [pack, "a git pack"],
+      "a git pack in a tar": [tarOf("objects.pack", pack), "a git pack start 512 bytes into it"],
+    };
+    for (const [how, [bytes, said]] of Object.entries(unchecked)) {
+      expect(payloadIn(bytes, check), how).toMatchObject({ unchecked: expect.stringContaining(said) });
+      expect(couldHoldPayload(bytes, check.words), how).toBe(true);
+    }
+    // A tar of documents, and bytes that only hold a magic's first letters, hold none.
+    expect(payloadIn(tarOf("notes.md", Buffer.from("# notes\nnothing here\n")), check)).toBeNull();
+    expect(payloadIn(Buffer.from("the PACK of cards, # v2 of the notes"), check)).toBeNull();
+    // A library that reads xz holds its magic as a constant, off a tar's blocks: no archive.
+    expect(payloadIn(Buffer.concat([Buffer.alloc(1000, 0x90), xz, Buffer.alloc(1000, 0x90)]), check)).toBeNull();
+  });
+
   it("text too large to parse is refused as unchecked, never passed", () => {
     const big = Buffer.alloc(MAX_CHECKED_BYTES + 1, 0x20);
     big.write('{"hook_event_name":"Stop"}', 0);

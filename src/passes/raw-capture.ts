@@ -4,7 +4,7 @@ import { finding, type Finding } from "../findings.js";
 import type { HarnessCatalogue, PayloadRules } from "../types.js";
 import { CannotRead, decodedReadings, escapesUndone, numbersText, openings, type Reading } from "./raw-capture/decodings.js";
 import { literalObjects } from "./raw-capture/literal.js";
-import { inflated, isZip, MAX_INFLATED, MAX_INFLATIONS, sealedKind, stillCompressed, zipEntries } from "../compressed.js";
+import { embeddedStarts, inflated, isZip, localEntry, MAX_EMBEDDED, MAX_INFLATED, MAX_INFLATIONS, packedHistory, sealedKind, stillCompressed, zipEntries } from "../compressed.js";
 import { couldHoldPayload, payloadWords, type PayloadWords } from "./raw-capture/prefilter.js";
 import { utf16Readings } from "./raw-capture/wide-text.js";
 import { tomlDocuments } from "./raw-capture/toml.js";
@@ -357,6 +357,8 @@ export function payloadIn(bytes: Uint8Array, check: RawCaptureCheck, inflations 
   }
   const archive = archiveVerdict(bytes, check, inflations);
   if (archive !== undefined) return archive;
+  const embedded = embeddedVerdict(bytes, check, inflations);
+  if (embedded !== undefined) return embedded;
   // Text written as UTF-16 or UTF-32 is read as what it says, as well as byte for byte.
   for (const text of utf16Readings(bytes)) {
     const verdict = payloadText(text, check);
@@ -373,6 +375,8 @@ export function payloadIn(bytes: Uint8Array, check: RawCaptureCheck, inflations 
 function archiveVerdict(bytes: Uint8Array, check: RawCaptureCheck, inflations: number): PayloadVerdict | undefined {
   const sealed = sealedKind(bytes);
   if (sealed !== null) return { unchecked: `it is ${sealed}-compressed, which the check cannot open` };
+  const packed = packedHistory(bytes);
+  if (packed !== null) return { unchecked: `it is ${packed}, packed history whose objects the check does not read` };
   if (!isZip(bytes)) return undefined;
   if (inflations >= MAX_INFLATIONS) return { unchecked: `it is an archive more than ${MAX_INFLATIONS} levels deep` };
   const zip = zipEntries(bytes);
@@ -383,6 +387,29 @@ function archiveVerdict(bytes: Uint8Array, check: RawCaptureCheck, inflations: n
     if (verdict !== null) return "unchecked" in verdict ? verdict : { signature: verdict.signature, pointer: verdict.pointer, form: [verdict.form, "an entry of a zip archive"].filter(Boolean).join(", ") };
   }
   return null;
+}
+
+/**
+ * What starts compressed or packed inside the bytes rather than at their start (a tar's member, a
+ * stream or a zip after a prefix), each read as a file of its own; a format the check cannot open
+ * there is unchecked. Undefined where none holds a payload; a zip read whole is not read again.
+ */
+function embeddedVerdict(bytes: Uint8Array, check: RawCaptureCheck, inflations: number): PayloadVerdict | undefined {
+  const starts = embeddedStarts(bytes);
+  if (starts === null) return { unchecked: `more than ${MAX_EMBEDDED} compressed streams or archives start inside it` };
+  for (const e of starts) {
+    if (e.kind === "zip" && isZip(bytes)) continue;
+    if (e.kind === "sealed") return { unchecked: `${e.name} start ${e.at} bytes into it, which the check cannot open` };
+    if (inflations >= MAX_INFLATIONS) return { unchecked: `it holds a compressed stream or an archive more than ${MAX_INFLATIONS} levels deep` };
+    const inner = e.kind === "gzip" ? inflated(bytes.subarray(e.at)) : localEntry(bytes, e.at);
+    if (inner === "too large") return { unchecked: `a stream ${e.at} bytes into it inflates past ${MAX_INFLATED} bytes` };
+    if (inner === null) continue;
+    const where = `${e.kind === "gzip" ? "a gzip stream" : "a zip entry"} ${e.at} bytes into the file`;
+    if (!Buffer.isBuffer(inner) && namedLikeCapture(inner.name, check)) return { signature: "the capture grammar", pointer: "", form: `${where}, named <harness>_<event>_<version>.<n>.json` };
+    const verdict = payloadIn(Buffer.isBuffer(inner) ? inner : inner.bytes, check, inflations + 1);
+    if (verdict !== null) return "unchecked" in verdict ? verdict : { signature: verdict.signature, pointer: verdict.pointer, form: [verdict.form, where].filter(Boolean).join(", ") };
+  }
+  return undefined;
 }
 
 function payloadText(bytes: Uint8Array, check: RawCaptureCheck): PayloadVerdict {

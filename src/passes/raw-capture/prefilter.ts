@@ -1,4 +1,4 @@
-import { isZip, kindOf, sealedKind } from "../../compressed.js";
+import { embeddedStarts, isZip, kindOf, packedHistory, sealedKind } from "../../compressed.js";
 import { base64Runs, base64Text, byteListTexts, escapesUndone, hexTexts } from "./decodings.js";
 import { utf16Readings } from "./wide-text.js";
 
@@ -34,7 +34,9 @@ const BASE64_LEVELS = 6;
  */
 export function couldHoldPayload(bytes: Uint8Array, words: PayloadWords, level = 0, utf16 = level === 0): boolean {
   // Compressed bytes could hold one: the whole check reads what they inflate to.
-  if (kindOf(bytes) !== null || sealedKind(bytes) !== null || isZip(bytes)) return true;
+  if (kindOf(bytes) !== null || sealedKind(bytes) !== null || isZip(bytes) || packedHistory(bytes) !== null) return true;
+  // So could one inside the file (a tar's member, a stream after a prefix).
+  if (level === 0 && embeddedStarts(bytes)?.length !== 0) return true;
   if (utf16 && utf16Readings(bytes).some((text) => couldHoldPayload(text, words, level, false))) return true;
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const brace = buf.includes(0x7b);

@@ -1,3 +1,4 @@
+import { domainToUnicode } from "node:url";
 import { OutputError } from "./errors.js";
 import { lastAtOrBelow, pushAll } from "./collections.js";
 import { spellingsUndone } from "./name-spellings.js";
@@ -1155,12 +1156,49 @@ const joinedWords = (name: string): string | null => {
   return joined !== name && joined.length >= GLUED_ANYWHERE && /\p{L}.*[^\p{L}\p{N}]+.*\p{L}/u.test(name) ? joined : null;
 };
 
-/** Every form of a name the scan looks for: its spellings, those as their letters read, those transliterated, and its words joined. */
+// A name in Cyrillic or Greek letters is written in Latin ones too (a handle, a project, a site:
+// Дмитрий as dmitry), in the schemes people use: a letter written one way in all of them is
+// listed once; one written several ways gives each scheme its own.
+const ROMAN_COMMON: Record<string, string> = {
+  а: "a", б: "b", в: "v", г: "g", д: "d", е: "e", ж: "zh", з: "z", и: "i", к: "k", л: "l", м: "m", н: "n", о: "o", п: "p", р: "r", с: "s", т: "t", у: "u", ф: "f", ц: "ts", ч: "ch", ш: "sh", ъ: "", ы: "y", ь: "", э: "e", і: "i", ґ: "g",
+  α: "a", β: "v", γ: "g", δ: "d", ε: "e", ζ: "z", η: "i", θ: "th", ι: "i", κ: "k", λ: "l", μ: "m", ν: "n", ξ: "x", ο: "o", π: "p", ρ: "r", σ: "s", ς: "s", τ: "t", φ: "f", ψ: "ps", ω: "o",
+};
+const ROMAN_SCHEMES: Record<string, string>[] = [
+  { ий: "y", ый: "y", й: "y", ё: "yo", х: "kh", щ: "shch", ю: "yu", я: "ya", ї: "yi", є: "ye", υ: "y", χ: "ch" },
+  { ий: "iy", ия: "ia", й: "y", ё: "e", х: "h", щ: "sch", ю: "yu", я: "ya", ї: "i", є: "e", υ: "i", χ: "h" },
+  { ий: "ij", й: "j", ё: "jo", х: "ch", щ: "schtsch", ю: "ju", я: "ja", ї: "ji", є: "je", υ: "u", χ: "kh" },
+  { ий: "ii", й: "i", ё: "e", х: "kh", щ: "shch", ю: "iu", я: "ia", ї: "i", є: "ie", υ: "y", χ: "ch" },
+];
+const CYRILLIC_OR_GREEK = /[\p{Script=Cyrillic}\p{Script=Greek}]/u;
+
+/** A name in Cyrillic or Greek letters as each scheme writes it in Latin ones; none for another name. */
+function romanized(name: string): string[] {
+  if (!CYRILLIC_OR_GREEK.test(name)) return [];
+  // Composed, so that й and ё stay letters of their own; an accent on another letter (Greek ί) is left out.
+  const plain = name.normalize("NFC").toLowerCase();
+  const letter = (scheme: Record<string, string>, c: string): string => {
+    const base = c.normalize("NFKD").replace(/\p{M}/gu, "");
+    return scheme[c] ?? ROMAN_COMMON[c] ?? scheme[base] ?? ROMAN_COMMON[base] ?? c;
+  };
+  return [...new Set(ROMAN_SCHEMES.map((scheme) => {
+    let out = "";
+    for (let i = 0; i < plain.length; i++) {
+      const pair = plain.slice(i, i + 2);
+      if (scheme[pair] !== undefined) {
+        out += scheme[pair];
+        i++;
+      } else out += letter(scheme, plain[i] as string);
+    }
+    return out;
+  }))].filter((r) => r !== plain);
+}
+
+/** Every form of a name the scan looks for: its spellings, those as their letters read, those transliterated or romanized, and its words joined. */
 const nameForms = (name: string): string[] => {
   const joined = joinedWords(name);
   return [...nameSpellings(name), ...(joined === null ? [] : [joined])].flatMap((s) => {
     const t = transliterated(s);
-    return t === s ? [s, plainLetters(s)] : [s, plainLetters(s), t, plainLetters(t)];
+    return [...(t === s ? [s, plainLetters(s)] : [s, plainLetters(s), t, plainLetters(t)]), ...romanized(s)];
   });
 };
 
@@ -1189,6 +1227,8 @@ const SPREAD_BY_ESCAPES = new RegExp(`${CONTROL_ESCAPE.source}|${SPELT_APOSTROPH
  */
 export function nameReadings(text: string): string[] {
   const out = /[\\\x00-\x1f\x7f]/.test(text) ? [text.replace(SPREAD_BY, ""), text.replace(SPREAD_BY_ESCAPES, (m) => (m.endsWith("'") ? "'" : ""))] : [];
+  // A host name in its ASCII form (xn--mller-kva for müller), as a URL parser writes it.
+  if (PUNYCODE_LABEL.test(text)) out.push(text.replace(PUNYCODE_LABELS, (label) => domainToUnicode(label) || label));
   const plain = plainLetters(text);
   if (plain !== text) out.push(plain);
   // With every spelling of a character undone and what shows nothing taken out.
@@ -1198,10 +1238,12 @@ export function nameReadings(text: string): string[] {
 
 /** What may spell a letter otherwise: an escape, a percent or an entity, a control, a letter beyond ASCII. */
 const MAY_SPELL = /[\\%&\x00-\x1f\x7f-\uffff]/;
+const PUNYCODE_LABEL = /xn--/i;
+const PUNYCODE_LABELS = /xn--[a-z0-9-]+/gi;
 
-/** Whether a text spells a name only once an escape or another spelling is undone ("x_\\x7aorbalina" for "zorbalina"). */
+/** Whether a text spells a name only once an escape or another spelling is undone ("x_\\x7aorbalina" for "zorbalina", a host name's xn-- form). */
 export function spellsName(text: string, names: RegExp): boolean {
-  return MAY_SPELL.test(text) && nameReadings(text).some((r) => r.search(names) !== -1);
+  return (MAY_SPELL.test(text) || PUNYCODE_LABEL.test(text)) && nameReadings(text).some((r) => r.search(names) !== -1);
 }
 
 /**

@@ -238,6 +238,22 @@ describe("what the record quotes from sitting.json", () => {
     }
   });
 
+  it("a name the sitting taught in Cyrillic or Greek letters is found romanized, and one beyond ASCII in a host name's xn-- form: the file that keeps it is refused", () => {
+    const inbox = tempDir("clear-sitting-");
+    cpSync(path.join(PROJECT_ROOT, "examples", "sitting"), inbox, { recursive: true });
+    const payload = JSON.parse(readFileSync(path.join(inbox, "claude-code_pre_tool_use_2.1.261.1.json"), "utf8")) as Record<string, unknown>;
+    const cases: [string, string][] = [
+      ["C:\\Users\\\u0414\u043c\u0438\u0442\u0440\u0438\u0439\\proj", "D:\\src\\dmitry-petrov-site\\index.html"],
+      ["/home/\u03bd\u03af\u03ba\u03bf\u03c2/proj", "/srv/nikos-blog/index.html"],
+      ["/home/\u042e\u043b\u0438\u044f/proj", "/srv/yulia.dev/x"],
+      ["/home/m\u00fcller/proj", `/srv/${new URL("https://m\u00fcller.dev").hostname}/x`],
+    ];
+    cases.forEach(([cwd, kept], i) => writeFileSync(path.join(inbox, `claude-code_pre_tool_use_2.1.261.${i + 3}.json`), JSON.stringify({ ...payload, cwd, tool_input: { file_path: kept }, tool_name: "Read" })));
+    const r = clearJson(["substitute", inbox, "--out", path.join(tempDir("clear-out-"), "out")]);
+    const refused = (r.json.findings as { code: string; file?: string; pointer?: string }[]).filter((f) => f.code === "user-name-left");
+    cases.forEach((c, i) => expect(refused, c[1]).toContainEqual(expect.objectContaining({ file: `claude-code_pre_tool_use_2.1.261.${i + 3}.json`, pointer: "/tool_input/file_path" })));
+  });
+
   it("a name the sitting taught, written with its words apart or in base64 glued to other text, refuses the file that keeps it", () => {
     const inbox = tempDir("clear-sitting-");
     cpSync(path.join(PROJECT_ROOT, "examples", "sitting"), inbox, { recursive: true });

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { readBlobs, stagedChanges } from "../io/git.js";
-import { indexFiltersStarted } from "../io/git-filters.js";
+import { filteredPaths } from "../io/git-filters.js";
 import { foldedPath } from "../io/path-fold.js";
 import { gitTopLevel } from "../io/top-level.js";
 import { couldHoldPayload, payloadWords, type PayloadWords } from "../passes/raw-capture/prefilter.js";
@@ -22,23 +22,20 @@ const isLfsPointer = (b: Buffer): boolean => b.subarray(0, LFS_POINTER.length).e
 const under = (p: string, place: string): boolean => foldedPath(p) === place || foldedPath(p).startsWith(`${place}/`);
 
 /** True when the staged change is certainly clear of the gate's concerns; false means: run the whole gate. */
-export async function stagedIsPlainlyClear(cwd: string): Promise<boolean> {
+export function stagedIsPlainlyClear(cwd: string): boolean {
   const root = gitTopLevel(cwd);
   if (root === null || existsSync(path.join(root, "clear.config.json"))) return false;
   const changes = stagedChanges(root);
   if (changes.some((c) => PLACES.some((place) => under(c.path, place)) || c.path.endsWith(".json"))) return false;
   const brought = changes.filter((c) => c.status !== "D" && REGULAR.has(c.mode));
   if (changes.some((c) => c.status !== "D" && !REGULAR.has(c.mode))) return false;
-  // Which paths a filter stores is asked of a second git, which runs while the blobs are read.
-  const filtered = indexFiltersStarted(root, brought.map((c) => c.path));
-  // Should reading the blobs fail first, that git's failure is this one's (the whole gate runs).
-  filtered.catch(() => undefined);
   const blobs = readBlobs([...brought.map((c) => c.sha), ":clear.config.json"], root);
+  if (blobs.has(":clear.config.json")) return false;
   const words = bundledPayloadWords();
   // A Git LFS pointer stands for bytes this path does not read: the whole gate reads its object.
-  const plain = !blobs.has(":clear.config.json") && words !== null && brought.every((c) => blobs.has(c.sha) && !isLfsPointer(blobs.get(c.sha) as Buffer) && !couldHoldPayload(blobs.get(c.sha) as Buffer, words));
+  const plain = words !== null && brought.every((c) => blobs.has(c.sha) && !isLfsPointer(blobs.get(c.sha) as Buffer) && !couldHoldPayload(blobs.get(c.sha) as Buffer, words));
   // A path a filter stores (git-crypt, say) is bytes the filter wrote: the whole gate refuses it.
-  return (await filtered).size === 0 && plain;
+  return plain && filteredPaths(root, brought.map((c) => c.path), { index: true }).size === 0;
 }
 
 /** The signatures' member names from the bundled rules/payloads.json (never overlaid), read without a schema; null when it cannot be read. */

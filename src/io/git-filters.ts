@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { git, gitStarted, readBlobs } from "./git.js";
+import { git, readBlobs } from "./git.js";
 
 // A path whose attributes name a filter is stored as what the filter's clean side wrote (git-crypt's
 // ciphertext, say): bytes the payload check cannot read as what they are. Git LFS is the one filter
@@ -14,19 +14,11 @@ const READ_THROUGH = new Set(["lfs"]);
 /** Where the .gitattributes files are read from. */
 export type AttributeSource = { index: true } | { worktree: true } | { commit: string };
 
-const CHECK_ATTR = ["check-attr", "-z", "--stdin"];
-const pathsIn = (paths: string[]): string => `${paths.join("\0")}\0`;
-
 /** `git check-attr filter` for many paths at once: each path that names a filter the gate cannot read through, with its name. */
 function checkAttr(root: string, paths: string[], args: string[], env?: Record<string, string>): Map<string, string> {
-  if (paths.length === 0) return new Map();
-  return filtersIn(git([...CHECK_ATTR, ...args, "filter"], root, pathsIn(paths), env));
-}
-
-/** The filters of check-attr's "path\0attribute\0value\0" records that the gate cannot read through. */
-function filtersIn(answer: Buffer): Map<string, string> {
   const out = new Map<string, string>();
-  const fields = answer.toString("utf8").split("\0");
+  if (paths.length === 0) return out;
+  const fields = git(["check-attr", "-z", "--stdin", ...args, "filter"], root, `${paths.join("\0")}\0`, env).toString("utf8").split("\0");
   for (let i = 0; i + 2 < fields.length; i += 3) {
     const [file, value] = [fields[i] as string, fields[i + 2] as string];
     if (!["unspecified", "unset", "set", ""].includes(value) && !READ_THROUGH.has(value)) out.set(file, value);
@@ -60,12 +52,6 @@ export function filteredPaths(root: string, paths: string[], source: AttributeSo
   if (paths.length === 0) return new Map();
   if ("commit" in source) return commitFilters(root, paths, source.commit);
   return checkAttr(root, paths, "index" in source ? ["--cached"] : []);
-}
-
-/** What filteredPaths gives for the index's attributes, asked of a git started now: the caller reads blobs meanwhile. */
-export async function indexFiltersStarted(root: string, paths: string[]): Promise<Map<string, string>> {
-  if (paths.length === 0) return new Map();
-  return filtersIn(await gitStarted([...CHECK_ATTR, "--cached", "filter"], root, pathsIn(paths)));
 }
 
 /** Why a filtered path cannot be checked, said in a finding. */

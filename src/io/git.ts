@@ -1,6 +1,6 @@
 import { pushAll } from "../collections.js";
 import { GitError } from "../errors.js";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -23,28 +23,6 @@ export function git(args: string[], cwd: string, input?: string, env?: Record<st
     const stderr = (err as { stderr?: Buffer }).stderr?.toString().trim();
     throw new GitError(`git ${args[0]}: ${stderr || (err as Error).message}`);
   }
-}
-
-/**
- * git started now and answered later, so that the caller's next git runs beside it: its output,
- * or a GitError as `git` gives one. `input` is all it is given on its standard input.
- */
-export function gitStarted(args: string[], cwd: string, input: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("git", args, { cwd, env: GIT_ENV, stdio: ["pipe", "pipe", "pipe"] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (b: Buffer) => out.push(b));
-    child.stderr.on("data", (b: Buffer) => err.push(b));
-    child.on("error", (e) => reject(new GitError(`git ${args[0]}: ${e.message}`)));
-    child.on("close", (code, signal) => {
-      if (code === 0) resolve(Buffer.concat(out));
-      else reject(new GitError(`git ${args[0]}: ${Buffer.concat(err).toString().trim() || `stopped (${code ?? signal})`}`));
-    });
-    // A git that stops before reading all it was given is reported by its close.
-    child.stdin.on("error", () => undefined);
-    child.stdin.end(input);
-  });
 }
 
 /** git's answer, or null when git refuses (an unknown rev, no HEAD yet). */

@@ -20,12 +20,36 @@ export function kindOf(b: Uint8Array): "gzip" | "zlib" | null {
 export function inflated(bytes: Uint8Array, max = MAX_INFLATED): Inflated {
   const kind = kindOf(bytes);
   if (kind === null) return null;
+  // A stream cut short gives what it holds so far, as zcat prints it.
+  const options = { maxOutputLength: max, finishFlush: constants.Z_SYNC_FLUSH };
   try {
-    // A stream cut short gives what it holds so far, as zcat prints it.
-    return (kind === "gzip" ? gunzipSync : inflateSync)(bytes, { maxOutputLength: max, finishFlush: constants.Z_SYNC_FLUSH });
+    return (kind === "gzip" ? gunzipSync : inflateSync)(bytes, options);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") return "too large";
+  }
+  // gunzip reads what follows a member as another member, and fails on anything else (a tar's
+  // next block, bytes appended): the first member's own stream is read past its header.
+  const body = kind === "gzip" ? gzipBody(bytes) : null;
+  if (body === null) return null;
+  try {
+    return inflateRawSync(body, options);
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE" ? "too large" : null;
   }
+}
+
+/** A gzip member's deflate stream: what follows its header (the fixed ten bytes, and the extra field, name, comment and header check its flags say it has); null where the header runs past the bytes. */
+function gzipBody(b: Uint8Array): Uint8Array | null {
+  const flags = b[3] as number;
+  let at = 10;
+  if (flags & 4) at += 2 + ((b[at] ?? 0) | ((b[at + 1] ?? 0) << 8));
+  for (const bit of [8, 16]) {
+    if (!(flags & bit)) continue;
+    while (at < b.length && b[at] !== 0) at++;
+    at++;
+  }
+  if (flags & 2) at += 2;
+  return at < b.length ? b.subarray(at) : null;
 }
 
 /** How many streams deep compressed bytes are opened; bytes still compressed past it cannot be shown free of a payload. */

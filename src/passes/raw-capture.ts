@@ -344,21 +344,26 @@ function findPayload(text: string, check: RawCaptureCheck, spent: Spent): Payloa
 }
 
 /** Whether these bytes hold a payload of a known host; `unchecked` when a file is too large or too costly to read. */
-export function payloadIn(bytes: Uint8Array, check: RawCaptureCheck, inflations = 0): PayloadVerdict {
+/** What the streams found inside a file (not at its start) may inflate to, all told, at every level of one file's check. */
+interface Inflation {
+  left: number;
+}
+
+export function payloadIn(bytes: Uint8Array, check: RawCaptureCheck, inflations = 0, embedded: Inflation = { left: MAX_INFLATED }): PayloadVerdict {
   // Compressed bytes are read as what they inflate to, MAX_INFLATIONS streams deep; a stream that
   // inflates past the bound, or one still there at the last level, cannot be shown free of one.
   if (inflations >= MAX_INFLATIONS && stillCompressed(bytes)) return { unchecked: `it is compressed more than ${MAX_INFLATIONS} streams deep` };
   const inner = inflations < MAX_INFLATIONS ? inflated(bytes) : null;
   if (inner === "too large") return { unchecked: `it is compressed and inflates past ${MAX_INFLATED} bytes` };
   if (inner !== null) {
-    const verdict = payloadIn(inner, check, inflations + 1);
+    const verdict = payloadIn(inner, check, inflations + 1, embedded);
     // A line of the inflated text is no line of the file: the form says where it was found.
     if (verdict !== null) return "unchecked" in verdict ? verdict : { signature: verdict.signature, pointer: verdict.pointer, form: [verdict.form, "compressed"].filter(Boolean).join(", ") };
   }
-  const archive = archiveVerdict(bytes, check, inflations);
+  const archive = archiveVerdict(bytes, check, inflations, embedded);
   if (archive !== undefined) return archive;
-  const embedded = embeddedVerdict(bytes, check, inflations);
-  if (embedded !== undefined) return embedded;
+  const inside = embeddedVerdict(bytes, check, inflations, embedded);
+  if (inside !== undefined) return inside;
   // Text written as UTF-16 or UTF-32 is read as what it says, as well as byte for byte.
   for (const text of utf16Readings(bytes)) {
     const verdict = payloadText(text, check);
@@ -372,7 +377,7 @@ export function payloadIn(bytes: Uint8Array, check: RawCaptureCheck, inflations 
  * entry named by the capture grammar is a capture, as a file is), one level of nesting counted as
  * a stream. Undefined for any other bytes.
  */
-function archiveVerdict(bytes: Uint8Array, check: RawCaptureCheck, inflations: number): PayloadVerdict | undefined {
+function archiveVerdict(bytes: Uint8Array, check: RawCaptureCheck, inflations: number, embedded: Inflation): PayloadVerdict | undefined {
   const sealed = sealedKind(bytes);
   if (sealed !== null) return { unchecked: `it is ${sealed}-compressed, which the check cannot open` };
   const packed = packedHistory(bytes);
@@ -383,7 +388,7 @@ function archiveVerdict(bytes: Uint8Array, check: RawCaptureCheck, inflations: n
   if ("unchecked" in zip) return zip;
   for (const entry of zip.entries) {
     if (namedLikeCapture(entry.name, check)) return { signature: "the capture grammar", pointer: "", form: "an entry of a zip archive named <harness>_<event>_<version>.<n>.json" };
-    const verdict = payloadIn(entry.bytes, check, inflations + 1);
+    const verdict = payloadIn(entry.bytes, check, inflations + 1, embedded);
     if (verdict !== null) return "unchecked" in verdict ? verdict : { signature: verdict.signature, pointer: verdict.pointer, form: [verdict.form, "an entry of a zip archive"].filter(Boolean).join(", ") };
   }
   return null;
@@ -394,19 +399,21 @@ function archiveVerdict(bytes: Uint8Array, check: RawCaptureCheck, inflations: n
  * stream or a zip after a prefix), each read as a file of its own; a format the check cannot open
  * there is unchecked. Undefined where none holds a payload; a zip read whole is not read again.
  */
-function embeddedVerdict(bytes: Uint8Array, check: RawCaptureCheck, inflations: number): PayloadVerdict | undefined {
+function embeddedVerdict(bytes: Uint8Array, check: RawCaptureCheck, inflations: number, budget: Inflation): PayloadVerdict | undefined {
   const starts = embeddedStarts(bytes);
   if (starts === null) return { unchecked: `more than ${MAX_EMBEDDED} compressed streams or archives start inside it` };
   for (const e of starts) {
     if (e.kind === "zip" && isZip(bytes)) continue;
     if (e.kind === "sealed") return { unchecked: `${e.name} start ${e.at} bytes into it, which the check cannot open` };
     if (inflations >= MAX_INFLATIONS) return { unchecked: `it holds a compressed stream or an archive more than ${MAX_INFLATIONS} levels deep` };
-    const inner = e.kind === "gzip" ? inflated(bytes.subarray(e.at)) : localEntry(bytes, e.at);
-    if (inner === "too large") return { unchecked: `a stream ${e.at} bytes into it inflates past ${MAX_INFLATED} bytes` };
+    // What all of them inflate to, at every level, within the one bound: many streams cannot add up past it.
+    const inner = budget.left <= 0 ? "too large" : e.kind === "gzip" ? inflated(bytes.subarray(e.at), budget.left) : localEntry(bytes, e.at, budget.left);
+    if (inner === "too large") return { unchecked: `the streams inside it inflate past ${MAX_INFLATED} bytes` };
     if (inner === null) continue;
+    budget.left -= Buffer.isBuffer(inner) ? inner.length : inner.bytes.length;
     const where = `${e.kind === "gzip" ? "a gzip stream" : "a zip entry"} ${e.at} bytes into the file`;
     if (!Buffer.isBuffer(inner) && namedLikeCapture(inner.name, check)) return { signature: "the capture grammar", pointer: "", form: `${where}, named <harness>_<event>_<version>.<n>.json` };
-    const verdict = payloadIn(Buffer.isBuffer(inner) ? inner : inner.bytes, check, inflations + 1);
+    const verdict = payloadIn(Buffer.isBuffer(inner) ? inner : inner.bytes, check, inflations + 1, budget);
     if (verdict !== null) return "unchecked" in verdict ? verdict : { signature: verdict.signature, pointer: verdict.pointer, form: [verdict.form, where].filter(Boolean).join(", ") };
   }
   return undefined;

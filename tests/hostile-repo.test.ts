@@ -56,6 +56,14 @@ function acceptedRepo(): string {
   return root;
 }
 
+/** A raw capture committed with --no-verify on a new branch. */
+function rawOnBranch(root: string, branch: string): void {
+  g(root, "checkout", "-q", "-b", branch);
+  cpSync(path.join(SITTING, RAW), path.join(root, "data.json"));
+  g(root, "add", "data.json");
+  sneak(root, "raw on a branch");
+}
+
 function bareRemote(root: string, name = "origin"): string {
   const remote = tempDir(`clear-remote-${name}-`);
   execFileSync("git", ["init", "-q", "--bare"], { cwd: remote });
@@ -398,10 +406,7 @@ describe("pre-push checks what the destination lacks", () => {
     bareRemote(root, "origin");
     bareRemote(root, "fork");
     expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
-    g(root, "checkout", "-q", "-b", "feature");
-    cpSync(path.join(SITTING, RAW), path.join(root, "data.json"));
-    g(root, "add", "data.json");
-    sneak(root, "raw on a branch");
+    rawOnBranch(root, "feature");
     expect(g(root, "push", "-q", "--no-verify", "fork", "feature").code).toBe(0);
     g(root, "fetch", "-q", "fork");
     expect(g(root, "rev-parse", "refs/remotes/fork/feature").code).toBe(0);
@@ -417,10 +422,7 @@ describe("pre-push checks what the destination lacks", () => {
       g(root, "remote", "add", name, fork);
       if (fetch !== null) g(root, "config", `remote.${name}.fetch`, fetch);
       expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
-      g(root, "checkout", "-q", "-b", "feature");
-      cpSync(path.join(SITTING, RAW), path.join(root, "data.json"));
-      g(root, "add", "data.json");
-      sneak(root, "raw on a branch");
+      rawOnBranch(root, "feature");
       expect(g(root, "push", "-q", "--no-verify", name, "feature").code).toBe(0);
       g(root, "fetch", "-q", name);
       expect(g(root, "for-each-ref", "refs/remotes/origin/").out).toContain(g(root, "rev-parse", "feature").out.trim());
@@ -435,10 +437,7 @@ describe("pre-push checks what the destination lacks", () => {
       const root = acceptedRepo();
       const fetched = bareRemote(root, "origin");
       expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
-      g(root, "checkout", "-q", "-b", "leak");
-      cpSync(path.join(SITTING, RAW), path.join(root, "data.json"));
-      g(root, "add", "data.json");
-      sneak(root, "raw on a branch");
+      rawOnBranch(root, "leak");
       expect(g(root, "push", "-q", "--no-verify", "origin", "leak").code).toBe(0);
       g(root, "rm", "-q", "data.json");
       sneak(root, "taken out again");

@@ -1053,8 +1053,33 @@ const GLUED_TO_DIGITS = 3;
 /** Scripts written with no space between words: a name in one stands joined to the words around it ("<name>的项目", the name's project). */
 const UNSPACED_NAME = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc]{2,}$/u;
 
-/** What may stand between the letters of a name long enough to be found inside words: a login joins what a person writes apart (john.smith, John Smith, john-smith for johnsmith). */
-const BETWEEN_LETTERS = "[ ._-]?";
+// A login joins words a person writes apart: johnsmith is also "John Smith", "john.smith",
+// "smith_john", "j.smith". Where the words part is not known, every place that leaves each word
+// three letters or more is tried; such a form is found only as a word of its own (never inside
+// "get_handler" for "ethan"), while the name as written is found inside words as ever.
+/** What may join the words of a name: spaces, dots, dashes of any kind, an underscore, a comma and the like, three at most. */
+const JOIN = String.raw`[\s._\-\u2010-\u2015\u00b7\u30fb'\u2019+~:,|&/]{1,3}`;
+/** The fewest letters each word of a name parted so keeps. */
+const WORD_LETTERS = 3;
+/** The fewest letters of the word an initial stands before (j.smith). */
+const AFTER_INITIAL = 5;
+
+/** Names longer than this are no person's words: they are looked for as written only. */
+const MAX_PARTED = 32;
+
+/** A name of letters only, parted into two words at each place it can be, forward, reversed and as an initial before the rest, each as a word of its own. */
+function partedForms(form: string): string[] {
+  const letters = [...form];
+  if (letters.length > MAX_PARTED) return [];
+  const out: string[] = [];
+  for (let at = WORD_LETTERS; at <= letters.length - WORD_LETTERS; at++) {
+    const [first, last] = [escapeRegex(letters.slice(0, at).join("")), escapeRegex(letters.slice(at).join(""))];
+    out.push(`${first}${JOIN}${last}`, `${last}${JOIN}${first}`);
+    // Written with its mark only: an initial joined to the rest reads as a word ("a" and "rchive").
+    if (letters.length - at >= AFTER_INITIAL) out.push(`${escapeRegex(letters[0] as string)}${JOIN}${last}`);
+  }
+  return out.length === 0 ? [] : [String.raw`(?<!\p{L})(?:${out.join("|")})(?!\p{L})`];
+}
 
 /** One spelling of a name as a pattern, with the boundaries its length and letters allow. */
 function namePart(form: string): string {
@@ -1063,8 +1088,7 @@ function namePart(form: string): string {
   const length = [...form].length;
   const letters = form.match(/\p{L}/gu)?.length ?? 0;
   // alice2, xalice, alicesmith: a name this long inside a word is not there by chance.
-  if (length >= GLUED_ANYWHERE && letters === length) return [...form].map(escapeRegex).join(BETWEEN_LETTERS);
-  if (length >= GLUED_ANYWHERE && letters >= GLUED_TO_DIGITS) return body;
+  if (length >= GLUED_ANYWHERE && letters >= GLUED_TO_DIGITS) return [body, ...(letters === length ? partedForms(form) : [])].join("|");
   // ana2, 2ana: joined by digits, not letters; a name of hex letters only is what ids spell by chance.
   if (length >= GLUED_TO_DIGITS && letters === length && !/^[a-f]+$/i.test(form)) return String.raw`(?<!\p{L})${body}(?!\p{L})`;
   return String.raw`(?<![\p{L}\p{N}])${body}(?![\p{L}\p{N}])`;
@@ -1079,7 +1103,8 @@ function namePart(form: string): string {
 export function userNamePattern(users: string[]): RegExp | null {
   const forms = [...new Set(users.flatMap(nameForms))].filter((n) => n.length > 0);
   if (forms.length === 0) return null;
-  const encoded = [...new Set(forms.flatMap(base64Cores))].map(escapeRegex);
+  const encoded = [...new Set(forms.flatMap(encodedCores))].map(escapeRegex);
+  const roman = [...new Set(users.flatMap(romanized))].filter((r) => !forms.includes(r)).map(romanizedPart);
   forms.sort((a, b) => b.length - a.length);
   // A name longer than this (no account's is) overflows the engine's stack where it is looked for:
   // nothing could be proved clear of it, so nothing goes on. Where the sitting taught it is said
@@ -1088,34 +1113,56 @@ export function userNamePattern(users: string[]): RegExp | null {
   const tooLong = (): OutputError => new OutputError(`the sitting teaches a name of ${longest} characters, more than the ${MAX_NAME_CHARS} the tool can look for; nothing written`);
   if (longest > MAX_NAME_CHARS) throw tooLong();
   try {
-    return new RegExp([...forms.map(namePart), ...encoded].join("|"), "iu");
+    return new RegExp([...forms.map(namePart), ...roman, ...encoded].join("|"), "iu");
   } catch {
     throw tooLong();
   }
 }
 
-/** A name of this many bytes or more is also looked for in base64, glued to whatever was encoded with it. */
-const ENCODED_NAME = 5;
+// A name is also looked for encoded, glued to whatever was encoded with it: in hex from five
+// bytes, in base64 and base32 from seven. The pattern ignores letter case, so a base64 core matches
+// its every case: seven bytes give cores of eight characters or more, which random base64 (a
+// data URI in a fixture) holds by chance about once in 10^12 places. Past 64 bytes, no person's.
+const HEX_NAME = 5;
+const ENCODED_NAME = 7;
+const MAX_ENCODED = 64;
 
 /**
- * The characters of a name's base64 that do not depend on what was encoded beside it, at each of
- * the three offsets it may start at, as the name is written, capitalised and in capitals, in
- * base64 and base64url: found anywhere, a name encoded with other text (an id, a path, a version)
- * is found as it is when encoded alone. At least six characters each.
+ * The characters of a name's encodings that do not depend on what was encoded beside it, as the
+ * name is written, capitalised and in capitals: its hex, and its base64 (and base64url) and base32
+ * at each offset it may start at. Found anywhere, a name encoded with other text (an id, a path,
+ * a version) is found as it is when encoded alone. Six characters or more each.
  */
-function base64Cores(form: string): string[] {
-  const bytes = Buffer.from(form, "utf8");
-  if (bytes.length < ENCODED_NAME || UNSPACED_NAME.test(form)) return [];
+function encodedCores(form: string): string[] {
+  const size = Buffer.byteLength(form, "utf8");
+  if (size < HEX_NAME || size > MAX_ENCODED || UNSPACED_NAME.test(form)) return [];
   const cased = [...new Set([form, form.toLowerCase(), form.toUpperCase(), form.charAt(0).toUpperCase() + form.slice(1).toLowerCase()])];
   return cased.flatMap((f) => {
     const b = Buffer.from(f, "utf8");
-    return [0, 1, 2].flatMap((offset) => {
-      const text = Buffer.concat([Buffer.alloc(offset), b]).toString("base64");
-      // The first characters hold bits of what stood before; the last, of what follows.
-      const core = text.slice([0, 2, 3][offset], Math.floor(((offset + b.length) * 8) / 6));
+    // The first characters of an encoding at an offset hold bits of what stood before; the last, of what follows.
+    const base64 = [0, 1, 2].flatMap((offset) => {
+      const core = Buffer.concat([Buffer.alloc(offset), b]).toString("base64").slice(Math.ceil((offset * 8) / 6), Math.floor(((offset + b.length) * 8) / 6));
       return [core, core.replace(/\+/g, "-").replace(/\//g, "_")];
     });
+    const base32 = [0, 1, 2, 3, 4].map((offset) => base32Of(Buffer.concat([Buffer.alloc(offset), b])).slice(Math.ceil((offset * 8) / 5), Math.floor(((offset + b.length) * 8) / 5)));
+    return size < ENCODED_NAME ? [b.toString("hex")] : [b.toString("hex"), ...base64, ...base32];
   });
+}
+
+const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
+/** Bytes in base32 (RFC 4648), without padding. */
+function base32Of(bytes: Buffer): string {
+  let out = "";
+  let bits = 0;
+  let value = 0;
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    for (; bits >= 5; bits -= 5) out += BASE32[(value >>> (bits - 5)) & 31];
+    value &= (1 << bits) - 1;
+  }
+  return bits > 0 ? out + BASE32[(value << (5 - bits)) & 31] : out;
 }
 
 /** A folder's name after a separator, from where a sticky search starts. */
@@ -1161,21 +1208,30 @@ const joinedWords = (name: string): string | null => {
 // listed once; one written several ways gives each scheme its own.
 const ROMAN_COMMON: Record<string, string> = {
   а: "a", б: "b", в: "v", г: "g", д: "d", е: "e", ж: "zh", з: "z", и: "i", к: "k", л: "l", м: "m", н: "n", о: "o", п: "p", р: "r", с: "s", т: "t", у: "u", ф: "f", ц: "ts", ч: "ch", ш: "sh", ъ: "", ы: "y", ь: "", э: "e", і: "i", ґ: "g",
+  ђ: "dj", ћ: "c", љ: "lj", њ: "nj", џ: "dz", ј: "j", ѓ: "gj", ќ: "kj", ѕ: "dz",
   α: "a", β: "v", γ: "g", δ: "d", ε: "e", ζ: "z", η: "i", θ: "th", ι: "i", κ: "k", λ: "l", μ: "m", ν: "n", ξ: "x", ο: "o", π: "p", ρ: "r", σ: "s", ς: "s", τ: "t", φ: "f", ψ: "ps", ω: "o",
 };
 const ROMAN_SCHEMES: Record<string, string>[] = [
-  { ий: "y", ый: "y", й: "y", ё: "yo", х: "kh", щ: "shch", ю: "yu", я: "ya", ї: "yi", є: "ye", υ: "y", χ: "ch" },
-  { ий: "iy", ия: "ia", й: "y", ё: "e", х: "h", щ: "sch", ю: "yu", я: "ya", ї: "i", є: "e", υ: "i", χ: "h" },
-  { ий: "ij", й: "j", ё: "jo", х: "ch", щ: "schtsch", ю: "ju", я: "ja", ї: "ji", є: "je", υ: "u", χ: "kh" },
-  { ий: "ii", й: "i", ё: "e", х: "kh", щ: "shch", ю: "iu", я: "ia", ї: "i", є: "ie", υ: "y", χ: "ch" },
+  // English (BGN), Greek ELOT 743 (the passport scheme).
+  { ий: "y", ый: "y", й: "y", ё: "yo", х: "kh", щ: "shch", ю: "yu", я: "ya", ї: "yi", є: "ye", υ: "y", χ: "ch", αυ: "av", ευ: "ev", ου: "ou", γγ: "ng", μπ: "b", ντ: "d" },
+  { ий: "iy", ия: "ia", й: "y", ё: "e", х: "h", щ: "sch", ю: "yu", я: "ya", ї: "i", є: "e", υ: "i", χ: "h", αυ: "af", ευ: "ef", ου: "u" },
+  // German and Polish-style spellings; Greek as letters are written one for one.
+  { ий: "ij", й: "j", ё: "jo", х: "ch", щ: "schtsch", ю: "ju", я: "ja", ї: "ji", є: "je", υ: "u", χ: "kh", αυ: "au", ευ: "eu", φ: "ph" },
+  // ICAO (passports).
+  { ий: "ii", й: "i", ё: "e", х: "kh", щ: "shch", ю: "iu", я: "ia", ї: "i", є: "ie", υ: "y", χ: "ch", ευ: "ev", αυ: "av" },
+  // ISO 9 with its marks left out; Greeklish.
+  { ш: "s", щ: "sc", ч: "c", ж: "z", х: "h", ц: "c", й: "j", ё: "e", ю: "u", я: "a", є: "e", ї: "i", ђ: "đ", χ: "x", β: "b", υ: "i", ου: "ou" },
+  // Ukrainian (г as h, и as y) and Bulgarian (щ as sht, ъ as a).
+  { г: "h", и: "y", ий: "yi", й: "i", х: "kh", щ: "sht", ъ: "a", ю: "yu", я: "ya", ї: "yi", є: "ye" },
 ];
 const CYRILLIC_OR_GREEK = /[\p{Script=Cyrillic}\p{Script=Greek}]/u;
+const GREEK = /\p{Script=Greek}/u;
 
 /** A name in Cyrillic or Greek letters as each scheme writes it in Latin ones; none for another name. */
 function romanized(name: string): string[] {
   if (!CYRILLIC_OR_GREEK.test(name)) return [];
-  // Composed, so that й and ё stay letters of their own; an accent on another letter (Greek ί) is left out.
-  const plain = name.normalize("NFC").toLowerCase();
+  // Composed, so that й and ё stay letters of their own; a Greek letter's accent is left out (ύ in αύ is υ).
+  const plain = [...name.normalize("NFC").toLowerCase()].map((c) => (GREEK.test(c) ? c.normalize("NFKD").replace(/\p{M}/gu, "") : c)).join("");
   const letter = (scheme: Record<string, string>, c: string): string => {
     const base = c.normalize("NFKD").replace(/\p{M}/gu, "");
     return scheme[c] ?? ROMAN_COMMON[c] ?? scheme[base] ?? ROMAN_COMMON[base] ?? c;
@@ -1193,14 +1249,21 @@ function romanized(name: string): string[] {
   }))].filter((r) => r !== plain);
 }
 
-/** Every form of a name the scan looks for: its spellings, those as their letters read, those transliterated or romanized, and its words joined. */
+/** Every form of a name the scan looks for: its spellings, those as their letters read, those transliterated, and its words joined. */
 const nameForms = (name: string): string[] => {
   const joined = joinedWords(name);
   return [...nameSpellings(name), ...(joined === null ? [] : [joined])].flatMap((s) => {
     const t = transliterated(s);
-    return [...(t === s ? [s, plainLetters(s)] : [s, plainLetters(s), t, plainLetters(t)]), ...romanized(s)];
+    return t === s ? [s, plainLetters(s)] : [s, plainLetters(s), t, plainLetters(t)];
   });
 };
+
+/**
+ * A name romanized, as a pattern: a word of its own only (or joined to digits), never inside
+ * another word, since a romanized name is an ordinary word more often than the name as written
+ * (Роман as roman in "romance", Мария as maria in "mariadb").
+ */
+const romanizedPart = (form: string): string => String.raw`(?<!\p{L})${escapeRegex(form)}(?!\p{L})`;
 
 /** Why nothing is written where a home names an owner too long to look for: where it stands and its length, never its letters. */
 export function tooLongOwner(where: string, chars: number): OutputError {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { sha256Hex } from "./digest.js";
 import { OutputError, UsageError } from "./errors.js";
 import { finding, type Finding } from "./findings.js";
-import { userNamePattern, type HomeGrammar } from "./homes.js";
+import { nameReadings, userNamePattern, type HomeGrammar } from "./homes.js";
 import { offsetOf } from "./json/reader.js";
 import { HOME_OWNER_RULE } from "./scan-rules/home-owner.js";
 import { RulesError, validateAgainst } from "./io/load-rules.js";
@@ -200,9 +200,10 @@ function withoutHomes(text: string, grammar: HomeGrammar): string {
   return out;
 }
 
-/** Whether a text of words (a space in it: a path or an id has none) names a user beside other words. */
+/** Whether a text of words (a space in it: a path or an id has none) names a user beside other words, as written or as its letters read. */
 function namedBesideWords(text: string, names: RegExp): boolean {
-  return /\s/.test(text.trim()) && names.test(text) && text.replace(new RegExp(names.source, "giu"), "").trim() !== "";
+  if (!/\s/.test(text.trim())) return false;
+  return [text, ...nameReadings(text)].some((r) => names.test(r) && r.replace(new RegExp(names.source, "giu"), "").trim() !== "");
 }
 
 async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixtures: FixtureOut[], setting: Setting, options: LineOptions): Promise<Pick<Line, "fixtures" | "scan" | "batch">> {

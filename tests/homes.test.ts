@@ -458,13 +458,11 @@ describe("homes by position, end to end", () => {
     }
   });
 
-  it("the places an operating system gives each user outside a home (removable volumes, HPC scratch, mail, Nix profiles, profile shares, MSYS2) lose their owner, and a home on a volume loses its own", () => {
+  it("the places an operating system gives each user outside a home (removable volumes under /run/media, mail, Nix profiles, profile shares, MSYS2) lose their owner, and a home on a volume loses its own", () => {
     const other = "bertrandine";
     const places = [
-      [`/media/${user}/Data/proj`, "/media/user/Data/proj"],
       [`/run/media/${user}/Data/proj`, "/run/media/user/Data/proj"],
-      [`/media/${user}/Backup/home/${other}/notes`, "/media/user/Backup/home/user/notes"],
-      [`/scratch/${user}/proj`, "/scratch/user/proj"],
+      [`/run/media/${user}/Backup/home/${other}/notes`, "/run/media/user/Backup/home/user/notes"],
       [`/var/mail/${user}`, "/var/mail/user"],
       [`/etc/profiles/per-user/${user}/bin/zsh`, "/etc/profiles/per-user/user/bin/zsh"],
       [`\\\\fs01\\users$\\${user}\\proj`, "\\\\fs01\\users$\\user\\proj"],
@@ -473,13 +471,13 @@ describe("homes by position, end to end", () => {
     ];
     const dir = tempDir();
     places.forEach(([cwd], i) => write(dir, { [`codex_session_start_0_171_0.${i + 1}.json`]: { session_id: "s", hook_event_name: "SessionStart", cwd } }));
-    const slug = `/tmp/claude/-scratch-${user}-proj/s.jsonl`;
+    const slug = `/tmp/claude/-run-media-${user}-Data-proj/s.jsonl`;
     write(dir, { "codex_session_start_0_171_0.20.json": { session_id: "s", hook_event_name: "SessionStart", transcript_path: slug } });
     const out = path.join(tempDir(), "out");
     const r = clearJson(["substitute", dir, "--out", out]);
     expect(r.code, r.stderr).toBe(0);
     places.forEach(([cwd, cleared], i) => expect(JSON.parse(readFileSync(path.join(out, `codex_session_start_0_171_0.${i + 1}.json`), "utf8")).cwd, cwd).toBe(cleared));
-    expect(JSON.parse(readFileSync(path.join(out, "codex_session_start_0_171_0.20.json"), "utf8")).transcript_path).toBe("/tmp/claude/-scratch-user-proj/s.jsonl");
+    expect(JSON.parse(readFileSync(path.join(out, "codex_session_start_0_171_0.20.json"), "utf8")).transcript_path).toBe("/tmp/claude/-run-media-user-Data-proj/s.jsonl");
   });
 
   it("a Claude project slug of an owner with letters beyond ASCII or a space loses the whole owner, with or without a home beside it", () => {

@@ -221,11 +221,11 @@ describe("the record's parser", () => {
 describe("what the record quotes from sitting.json", () => {
   it("masks a home, and a given user name in a path or alone, and writes no words that name the user beside others (the rest may be the person too)", () => {
     const name = ["mar", "got"].join("");
-    const b64 = Buffer.from(`ran as ${name}`).toString("base64");
+    const hex = Buffer.from(name).toString("hex");
     const cases: [Record<string, string>, string[], string[]][] = [
       [{ driver: name, method: "by hand", hostBinary: `/home/${name}/bin/claude` }, ["- Driven by: `user`; how: `by hand`", "- Host binary: `/home/user/bin/claude`"], []],
-      [{ driver: `Margot Quillfeather`, method: `as ${name.split("").join(".")}`, hostBinary: `/opt/${name}-tools/claude` }, ["- Driven by: `[not written: it names a user the sitting taught]`; how: `[not written: it names a user the sitting taught]`", "- Host binary: `/opt/user-tools/claude`"], ["Quillfeather"]],
-      [{ driver: "the author", method: `notes ${b64}` }, ["how: `[not written: it names a user the sitting taught]`"], [b64]],
+      [{ driver: `Margot Quillfeather`, method: "as Mar Got", hostBinary: `/opt/${name}-tools/claude` }, ["- Driven by: `[not written: it names a user the sitting taught]`; how: `[not written: it names a user the sitting taught]`", "- Host binary: `/opt/user-tools/claude`"], ["Quillfeather"]],
+      [{ driver: "the author", method: `notes ${hex}` }, ["how: `[not written: it names a user the sitting taught]`"], [hex]],
     ];
     for (const [info, shown, hidden] of cases) {
       const root = repo();
@@ -238,6 +238,20 @@ describe("what the record quotes from sitting.json", () => {
     }
   });
 
+  it("a name's parted, reversed and romanized forms are found only as words of their own: ordinary paths that hold their letters across words stay clear", () => {
+    const inbox = tempDir("clear-sitting-");
+    cpSync(path.join(PROJECT_ROOT, "examples", "sitting"), inbox, { recursive: true });
+    const payload = JSON.parse(readFileSync(path.join(inbox, "claude-code_pre_tool_use_2.1.261.1.json"), "utf8")) as Record<string, unknown>;
+    const cases: [string, string][] = [
+      ["ethan", "/srv/src/get_handler.ts"], ["justin", "/srv/just-in-time/x"], ["ingrid", "/srv/in_grid.tsx"], ["allen", "/srv/call_end.go"],
+      ["logan", "/srv/log_analysis/x"], ["\u041c\u0430\u0440\u0438\u044f", "/etc/mysql/mariadb.conf.d/x"], ["\u0420\u043e\u043c\u0430\u043d", "/usr/share/fonts/romance/x"],
+      ["logana", "/srv/catalog_analysis/x"], ["maxima", "/srv/max_images/x"],
+    ];
+    cases.forEach(([owner, kept], i) => writeFileSync(path.join(inbox, `claude-code_pre_tool_use_2.1.261.${i + 3}.json`), JSON.stringify({ ...payload, cwd: `/home/${owner}/proj`, tool_input: { file_path: kept }, tool_name: "Read" })));
+    const r = clearJson(["substitute", inbox, "--out", path.join(tempDir("clear-out-"), "out")]);
+    expect((r.json.findings as { code: string }[]).filter((f) => f.code === "user-name-left")).toEqual([]);
+  });
+
   it("a name the sitting taught in Cyrillic or Greek letters is found romanized, and one beyond ASCII in a host name's xn-- form: the file that keeps it is refused", () => {
     const inbox = tempDir("clear-sitting-");
     cpSync(path.join(PROJECT_ROOT, "examples", "sitting"), inbox, { recursive: true });
@@ -246,6 +260,9 @@ describe("what the record quotes from sitting.json", () => {
       ["C:\\Users\\\u0414\u043c\u0438\u0442\u0440\u0438\u0439\\proj", "D:\\src\\dmitry-petrov-site\\index.html"],
       ["/home/\u03bd\u03af\u03ba\u03bf\u03c2/proj", "/srv/nikos-blog/index.html"],
       ["/home/\u042e\u043b\u0438\u044f/proj", "/srv/yulia.dev/x"],
+      ["/home/\u0413\u0440\u0438\u0433\u043e\u0440\u0456\u0439/proj", "/srv/hryhorii/x"],
+      ["/home/\u03a3\u03c4\u03b1\u03cd\u03c1\u03bf\u03c2/proj", "/srv/stavros/x"],
+      ["/home/\u0429\u0435\u0440\u0431\u0430\u043a\u043e\u0432/proj", "/srv/\u0161\u010derbakov/x"],
       ["/home/m\u00fcller/proj", `/srv/${new URL("https://m\u00fcller.dev").hostname}/x`],
     ];
     cases.forEach(([cwd, kept], i) => writeFileSync(path.join(inbox, `claude-code_pre_tool_use_2.1.261.${i + 3}.json`), JSON.stringify({ ...payload, cwd, tool_input: { file_path: kept }, tool_name: "Read" })));
@@ -259,12 +276,16 @@ describe("what the record quotes from sitting.json", () => {
     cpSync(path.join(PROJECT_ROOT, "examples", "sitting"), inbox, { recursive: true });
     const name = ["quill", "feather"].join("");
     const payload = JSON.parse(readFileSync(path.join(inbox, "claude-code_pre_tool_use_2.1.261.1.json"), "utf8")) as Record<string, unknown>;
-    const kept = ["/srv/docs/Quill Feather CV.pdf", "/srv/quill.feather/x", "/srv/quill_feather/x", `/srv/cache/x${Buffer.from(`/${name}/`).toString("base64url")}y`];
-    kept.forEach((p, i) => writeFileSync(path.join(inbox, `claude-code_pre_tool_use_2.1.261.${i + 3}.json`), JSON.stringify({ ...payload, cwd: `/home/${name}/proj`, tool_input: { file_path: p }, tool_name: "Read" })));
-    writeFileSync(path.join(inbox, "claude-code_pre_tool_use_2.1.261.9.json"), JSON.stringify({ ...payload, cwd: `/home/${name}/proj`, tool_use_id: `toolu_${Buffer.from(name).toString("base64")}` }));
+    const kept = [
+      "/srv/docs/Quill Feather CV.pdf", "/srv/quill.feather/x", "/srv/quill_feather/x", `/srv/cache/x${Buffer.from(`/${name}/`).toString("base64url")}y`,
+      "/srv/quill--feather/x", "/srv/Quill\u2013Feather/x", "/srv/feather.quill/x", "/srv/feather, quill/x", "/srv/q.feather/x",
+    ];
+    kept.forEach((p, i) => writeFileSync(path.join(inbox, `claude-code_pre_tool_use_2.1.261.${i + 10}.json`), JSON.stringify({ ...payload, cwd: `/home/${name}/proj`, tool_input: { file_path: p }, tool_name: "Read" })));
+    const ids = [`toolu_${Buffer.from(name).toString("base64")}`, `toolu_01${Buffer.from(name).toString("hex")}`, `toolu_01${Buffer.from(name.toUpperCase()).toString("hex")}`];
+    ids.forEach((id, i) => writeFileSync(path.join(inbox, `claude-code_pre_tool_use_2.1.261.${i + 30}.json`), JSON.stringify({ ...payload, cwd: `/home/${name}/proj`, tool_use_id: id })));
     const r = clearJson(["substitute", inbox, "--out", path.join(tempDir("clear-out-"), "out")]);
     const refused = (r.json.findings as { code: string; file?: string }[]).filter((f) => f.code === "user-name-left").map((f) => f.file);
-    for (const n of [3, 4, 5, 6, 9]) expect(refused, String(n)).toContain(`claude-code_pre_tool_use_2.1.261.${n}.json`);
+    for (const n of [...kept.map((_, i) => i + 10), ...ids.map((_, i) => i + 30)]) expect(refused, String(n)).toContain(`claude-code_pre_tool_use_2.1.261.${n}.json`);
     expect(refused).not.toContain("claude-code_pre_tool_use_2.1.261.1.json");
     expect(JSON.stringify(r.json)).not.toContain(name);
   });

@@ -582,7 +582,9 @@ describe("raw captures written in other forms", () => {
     // A CSV cell's doubled quotes opened again and again, and numbers that never make a list.
     const doubled = `hook_event_name {${'{""a'.repeat(500_000)}\n`;
     const numbers = `hook_event_name ${"1234567 ".repeat(500_000)}\n`;
-    for (const text of [layered, braces, glued, unclosed, doubled, numbers]) {
+    // One name given tens of thousands of times, in each reader that keeps every value of it.
+    const repeated = [`{${'"hook_event_name":0,'.repeat(50_000)}"a":1}`, `x:\n${"  hook_event_name: 0\n".repeat(40_000)}`, "hook_event_name = 0\n".repeat(40_000), `const a = {${"hook_event_name: 0,".repeat(40_000)}};`];
+    for (const text of [layered, braces, glued, unclosed, doubled, numbers, ...repeated]) {
       const verdict = payloadIn(Buffer.from(text), check);
       expect(verdict === null || "unchecked" in verdict).toBe(true);
     }

@@ -1,4 +1,5 @@
-import { constants, gunzipSync, inflateRawSync, inflateSync } from "node:zlib";
+import { isUtf8 } from "node:buffer";
+import { constants, inflateRawSync, inflateSync } from "node:zlib";
 
 // Compressed bytes (gzip, a zlib stream, a zip archive) as what they inflate to, up to a bound: the payload check
 // reads a compressed raw capture through here, and the scan the secrets compressed bytes hide.
@@ -20,28 +21,51 @@ export function kindOf(b: Uint8Array): "gzip" | "zlib" | null {
 export function inflated(bytes: Uint8Array, max = MAX_INFLATED): Inflated {
   const kind = kindOf(bytes);
   if (kind === null) return null;
-  // A stream cut short gives what it holds so far, as zcat prints it.
-  const options = { maxOutputLength: max, finishFlush: constants.Z_SYNC_FLUSH };
-  try {
-    return (kind === "gzip" ? gunzipSync : inflateSync)(bytes, options);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") return "too large";
+  if (kind === "gzip") {
+    const members = gzipMembers(bytes, max);
+    return members === null || members === "too large" ? members : members.bytes;
   }
-  // gunzip reads what follows a member as another member, and fails on anything else (a tar's
-  // next block, bytes appended): the first member's own stream is read past its header.
-  const body = kind === "gzip" ? gzipBody(bytes) : null;
-  if (body === null) return null;
   try {
-    return inflateRawSync(body, options);
+    // A stream cut short gives what it holds so far, as zcat prints it; what follows its end is not read.
+    return inflateSync(bytes, { maxOutputLength: max, finishFlush: constants.Z_SYNC_FLUSH });
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE" ? "too large" : null;
   }
 }
 
-/** A gzip member's deflate stream: what follows its header (the fixed ten bytes, and the extra field, name, comment and header check its flags say it has); null where the header runs past the bytes. */
-function gzipBody(b: Uint8Array): Uint8Array | null {
-  const flags = b[3] as number;
-  let at = 10;
+/**
+ * A gzip file's members, one after another as zcat reads them, each member's own stream read past
+ * its header and to its end: bytes after the last member (a tar's next block, anything appended)
+ * end the reading, where gunzip fails on them. With where the last member read ends; null where
+ * the first member gives nothing.
+ */
+export function gzipMembers(bytes: Uint8Array, max = MAX_INFLATED): { bytes: Buffer; end: number } | "too large" | null {
+  const parts: Buffer[] = [];
+  let [at, total] = [0, 0];
+  while (kindOf(bytes.subarray(at)) === "gzip") {
+    const body = gzipBodyAt(bytes, at);
+    if (body === null) break;
+    let read: { buffer: Buffer; engine: { bytesWritten: number } };
+    if (max - total <= 0) return "too large";
+    try {
+      read = inflateRawSync(bytes.subarray(body), { maxOutputLength: max - total, finishFlush: constants.Z_SYNC_FLUSH, info: true }) as unknown as typeof read;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE" || max - total <= 0) return "too large";
+      break;
+    }
+    parts.push(read.buffer);
+    total += read.buffer.length;
+    // Its stream, then the member's eight bytes of checksum and length.
+    at = body + read.engine.bytesWritten + 8;
+    if (read.engine.bytesWritten === 0) break;
+  }
+  return parts.length === 0 ? null : { bytes: Buffer.concat(parts), end: Math.min(at, bytes.length) };
+}
+
+/** Where a gzip member's deflate stream starts: after the fixed ten bytes, and the extra field, name, comment and header check its flags say it has; null where the header runs past the bytes. */
+function gzipBodyAt(b: Uint8Array, member: number): number | null {
+  const flags = b[member + 3] as number;
+  let at = member + 10;
   if (flags & 4) at += 2 + ((b[at] ?? 0) | ((b[at + 1] ?? 0) << 8));
   for (const bit of [8, 16]) {
     if (!(flags & bit)) continue;
@@ -49,7 +73,7 @@ function gzipBody(b: Uint8Array): Uint8Array | null {
     at++;
   }
   if (flags & 2) at += 2;
-  return at < b.length ? b.subarray(at) : null;
+  return at < b.length ? at : null;
 }
 
 /** How many streams deep compressed bytes are opened; bytes still compressed past it cannot be shown free of a payload. */
@@ -81,16 +105,17 @@ export function inflatedThrough(bytes: Uint8Array): Buffer | { unchecked: string
 // is refused as unchecked, never passed as bytes the check cannot read.
 
 /** The formats named by their first bytes that the check cannot open. */
+// Each magic in decimal: written in hex, the list read as one dump of bytes would start as xz's, and the check would refuse this file.
 const SEALED: { name: string; magic: number[] }[] = [
-  { name: "xz", magic: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00] },
-  { name: "bzip2", magic: [0x42, 0x5a, 0x68] },
-  { name: "zstd", magic: [0x28, 0xb5, 0x2f, 0xfd] },
-  { name: "7z", magic: [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c] },
-  { name: "rar", magic: [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07] },
-  { name: "lz4", magic: [0x04, 0x22, 0x4d, 0x18] },
-  { name: "lzip", magic: [0x4c, 0x5a, 0x49, 0x50] },
+  { name: "xz", magic: [253, 55, 122, 88, 90, 0] },
+  { name: "bzip2", magic: [66, 90, 104] },
+  { name: "zstd", magic: [40, 181, 47, 253] },
+  { name: "7z", magic: [55, 122, 188, 175, 39, 28] },
+  { name: "rar", magic: [82, 97, 114, 33, 26, 7] },
+  { name: "lz4", magic: [4, 34, 77, 24] },
+  { name: "lzip", magic: [76, 90, 73, 80] },
   // lzma(1)'s own format: its properties byte as every preset writes it, then a dictionary size (checked below).
-  { name: "lzma", magic: [0x5d, 0x00, 0x00] },
+  { name: "lzma", magic: [93, 0, 0] },
 ];
 
 const startsWith = (b: Uint8Array, magic: number[]): boolean => b.length >= magic.length && magic.every((m, i) => b[i] === m);
@@ -113,9 +138,6 @@ function lzmaDictionary(b: Uint8Array): boolean {
   return size >= 1 << 16 && size <= 1 << 30 && (size & (size - 1)) === 0;
 }
 
-/** The formats whose magic is long enough to be looked for anywhere in a file (an archive's member, after a prefix): a chance match is one in 2^48. */
-const SEALED_ANYWHERE = SEALED.filter((s) => s.magic.length >= 6);
-
 /** Git's packed history: a pack, or a bundle (its header, then a pack); its objects are zlib streams and deltas the check does not read. */
 const PACKED_HISTORY: { name: string; magic: Buffer }[] = [
   { name: "a git pack", magic: Buffer.from("PACK\0\0\0", "latin1") },
@@ -126,38 +148,54 @@ const PACKED_HISTORY: { name: string; magic: Buffer }[] = [
 const GZIP_MAGIC = Buffer.from([0x1f, 0x8b, 0x08]);
 /** More starts than this in one file cannot all be opened: the file cannot be shown free of a payload. */
 export const MAX_EMBEDDED = 256;
-
-/** Something compressed or packed that stands inside a file rather than at its start (in a tar, after a prefix). */
-export type Embedded = { kind: "gzip" | "zip"; at: number } | { kind: "sealed"; at: number; name: string };
-
 /** A tar holds each member's bytes from a block of this size. */
 const TAR_BLOCK = 512;
 
+/** Something compressed or packed that stands inside a file rather than at its start (in a tar, after a prefix). */
+export type Embedded = { kind: "gzip" | "zip" | "zlib"; at: number } | { kind: "sealed"; at: number; name: string };
+
 /**
- * Every place after the first byte where a gzip stream or a zip entry starts (a tar holds its
- * members at 512-byte blocks, a self-extracting zip or a log line puts bytes before one), and
- * where a format the check cannot open (by a magic of six bytes or more) or git's packed history
- * starts a tar's block: elsewhere a library that reads such a format holds its magic as a
- * constant, and is no archive. Null past MAX_EMBEDDED places.
+ * Every place after the first byte where a gzip stream or a zip entry starts (a self-extracting
+ * zip or a log line puts bytes before one), and every tar member whose bytes start as any other
+ * compressed format: a zlib stream, one the check cannot open, or git's packed history. A format's
+ * magic elsewhere is a constant in a library that reads it, no archive. Places inside the file's
+ * own gzip members (before `from`) are theirs. Null past MAX_EMBEDDED.
  */
-export function embeddedStarts(bytes: Uint8Array): Embedded[] | null {
+export function embeddedStarts(bytes: Uint8Array, from = 1): Embedded[] | null {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out: Embedded[] = [];
-  const each = (magic: Buffer, found: (at: number) => Embedded, block = 1): boolean => {
-    for (let at = b.indexOf(magic, 1); at !== -1; at = b.indexOf(magic, at + 1)) {
-      if (at % block !== 0) continue;
-      out.push(found(at));
-      if (out.length > MAX_EMBEDDED) return false;
-    }
-    return true;
-  };
-  const sealed = [...SEALED_ANYWHERE.map((x) => ({ name: `${x.name}-compressed bytes`, magic: Buffer.from(x.magic) })), ...PACKED_HISTORY];
-  const all =
-    each(GZIP_MAGIC, (at) => ({ kind: "gzip", at })) &&
-    each(LOCAL_HEADER, (at) => ({ kind: "zip", at })) &&
-    sealed.every((x) => each(x.magic, (at) => ({ kind: "sealed", at, name: x.name }), TAR_BLOCK));
-  return all ? out.sort((x, y) => x.at - y.at) : null;
+  for (let at = b.indexOf(GZIP_MAGIC, Math.max(from, 1)); at !== -1; at = b.indexOf(GZIP_MAGIC, at + 1)) if (gzipHeader(b, at)) out.push({ kind: "gzip", at });
+  for (let at = b.indexOf(LOCAL_HEADER, Math.max(from, 1)); at !== -1; at = b.indexOf(LOCAL_HEADER, at + 1)) out.push({ kind: "zip", at });
+  // A tar member's bytes start in the block after its header, which says "ustar" 257 bytes in.
+  for (let header = 0; header + TAR_BLOCK < b.length; header += TAR_BLOCK) {
+    const at = header + TAR_BLOCK;
+    if (at < from || b.toString("latin1", header + 257, header + 262) !== "ustar") continue;
+    const block = b.subarray(at);
+    const sealed = sealedKind(block) ?? packedHistory(block);
+    if (sealed !== null) out.push({ kind: "sealed", at, name: sealed.startsWith("a ") ? sealed : `${sealed}-compressed bytes` });
+    else if (kindOf(block) === "zlib") out.push({ kind: "zlib", at });
+  }
+  return out.length > MAX_EMBEDDED ? null : out.sort((x, y) => x.at - y.at);
 }
+
+/** The methods zip writers use (stored, deflate, deflate64, bzip2, LZMA, zstd, xz, JPEG, WavPack, PPMd, AES). */
+const ZIP_METHODS = new Set([0, 8, 9, 12, 14, 93, 95, 96, 97, 98, 99]);
+
+/**
+ * Whether a local header's fields read as a zip writer's: a version it needs, a method it knows, a
+ * name of printable text, and data that fits the bytes (or a size written after it). A library that
+ * reads zip holds the header's four bytes as a constant, with anything after them.
+ */
+function plausibleEntry(b: Buffer, at: number): boolean {
+  const [version, flags, method, size, nameLength] = [u16(b, at + 4), u16(b, at + 6), u16(b, at + 8), u32(b, at + 18), u16(b, at + 26)];
+  const start = at + 30 + nameLength + u16(b, at + 28);
+  const name = b.subarray(at + 30, at + 30 + nameLength);
+  const fits = size === 0 ? (flags & 8) !== 0 || start <= b.length : start + size <= b.length;
+  return version <= 63 && ZIP_METHODS.has(method) && nameLength > 0 && nameLength <= 1024 && isUtf8(name) && !/[\x00-\x1f\x7f]/.test(name.toString("utf8")) && fits;
+}
+
+/** Whether a gzip header's flags and extra flags read as a gzip writer's (no reserved bit; XFL 0, 2 or 4): a magic met by chance in other bytes mostly does not. */
+const gzipHeader = (b: Buffer, at: number): boolean => ((b[at + 3] ?? 255) & 224) === 0 && [0, 2, 4].includes(b[at + 8] ?? 255);
 
 /** Git's packed history at the start of the bytes: its name, else null. */
 export function packedHistory(b: Uint8Array): string | null {
@@ -170,16 +208,18 @@ export function packedHistory(b: Uint8Array): string | null {
  * size of zero (written after the data) reads the deflated stream to its end. Null where no entry
  * can be read there.
  */
-export function localEntry(bytes: Uint8Array, at: number, max = MAX_INFLATED): { name: string; bytes: Buffer } | "too large" | null {
+export function localEntry(bytes: Uint8Array, at: number, max = MAX_INFLATED): { name: string; bytes: Buffer } | { unchecked: string } | "too large" | null {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (at + 30 > b.length) return null;
-  const [method, size] = [u16(b, at + 8), u32(b, at + 18)];
+  const [flags, method, size] = [u16(b, at + 6), u16(b, at + 8), u32(b, at + 18)];
+  if (!plausibleEntry(b, at)) return null;
+  if ((flags & 1) !== 0) return { unchecked: `a zip entry ${at} bytes into it is encrypted` };
   const start = at + 30 + u16(b, at + 26) + u16(b, at + 28);
   const name = b.subarray(at + 30, at + 30 + u16(b, at + 26)).toString("utf8");
   if (start > b.length) return null;
   const data = size === 0 ? b.subarray(start) : b.subarray(start, start + size);
   if (method === 0) return { name, bytes: data };
-  if (method !== 8) return null;
+  if (method !== 8) return { unchecked: `a zip entry ${at} bytes into it is compressed by method ${method}, which the check does not read` };
   try {
     return { name, bytes: inflateRawSync(data, { maxOutputLength: max, finishFlush: constants.Z_SYNC_FLUSH }) };
   } catch (err) {

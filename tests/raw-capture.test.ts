@@ -201,6 +201,12 @@ describe("raw captures by content", () => {
       "a git bundle": [bundle, "a git bundle"],
       "a git pack": [pack, "a git pack"],
       "a git pack in a tar": [tarOf("objects.pack", pack), "a git pack start 512 bytes into it"],
+      "bzip2 in a tar": [tarOf("s.bz2", Buffer.concat([Buffer.from("BZh91AY&SY"), Buffer.alloc(64, 7)])), "bzip2-compressed bytes start 512 bytes into it"],
+      "a zip entry after a prefix compressed by bzip2 (method 12)": [Buffer.concat([Buffer.from("prefix"), zipOf([{ name: "s.json", bytes: payload }], false)]).fill(12, 6 + 8, 6 + 9), "method 12"],
+      "an encrypted zip entry after a prefix": [Buffer.concat([Buffer.from("prefix"), zipOf([{ name: "s.json", bytes: payload }], false)]).fill(1, 6 + 6, 6 + 7), "encrypted"],
+      // Many gzip headers sharing one stream: read a few, then no more.
+      // A gzip header, then a deflate block of a type that does not exist (0b11): it fails to inflate.
+      "seventeen gzip streams after prefixes that fail to inflate": [Buffer.concat(Array.from({ length: 17 }, () => [Buffer.from("x"), gzipSync(Buffer.from("a note")).subarray(0, 10), Buffer.from([7, 0, 0, 0, 0, 0, 0, 0])]).flat()), "more than 16"],
     };
     for (const [how, [bytes, said]] of Object.entries(unchecked)) {
       expect(payloadIn(bytes, check), how).toMatchObject({ unchecked: expect.stringContaining(said) });
@@ -211,6 +217,12 @@ describe("raw captures by content", () => {
     const many = Buffer.concat(Array.from({ length: 10 }, () => [Buffer.from("xx"), zeros]).flat());
     expect(payloadIn(many, check)).toEqual({ unchecked: `the streams inside it inflate past ${MAX_INFLATED} bytes` });
     expect(payloadIn(gzipSync(many), check)).toEqual({ unchecked: `the streams inside it inflate past ${MAX_INFLATED} bytes` });
+    // A gzip file of many members (a log rotated into one, bgzip's blocks) is read as zcat reads it, once; a zlib in a tar's member too.
+    expect(payloadIn(Buffer.concat(Array.from({ length: 300 }, (_, i) => gzipSync(Buffer.from(`log line ${i}\n`)))), check)).toBeNull();
+    expect(payloadIn(Buffer.concat(Array.from({ length: 40 }, (_, i) => gzipSync(Buffer.from(`log line ${i}\n`))).concat([gzipSync(payload)])), check)).toMatchObject({ signature: "hook-event-name" });
+    expect(payloadIn(tarOf("note.zz", deflateSync(payload)), check)).toMatchObject({ signature: "hook-event-name", form: expect.stringContaining("a zlib stream") });
+    // Text whose 512-byte blocks start as a zlib header would ("x^" and the like) holds no archive.
+    expect(payloadIn(Buffer.from("x^ plain words in a note. ".repeat(6000)), check)).toBeNull();
     // A tar of documents, and bytes that only hold a magic's first letters, hold none.
     expect(payloadIn(tarOf("notes.md", Buffer.from("# notes\nnothing here\n")), check)).toBeNull();
     expect(payloadIn(Buffer.from("the PACK of cards, # v2 of the notes"), check)).toBeNull();

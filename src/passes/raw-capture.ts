@@ -4,7 +4,7 @@ import { finding, type Finding } from "../findings.js";
 import type { HarnessCatalogue, PayloadRules } from "../types.js";
 import { CannotRead, decodedReadings, escapesUndone, numbersText, openings, type Reading } from "./raw-capture/decodings.js";
 import { literalObjects } from "./raw-capture/literal.js";
-import { embeddedStarts, inflated, isZip, localEntry, MAX_EMBEDDED, MAX_INFLATED, MAX_INFLATIONS, packedHistory, sealedKind, stillCompressed, zipEntries } from "../compressed.js";
+import { embeddedStarts, gzipMembers, inflated, isZip, kindOf, localEntry, MAX_EMBEDDED, MAX_INFLATED, MAX_INFLATIONS, packedHistory, sealedKind, stillCompressed, zipEntries } from "../compressed.js";
 import { couldHoldPayload, payloadWords, type PayloadWords } from "./raw-capture/prefilter.js";
 import { utf16Readings } from "./raw-capture/wide-text.js";
 import { tomlDocuments } from "./raw-capture/toml.js";
@@ -347,13 +347,17 @@ function findPayload(text: string, check: RawCaptureCheck, spent: Spent): Payloa
 /** What the streams found inside a file (not at its start) may inflate to, all told, at every level of one file's check. */
 interface Inflation {
   left: number;
+  /** Streams inside the file that failed to inflate so far. */
+  failed: number;
 }
 
-export function payloadIn(bytes: Uint8Array, check: RawCaptureCheck, inflations = 0, embedded: Inflation = { left: MAX_INFLATED }): PayloadVerdict {
+export function payloadIn(bytes: Uint8Array, check: RawCaptureCheck, inflations = 0, embedded: Inflation = { left: MAX_INFLATED, failed: 0 }): PayloadVerdict {
   // Compressed bytes are read as what they inflate to, MAX_INFLATIONS streams deep; a stream that
   // inflates past the bound, or one still there at the last level, cannot be shown free of one.
   if (inflations >= MAX_INFLATIONS && stillCompressed(bytes)) return { unchecked: `it is compressed more than ${MAX_INFLATIONS} streams deep` };
-  const inner = inflations < MAX_INFLATIONS ? inflated(bytes) : null;
+  // A gzip file is read member by member, as zcat reads it; where its members end, what follows is read as embedded.
+  const members = inflations < MAX_INFLATIONS && kindOf(bytes) === "gzip" ? gzipMembers(bytes) : null;
+  const inner = inflations >= MAX_INFLATIONS ? null : members === null ? inflated(bytes) : members === "too large" ? members : members.bytes;
   if (inner === "too large") return { unchecked: `it is compressed and inflates past ${MAX_INFLATED} bytes` };
   if (inner !== null) {
     const verdict = payloadIn(inner, check, inflations + 1, embedded);
@@ -362,7 +366,7 @@ export function payloadIn(bytes: Uint8Array, check: RawCaptureCheck, inflations 
   }
   const archive = archiveVerdict(bytes, check, inflations, embedded);
   if (archive !== undefined) return archive;
-  const inside = embeddedVerdict(bytes, check, inflations, embedded);
+  const inside = embeddedVerdict(bytes, check, inflations, embedded, members !== null && members !== "too large" ? members.end : 1);
   if (inside !== undefined) return inside;
   // Text written as UTF-16 or UTF-32 is read as what it says, as well as byte for byte.
   for (const text of utf16Readings(bytes)) {
@@ -394,26 +398,33 @@ function archiveVerdict(bytes: Uint8Array, check: RawCaptureCheck, inflations: n
   return null;
 }
 
+/** Streams inside one file that fail to inflate, all told, at every level: each may have cost a whole inflation. */
+const MAX_FAILED_READS = 16;
+
 /**
  * What starts compressed or packed inside the bytes rather than at their start (a tar's member, a
- * stream or a zip after a prefix), each read as a file of its own; a format the check cannot open
- * there is unchecked. Undefined where none holds a payload; a zip read whole is not read again.
+ * stream or a zip after a prefix), each read as a file of its own, within one inflation bound and
+ * MAX_FAILED_READS failures for the whole file; a format the check cannot open there is unchecked.
+ * Undefined where none holds a payload. A zip read whole, and a gzip file's own members, are not read again.
  */
-function embeddedVerdict(bytes: Uint8Array, check: RawCaptureCheck, inflations: number, budget: Inflation): PayloadVerdict | undefined {
-  const starts = embeddedStarts(bytes);
+function embeddedVerdict(bytes: Uint8Array, check: RawCaptureCheck, inflations: number, budget: Inflation, from: number): PayloadVerdict | undefined {
+  const starts = embeddedStarts(bytes, from);
   if (starts === null) return { unchecked: `more than ${MAX_EMBEDDED} compressed streams or archives start inside it` };
   for (const e of starts) {
     if (e.kind === "zip" && isZip(bytes)) continue;
     if (e.kind === "sealed") return { unchecked: `${e.name} start ${e.at} bytes into it, which the check cannot open` };
     if (inflations >= MAX_INFLATIONS) return { unchecked: `it holds a compressed stream or an archive more than ${MAX_INFLATIONS} levels deep` };
-    // What all of them inflate to, at every level, within the one bound: many streams cannot add up past it.
-    const inner = budget.left <= 0 ? "too large" : e.kind === "gzip" ? inflated(bytes.subarray(e.at), budget.left) : localEntry(bytes, e.at, budget.left);
+    const inner = budget.left <= 0 ? "too large" : e.kind === "zip" ? localEntry(bytes, e.at, budget.left) : inflated(bytes.subarray(e.at), budget.left);
     if (inner === "too large") return { unchecked: `the streams inside it inflate past ${MAX_INFLATED} bytes` };
+    // A stream that fails may have inflated almost to the bound first, uncounted: few are tried.
+    if (inner === null && ++budget.failed > MAX_FAILED_READS) return { unchecked: `more than ${MAX_FAILED_READS} streams start inside it and fail to inflate` };
     if (inner === null) continue;
-    budget.left -= Buffer.isBuffer(inner) ? inner.length : inner.bytes.length;
-    const where = `${e.kind === "gzip" ? "a gzip stream" : "a zip entry"} ${e.at} bytes into the file`;
+    if (!Buffer.isBuffer(inner) && "unchecked" in inner) return inner;
+    const where = `${e.kind === "zip" ? "a zip entry" : `a ${e.kind} stream`} ${e.at} bytes into the file`;
     if (!Buffer.isBuffer(inner) && namedLikeCapture(inner.name, check)) return { signature: "the capture grammar", pointer: "", form: `${where}, named <harness>_<event>_<version>.<n>.json` };
-    const verdict = payloadIn(Buffer.isBuffer(inner) ? inner : inner.bytes, check, inflations + 1, budget);
+    const read = Buffer.isBuffer(inner) ? inner : inner.bytes;
+    budget.left -= read.length;
+    const verdict = payloadIn(read, check, inflations + 1, budget);
     if (verdict !== null) return "unchecked" in verdict ? verdict : { signature: verdict.signature, pointer: verdict.pointer, form: [verdict.form, where].filter(Boolean).join(", ") };
   }
   return undefined;

@@ -1053,10 +1053,11 @@ const GLUED_TO_DIGITS = 3;
 /** Scripts written with no space between words: a name in one stands joined to the words around it ("<name>的项目", the name's project). */
 const UNSPACED_NAME = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc]{2,}$/u;
 
-// A login joins words a person writes apart: johnsmith is also "John Smith", "john.smith",
-// "smith_john", "j.smith". Where the words part is not known, every place that leaves each word
-// three letters or more is tried; such a form is found only as a word of its own (never inside
-// "get_handler" for "ethan"), while the name as written is found inside words as ever.
+// A login joins words a person writes apart: <first><last> is also "<First> <Last>",
+// "<first>.<last>", "<last>_<first>", "<f>.<last>". Where the words part is not known, every
+// place that leaves each word three letters or more is tried; such a form is found only as a word
+// of its own (never across two words of code, "get_handler"), while the name as written is found
+// inside words as ever.
 /** What may join the words of a name: spaces, dots, dashes of any kind, an underscore, a comma and the like, three at most. */
 const JOIN = String.raw`[\s._\-\u2010-\u2015\u00b7\u30fb'\u2019+~:,|&/]{1,3}`;
 /** The fewest letters each word of a name parted so keeps. */
@@ -1204,7 +1205,7 @@ const joinedWords = (name: string): string | null => {
 };
 
 // A name in Cyrillic or Greek letters is written in Latin ones too (a handle, a project, a site:
-// Дмитрий as dmitry), in the schemes people use: a letter written one way in all of them is
+// Cyrillic ий as y, iy, ij or ii), in the schemes people use: a letter written one way in all of them is
 // listed once; one written several ways gives each scheme its own.
 const ROMAN_COMMON: Record<string, string> = {
   а: "a", б: "b", в: "v", г: "g", д: "d", е: "e", ж: "zh", з: "z", и: "i", к: "k", л: "l", м: "m", н: "n", о: "o", п: "p", р: "r", с: "s", т: "t", у: "u", ф: "f", ц: "ts", ч: "ch", ш: "sh", ъ: "", ы: "y", ь: "", э: "e", і: "i", ґ: "g",
@@ -1261,7 +1262,7 @@ const nameForms = (name: string): string[] => {
 /**
  * A name romanized, as a pattern: a word of its own only (or joined to digits), never inside
  * another word, since a romanized name is an ordinary word more often than the name as written
- * (Роман as roman in "romance", Мария as maria in "mariadb").
+ * (a romanized name is often the start of a longer word, as a database's or a font's name).
  */
 const romanizedPart = (form: string): string => String.raw`(?<!\p{L})${escapeRegex(form)}(?!\p{L})`;
 
@@ -1290,7 +1291,7 @@ const SPREAD_BY_ESCAPES = new RegExp(`${CONTROL_ESCAPE.source}|${SPELT_APOSTROPH
  */
 export function nameReadings(text: string): string[] {
   const out = /[\\\x00-\x1f\x7f]/.test(text) ? [text.replace(SPREAD_BY, ""), text.replace(SPREAD_BY_ESCAPES, (m) => (m.endsWith("'") ? "'" : ""))] : [];
-  // A host name in its ASCII form (xn--mller-kva for müller), as a URL parser writes it.
+  // A host name in its ASCII form (an xn-- label for letters beyond ASCII), as a URL parser writes it.
   if (PUNYCODE_LABEL.test(text)) out.push(text.replace(PUNYCODE_LABELS, (label) => domainToUnicode(label) || label));
   const plain = plainLetters(text);
   if (plain !== text) out.push(plain);
@@ -1304,7 +1305,7 @@ const MAY_SPELL = /[\\%&\x00-\x1f\x7f-\uffff]/;
 const PUNYCODE_LABEL = /xn--/i;
 const PUNYCODE_LABELS = /xn--[a-z0-9-]+/gi;
 
-/** Whether a text spells a name only once an escape or another spelling is undone ("x_\\x7aorbalina" for "zorbalina", a host name's xn-- form). */
+/** Whether a text spells a name only once an escape or another spelling is undone ("\\x7a" for "z" in a file's name, a host name's xn-- form). */
 export function spellsName(text: string, names: RegExp): boolean {
   return (MAY_SPELL.test(text) || PUNYCODE_LABEL.test(text)) && nameReadings(text).some((r) => r.search(names) !== -1);
 }

@@ -356,8 +356,9 @@ export function payloadIn(bytes: Uint8Array, check: RawCaptureCheck, inflations 
   // inflates past the bound, or one still there at the last level, cannot be shown free of one.
   if (inflations >= MAX_INFLATIONS && stillCompressed(bytes)) return { unchecked: `it is compressed more than ${MAX_INFLATIONS} streams deep` };
   // A gzip file is read member by member, as zcat reads it; where its members end, what follows is read as embedded.
-  const members = inflations < MAX_INFLATIONS && kindOf(bytes) === "gzip" ? gzipMembers(bytes) : null;
-  const inner = inflations >= MAX_INFLATIONS ? null : members === null ? inflated(bytes) : members === "too large" ? members : members.bytes;
+  const gzip = inflations < MAX_INFLATIONS && kindOf(bytes) === "gzip";
+  const members = gzip ? gzipMembers(bytes) : null;
+  const inner = inflations >= MAX_INFLATIONS ? null : !gzip ? inflated(bytes) : members === null || members === "too large" ? members : members.bytes;
   if (inner === "too large") return { unchecked: `it is compressed and inflates past ${MAX_INFLATED} bytes` };
   if (inner !== null) {
     const verdict = payloadIn(inner, check, inflations + 1, embedded);
@@ -405,13 +406,13 @@ const MAX_FAILED_READS = 16;
  * What starts compressed or packed inside the bytes rather than at their start (a tar's member, a
  * stream or a zip after a prefix), each read as a file of its own, within one inflation bound and
  * MAX_FAILED_READS failures for the whole file; a format the check cannot open there is unchecked.
- * Undefined where none holds a payload. A zip read whole, and a gzip file's own members, are not read again.
+ * Undefined where none holds a payload. A gzip file's own members are not read again (a zip read
+ * whole through its directory never comes here: archiveVerdict has its verdict).
  */
 function embeddedVerdict(bytes: Uint8Array, check: RawCaptureCheck, inflations: number, budget: Inflation, from: number): PayloadVerdict | undefined {
   const starts = embeddedStarts(bytes, from);
   if (starts === null) return { unchecked: `more than ${MAX_EMBEDDED} compressed streams or archives start inside it` };
   for (const e of starts) {
-    if (e.kind === "zip" && isZip(bytes)) continue;
     if (e.kind === "sealed") return { unchecked: `${e.name} start ${e.at} bytes into it, which the check cannot open` };
     if (inflations >= MAX_INFLATIONS) return { unchecked: `it holds a compressed stream or an archive more than ${MAX_INFLATIONS} levels deep` };
     const inner = budget.left <= 0 ? "too large" : e.kind === "zip" ? localEntry(bytes, e.at, budget.left) : inflated(bytes.subarray(e.at), budget.left);

@@ -40,13 +40,17 @@ export function homeOwnerRule(grammar: HomeGrammar, names: RegExp | null, struct
   };
 }
 
-/** Each line of a text that spells a name through an escape the readings do not undo ("\\x7a" for "z", a shell's quoting), as its range: which characters spell it is not known. */
+/**
+ * Each line of a text that spells a name through an escape the readings do not undo ("\\x7a" for
+ * "z", a shell's quoting), as its range: which characters spell it is not known. A name the
+ * pattern finds as written is reported at its own place, and is not what makes a line spell one.
+ */
 function spelledLines(text: string, names: RegExp): [number, number][] {
   const out: [number, number][] = [];
   for (let at = 0; at < text.length; ) {
     const nl = text.indexOf("\n", at);
     const end = nl === -1 ? text.length : nl;
-    if (spellsName(text.slice(at, end), names)) out.push([at, end]);
+    if (spellsName(text.slice(at, end).replace(names, " "), names)) out.push([at, end]);
     at = end + 1;
   }
   return out;

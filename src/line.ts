@@ -10,6 +10,7 @@ import { HOME_OWNER_RULE } from "./scan-rules/home-owner.js";
 import { RulesError, validateAgainst } from "./io/load-rules.js";
 import { listCaptureDir, readCaptureEntries } from "./io/read-capture-dir.js";
 import { sittingShownFrom } from "./io/repo.js";
+import { isInside } from "./io/write-atomic.js";
 import { CONFIG_FILE, placesOf, repoPaths } from "./io/repo-tree.js";
 import type { Setting } from "./io/setting.js";
 import { inventoryContext, inventoryPass, unknownRecipes } from "./passes/inventory.js";
@@ -366,6 +367,21 @@ export interface RunResult {
   names: SittingNames;
 }
 
+/**
+ * No command but clear capture writes inside a capture folder: a run whose repository (its record,
+ * its lock) lies in the capture folder, or whose fixtures folder holds it or lies in it, is refused
+ * before anything is read or written. Real paths are compared, so a link or `..` hides nothing.
+ */
+async function refuseWritingInside(captureDir: string, root: string, layout: ReturnType<typeof repoPaths>, setting: Setting): Promise<void> {
+  const fixtures = path.join(root, layout.fixtures);
+  const clash = (await isInside(root, captureDir))
+    ? "the repository (its record and its lock) lies inside it"
+    : (await isInside(captureDir, fixtures)) || (await isInside(fixtures, captureDir))
+      ? `it and the fixtures folder (${layout.fixtures}) overlap`
+      : null;
+  if (clash !== null) throw new UsageError(`${setting.display.path(captureDir)}: ${clash}, and clear run would write there; no command writes inside a capture folder: name one outside the repository's fixtures, or a --root outside it`);
+}
+
 /** A link where the tool's own files stand, on disk, is refused before anything is read or written. */
 async function refuseLinks(root: string, layout: ReturnType<typeof repoPaths>): Promise<void> {
   const { places, above } = placesOf(layout);
@@ -404,6 +420,7 @@ function chosenOncePerEvent(captures: Capture[], choose: string[]): void {
 export async function clearIntoRepo(setting: Setting, root: string, captureDir: string | undefined, options: LineOptions = {}): Promise<RunResult> {
   const paths = repoPaths(setting.config);
   const [{ withRunLock }, { readRepoFile, writeRepoFiles }, { alreadyAccepted, withBatch }] = await Promise.all([import("./io/run-lock.js"), import("./io/write-repo.js"), import("./record/write.js")]);
+  await refuseWritingInside(captureDir ?? path.join(root, paths.capturesInbox), root, paths, setting);
   return withRunLock(root, async () => {
     await refuseLinks(root, paths);
     const line = await runLine(setting, captureDir ?? path.join(root, paths.capturesInbox), "record", options);

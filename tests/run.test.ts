@@ -50,6 +50,34 @@ describe("clear run", () => {
     expect(folderDigest(path.join(root, "captures-inbox"))).toBe(before);
   });
 
+  it("refuses, writing nothing anywhere, a capture folder that holds the repository or overlaps its fixtures folder", () => {
+    const base = tempDir("clear-overlap-");
+    const sitting = path.join(PROJECT_ROOT, "examples", "sitting");
+    const gitInit = (dir: string): string => (mkdirSync(dir, { recursive: true }), execFileSync("git", ["init", "-q"], { cwd: dir }), dir);
+    const cases: { captures: string; root: string }[] = [];
+    // The capture folder inside the fixtures folder, the fixtures folder itself, the repository itself, a folder above it.
+    for (const [name, within] of [["in-fixtures", "fixtures/claude-code"], ["fixtures", "fixtures"], ["root", ""]] as const) {
+      const root = gitInit(path.join(base, name));
+      cases.push({ captures: path.join(root, within), root });
+    }
+    const above = path.join(base, "above");
+    cases.push({ captures: above, root: gitInit(path.join(above, "repo")) });
+    // A link to the repository hides nothing: real paths are compared.
+    const linked = gitInit(path.join(base, "linked"));
+    for (const c of cases) cpSync(sitting, c.captures, { recursive: true });
+    cpSync(sitting, path.join(linked, "fixtures", "x"), { recursive: true });
+    execFileSync("ln", ["-s", path.join(linked, "fixtures", "x"), path.join(base, "link")]);
+    cases.push({ captures: path.join(base, "link"), root: linked });
+    for (const c of cases) {
+      const before = folderDigest(c.captures);
+      const r = clearJson(["run", c.captures, "--root", c.root]);
+      expect(r.code, c.captures).toBe(2);
+      expect(r.json.error).toMatch(/no command writes inside a capture folder/);
+      expect(folderDigest(c.captures), c.captures).toBe(before);
+      expect(existsSync(path.join(c.root, "CLEARANCE.md"))).toBe(false);
+    }
+  });
+
   it("a blocked sitting writes no fixture and a batch that says why", () => {
     const root = repo();
     writeFileSync(path.join(root, "captures-inbox", "claude-code_stop_2.1.261.1.json"), "{ broken");

@@ -65,27 +65,43 @@ export function withLatinWords(text: string): string {
   return text.replace(WORD_G, (word) => (/[A-Za-z]/.test(word) ? word.replace(OTHER_SCRIPT_LOOK_ALIKE_G, (c) => OTHER_SCRIPT_LOOK_ALIKES.get(c) as string) : word));
 }
 
-// A character above ASCII. A control of ASCII is kept: it ends a name, as a backspace a reading of
-// "C:\\Users\\<name>\\bin" decoded one level too far ("<name><BS>in") must.
-const CHANGES = /[^\x00-\x7f]/;
-const CHANGES_G = /[\ud800-\udbff][\udc00-\udfff]|[^\x00-\x7f]/g;
+// A terminal's control sequences show nothing (ls, fd and grep colour what they print): CSI (ESC [
+// or 0x9b, its parameters, intermediates and final: "\x1b[1;34m", "\x1b[38:5:196m", "\x1b[?25l";
+// 0x9b with one parameter at least, so that before a letter it is the invisible unit it is alone),
+// OSC (ESC ] or 0x9d up to BEL or ST: a title, a hyperlink), DCS, SOS, PM and APC up to ST, and ESC
+// with intermediates and a final ("\x1b(B", a character set chosen). One left open is no sequence.
+const TERMINAL_SEQUENCE = String.raw`(?:\x1b\[[\x30-\x3f]*|\x9b[\x30-\x3f]+)[\x20-\x2f]*[\x40-\x7e]|(?:\x1b\]|\x9d)[^\x07\x1b\x80-\x9f]*(?:\x07|\x1b\\|\x9c)|(?:\x1b[PX^_]|[\x90\x98\x9e\x9f])[^\x1b\x80-\x9f]*(?:\x1b\\|\x9c)|\x1b[\x20-\x2f]*[\x30-\x7e]`;
+const TERMINAL_SEQUENCE_G = new RegExp(TERMINAL_SEQUENCE, "g");
+const isTerminalSequence = (unit: string): boolean => unit.length > 1 && /^[\x1b\x90\x98\x9b\x9d-\x9f]/.test(unit);
+
+/** A text without the terminal's control sequences in it, as the terminal shows it. */
+export function withoutTerminalSequences(text: string): string {
+  return text.includes("\x1b") || /[\x90-\x9f]/.test(text) ? text.replace(TERMINAL_SEQUENCE_G, "") : text;
+}
+
+// A character above ASCII, or a terminal's control sequence. Any other control of ASCII is kept: it
+// ends a name, as a backspace a reading of "C:\\Users\\<name>\\bin" decoded one level too far
+// ("<name><BS>in") must.
+const CHANGES = /[^\x00-\x7f]|\x1b/;
+const CHANGES_G = new RegExp(`${TERMINAL_SEQUENCE}|[\\ud800-\\udbff][\\udc00-\\udfff]|[^\\x00-\\x7f]`, "g");
+const shownUnit = (unit: string): string => (isTerminalSequence(unit) ? "" : shownAs(unit));
 
 /** The text as it shows, without ranges; the text itself where it shows as written ("café", "中"). */
 export function shownText(text: string): string {
   if (!CHANGES.test(text)) return text;
   let changed = false;
   for (const m of text.matchAll(CHANGES_G)) {
-    if (shownAs(m[0]) === m[0]) continue;
+    if (shownUnit(m[0]) === m[0]) continue;
     changed = true;
     break;
   }
-  return withLatinWords(changed ? text.replace(CHANGES_G, shownAs) : text);
+  return withLatinWords(changed ? text.replace(CHANGES_G, shownUnit) : text);
 }
 
 /**
  * The reading of a text (its escape reading, or itself) as it shows; null where it shows as
  * written or holds nothing `wanted` finds. What shows nothing belongs to the unit before it, so that an owner read before a mark
- * or an invisible unit is replaced with it ("zoe\u0308").
+ * or an invisible unit is replaced with it ("zoe\u0308"); a terminal's sequence to the unit after it.
  */
 export function shownReading(text: string, reading: TextEscapeReading | null, wanted: RegExp): TextEscapeReading | null {
   const from = reading?.text ?? text;
@@ -93,23 +109,31 @@ export function shownReading(text: string, reading: TextEscapeReading | null, wa
   // Only a reading `wanted` finds something in is built (a home's root word).
   if (shown === from || !wanted.test(shown)) return null;
   const out: TextEscapeReading = { text: "", starts: [], ends: [] };
-  const put = (units: string, first: number, last: number): void => {
+  // Where a terminal's sequence began, that belongs to the unit after it: colour set before an owner is replaced with it, one reset after it is kept.
+  let leading: number | null = null;
+  const put = (units: string, first: number, last: number, before = false): void => {
     const start = reading === null ? first : (reading.starts[first] as number);
     const end = reading === null ? last + 1 : (reading.ends[last] as number);
-    if (units === "" && out.ends.length > 0) out.ends[out.ends.length - 1] = end;
+    if (units === "" && before) leading ??= start;
+    else if (units === "" && out.ends.length > 0) out.ends[out.ends.length - 1] = end;
+    if (units === "") return;
     out.text += units;
     for (let k = 0; k < units.length; k++) {
-      out.starts.push(start);
+      out.starts.push(leading ?? start);
       out.ends.push(end);
     }
+    leading = null;
   };
   let kept = 0;
   for (const m of from.matchAll(CHANGES_G)) {
     for (let k = kept; k < m.index; k++) put(from.charAt(k), k, k);
-    put(shownAs(m[0]), m.index, m.index + m[0].length - 1);
+    const terminal = isTerminalSequence(m[0]);
+    put(terminal ? "" : shownAs(m[0]), m.index, m.index + m[0].length - 1, terminal);
     kept = m.index + m[0].length;
   }
   for (let k = kept; k < from.length; k++) put(from.charAt(k), k, k);
+  // A sequence at the end belongs to the unit before it.
+  if (leading !== null && out.ends.length > 0) out.ends[out.ends.length - 1] = reading === null ? from.length : (reading.ends[from.length - 1] as number);
   out.text = withLatinWords(out.text);
   return out;
 }

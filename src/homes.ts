@@ -3,7 +3,7 @@ import { OutputError } from "./errors.js";
 import { lastAtOrBelow, pushAll } from "./collections.js";
 import { spellingsUndone } from "./name-spellings.js";
 import { ABOVE_ASCII_LETTER, INVISIBLE, MAY_HOLD_ESCAPE, textEscapeReading, undoTextEscapes, unreadEscapeEnd, unreadLeadEnd, type TextEscapeReading } from "./home-escapes.js";
-import { LOOK_ALIKE, LOOK_ALIKES, shownReading, shownText, withLatinWords } from "./home-shown.js";
+import { LOOK_ALIKE, LOOK_ALIKES, shownReading, shownText, withLatinWords, withoutTerminalSequences } from "./home-shown.js";
 import { escapeRegex } from "./regex.js";
 import type { HomeRules } from "./types.js";
 
@@ -480,7 +480,8 @@ interface WalkContext {
  * URL escaped them again ("%2561" is "a").
  */
 function spelledName(name: string): string {
-  let out = undoTextEscapes(name);
+  // A terminal's colours before or inside an owner ("\x1b[1m<name>") spell nothing of the name.
+  let out = withoutTerminalSequences(undoTextEscapes(name));
   for (let k = 0; k < 4 && /%[0-9A-Fa-f]{2}/.test(out); k++) out = out.replace(/%([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   return out;
 }

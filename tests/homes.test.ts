@@ -357,6 +357,40 @@ describe("a home as it shows", () => {
   });
 });
 
+describe("a home a terminal coloured (ls, fd, grep --color)", () => {
+  // Each terminal sequence that shows nothing, where a program's colours stand: CSI with ";" or ":"
+  // parameters or a private mark, CSI as one byte (0x9b), OSC (a title, a hyperlink) up to BEL or ST, a character set chosen.
+  const SEQUENCES = ["\u001b[1m", "\u001b[01;34m", "\u001b[38;2;255;0;0m", "\u001b[38:5:196m", "\u001b[?25l", "\u009b1m", "\u001b(B", "\u001b]0;title\u0007", "\u001b]8;;file:///x\u001b\\"];
+  const owner = ["tam", "sin"].join("");
+  const shapes = (q: string): string[] => [`/home/${q}${owner}${"\u001b[0m"}/x`, `${q}/home/${"\u001b[0m"}${q}${owner}/x`, `/home${q}/${owner}/x`, `${q}C:\\Users\\${q}${owner}\\x`];
+
+  it("is read as it shows: the owner is learned without the sequences, and they go with it; a reset after it is kept", () => {
+    for (const q of SEQUENCES) {
+      for (const text of shapes(q)) {
+        const learned = learnOwners([captureOf(JSON.stringify({ hook_event_name: "PostToolUse", tool_response: { stdout: text } }), "x.json", "claude-code", "post_tool_use")], grammar, rules.homes);
+        expect([...learned.keys()], JSON.stringify(text)).toContain(owner);
+        expect(grammar.realOwners(text).map((o) => text.slice(o.start, o.end).replace(/\u001b\[0m$/, "")).join(), JSON.stringify(text)).toMatch(new RegExp(`^(?:[^,]*${owner})$`));
+      }
+    }
+    const reset = `/home/${owner}${"\u001b[0m"}/x`;
+    expect(grammar.realOwners(reset).map((o) => reset.slice(o.start, o.end))).toEqual([owner]);
+  });
+
+  it("end to end: the name a coloured listing taught refuses the file that keeps it elsewhere, naming file and pointer", () => {
+    for (const q of SEQUENCES) {
+      const dir = tempDir();
+      const stdout = `${q}/home/${"\u001b[0m"}${q}${owner}${"\u001b[0m"}\n`;
+      writeFileSync(path.join(dir, "claude-code_post_tool_use_2.1.261.1.json"), JSON.stringify({ session_id: "s", cwd: "/srv/work", hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "ls -d /home/*" }, tool_response: { stdout }, tool_use_id: "toolu_01A" }));
+      writeFileSync(path.join(dir, "claude-code_pre_tool_use_2.1.261.1.json"), JSON.stringify({ session_id: "s", cwd: "/srv/work", hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: `/srv/shared/${owner}-notes.md` }, tool_use_id: "toolu_01B" }));
+      const out = path.join(tempDir(), "out");
+      const r = clearJson(["substitute", dir, "--out", out]);
+      expect(r.code, JSON.stringify(q)).toBe(1);
+      expect(findingsOf(r, "user-name-left").map((f) => [f.file, f.pointer]), JSON.stringify(q)).toContainEqual(["claude-code_pre_tool_use_2.1.261.1.json", "/tool_input/file_path"]);
+      expect(JSON.stringify(r.json)).not.toContain(owner);
+    }
+  });
+});
+
 describe("Claude Code's project slug of a home under another root", () => {
   it("is read, so a sitting recorded there clears (before, its own cwd taught the name and the slug was refused)", () => {
     const owner = ["zq", "vex"].join("");

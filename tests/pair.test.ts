@@ -180,6 +180,23 @@ describe("clear pair", () => {
     }
   });
 
+  it("an identifier holding a mailbox or a phone number, in any spelling, is starred in what pair prints", () => {
+    const user = ["wren", "abernathy"].join(".");
+    const ids = [`${user}@example.com`, `ref ${user}&#64;example.com`, `${user}\uff20example.com`, `mailto:${user}@corp.example.org`, "call +1 (555) 010-4477"];
+    for (const id of ids) {
+      const dir = sitting({
+        "claude-code_pre_tool_use_2_1_261.1.json": { session_id: S, hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: "/srv/x" }, tool_use_id: id },
+        "claude-code_post_tool_use_2_1_261.1.json": { session_id: S, hook_event_name: "PostToolUse", tool_name: "Read", tool_input: { file_path: "/srv/x" }, tool_use_id: id },
+      });
+      const { json } = pair(dir);
+      const human = clear(["pair", dir]).stdout;
+      for (const shown of [JSON.stringify(json), human]) {
+        expect(shown, id).not.toMatch(/wren|abernathy|555|4477/);
+        expect(shown, id).toContain("*****");
+      }
+    }
+  });
+
   it("skips and names invalid files, never fatal, and writes nothing", () => {
     const dir = sitting({
       "codex_pre_tool_use_0_153_0.1.json": { session_id: "s", turn_id: "t", tool_use_id: "c1" },

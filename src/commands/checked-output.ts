@@ -1,12 +1,13 @@
 import { offsetOf } from "../json/reader.js";
 import type { Setting } from "../io/setting.js";
+import { contactRanges } from "../passes/substitute/final-check.js";
 import { sittingNames, type SittingNames } from "../passes/substitute/index.js";
 import type { Capture } from "../types.js";
 
 // What a command prints of a sitting's values (pairing ids and reasons, the examples of a
 // substitution) is checked as a fixture is, before it is printed: every string of the result is
-// scanned, and each secret shape, home owner or known name (given, or taught by the sitting's home
-// paths) found in one is starred out, so the JSON and the human output, both made from the result,
+// scanned, and each secret shape, home owner, known name (given, or taught by the sitting's home
+// paths), mailbox or phone number found in one is starred out, so the JSON and the human output, both made from the result,
 // print none of it.
 
 /** The names a command that stops before substitution checks its output for: learned from its captures as substitution would. */
@@ -55,11 +56,14 @@ export async function checkedValue<T>(value: T, setting: Setting, names: Sitting
   const engine = sittingEngine(setting.rules, names);
   // The rules' reach is the scan's and run's to prove (their control); here they only star.
   const findings = await scanFindings([{ file: "output", text: joined }], engine, setting.display);
-  if (findings.length === 0) return value;
+  const spans = findings.map((f) => ({ start: offsetOf(joined, f.line, f.column), end: offsetOf(joined, f.endLine, f.endColumn) }));
+  // A mailbox or a phone number is a person's, as the final check refuses it in a fixture.
+  strings.forEach((text, i) => {
+    for (const r of contactRanges(text)) spans.push({ start: (at[i] as number) + r.start, end: (at[i] as number) + r.end });
+  });
+  if (spans.length === 0) return value;
   const chars = joined.split("");
-  for (const f of findings) {
-    for (let i = offsetOf(joined, f.line, f.column); i < offsetOf(joined, f.endLine, f.endColumn); i++) if (chars[i] !== "\n") chars[i] = "*";
-  }
+  for (const { start, end } of spans) for (let i = start; i < end; i++) if (chars[i] !== "\n") chars[i] = "*";
   const starred = chars.join("");
   const shown = new Map(strings.map((text, i) => [text, starred.slice(at[i] as number, (at[i] as number) + text.length)]));
   const copy = structuredClone(value);

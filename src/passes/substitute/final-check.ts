@@ -30,6 +30,18 @@ export function holdsContact(value: string): boolean {
   return holdsContactAsWritten(value) || nameReadings(value).some(holdsContactAsWritten);
 }
 
+/**
+ * Where a text holds a mailbox or a phone number, for starring what is printed: each one as written,
+ * or the whole text where only a reading of it holds one (which characters spell it is not known here).
+ */
+export function contactRanges(value: string): { start: number; end: number }[] {
+  if (!holdsContact(value)) return [];
+  const written = [...value.matchAll(new RegExp(MAILBOX.source, "gu")), ...value.matchAll(new RegExp(PHONE.source, "gu"))].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  let rest = value;
+  for (const w of written) rest = rest.slice(0, w.start) + " ".repeat(w.end - w.start) + rest.slice(w.end);
+  return written.length > 0 && !holdsContact(rest) ? written : [{ start: 0, end: value.length }];
+}
+
 export interface KnownNames {
   pattern: RegExp | null;
   /** Where each name was learned, by its lower-case spelling (never printed: only the place is). */

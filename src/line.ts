@@ -419,13 +419,14 @@ function chosenOncePerEvent(captures: Capture[], choose: string[]): void {
 /** `clear run`: the whole line, then the fixtures, their sidecars and the batch written, all or nothing, one run at a time. */
 export async function clearIntoRepo(setting: Setting, root: string, captureDir: string | undefined, options: LineOptions = {}): Promise<RunResult> {
   const paths = repoPaths(setting.config);
-  const [{ withRunLock }, { readRepoFile, writeRepoFiles }, { alreadyAccepted, withBatch }] = await Promise.all([import("./io/run-lock.js"), import("./io/write-repo.js"), import("./record/write.js")]);
+  const [{ withRunLock }, { readRepoFile, writeRepoFiles }, { alreadyAccepted, withBatch, readsBack }, { recordText }] = await Promise.all([import("./io/run-lock.js"), import("./io/write-repo.js"), import("./record/write.js"), import("./record/parse.js")]);
   await refuseWritingInside(captureDir ?? path.join(root, paths.capturesInbox), root, paths, setting);
   return withRunLock(root, async () => {
     await refuseLinks(root, paths);
     const line = await runLine(setting, captureDir ?? path.join(root, paths.capturesInbox), "record", options);
     const b = line.batch;
-    const existing = readRepoFile(root, paths.clearance)?.toString("utf8") ?? null;
+    const held = readRepoFile(root, paths.clearance);
+    const existing = held === null ? null : recordText(held, paths.clearance);
     const listed = b.listed;
     const result = { batch: b.id, fixtures: line.fixtures.map((f) => f.path), blockers: b.blockers, scan: line.scan, recordPath: paths.clearance, missing: line.inventory.missing.length, names: line.names };
     const files = line.fixtures.flatMap((f) => [{ path: f.path, bytes: f.bytes }, { path: f.sidecarPath, bytes: f.sidecar }]);
@@ -437,6 +438,7 @@ export async function clearIntoRepo(setting: Setting, root: string, captureDir: 
       return { ...result, alreadyAccepted: true, restored: restore.map((f) => f.path), replaced: null };
     }
     const next = withBatch(existing, b.text, paths.clearance);
+    readsBack(next.text, b.id, paths.clearance);
     await writeRepoFiles(root, [...files, { path: paths.clearance, bytes: Buffer.from(next.text) }]);
     return { ...result, alreadyAccepted: false, restored: [], replaced: next.replaced };
   });

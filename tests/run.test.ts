@@ -168,6 +168,59 @@ describe("clear run", () => {
   });
 });
 
+describe("a record run appends to", () => {
+  /** The example sitting again under another host version: a second batch of fixtures. */
+  const laterSitting = (): string => {
+    const dir = tempDir();
+    const from = path.join(PROJECT_ROOT, "examples", "sitting");
+    for (const name of readdirSync(from)) writeFileSync(path.join(dir, name.replace("2.1.261", "2.1.300")), readFileSync(path.join(from, name), "utf8").replace(/2\.1\.261/g, "2.1.300"));
+    return dir;
+  };
+  const acceptedRepo = (): { root: string; record: string; accepted: string } => {
+    const root = repo();
+    expect(clearJson(["run"], { cwd: root }).code).toBe(0);
+    accept(root);
+    const record = path.join(root, "CLEARANCE.md");
+    return { root, record, accepted: readFileSync(record, "utf8") };
+  };
+
+  it("in another encoding than UTF-8 is refused, naming it, and no byte of it changes; verify says so too", () => {
+    const later = laterSitting();
+    const { root, record, accepted } = acceptedRepo();
+    const encodings: Record<string, Buffer> = {
+      "UTF-16 with its byte order mark": Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(accepted, "utf16le")]),
+      "a Latin-1 note after ACCEPT": Buffer.concat([Buffer.from(accepted), Buffer.from("\nrevis\u00e9 par Zo\u00e9\n", "latin1")]),
+    };
+    for (const [what, bytes] of Object.entries(encodings)) {
+      writeFileSync(record, bytes);
+      const r = clearJson(["run", later], { cwd: root });
+      expect(r.code, what).toBe(2);
+      expect(r.json.error, what).toMatch(/CLEARANCE\.md: is (?:UTF-16|not UTF-8)/);
+      expect(readFileSync(record).equals(bytes), what).toBe(true);
+      expect(existsSync(path.join(root, "fixtures", "claude-code", "2.1.300")), what).toBe(false);
+      const v = clear(["verify"], { cwd: root });
+      expect(v.code, what).toBe(2);
+      expect(v.stderr, what).toMatch(/CLEARANCE\.md: is (?:UTF-16|not UTF-8)/);
+    }
+  });
+
+  it("with a comment or a code block left open at its end is refused before anything is written: the batch would not read as one", () => {
+    const later = laterSitting();
+    const { root, record, accepted } = acceptedRepo();
+    for (const open of ["\n<!-- notes from the review\n", "\n```text\nnotes\n", "\n~~~\n", "\n<pre>\n"]) {
+      writeFileSync(record, accepted + open);
+      const r = clearJson(["run", later], { cwd: root });
+      expect(r.code, open).toBe(2);
+      expect(r.json.error, open).toMatch(/opened at line \d+; close that block above it; the batch would be appended there, so nothing is written/);
+      expect(readFileSync(record, "utf8"), open).toBe(accepted + open);
+      expect(existsSync(path.join(root, "fixtures", "claude-code", "2.1.300")), open).toBe(false);
+    }
+    writeFileSync(record, accepted);
+    expect(clearJson(["run", later], { cwd: root }).code).toBe(0);
+    expect(readFileSync(record, "utf8").startsWith(accepted)).toBe(true);
+  });
+});
+
 describe("clear verify", () => {
   function accepted(): string {
     const root = repo();

@@ -98,7 +98,7 @@ export function guardedFromGit(root: string, layout: RepoLayout, source: string,
     links: sorted.links,
     notFiles: sorted.notFiles,
     record: null,
-    ...(record && { recordReading: recordReading(root, record.sha, layout.clearance, () => readRecordListing(bytesOf(record).toString("utf8"), layout.clearance)) }),
+    ...(record && { recordReading: recordReading(root, record.sha, layout.clearance, () => readRecordListing(bytesOf(record), layout.clearance)) }),
   };
 }
 
@@ -210,7 +210,7 @@ export async function guardedFromWorkingTree(root: string, layout: RepoLayout, i
     links: [...disk.links, ...inbox.links],
     notFiles: [...disk.notFiles, ...inbox.notFiles],
     record: null,
-    ...(record && { recordReading: recordReading(root, gitBlobId(record), layout.clearance, () => readRecordListing(Buffer.from(record).toString("utf8"), layout.clearance)) }),
+    ...(record && { recordReading: recordReading(root, gitBlobId(record), layout.clearance, () => readRecordListing(Buffer.from(record), layout.clearance)) }),
   };
 }
 

@@ -92,7 +92,7 @@ export function recordOf(repo: Repository, fixture: string | null): RecordIndex 
     const code = read.refused === "link" ? "link" : read.refused === "unreadable" ? "unreadable" : "record";
     throw new FixtureError(code, fixture, `${read.at} ${read.detail}; ${fixFor(read.refused, "the record is read only from a regular file")}`);
   }
-  const index = known?.bytes.equals(read.bytes) ? known.index : indexRecord(read.bytes.toString("utf8"), name, fixture);
+  const index = known?.bytes.equals(read.bytes) ? known.index : indexRecord(read.bytes, name, fixture);
   // A time ahead of this clock (another machine's, on a shared disk) is racy too, until this clock passes it.
   repo.record = { stamp, index, bytes: read.bytes, racy: readAt - Math.max(stat.mtimeMs, stat.ctimeMs) < RACY_MS };
   return index;

@@ -1,4 +1,4 @@
-import { holds, parseRecord, RecordError } from "../record/parse.js";
+import { holds, parseRecord, RecordError, recordText } from "../record/parse.js";
 import { FixtureError } from "./errors.js";
 
 // What CLEARANCE.md says of each path: every listing of it, batch by batch, and the one in force,
@@ -21,10 +21,10 @@ export interface RecordIndex {
 }
 
 /** The record's listings; a record in a shape the reader does not know is an error naming `fixture`, the one asked for. */
-export function indexRecord(text: string, file: string, fixture: string | null): RecordIndex {
+export function indexRecord(bytes: Uint8Array, file: string, fixture: string | null): RecordIndex {
   let batches;
   try {
-    batches = parseRecord(text, file).batches;
+    batches = parseRecord(recordText(bytes, file), file).batches;
   } catch (err) {
     if (err instanceof RecordError) throw new FixtureError("record", fixture, `${err.message}; until then no fixture counts as accepted`);
     throw err;

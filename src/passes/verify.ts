@@ -1,6 +1,6 @@
 import { pushAll } from "../collections.js";
 import { finding, type Finding } from "../findings.js";
-import { holds, parseRecord, RecordError, type ParsedBatch } from "../record/parse.js";
+import { holds, parseRecord, RecordError, recordText, type ParsedBatch } from "../record/parse.js";
 import type { RepoLayout } from "../types.js";
 
 // The one implementation of "accepted", for clear verify and the gate alike, over a tree read
@@ -48,11 +48,11 @@ export interface TreeToVerify {
 }
 
 /** The record read once: each batch whose digest holds lists its fixtures (a later listing of a path supersedes an earlier one). */
-export function readRecordListing(record: string, file: string): RecordReading {
+export function readRecordListing(record: string | Uint8Array, file: string): RecordReading {
   const listed = new Map<string, string>();
   const findings: Finding[] = [];
   try {
-    for (const b of parseRecord(record, file).batches) {
+    for (const b of parseRecord(typeof record === "string" ? record : recordText(record, file), file).batches) {
       if (b.accepted && !holds(b)) findings.push(finding("batch-edited", { file, line: b.line }, { id: b.id }));
       if (!holds(b)) continue;
       if (b.kit.named && b.kit.transports === 0) findings.push(finding("kit-not-quoted", { file, line: b.line }, { id: b.id }));

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { sha256Hex } from "../digest.js";
 import { RecordError } from "../errors.js";
 import { ACCEPT_WORD, MARKER_START, SHAPES } from "./grammar.js";
@@ -37,6 +38,19 @@ export interface ParsedRecord {
 }
 
 export { RecordError };
+
+/**
+ * A record's text from its bytes: UTF-8, as the tool writes it. Bytes of another encoding (saved as
+ * UTF-16 or Latin-1 by an editor) are an error naming the first byte that is not UTF-8: decoded
+ * they would read as other characters, and a batch appended to them would change the bytes before it.
+ */
+export function recordText(bytes: Uint8Array, file: string): string {
+  if (isUtf8(bytes)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  const utf16 = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+  const at = new TextDecoder("utf-8", { fatal: false }).decode(bytes).indexOf("\ufffd");
+  const said = utf16 ? "is UTF-16 (it starts with a UTF-16 byte order mark)" : `is not UTF-8${at >= 0 ? ` (a byte that is not UTF-8 near character ${at + 1})` : ""}`;
+  throw new RecordError(`${file}: ${said}; the tool reads and appends to a record in UTF-8 only: save it as UTF-8, as the tool wrote it`);
+}
 
 /** The digest of a batch body: the lines between its marker and its acceptance heading, joined by LF. */
 export function batchDigest(bodyLines: string[]): string {

@@ -1,4 +1,4 @@
-import { parseRecord, type ParsedBatch } from "./parse.js";
+import { parseRecord, RecordError, type ParsedBatch } from "./parse.js";
 
 // How a new batch joins the record: appended after everything already there, or in place of the
 // last batch when that one still awaits acceptance. A batch that carries ACCEPT (even one whose
@@ -24,6 +24,22 @@ export function withBatch(existing: string | null, batch: string, file: string):
   const eol = parsed.eol;
   const gap = /(\r\n|\n|\r){2}$/.test(keep) ? "" : /(\r\n|\n|\r)$/.test(keep) ? eol : `${eol}${eol}`;
   return { text: `${keep}${gap}${eol === "\n" ? batch : batch.replace(/\n/g, "\r\n")}`, replaced: pending ? (last as ParsedBatch).id : null };
+}
+
+/**
+ * A record about to be written reads back with the batch appended as its last batch, its digest
+ * holding; otherwise (a comment or a code block left open above it would swallow it) nothing is
+ * written, and the error names the line.
+ */
+export function readsBack(text: string, id: string, file: string): void {
+  let last: ParsedBatch | undefined;
+  try {
+    last = parseRecord(text, file).batches.at(-1);
+  } catch (err) {
+    if (err instanceof RecordError) throw new RecordError(`${err.message}; the batch would be appended there, so nothing is written`);
+    throw err;
+  }
+  if (last?.id !== id || last.digestClaimed !== last.digestActual) throw new RecordError(`${file}: the batch ${id} appended to it would not read back as its own batch (an open block above it?); nothing is written`);
 }
 
 /**

@@ -254,6 +254,21 @@ describe("clear verify", () => {
     expect(codes(root)).toMatchObject({ code: 1, codes: ["fixture-missing"], files: ["fixtures/claude-code/2.1.261/session_end.json"] });
   });
 
+  it("reads what `git add -A` would add: an untracked raw capture anywhere, or a place in another spelling, fails; an ignored one does not", () => {
+    const root = accepted();
+    const raw = readFileSync(path.join(root, "captures-inbox", "claude-code_pre_tool_use_2.1.261.1.json"));
+    for (const p of ["tests/data/pre.json", "claude-code_pre_tool_use_2.1.261.1.json", "Fixtures/claude-code/2.1.261/pre_tool_use.json"]) {
+      mkdirSync(path.dirname(path.join(root, p)), { recursive: true });
+      writeFileSync(path.join(root, p), raw);
+    }
+    const found = codes(root);
+    expect(found.code).toBe(1);
+    expect(found.files.filter((_, i) => found.codes[i] === "raw-capture-committed").sort()).toEqual(["Fixtures/claude-code/2.1.261/pre_tool_use.json", "claude-code_pre_tool_use_2.1.261.1.json", "tests/data/pre.json"]);
+    expect(found.codes).toContain("place-in-other-spelling");
+    writeFileSync(path.join(root, ".gitignore"), "tests/data/\nclaude-code_*.json\nFixtures/\n");
+    expect(codes(root).code).toBe(0);
+  });
+
   it("fails for a raw capture committed, and checks a commit's tree with --rev", () => {
     const root = accepted();
     execFileSync("git", ["add", "-f", "captures-inbox/claude-code_session_end_2.1.261.1.json", "fixtures", "CLEARANCE.md"], { cwd: root });

@@ -5,7 +5,7 @@ import { pushAll } from "../collections.js";
 import { guarded, type Command } from "../command.js";
 import { blocks, type Finding } from "../findings.js";
 import { lsIndex } from "../io/git.js";
-import { candidatesFromWorkingTree, guardedFromWorkingTree, inOtherSpelling, repoPaths } from "../io/repo-tree.js";
+import { candidatesFromWorkingTree, guardedFromWorkingTree, inOtherSpelling, repoPaths, untrackedPaths } from "../io/repo-tree.js";
 import { loadConfig, repoRoot, rulesDirFor } from "../io/repo.js";
 import type { Io } from "../types.js";
 import { verifyPass } from "../passes/verify.js";
@@ -62,10 +62,12 @@ async function run(argv: string[], io: Io): Promise<number> {
   } else if (values.rev !== undefined) findings = await checkTree(root, values.rev, judge, commitJudges(root, rulesDir, judge));
   else {
     const layout = repoPaths(config);
-    // The index is listed once: for places in another spelling, the inbox and the tracked files.
+    // The index is listed once: for places in another spelling, the inbox and the tracked files;
+    // what `git add -A` would add is read as well, as the next commit may hold it.
     const index = lsIndex([], root);
-    const otherSpelling = inOtherSpelling(index.map((e) => e.path), layout);
-    findings = await verifyPass({ guarded: await guardedFromWorkingTree(root, layout, index), candidates: await candidatesFromWorkingTree(root, layout, index), otherSpelling }, judge);
+    const untracked = untrackedPaths(root);
+    const otherSpelling = inOtherSpelling([...index.map((e) => e.path), ...untracked], layout);
+    findings = await verifyPass({ guarded: await guardedFromWorkingTree(root, layout, index), candidates: await candidatesFromWorkingTree(root, layout, index, untracked), otherSpelling }, judge);
     pushAll(findings, rewrittenInWorkingTree(root, layout));
   }
   unreadable(findings);

@@ -190,6 +190,11 @@ function lstatOrNull(p: string): ReturnType<typeof lstatSync> | null {
   }
 }
 
+/** The files `git add -A` would add: untracked, and not ignored. */
+export function untrackedPaths(root: string): string[] {
+  return git(["ls-files", "-z", "--others", "--exclude-standard"], root).toString("utf8").split("\0").filter(Boolean);
+}
+
 /** The tool's places as they stand on disk; the inbox as the index holds it (raw sittings land there, uncommitted). `index`, the whole index when already read. */
 export async function guardedFromWorkingTree(root: string, layout: RepoLayout, index?: TreeEntry[]): Promise<GuardedState> {
   const { above } = placesOf(layout);
@@ -220,10 +225,10 @@ function gitBlobId(bytes: Uint8Array): string {
 }
 
 /** Every tracked file outside the fixtures folder and the inbox, read from disk (links and missing files left out); one a filter stores, as unchecked. `index`, the whole index when already read. */
-export async function candidatesFromWorkingTree(root: string, layout: RepoLayout, index?: TreeEntry[]): Promise<Candidate[]> {
+export async function candidatesFromWorkingTree(root: string, layout: RepoLayout, index?: TreeEntry[], untracked: string[] = []): Promise<Candidate[]> {
   // A path in conflict stands in the index once per stage: it is read once.
   const tracked = index ? [...new Set(index.map((e) => e.path))] : git(["ls-files", "-z"], root).toString("utf8").split("\0").filter(Boolean);
-  const wanted = tracked.filter((p) => !under(p, layout.fixtures) && !under(p, layout.capturesInbox));
+  const wanted = [...tracked, ...untracked].filter((p) => !under(p, layout.fixtures) && !under(p, layout.capturesInbox));
   const filtered = filteredPaths(root, wanted, { worktree: true });
   const out: Candidate[] = [];
   for (const p of wanted) {

@@ -109,6 +109,19 @@ describe("clear scan", () => {
     expect(readFileSync(sarif, "utf8")).not.toContain(join(rules.secrets.rules[0]!.match[0]!).slice(0, 30));
   });
 
+  it("never says clean what it did not read: a FIFO or a device, named or in a folder, is not scanned, and the scan exits 1", () => {
+    const dir = tempDir();
+    execFileSync("mkfifo", [path.join(dir, "x.json")]);
+    writeFileSync(path.join(dir, "ok.json"), "{}");
+    for (const args of [[path.join(dir, "x.json")], [dir], ["/dev/null"]]) {
+      const r = clear(["scan", ...args, "--json"]);
+      expect(r.code, args[0]).toBe(1);
+      const out = JSON.parse(r.stdout) as { ok: boolean; skipped: { file: string; reason: string }[] };
+      expect(out.ok, args[0]).toBe(false);
+      expect(out.skipped.map((k) => k.reason), args[0]).toEqual(["not a regular file (a FIFO, a socket or a device); never read"]);
+    }
+  });
+
   it("prints no secret a file's name carries: the name is starred in the human output, --json and SARIF alike", () => {
     const dir = tempDir();
     const token = ["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"].join("");

@@ -36,7 +36,11 @@ async function inputsOf(paths: string[], io: Io, base: string, maxBytes: number,
     inside.add(file);
     return { file, repoPath };
   };
-  const skipped = [...listed.links.map((l) => ({ file: where(l).file, reason: "a symbolic link; never followed" })), ...listed.unlisted.map((u) => ({ file: where(u.folder).file, reason: u.reason }))];
+  const skipped = [
+    ...listed.links.map((l) => ({ file: where(l).file, reason: "a symbolic link; never followed" })),
+    ...listed.unlisted.map((u) => ({ file: where(u.folder).file, reason: u.reason })),
+    ...listed.others.map((o) => ({ file: where(o).file, reason: "not a regular file (a FIFO, a socket or a device); never read" })),
+  ];
   const inputs: ScanInput[] = [];
   for (const file of listed.files) {
     const read = readRegularFile(file, { maxFileBytes: maxBytes, maxDepth: 0 });

@@ -12,11 +12,13 @@ export interface Listed {
   missing: string[];
   /** Folders that could not be listed (no permission), with why. */
   unlisted: { folder: string; reason: string }[];
+  /** What is neither a file, a folder nor a link (a FIFO, a socket, a device): never read, so never said clean. */
+  others: string[];
 }
 
 /** Lists what stands at and under each path; folders named in `skipFolders` (node_modules, .git) are not entered. */
 export async function listFiles(paths: string[], cwd: string, skipFolders: ReadonlySet<string> = new Set()): Promise<Listed> {
-  const out: Listed = { files: [], links: [], missing: [], unlisted: [] };
+  const out: Listed = { files: [], links: [], missing: [], unlisted: [], others: [] };
   for (const given of paths) {
     const abs = path.resolve(cwd, given);
     const stat = await fs.lstat(abs).catch(() => null);
@@ -24,9 +26,11 @@ export async function listFiles(paths: string[], cwd: string, skipFolders: Reado
     else if (stat.isSymbolicLink()) out.links.push(abs);
     else if (stat.isFile()) out.files.push(abs);
     else if (stat.isDirectory()) await walk(abs, skipFolders, out);
+    else out.others.push(abs);
   }
   out.files = [...new Set(out.files)].sort();
   out.links = [...new Set(out.links)].sort();
+  out.others = [...new Set(out.others)].sort();
   return out;
 }
 
@@ -42,7 +46,9 @@ async function walk(root: string, skipFolders: ReadonlySet<string>, out: Listed)
       const at = path.join(folder, entry.name);
       if (entry.isSymbolicLink()) out.links.push(at);
       else if (entry.isFile()) out.files.push(at);
-      else if (entry.isDirectory() && !skipFolders.has(entry.name)) folders.push(at);
+      else if (entry.isDirectory()) {
+        if (!skipFolders.has(entry.name)) folders.push(at);
+      } else out.others.push(at);
     }
   }
 }

@@ -79,6 +79,8 @@ export type HarnessCatalogue = {
   displayName: string;
   /** The shape of this host's versions, dotted (a regular expression without anchors). A name whose version does not fit is not read as a capture. */
   versionPattern: string;
+  /** The member (a JSON pointer) in which every payload of this host names its event. A payload without a string there, or naming another event than its file name, is refused (event-mismatch). None where the host's payloads do not name their event. */
+  eventMember?: string;
   events: {
     event: string;
     stem: string;

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -275,6 +275,29 @@ describe("clear inventory", () => {
     expect(findings).toContainEqual(expect.objectContaining({ code: "unknown-event", file: "codex_made_up_event_0_153_0.1.json" }));
   });
 
+  it("refuses, in inventory and run alike, a payload of a host that names every event that names none, names it in no string, or names another", () => {
+    const cases: Record<string, unknown> = { "the member missing": undefined, "a number": 7, "null": null, "an array": ["SessionStart"], "an object": { event: "SessionStart" }, "another event": "Stop" };
+    const opencodePayload = { id: "ses_01ABC", type: "session.created", data: { sessionID: "ses_01ABC" } };
+    for (const [what, event] of Object.entries(cases)) {
+      for (const [harness, version] of [["claude-code", "2.1.261"], ["codex", "0.153.0"]]) {
+        const dir = tempDir();
+        const body = event === undefined ? { session_id: "s-1", cwd: "/tmp/project", source: "startup" } : { session_id: "s-1", cwd: "/tmp/project", hook_event_name: event, source: "startup" };
+        const file = `${harness}_session_start_${version}.1.json`;
+        writeFileSync(path.join(dir, file), JSON.stringify(body));
+        writeFileSync(path.join(dir, `${harness}_session_start_${version}.2.json`), JSON.stringify(opencodePayload));
+        const inv = clearJson(["inventory", dir]);
+        expect(inv.code, `${harness}, ${what}`).toBe(1);
+        const mismatched = (inv.json.findings as FindingRow[]).filter((f) => f.code === "event-mismatch").map((f) => [f.file, f.pointer]);
+        expect(mismatched, `${harness}, ${what}`).toEqual([[file, "/hook_event_name"], [`${harness}_session_start_${version}.2.json`, "/hook_event_name"]]);
+        const root = tempDir();
+        execFileSync("git", ["init", "-q"], { cwd: root });
+        const run = clearJson(["run", dir, "--root", root]);
+        expect(run.code, `${harness}, ${what}`).toBe(1);
+        expect(existsSync(path.join(root, "fixtures")), `${harness}, ${what}`).toBe(false);
+      }
+    }
+  });
+
   it("exits 2 on a folder that is not there or not a folder", () => {
     const dir = tempDir();
     const missing = clear(["inventory", path.join(dir, "nope")]);
@@ -356,8 +379,8 @@ describe("inventoryPass, called directly", () => {
     const sitting: Sitting = {
       dir: "/sitting",
       entries: [
-        readable("codex_session_start_0_153_0.1.json", '{"session_id":"s"}'),
-        readable("codex_session_start_0_153_0.3.json", '{"session_id":"s"}'),
+        readable("codex_session_start_0_153_0.1.json", '{"session_id":"s","hook_event_name":"SessionStart"}'),
+        readable("codex_session_start_0_153_0.3.json", '{"session_id":"s","hook_event_name":"SessionStart"}'),
         { kind: "unreadable", name: "codex_stop_0_153_0.1.json", size: 3, entryKind: "file", problem: { code: "invalid-json", message: "unexpected end", line: 1, column: 3 }, sha256: null },
         { kind: "unreadable", name: "codex_pre_tool_use_0_153_0.1.json", size: 0, entryKind: "symlink", problem: null, sha256: null },
       ],

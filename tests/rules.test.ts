@@ -199,8 +199,8 @@ const { createRequire } = await import("node:module"); console.log(JSON.stringif
     const root = tempDir();
     cpSync(BUNDLED_RULES_DIR, path.join(root, "rules"), { recursive: true });
     const sitting = tempDir();
-    writeFileSync(path.join(sitting, "codex_session_start_0_153_0.1.json"), JSON.stringify({ session_id: "s" }));
-    writeFileSync(path.join(sitting, "codex_pre_tool_use_0_153_0.1.json"), JSON.stringify({ session_id: "s" }));
+    writeFileSync(path.join(sitting, "codex_session_start_0_153_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart" }));
+    writeFileSync(path.join(sitting, "codex_pre_tool_use_0_153_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "PreToolUse" }));
     expect(clear(["inventory", sitting, "--root", root]).code).toBe(0);
     const file = path.join(root, "rules", "pairing", "codex.json");
     writeFileSync(file, JSON.stringify({ harness: "codex", scopes: [{ scope: "turn_id", pointers: [] }] }));

@@ -5,7 +5,7 @@ import type { Display } from "../display.js";
 import { finding, type Finding } from "../findings.js";
 import { placeOf, stringAt } from "../json/reader.js";
 import { isUnder, judgeRefusals, type EnvDumpPolicy } from "../refusals.js";
-import type { Capture, CaptureEntry, CaptureName, FieldInfo, Inventory, InventoryFile, MissingEvent, ReadProblem, Recipe, Rules, Sitting } from "../types.js";
+import type { Capture, CaptureEntry, CaptureName, FieldInfo, Inventory, InventoryFile, JsonDocument, MissingEvent, ReadProblem, Recipe, Rules, Sitting } from "../types.js";
 
 // Inventory: what a sitting holds, what its recipe expected, what is missing or broken.
 
@@ -68,14 +68,26 @@ function fieldFindings(capture: Capture, name: CaptureName, file: string, ctx: I
     if (!l.known) findings.push(finding("unknown-field", { file, pointer: ctx.display.pointer(l.pointer), ...placeOf(doc.text, l.start) }, { guess: l.class }));
   }
   pushAll(findings, refusals.refused);
-  const eventSpan = doc.spans.find((s) => s.pointer === "/hook_event_name" && s.kind === "string");
-  const said = eventSpan ? stringAt(doc.text, eventSpan.start, eventSpan.end) : undefined;
-  if (said !== undefined && name.hostEvent !== undefined && said !== name.hostEvent) {
-    // The payload's name is printed only when it is a catalogued event, never as raw text.
-    const catalogued = ctx.rules.harnesses.find((h) => h.harness === name.harness)?.events.some((e) => e.event === said);
-    findings.push(finding("event-mismatch", { file, pointer: "/hook_event_name" }, { named: name.hostEvent, payload: catalogued ? said : "an event the catalogue does not know" }));
-  }
+  const mismatch = eventMismatch(doc, name, file, ctx);
+  if (mismatch) findings.push(mismatch);
   return { fields, findings };
+}
+
+/**
+ * A payload that names another event than its file name; where the host names every payload's
+ * event (its catalogue's eventMember), also one that names none, or not in a string: such a file is
+ * another host's payload, or not a payload of this host's as it sent it.
+ */
+function eventMismatch(doc: JsonDocument, name: CaptureName, file: string, ctx: InventoryContext): Finding | null {
+  const harness = ctx.rules.harnesses.find((h) => h.harness === name.harness);
+  const pointer = harness?.eventMember ?? "/hook_event_name";
+  const span = doc.spans.find((s) => s.pointer === pointer);
+  const said = span?.kind === "string" ? stringAt(doc.text, span.start, span.end) : undefined;
+  if (name.hostEvent === undefined || said === name.hostEvent) return null;
+  // The payload's name is printed only when it is a catalogued event, never as raw text.
+  if (said !== undefined) return finding("event-mismatch", { file, pointer }, { named: name.hostEvent, payload: harness?.events.some((e) => e.event === said) ? said : "an event the catalogue does not know" });
+  if (harness?.eventMember === undefined) return null;
+  return finding("event-mismatch", { file, pointer }, { named: name.hostEvent, payload: span === undefined ? "nothing (the member is missing)" : `a ${span.kind}, not an event's name` });
 }
 
 /** Inventories one capture entry (companions are handled by the pipeline). */

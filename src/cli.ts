@@ -110,6 +110,8 @@ if (argv[0] === "capture" && argv[1] === "hook") {
       const frames = err instanceof Error ? (err.stack ?? "").split("\n").filter((l) => /^\s+at /.test(l)) : [];
       const text = [`${kind} (its message is not shown: it may quote a capture)`, ...frames].join("\n");
       processIo.stderr(`clear: internal error: ${await (await import("./said-back.js")).saidBack(text, argv)}\n`);
+      // Under --json, one JSON object still: the kind of error, never its message.
+      if (argv.includes("--json")) (await import("./render/json.js")).writeJson(processIo, { ok: false, error: `internal error (${kind})`, findings: [] });
       process.exitCode = 2;
     },
   );

@@ -210,6 +210,13 @@ describe("clear inventory", () => {
     const { code, json } = clearJson(["inventory", dir, "--max-file-bytes", "60"]);
     expect(code).toBe(1);
     expect((json.findings as FindingRow[]).filter((f) => f.code === "oversize").map((f) => f.file)).toEqual(["codex_pre_tool_use_0_153_0.1.json", "codex_session_start_0_153_0.1.json"]);
+    // A cap a single read cannot take (above 1 GiB) is a usage error, with one JSON object: never a crash on a file that large.
+    for (const cap of ["1073741825", "4294967296", "99999999999999999999"]) {
+      const r = clearJson(["inventory", dir, "--max-file-bytes", cap]);
+      expect(r.code, cap).toBe(2);
+      expect(r.json.error, cap).toMatch(/--max-file-bytes takes at most 1073741824 bytes/);
+    }
+    expect(clearJson(["inventory", dir, "--max-file-bytes", "1073741824"]).code).toBe(0);
   });
 
   it("flags fields no rule knows as notes with a guessed class", () => {

@@ -15,6 +15,8 @@ export interface ReadLimits {
 }
 
 export const DEFAULT_LIMITS: ReadLimits = { maxFileBytes: 8 * 1024 * 1024, maxDepth: 128 };
+/** The most a size cap may be (1 GiB; also clear.config.json's limit): a file is read whole, in one read, which Node bounds below 2 GiB. */
+export const MAX_FILE_BYTES_CAP = 1024 * 1024 * 1024;
 
 export { CaptureDirError };
 

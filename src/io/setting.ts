@@ -4,7 +4,7 @@ import { makeDisplay, type Display } from "../display.js";
 import { MAX_NAME_CHARS, tooLongName } from "../homes.js";
 import { loadRules } from "./load-rules.js";
 import { progressLine } from "./process-io.js";
-import { DEFAULT_LIMITS, type ReadLimits } from "./read-capture-dir.js";
+import { DEFAULT_LIMITS, MAX_FILE_BYTES_CAP, type ReadLimits } from "./read-capture-dir.js";
 import { loadConfig, repoRoot, rulesDirFor, withDeclarations, type ClearConfig } from "./repo.js";
 import type { Io, Rules } from "../types.js";
 
@@ -47,6 +47,7 @@ export function loadSetting(rootFlag: string | undefined, cwd: string, opts: { u
   const limits: ReadLimits = { maxFileBytes: config.limits?.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes, maxDepth: config.limits?.maxDepth ?? DEFAULT_LIMITS.maxDepth };
   if (opts.maxFileBytes !== undefined) {
     if (!/^[1-9][0-9]*$/.test(opts.maxFileBytes)) throw new UsageError("--max-file-bytes takes a whole number of bytes");
+    if (Number(opts.maxFileBytes) > MAX_FILE_BYTES_CAP) throw new UsageError(`--max-file-bytes takes at most ${MAX_FILE_BYTES_CAP} bytes (1 GiB): a capture is read whole, in one read`);
     limits.maxFileBytes = Number(opts.maxFileBytes);
   }
   for (const u of opts.users ?? []) if (/[\\/]/.test(u) || u.trim() === "") throw new UsageError("--user takes a user name without a path separator");

@@ -325,6 +325,20 @@ describe("clear substitute", () => {
     expect(JSON.stringify(r.json)).not.toContain(prefixed.slice(4, 16));
   });
 
+  it("Homebrew's own account under /home is nobody's; a home under eCryptfs or in a snapshot of /home loses its owner", () => {
+    const dir = tempDir();
+    const owner = ["tam", "sin"].join("");
+    const paths = [`/home/.ecryptfs/${owner}/.Private`, `/home/.snapshot/daily.0/${owner}/proj`, `/home/.zfs/snapshot/auto-1/${owner}/proj`, `/home/.snapshots/42/snapshot/${owner}/proj`];
+    paths.forEach((p, i) => write(dir, `claude-code_pre_tool_use_2_1_261.${i + 1}.json`, { session_id: "s", cwd: "/srv/work", hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: p }, tool_use_id: `toolu_${i}` }));
+    const brew = "/home/linuxbrew/.linuxbrew/Cellar/node/22.1.0/README.md";
+    write(dir, "claude-code_post_tool_use_2_1_261.1.json", { session_id: "s", cwd: `/home/${owner}/w`, hook_event_name: "PostToolUse", tool_name: "Read", tool_input: { file_path: brew }, tool_response: { file: { filePath: brew } }, tool_use_id: "toolu_9" });
+    const out = path.join(tempDir("clear-out-"), "cleared");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code, JSON.stringify(r.json.findings)).toBe(0);
+    paths.forEach((p, i) => expect(JSON.parse(readFileSync(path.join(out, `claude-code_pre_tool_use_2_1_261.${i + 1}.json`), "utf8")).tool_input.file_path).toBe(p.replace(owner, "user")));
+    expect(JSON.parse(readFileSync(path.join(out, "claude-code_post_tool_use_2_1_261.1.json"), "utf8")).tool_input.file_path).toBe(brew);
+  });
+
   it("a container's or a runner's account (node, vscode, codespace, runner) is nobody's home: its paths are kept, its name is no person's, and so is the runner's own under one", () => {
     const dir = tempDir();
     for (const account of ["node", "vscode", "codespace"]) {

@@ -173,6 +173,70 @@ describe("clear scan", () => {
   });
 });
 
+describe("a value a text assigns to a credential's name", () => {
+  // Built at run time: a value of no known key shape, and the pieces of a capture that keeps strings as they stand.
+  const value = ["R9SPofbci", "Ox9gy1CJd", "ObOIRpFqaDZeV7"].join("");
+  const aws = ["wJalrXUtnFEMI", "K7MDENGbPxRfiCY", "R9SPofbciO"].join("");
+  const capture = (cwd: string, toolUseId: string): string =>
+    JSON.stringify({ session_id: "5b0c7e9a-3f1d-4c2e-9a8b-1d2e3f4a5b6c", cwd, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: toolUseId });
+  const assigned: Record<string, string> = {
+    env: `p\nDB_PASSWORD=${value}\nAWS_SECRET_ACCESS_KEY=${aws}`,
+    export: `export OPENAI_API_KEY=${value}`,
+    flag: `--password=${value}`,
+    "flag apart": `deploy --token ${value}`,
+    yaml: `x\npassword: ${value}`,
+    toml: `x\npassword = "${value}"`,
+    "json in text": `cfg: {"client_secret": "${value}"}`,
+    authorization: `Authorization: token ${value}`,
+    "api key header": `X-Api-Key: ${value}`,
+    cookie: `Cookie: theme=dark; session=${value}`,
+    "url password": `redis://:${value}@cache:6379`,
+    dsn: `app:${value}@tcp(127.0.0.1:3306)/prod`,
+    "curl user": `curl -u admin:${value} https://example.com`,
+    element: `<password>${value}</password>`,
+  };
+  const nothing: Record<string, string> = {
+    reference: "password=${DB_PASSWORD} token=$GITHUB_TOKEN key: ${{ secrets.KEY }}",
+    placeholder: "password=<your-password> api_key=[redacted] secret=******** token=xxxxxxxxxxxxxxxx",
+    "the tool's own": "token=[env-dump-v1] password=[a secret shape, not written] secret=xxxxxxxxxxxx",
+    code: "apiKey: process.env.OPENAI_API_KEY; token = get_token(user1); secret_name: my-secret-v2; max_tokens=4096",
+    words: "password=changeme --token-file=/run/secrets/token postgres://user:password@localhost/db",
+  };
+
+  it("is found in an id, a path and their base64, and in a sitting's driver; the value is printed nowhere, JSON, SARIF or CLEARANCE.md", () => {
+    const dir = tempDir();
+    for (const [name, text] of Object.entries(assigned)) writeFileSync(path.join(dir, `${name}.json`), capture(`/srv/w/${text}`, "toolu_01"));
+    writeFileSync(path.join(dir, "id.json"), capture("/srv/w", `password=${value}`));
+    writeFileSync(path.join(dir, "base64.json"), capture("/srv/w", Buffer.from(JSON.stringify({ password: value })).toString("base64")));
+    for (const [name, text] of Object.entries(nothing)) writeFileSync(path.join(dir, `none ${name}.json`), capture(JSON.parse(`"/srv/w/${text}"`) as string, "toolu_01"));
+    const sarif = path.join(tempDir(), "out.sarif");
+    const r = clear(["scan", dir, "--json", "--sarif", sarif]);
+    const json = JSON.parse(r.stdout) as { findings: { file: string; rule: string; masked: string }[]; control: { red: boolean; rules: string[] } };
+    expect(json.control.red).toBe(true);
+    expect(json.control.rules).toContain("clear/sensitive-assignment");
+    const found = (name: string): string[] => json.findings.filter((f) => path.basename(f.file) === `${name}.json`).map((f) => f.rule);
+    for (const name of [...Object.keys(assigned), "id", "base64"]) expect(found(name), name).toContain("clear/sensitive-assignment");
+    expect(found("env").filter((rule) => rule === "clear/sensitive-assignment")).toHaveLength(2);
+    for (const name of Object.keys(nothing)) expect(found(`none ${name}`), name).toEqual([]);
+    for (const f of json.findings) expect(f.masked).toMatch(/^\*+$/);
+    const printed = [r.stdout, r.stderr, readFileSync(sarif, "utf8")].join("\n");
+    expect(printed).not.toContain(value.slice(0, 8));
+    expect(printed).not.toContain(aws.slice(0, 8));
+
+    const sitting = tempDir();
+    const repo = tempDir();
+    execFileSync("git", ["init", "-q", repo]);
+    execFileSync("git", ["-C", repo, "commit", "-q", "--allow-empty", "-m", "i"]);
+    writeFileSync(path.join(sitting, "sitting.json"), JSON.stringify({ driver: `ci with GITHUB_TOKEN=${value}`, method: "synthetic", versionLine: "2.1.261 (Claude Code)" }));
+    writeFileSync(path.join(sitting, "claude-code_pre_tool_use_2.1.261.1.json"), capture("/srv/w", "toolu_01AbCdEfGhIjKlMnOpQrStUv"));
+    const run = clear(["run", sitting, "--root", repo]);
+    expect(run.code).toBe(1);
+    const record = readFileSync(path.join(repo, "CLEARANCE.md"), "utf8");
+    expect(record).toContain("sensitive-assignment");
+    expect(record + run.stdout + run.stderr).not.toContain(value.slice(0, 8));
+  });
+});
+
 describe("what a finding shows of its value", () => {
   it("a key shape's fixed prefix, four characters at most; nothing of any other value; never any of a name", () => {
     expect(maskFound(join(["gh", "p_abcdefgh"]), false)).toEqual({ masked: "ghp_********", keyShape: true });

@@ -15,6 +15,7 @@ import { PRESET_KEYWORDS, presetKeywords } from "../scan-rules/preset-keywords.j
 import { MAX_LEVELS, placeAt, prepareSource, type SourceReadings } from "../scan-rules/readings.js";
 import { scanWordsIn } from "../scan-rules/scan-words.js";
 import { ownRules, type OwnRules } from "../scan-rules/runner.js";
+import { SENSITIVE_ASSIGNMENT_DESCRIPTION, SENSITIVE_ASSIGNMENT_RULE, sensitiveAssignmentRule } from "../scan-rules/sensitive-assignment.js";
 import { SENSITIVE_MEMBER_DESCRIPTION, SENSITIVE_MEMBER_RULE, sensitiveMemberRule } from "../scan-rules/sensitive-member.js";
 import type { JsonDocument, Rules, ScanFinding, ScanResult, ScanWaiver, SecretRules } from "../types.js";
 import { waive, type Found } from "./scan-waivers.js";
@@ -127,6 +128,7 @@ function planted(secrets: SecretRules): Planted[] {
     out.push({ rule: id, members: id === GCP ? (JSON.parse(example) as Record<string, string>) : { [`control ${id}`]: example } });
   }
   out.push({ rule: SENSITIVE_MEMBER_RULE, members: { password: plantedPassword() } });
+  out.push({ rule: SENSITIVE_ASSIGNMENT_RULE, members: { [`control ${SENSITIVE_ASSIGNMENT_RULE}`]: `export DB_PASSWORD=${plantedPassword()}` } });
   out.push({ rule: HOME_OWNER_RULE, members: { cwd: ["/home/", "control-owner", "/project"].join("") } });
   out.push({ rule: ESCAPE_DEPTH_RULE, members: { nested: tooDeepExample() } });
   return out;
@@ -156,6 +158,7 @@ function catalogueOf(secrets: SecretRules): RuleInfo[] {
       return { id: r.meta.id, description, kind: "secret", helpUri: r.meta.docs?.url };
     }),
     { id: SENSITIVE_MEMBER_RULE, description: SENSITIVE_MEMBER_DESCRIPTION, kind: "secret" },
+    { id: SENSITIVE_ASSIGNMENT_RULE, description: SENSITIVE_ASSIGNMENT_DESCRIPTION, kind: "secret" },
     { id: HOME_OWNER_RULE, description: HOME_OWNER_DESCRIPTION, kind: "name" },
     { id: ESCAPE_DEPTH_RULE, description: ESCAPE_DEPTH_DESCRIPTION, kind: "unreadable" },
   ];
@@ -166,6 +169,7 @@ export function scanEngine(secrets: SecretRules, grammar: HomeGrammar, names: Re
   const own = ownRules([
     ...secrets.rules.map((r) => ({ id: r.id, rule: patternRule(r) })),
     { id: SENSITIVE_MEMBER_RULE, rule: sensitiveMemberRule },
+    { id: SENSITIVE_ASSIGNMENT_RULE, rule: sensitiveAssignmentRule },
     { id: HOME_OWNER_RULE, rule: homeOwnerRule(grammar, names, structure) },
     { id: ESCAPE_DEPTH_RULE, rule: escapeDepthRule },
   ]);
@@ -245,14 +249,17 @@ async function hitsOf(text: string, engine: ScanEngine, isControl = false, docum
 
 const kindOf = (rule: string): number => (rule === HOME_OWNER_RULE ? 1 : rule === ESCAPE_DEPTH_RULE ? 2 : 0);
 
-/** One hit per secret per place: overlapping hits of one kind (secrets, names) become the widest. */
+/** A value a text assigns to a credential's name is named by its shape where a shape rule knows it too. */
+const byContext = (h: Hit): number => (h.rule === SENSITIVE_ASSIGNMENT_RULE ? 1 : 0);
+
+/** One hit per secret per place: overlapping hits of one kind (secrets, names) become the widest, a shape's before a name's context. */
 export function onePerPlace(hits: Hit[]): Hit[] {
   const sorted = [...hits].sort((a, b) => kindOf(a.rule) - kindOf(b.rule) || a.start - b.start || b.end - a.end);
   const out: Hit[] = [];
   let cluster: Hit[] = [];
   const close = (): void => {
     if (cluster.length === 0) return;
-    const widest = [...cluster].sort((a, b) => b.end - b.start - (a.end - a.start) || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0))[0] as Hit;
+    const widest = [...cluster].sort((a, b) => byContext(a) - byContext(b) || b.end - b.start - (a.end - a.start) || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0))[0] as Hit;
     out.push(widest);
     cluster = [];
   };

@@ -38,6 +38,8 @@ export interface ScannedString {
   tooDeep: boolean;
   /** What an encoding in a string spells (encoded.ts): its reading is never the raw text, in JSON or out of it. */
   encoded?: true;
+  /** It holds a JSON document, whose own strings are read one by one after it. */
+  holdsDocument?: true;
 }
 
 export interface SourceReadings {
@@ -171,6 +173,7 @@ function readDocument(doc: JsonDocument, toRaw: (i: number) => number, outer: Ra
     const inner = level < MAX_LEVELS && looksLikeDocument(first.text) ? parse(first.text) : null;
     if (inner) {
       into.documents.add(s);
+      s.holdsDocument = true;
       readDocument(inner, first.rawAt, place, level + 1, into);
     } else if (escaped && level >= MAX_LEVELS && first.text.includes("\\")) s.tooDeep = true;
     else if (escaped) deeperReadings(s, level + 1);

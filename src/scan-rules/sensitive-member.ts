@@ -20,12 +20,13 @@ const CAMEL_KEY = /[a-z0-9]Key(?:$|[A-Z_])/;
  * `public_key` stays and `public_key_secret` does not.
  */
 const NAMED_FOR_AN_INDEX = /(?:public|idempotency|idempotent|cache|partition|sort|primary|foreign|row|object|lookup|dedupe?|routing|index|cursor|i18n|translation|locale|hot|unique|composite|shard|bucket)[_.-]?key(?![a-z])|(?:page|next[_.-]?page|continuation|sync|pagination)[_.-]?token(?![a-z])/gi;
-const sensitive = (member: string): boolean => {
+/** Whether a name names a credential: the vocabulary of members, of settings and of names a text assigns to (sensitive-assignment.ts). */
+export const sensitive = (member: string): boolean => {
   const judged = member.replace(NAMED_FOR_AN_INDEX, " ");
   return MEMBER.test(judged) || CAMEL_KEY.test(judged);
 };
 /** An object's path (`uploads/2024/photo-1a2b.jpg`): folders and a file name with an extension, which no base64 or hex secret is. */
-const OBJECT_PATH = /^[\w.-]+(?:\/[\w.-]+)+\.[A-Za-z0-9]{1,8}$/;
+export const OBJECT_PATH = /^[\w.-]+(?:\/[\w.-]+)+\.[A-Za-z0-9]{1,8}$/;
 
 export function entropy(value: string): number {
   const counts = new Map<string, number>();

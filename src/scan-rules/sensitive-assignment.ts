@@ -1,0 +1,147 @@
+import type { SecretLintRuleCreator } from "@secretlint/types";
+import type { Reading } from "./reading-builder.js";
+import { readingsOf } from "./readings.js";
+import { looksSecret, OBJECT_PATH, sensitive } from "./sensitive-member.js";
+
+// A value a text assigns to a name that names a credential (the names sensitive-member judges):
+// an environment line or `export`, a flag (`--password=…`, `--token …`), a header
+// (`Authorization: <scheme> …`, `X-Api-Key: …`, a cookie's values), a YAML, TOML or INI line, JSON
+// written in text (`"password": "…"`), an element (`<password>…</password>`), and the password of a
+// URL, a DSN or a command line's user (`scheme://user:pw@host`, `user:pw@tcp(…)`, `curl -u user:pw`).
+// It reads every reading of every string (member names, encoded readings, the text of a file that
+// is not JSON), where no structure tells a member from its value.
+
+export const SENSITIVE_ASSIGNMENT_RULE = "clear/sensitive-assignment";
+export const SENSITIVE_ASSIGNMENT_DESCRIPTION = "A value a text assigns to a password, secret, token, key or credential name (an environment line, a flag, a header, a configuration line, a URL's password)";
+
+/** A name, quoted or not, then what assigns to it: `=`, `:=`, `=>`, a colon before a blank or a quote (not a URL's `://`), or blanks after a flag. */
+const ASSIGNED = /(?<![\w.$-])(["'`]?)(-{0,2}[A-Za-z_][\w.-]{0,63})\1(?:([ \t]*(?:=>|:=|=|:(?=[ \t"'`]))[ \t]*)|[ \t]+)/g;
+/** A value in quotes (one line, a bounded length), or a bare one up to a blank, a quote or what ends it in code, a query or a cookie. */
+const QUOTED = /"([^"\n]{0,512})"|'([^'\n]{0,512})'|`([^`\n]{0,512})`/y;
+const BARE = /[^\s"'`;,&()[\]{}<>|\\]{1,512}/y;
+const BLANKS_THEN_BARE = /[ \t]+([^\s"'`;,&()[\]{}<>|\\]{1,512})/y;
+/** An authorization's scheme before its credentials (`token …`, `Bearer …`, `SSWS …`). */
+const SCHEME = /^[A-Za-z][A-Za-z0-9-]{1,15}$/;
+const SCHEME_IN_QUOTES = /^[A-Za-z][A-Za-z0-9-]{1,15} +(?=\S+$)/;
+/** A cookie header's value runs to its line's end: each of its pairs' values is judged. */
+const COOKIE_LINE = /[^\n"'`]{0,4096}/y;
+const COOKIE_PAIR = /[^\s;=]+=([^\s;]+)/g;
+/** A URL's password (`scheme://user:pw@host`, `scheme://:pw@host`) and a DSN's (`user:pw@tcp(host)/db`). */
+const URL_PASSWORD = /:\/\/[^\s:/@?#"'`<>]*:([^\s/@?#"'`<>]+)@/dg;
+const DSN_PASSWORD = /(?<![^\s:@/"'`=(),;])[^\s:@/"'`=(),;]+:([^\s@/"'`]+)@[a-z][a-z0-9]{0,9}\(/dg;
+/** A user and password a command line gives (`curl -u user:pw`, `--proxy-user user:pw`). */
+const USER_PASSWORD = /(?<![\w-])(?:-u|--user|--proxy-user)(?:[ \t]+|=)["']?[^\s:"']*:([^\s"']+)/dg;
+/** An element of markup named for a credential (`<password>…</password>`). */
+const ELEMENT = /<([A-Za-z_][\w.-]{0,63})>([^<\s]{1,512})<\/\1>/dg;
+/** Words a credential's name holds (sensitive-member.ts): a text that holds none assigns to no such name. */
+const CREDENTIAL_WORD = /pass|pwd|secret|token|credential|bearer|cookie|auth|key/i;
+
+/**
+ * What no secret is: a reference to one (`${VAR}`, `$VAR`, `%VAR%`, `{{ … }}`, `$(…)`), a
+ * placeholder (`<token>`, `[redacted]`, `***`, stars or x's), a path, or words and numbers joined
+ * (`process.env.API_KEY`, `my-secret-v2`, `token_v2.value`, `1.2.3`): the names and versions code and
+ * settings write.
+ */
+const REFERENCE = /^(?:\$[{(A-Za-z_]|%[A-Za-z_]\w*%$|\{\{|<.*>$|\[.*\]$)|redact|placeholder|\*\*\*/i;
+const PATH = /^(?:~|\.{1,2})?\/[^/]/;
+const WORDS_AND_NUMBERS = /^(?:[A-Za-z]+[0-9]*|[0-9]+)(?:[-._:](?:[A-Za-z]+[0-9]*|[0-9]+))+$/;
+
+/**
+ * A value a credential's name is given that looks like one: eight characters and more, five of
+ * them different, letters with digits, or letters and symbols with a secret's spread; never a
+ * word, a reference, a placeholder, a path or a version.
+ */
+export function looksAssigned(value: string): boolean {
+  if (value.length < 8 || /\s/.test(value) || new Set(value).size < 5) return false;
+  if (REFERENCE.test(value) || PATH.test(value) || OBJECT_PATH.test(value) || WORDS_AND_NUMBERS.test(value)) return false;
+  if (/[0-9]/.test(value) && /[A-Za-z]/.test(value)) return true;
+  return /[^A-Za-z0-9._-]/.test(value) && looksSecret(value);
+}
+
+type Report = (start: number, end: number) => void;
+
+/** Each pair's value of a cookie header from `at`; where the header ends. */
+function cookieValues(text: string, at: number, report: Report): number {
+  COOKIE_LINE.lastIndex = at;
+  const line = COOKIE_LINE.exec(text)?.[0] ?? "";
+  for (const m of line.matchAll(COOKIE_PAIR)) {
+    const value = m[1] as string;
+    const start = at + (m.index ?? 0) + m[0].length - value.length;
+    if (looksAssigned(value)) report(start, start + value.length);
+  }
+  return at + line.length;
+}
+
+/** The value assigned at `at` judged (and, to an authorization, the credentials after a scheme); where it ends. */
+function assignedValue(text: string, at: number, authorization: boolean, report: Report): number {
+  QUOTED.lastIndex = at;
+  const quoted = QUOTED.exec(text);
+  if (quoted) {
+    const inner = quoted[1] ?? quoted[2] ?? quoted[3] ?? "";
+    const scheme = SCHEME_IN_QUOTES.exec(inner)?.[0].length ?? 0;
+    if (looksAssigned(inner.slice(scheme))) report(at + 1 + scheme, at + 1 + inner.length);
+    return QUOTED.lastIndex;
+  }
+  BARE.lastIndex = at;
+  const bare = BARE.exec(text)?.[0];
+  if (bare === undefined) return at;
+  let end = at + bare.length;
+  // A value followed by `(` or `[` is code that computes one (`hash(pw)`, `tokens[0]`), not a value.
+  if (/[([]/.test(text[end] ?? "")) return end;
+  if (looksAssigned(bare)) report(at, end);
+  else if (authorization && SCHEME.test(bare)) {
+    BLANKS_THEN_BARE.lastIndex = end;
+    const credentials = BLANKS_THEN_BARE.exec(text);
+    if (credentials) {
+      const value = credentials[1] as string;
+      end = BLANKS_THEN_BARE.lastIndex;
+      if (looksAssigned(value)) report(end - value.length, end);
+    }
+  }
+  return end;
+}
+
+/** Every value a reading's text assigns to a credential's name, after `=`, `:` or a flag; a cookie header's values. */
+function assignmentsIn(text: string, report: Report): void {
+  if (!CREDENTIAL_WORD.test(text)) return;
+  ASSIGNED.lastIndex = 0;
+  for (let m = ASSIGNED.exec(text); m !== null; m = ASSIGNED.exec(text)) {
+    const name = m[2] as string;
+    // Blanks assign only to a flag (`--token …`).
+    if ((m[3] === undefined && !name.startsWith("-")) || !sensitive(name)) continue;
+    const at = m.index + m[0].length;
+    ASSIGNED.lastIndex = Math.max(ASSIGNED.lastIndex, /cookie/i.test(name) ? cookieValues(text, at, report) : assignedValue(text, at, /auth/i.test(name), report));
+  }
+  ASSIGNED.lastIndex = 0;
+}
+
+/** Each value of an element named for a credential, and each password a URL, a DSN or a command line's user gives. */
+function elementsAndPasswordsIn(text: string, report: Report): void {
+  const judge = (m: RegExpMatchArray, group: number): void => {
+    const [start, end] = m.indices?.[group] ?? [0, 0];
+    if (looksAssigned(text.slice(start, end))) report(start, end);
+  };
+  if (text.includes("</")) for (const m of text.matchAll(ELEMENT)) if (sensitive(m[1] as string)) judge(m, 2);
+  for (const pattern of text.includes("@") ? [URL_PASSWORD, DSN_PASSWORD, USER_PASSWORD] : [USER_PASSWORD]) for (const m of text.matchAll(pattern)) judge(m, 1);
+}
+
+export const sensitiveAssignmentRule: SecretLintRuleCreator = {
+  messages: { FOUND: { en: () => "a password, secret, token, key or credential name is assigned a value in text" } },
+  meta: { id: SENSITIVE_ASSIGNMENT_RULE, type: "scanner", recommended: true, supportedContentTypes: ["text"] },
+  create(context) {
+    const t = context.createTranslator(sensitiveAssignmentRule.messages);
+    return {
+      file(source) {
+        for (const s of readingsOf(source.content).strings) {
+          // A JSON document held in a string is read through its own strings, by sensitive-member.
+          for (const reading of s.holdsDocument ? s.readings.slice(1) : s.readings) {
+            const r: Reading = reading;
+            const report: Report = (start, end) => context.report({ message: t("FOUND"), range: [r.rawAt(start), r.rawAt(end)] });
+            assignmentsIn(r.text, report);
+            elementsAndPasswordsIn(r.text, report);
+          }
+        }
+      },
+    };
+  },
+};

@@ -325,6 +325,22 @@ describe("clear substitute", () => {
     expect(JSON.stringify(r.json)).not.toContain(prefixed.slice(4, 16));
   });
 
+  it("a host's fixed endpoint is kept whole but for a query value or a fragment that looks like a secret, under any name", () => {
+    const dir = tempDir();
+    const secret = ["R9SPofbciOx9", "gy1CJdObOIRpFqaDZeV7"].join("");
+    const urls = [
+      [`https://api.openai.com/v1/models?api_key=${secret}&beta=true`, `https://api.openai.com/v1/models?api_key=${"x".repeat(secret.length)}&beta=true`],
+      [`https://api.anthropic.com/v1/x?sig=${secret}`, `https://api.anthropic.com/v1/x?sig=${"x".repeat(secret.length)}`],
+      [`https://chatgpt.com/backend-api/conversation#access_token=${secret}`, `https://chatgpt.com/backend-api/conversation#${"x".repeat(`access_token=${secret}`.length)}`],
+      ["https://api.anthropic.com/v1/messages?beta=true&region=eu-west#top", "https://api.anthropic.com/v1/messages?beta=true&region=eu-west#top"],
+    ];
+    urls.forEach(([url], i) => write(dir, `claude-code_elicitation_2_1_261.${i + 1}.json`, { session_id: "s", cwd: "/srv/w", hook_event_name: "Elicitation", mcp_server_name: "m", message: "Sign in", mode: "url", url }));
+    const out = path.join(tempDir("clear-out-"), "cleared");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code, JSON.stringify(r.json.findings)).toBe(0);
+    urls.forEach(([, want], i) => expect(JSON.parse(readFileSync(path.join(out, `claude-code_elicitation_2_1_261.${i + 1}.json`), "utf8")).url).toBe(want));
+  });
+
   it("Homebrew's own account under /home is nobody's; a home under eCryptfs or in a snapshot of /home loses its owner", () => {
     const dir = tempDir();
     const owner = ["tam", "sin"].join("");

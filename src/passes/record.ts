@@ -211,7 +211,7 @@ function overlaidLines(b: BatchInput): string[] {
     const events = r.events ? ` on ${r.events.map(d).join(", ")}` : "";
     return `- Field rule of the overlay (${d(file)}): ${d(r.pointer)}${events} classed ${d(r.class)}`;
   });
-  pushAll(lines, b.overlaid.endpoints.map((e) => `- Fixed endpoint of the overlay (${d(e.file)}): a URL starting ${d(e.endpoint)} is kept whole, query and fragment too`));
+  pushAll(lines, b.overlaid.endpoints.map((e) => `- Fixed endpoint of the overlay (${d(e.file)}): a URL starting ${d(e.endpoint)} is kept whole, query and fragment too, but for a value there that looks like a secret`));
   const kept = selectedFiles(b).reduce((n, f) => n + f.report.keptByOverlay, 0);
   if (b.overlaid.fieldRules.size > 0) lines.push(`- ${plural(kept, "value", "values")} in the fixtures kept as the host sent them under the overlay's field rules`);
   return lines;

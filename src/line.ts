@@ -162,6 +162,18 @@ export function companionTexts(sitting: Sitting): CompanionText[] {
 }
 
 /** The texts of sitting.json and kit.json that hold a secret shape: refused, each a finding naming the field, never written. */
+/**
+ * The texts of sitting.json and kit.json that clear run refuses (a secret shape, a mailbox, a phone
+ * number), for the commands that stop before the record: what blocks run blocks them too. The
+ * scanner loads only where a companion holds a text.
+ */
+export async function companionRefusals(line: Pick<Line, "sitting" | "names">, setting: Setting): Promise<Finding[]> {
+  if (companionTexts(line.sitting).length === 0) return [];
+  const { scanPass, sittingEngine } = await import("./passes/scan.js");
+  const engine = sittingEngine(setting.rules, line.names);
+  return (await refusedCompanionTexts(line.sitting, (inputs) => scanPass(inputs, engine, setting.display))).findings;
+}
+
 async function refusedCompanionTexts(sitting: Sitting, scanOf: (inputs: { file: string; text: string }[]) => Promise<ScanResult>): Promise<{ values: Set<string>; findings: Finding[] }> {
   const texts = companionTexts(sitting);
   const scan = await scanOf(texts.map((t, i) => ({ file: `${i}`, text: JSON.stringify({ value: t.value }) })));

@@ -1,7 +1,8 @@
-import { writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { clearJson, tempDir } from "./helpers.js";
+import { clearJson, PROJECT_ROOT, tempDir } from "./helpers.js";
 
 interface Selected {
   event: string;
@@ -57,6 +58,24 @@ describe("clear select", () => {
     const { code, json } = clearJson(["select", dir]);
     expect(code).toBe(1);
     expect((json.findings as { code: string }[]).map((f) => f.code)).toContain("no-clearable-capture");
+  });
+
+  it("says what blocks clear run in sitting.json or kit.json (a secret shape, a mailbox), as inventory does: the same verdict from the three commands", () => {
+    const token = ["gh", "p_", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"].join("");
+    for (const driver of [`ci with ${token}`, "the runner of wren.abernathy@example.com"]) {
+      const dir = tempDir();
+      cpSync(path.join(PROJECT_ROOT, "examples", "sitting"), dir, { recursive: true });
+      const info = JSON.parse(readFileSync(path.join(dir, "sitting.json"), "utf8")) as Record<string, unknown>;
+      writeFileSync(path.join(dir, "sitting.json"), JSON.stringify({ ...info, driver }));
+      const root = tempDir();
+      execFileSync("git", ["init", "-q"], { cwd: root });
+      const verdicts = [clearJson(["inventory", dir]), clearJson(["select", dir]), clearJson(["run", dir, "--root", root])];
+      for (const r of verdicts) {
+        expect([r.code, r.json.ok], `${r.json.command}: ${driver}`).toEqual([1, false]);
+        expect((r.json.findings as { code: string; file: string; pointer: string }[]).filter((f) => f.code === "invalid-sitting").map((f) => [f.file, f.pointer])).toEqual([["sitting.json", "/driver"]]);
+        expect(JSON.stringify(r.json)).not.toMatch(/ABCDEFGHIJKL|abernathy/);
+      }
+    }
   });
 
   it("says what would block clear run: a capture that cannot be read is a finding and exit 1, never passed over", () => {

@@ -3,7 +3,8 @@ import { guarded, type Command } from "../command.js";
 import { blocks } from "../findings.js";
 import { loadSetting, progressFor } from "../io/setting.js";
 import type { Io } from "../types.js";
-import { companionTexts, runLine } from "../line.js";
+import { companionRefusals, companionTexts, runLine } from "../line.js";
+import { pushAll } from "../collections.js";
 import { renderInventory } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import { checkedValue } from "./checked-output.js";
@@ -24,6 +25,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   setting.progress = progressFor(io, values.json);
   const recipes = values.recipe ?? [];
   const line = await runLine(setting, requireDir(positionals[0], "inventory"), "inventory", { recipes, fields: true });
+  pushAll(line.inventory.findings, await companionRefusals(line, setting));
   // File names, member names and the folder's own path may spell what the sitting holds: what is printed of them is checked first.
   const inventory = await checkedValue({ ...line.inventory, dir: setting.display.path(line.inventory.dir) }, setting, sittingNames(line.captures, setting.rules, setting.users, setting.display, companionTexts(line.sitting)));
   const blocked = blocks(inventory.findings);

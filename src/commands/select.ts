@@ -3,7 +3,7 @@ import { guarded, type Command } from "../command.js";
 import { blocks } from "../findings.js";
 import { loadSetting, progressFor } from "../io/setting.js";
 import type { Io } from "../types.js";
-import { runLine } from "../line.js";
+import { companionRefusals, runLine } from "../line.js";
 import { renderSelection } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import { checkedValue } from "./checked-output.js";
@@ -16,7 +16,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   setting.progress = progressFor(io, values.json);
   const line = await runLine(setting, requireDir(positionals[0], "select"), "select", { choose: values.choose ?? [] });
   // What would block clear run blocks here too: a capture that could not be read is not passed over in silence.
-  const unreadable = line.inventory.findings.filter((f) => f.severity === "block" && f.code !== "missing-event");
+  const unreadable = [...line.inventory.findings.filter((f) => f.severity === "block" && f.code !== "missing-event"), ...(await companionRefusals(line, setting))];
   const selection = await checkedValue({ ...line.selection, findings: [...unreadable, ...line.selection.findings] }, setting, line.names);
   if (values.json) writeJson(io, { command: "select", ok: !blocks(selection.findings), ...selection });
   else io.stdout(renderSelection(selection, values.verbose === true));

@@ -8,6 +8,7 @@ import { nameReadings, userNamePattern, type HomeGrammar } from "./homes.js";
 import { offsetOf } from "./json/reader.js";
 import { HOME_OWNER_RULE } from "./scan-rules/home-owner.js";
 import { RulesError, validateAgainst } from "./io/load-rules.js";
+import { isCompanion } from "./capture-name.js";
 import { listCaptureDir, readCaptureEntries } from "./io/read-capture-dir.js";
 import { sittingShownFrom } from "./io/repo.js";
 import { isInside } from "./io/write-atomic.js";
@@ -16,7 +17,7 @@ import type { Setting } from "./io/setting.js";
 import { inventoryContext, inventoryPass, unknownRecipes } from "./passes/inventory.js";
 import { identifiersOf, pairPass, placeholderTest } from "./passes/pair.js";
 import { holdsContact } from "./passes/substitute/final-check.js";
-import { sittingNames, substitutePass, type CompanionText, type SittingNames } from "./passes/substitute/index.js";
+import { sittingNames, substitutePass, type CompanionText, type SittingNames, type Teacher } from "./passes/substitute/index.js";
 import type { ListedFixture } from "./record/parse.js";
 import type { Capture, CaptureEntry, FixtureOut, Inventory, JsonDocument, Kit, Pairing, ScanResult, Selection, Sitting, SittingInfo, Substitution } from "./types.js";
 import { withDocument } from "./json/with-document.js";
@@ -107,8 +108,10 @@ function inventoried(sitting: Sitting, setting: Setting, options: LineOptions): 
   say(setting, sitting.entries.length, `inventory of ${sitting.entries.length} entries`);
   const policy = setting.config.policies?.["env-dump-v1"] ?? null;
   const result = inventoryPass(sitting, inventoryContext(setting.rules, setting.display, policy), options.recipes ?? [], options.fields === true);
-  // Each entry's document now lives on its capture; the listing is not held twice.
-  sitting.entries = [];
+  // Each entry's document now lives on its capture; the listing is not held twice. A file read as
+  // JSON that is no capture stays: the names it teaches are looked for too (teachersOf).
+  const taken = new Set(result.captures.map((c) => c.name));
+  sitting.entries = sitting.entries.filter((e) => e.kind === "readable" && !taken.has(e.name) && !isCompanion(e.name));
   return result;
 }
 
@@ -162,6 +165,13 @@ export function companionTexts(sitting: Sitting): CompanionText[] {
 }
 
 /** The texts of sitting.json and kit.json that hold a secret shape: refused, each a finding naming the field, never written. */
+/** The sitting's captures, and every other file of it read as JSON but its companions: a name any of them teaches is looked for and masked everywhere. */
+export function teachersOf(sitting: Sitting, captures: Capture[]): Teacher[] {
+  const taken = new Set(captures.map((c) => c.name));
+  const strays = sitting.entries.flatMap((e) => (e.kind === "readable" && !taken.has(e.name) && !isCompanion(e.name) ? [{ name: e.name, doc: e.doc }] : []));
+  return strays.length === 0 ? captures : [...captures, ...strays];
+}
+
 /**
  * The texts of sitting.json and kit.json that clear run refuses (a secret shape, a mailbox, a phone
  * number), for the commands that stop before the record: what blocks run blocks them too. The
@@ -334,7 +344,7 @@ export async function runLine(setting: Setting, dir: string, until: Stage, optio
   const { pairing, pairIds } = paired(captures, inventory, setting);
   line.pairing = pairing;
   if (until === "pair") return line;
-  line.names = sittingNames(captures, setting.rules, setting.users, setting.display, companionTexts(sitting));
+  line.names = sittingNames(teachersOf(sitting, captures), setting.rules, setting.users, setting.display, companionTexts(sitting));
   pushAll(line.inventory.findings, namedVersions(captures, line.names.checked));
   line.substitution = substituted(captures, inventory, line.names, setting, options.keepDocuments === true);
   if (until === "substitute") return line;

@@ -305,6 +305,19 @@ describe("clear inventory", () => {
     }
   });
 
+  it("learns names from a file the sitting holds that is no capture, so a file name spelling its owner is starred wherever it is printed", () => {
+    const owner = ["tam", "sin"].join("");
+    const dir = tempDir();
+    const name = `claude-code_session_start_2.1.261+${owner}.1.json`;
+    writeFileSync(path.join(dir, name), JSON.stringify({ session_id: "s", transcript_path: `/home/${owner}/.claude/projects/-home-${owner}-w/s.jsonl`, cwd: `/home/${owner}/w`, hook_event_name: "SessionStart", source: "startup" }));
+    const root = tempDir();
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    const printed = [clear(["inventory", dir]), clear(["inventory", dir, "--json"]), clear(["pair", dir, "--json"]), clear(["run", dir, "--root", root])];
+    for (const r of printed) expect(r.stdout + r.stderr).not.toContain(owner);
+    expect(printed[0]?.stdout).toContain("claude-code_session_start_2.1.261+******.1.json");
+    expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).not.toContain(owner);
+  });
+
   it("exits 2 on a folder that is not there or not a folder", () => {
     const dir = tempDir();
     const missing = clear(["inventory", path.join(dir, "nope")]);

@@ -2,7 +2,7 @@ import { parseFlags, requireDir } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
 import { loadSetting, progressFor } from "../io/setting.js";
 import type { Io } from "../types.js";
-import { companionTexts, runLine } from "../line.js";
+import { companionTexts, runLine, teachersOf } from "../line.js";
 import { renderPairing } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import { checkedValue } from "./checked-output.js";
@@ -13,7 +13,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const setting = loadSetting(values.root, io.cwd);
   setting.progress = progressFor(io, values.json);
   const { sitting, pairing: found, captures } = await runLine(setting, requireDir(positionals[0], "pair"), "pair");
-  const { dir, ...pairing } = await checkedValue({ dir: setting.display.path(sitting.dir), ...found }, setting, sittingNames(captures, setting.rules, setting.users, setting.display, companionTexts(sitting)));
+  const { dir, ...pairing } = await checkedValue({ dir: setting.display.path(sitting.dir), ...found }, setting, sittingNames(teachersOf(sitting, captures), setting.rules, setting.users, setting.display, companionTexts(sitting)));
   if (values.json) writeJson(io, { command: "pair", dir, ...pairing });
   else io.stdout(renderPairing(pairing, values.verbose === true));
   return 0;

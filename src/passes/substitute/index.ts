@@ -40,7 +40,10 @@ export interface CompanionText {
 }
 
 /** The names the sitting teaches (its captures' homes, and the homes its sitting.json and kit.json name) and the names given. */
-export function sittingNames(captures: Capture[], rules: Rules, users: string[], display: Display, companions: CompanionText[] = []): SittingNames {
+/** What a sitting's names are learned from: its captures, and any other file of it read as JSON (a capture under a name the tool refuses is the same person's). */
+export type Teacher = Pick<Capture, "name" | "doc">;
+
+export function sittingNames(captures: readonly Teacher[], rules: Rules, users: string[], display: Display, companions: CompanionText[] = []): SittingNames {
   const learnedAt = learnOwners(captures, homeGrammar(rules.homes), rules.homes);
   const plain = homeGrammar(rules.homes);
   for (const t of companions) {
@@ -107,7 +110,7 @@ function learnAnchored(learned: Map<string, LearnedName>, text: string, grammar:
 }
 
 /** Every home owner the captures name (in values, member names and nested JSON), by the roots of `grammar` and the anchor folders of `rules`, with where each was first seen. */
-export function learnOwners(captures: Capture[], grammar: HomeGrammar, rules: HomeRules): Map<string, LearnedName> {
+export function learnOwners(captures: readonly Teacher[], grammar: HomeGrammar, rules: HomeRules): Map<string, LearnedName> {
   const learned = new Map<string, LearnedName>();
   for (const c of captures) {
     for (const { span: t } of stringTokens(c.doc)) learnFrom(learned, c.doc.text.slice(t.start + 1, t.end - 1), grammar, rules, { file: c.name, pointer: t.pointer });

@@ -292,6 +292,22 @@ describe("clear scan finds a key as a terminal, a viewer or a tool changed it in
   });
 });
 
+describe("clear scan finds a key with what shows nothing inside it", () => {
+  it("every control but a tab and line breaks, and every default-ignorable character (direction overrides and isolates, variation selectors, tags, fillers, joiners), as it stands, as a character reference and percent-encoded", () => {
+    const cut = (s: string, between: string): string => `${s.slice(0, 6)}${between}${s.slice(6)}`;
+    const codePoints = [0x202e, 0x2066, 0x2069, 0xfe0f, 0xfe00, 0xe0041, 0xe007f, 0xe0100, 0x034f, 0x061c, 0x3164, 0x115f, 0xffa0, 0x180b, 0x180e, 0x1d173, 0x0085, 0x0007, 0x001f, 0x007f];
+    const encodings: Record<string, (s: string) => string> = {};
+    for (const cp of codePoints) {
+      const ch = String.fromCodePoint(cp);
+      encodings[`u${cp.toString(16)}`] = (s) => cut(s, ch);
+      encodings[`u${cp.toString(16)}-twice`] = (s) => cut(s, ch + ch);
+    }
+    encodings["reference-u202e"] = (s) => cut(s, "&#x202E;");
+    encodings["percent-tag"] = (s) => `https://example.com/x/${cut(s, encodeURIComponent(String.fromCodePoint(0xe0041)))}`;
+    expectEachFound(casesOf(encodings));
+  });
+});
+
 describe("clear scan finds a key written as UTF-16 under an encoding", () => {
   it("base64 or hex of UTF-16 in either byte order, with a byte order mark or none, and gzip of it", () => {
     const wide = (s: string, bigEndian: boolean, bom: boolean): Buffer => {

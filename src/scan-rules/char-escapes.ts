@@ -263,9 +263,16 @@ function terminalShown(r: Reading): Reading | null {
   return takenOut(r, TERMINAL);
 }
 
-/** Characters that show nothing: NUL (each second byte of UTF-16 text read as single bytes), soft hyphens, zero-width and byte order marks. */
-const SHOWS_NOTHING = /[\u0000\u00ad\u200b-\u200f\u2060-\u2064\ufeff]/;
-const SHOWS_NOTHING_G = new RegExp(SHOWS_NOTHING.source, "g");
+/**
+ * Characters that show nothing: the controls but a tab and line breaks (NUL, each second byte of
+ * UTF-16 text read as single bytes; DEL; the C1 controls, U+0085 among them) and every code point
+ * Unicode names default-ignorable (soft hyphens, zero-width spaces and joiners, direction marks,
+ * embeddings, overrides and isolates, variation selectors, fillers, tags, U+FEFF), which a font
+ * draws as nothing: all of them may stand inside a key a person copies and shows it whole.
+ */
+const SHOWS_NOTHING_CLASS = String.raw`[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Default_Ignorable_Code_Point}]`;
+const SHOWS_NOTHING = new RegExp(SHOWS_NOTHING_CLASS, "u");
+const SHOWS_NOTHING_G = new RegExp(SHOWS_NOTHING_CLASS, "gu");
 
 /** The reading without the characters that show nothing; null where it holds none. */
 function invisiblesOut(r: Reading): Reading | null {
@@ -351,21 +358,26 @@ function charDumped(r: Reading): Reading | null {
  * A reading of a text with each escape that is not JSON's undone: percent-encoding (each level),
  * a terminal's control sequences, characters that show nothing, lines wrapped at a width, a dump
  * of characters (od -c), HTML and XML character references, backslash escapes and
- * quoted-printable, each a reading of its own.
+ * quoted-printable, each a reading of its own. What shows nothing is taken out of each of those
+ * too, where one spells it (`&#x200B;`, `%E2%80%8B`, `\u{200B}`).
  */
 export function escapeReadings(r: Reading): Reading[] {
   const out: Reading[] = [];
+  const invisibles = invisiblesOut(r);
   for (const reading of [
     ...percentLevels(r),
     terminalShown(r),
-    invisiblesOut(r),
+    invisibles,
     unwrapped(r),
     charDumped(r),
     undone(r, "&", referenceAt, 1, any),
     hasBackslashEscape(r.text) ? undone(r, "\\", backslashAt, BACKSLASH_ROW, any) : null,
     undone(r, "=", quotedPrintableAt, 1, quotedPrintable),
   ]) {
-    if (reading) out.push(reading);
+    if (!reading) continue;
+    out.push(reading);
+    const shown = reading === invisibles ? null : invisiblesOut(reading);
+    if (shown) out.push(shown);
   }
   return out;
 }

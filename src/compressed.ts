@@ -178,6 +178,29 @@ export function embeddedStarts(bytes: Uint8Array, from = 1): Embedded[] | null {
   return out.length > MAX_EMBEDDED ? null : out.sort((x, y) => x.at - y.at);
 }
 
+/** Whether a zlib stream may start at `at`: its header check holding, no preset dictionary, and a first block of a type deflate writes (a stored one's length checked). */
+function zlibStartAt(b: Uint8Array, at: number): boolean {
+  const [cmf, flg, block] = [b[at] as number, b[at + 1] as number, b[at + 2] as number];
+  if ((cmf & 0x0f) !== 8 || cmf >> 4 > 7 || ((cmf << 8) | flg) % 31 !== 0 || (flg & 0x20) !== 0) return false;
+  const type = (block >> 1) & 3;
+  if (type === 3) return false;
+  return type !== 0 || ((b[at + 3] as number) ^ (b[at + 5] as number)) + ((b[at + 4] as number) ^ (b[at + 6] as number)) === 0x1fe;
+}
+
+/**
+ * Each place after the first byte where a gzip member (its magic and a writer's flags) or a zlib
+ * stream may start, in order: a stream encoded on its own and glued to other bytes starts at a
+ * multiple of `group` (base64's three), where a zlib header is looked for; a gzip member's magic
+ * is rare enough among other bytes to be looked for anywhere.
+ */
+export function* compressedStarts(bytes: Uint8Array, group: number): Generator<number> {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let at = 1; at + 8 <= b.length; at++) {
+    if (b[at] === 0x1f && b[at + 1] === 0x8b && b[at + 2] === 0x08 && at + 18 <= b.length && gzipHeader(b, at)) yield at;
+    else if (at % group === 0 && zlibStartAt(b, at)) yield at;
+  }
+}
+
 /** The methods zip writers use (stored, deflate, deflate64, bzip2, LZMA, zstd, xz, JPEG, WavPack, PPMd, AES). */
 const ZIP_METHODS = new Set([0, 8, 9, 12, 14, 93, 95, 96, 97, 98, 99]);
 

@@ -381,6 +381,22 @@ describe("clear scan finds a key in compressed bytes", () => {
       }),
     );
   });
+
+  it("gzip or zlib glued after other characters of a base64 or hex run (a path, a word, an id), whatever its offset: each zlib level, a small window, a gzip member with a name", () => {
+    const prefixes = ["/home/user/work/", "/srv/app/data/a", "toolu_01AbCd", "cacheblob", "x"];
+    const encodings: Record<string, (s: string) => string> = {};
+    prefixes.forEach((prefix, i) => {
+      encodings[`gzip-after-${i}`] = (s) => `${prefix}${gzipSync(s).toString("base64")}`;
+      encodings[`zlib-after-${i}`] = (s) => `${prefix}${deflateSync(inText(s, 10)).toString("base64")}`;
+    });
+    for (const level of [1, 2, 6, 9]) encodings[`zlib-level-${level}`] = (s) => `/home/user/w/${deflateSync(s, { level }).toString("base64")}`;
+    encodings["zlib-window-10"] = (s) => `/var/cache/${deflateSync(inText(s, 5), { windowBits: 10 }).toString("base64")}`;
+    encodings["gzip-named"] = (s) => `key=${Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, 0x08, 0, 0, 0, 0, 0, 0x03]), Buffer.from("token.txt\0"), gzipSync(s).subarray(10)]).toString("base64")}`;
+    encodings["gzip-hex-after"] = (s) => `cafe${gzipSync(s).toString("hex")}`;
+    encodings["zlib-hex-after"] = (s) => `0xdeadbeef1${deflateSync(s).toString("hex")}`;
+    encodings["gzip-after-base64url"] = (s) => `dG9rZW4-${gzipSync(inText(s, 3)).toString("base64url")}`;
+    expectEachFound(casesOf(encodings));
+  });
 });
 
 describe("clear scan finds an encoded key in a file that is not JSON", () => {

@@ -1,5 +1,6 @@
 import { listDecoded, type NumberList } from "../byte-lists.js";
-import { inflated } from "../compressed.js";
+import { pushAll } from "../collections.js";
+import { compressedStarts, inflated } from "../compressed.js";
 import { utf8SequenceLength, type Reading } from "./reading-builder.js";
 
 // What decoded bytes spell: all of them where they are text a person or a program wrote, else
@@ -139,6 +140,27 @@ function inflatedRun(d: DecodedBytes): DecodedBytes | null {
 }
 
 /**
+ * What each compressed stream inside decoded bytes spells (glued after what stood before it:
+ * `/work/H4sI…`, whose base64 run starts at the path), each placed from its start to the run's
+ * end, all inflated within the one bound. `mayTry` is asked before each start is tried, and ends
+ * the search when it says no.
+ */
+export function compressedInsideReadings(d: DecodedBytes, source: Reading, mayTry: () => boolean): Reading[] {
+  const readings: Reading[] = [];
+  let left = MAX_SCAN_INFLATED;
+  const end = d.sourceAt(d.bytes.length);
+  for (const at of compressedStarts(d.bytes, d.group)) {
+    if (left <= 0 || !mayTry()) break;
+    const bytes = inflated(d.bytes.subarray(at), left);
+    if (!(bytes instanceof Buffer) || bytes.length === 0) continue;
+    left -= bytes.length;
+    const start = d.sourceAt(at);
+    pushAll(readings, spelt({ bytes, sourceAt: (j) => (j >= bytes.length ? end : start), group: 1 }, source).readings);
+  }
+  return readings;
+}
+
+/**
  * Bytes that are text two bytes a character (UTF-16 in either byte order, as Windows writes it,
  * with a byte order mark or none: a zero byte in one of each two places, at least a third of the
  * time), as UTF-8, each byte placed at the first byte of its character; null for other bytes.
@@ -180,11 +202,15 @@ export function numberListReadings(list: NumberList, source: Reading): Reading[]
 /** What decoded bytes spell as text: all of them, or each long stretch of text among noise (and what they spell as UTF-16, where they may be that); and whether they were text whole. */
 export function textReadings(d: DecodedBytes, source: Reading): { readings: Reading[]; whole: boolean } {
   const inner = inflatedRun(d);
-  const bytes = inner ?? d;
+  const found = spelt(inner ?? d, source);
+  return { readings: found.readings, whole: inner === null && found.whole };
+}
+
+/** What bytes spell as text, and as UTF-16 where they are not text whole. */
+function spelt(bytes: DecodedBytes, source: Reading): { readings: Reading[]; whole: boolean } {
   const found = textOf(bytes, source);
   const wide = found.whole ? null : wideText(bytes);
-  const readings = wide === null ? found.readings : [...found.readings, ...textOf(wide, source).readings];
-  return { readings, whole: inner === null && found.whole };
+  return { readings: wide === null ? found.readings : [...found.readings, ...textOf(wide, source).readings], whole: found.whole };
 }
 
 function textOf(d: DecodedBytes, source: Reading): { readings: Reading[]; whole: boolean } {

@@ -1,6 +1,7 @@
 import { forEachByteRun } from "./byte-runs.js";
 import { numberLists } from "../byte-lists.js";
-import { numberListReadings, textReadings } from "./byte-text.js";
+import { compressedInsideReadings, numberListReadings, textReadings } from "./byte-text.js";
+import { pushAll } from "../collections.js";
 import { escapeReadings } from "./char-escapes.js";
 import type { Reading } from "./reading-builder.js";
 
@@ -15,12 +16,20 @@ import type { Reading } from "./reading-builder.js";
 /** Characters of readings an encoding may add to a string, by the string's own length: far more than any real payload needs. */
 const BUDGET_PER_CHAR = 32;
 const BUDGET_BASE = 1 << 20;
+/** What a try at inflating bytes that may start a compressed stream costs, in characters of readings: about as long to run. */
+const INFLATION_COST = 16_384;
 
 /** The characters of readings a string may still be given; what is spent past it is not read. */
 export class ReadingBudget {
   private left: number;
   constructor(length: number) {
     this.left = BUDGET_PER_CHAR * length + BUDGET_BASE;
+  }
+
+  /** Takes a try at inflating a stream from what is left, as many characters as a reading costs to read: false once it has run out. */
+  spendInflation(): boolean {
+    this.left -= INFLATION_COST;
+    return this.left >= 0;
   }
 
   /** Takes a reading's length from what is left; false once it has run out. */
@@ -48,6 +57,8 @@ function decodedRuns(r: Reading, budget: ReadingBudget, into: Reading[]): Readin
     const key = bytes.bytes.length <= MAX_REMEMBERED_NOISE ? `${bytes.group}:${bytes.bytes.toString("latin1")}` : null;
     if (key !== null && noise.has(key)) return "next";
     const { readings, whole } = textReadings(bytes, r);
+    // A stream glued after other characters of the run starts inside its bytes.
+    if (!whole) pushAll(readings, compressedInsideReadings(bytes, r, () => budget.spendInflation()));
     if (key !== null && readings.length === 0 && !whole && noise.size < MAX_REMEMBERED) noise.add(key);
     for (const reading of readings) {
       if (!budget.spend(reading)) return "stop";

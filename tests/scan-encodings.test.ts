@@ -18,7 +18,7 @@ import { prng } from "./seeded.mjs";
 
 /** Well-known provider keys, each with the rules that may report it. */
 const SECRETS = {
-  github: { value: join(["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"]), rules: ["@secretlint/secretlint-rule-github"] },
+  github: { value: join(["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"]), rules: ["@secretlint/secretlint-rule-github", "clear/github-token"] },
   aws: {
     value: join(["aws_access_key_id = ", "AKIA", "Z7VRSQ5TEXNWL3KH", "\naws_secret_access_key = ", "q8Fz3LmN0pRsT5uV", "wXyZ/aB1cD2eF3gH4iJ5kL6m"]),
     rules: ["@secretlint/secretlint-rule-aws", "clear/aws-secret"],
@@ -305,6 +305,35 @@ describe("clear scan finds a key with what shows nothing inside it", () => {
     encodings["reference-u202e"] = (s) => cut(s, "&#x202E;");
     encodings["percent-tag"] = (s) => `https://example.com/x/${cut(s, encodeURIComponent(String.fromCodePoint(0xe0041)))}`;
     expectEachFound(casesOf(encodings));
+  });
+});
+
+describe("clear scan finds a key a line end breaks", () => {
+  it("every shape the scan knows, broken once by \\n, \\r\\n, \\r, U+2028 or an escaped \\n at its start, middle or end, in a path and in a tool's output; a GitHub token at every place", () => {
+    const rules = loadRules();
+    const values: [string, string][] = [
+      ...rules.secrets.rules.filter((rule) => rule.target !== "raw").map((rule): [string, string] => [rule.id, join(rule.match[0]!)]),
+      ...Object.entries(rules.secrets.preset).filter(([id]) => !id.endsWith("gcp")).map(([id, examples]): [string, string] => [id, join(examples.match[0]!)]),
+    ];
+    const lineEnds = ["\n", "\r\n", "\r", "\u2028", "\\n"];
+    const breaks = (value: string, at: number, lineEnd: string): string | null => (/\S/.test(value[at - 1] ?? " ") && /\S/.test(value[at] ?? " ") ? `${value.slice(0, at)}${lineEnd}${value.slice(at)}` : null);
+    const dir = tempDir("clear-line-ends-");
+    const files: string[] = [];
+    const write = (broken: string | null, n: number): void => {
+      if (broken === null) return;
+      const file = `b${files.length}.json`;
+      writeFileSync(path.join(dir, file), JSON.stringify(n % 2 === 0 ? { cwd: `/work/${broken}` } : { tool_response: { stdout: `token: ${broken}\nexit 0` } }));
+      files.push(file);
+    };
+    values.forEach(([, value], i) => {
+      [3, Math.floor(value.length / 2), value.length - 3].forEach((at, k) => write(breaks(value, at, lineEnds[(i + k) % lineEnds.length] as string), i + k));
+    });
+    const github = (values.find(([id]) => id === "clear/github-token") as [string, string])[1];
+    for (let at = 1; at < github.length; at++) lineEnds.forEach((lineEnd, k) => write(breaks(github, at, lineEnd), at + k));
+    const r = clearJson(["scan", dir, "--root", dir]);
+    const findings = r.json.findings as ScanFinding[];
+    expect(files.length).toBeGreaterThan(250);
+    expect(files.filter((file) => !findings.some((f) => f.file === file))).toEqual([]);
   });
 });
 

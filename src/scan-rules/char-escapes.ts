@@ -7,8 +7,8 @@ import { PendingBytes, ReadingBuilder, type Reading } from "./reading-builder.js
 // of the text as it stands, with a way back to the raw offsets. Percent-encoding is undone again
 // while it still stands (%255F is %5F once undone, and _ twice), and a terminal's control
 // sequences (grep --color's around a match, a prompt's colours) are taken out of a reading of
-// their own, as the terminal shows the text; so are characters that show nothing, and the line
-// breaks of lines wrapped at a width.
+// their own, as the terminal shows the text; so are characters that show nothing, the line
+// breaks of lines wrapped at a width, and line ends that break a token wherever they stand.
 
 /** What an escape at an offset spells, and how long it is there. */
 interface Escape {
@@ -317,6 +317,77 @@ function unwrapped(r: Reading): Reading | null {
     if (wraps) joined++;
   });
   return joined === 0 ? null : out.finish();
+}
+
+/**
+ * A line end between two characters that show something, as it stands (\n, \r\n, \r, U+2028,
+ * U+2029) or escaped in text (`\n`, `\r\n`, `\r`): where a tool broke a token, at any width and
+ * wherever in it. A line end beside a blank, or a blank line, broke no token.
+ */
+const LINE_END_IN_TOKEN = /(?<=\S)(?:\r\n|[\n\r\u2028\u2029]|\\r\\n|\\[nr])(?=\S)/g;
+const MAY_END_LINE = /[\n\r\u2028\u2029]|\\[nr]/;
+const NO_BLANK = /\S*/y;
+/** Words of small letters, this many at least and each this long, beside a line end name something (`risk-admin-dashboard`): a key's letters are mixed with capitals and digits. */
+const NAME_WORDS = 3;
+const NAME_WORD_LENGTH = 4;
+/** How far from a line end its words are read. */
+const NAME_REACH = 64;
+const isSmallLetter = (c: number): boolean => c >= 0x61 && c <= 0x7a;
+const isWordMark = (c: number): boolean => c === 0x2d || c === 0x2e || c === 0x5f;
+
+/** Whether the small letters and word marks from `from` (stepping by `step`) hold NAME_WORDS words of NAME_WORD_LENGTH letters. */
+function namesWords(text: string, from: number, step: 1 | -1): boolean {
+  let [words, letters] = [0, 0];
+  for (let k = from, n = 0; n < NAME_REACH && k >= 0 && k < text.length; k += step, n++) {
+    const c = text.charCodeAt(k);
+    if (isSmallLetter(c)) letters++;
+    else if (!isWordMark(c)) break;
+    else letters = 0;
+    if (letters === NAME_WORD_LENGTH && ++words === NAME_WORDS) return true;
+  }
+  return false;
+}
+
+/** Whether a line end at [start, end) stands beside a name of words, which it ends or begins rather than breaks. */
+const besideName = (text: string, start: number, end: number): boolean => namesWords(text, start - 1, -1) || namesWords(text, end, 1);
+
+/**
+ * The reading with line ends that may break a token taken out (not one beside a name of words), the token
+ * joined again: every second one from the first, every second one from the second (a token broken
+ * once keeps the line ends around it, and what it ends at), and, where a line between two of them
+ * holds no blank (the middle of a token broken more than once), all of them; none where no line
+ * end stands between two characters that show something.
+ */
+export function tokensJoined(r: Reading): Reading[] {
+  const { text } = r;
+  if (!MAY_END_LINE.test(text)) return [];
+  const ends: number[] = [];
+  let brokenTwice = false;
+  for (const m of text.matchAll(LINE_END_IN_TOKEN)) {
+    if (besideName(text, m.index, m.index + m[0].length)) continue;
+    const last = ends[ends.length - 1];
+    if (!brokenTwice && last !== undefined) {
+      NO_BLANK.lastIndex = last;
+      NO_BLANK.exec(text);
+      brokenTwice = NO_BLANK.lastIndex >= m.index;
+    }
+    ends.push(m.index, m.index + m[0].length);
+  }
+  const joined = (taken: (k: number) => boolean): Reading => {
+    const out = new ReadingBuilder(r);
+    let from = 0;
+    for (let k = 0; k < ends.length / 2; k++) {
+      if (!taken(k)) continue;
+      out.copy(from, ends[2 * k] as number);
+      from = ends[2 * k + 1] as number;
+    }
+    out.copy(from, text.length);
+    return out.finish();
+  };
+  if (ends.length === 0) return [];
+  if (ends.length === 2) return [joined(() => true)];
+  const alternate = [joined((k) => k % 2 === 0), joined((k) => k % 2 === 1)];
+  return brokenTwice ? [...alternate, joined(() => true)] : alternate;
 }
 
 /** A line of a dump of characters (od -c, hexdump -c): an offset, then cells four columns wide (blank ones too, so fewer than four spaces may end it: a run of spaces is read one way). */

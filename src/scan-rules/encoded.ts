@@ -2,7 +2,7 @@ import { forEachByteRun } from "./byte-runs.js";
 import { numberLists } from "../byte-lists.js";
 import { compressedInsideReadings, numberListReadings, textReadings } from "./byte-text.js";
 import { pushAll } from "../collections.js";
-import { escapeReadings } from "./char-escapes.js";
+import { escapeReadings, tokensJoined } from "./char-escapes.js";
 import type { Reading } from "./reading-builder.js";
 
 // What a string spells once an encoding in it is undone: a key pasted into a URL's path as %5F,
@@ -94,11 +94,20 @@ function escapesUndone(r: Reading, budget: ReadingBudget, into: Reading[]): Read
   return found;
 }
 
+/** The reading with the line ends that break a token taken out (char-escapes.ts), given to `into` while the budget lasts: its text is read, its runs are read in the reading itself (byte-runs.ts joins wrapped base64). */
+function tokensJoinedRead(r: Reading, budget: ReadingBudget, into: Reading[]): void {
+  for (const reading of tokensJoined(r)) {
+    if (!budget.spend(reading)) return;
+    into.push(reading);
+  }
+}
+
 /**
  * What a reading spells once each encoding in it is undone: each escape reading (percent, HTML
  * references, backslash escapes, quoted-printable), each encoded run in the reading or in them,
- * and one level more in what those runs decode to. The budget bounds the work; the caller says
- * the string cannot be read whole once it runs out.
+ * and one level more in what those runs decode to; and the reading with tokens a line end broke
+ * joined again. The budget bounds the work; the caller says the string cannot be read whole once
+ * it runs out.
  */
 export function encodedReadings(r: Reading, budget: ReadingBudget): Reading[] {
   const out: Reading[] = [];
@@ -113,5 +122,6 @@ export function encodedReadings(r: Reading, budget: ReadingBudget): Reading[] {
     decodedRuns(d, budget, out);
     escapesUndone(d, budget, out);
   }
+  tokensJoinedRead(r, budget, out);
   return out;
 }

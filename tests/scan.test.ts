@@ -216,7 +216,9 @@ describe("a value a text assigns to a credential's name", () => {
     expect(json.control.rules).toContain("clear/sensitive-assignment");
     const found = (name: string): string[] => json.findings.filter((f) => path.basename(f.file) === `${name}.json`).map((f) => f.rule);
     for (const name of [...Object.keys(assigned), "id", "base64"]) expect(found(name), name).toContain("clear/sensitive-assignment");
-    expect(found("env").filter((rule) => rule === "clear/sensitive-assignment")).toHaveLength(2);
+    // Both values of the environment's lines are found: apart, or as one where a reading joins the lines.
+    const env = json.findings.filter((f) => path.basename(f.file) === "env.json" && f.rule === "clear/sensitive-assignment");
+    expect(env.reduce((n, f) => n + f.masked.length, 0)).toBeGreaterThanOrEqual(value.length + aws.length);
     for (const name of Object.keys(nothing)) expect(found(`none ${name}`), name).toEqual([]);
     for (const f of json.findings) expect(f.masked).toMatch(/^\*+$/);
     const printed = [r.stdout, r.stderr, readFileSync(sarif, "utf8")].join("\n");

@@ -1,12 +1,20 @@
 import { execFileSync } from "node:child_process";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 // The tests run the real `clear` binary, so it is built once before them; the tests themselves
 // are type-checked on the way.
-export default function setup(): void {
+export default function setup(): () => void {
   const root = path.resolve(import.meta.dirname, "..");
   const tsc = path.join(root, "node_modules", "typescript", "bin", "tsc");
   execFileSync(process.execPath, [tsc, "-p", path.join(root, "tsconfig.json")], { stdio: "inherit" });
   execFileSync(process.execPath, [path.join(root, "scripts", "build-schemas.mjs")], { stdio: "inherit" });
   execFileSync(process.execPath, [tsc, "-p", path.join(root, "tsconfig.test.json")], { stdio: "inherit" });
+  // Every temporary folder a test makes (and every process it starts makes) lands in one folder of
+  // this run, taken away when the run ends: a run leaves nothing behind in the machine's /tmp.
+  const own = mkdtempSync(path.join(os.tmpdir(), "clear-tests-"));
+  chmodSync(own, 0o1777);
+  process.env["TMPDIR"] = own;
+  return () => rmSync(own, { recursive: true, force: true, maxRetries: 3 });
 }

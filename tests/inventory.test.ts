@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { clear, clearJson, folderDigest, PASTURE_FIXTURES, PASTURE_PRESENT, PASTURE_SKIP_REASON, sha256, tempDir } from "./helpers.js";
+import { clear, clearJson, folderDigest, PASTURE_FIXTURES, PASTURE_PRESENT, PASTURE_SKIP_REASON, PROJECT_ROOT, sha256, tempDir } from "./helpers.js";
 import { captureOf } from "./helpers.js";
 import type { Finding, InventoryFile } from "../src/types.js";
 import { clearanceInventory, clearanceRules, committedDigests, dottedToPointer, rebuildSitting } from "./pasture.js";
@@ -316,6 +316,19 @@ describe("clear inventory", () => {
     for (const r of printed) expect(r.stdout + r.stderr).not.toContain(owner);
     expect(printed[0]?.stdout).toContain("claude-code_session_start_2.1.261+******.1.json");
     expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).not.toContain(owner);
+  });
+
+  it("refuses versions of one host that differ only in letter case: their fixture folders are one folder on macOS and Windows", () => {
+    const dir = tempDir();
+    const capture = readFileSync(path.join(PROJECT_ROOT, "examples", "sitting", "claude-code_pre_tool_use_2.1.261.1.json"));
+    for (const v of ["2.1.261-beta", "2.1.261-BETA", "2.1.261-Beta"]) writeFileSync(path.join(dir, `claude-code_pre_tool_use_${v}.1.json`), capture);
+    const inv = clearJson(["inventory", dir]);
+    expect(inv.code).toBe(1);
+    expect((inv.json.findings as FindingRow[]).filter((f) => f.code === "refused-class").map((f) => f.file).sort()).toEqual(["claude-code_pre_tool_use_2.1.261-Beta.1.json", "claude-code_pre_tool_use_2.1.261-beta.1.json"]);
+    const root = tempDir();
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    expect(clearJson(["run", dir, "--root", root]).code).toBe(1);
+    expect(existsSync(path.join(root, "fixtures"))).toBe(false);
   });
 
   it("exits 2 on a folder that is not there or not a folder", () => {

@@ -171,6 +171,23 @@ function repeatFindings(files: InventoryFile[]): Finding[] {
   return findings;
 }
 
+/**
+ * Versions of one host that differ only in letter case (2.1.261-beta, 2.1.261-BETA): their fixtures
+ * would stand in folders a checkout on macOS or Windows takes for one, each overwriting the other.
+ * Every file of a spelling but the first is refused, naming the first.
+ */
+function caseFindings(files: InventoryFile[]): Finding[] {
+  const first = new Map<string, InventoryFile>();
+  const findings: Finding[] = [];
+  for (const f of [...files].sort((a, b) => (a.version < b.version ? -1 : a.version > b.version ? 1 : 0))) {
+    const key = `${f.harness}\u0000${f.version.toLowerCase()}`;
+    const seen = first.get(key);
+    if (seen === undefined) first.set(key, f);
+    else if (seen.version !== f.version) findings.push(finding("refused-class", { file: f.name }, { detail: `its version differs from ${seen.name}'s only in letter case: their fixtures would share one folder in a checkout on macOS or Windows; keep one spelling of the version` }));
+  }
+  return findings;
+}
+
 function versionIn(line: string): string | null {
   return /(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)/.exec(line)?.[1] ?? null;
 }
@@ -217,6 +234,7 @@ export function inventoryPass(sitting: Sitting, ctx: InventoryContext, recipeNam
   const missing = missingEvents(files, recipes);
   for (const m of missing) findings.push(finding("missing-event", {}, m));
   pushAll(findings, repeatFindings(files));
+  pushAll(findings, caseFindings(files));
   pushAll(findings, versionFindings(files, sitting, ctx.rules));
   if (files.length === 0) findings.push(finding("no-captures", {}));
   const present = new Set(files.map((f) => f.harness));

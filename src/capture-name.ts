@@ -75,6 +75,8 @@ export function parseCaptureName(fileName: string, grammar: NameGrammar): NamePa
   const h = grammar.harnesses.find((x) => whole.startsWith(`${x.written}_`));
   if (!h) return /^[a-z][a-z0-9-]*_[a-z0-9_]+_[0-9u]/.test(whole) ? { kind: "unknown-harness" } : { kind: "not-a-capture", reason: shape };
   const counter = /\.([1-9][0-9]*)$/.exec(whole);
+  // A counter no sink reaches, and no number holds exactly, is not read as one (it would print as another).
+  if (counter && !Number.isSafeInteger(Number(counter[1]))) return { kind: "not-a-capture", reason: "has a .<n> counter too large to be a sink's (above 2^53)" };
   const parsed = counter ? parseBase(whole.slice(0, counter.index), Number(counter[1]), h) : null;
   if (parsed) return parsed;
   // Read whole, the name may be a capture's with its counter left off.

@@ -331,6 +331,15 @@ describe("clear inventory", () => {
     expect(existsSync(path.join(root, "fixtures"))).toBe(false);
   });
 
+  it("reads no counter above 2^53 as one: it is not a capture, and a counter at the bound is read as written", () => {
+    const dir = tempDir();
+    const capture = readFileSync(path.join(PROJECT_ROOT, "examples", "sitting", "claude-code_pre_tool_use_2.1.261.1.json"));
+    for (const n of ["1", "9007199254740991", "9007199254740993", "99999999999999999999"]) writeFileSync(path.join(dir, `claude-code_pre_tool_use_2.1.261.${n}.json`), capture);
+    const { json } = clearJson(["inventory", dir]);
+    expect((json.files as FileRow[]).map((f) => f.n).sort((a, b) => a - b)).toEqual([1, 9007199254740991]);
+    expect((json.findings as FindingRow[]).filter((f) => f.code === "not-a-capture").map((f) => f.file).sort()).toEqual(["claude-code_pre_tool_use_2.1.261.9007199254740993.json", "claude-code_pre_tool_use_2.1.261.99999999999999999999.json"]);
+  });
+
   it("exits 2 on a folder that is not there or not a folder", () => {
     const dir = tempDir();
     const missing = clear(["inventory", path.join(dir, "nope")]);

@@ -4,6 +4,9 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { makeRealisticSitting } from "../bench/realistic.mjs";
 import { adviceFor } from "../src/advice.js";
+import { checkedValue } from "../src/commands/checked-output.js";
+import { loadSetting } from "../src/io/setting.js";
+import { sittingNames } from "../src/passes/substitute/index.js";
 import { inventoryCommand } from "../src/commands/inventory.js";
 import { runCommand } from "../src/commands/run.js";
 import { selectCommand } from "../src/commands/select.js";
@@ -111,6 +114,15 @@ describe("short human output on a sitting of 5,000 captures", () => {
     expect(r.stdout).toContain("BLOCK refused-class:");
     const verbose = clear(["select", dir, "--verbose"]).stdout;
     expect(verbose.split("\n").filter((l) => l.startsWith("  not chosen: ")).length).toBeGreaterThan(4900);
+  });
+});
+
+describe("what a command prints of a sitting's values", () => {
+  it("is starred only where one string holds what the scan finds: no reading joins the end of one string to the start of the next", async () => {
+    const setting = loadSetting(undefined, tempDir(), { users: ["capturer"] });
+    const names = sittingNames([], setting.rules, ["capturer"], setting.display);
+    const out = await checkedValue({ a: ["extra-capture", "repeat .2 of pre_tool_use", "the capturer ran it"] }, setting, names);
+    expect(out.a).toEqual(["extra-capture", "repeat .2 of pre_tool_use", "the ******** ran it"]);
   });
 });
 

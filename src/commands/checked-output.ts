@@ -44,14 +44,15 @@ export async function checkedValue<T>(value: T, setting: Setting, names: Sitting
   eachString(value, (text) => (distinct.add(text), text));
   if (distinct.size === 0) return value;
   const strings = [...distinct];
-  // One text, each string on lines of its own: one scan, and a finding's offset tells its string.
+  // One text, each string on lines of its own, a blank line between two: one scan, a finding's
+  // offset tells its string, and no reading joins the end of one to the start of the next.
   const at: number[] = [];
   let length = 0;
   for (const text of strings) {
     at.push(length);
-    length += text.length + 1;
+    length += text.length + 2;
   }
-  const joined = strings.join("\n");
+  const joined = strings.join("\n\n");
   const { scanFindings, sittingEngine } = await import("../passes/scan.js");
   const engine = sittingEngine(setting.rules, names);
   // The rules' reach is the scan's and run's to prove (their control); here they only star.

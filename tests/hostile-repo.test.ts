@@ -3,6 +3,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmS
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { inOtherSpelling, repoPaths } from "../src/io/repo-tree.js";
 import { CLI, clear, clearJson, PROJECT_ROOT, tempDir } from "./helpers.js";
 
 // The record and the gate in a hostile repository: crafted inputs, links where the tool's files
@@ -177,24 +178,40 @@ describe("exact paths", () => {
     });
   }
 
-  it("a path naming a place in another spelling, where a checkout on macOS or Windows puts it: refused at commit, at push, by verify --rev, --range and on disk", () => {
-    for (const name of ["Fixtures/claude-code/notes.txt", "FIXTURES/a.md", "clearance.md", "Captures-Inbox/README.txt", "Clear.Config.json", "fixtures\u200c/a.md", "fixtures./a.md", "fixtures /a.md"]) {
-      const root = acceptedRepo();
-      bareRemote(root);
-      expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
-      const base = g(root, "rev-parse", "HEAD").out.trim();
-      mkdirSync(path.join(root, path.dirname(name)), { recursive: true });
-      writeFileSync(path.join(root, name), "# notes\n");
-      g(root, "add", "-f", "--", name);
-      const commit = g(root, "commit", "-qm", "other case");
-      expect(commit.code, name).not.toBe(0);
-      expect(commit.out).toContain("place-in-other-spelling");
-      sneak(root, "other case");
-      expect(g(root, "push", "-q", "origin", "main").code, name).not.toBe(0);
-      for (const args of [["--rev", "HEAD"], ["--range", `${base}..HEAD`], []]) {
-        expect(clearJson(["verify", ...args], { cwd: root }).json.findings, `${name} ${args.join(" ")}`).toContainEqual(expect.objectContaining({ code: "place-in-other-spelling", file: name }));
-      }
+  /** A path naming a place in another spelling, committed, pushed and verified: refused each time. */
+  const refusedEverywhere = (name: string): void => {
+    const root = acceptedRepo();
+    bareRemote(root);
+    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+    const base = g(root, "rev-parse", "HEAD").out.trim();
+    mkdirSync(path.join(root, path.dirname(name)), { recursive: true });
+    writeFileSync(path.join(root, name), "# notes\n");
+    g(root, "add", "-f", "--", name);
+    const commit = g(root, "commit", "-qm", "other case");
+    expect(commit.code, name).not.toBe(0);
+    expect(commit.out).toContain("place-in-other-spelling");
+    sneak(root, "other case");
+    expect(g(root, "push", "-q", "origin", "main").code, name).not.toBe(0);
+    for (const args of [["--rev", "HEAD"], ["--range", `${base}..HEAD`], []]) {
+      expect(clearJson(["verify", ...args], { cwd: root }).json.findings, `${name} ${args.join(" ")}`).toContainEqual(expect.objectContaining({ code: "place-in-other-spelling", file: name }));
     }
+  };
+
+  it("a path naming a place in another spelling, where a checkout on macOS or Windows puts it: refused at commit, at push, by verify --rev, --range and on disk", () => {
+    for (const name of ["Fixtures/claude-code/notes.txt", "FIXTURES/a.md", "clearance.md", "Captures-Inbox/README.txt", "Clear.Config.json", "fixtures\u200c/a.md", "fixtures./a.md", "fixtures /a.md"]) refusedEverywhere(name);
+  });
+
+  it("a place's NTFS short name (CLEARA~1.MD, FIXTUR~1), which names the place on a volume that keeps short names: refused at commit, at push, by verify --rev, --range and on disk", () => {
+    for (const name of ["CLEARA~1.MD", "FIXTUR~1/a.md"]) refusedEverywhere(name);
+  });
+});
+
+describe("a place's NTFS short name (8.3)", () => {
+  it("is another spelling of it; a name with a tilde that is no place's short name is not", () => {
+    const layout = repoPaths({});
+    const places = ["CLEARA~1.MD", "cleara~2.md", "CLEARA~1", "FIXTUR~1/x.txt", "FIXTUR~12/claude-code/a.json", "CAPTUR~1/README.txt", "CLEARC~1.JSO"];
+    const others = ["notes~1.txt", "docs/FIXTUR~1/x", "FIXTUR~/x", "CLEARA~1.TXT", "backup~1.md", "fixtur~a/x"];
+    expect(inOtherSpelling([...places, ...others], layout)).toEqual(places);
   });
 });
 

@@ -26,7 +26,8 @@ export function stagedIsPlainlyClear(cwd: string): boolean {
   const root = gitTopLevel(cwd);
   if (root === null || existsSync(path.join(root, "clear.config.json"))) return false;
   const changes = stagedChanges(root);
-  if (changes.some((c) => PLACES.some((place) => under(c.path, place)) || c.path.endsWith(".json"))) return false;
+  // A tilde and a digit may be an NTFS short name of a place (CLEARA~1.MD): the whole gate reads it.
+  if (changes.some((c) => PLACES.some((place) => under(c.path, place)) || c.path.endsWith(".json") || /~[0-9]/.test(c.path))) return false;
   const brought = changes.filter((c) => c.status !== "D" && REGULAR.has(c.mode));
   if (changes.some((c) => c.status !== "D" && !REGULAR.has(c.mode))) return false;
   const blobs = readBlobs([...brought.map((c) => c.sha), ":clear.config.json"], root);

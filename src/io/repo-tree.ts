@@ -51,7 +51,29 @@ export function touchesPlaces(paths: string[], layout: RepoLayout): boolean {
 export function inOtherSpelling(paths: string[], layout: RepoLayout): string[] {
   const { places } = placesOf(layout);
   const folded = places.map(foldedPath);
-  return paths.filter((p) => folded.some((place, i) => under(foldedPath(p), place) && !under(p, places[i] as string)));
+  return paths.filter((p) => folded.some((place, i) => (under(foldedPath(p), place) || underShortName(foldedPath(p), place)) && !under(p, places[i] as string)));
+}
+
+// A short name NTFS gives a long one (8.3: six characters, a tilde and a number, three of the
+// extension): CLEARA~1.MD is CLEARANCE.md on a volume that keeps short names.
+const SHORT_NAME = /^([^~.]{1,6})~[1-9][0-9]{0,5}(?:\.([^.]{1,3}))?$/;
+
+/** Whether a folded path lies under a folded place with a segment of it written as that segment's 8.3 short name. */
+function underShortName(p: string, place: string): boolean {
+  if (!p.includes("~")) return false;
+  const have = p.split("/");
+  const want = place.split("/");
+  if (have.length < want.length) return false;
+  return want.every((segment, k) => have[k] === segment || shortNameOf(have[k] as string, segment));
+}
+
+function shortNameOf(alias: string, segment: string): boolean {
+  const m = SHORT_NAME.exec(alias);
+  if (!m) return false;
+  const dot = segment.lastIndexOf(".");
+  const base = (dot > 0 ? segment.slice(0, dot) : segment).replace(/[. ]/g, "");
+  const ext = dot > 0 ? segment.slice(dot + 1) : "";
+  return base.startsWith(m[1] as string) && (m[2] === undefined || ext.startsWith(m[2]));
 }
 
 interface Sorted {

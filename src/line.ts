@@ -396,12 +396,27 @@ export interface RunResult {
  */
 async function refuseWritingInside(captureDir: string, root: string, layout: ReturnType<typeof repoPaths>, setting: Setting): Promise<void> {
   const fixtures = path.join(root, layout.fixtures);
-  const clash = (await isInside(root, captureDir))
+  const within = async (inner: string, outer: string): Promise<boolean> => (await isInside(inner, outer)) || (await sameFolderAbove(inner, outer));
+  const clash = (await within(root, captureDir))
     ? "the repository (its record and its lock) lies inside it"
-    : (await isInside(captureDir, fixtures)) || (await isInside(fixtures, captureDir))
+    : (await within(captureDir, fixtures)) || (await within(fixtures, captureDir))
       ? `it and the fixtures folder (${layout.fixtures}) overlap`
       : null;
   if (clash !== null) throw new UsageError(`${setting.display.path(captureDir)}: ${clash}, and clear run would write there; no command writes inside a capture folder: name one outside the repository's fixtures, or a --root outside it`);
+}
+
+/**
+ * Whether `outer` is `inner` or a folder above it as the file system knows folders (device and
+ * inode): a bind mount shows one folder at two paths that no real path tells apart.
+ */
+async function sameFolderAbove(inner: string, outer: string): Promise<boolean> {
+  const target = await fs.stat(outer).catch(() => null);
+  if (target === null) return false;
+  for (let dir = path.resolve(inner); ; dir = path.dirname(dir)) {
+    const here = await fs.stat(dir).catch(() => null);
+    if (here !== null && here.dev === target.dev && here.ino === target.ino) return true;
+    if (path.dirname(dir) === dir) return false;
+  }
 }
 
 /** A link where the tool's own files stand, on disk, is refused before anything is read or written. */

@@ -7,6 +7,20 @@ import { validateAgainst } from "../src/io/load-rules.js";
 import { clear, clearJson, folderDigest, PASTURE_PRESENT, PASTURE_SKIP_REASON, PROJECT_ROOT, tempDir } from "./helpers.js";
 import { rebuildSitting } from "./pasture.js";
 
+/** Whether this machine lets the tests bind-mount a folder (root, outside a container that forbids it). */
+const BIND_MOUNTS = ((): boolean => {
+  const dir = tempDir("clear-bind-probe-");
+  mkdirSync(path.join(dir, "a"));
+  mkdirSync(path.join(dir, "b"));
+  try {
+    execFileSync("mount", ["--bind", path.join(dir, "a"), path.join(dir, "b")], { stdio: "ignore" });
+    execFileSync("umount", [path.join(dir, "b")], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
 function repo(): string {
   const root = tempDir("clear-repo-");
   execFileSync("git", ["init", "-q"], { cwd: root });
@@ -76,6 +90,30 @@ describe("clear run", () => {
       expect(folderDigest(c.captures), c.captures).toBe(before);
       expect(existsSync(path.join(c.root, "CLEARANCE.md"))).toBe(false);
     }
+  });
+
+  it.skipIf(!BIND_MOUNTS)(`refuses a capture folder that a bind mount shows at the fixtures folder or that shows the repository${BIND_MOUNTS ? "" : " (skipped: mount --bind is not permitted here)"}`, () => {
+    const base = tempDir("clear-bind-");
+    const sitting = path.join(base, "sit");
+    cpSync(path.join(PROJECT_ROOT, "examples", "sitting"), sitting, { recursive: true });
+    const root = path.join(base, "repo");
+    mkdirSync(path.join(root, "fixtures"), { recursive: true });
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    const before = folderDigest(sitting);
+    const view = path.join(base, "view");
+    mkdirSync(view);
+    for (const [source, at, captures] of [[sitting, path.join(root, "fixtures"), sitting], [root, view, view]] as const) {
+      execFileSync("mount", ["--bind", source, at]);
+      try {
+        const r = clearJson(["run", captures, "--root", root]);
+        expect(r.code, at).toBe(2);
+        expect(r.json.error, at).toMatch(/no command writes inside a capture folder/);
+      } finally {
+        execFileSync("umount", [at]);
+      }
+    }
+    expect(folderDigest(sitting)).toBe(before);
+    expect(readdirSync(root).sort()).toEqual([".git", "fixtures"]);
   });
 
   it("a blocked sitting writes no fixture and a batch that says why", () => {

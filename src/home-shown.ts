@@ -70,19 +70,23 @@ export function withLatinWords(text: string): string {
 // 0x9b with one parameter at least, so that before a letter it is the invisible unit it is alone),
 // OSC (ESC ] or 0x9d up to BEL or ST: a title, a hyperlink), DCS, SOS, PM and APC up to ST, and ESC
 // with intermediates and a final ("\x1b(B", a character set chosen). One left open is no sequence.
-const TERMINAL_SEQUENCE = String.raw`(?:\x1b\[[\x30-\x3f]*|\x9b[\x30-\x3f]+)[\x20-\x2f]*[\x40-\x7e]|(?:\x1b\]|\x9d)[^\x07\x1b\x80-\x9f]*(?:\x07|\x1b\\|\x9c)|(?:\x1b[PX^_]|[\x90\x98\x9e\x9f])[^\x1b\x80-\x9f]*(?:\x1b\\|\x9c)|\x1b[\x20-\x2f]*[\x30-\x7e]`;
+// ESC itself may be written out as text a shell or a program reads (\e, \033, \x1b, \u001b, and
+// caret notation ^[ as cat -v and less show it): such a sequence shows nothing either.
+const WRITTEN_ESC = String.raw`(?:\\+(?:[eE]|[xX]1[bB]|u001[bB]|u\{1[bB]\}|0?33|0x1[bB])|\^\[)`;
+const TERMINAL_SEQUENCE = String.raw`(?:\x1b\[[\x30-\x3f]*|(?:\x9b|\\+(?:x9[bB]|u009[bB]))[\x30-\x3f]+|${WRITTEN_ESC}\[[\x30-\x3f]*)[\x20-\x2f]*[\x40-\x7e]|(?:\x1b\]|\x9d)[^\x07\x1b\x80-\x9f]*(?:\x07|\x1b\\|\x9c)|(?:\x1b[PX^_]|[\x90\x98\x9e\x9f])[^\x1b\x80-\x9f]*(?:\x1b\\|\x9c)|\x1b[\x20-\x2f]*[\x30-\x7e]`;
 const TERMINAL_SEQUENCE_G = new RegExp(TERMINAL_SEQUENCE, "g");
-const isTerminalSequence = (unit: string): boolean => unit.length > 1 && /^[\x1b\x90\x98\x9b\x9d-\x9f]/.test(unit);
+const isTerminalSequence = (unit: string): boolean => unit.length > 1 && /^(?:[\x1b\x90\x98\x9b\x9d-\x9f]|\\|\^\[)/.test(unit);
 
 /** A text without the terminal's control sequences in it, as the terminal shows it. */
 export function withoutTerminalSequences(text: string): string {
-  return text.includes("\x1b") || /[\x90-\x9f]/.test(text) ? text.replace(TERMINAL_SEQUENCE_G, "") : text;
+  return MAY_HOLD_SEQUENCE.test(text) ? text.replace(TERMINAL_SEQUENCE_G, "") : text;
 }
 
 // A character above ASCII, or a terminal's control sequence. Any other control of ASCII is kept: it
 // ends a name, as a backspace a reading of "C:\\Users\\<name>\\bin" decoded one level too far
 // ("<name><BS>in") must.
-const CHANGES = /[^\x00-\x7f]|\x1b/;
+const MAY_HOLD_SEQUENCE = /[\x1b\x90-\x9f]|\\[eExXu0]|\^\[/;
+const CHANGES = new RegExp(`[^\\x00-\\x7f]|${MAY_HOLD_SEQUENCE.source}`);
 const CHANGES_G = new RegExp(`${TERMINAL_SEQUENCE}|[\\ud800-\\udbff][\\udc00-\\udfff]|[^\\x00-\\x7f]`, "g");
 const shownUnit = (unit: string): string => (isTerminalSequence(unit) ? "" : shownAs(unit));
 
@@ -131,9 +135,8 @@ export function shownReading(text: string, reading: TextEscapeReading | null, wa
     put(terminal ? "" : shownAs(m[0]), m.index, m.index + m[0].length - 1, terminal);
     kept = m.index + m[0].length;
   }
+  // A sequence at the end belongs to no unit: a reset after an owner is kept.
   for (let k = kept; k < from.length; k++) put(from.charAt(k), k, k);
-  // A sequence at the end belongs to the unit before it.
-  if (leading !== null && out.ends.length > 0) out.ends[out.ends.length - 1] = reading === null ? from.length : (reading.ends[from.length - 1] as number);
   out.text = withLatinWords(out.text);
   return out;
 }

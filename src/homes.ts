@@ -480,10 +480,11 @@ interface WalkContext {
  * URL escaped them again ("%2561" is "a").
  */
 function spelledName(name: string): string {
-  // A terminal's colours before or inside an owner ("\x1b[1m<name>") spell nothing of the name.
-  let out = withoutTerminalSequences(undoTextEscapes(name));
+  let out = undoTextEscapes(name);
   for (let k = 0; k < 4 && /%[0-9A-Fa-f]{2}/.test(out); k++) out = out.replace(/%([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  return out;
+  // A terminal's colours before or inside an owner ("\x1b[1m<name>", "\\e[1m<name>", "%1B%5B1m<name>"), or
+  // the rest of one whose backslash a separator took ("e[1m<name>"), spell nothing of the name.
+  return withoutTerminalSequences(out).replace(/^(?:(?:[eE]|[xX]1[bB]|u001[bB]|0?33|0x1[bB])\[[0-9;:?]*|(?:x9[bB]|u009[bB])[0-9;:?]+)[A-Za-z]/, "");
 }
 
 /**
@@ -1028,6 +1029,8 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
  */
 export function ownerNames(owner: string, sure = true): string[] {
   const spelt = spelledName(owner).replace(/\\(?=\s)/g, "");
+  // An owner that is only a terminal's colour (between a root and its separator) names nobody.
+  if (spelt.trim() === "") return [];
   const local = spelt.replace(/^([^@]+)@.*$/su, "$1").replace(/^([^+]+)\+.*$/su, "$1");
   // Each word also as the parts a shell's quotes join ("First Middle'\"Last\"": Last); a shell's
   // variable joined to them ("'ann'\"$HOME\"") is the text's, not the name's.
@@ -1035,7 +1038,8 @@ export function ownerNames(owner: string, sure = true): string[] {
   const words = [...new Set([...bare.split(/[\s._-]+/u), ...bare.split(/[\s._'"\x60\\-]+/u)])]
     .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""))
     .filter((w) => /\p{L}/u.test(w) && [...w].length >= 2);
-  const taught = [owner, spelt, ...(sure ? words : words.slice(0, 1))];
+  // An owner a terminal coloured is taught as it shows: its colours are no part of any name.
+  const taught = [...(withoutTerminalSequences(owner) === owner ? [owner] : []), spelt, ...(sure ? words : words.slice(0, 1))];
   return [...new Set(taught.map((n) => n.toLowerCase()))];
 }
 

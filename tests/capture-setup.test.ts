@@ -252,7 +252,8 @@ describe("clear capture start and status", () => {
       spawnSync(
         process.execPath,
         [path.join(PROJECT_ROOT, "dist", "cli.js"), "capture", "hook", "codex", event, "--host-version", "0.169.0"],
-        { input: "{}", env: { ...process.env, CLEAR_CAPTURE_DIR: sitting } },
+        // As Codex sends it: every payload names its event.
+        { input: JSON.stringify({ hook_event_name: event }), env: { ...process.env, CLEAR_CAPTURE_DIR: sitting } },
       );
     };
     hook("SessionStart");

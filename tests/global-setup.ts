@@ -13,7 +13,8 @@ export default function setup(): () => void {
   execFileSync(process.execPath, [tsc, "-p", path.join(root, "tsconfig.test.json")], { stdio: "inherit" });
   // Every temporary folder a test makes (and every process it starts makes) lands in one folder of
   // this run, taken away when the run ends: a run leaves nothing behind in the machine's /tmp.
-  const own = mkdtempSync(path.join(os.tmpdir(), "clear-tests-"));
+  // Its name teaches no word a test prints: a test that takes its parent for the home ("t-<random>") masks nothing of its own.
+  const own = mkdtempSync(path.join(os.tmpdir(), "t-"));
   chmodSync(own, 0o1777);
   process.env["TMPDIR"] = own;
   return () => rmSync(own, { recursive: true, force: true, maxRetries: 3 });

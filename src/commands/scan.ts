@@ -63,7 +63,8 @@ function taughtNames(inputs: ScanInput[], setting: Setting): string[] {
     const names = grammar.realOwners(text).flatMap((o) => (o.tilde ? [] : [...spanNames(o), ...hashedOwners(text, o)]));
     const tooLong = tooLongName(names);
     if (tooLong) throw tooLongOwner(setting.display.path(file), tooLong.chars);
-    for (const name of names) if (name.length >= 2) taught.add(name);
+    // The placeholder and the accounts that are nobody are no name, however an owner spelt them ("user\\u001b[0m").
+    for (const name of names) if (name.length >= 2 && grammar.isOwner(name)) taught.add(name);
   }
   return [...taught];
 }

@@ -272,7 +272,8 @@ function terminalShown(r: Reading): Reading | null {
  */
 const SHOWS_NOTHING_CLASS = String.raw`[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Default_Ignorable_Code_Point}]`;
 const SHOWS_NOTHING = new RegExp(SHOWS_NOTHING_CLASS, "u");
-const SHOWS_NOTHING_G = new RegExp(SHOWS_NOTHING_CLASS, "gu");
+// A terminal's sequence goes whole, never its ESC alone: "user\x1b[0m" shows as "user", not "user[0m".
+const SHOWS_NOTHING_G = new RegExp(`${TERMINAL.source}|${SHOWS_NOTHING_CLASS}`, "gu");
 
 /** The reading without the characters that show nothing; null where it holds none. */
 function invisiblesOut(r: Reading): Reading | null {

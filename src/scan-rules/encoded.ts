@@ -98,7 +98,7 @@ function escapesUndone(r: Reading, budget: ReadingBudget, into: Reading[]): Read
 function tokensJoinedRead(r: Reading, budget: ReadingBudget, into: Reading[]): void {
   for (const reading of tokensJoined(r)) {
     if (!budget.spend(reading)) return;
-    into.push(reading);
+    into.push(Object.assign(reading, { joined: true as const }));
   }
 }
 

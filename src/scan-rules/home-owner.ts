@@ -21,7 +21,7 @@ export function homeOwnerRule(grammar: HomeGrammar, names: RegExp | null, struct
         file(source) {
           for (const s of readingsOf(source.content).strings) {
             // A member name the rules spell is the host's structure, as in substitution's final check.
-            if (s.isKey && s.readings.length === 1 && structure.has(s.readings[0]?.text ?? "") && !grammar.mayHold(s.readings[0]?.text ?? "")) continue;
+            if (s.keyShapesOnly || (s.isKey && s.readings.length === 1 && structure.has(s.readings[0]?.text ?? "") && !grammar.mayHold(s.readings[0]?.text ?? ""))) continue;
             for (const r of s.readings) {
               if (/^x*$/.test(r.text)) continue;
               if (grammar.mayHold(r.text)) {

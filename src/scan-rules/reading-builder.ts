@@ -10,6 +10,8 @@ export interface Reading {
   text: string;
   /** The raw offset a reading offset comes from; the reading's length maps to the end of its raw span. */
   rawAt(i: number): number;
+  /** Line ends taken out to join a token they broke (char-escapes.ts): read for a key's shape only, since it also joins words a line end kept apart. */
+  joined?: true;
 }
 
 

@@ -38,6 +38,8 @@ export interface ScannedString {
   tooDeep: boolean;
   /** What an encoding in a string spells (encoded.ts): its reading is never the raw text, in JSON or out of it. */
   encoded?: true;
+  /** A reading with line ends taken out (Reading.joined): the rules for names and for what a text assigns pass it over. */
+  keyShapesOnly?: true;
   /** It holds a JSON document, whose own strings are read one by one after it. */
   holdsDocument?: true;
 }
@@ -313,7 +315,7 @@ function withEncodedReadings(into: Collector): number {
     const last = s.readings[s.readings.length - 1] as Reading;
     const budget = new ReadingBudget(first.text.length);
     for (const r of last === first ? [first] : [first, last]) {
-      for (const e of encodedReadings(r, budget)) found.push({ place: s.place, readings: [e], member: s.member, isKey: false, tooDeep: false, encoded: true });
+      for (const e of encodedReadings(r, budget)) found.push({ place: s.place, readings: [e], member: s.member, isKey: false, tooDeep: false, encoded: true, ...(e.joined ? { keyShapesOnly: true as const } : {}) });
     }
     if (budget.exhausted) s.tooDeep = true;
   }

@@ -133,6 +133,8 @@ export const sensitiveAssignmentRule: SecretLintRuleCreator = {
     return {
       file(source) {
         for (const s of readingsOf(source.content).strings) {
+          // Lines joined to mend a broken key also join a value to the next line's name (`tokens: 12\noutput_tokens`).
+          if (s.keyShapesOnly) continue;
           // A JSON document held in a string is read through its own strings, by sensitive-member.
           for (const reading of s.holdsDocument ? s.readings.slice(1) : s.readings) {
             const r: Reading = reading;

@@ -203,6 +203,15 @@ describe("a value a text assigns to a credential's name", () => {
     words: "password=changeme --token-file=/run/secrets/token postgres://user:password@localhost/db",
   };
 
+  it("reads a text of many flags or colons with no password after them in linear time (600 KB each, well inside the test's minute)", () => {
+    const dir = tempDir();
+    for (const [name, stdout] of Object.entries({ flags: "-u=".repeat(200_000), colons: `${"a:".repeat(300_000)}@`, urls: `x://${"a:".repeat(300_000)}@` })) {
+      writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ hook_event_name: "PostToolUse", tool_response: { stdout } }));
+    }
+    const r = clearJson(["scan", dir]);
+    expect(r.json.files).toBe(3);
+  });
+
   it("is found in an id, a path and their base64, and in a sitting's driver; the value is printed nowhere, JSON, SARIF or CLEARANCE.md", () => {
     const dir = tempDir();
     for (const [name, text] of Object.entries(assigned)) writeFileSync(path.join(dir, `${name}.json`), capture(`/srv/w/${text}`, "toolu_01"));

@@ -27,10 +27,11 @@ const SCHEME_IN_QUOTES = /^[A-Za-z][A-Za-z0-9-]{1,15} +(?=\S+$)/;
 const COOKIE_LINE = /[^\n"'`]{0,4096}/y;
 const COOKIE_PAIR = /[^\s;=]+=([^\s;]+)/g;
 /** A URL's password (`scheme://user:pw@host`, `scheme://:pw@host`) and a DSN's (`user:pw@tcp(host)/db`). */
-const URL_PASSWORD = /:\/\/[^\s:/@?#"'`<>]*:([^\s/@?#"'`<>]+)@/dg;
-const DSN_PASSWORD = /(?<![^\s:@/"'`=(),;])[^\s:@/"'`=(),;]+:([^\s@/"'`]+)@[a-z][a-z0-9]{0,9}\(/dg;
+// Each part bounded (a user of 64 characters, a password of 128): a text of many colons and no at sign is read in linear time.
+const URL_PASSWORD = /:\/\/[^\s:/@?#"'`<>]{0,64}:([^\s:/@?#"'`<>]{1,128})@/dg;
+const DSN_PASSWORD = /(?<![^\s:@/"'`=(),;])[^\s:@/"'`=(),;]{1,64}:([^\s:@/"'`]{1,128})@[a-z][a-z0-9]{0,9}\(/dg;
 /** A user and password a command line gives (`curl -u user:pw`, `--proxy-user user:pw`). */
-const USER_PASSWORD = /(?<![\w-])(?:-u|--user|--proxy-user)(?:[ \t]+|=)["']?[^\s:"']*:([^\s"']+)/dg;
+const USER_PASSWORD = /(?<![\w-])(?:-u|--user|--proxy-user)(?:[ \t]{1,8}|=)["']?[^\s:"']{0,64}:([^\s"']{1,128})/dg;
 /** An element of markup named for a credential (`<password>…</password>`). */
 const ELEMENT = /<([A-Za-z_][\w.-]{0,63})>([^<\s]{1,512})<\/\1>/dg;
 /** Words a credential's name holds (sensitive-member.ts): a text that holds none assigns to no such name. */

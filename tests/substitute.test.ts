@@ -333,6 +333,10 @@ describe("clear substitute", () => {
       [`https://api.anthropic.com/v1/x?sig=${secret}`, `https://api.anthropic.com/v1/x?sig=${"x".repeat(secret.length)}`],
       [`https://chatgpt.com/backend-api/conversation#access_token=${secret}`, `https://chatgpt.com/backend-api/conversation#${"x".repeat(`access_token=${secret}`.length)}`],
       ["https://api.anthropic.com/v1/messages?beta=true&region=eu-west#top", "https://api.anthropic.com/v1/messages?beta=true&region=eu-west#top"],
+      // Under a name that names a credential or a signature, whatever the value looks like.
+      ["https://api.anthropic.com/v1/m?api_key=QwErTyUiOpAsDfGhJkLz&beta=true", `https://api.anthropic.com/v1/m?api_key=${"x".repeat(20)}&beta=true`],
+      ["https://api.openai.com/v1/f?key=8472619305847261930584726193", `https://api.openai.com/v1/f?key=${"x".repeat(28)}`],
+      ["https://api.openai.com/v1/f?X-Amz-Signature=abc&password=correct.horse.battery", `https://api.openai.com/v1/f?X-Amz-Signature=xxx&password=${"x".repeat(21)}`],
     ];
     urls.forEach(([url], i) => write(dir, `claude-code_elicitation_2_1_261.${i + 1}.json`, { session_id: "s", cwd: "/srv/w", hook_event_name: "Elicitation", mcp_server_name: "m", message: "Sign in", mode: "url", url }));
     const out = path.join(tempDir("clear-out-"), "cleared");

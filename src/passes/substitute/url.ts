@@ -1,6 +1,7 @@
 import { decodeJsonString, encodeJsonString } from "../../json/escapes.js";
 import type { UrlRules } from "../../types.js";
 import { looksAssigned } from "../../scan-rules/sensitive-assignment.js";
+import { sensitive } from "../../scan-rules/sensitive-member.js";
 import { sameLengthPlaceholder, type SubstitutionRule } from "./rule.js";
 
 // url-v1: a URL keeps its scheme, host and path; its user information, query values and fragment
@@ -12,18 +13,38 @@ export const URL_RULE = "url-v1";
 
 const URL_PARTS = /^([a-z][a-z0-9+.-]*:\/\/)(?:([^@/?#]*)@)?([^/?#]*)([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/is;
 
-function clearQuery(query: string, keep: (value: string) => boolean = () => false): string {
+function clearQuery(query: string, keep: (value: string, name?: string) => boolean = () => false): string {
   return query
     .split("&")
     .map((pair) => {
       const eq = pair.indexOf("=");
-      return eq === -1 || keep(pair.slice(eq + 1)) ? pair : `${pair.slice(0, eq + 1)}${sameLengthPlaceholder(pair.slice(eq + 1))}`;
+      return eq === -1 || keep(pair.slice(eq + 1), pair.slice(0, eq)) ? pair : `${pair.slice(0, eq + 1)}${sameLengthPlaceholder(pair.slice(eq + 1))}`;
     })
     .join("&");
 }
 
-/** A fixed endpoint's query value or fragment kept as the host sent it: one that does not look like a secret (`beta=true`, `region=eu-west`). */
-const plainValue = (value: string): boolean => !looksAssigned(value) && !looksAssigned(value.split("=").pop() ?? "");
+/** A signature's name in a signed URL (`sig`, `X-Amz-Signature`, `Signature`): what it holds is a credential. */
+const SIGNATURE = /^(?:x-[a-z]+-)?(?:sig|signature|credential|security-token)$/i;
+
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
+/**
+ * A fixed endpoint's query value or fragment kept as the host sent it: one that does not look like
+ * a secret (`beta=true`, `region=eu-west`), under a name that names none (a password, a token, a
+ * key, a signature: whatever it holds is replaced). A fragment is read as `name=value` where it is one.
+ */
+function plainValue(value: string, name?: string): boolean {
+  const eq = value.indexOf("=");
+  const [n, v] = name === undefined && eq > 0 ? [decodedName(value.slice(0, eq)), value.slice(eq + 1)] : [decodedName(name ?? ""), value];
+  if (n !== "" && (sensitive(n) || SIGNATURE.test(n))) return false;
+  return !looksAssigned(v);
+}
 
 export function urlRule(rules: UrlRules): SubstitutionRule {
   return {
@@ -35,7 +56,7 @@ export function urlRule(rules: UrlRules): SubstitutionRule {
       const m = URL_PARTS.exec(url);
       if (!m) return { raw, matched: false };
       const [, scheme, user, host, pathPart, query, fragment] = m;
-      const keep = fixed ? plainValue : () => false;
+      const keep: (value: string, name?: string) => boolean = fixed ? plainValue : () => false;
       const cleared =
         `${scheme}${user !== undefined ? `${sameLengthPlaceholder(user)}@` : ""}${host}${pathPart}` +
         `${query !== undefined ? `?${clearQuery(query, keep)}` : ""}${fragment !== undefined ? `#${keep(fragment) ? fragment : sameLengthPlaceholder(fragment)}` : ""}`;

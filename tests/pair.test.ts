@@ -183,6 +183,8 @@ describe("clear pair", () => {
   it("an identifier holding a mailbox or a phone number, in any spelling, is starred in what pair prints", () => {
     const user = ["wren", "abernathy"].join(".");
     const ids = [`${user}@example.com`, `ref ${user}&#64;example.com`, `${user}\uff20example.com`, `mailto:${user}@corp.example.org`, "call +1 (555) 010-4477"];
+    // The at sign and the dot spelt out, as people write them to keep a mailbox from a robot; a national number with dots or dashes.
+    ids.push(`toolu_${user}(at)example(dot)org`, `${user}[at]example[dot]org`, `${user}-at-example-dot-org`, `toolu_${user}&commat;example&period;org`, "toolu_555.010.4477", "toolu_555-010-4477");
     for (const id of ids) {
       const dir = sitting({
         "claude-code_pre_tool_use_2_1_261.1.json": { session_id: S, hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: "/srv/x" }, tool_use_id: id },

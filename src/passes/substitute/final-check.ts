@@ -20,14 +20,25 @@ const LABEL = String.raw`[\p{L}\p{N}_](?:[\p{L}\p{N}_-]*[\p{L}\p{N}])?`;
 const MAILBOX = new RegExp(String.raw`(?<![\p{L}\p{N}._%+-])(?!git@|x+@)[\p{L}\p{N}._%+-]+@(?:(?:${LABEL}\.)+\p{L}{2,}(?![\p{L}\p{N}])|\[[0-9A-Fa-f.:]+\])`, "u");
 // A phone number: international (a plus, then digits and the separators people write between
 // them), or written the North American way with the area code in brackets.
-const PHONE = /\+\d[\d\s().\/\p{Pd}]{6,}\d|\(\d{3}\)[\s\p{Pd}.]?\d{3}[\s\p{Pd}.]\d{4}/u;
+const PHONE = /\+\d[\d\s().\/\p{Pd}]{6,}\d|\(\d{3}\)[\s\p{Pd}.]?\d{3}[\s\p{Pd}.]\d{4}|(?<![\d.\p{Pd}])\d{3}([.\p{Pd}])\d{3}\1\d{4}(?![\d.\p{Pd}])/u;
 
 /** Whether a text holds a mailbox or a phone number: a person's, whatever field or member name holds it. */
 const holdsContactAsWritten = (value: string): boolean => MAILBOX.test(value) || PHONE.test(value);
 
+// An at sign and a dot spelt out as people do to keep a mailbox from a robot: "(at)", "[at]",
+// "{dot}", " AT ", "-at-", "_dot_", and HTML's names for them.
+const AT_SPELT = /\s*[([{<]\s*at\s*[)\]}>]\s*|\s+at\s+|(?<=[\p{L}\p{N}])[-_]at[-_](?=[\p{L}\p{N}])|&commat;/giu;
+const DOT_SPELT = /\s*[([{<]\s*dot\s*[)\]}>]\s*|\s+dot\s+|(?<=[\p{L}\p{N}])[-_]dot[-_](?=[\p{L}\p{N}])|&period;/giu;
+
+/** The text with an at sign and a dot spelt out written as themselves; the text itself where it spells none. */
+function spelledOut(value: string): string {
+  return /at|dot|&commat;|&period;/i.test(value) ? value.replace(AT_SPELT, "@").replace(DOT_SPELT, ".") : value;
+}
+
 /** The same, with every spelling undone: other at signs and digits (＠, ﹫, ＋), invisible characters, %40, &#64;, escapes. */
 export function holdsContact(value: string): boolean {
-  return holdsContactAsWritten(value) || nameReadings(value).some(holdsContactAsWritten);
+  const spelt = spelledOut(value);
+  return holdsContactAsWritten(value) || (spelt !== value && holdsContactAsWritten(spelt)) || nameReadings(value).some(holdsContactAsWritten);
 }
 
 /**

@@ -303,6 +303,8 @@ describe("clear scan finds a key with what shows nothing inside it", () => {
       encodings[`u${cp.toString(16)}-twice`] = (s) => cut(s, ch + ch);
     }
     encodings["reference-u202e"] = (s) => cut(s, "&#x202E;");
+    // HTML's names for what shows nothing.
+    for (const name of ["zwj", "zwnj", "shy", "lrm", "rlm"]) encodings[`named-${name}`] = (s) => cut(s, `&${name};`);
     encodings["percent-tag"] = (s) => `https://example.com/x/${cut(s, encodeURIComponent(String.fromCodePoint(0xe0041)))}`;
     expectEachFound(casesOf(encodings));
   });

@@ -141,7 +141,7 @@ const percentAt: EscapeAt = (text, at) => {
   return unit === -1 ? null : { length: 6, text: String.fromCharCode(unit) };
 };
 
-/** The named references that spell ASCII punctuation, a non-breaking space, a tab or a line break. */
+/** The named references that spell ASCII punctuation, a non-breaking space, a tab or a line break, and those of characters that show nothing. */
 const NAMED = new Map(
   Object.entries({
     amp: "&", AMP: "&", lt: "<", LT: "<", gt: ">", GT: ">", quot: '"', QUOT: '"', apos: "'", nbsp: "\u00a0",
@@ -149,6 +149,9 @@ const NAMED = new Map(
     plus: "+", num: "#", excl: "!", percnt: "%", commat: "@", dollar: "$", lpar: "(", rpar: ")", ast: "*",
     midast: "*", quest: "?", lsqb: "[", lbrack: "[", rsqb: "]", rbrack: "]", lcub: "{", lbrace: "{", rcub: "}",
     rbrace: "}", verbar: "|", vert: "|", VerticalLine: "|", grave: "`", Hat: "^", Tab: "\t", NewLine: "\n",
+    shy: "\u00ad", zwnj: "\u200c", zwj: "\u200d", lrm: "\u200e", rlm: "\u200f", ZeroWidthSpace: "\u200b", NoBreak: "\u2060",
+    ApplyFunction: "\u2061", af: "\u2061", InvisibleTimes: "\u2062", it: "\u2062", InvisibleComma: "\u2063", ic: "\u2063",
+    NegativeVeryThinSpace: "\u200b", NegativeThinSpace: "\u200b", NegativeMediumSpace: "\u200b", NegativeThickSpace: "\u200b",
   }),
 );
 

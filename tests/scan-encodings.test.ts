@@ -303,6 +303,8 @@ describe("clear scan finds a key with what shows nothing inside it", () => {
       encodings[`u${cp.toString(16)}-twice`] = (s) => cut(s, ch + ch);
     }
     encodings["reference-u202e"] = (s) => cut(s, "&#x202E;");
+    // A line end and what shows nothing beside it.
+    for (const [name, cutBy] of Object.entries({ "lf-zwsp": "\n\u200b", "crlf-wj": "\r\n\u2060", "zwsp-crlf-zwsp": "\u200b\r\n\u200b", "lf-named": "\n&zwj;" })) encodings[`line-${name}`] = (s) => cut(s, cutBy);
     // HTML's names for what shows nothing.
     for (const name of ["zwj", "zwnj", "shy", "lrm", "rlm"]) encodings[`named-${name}`] = (s) => cut(s, `&${name};`);
     encodings["percent-tag"] = (s) => `https://example.com/x/${cut(s, encodeURIComponent(String.fromCodePoint(0xe0041)))}`;

@@ -278,6 +278,9 @@ const SHOWS_NOTHING = new RegExp(SHOWS_NOTHING_CLASS, "u");
 // A terminal's sequence goes whole, never its ESC alone: "user\x1b[0m" shows as "user", not "user[0m".
 const SHOWS_NOTHING_G = new RegExp(`${TERMINAL.source}|${SHOWS_NOTHING_CLASS}`, "gu");
 
+/** Whether a text holds a character that shows nothing (or a character reference, which may spell one). */
+export const mayShowNothing = (text: string): boolean => SHOWS_NOTHING.test(text) || text.includes("&");
+
 /** The reading without the characters that show nothing; null where it holds none. */
 function invisiblesOut(r: Reading): Reading | null {
   return SHOWS_NOTHING.test(r.text) ? takenOut(r, SHOWS_NOTHING_G) : null;

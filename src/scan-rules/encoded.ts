@@ -2,7 +2,7 @@ import { forEachByteRun } from "./byte-runs.js";
 import { numberLists } from "../byte-lists.js";
 import { compressedInsideReadings, numberListReadings, textReadings } from "./byte-text.js";
 import { pushAll } from "../collections.js";
-import { escapeReadings, tokensJoined } from "./char-escapes.js";
+import { escapeReadings, mayShowNothing, tokensJoined } from "./char-escapes.js";
 import type { Reading } from "./reading-builder.js";
 
 // What a string spells once an encoding in it is undone: a key pasted into a URL's path as %5F,
@@ -122,6 +122,7 @@ export function encodedReadings(r: Reading, budget: ReadingBudget): Reading[] {
     decodedRuns(d, budget, out);
     escapesUndone(d, budget, out);
   }
-  tokensJoinedRead(r, budget, out);
+  // A key broken by a line end and something that shows nothing beside it is joined in the reading without the latter.
+  for (const source of mayShowNothing(r.text) ? [r, ...escaped] : [r]) tokensJoinedRead(source, budget, out);
   return out;
 }

@@ -194,6 +194,13 @@ describe("a value a text assigns to a credential's name", () => {
     dsn: `app:${value}@tcp(127.0.0.1:3306)/prod`,
     "curl user": `curl -u admin:${value} https://example.com`,
     element: `<password>${value}</password>`,
+    "bare colon": `x-api-key:${value}`,
+    passphrase: `passphrase=${value}`,
+    "mysql glued": `mysql -uroot -p${value} app`,
+    "mysql quoted": `mysql -u bob -p'${value}'`,
+    sshpass: `sshpass -p ${value} ssh host`,
+    netrc: `machine h.example.invalid login bob password ${value}`,
+    "signed url": `https://a.blob.core.windows.net/c?sv=2020-08-04&sig=${value}`,
   };
   const nothing: Record<string, string> = {
     reference: "password=${DB_PASSWORD} token=$GITHUB_TOKEN key: ${{ secrets.KEY }}",
@@ -201,6 +208,7 @@ describe("a value a text assigns to a credential's name", () => {
     "the tool's own": "token=[env-dump-v1] password=[a secret shape, not written] secret=xxxxxxxxxxxx",
     code: "apiKey: process.env.OPENAI_API_KEY; token = get_token(user1); secret_name: my-secret-v2; max_tokens=4096",
     words: "password=changeme --token-file=/run/secrets/token postgres://user:password@localhost/db",
+    colons: "redis key session:abc; ls -p /tmp; the password is here; https://example.com:8080/x; a::b; at 12:34:56; token:next_page_2",
   };
 
   it("reads a text of many flags or colons with no password after them in linear time (600 KB each, well inside the test's minute)", () => {

@@ -15,7 +15,7 @@ export const SENSITIVE_ASSIGNMENT_RULE = "clear/sensitive-assignment";
 export const SENSITIVE_ASSIGNMENT_DESCRIPTION = "A value a text assigns to a password, secret, token, key or credential name (an environment line, a flag, a header, a configuration line, a URL's password)";
 
 /** A name, quoted or not, then what assigns to it: `=`, `:=`, `=>`, a colon before a blank or a quote (not a URL's `://`), or blanks after a flag. */
-const ASSIGNED = /(?<![\w.$-])(["'`]?)(-{0,2}[A-Za-z_][\w.-]{0,63})\1(?:([ \t]*(?:=>|:=|=|:(?=[ \t"'`]))[ \t]*)|[ \t]+)/g;
+const ASSIGNED = /(?<![\w.$-])(["'`]?)(-{0,2}[A-Za-z_][\w.-]{0,63})\1(?:([ \t]*(?:=>|:=|=|:(?=[ \t"'`]|[^\s/:]))[ \t]*)|[ \t]+)/g;
 /** A value in quotes (one line, a bounded length), or a bare one up to a blank, a quote or what ends it in code, a query or a cookie. */
 const QUOTED = /"([^"\n]{0,512})"|'([^'\n]{0,512})'|`([^`\n]{0,512})`/y;
 const BARE = /[^\s"'`;,&()[\]{}<>|\\]{1,512}/y;
@@ -32,6 +32,16 @@ const URL_PASSWORD = /:\/\/[^\s:/@?#"'`<>]{0,64}:([^\s:/@?#"'`<>]{1,128})@/dg;
 const DSN_PASSWORD = /(?<![^\s:@/"'`=(),;])[^\s:@/"'`=(),;]{1,64}:([^\s:@/"'`]{1,128})@[a-z][a-z0-9]{0,9}\(/dg;
 /** A user and password a command line gives (`curl -u user:pw`, `--proxy-user user:pw`). */
 const USER_PASSWORD = /(?<![\w-])(?:-u|--user|--proxy-user)(?:[ \t]{1,8}|=)["']?[^\s:"']{0,64}:([^\s"']{1,128})/dg;
+/**
+ * A password a command line gives glued to its flag or after it (`mysql -pS`, `mysql -p'S'`,
+ * `sshpass -p S`), one a `.netrc` or a prose line gives after the word (`login bob password S`), and a
+ * signed URL's signature (`?sig=…`, `&X-Amz-Signature=…`).
+ */
+const GLUED_PASSWORD = /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb(?:-dump|-admin)?)\b[^\n]{0,200}?\s-p(["']?)([^\s"']{1,128})\1/dg;
+const SSHPASS = /\bsshpass\s+-p\s*(["']?)([^\s"']{1,128})\1/dg;
+const WORD_PASSWORD = /(?<![\w-])(?:password|passwd|passphrase)[ \t]+(["']?)([^\s"']{1,128})\1/dgi;
+const SIGNATURE = /[?&](?:sig|signature|x-[a-z]+-signature|x-[a-z]+-credential|x-[a-z]+-security-token)=([^&#\s"']{1,1024})/dgi;
+
 /** An element of markup named for a credential (`<password>…</password>`). */
 const ELEMENT = /<([A-Za-z_][\w.-]{0,63})>([^<\s]{1,512})<\/\1>/dg;
 /** Words a credential's name holds (sensitive-member.ts): a text that holds none assigns to no such name. */
@@ -123,6 +133,9 @@ function elementsAndPasswordsIn(text: string, report: Report): void {
     if (looksAssigned(text.slice(start, end))) report(start, end);
   };
   if (text.includes("</")) for (const m of text.matchAll(ELEMENT)) if (sensitive(m[1] as string)) judge(m, 2);
+  if (/-p/.test(text)) for (const pattern of [GLUED_PASSWORD, SSHPASS]) for (const m of text.matchAll(pattern)) judge(m, 2);
+  if (/pass/i.test(text)) for (const m of text.matchAll(WORD_PASSWORD)) judge(m, 2);
+  if (/[?&]/.test(text)) for (const m of text.matchAll(SIGNATURE)) judge(m, 1);
   for (const pattern of text.includes("@") ? [URL_PASSWORD, DSN_PASSWORD, USER_PASSWORD] : [USER_PASSWORD]) for (const m of text.matchAll(pattern)) judge(m, 1);
 }
 

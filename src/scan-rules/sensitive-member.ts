@@ -11,7 +11,7 @@ import { readingsOf, type ScannedString } from "./readings.js";
 
 export const SENSITIVE_MEMBER_RULE = "clear/sensitive-member";
 export const SENSITIVE_MEMBER_DESCRIPTION = "A password, secret, token, key or credential member holding a high-entropy value";
-const MEMBER = /passw(?:or)?d|passwd|pwd|secret|token|credential|bearer|cookie|(?:^|[^a-z])o?auth(?:$|[^a-z]|orization)|(?:api|access|private|secret|signing|encryption|master|license|session|client|account|auth)[_.-]?key|(?:^|[_.-])key(?:$|[_.-])/i;
+const MEMBER = /passw(?:or)?d|passwd|passphrase|(?:^|[^a-z])pass(?:$|[^a-z])|pwd|secret|token|credential|bearer|cookie|(?:^|[^a-z])o?auth(?:$|[^a-z]|orization)|(?:api|access|private|secret|signing|encryption|master|license|session|client|account|auth)[_.-]?key|(?:^|[_.-])key(?:$|[_.-])/i;
 /** A key in camel case: accessKey, publicKeyPem (not monkey, not keyboard). */
 const CAMEL_KEY = /[a-z0-9]Key(?:$|[A-Z_])/;
 /**

@@ -40,7 +40,9 @@ const USER_PASSWORD = /(?<![\w-])(?:-u|--user|--proxy-user)(?:[ \t]{1,8}|=)["']?
 const GLUED_PASSWORD = /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb(?:-dump|-admin)?)\b[^\n]{0,200}?\s-p(["']?)([^\s"']{1,128})\1/dg;
 const SSHPASS = /\bsshpass\s+-p\s*(["']?)([^\s"']{1,128})\1/dg;
 const WORD_PASSWORD = /(?<![\w-])(?:password|passwd|passphrase)[ \t]+(["']?)([^\s"']{1,128})\1/dgi;
-const SIGNATURE = /[?&](?:sig|signature|x-[a-z]+-signature|x-[a-z]+-credential|x-[a-z]+-security-token)=([^&#\s"']{1,1024})/dgi;
+/** A signed URL's signature by its name (`sig`, `Signature`, `X-Amz-Signature`, `X-Goog-Credential`): whatever it holds is a credential. */
+export const SIGNATURE_NAME = /^(?:x-[a-z]+-)?(?:sig|signature|credential|security-token)$/i;
+const QUERY_PAIR = /[?&]([\w.-]{1,64})=([^&#\s"']{1,1024})/dg;
 
 /** An element of markup named for a credential (`<password>…</password>`). */
 const ELEMENT = /<([A-Za-z_][\w.-]{0,63})>([^<\s]{1,512})<\/\1>/dg;
@@ -135,7 +137,7 @@ function elementsAndPasswordsIn(text: string, report: Report): void {
   if (text.includes("</")) for (const m of text.matchAll(ELEMENT)) if (sensitive(m[1] as string)) judge(m, 2);
   if (/-p/.test(text)) for (const pattern of [GLUED_PASSWORD, SSHPASS]) for (const m of text.matchAll(pattern)) judge(m, 2);
   if (/pass/i.test(text)) for (const m of text.matchAll(WORD_PASSWORD)) judge(m, 2);
-  if (/[?&]/.test(text)) for (const m of text.matchAll(SIGNATURE)) judge(m, 1);
+  if (/[?&]/.test(text)) for (const m of text.matchAll(QUERY_PAIR)) if (SIGNATURE_NAME.test(m[1] as string)) judge(m, 2);
   for (const pattern of text.includes("@") ? [URL_PASSWORD, DSN_PASSWORD, USER_PASSWORD] : [USER_PASSWORD]) for (const m of text.matchAll(pattern)) judge(m, 1);
 }
 

@@ -1,6 +1,6 @@
 import { decodeJsonString, encodeJsonString } from "../../json/escapes.js";
 import type { UrlRules } from "../../types.js";
-import { looksAssigned } from "../../scan-rules/sensitive-assignment.js";
+import { looksAssigned, SIGNATURE_NAME } from "../../scan-rules/sensitive-assignment.js";
 import { sensitive } from "../../scan-rules/sensitive-member.js";
 import { sameLengthPlaceholder, type SubstitutionRule } from "./rule.js";
 
@@ -23,9 +23,6 @@ function clearQuery(query: string, keep: (value: string, name?: string) => boole
     .join("&");
 }
 
-/** A signature's name in a signed URL (`sig`, `X-Amz-Signature`, `Signature`): what it holds is a credential. */
-const SIGNATURE = /^(?:x-[a-z]+-)?(?:sig|signature|credential|security-token)$/i;
-
 function decodedName(name: string): string {
   try {
     return decodeURIComponent(name);
@@ -42,7 +39,7 @@ function decodedName(name: string): string {
 function plainValue(value: string, name?: string): boolean {
   const eq = value.indexOf("=");
   const [n, v] = name === undefined && eq > 0 ? [decodedName(value.slice(0, eq)), value.slice(eq + 1)] : [decodedName(name ?? ""), value];
-  if (n !== "" && (sensitive(n) || SIGNATURE.test(n))) return false;
+  if (n !== "" && (sensitive(n) || SIGNATURE_NAME.test(n))) return false;
   return !looksAssigned(v);
 }
 

@@ -109,11 +109,22 @@ function learnAnchored(learned: Map<string, LearnedName>, text: string, grammar:
   }
 }
 
+/** How many texts learning keeps to pass over when they come again: a sitting of a million distinct texts holds no more than this in memory. */
+const MAX_READ_KEPT = 1 << 16;
+
 /** Every home owner the captures name (in values, member names and nested JSON), by the roots of `grammar` and the anchor folders of `rules`, with where each was first seen. */
 export function learnOwners(captures: readonly Teacher[], grammar: HomeGrammar, rules: HomeRules): Map<string, LearnedName> {
   const learned = new Map<string, LearnedName>();
+  // A sitting repeats its texts (a cwd, a transcript's path in every capture): a text read once has taught all it can, where it was first seen.
+  const read = new Set<string>();
   for (const c of captures) {
-    for (const { span: t } of stringTokens(c.doc)) learnFrom(learned, c.doc.text.slice(t.start + 1, t.end - 1), grammar, rules, { file: c.name, pointer: t.pointer });
+    for (const { span: t } of stringTokens(c.doc)) {
+      const raw = c.doc.text.slice(t.start + 1, t.end - 1);
+      if (read.has(raw)) continue;
+      if (read.size >= MAX_READ_KEPT) read.clear();
+      read.add(raw);
+      learnFrom(learned, raw, grammar, rules, { file: c.name, pointer: t.pointer });
+    }
   }
   return learned;
 }

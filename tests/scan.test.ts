@@ -201,6 +201,14 @@ describe("a value a text assigns to a credential's name", () => {
     sshpass: `sshpass -p ${value} ssh host`,
     netrc: `machine h.example.invalid login bob password ${value}`,
     "signed url": `https://a.blob.core.windows.net/c?sv=2020-08-04&sig=${value}`,
+    "yaml block": `db:\n  password: |\n    ${value}\n`,
+    "yaml folded": `auth:\n  token: >-\n\n    ${value}`,
+    "yaml below": `password:\n  "${value}"`,
+    "setting list": `env:\n  - name: API_TOKEN\n    value: ${value}`,
+    "setting in text": `task def: [{"Name": "/app/db_password", "Type": "SecureString", "Value": "${value}"}]`,
+    "shell continuation": `export API_KEY=\\\n    ${value}`,
+    "assignment below": `api_key = (\n  "${value}"\n)`,
+    "flag continuation": `deploy --token \\\n  ${value}`,
   };
   const nothing: Record<string, string> = {
     reference: "password=${DB_PASSWORD} token=$GITHUB_TOKEN key: ${{ secrets.KEY }}",
@@ -209,15 +217,31 @@ describe("a value a text assigns to a credential's name", () => {
     code: "apiKey: process.env.OPENAI_API_KEY; token = get_token(user1); secret_name: my-secret-v2; max_tokens=4096",
     words: "password=changeme --token-file=/run/secrets/token postgres://user:password@localhost/db",
     colons: "redis key session:abc; ls -p /tmp; the password is here; https://example.com:8080/x; a::b; at 12:34:56; token:next_page_2",
+    "yaml placeholders": "password: |\\n  ${{ secrets.DB_PASSWORD }}\\ntoken: >-\\n  <redacted>\\npassword:\\n  [redacted]",
+    "yaml maps": "auth:\\n  client_id_2024: abc\\n  type: bearer\\ncredentials:\\n  api_key: ${API_KEY}\\nsecrets:\\n  - DB_PASSWORD2",
+    "settings by reference": "- name: API_TOKEN\\n  valueFrom:\\n    secretKeyRef:\\n      name: app-secrets\\n      key: token\\n- name: LOG_LEVEL\\n  value: debug-level-v2x9\\n- name: DB_PASSWORD\\n  value: $(DB_PASS)",
+    "continued lines": "export API_KEY=\\\\\\n  OTHER_VAR=abc123def\\ncurl --token \\\\\\n  --header=X-Req-9abc",
+    "prose below": "Your token:\\n  see the docs for how to get one\\nmax_tokens:\\n  4096",
+    "locked accounts": "root:!:19000:0:99999:7:::\\ndaemon:*:19000::::::\\nawk '{print $1$2}'",
   };
 
   it("reads a text of many flags or colons with no password after them in linear time (600 KB each, well inside the test's minute)", () => {
     const dir = tempDir();
-    for (const [name, stdout] of Object.entries({ flags: "-u=".repeat(200_000), colons: `${"a:".repeat(300_000)}@`, urls: `x://${"a:".repeat(300_000)}@` })) {
+    const texts = {
+      flags: "-u=".repeat(200_000),
+      colons: `${"a:".repeat(300_000)}@`,
+      urls: `x://${"a:".repeat(300_000)}@`,
+      blocks: "password: |\n \n".repeat(40_000),
+      below: "password:\n ".repeat(60_000),
+      settings: `${"- name: API_TOKEN\n  ".repeat(30_000)}value:`,
+      continued: "API_KEY=\\\n ".repeat(60_000),
+      hashes: `${"$6$".repeat(100_000)}{SHA}${"$2y$10$".repeat(50_000)}`,
+    };
+    for (const [name, stdout] of Object.entries(texts)) {
       writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ hook_event_name: "PostToolUse", tool_response: { stdout } }));
     }
     const r = clearJson(["scan", dir]);
-    expect(r.json.files).toBe(3);
+    expect(r.json.files).toBe(Object.keys(texts).length);
   });
 
   it("is found in an id, a path and their base64, and in a sitting's driver; the value is printed nowhere, JSON, SARIF or CLEARANCE.md", () => {
@@ -253,6 +277,50 @@ describe("a value a text assigns to a credential's name", () => {
     const record = readFileSync(path.join(repo, "CLEARANCE.md"), "utf8");
     expect(record).toContain("sensitive-assignment");
     expect(record + run.stdout + run.stderr).not.toContain(value.slice(0, 8));
+  });
+
+  it("is found in a tool's output (a YAML block, a settings list, JSON of settings, a line below, a password file's line), named by file and pointer; and clear run refuses it in a kept path", () => {
+    // Password files' hashes, built at run time: htpasswd's MD5 and SHA-1, bcrypt, and a shadow line's SHA-512.
+    const salt = "Xk3bQ9zL";
+    const hashes = {
+      htpasswd: `admin:${["$ap", "r1$", salt, "$"].join("")}8Jk2pW5vNq7RtYz1mC4dE/`,
+      "htpasswd sha": `admin:${["{SH", "A}"].join("")}W6ph5Mm5Pz8GgiULbPgzG37mj9g=`,
+      bcrypt: `admin:${["$2", "y$10$"].join("")}abcdefghijklmnopqrstuu5Jk2pW5vNq7RtYz1mC4dEfGhIjKlMn.`,
+      shadow: `root:${["$", "6$", salt, "$"].join("")}${value}${aws}${value}${aws}:19000:0:99999:7:::`,
+    };
+    const outputs: Record<string, [string, string]> = {
+      "yaml block": [`spec:\n  password: |\n    ${value}\n`, "clear/sensitive-assignment"],
+      "settings list": [`env:\n- name: "DB_PASSWORD"\n  value: "${value}"\n`, "clear/sensitive-assignment"],
+      "settings json": [JSON.stringify([{ name: "API_TOKEN", value }]), "clear/sensitive-assignment"],
+      "line below": [`export API_KEY=\\\n    ${value}\n`, "clear/sensitive-assignment"],
+      ...Object.fromEntries(Object.entries(hashes).map(([name, line]) => [name, [`${line}\n`, "clear/password-hash"]])),
+    };
+    const dir = tempDir();
+    const post = (where: Record<string, unknown>): string =>
+      JSON.stringify({ session_id: "5b0c7e9a-3f1d-4c2e-9a8b-1d2e3f4a5b6c", cwd: "/srv/w", hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "cat x" }, tool_response: { stdout: "", stderr: "" }, tool_use_id: "toolu_01", ...where });
+    for (const [name, [stdout]] of Object.entries(outputs)) writeFileSync(path.join(dir, `${name}.json`), post({ tool_response: { stdout, stderr: "" } }));
+    const r = clear(["scan", dir, "--json"]);
+    expect(r.code).toBe(1);
+    const findings = (JSON.parse(r.stdout) as { findings: { file: string; rule: string; pointer?: string }[] }).findings;
+    for (const [name, [, rule]] of Object.entries(outputs)) {
+      expect(findings.filter((f) => path.basename(f.file) === `${name}.json`).map((f) => [f.rule, f.pointer]), name).toContainEqual([rule, "/tool_response/stdout"]);
+    }
+    const printed = r.stdout + r.stderr;
+    for (const secret of [value, salt, "8Jk2pW5vNq7RtYz1", "W6ph5Mm5Pz8Ggi"]) expect(printed).not.toContain(secret);
+
+    // clear run writes free text over, but keeps a path as it stands: a password file's line or a YAML block there is refused.
+    for (const cwd of [`/srv/w/${hashes.shadow}`, `/srv/w/token: >-\n    ${value}`]) {
+      const sitting = tempDir();
+      const repo = tempDir();
+      execFileSync("git", ["init", "-q", repo]);
+      execFileSync("git", ["-C", repo, "commit", "-q", "--allow-empty", "-m", "i"]);
+      writeFileSync(path.join(sitting, "claude-code_post_tool_use_2.1.261.1.json"), post({ cwd, tool_use_id: "toolu_01AbCdEfGhIjKlMnOpQrStUv" }));
+      const run = clearJson(["run", sitting, "--root", repo]);
+      expect(run.code).toBe(1);
+      const refused = run.json.findings as { code: string; pointer?: string; file?: string }[];
+      expect(refused.map((f) => [f.code, f.pointer])).toContainEqual(["secret-found", "/cwd"]);
+      expect(JSON.stringify(run.json)).not.toContain(value.slice(0, 8));
+    }
   });
 });
 

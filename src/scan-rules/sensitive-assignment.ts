@@ -15,7 +15,18 @@ export const SENSITIVE_ASSIGNMENT_RULE = "clear/sensitive-assignment";
 export const SENSITIVE_ASSIGNMENT_DESCRIPTION = "A value a text assigns to a password, secret, token, key or credential name (an environment line, a flag, a header, a configuration line, a URL's password)";
 
 /** A name, quoted or not, then what assigns to it: `=`, `:=`, `=>`, a colon before a blank or a quote (not a URL's `://`), or blanks after a flag. */
-const ASSIGNED = /(?<![\w.$-])(["'`]?)(-{0,2}[A-Za-z_][\w.-]{0,63})\1(?:([ \t]*(?:=>|:=|=|:(?=[ \t"'`]|[^\s/:]))[ \t]*)|[ \t]+)/g;
+const ASSIGNED = /(?<![\w.$-])(["'`]?)(-{0,2}[A-Za-z_][\w.-]{0,63})\1(?:([ \t]*(?:=>|:=|=|:(?=[ \t"'`\r\n]|[^\s/:]))[ \t]*)|[ \t]+)/g;
+/**
+ * What carries an assigned value to a line below, indented: a YAML block scalar's indicator
+ * (`password: |`, `token: >-`), a shell line's continuation (`API_KEY=\`), an open parenthesis
+ * (`api_key = (`), or the line's end alone (`password:` or `api_key =` with the value below); a few
+ * blank lines between, each part bounded.
+ */
+const NEXT_LINE = /(?:[|>][1-9]?[+-]?[1-9]?|\\|\()?[ \t]{0,64}(?:#[^\n]{0,256})?(?:\r?\n[ \t]{0,64}){1,4}(?<=[ \t])(?=\S)/y;
+/** A flag's value goes to the next line only after a shell's continuation (`--token \`). */
+const FLAG_NEXT_LINE = /\\\r?\n[ \t]{1,64}(?=\S)/y;
+/** What a line below starts with that is no value: a name assigned to (`api_key: …`, `OTHER=…`, not base64's `=` padding), a flag, a list's item. */
+const NOT_A_VALUE_BELOW = /^(?:["'`]?[A-Za-z_][\w.-]{0,63}["'`]?[ \t]{0,8}(?::(?=[\s"'`]|$)|=(?!=*(?:[\s"'`]|$)))|-)/;
 /** A value in quotes (one line, a bounded length), or a bare one up to a blank, a quote or what ends it in code, a query or a cookie. */
 const QUOTED = /"([^"\n]{0,512})"|'([^'\n]{0,512})'|`([^`\n]{0,512})`/y;
 const BARE = /[^\s"'`;,&()[\]{}<>|\\]{1,512}/y;
@@ -43,6 +54,15 @@ const WORD_PASSWORD = /(?<![\w-])(?:password|passwd|passphrase)[ \t]+(["']?)([^\
 /** A signed URL's signature by its name (`sig`, `Signature`, `X-Amz-Signature`, `X-Goog-Credential`): whatever it holds is a credential. */
 export const SIGNATURE_NAME = /^(?:x-[a-z]+-)?(?:sig|signature|credential|security-token)$/i;
 const QUERY_PAIR = /[?&]([\w.-]{1,64})=([^&#\s"']{1,1024})/dg;
+
+/**
+ * A setting's name in text (`- name: API_TOKEN`, `"Name": "/app/db_password",`, `key = "SECRET"`), as
+ * Kubernetes, ECS, SSM and HCL write settings, and the member of its item that holds the value: the
+ * first `value` after the name, a bounded way on, before any other item's name.
+ */
+const SETTING_NAME = /(?<![\w.$-])(["'`]?)(?:name|key)\1[ \t]*[:=][ \t]*(["'`]?)([A-Za-z_/][\w./-]{0,127})\2/gi;
+const SETTING_MEMBER = /(?<![\w.$-])(["'`]?)(value|name|key)\1[ \t]*[:=](?!=)[ \t]*/i;
+const SETTING_REACH = 256;
 
 /** An element of markup named for a credential (`<password>…</password>`). */
 const ELEMENT = /<([A-Za-z_][\w.-]{0,63})>([^<\s]{1,512})<\/\1>/dg;
@@ -114,6 +134,37 @@ function assignedValue(text: string, at: number, authorization: boolean, report:
   return end;
 }
 
+/**
+ * The value assigned at `at`, on its line or carried to a line below; where it ends. A line below is
+ * read for a value only when it holds one, and is otherwise left to be read for names of its own.
+ */
+function valueHereOrBelow(text: string, at: number, flag: boolean, authorization: boolean, report: Report): number {
+  const below = flag ? FLAG_NEXT_LINE : NEXT_LINE;
+  below.lastIndex = at;
+  if (!below.test(text)) return assignedValue(text, at, authorization, report);
+  const next = below.lastIndex;
+  if (NOT_A_VALUE_BELOW.test(text.slice(next, next + 80))) return at;
+  let found = false;
+  const end = assignedValue(text, next, authorization, (start, stop) => {
+    found = true;
+    report(start, stop);
+  });
+  return found ? end : at;
+}
+
+/** Every value a setting named for a credential is given in text (`- name: API_TOKEN` then `value: …`). */
+function settingsIn(text: string, report: Report): void {
+  if (!/value/i.test(text)) return;
+  for (const m of text.matchAll(SETTING_NAME)) {
+    if (!sensitive(m[3] as string)) continue;
+    const from = (m.index ?? 0) + m[0].length;
+    const item = text.slice(from, from + SETTING_REACH);
+    const member = SETTING_MEMBER.exec(item);
+    if (member === null || !/^value$/i.test(member[2] as string)) continue;
+    valueHereOrBelow(text, from + (member.index ?? 0) + member[0].length, false, false, report);
+  }
+}
+
 /** Every value a reading's text assigns to a credential's name, after `=`, `:` or a flag; a cookie header's values. */
 function assignmentsIn(text: string, report: Report): void {
   if (!CREDENTIAL_WORD.test(text)) return;
@@ -123,7 +174,8 @@ function assignmentsIn(text: string, report: Report): void {
     // Blanks assign only to a flag (`--token …`).
     if ((m[3] === undefined && !name.startsWith("-")) || !sensitive(name)) continue;
     const at = m.index + m[0].length;
-    ASSIGNED.lastIndex = Math.max(ASSIGNED.lastIndex, /cookie/i.test(name) ? cookieValues(text, at, report) : assignedValue(text, at, /auth/i.test(name), report));
+    const end = /cookie/i.test(name) ? cookieValues(text, at, report) : valueHereOrBelow(text, at, m[3] === undefined, /auth/i.test(name), report);
+    ASSIGNED.lastIndex = Math.max(ASSIGNED.lastIndex, end);
   }
   ASSIGNED.lastIndex = 0;
 }
@@ -151,13 +203,16 @@ export const sensitiveAssignmentRule: SecretLintRuleCreator = {
         for (const s of readingsOf(source.content).strings) {
           // Lines joined to mend a broken key also join a value to the next line's name (`tokens: 12\noutput_tokens`).
           if (s.keyShapesOnly) continue;
-          // A JSON document held in a string is read through its own strings, by sensitive-member.
-          for (const reading of s.holdsDocument ? s.readings.slice(1) : s.readings) {
+          // A JSON document held in a string is read through its own strings, by sensitive-member; its settings
+          // (`[{"name": "API_TOKEN", "value": …}]`) only whole, where a name stands beside its value.
+          s.readings.forEach((reading, i) => {
             const r: Reading = reading;
             const report: Report = (start, end) => context.report({ message: t("FOUND"), range: [r.rawAt(start), r.rawAt(end)] });
+            settingsIn(r.text, report);
+            if (i === 0 && s.holdsDocument) return;
             assignmentsIn(r.text, report);
             elementsAndPasswordsIn(r.text, report);
-          }
+          });
         }
       },
     };

@@ -12,11 +12,23 @@ export const LOOK_ALIKES = new Map(
   Object.entries({
     ...{ ı: "i", ȷ: "j", ł: "l", Ł: "L", ø: "o", Ø: "O", đ: "d", Đ: "D", ħ: "h", Ħ: "H", ŧ: "t", Ŧ: "T", ƀ: "b", ɨ: "i", ʉ: "u", ɫ: "l", ɬ: "l", ɭ: "l", ƚ: "l", ᴌ: "l", ɵ: "o", Ɵ: "O", ƶ: "z", Ƶ: "Z", ɀ: "z", ǥ: "g", Ǥ: "G", ð: "d", Ð: "D", ɇ: "e", Ɇ: "E", ⱥ: "a", Ⱥ: "A" },
     ...{ ß: "ss", ẞ: "SS", æ: "ae", Æ: "AE", œ: "oe", Œ: "OE", ɑ: "a", ɡ: "g", ɩ: "i", ɛ: "e", Ɛ: "E", ɜ: "e", ʏ: "y", ʀ: "r", ɪ: "i", ɴ: "n", ʙ: "b", ʜ: "h", ʟ: "l", ᴅ: "d", ᴇ: "e", ᴋ: "k", ᴍ: "m", ᴏ: "o", ᴘ: "p", ᴛ: "t", ᴜ: "u", ᴠ: "v", ᴡ: "w", ᴢ: "z", ꜱ: "s" },
+    ...{ ᴀ: "a", ᴄ: "c", ᴊ: "j", ꜰ: "f", ɢ: "g", ꞯ: "q" },
     // Coptic's o and Lisu's letters, drawn after Latin capitals, in whatever word.
     ...{ ⲟ: "o", Ⲟ: "O", ꓜ: "Z", ꓳ: "O", ꓰ: "E", ꓡ: "L", ꓮ: "A", ꓐ: "B", ꓚ: "C", ꓓ: "D", ꓝ: "F", ꓖ: "G", ꓧ: "H", ꓲ: "I", ꓙ: "J", ꓗ: "K", ꓟ: "M", ꓠ: "N", ꓑ: "P", ꓣ: "R", ꓢ: "S", ꓔ: "T", ꓴ: "U", ꓦ: "V", ꓪ: "W", ꓫ: "X", ꓬ: "Y" },
+    // Letters drawn in a shape Unicode keeps apart: in parentheses ("(a)" as it decomposes), in a
+    // black circle or square, and the regional indicators that pair into flags.
+    ...lettersFrom(0x249c, "a"),
+    ...lettersFrom(0x1f150, "A"),
+    ...lettersFrom(0x1f170, "A"),
+    ...lettersFrom(0x1f1e6, "A"),
   }),
 );
-export const LOOK_ALIKE = new RegExp(`[${[...LOOK_ALIKES.keys()].join("")}]`, "g");
+export const LOOK_ALIKE = new RegExp(`[${[...LOOK_ALIKES.keys()].join("")}]`, "gu");
+
+/** The 26 letters a block of shaped letters draws, from its first code point. */
+function lettersFrom(first: number, a: "a" | "A"): Record<string, string> {
+  return Object.fromEntries(Array.from({ length: 26 }, (_, k) => [String.fromCodePoint(first + k), String.fromCharCode(a.charCodeAt(0) + k)]));
+}
 // Letters of other scripts drawn as Latin ones (Cyrillic, Greek, Armenian): read so
 // only in a word that holds a Latin letter too, as one written to pass for a Latin name does; a
 // word all in its own script ("και", "она") is that script's.
@@ -26,6 +38,8 @@ export const OTHER_SCRIPT_LOOK_ALIKES = new Map(
     ...{ А: "A", В: "B", Е: "E", Є: "E", К: "K", М: "M", Н: "H", О: "O", Р: "P", С: "C", Т: "T", У: "Y", Х: "X", І: "I", Ј: "J", Ѕ: "S", Ԁ: "D", Ԛ: "Q", Ԝ: "W", Һ: "H" },
     ...{ α: "a", ο: "o", ρ: "p", ν: "v", ι: "i", κ: "k", τ: "t", υ: "u", χ: "x", ε: "e", Α: "A", Β: "B", Ε: "E", Ζ: "Z", Η: "H", Ι: "I", Κ: "K", Μ: "M", Ν: "N", Ο: "O", Ρ: "P", Τ: "T", Υ: "Y", Χ: "X" },
     ...{ օ: "o", Օ: "O" },
+    // Cherokee's letters drawn as Latin capitals.
+    ...{ Ꭺ: "A", Ᏼ: "B", Ꮯ: "C", Ꭰ: "D", Ꭼ: "E", Ꮐ: "G", Ꮋ: "H", Ꭵ: "i", Ꭻ: "J", Ꮶ: "K", Ꮮ: "L", Ꮇ: "M", Ꮲ: "P", Ꮢ: "R", Ꮪ: "S", Ꭲ: "T", Ꮩ: "V", Ꮃ: "W", Ꮓ: "Z" },
   }),
 );
 export const OTHER_SCRIPT_LOOK_ALIKE = new RegExp(`[${[...OTHER_SCRIPT_LOOK_ALIKES.keys()].join("")}]`);

@@ -1302,8 +1302,17 @@ export function nameReadings(text: string): string[] {
   if (plain !== text) out.push(plain);
   // With every spelling of a character undone and what shows nothing taken out.
   for (const undone of spellingsUndone(text, plainLetters)) if (undone !== text) out.push(undone);
+  // Spelt letter by letter ("j o r d a n", "J.O.R.D.A.N"), in any of the readings.
+  for (const r of [text, ...out]) if (LETTER_BY_LETTER_TEST.test(r)) out.push(r.replace(LETTER_BY_LETTER, (run, between: string) => run.split(between).join("")));
   return out;
 }
+
+/** Marks, and what shows nothing: Braille's blank pattern as much as a zero-width space or Hangul's filler. */
+const SHOWS_NOTHING_G = new RegExp(`[\\p{M}\\p{Default_Ignorable_Code_Point}${INVISIBLE}\\u2800]`, "gu");
+
+/** Three letters or more standing alone, one and the same separator (up to three characters, no line's end) between each two: a word spelt letter by letter. */
+const LETTER_BY_LETTER = /(?<![\p{L}\p{N}])\p{L}([^\p{L}\p{N}\n]{1,3})\p{L}(?:\1\p{L})+(?![\p{L}\p{N}])/gu;
+const LETTER_BY_LETTER_TEST = new RegExp(LETTER_BY_LETTER.source, "u");
 
 /** What may spell a letter otherwise: an escape, a percent or an entity, a control, a letter beyond ASCII. */
 const MAY_SPELL = /[\\%&\x00-\x1f\x7f-\uffff]/;
@@ -1312,7 +1321,7 @@ const PUNYCODE_LABELS = /xn--[a-z0-9-]+/gi;
 
 /** Whether a text spells a name only once an escape or another spelling is undone ("\\x7a" for "z" in a file's name, a host name's xn-- form). */
 export function spellsName(text: string, names: RegExp): boolean {
-  return (MAY_SPELL.test(text) || PUNYCODE_LABEL.test(text)) && nameReadings(text).some((r) => r.search(names) !== -1);
+  return (MAY_SPELL.test(text) || PUNYCODE_LABEL.test(text) || LETTER_BY_LETTER_TEST.test(text)) && nameReadings(text).some((r) => r.search(names) !== -1);
 }
 
 /**
@@ -1323,8 +1332,9 @@ export function spellsName(text: string, names: RegExp): boolean {
 export function plainLetters(text: string): string {
   if (!/[^\x00-\x7f]/.test(text)) return text;
   const plain = text
+    .replace(LOOK_ALIKE, (c) => LOOK_ALIKES.get(c) as string)
     .normalize("NFKD")
-    .replace(/[\p{M}\p{Default_Ignorable_Code_Point}]/gu, "")
+    .replace(SHOWS_NOTHING_G, "")
     .replace(LOOK_ALIKE, (c) => LOOK_ALIKES.get(c) as string);
   return withLatinWords(plain);
 }

@@ -1160,6 +1160,27 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     expect(left.map((f) => f.file).sort()).toEqual(forms.map((_, i) => `codex_session_start_0_171_0.${i + 2}.json`).sort());
     expect(readdirSync(out).sort()).toEqual(["codex_session_start_0_171_0.1.json", "codex_session_start_0_171_0.99.json"]);
   });
+
+  it("so does one in letters Unicode keeps apart (small capitals, in parentheses, black circles or squares, regional indicators, Cherokee), or spelt letter by letter", () => {
+    const plain = ["zo", "ella"].join("");
+    const shaped = (first: number, a: number): string => [...plain].map((c) => String.fromCodePoint(first + c.charCodeAt(0) - a)).join("");
+    const small: Record<string, string> = { z: "\u1d22", o: "\u1d0f", e: "\u1d07", l: "\u029f", a: "\u1d00" };
+    const shapes = [[...plain].map((c) => small[c]).join(""), shaped(0x249c, 97), shaped(0x1f150, 97), shaped(0x1f170, 97), shaped(0x1f1e6, 97), `\u13c3${plain.slice(1)}`, `zoe\u2800lla`];
+    const spelt = [" ", ".", "-", "_", "\u200a", " . "].map((between) => [...plain].join(between));
+    const forms = [...shapes, ...spelt, [...plain.toUpperCase()].join(" "), [..."\uff5a\uff4f\uff45\uff4c\uff4c\uff41"].join(" ")];
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify(start(`/Users/${plain}/w`)));
+    forms.forEach((form, i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 2}.json`), JSON.stringify(start(`/srv/${form}-tools`))));
+    // Letters standing alone that spell no name, and a name's letters with different separators between them, refuse nothing.
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.98.json"), JSON.stringify(start("/srv/z o e/docs/l.l.a.m.a")));
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.99.json"), JSON.stringify(start("/srv/z o-e.l l_a")));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code).toBe(1);
+    const left = findingsOf(r, "user-name-left");
+    expect(left.map((f) => [f.file, f.pointer]).sort()).toEqual(forms.map((_, i) => [`codex_session_start_0_171_0.${i + 2}.json`, "/cwd"]).sort());
+    expect(readdirSync(out).sort()).toEqual(["codex_session_start_0_171_0.1.json", "codex_session_start_0_171_0.98.json", "codex_session_start_0_171_0.99.json"]);
+  });
 });
 
 describe("a word all in another script", () => {

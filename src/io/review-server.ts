@@ -19,9 +19,12 @@ export interface ReviewServer {
   close(): Promise<void>;
 }
 
+/** Compared as bytes: a token of the right length in characters, one of them not ASCII, is longer in bytes, and a wrong token. */
 function tokenMatches(given: string | null, token: string): boolean {
-  if (given === null || given.length !== token.length) return false;
-  return timingSafeEqual(Buffer.from(given), Buffer.from(token));
+  if (given === null) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 export async function serveReview(routes: (token: string) => Record<string, Route>, port: number): Promise<ReviewServer> {

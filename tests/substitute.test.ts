@@ -188,6 +188,10 @@ describe("clear substitute", () => {
       ["an HTML at sign", shaped({}, { modelID: mailbox.replace("@", "&#64;") }), "/input/model/modelID"],
       ["a phone number with non-breaking hyphens", shaped({}, { modelID: "+1\u2011415\u2011555\u20110100" }), "/input/model/modelID"],
       ["a phone number the North American way", shaped({}, { modelID: "(415) 555-0100" }), "/input/model/modelID"],
+      ["a phone number with spaces", shaped({}, { modelID: "415 555 0100" }), "/input/model/modelID"],
+      ["a phone number after 00", shaped({}, { id: "0044 20 7946 0958" }), "/input/model/id"],
+      ["a phone number in Arabic-Indic digits", shaped({}, { modelID: "\u0664\u0661\u0665-\u0665\u0665\u0665-\u0660\u0661\u0660\u0660" }), "/input/model/modelID"],
+      ["a mailbox with its at sign set apart", shaped({}, { modelID: mailbox.replace("@", " @ ") }), "/input/model/modelID"],
       ["a mailbox in a path", { ...shaped({}, {}), cwd: `/srv/mail/${mailbox}/project` }, "/cwd"],
       ["a mailto URL", { ...shaped({}, {}), url: `mailto:${mailbox}` }, "/url"],
     ];

@@ -18,24 +18,34 @@ import { ENV_DUMP_PLACEHOLDER } from "./env-dump.js";
 // that substitution already replaced.
 const LABEL = String.raw`[\p{L}\p{N}_](?:[\p{L}\p{N}_-]*[\p{L}\p{N}])?`;
 const MAILBOX = new RegExp(String.raw`(?<![\p{L}\p{N}._%+-])(?!git@|x+@)[\p{L}\p{N}._%+-]+@(?:(?:${LABEL}\.)+\p{L}{2,}(?![\p{L}\p{N}])|\[[0-9A-Fa-f.:]+\])`, "u");
-// A phone number: international (a plus, then digits and the separators people write between
-// them), or written the North American way with the area code in brackets.
-const PHONE = /\+\d[\d\s().\/\p{Pd}]{6,}\d|\(\d{3}\)[\s\p{Pd}.]?\d{3}[\s\p{Pd}.]\d{4}|(?<![\d.\p{Pd}])\d{3}([.\p{Pd}])\d{3}\1\d{4}(?![\d.\p{Pd}])/u;
+// A phone number: international (a plus or 00, then digits and the separators people write between
+// them; after 00 the country's code ends at a separator), or written the North American way: the
+// area code in brackets, or three, three and four digits with one separator, a space among them.
+const PHONE = /\+\d[\d\s().\/\p{Pd}]{6,}\d|(?<![\p{L}\p{N}])00[1-9]\d{0,3}[\s.\/\p{Pd}]\(?\d[\d\s().\/\p{Pd}]{4,}\d|\(\d{3}\)[\s\p{Pd}.]?\d{3}[\s\p{Pd}.]\d{4}|(?<![\d.\p{Pd}])\d{3}([. \p{Pd}])\d{3}\1\d{4}(?![\d.\p{Pd}])/u;
 
 /** Whether a text holds a mailbox or a phone number: a person's, whatever field or member name holds it. */
 const holdsContactAsWritten = (value: string): boolean => MAILBOX.test(value) || PHONE.test(value);
 
 // An at sign and a dot spelt out as people do to keep a mailbox from a robot: "(at)", "[at]",
 // "{dot}", " AT ", "-at-", "_dot_", and HTML's names for them.
-const AT_SPELT = /\s*[([{<]\s*at\s*[)\]}>]\s*|\s+at\s+|(?<=[\p{L}\p{N}])[-_]at[-_](?=[\p{L}\p{N}])|&commat;/giu;
+const AT_SPELT = /\s*[([{<]\s*at\s*[)\]}>]\s*|\s+at\s+|(?<=[\p{L}\p{N}])[-_]at[-_](?=[\p{L}\p{N}])|&commat;|(?<=[\p{L}\p{N}])(?:\s+@\s*|@\s+)(?=[\p{L}\p{N}])/giu;
 const DOT_SPELT = /\s*[([{<]\s*dot\s*[)\]}>]\s*|\s+dot\s+|(?<=[\p{L}\p{N}])[-_]dot[-_](?=[\p{L}\p{N}])|&period;/giu;
 
-/** The text with an at sign and a dot spelt out written as themselves; the text itself where it spells none. */
+/** The text with an at sign and a dot spelt out (or set apart by blanks) written as themselves, and digits of every script as ASCII ones; the text itself where it spells none. */
 function spelledOut(value: string): string {
-  return /at|dot|&commat;|&period;/i.test(value) ? value.replace(AT_SPELT, "@").replace(DOT_SPELT, ".") : value;
+  const spelt = /at|dot|&commat;|&period;|@/i.test(value) ? value.replace(AT_SPELT, "@").replace(DOT_SPELT, ".") : value;
+  return /[^\x00-\x7f]/.test(spelt) ? spelt.replace(/\p{Nd}/gu, asciiDigit) : spelt;
 }
 
-/** The same, with every spelling undone: other at signs and digits (＠, ﹫, ＋), invisible characters, %40, &#64;, escapes. */
+/** A decimal digit of any script as its ASCII digit: Unicode gives each script's digits as runs of ten from zero (mathematics' five styles in one run of fifty). */
+function asciiDigit(d: string): string {
+  const at = d.codePointAt(0) as number;
+  let start = at;
+  while (at - start < 64 && /\p{Nd}/u.test(String.fromCodePoint(start - 1))) start--;
+  return String((at - start) % 10);
+}
+
+/** The same, with every spelling undone: other at signs and digits (＠, ﹫, ＋, ٥), invisible characters, %40, &#64;, escapes. */
 export function holdsContact(value: string): boolean {
   const spelt = spelledOut(value);
   return holdsContactAsWritten(value) || (spelt !== value && holdsContactAsWritten(spelt)) || nameReadings(value).some(holdsContactAsWritten);

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { clear, clearJson, folderDigest, PASTURE_PRESENT, PASTURE_SKIP_REASON, tempDir } from "./helpers.js";
@@ -211,6 +211,27 @@ describe("clear pair", () => {
     // Both files' finest identifier is the call, so they pair there and not again by their turn.
     expect((json.pairs as PairRow[]).map((p) => [p.scope, p.id])).toEqual([["tool_use_id", "c1"]]);
     expect(folderDigest(dir)).toBe(before);
+  });
+
+  it("refuses a folder named by going up out of a symbolic link (link/../sitting), which the system reads elsewhere than the path shows; reads none of either", () => {
+    const base = tempDir();
+    const pre = { session_id: S, prompt_id: "p1", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "toolu_A" };
+    mkdirSync(path.join(base, "sitting"));
+    mkdirSync(path.join(base, "elsewhere", "inner"), { recursive: true });
+    mkdirSync(path.join(base, "elsewhere", "sitting"));
+    writeFileSync(path.join(base, "sitting", "claude-code_pre_tool_use_2_1_261.1.json"), JSON.stringify(pre));
+    writeFileSync(path.join(base, "elsewhere", "sitting", "claude-code_pre_tool_use_2_1_261.1.json"), JSON.stringify({ ...pre, tool_use_id: "toolu_B" }));
+    symlinkSync(path.join("elsewhere", "inner"), path.join(base, "link"));
+    for (const given of ["link/../sitting", `${base}/link/../sitting`, "link/x/../../sitting"]) {
+      const r = clearJson(["pair", given], { cwd: base });
+      expect(r.code, given).toBe(2);
+      expect(r.json.error, given).toContain('goes up ("..") out of a symbolic link');
+      expect(JSON.stringify(r.json), given).not.toMatch(/toolu_[AB]|elsewhere/);
+    }
+    // Up out of a real folder, or down through a link, names one folder: read.
+    expect((clearJson(["pair", "elsewhere/inner/../../sitting"], { cwd: base }).json.unpaired as UnpairedRow[])[0]?.reason).toContain("toolu_A");
+    symlinkSync("elsewhere", path.join(base, "down"));
+    expect((clearJson(["pair", "down/sitting"], { cwd: base }).json.unpaired as UnpairedRow[])[0]?.reason).toContain("toolu_B");
   });
 });
 

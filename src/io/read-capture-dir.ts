@@ -148,8 +148,29 @@ export interface CaptureListing {
   entries: { name: string; entryKind: EntryKind }[];
 }
 
+/**
+ * True when `dir`, walked part by part as written, goes up ("..") out of a symbolic link: the system
+ * goes up from the link's target, while the path read as text goes up from where the link stands,
+ * so the two name different folders (`link/../sitting`). Up from a real folder they are one.
+ */
+async function upOutOfLink(dir: string): Promise<boolean> {
+  let at = path.isAbsolute(dir) ? path.parse(dir).root : process.cwd();
+  for (const part of dir.split(path.sep)) {
+    if (part === "" || part === ".") continue;
+    if (part !== "..") {
+      at = path.join(at, part);
+      continue;
+    }
+    const link = await fs.lstat(at).then((s) => s.isSymbolicLink(), () => false);
+    if (link) return true;
+    at = path.dirname(at);
+  }
+  return false;
+}
+
 /** Lists a capture directory without reading any file. Throws CaptureDirError when the folder itself cannot be read. */
 export async function listCaptureDir(dir: string, shownAs: string = dir): Promise<CaptureListing> {
+  if (await upOutOfLink(dir)) throw new CaptureDirError(`${shownAs}: goes up ("..") out of a symbolic link, which the system takes from the folder the link points to, not from where the path shows it; name the real folder`);
   const abs = path.resolve(dir);
   let stat;
   try {

@@ -19,7 +19,7 @@ import { identifiersOf, pairPass, placeholderTest } from "./passes/pair.js";
 import { holdsContact } from "./passes/substitute/final-check.js";
 import { sittingNames, substitutePass, type CompanionText, type SittingNames, type Teacher } from "./passes/substitute/index.js";
 import type { ListedFixture } from "./record/parse.js";
-import type { Capture, CaptureEntry, FixtureOut, Inventory, JsonDocument, Kit, Pairing, ScanResult, Selection, Sitting, SittingInfo, Substitution } from "./types.js";
+import type { Capture, CaptureEntry, FixtureOut, Inventory, JsonDocument, Kit, Pairing, ScanResult, Selection, Sitting, SittingInfo, Skipped, Substitution } from "./types.js";
 import { withDocument } from "./json/with-document.js";
 
 // The one line: a sitting read once, at the edge, into parsed captures; then inventory (each
@@ -90,13 +90,28 @@ export function checkRecipes(setting: Setting, recipes: string[]): void {
   if (unknown.length > 0) throw new UsageError(`no recipe named ${unknown.map((n) => `"${n}"`).join(", ")} (known: ${setting.rules.recipes.map((r) => r.name).join(", ")})`);
 }
 
-function skippedOf(inventory: Inventory): { file: string; reason: string }[] {
-  return inventory.files
-    .filter((f) => !f.valid)
-    .map((f) => {
-      const why = inventory.findings.find((x) => x.file === f.name && x.severity === "block");
-      return { file: f.name, reason: why ? `${why.code}: ${why.message}` : "not a readable capture" };
-    });
+// The findings that keep a file out of every pass: it could not be entered or read as a capture.
+const NOT_READ = new Set<string>(["symlink", "not-a-file", "not-a-capture", "unknown-harness", "oversize", "not-utf8", "invalid-json", "not-an-object", "duplicate-key", "too-deep"]);
+
+/**
+ * Every file of the folder, its companions aside, that inventory did not take as a capture (a link,
+ * a pipe, a folder, a file named as no capture, one unreadable or not whole JSON), with the finding
+ * that kept it out and its place: a pass that reads captures cannot speak for it.
+ */
+function skippedOf(inventory: Inventory): Skipped[] {
+  const valid = new Set(inventory.files.filter((f) => f.valid).map((f) => f.name));
+  const why = new Map<string, Finding>();
+  for (const f of inventory.findings) {
+    if (f.file === undefined || f.severity !== "block" || valid.has(f.file) || isCompanion(f.file)) continue;
+    const held = why.get(f.file);
+    if (held === undefined || (!NOT_READ.has(held.code) && NOT_READ.has(f.code))) why.set(f.file, f);
+  }
+  const skipped = [...why.values()].map((f) => ({ file: f.file as string, code: f.code, reason: `${f.code}: ${f.message}`, ...placeIn(f) }));
+  return skipped.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+function placeIn(f: Finding): Pick<Skipped, "pointer" | "line" | "column"> {
+  return { ...(f.pointer === undefined ? {} : { pointer: f.pointer }), ...(f.line === undefined ? {} : { line: f.line }), ...(f.column === undefined ? {} : { column: f.column }) };
 }
 
 /** Says a pass on a long run, where the command asked for progress. */

@@ -241,12 +241,22 @@ export interface Unpaired {
   reason: string;
 }
 
+/** A file of the folder a pass could not read as a capture: the inventory finding that kept it out, with its place where one applies. */
+export interface Skipped {
+  file: string;
+  code: string;
+  reason: string;
+  pointer?: string;
+  line?: number;
+  column?: number;
+}
+
 export interface Pairing {
   pairs: Pair[];
   finest: { file: string; scope: string; id: string }[];
   unpaired: Unpaired[];
   counts: ScopeCount[];
-  skipped: { file: string; reason: string }[];
+  skipped: Skipped[];
 }
 
 export interface RuleApplication {
@@ -317,7 +327,7 @@ export interface Substitution {
   /** The declarations in force (clear.config.json), listed in the batch so that accepting it accepts them. */
   declarations: NotAPerson[];
   files: ClearedFile[];
-  skipped: { file: string; reason: string }[];
+  skipped: Skipped[];
   findings: Finding[];
 }
 

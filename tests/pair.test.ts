@@ -199,17 +199,44 @@ describe("clear pair", () => {
     }
   });
 
-  it("skips and names invalid files, never fatal, and writes nothing", () => {
+  it("names each file it could not read, with the finding and its place, and exits 1; the pairs it could read are still said; writes nothing", () => {
     const dir = sitting({
       "codex_pre_tool_use_0_153_0.1.json": { session_id: "s", turn_id: "t", tool_use_id: "c1" },
       "codex_post_tool_use_0_153_0.1.json": { session_id: "s", turn_id: "t", tool_use_id: "c1" },
     });
-    writeFileSync(path.join(dir, "codex_stop_0_153_0.1.json"), "{ not json");
+    const w = (name: string, body: string): void => writeFileSync(path.join(dir, name), body);
+    w("codex_stop_0_153_0.1.json", "{ not json");
+    w("codex_stop_0_153_0.2.json", '{"session_id":"s","session_id":"t"}');
+    w("notes.json", "{}");
+    w("README.md", "what this sitting is");
+    symlinkSync("codex_pre_tool_use_0_153_0.1.json", path.join(dir, "codex_pre_tool_use_0_153_0.2.json"));
+    execFileSync("mkfifo", [path.join(dir, "codex_pre_tool_use_0_153_0.3.json")]);
+    mkdirSync(path.join(dir, "older"));
     const before = folderDigest(dir);
-    const { json } = pair(dir);
-    expect(json.skipped).toEqual([{ file: "codex_stop_0_153_0.1.json", reason: expect.stringContaining("invalid-json") }]);
+    const { code, json } = clearJson(["pair", dir]);
+    expect(code).toBe(1);
+    expect(json.ok).toBe(false);
+    expect(json.skipped).toEqual([
+      { file: "codex_pre_tool_use_0_153_0.2.json", code: "symlink", reason: expect.stringContaining("never followed") },
+      { file: "codex_pre_tool_use_0_153_0.3.json", code: "not-a-file", reason: expect.stringContaining("not a regular file") },
+      { file: "codex_stop_0_153_0.1.json", code: "invalid-json", reason: expect.stringContaining("invalid-json"), line: 1, column: 3 },
+      { file: "codex_stop_0_153_0.2.json", code: "duplicate-key", reason: expect.stringContaining("appears twice"), pointer: "/session_id", line: 1, column: 19 },
+      { file: "notes.json", code: "not-a-capture", reason: expect.stringContaining("not named") },
+      { file: "older", code: "not-a-capture", reason: expect.stringContaining("a folder") },
+    ]);
+    // The files pair cannot speak for are those inventory blocks on, each one (a companion aside).
+    const inventory = clearJson(["inventory", dir]).json.findings as { file?: string; severity: string }[];
+    const valid = ["codex_post_tool_use_0_153_0.1.json", "codex_pre_tool_use_0_153_0.1.json"];
+    const blocked = [...new Set(inventory.filter((f) => f.severity === "block" && f.file !== undefined && !valid.includes(f.file)).map((f) => f.file))].sort();
+    expect((json.skipped as { file: string }[]).map((s) => s.file)).toEqual(blocked);
     // Both files' finest identifier is the call, so they pair there and not again by their turn.
     expect((json.pairs as PairRow[]).map((p) => [p.scope, p.id])).toEqual([["tool_use_id", "c1"]]);
+    const human = clear(["pair", dir]);
+    expect(human.code).toBe(1);
+    expect(human.stdout).toContain("6 skipped: BLOCKED");
+    const verbose = clear(["pair", dir, "--verbose"]);
+    expect(verbose.code).toBe(1);
+    expect(verbose.stdout).toContain("codex_stop_0_153_0.2.json /session_id line 1, column 19: duplicate-key");
     expect(folderDigest(dir)).toBe(before);
   });
 

@@ -38,7 +38,7 @@ describe("every command on a hostile sitting", () => {
   const commands: [string[], number[]][] = [
     [["inventory", dir], [1]],
     [["inventory", dir, "--json"], [1]],
-    [["pair", dir, "--json"], [0]],
+    [["pair", dir, "--json"], [1]],
     [["substitute", dir, "--out", path.join(root, "out-sub"), "--json"], [1]],
     [["select", dir, "--json"], [0, 1]],
     [["scan", dir, "--json"], [1]],

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { homeGrammar, type HomeGrammar } from "../src/homes.js";
@@ -161,9 +161,24 @@ describe("clear substitute", () => {
     const left = files.find((f) => f.name === "codex_session_end_0_153_0.1.json")?.refused[0];
     const rawEnd = readFileSync(path.join(dir, "codex_session_end_0_153_0.1.json"), "utf8");
     expect(left).toMatchObject({ pointer: "/model", line: 1, column: rawEnd.indexOf(`"${U}-model"`) + 1 });
-    expect(json.skipped).toEqual([{ file: "codex_pre_tool_use_0_153_0.1.json", reason: expect.stringContaining("invalid-json") }]);
+    expect(json.skipped).toEqual([{ file: "codex_pre_tool_use_0_153_0.1.json", code: "invalid-json", reason: expect.stringContaining("invalid-json"), line: 1, column: 3 }]);
     expect(readdirSync(out)).toEqual(["codex_session_start_0_153_0.1.json"]);
     expect(JSON.stringify(json)).not.toMatch(new RegExp(U, "i"));
+  });
+
+  it("names a link, a pipe and a stray file of the sitting as skipped, as inventory blocks on them, and exits 1", () => {
+    const dir = tempDir();
+    write(dir, "codex_session_start_0_153_0.1.json", { session_id: "s", hook_event_name: "SessionStart" });
+    symlinkSync("codex_session_start_0_153_0.1.json", path.join(dir, "codex_session_start_0_153_0.2.json"));
+    execFileSync("mkfifo", [path.join(dir, "codex_stop_0_153_0.1.json")]);
+    writeFileSync(path.join(dir, "notes.json"), "{}");
+    const { code, json } = run(dir);
+    expect((json.skipped as { file: string; code: string }[]).map((x) => [x.file, x.code])).toEqual([
+      ["codex_session_start_0_153_0.2.json", "symlink"],
+      ["codex_stop_0_153_0.1.json", "not-a-file"],
+      ["notes.json", "not-a-capture"],
+    ]);
+    expect(code).toBe(1);
   });
 
   it("a mailbox or a phone number kept by any rule (enum, identifier, path, URL), in any spelling, or in a member name, refuses the file; a host's own @ is kept", () => {

@@ -100,9 +100,11 @@ under /proc in the kit is never read: it is a finding, and no kit.json is writte
 States which captures belong to one host operation, by the host's own per-operation identifiers
 (tool call, sub-agent, turn or prompt, session), finest first. A file pairs only at its finest
 identifier; a session id every file shares, and a placeholder id, pair nothing. Files that pair
-with nothing are listed with the scope and the reason; invalid files are skipped and named.
+with nothing are listed with the scope and the reason. A file it cannot read as a capture (a link,
+a pipe, a folder, a stray file, one not whole JSON) is skipped and named with its finding and place.
 Pairs and files not paired are counted by scope with their first few; --verbose lists each one.
-Never writes. Exit 0, or 2 when the folder cannot be read.
+Never writes. Exit 0, 1 when a file was skipped (its pairs are not known), 2 when the folder cannot
+be read or is named by going up ("..") out of a symbolic link.
 `,
   "review": `clear review [<capture-dir>] [--root DIR] [--port N]
 

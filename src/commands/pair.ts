@@ -14,9 +14,11 @@ async function run(argv: string[], io: Io): Promise<number> {
   setting.progress = progressFor(io, values.json);
   const { sitting, pairing: found, captures } = await runLine(setting, requireDir(positionals[0], "pair"), "pair");
   const { dir, ...pairing } = await checkedValue({ dir: setting.display.path(sitting.dir), ...found }, setting, sittingNames(teachersOf(sitting, captures), setting.rules, setting.users, setting.display, companionTexts(sitting)));
-  if (values.json) writeJson(io, { command: "pair", dir, ...pairing });
+  // A file pairing could not read may hold any of the pairs: the pairing cannot speak for the folder, as inventory cannot.
+  const ok = pairing.skipped.length === 0;
+  if (values.json) writeJson(io, { command: "pair", ok, dir, ...pairing });
   else io.stdout(renderPairing(pairing, values.verbose === true));
-  return 0;
+  return ok ? 0 : 1;
 }
 
 export const pairCommand: Command = { run: (argv, io) => guarded(io, argv, () => run(argv, io)) };

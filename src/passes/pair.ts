@@ -1,7 +1,7 @@
 import { append, pushAll } from "../collections.js";
 import { stringAt } from "../json/reader.js";
 import { matchesPattern } from "../pointers.js";
-import type { Capture, Pair, Pairing, PairingRuleSet, PairingScope, Rules, ScopeCount, Unpaired } from "../types.js";
+import type { Capture, Pair, Pairing, PairingRuleSet, PairingScope, Rules, ScopeCount, Skipped, Unpaired } from "../types.js";
 
 // Pairing: which files belong to one host operation, by the host's own identifiers only, never by
 // field values or arrival order. A file takes part only at its finest scope, so a coarser scope
@@ -142,7 +142,7 @@ function pairHarness(harness: string, batch: FileIds[], scopes: PairingScope[], 
 }
 
 /** The pairing pass. Pure. Identifier values are reported through `shown`, which may mask one that could carry a home or a name. */
-export function pairPass(files: FileIds[], rules: Rules, skipped: { file: string; reason: string }[] = [], shown: (id: string) => string = (id) => id): Pairing {
+export function pairPass(files: FileIds[], rules: Rules, skipped: Skipped[] = [], shown: (id: string) => string = (id) => id): Pairing {
   const pairing: Pairing = { pairs: [], finest: [], unpaired: [], counts: [], skipped };
   for (const harness of [...new Set(files.map((f) => f.harness))].sort()) {
     const batch = files.filter((f) => f.harness === harness).sort(byName);

@@ -4,7 +4,7 @@ import { shortPointer } from "../display.js";
 import { printable } from "../record/data.js";
 import type { Finding } from "../findings.js";
 import { describeCount } from "../passes/pair.js";
-import type { Inventory, Pair, Pairing, ScanFinding, ScanResult, SelectedFixture, Selection, Substitution } from "../types.js";
+import type { Inventory, Pair, Pairing, ScanFinding, ScanResult, SelectedFixture, Selection, Skipped, Substitution } from "../types.js";
 import { examplesPerGroup, findingGroups, findingPlace, findingsSummary, groupLines, plural, type Group } from "./grouped.js";
 
 // Human text. By default a short summary: counts, and findings grouped by code with their first
@@ -133,13 +133,16 @@ function pairingCounts(p: Pairing): string[] {
   return lines;
 }
 
-const pairingVerdict = (p: Pairing): string => `${p.pairs.length} pairs, ${p.unpaired.length} files not paired, ${p.skipped.length} skipped`;
+const pairingVerdict = (p: Pairing): string => `${p.pairs.length} pairs, ${p.unpaired.length} files not paired, ${p.skipped.length} skipped${p.skipped.length > 0 ? ": BLOCKED (a skipped file's pairs are not known)" : ""}`;
+
+/** A skipped file as a line: the file, the place in it where one applies, and why. */
+const skippedItem = (s: Skipped): string => `${findingPlace(s)}: ${s.reason}`;
 
 function pairingLines(p: Pairing): string[] {
   const lines = pairingCounts(p);
   pushAll(lines, [p.pairs.length === 0 ? "Pairs: none" : "Pairs:", ...p.pairs.map((pair) => `  ${pair.scope} ${pair.id}: ${pair.files.join(", ")}`), ""]);
   pushAll(lines, [p.unpaired.length === 0 ? "Not paired: none" : "Not paired:", ...p.unpaired.map((u) => `  ${u.file}: ${u.reason}`)]);
-  if (p.skipped.length > 0) pushAll(lines, ["", "Skipped:", ...p.skipped.map((s) => `  ${s.file}: ${s.reason}`)]);
+  if (p.skipped.length > 0) pushAll(lines, ["", "Skipped:", ...p.skipped.map((s) => `  ${skippedItem(s)}`)]);
   lines.push("", pairingVerdict(p));
   return lines;
 }
@@ -157,9 +160,9 @@ function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, T[]> {
 }
 
 /** Files not read or not cleared, as one group. */
-function skippedGroup(what: string, skipped: { file: string; reason: string }[]): Group[] {
+function skippedGroup(what: string, skipped: Skipped[]): Group[] {
   if (skipped.length === 0) return [];
-  return [{ title: `${what}: ${plural(skipped.length, "file")}`, count: skipped.length, items: skipped.map((s) => `${s.file}: ${s.reason}`) }];
+  return [{ title: `${what}: ${plural(skipped.length, "file")}`, count: skipped.length, items: skipped.map(skippedItem) }];
 }
 
 /** A pair on one line; a pair of many files names its first few. */
@@ -220,7 +223,7 @@ function substitutionLines(s: Substitution, outShown: string): string[] {
     if (f.rules.length + f.refused.length + f.review.length + f.exemptions.length === 0) continue;
     pushAll(lines, substitutionFileLines(f));
   }
-  if (s.skipped.length > 0) pushAll(lines, ["Not cleared (unreadable or not a capture):", ...s.skipped.map((x) => `  ${x.file}: ${x.reason}`)]);
+  if (s.skipped.length > 0) pushAll(lines, ["Not cleared (unreadable or not a capture):", ...s.skipped.map((x) => `  ${skippedItem(x)}`)]);
   lines.push("", substitutionVerdict(s, outShown));
   return lines;
 }

@@ -22,6 +22,25 @@ export function maskValue(value: string): string {
   return chars.slice(0, 4).join("") + "*".repeat(Math.max(0, chars.length - 4));
 }
 
+/** Identifiers longer than this are masked, and a masked one is never printed longer than this. */
+export const MAX_ID_SHOWN = 128;
+
+// What an identifier may not show: a control (ESC and the C1 CSI move a terminal), a character
+// that shows nothing or turns text around (U+202E), a surrogate, private or unassigned, a blank.
+const UNSHOWN = /[\p{C}\s]/u;
+
+/**
+ * An identifier masked as a value is (its first four characters, then stars), each of the four
+ * that shows nothing or moves a terminal (a space aside) starred too, and never longer than
+ * MAX_ID_SHOWN: a longer one is said by its length.
+ */
+export function maskId(value: string): string {
+  const chars = [...value];
+  const head = chars.slice(0, 4).map((c) => (c !== " " && UNSHOWN.test(c) ? "*" : c)).join("");
+  const stars = "*".repeat(Math.max(0, Math.min(chars.length, MAX_ID_SHOWN) - 4));
+  return chars.length > MAX_ID_SHOWN ? `${head}${stars}… (${chars.length} characters)` : `${head}${stars}`;
+}
+
 /** What a finding shows in place of a home owner or a user name: nothing of it, not its length. */
 export const NAME_MASK = "[name]";
 
@@ -85,7 +104,7 @@ export function makeDisplay(rules: Rules, users: string[], runnerHome: string | 
       // A name inside an identifier is replaced whole first, so that a mask's first characters never spell part of it.
       const named = (names?.test(value) ?? false) || (grammar.mayHold(value) && grammar.realOwners(value).length > 0);
       const shown = named ? withoutNames(value) : value;
-      return named || /\s/.test(value) || value.length > 128 ? maskValue(shown) : shown;
+      return named || UNSHOWN.test(value) || [...value].length > MAX_ID_SHOWN ? maskId(shown) : shown;
     },
     pointer(pointer) {
       let shown = cache.get(pointer);

@@ -240,6 +240,59 @@ describe("clear pair", () => {
     expect(folderDigest(dir)).toBe(before);
   });
 
+  it("prints no identifier longer than it bounds, nor one that moves a terminal or shows nothing, in JSON or human output", () => {
+    const ids = ["toolu_\u001b]0;title\u0007\u001b[31mred", "\u009b31mtoolu_csi", "toolu_\u202eevil", "toolu_a\u200bb", "\u2028toolu", `toolu_${"k".repeat(300_000)}`];
+    const files: Record<string, object> = {};
+    ids.forEach((id, i) => {
+      for (const [event, hook] of [["pre_tool_use", "PreToolUse"], ["post_tool_use", "PostToolUse"]]) files[`claude-code_${event}_2_1_261.${i + 1}.json`] = { session_id: S, prompt_id: `p${i}`, hook_event_name: hook, tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: id };
+    });
+    const dir = sitting(files);
+    const { pairs, json } = pair(dir);
+    expect(pairs).toHaveLength(ids.length);
+    const text = JSON.stringify(json);
+    expect(text.length).toBeLessThan(20_000);
+    for (const p of pairs) {
+      const shown = p.id.replace(/… \(\d+ characters\)$/u, "");
+      expect(shown).not.toMatch(/[\p{C}\s]/u);
+      expect([...shown].length).toBeLessThanOrEqual(128);
+    }
+    expect(pairs.map((p) => p.id)).toContain(`tool${"*".repeat(124)}… (300006 characters)`);
+    for (const args of [["pair", dir], ["pair", dir, "--verbose"]]) {
+      const human = clear(args).stdout;
+      expect(human.length).toBeLessThan(20_000);
+      expect(human).not.toMatch(/[\u001b\u0007\u009b\u202e\u200b\u2028]|\\u001b|\\u009b|\\u202e|\\u200b|\\u2028|evil|title|31mred/u);
+    }
+  });
+
+  it("names at most three of an unpaired batch's identifiers and counts the rest", () => {
+    const calls = Array.from({ length: 2000 }, (_, i) => ({ tool_name: "Bash", tool_use_id: `toolu_${String(i).padStart(4, "0")}` }));
+    const dir = sitting({
+      "claude-code_post_tool_batch_2_1_261.1.json": { session_id: S, prompt_id: "p1", hook_event_name: "PostToolBatch", tool_calls: calls },
+      "claude-code_stop_2_1_261.1.json": { session_id: S, prompt_id: "p2", hook_event_name: "Stop" },
+    });
+    const { unpaired } = pair(dir);
+    expect(unpaired.find((u) => u.file.includes("batch"))?.reason).toBe("no other file's finest identifier is its tool_use_id toolu_0000, toolu_0001, toolu_0002 and 1997 more");
+  });
+
+  it("pairs by an id of one type and one harness, as the host wrote it: a number is no identifier, an id inside a string is not read, another harness's same id is apart", () => {
+    const dir = sitting({
+      "claude-code_pre_tool_use_2_1_261.1.json": { session_id: S, prompt_id: "p1", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: 7 },
+      "claude-code_post_tool_use_2_1_261.1.json": { session_id: S, prompt_id: "p2", hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "7" },
+      "claude-code_post_tool_use_2_1_261.2.json": { session_id: S, prompt_id: "p3", hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "toolu_Z", tool_response: JSON.stringify({ tool_use_id: "toolu_N" }) },
+      "claude-code_pre_tool_use_2_1_261.2.json": { session_id: S, prompt_id: "p4", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "toolu_N" },
+      "codex_pre_tool_use_0_153_0.1.json": { session_id: S, turn_id: "t", hook_event_name: "PreToolUse", tool_use_id: "toolu_Z" },
+    });
+    const { pairs, unpaired } = pair(dir);
+    expect(pairs).toEqual([]);
+    expect(unpaired.map((u) => [u.file, u.scope])).toEqual([
+      ["claude-code_post_tool_use_2_1_261.1.json", "tool_use_id"],
+      ["claude-code_post_tool_use_2_1_261.2.json", "tool_use_id"],
+      ["claude-code_pre_tool_use_2_1_261.1.json", "prompt_id"],
+      ["claude-code_pre_tool_use_2_1_261.2.json", "tool_use_id"],
+      ["codex_pre_tool_use_0_153_0.1.json", "tool_use_id"],
+    ]);
+  });
+
   it("refuses a folder named by going up out of a symbolic link (link/../sitting), which the system reads elsewhere than the path shows; reads none of either", () => {
     const base = tempDir();
     const pre = { session_id: S, prompt_id: "p1", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "toolu_A" };

@@ -104,6 +104,9 @@ function countsFor(harness: string, batch: FileIds[], scopes: PairingScope[], un
   });
 }
 
+/** How many of a file's ids an unpaired reason names. */
+const IDS_NAMED = 3;
+
 function unpairedReason(f: FileIds, scope: PairingScope | undefined, uninformative: (scope: string, id: string) => boolean, shown: (id: string) => string): Unpaired {
   if (scope === undefined) {
     const held = [...f.placeholders.keys()];
@@ -112,7 +115,10 @@ function unpairedReason(f: FileIds, scope: PairingScope | undefined, uninformati
   }
   const values = f.ids.get(scope.scope) as string[];
   if (values.every((v) => uninformative(scope.scope, v))) return { file: f.name, scope: scope.scope, reason: `carries only a ${scope.scope} every file shares, which pairs nothing` };
-  return { file: f.name, scope: scope.scope, reason: `no other file's finest identifier is its ${scope.scope} ${values.map(shown).join(", ")}` };
+  // A batch event may carry thousands of calls: the reason names the first few and counts the rest.
+  const named = values.slice(0, IDS_NAMED).map(shown).join(", ");
+  const more = values.length > IDS_NAMED ? ` and ${values.length - IDS_NAMED} more` : "";
+  return { file: f.name, scope: scope.scope, reason: `no other file's finest identifier is its ${scope.scope} ${named}${more}` };
 }
 
 function pairHarness(harness: string, batch: FileIds[], scopes: PairingScope[], shown: (id: string) => string): { pairs: Pair[]; unpaired: Unpaired[]; counts: ScopeCount[]; finest: Map<string, { scope: string; id: string }> } {

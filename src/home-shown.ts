@@ -62,7 +62,7 @@ const shownCache = new Map<string, string>();
  * its letter without marks where that is ASCII ("\uff48", "\u{1d421}" and "\u0125" are "h"),
  * nothing, or itself. Letters of other scripts are read as Latin ones word by word (`withLatinWords`).
  */
-function shownAs(c: string): string {
+export function shownAs(c: string): string {
   let out = shownCache.get(c);
   if (out !== undefined) return out;
   const plain = c.normalize("NFKD").replace(/\p{M}/gu, "");

@@ -312,6 +312,23 @@ describe("clear scan finds a key with what shows nothing inside it", () => {
   });
 });
 
+describe("clear scan finds a key in letters that show as ASCII ones", () => {
+  it("full-width, in mathematics' styles, with Cyrillic or Greek look-alikes, with a Unicode dash, or those and a zero-width space", () => {
+    const styled = (first: number, lower: number, digits: number | null) => (s: string): string =>
+      [...s].map((ch) => (/[A-Z]/.test(ch) ? String.fromCodePoint(first + ch.charCodeAt(0) - 65) : /[a-z]/.test(ch) ? String.fromCodePoint(lower + ch.charCodeAt(0) - 97) : /[0-9]/.test(ch) && digits !== null ? String.fromCodePoint(digits + ch.charCodeAt(0) - 48) : ch)).join("");
+    const lookAlike: Record<string, string> = { a: "\u0430", e: "\u0435", o: "\u043e", p: "\u0440", c: "\u0441", A: "\u0391", K: "\u039a", T: "\u03a4" };
+    expectEachFound(
+      casesOf({
+        "full-width": (s) => [...s].map((ch) => (ch > " " && ch <= "~" ? String.fromCharCode(ch.charCodeAt(0) + 0xfee0) : ch)).join(""),
+        "math-sans": styled(0x1d5a0, 0x1d5ba, 0x1d7e2),
+        "math-bold": styled(0x1d400, 0x1d41a, 0x1d7ce),
+        "look-alike": (s) => [...s].map((ch) => lookAlike[ch] ?? ch).join(""),
+        "dash-and-zwsp": (s) => s.replace(/-/g, "\u2010").replace(/_/g, "\uff3f").slice(0, 8) + "\u200b" + s.replace(/-/g, "\u2010").replace(/_/g, "\uff3f").slice(8),
+      }),
+    );
+  });
+});
+
 describe("clear scan finds a key a line end breaks", () => {
   it("every shape the scan knows, broken once by \\n, \\r\\n, \\r, U+2028 or an escaped \\n at its start, middle or end, in a path and in a tool's output; a GitHub token at every place", () => {
     const rules = loadRules();

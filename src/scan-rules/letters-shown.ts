@@ -1,0 +1,43 @@
+import { LOOK_ALIKES, OTHER_SCRIPT_LOOK_ALIKES, shownAs } from "../home-shown.js";
+import { ReadingBuilder, type Reading } from "./reading-builder.js";
+
+// A key written in letters that show as ASCII ones: full-width or mathematics' styled forms
+// ("ＡＫＩＡ…", "𝗀𝗁𝗉_…"), letters of other shapes or scripts drawn as Latin ones (a Cyrillic "р"
+// in "ghр_…"), marks and what shows nothing among them. A person copying it from a screen reads the
+// key; the reading spells it as ASCII, each character at the place of the one it stands for.
+
+const ABOVE_ASCII = /[^\x00-\x7f]/u;
+const ABOVE_ASCII_G = /[^\x00-\x7f]/gu;
+const PRINTABLE = /^[\x21-\x7e]+$/;
+const SHOWS_NOTHING = /^[\x80-\x9f\p{M}\p{Default_Ignorable_Code_Point}]$/u;
+
+/**
+ * The ASCII one character above ASCII shows as, or null: its compatibility form (full-width,
+ * styled), a look-alike's letter, or a drawn separator or dash. A letter with a mark ("é") is a
+ * letter of its own language, no key's: left as it stands.
+ */
+function asAscii(c: string): string | null {
+  const compatible = c.normalize("NFKC");
+  if (PRINTABLE.test(compatible)) return compatible;
+  const shown = OTHER_SCRIPT_LOOK_ALIKES.get(c) ?? LOOK_ALIKES.get(c) ?? (c.normalize("NFD") === c ? shownAs(c) : c);
+  return PRINTABLE.test(shown) ? shown : null;
+}
+
+/** The reading with every character above ASCII that shows as ASCII written so, and what shows nothing among them left out; null where none shows as ASCII. */
+export function lettersShown(r: Reading): Reading | null {
+  if (!ABOVE_ASCII.test(r.text)) return null;
+  const out = new ReadingBuilder(r);
+  let from = 0;
+  let changed = false;
+  for (const m of r.text.matchAll(ABOVE_ASCII_G)) {
+    const shown = SHOWS_NOTHING.test(m[0]) ? "" : asAscii(m[0]);
+    if (shown === null) continue;
+    out.copy(from, m.index);
+    out.put(shown, m.index);
+    from = m.index + m[0].length;
+    changed ||= shown !== "";
+  }
+  if (!changed) return null;
+  out.copy(from, r.text.length);
+  return out.finish();
+}

@@ -1303,7 +1303,7 @@ export function nameReadings(text: string): string[] {
   // With every spelling of a character undone and what shows nothing taken out.
   for (const undone of spellingsUndone(text, plainLetters)) if (undone !== text) out.push(undone);
   // Spelt letter by letter ("j o r d a n", "J.O.R.D.A.N"), in any of the readings.
-  for (const r of [text, ...out]) if (LETTER_BY_LETTER_TEST.test(r)) out.push(r.replace(LETTER_BY_LETTER, (run, between: string) => run.split(between).join("")));
+  for (const r of [text, ...out]) if (LETTER_BY_LETTER_TEST.test(r)) out.push(r.replace(LETTER_BY_LETTER, (run, before: string, between: string) => before + run.slice(before.length).split(between).join("")));
   return out;
 }
 
@@ -1311,7 +1311,7 @@ export function nameReadings(text: string): string[] {
 const SHOWS_NOTHING_G = new RegExp(`[\\p{M}\\p{Default_Ignorable_Code_Point}${INVISIBLE}\\u2800]`, "gu");
 
 /** Three letters or more standing alone, one and the same separator (up to three characters, no line's end) between each two: a word spelt letter by letter. */
-const LETTER_BY_LETTER = /(?<![\p{L}\p{N}])\p{L}([^\p{L}\p{N}\n]{1,3})\p{L}(?:\1\p{L})+(?![\p{L}\p{N}])/gu;
+const LETTER_BY_LETTER = /(^|[^\p{L}\p{N}])\p{L}([^\p{L}\p{N}\n]{1,3})\p{L}(?:\2\p{L})+(?![\p{L}\p{N}])/gu;
 const LETTER_BY_LETTER_TEST = new RegExp(LETTER_BY_LETTER.source, "u");
 
 /** What may spell a letter otherwise: an escape, a percent or an entity, a control, a letter beyond ASCII. */

@@ -327,6 +327,10 @@ describe("clear scan finds a key in letters that show as ASCII ones", () => {
       }),
     );
   });
+
+  it("spelt out character by character, a blank or two between each two (a key block's own blanks aside)", () => {
+    expectEachFound(casesOf({ "spaced-out": (s) => `/srv/keys/${[...s].join(" ")}/x`, "spaced-twice": (s) => [...s].join("  ") }).filter((c) => !/\s/.test(SECRETS[c.secret].value)));
+  });
 });
 
 describe("clear scan finds a key a line end breaks", () => {

@@ -3,7 +3,7 @@ import { numberLists } from "../byte-lists.js";
 import { compressedInsideReadings, numberListReadings, textReadings } from "./byte-text.js";
 import { pushAll } from "../collections.js";
 import { escapeReadings, mayShowNothing, tokensJoined } from "./char-escapes.js";
-import { lettersShown } from "./letters-shown.js";
+import { lettersShown, spacedOut } from "./letters-shown.js";
 import type { Reading } from "./reading-builder.js";
 
 // What a string spells once an encoding in it is undone: a key pasted into a URL's path as %5F,
@@ -84,11 +84,11 @@ export function numberListsRead(r: Reading, budget: ReadingBudget, into: Reading
   return found;
 }
 
-/** Each escape reading of a reading, and the reading in the ASCII its letters show as, given to `into` while the budget lasts. */
+/** Each escape reading of a reading, the reading in the ASCII its letters show as, and the one with a key spelt out written together, given to `into` while the budget lasts. */
 function escapesUndone(r: Reading, budget: ReadingBudget, into: Reading[]): Reading[] {
   const found: Reading[] = [];
-  const shown = lettersShown(r);
-  for (const reading of shown ? [...escapeReadings(r), shown] : escapeReadings(r)) {
+  const own = [lettersShown(r), spacedOut(r)].filter((x): x is Reading => x !== null);
+  for (const reading of [...escapeReadings(r), ...own]) {
     if (!budget.spend(reading)) return found;
     found.push(reading);
     into.push(reading);

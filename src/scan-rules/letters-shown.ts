@@ -41,3 +41,22 @@ export function lettersShown(r: Reading): Reading | null {
   out.copy(from, r.text.length);
   return out.finish();
 }
+
+/** Sixteen characters or more, each alone between blanks: a key spelt out character by character ("A K I A …"), in a path or a line. */
+const SPACED_OUT = /(^|[^\p{L}\p{N}])\S(?:[ \t\u00a0]{1,2}\S){15,}(?![\p{L}\p{N}])/gu;
+const SPACED_OUT_TEST = new RegExp(SPACED_OUT.source, "u");
+
+/** The reading with each run of characters standing alone between blanks written together; null where none stands. */
+export function spacedOut(r: Reading): Reading | null {
+  if (!SPACED_OUT_TEST.test(r.text)) return null;
+  const out = new ReadingBuilder(r);
+  let from = 0;
+  for (const m of r.text.matchAll(SPACED_OUT)) {
+    const start = m.index + (m[1] as string).length;
+    out.copy(from, start);
+    for (let k = start; k < m.index + m[0].length; k++) if (!/\s/.test(r.text.charAt(k))) out.copy(k, k + 1);
+    from = m.index + m[0].length;
+  }
+  out.copy(from, r.text.length);
+  return out.finish();
+}

@@ -316,7 +316,14 @@ describe("loadFixture refuses what is not the accepted fixture, naming it", () =
     const hostName = "fixtures/claude-code/2.1.9/PreToolUse.json";
     expectProblem(() => loadFixture(claude("2.1.9", "PreToolUse"), { root }), "query", hostName, /such as pre_tool_use/);
     expectProblem(() => loadFixture(claude("../..", "x"), { root }), "query", "fixtures/claude-code/../../x.json", /one folder or file name/);
-    expectProblem(() => loadFixture("../outside.json", { root }), "query", "a path outside the repository", /not a fixture of this repository/);
+    expectProblem(() => loadFixture(path.join(path.dirname(root), "outside.json"), { root }), "query", "a path outside the repository", /not a fixture of this repository/);
+    // A path with "." or ".." parts names what the file system may not: it is given as the record lists it.
+    for (const dotted of ["../outside.json", `${PRE_TOOL_USE("2.1.10")}/.`, `fixtures/claude-code/../claude-code/2.1.10/pre_tool_use.json`, `./${PRE_TOOL_USE("2.1.10")}`, `${root}/fixtures/x/../${PRE_TOOL_USE("2.1.10").slice("fixtures/".length)}`]) {
+      const err = thrown(() => loadFixture(dotted, { root }));
+      expect([err.code, err.fixture], dotted).toEqual(["query", null]);
+      expect(err.message).toMatch(/a path with a "\." or "\.\." part/);
+    }
+    expect(loadFixture(PRE_TOOL_USE("2.1.10"), { root }).raw.length).toBeGreaterThan(0);
   });
 
   it("a record the reader cannot read (a fence left open above a batch's marker) is refused under the fixture's name", () => {

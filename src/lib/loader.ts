@@ -107,6 +107,10 @@ function pathOfUrl(url: string): string {
 /** A fixture given by its path: from the repository's root as the record lists it, absolute, or a file: URL. */
 function queryOfPath(given: string | URL, repo: Repository): FixtureQuery {
   const asText = given instanceof URL ? given.href : given;
+  // Read as text, "." and ".." would name what the file system may not ("<fixture>.json/." is no folder): a path is given as the record lists it.
+  if (!asText.startsWith("file:") && asText.split(/[\\/]/).some((part) => part === "." || part === "..")) {
+    throw new FixtureError("query", null, `a path with a "." or ".." part names a fixture only as text; give the fixture's path as the record lists it, from the repository's root`);
+  }
   const absolute = asText.startsWith("file:") ? pathOfUrl(asText) : path.isAbsolute(asText) ? asText : null;
   const rel = absolute === null ? path.posix.normalize(asText) : path.relative(repo.root, absolute).split(path.sep).join("/");
   const found = fixtureOfPath(rel, repo.layout);

@@ -207,6 +207,9 @@ describe("clear substitute", () => {
       ["a phone number after 00", shaped({}, { id: "0044 20 7946 0958" }), "/input/model/id"],
       ["a phone number in Arabic-Indic digits", shaped({}, { modelID: "\u0664\u0661\u0665-\u0665\u0665\u0665-\u0660\u0661\u0660\u0660" }), "/input/model/modelID"],
       ["a mailbox with its at sign set apart", shaped({}, { modelID: mailbox.replace("@", " @ ") }), "/input/model/modelID"],
+      ["a mailbox with a fullwidth at sign set apart", shaped({}, { modelID: mailbox.replace("@", " \uFF20 ") }), "/input/model/modelID"],
+      ["a mailbox with its dot set apart", shaped({}, { modelID: mailbox.replace("@", " @ ").replace(".", " . ") }), "/input/model/modelID"],
+      ["a phone number after 00 in brackets", shaped({}, { id: "(0044) 20 7946 0958" }), "/input/model/id"],
       ["a mailbox in a path", { ...shaped({}, {}), cwd: `/srv/mail/${mailbox}/project` }, "/cwd"],
       ["a mailto URL", { ...shaped({}, {}), url: `mailto:${mailbox}` }, "/url"],
     ];
@@ -231,6 +234,11 @@ describe("clear substitute", () => {
     const kept = run(dir);
     expect(kept.code, JSON.stringify(kept.files[0]?.refused)).toBe(0);
     expect(readFileSync(path.join(kept.out, "opencode_experimental_compaction_autocontinue_1.18.33.1.json"), "utf8")).toContain('"claude-3-5-sonnet@20240620":{}');
+    // An identifier or a path one of whose groups of digits begins with 00 holds no phone number.
+    const ids = tempDir();
+    write(ids, "opencode_experimental_compaction_autocontinue_1.18.33.1.json", { ...shaped({}, { id: "5b0c7e9a-0012-3456-7890-1d2e3f4a5b6c" }), cwd: "/srv/runs/0012/345678" });
+    const idsKept = run(ids);
+    expect(idsKept.code, JSON.stringify(idsKept.files[0]?.refused)).toBe(0);
   });
 
   it("a home written from a tilde in a member name (~name, quoted, escaped) refuses the file, and the scan finds it there; in a value it is replaced", () => {

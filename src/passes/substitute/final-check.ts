@@ -19,17 +19,19 @@ import { ENV_DUMP_PLACEHOLDER } from "./env-dump.js";
 const LABEL = String.raw`[\p{L}\p{N}_](?:[\p{L}\p{N}_-]*[\p{L}\p{N}])?`;
 const MAILBOX = new RegExp(String.raw`(?<![\p{L}\p{N}._%+-])(?!git@|x+@)[\p{L}\p{N}._%+-]+@(?:(?:${LABEL}\.)+\p{L}{2,}(?![\p{L}\p{N}])|\[[0-9A-Fa-f.:]+\])`, "u");
 // A phone number: international (a plus or 00, then digits and the separators people write between
-// them; after 00 the country's code ends at a separator), or written the North American way: the
-// area code in brackets, or three, three and four digits with one separator, a space among them.
-const PHONE = /\+\d[\d\s().\/\p{Pd}]{6,}\d|(?<![\p{L}\p{N}])00[1-9]\d{0,3}[\s.\/\p{Pd}]\(?\d[\d\s().\/\p{Pd}]{4,}\d|\(\d{3}\)[\s\p{Pd}.]?\d{3}[\s\p{Pd}.]\d{4}|(?<![\d.\p{Pd}])\d{3}([. \p{Pd}])\d{3}\1\d{4}(?![\d.\p{Pd}])/u;
+// them; after 00 the country's code ends at a separator, and nothing joins the 00 to what is before
+// it as a group of an identifier or a path is joined, "…-0012-3456-7890-…" or "/0012/345678"), or
+// written the North American way: the area code in brackets, or three, three and four digits with one separator, a space among them.
+const PHONE = /\+\d[\d\s().\/\p{Pd}]{6,}\d|(?<![\p{L}\p{N}_.\/\p{Pd}])00[1-9]\d{0,3}\)?[\s.\/\p{Pd}]\(?\d[\d\s().\/\p{Pd}]{4,}\d|\(\d{3}\)[\s\p{Pd}.]?\d{3}[\s\p{Pd}.]\d{4}|(?<![\d.\p{Pd}])\d{3}([. \p{Pd}])\d{3}\1\d{4}(?![\d.\p{Pd}])/u;
 
 /** Whether a text holds a mailbox or a phone number: a person's, whatever field or member name holds it. */
 const holdsContactAsWritten = (value: string): boolean => MAILBOX.test(value) || PHONE.test(value);
 
 // An at sign and a dot spelt out as people do to keep a mailbox from a robot: "(at)", "[at]",
-// "{dot}", " AT ", "-at-", "_dot_", and HTML's names for them.
+// "{dot}", " AT ", "-at-", "_dot_", HTML's names for them, and the signs set apart by blanks
+// ("name @ host . org").
 const AT_SPELT = /\s*[([{<]\s*at\s*[)\]}>]\s*|\s+at\s+|(?<=[\p{L}\p{N}])[-_]at[-_](?=[\p{L}\p{N}])|&commat;|(?<=[\p{L}\p{N}])(?:\s+@\s*|@\s+)(?=[\p{L}\p{N}])/giu;
-const DOT_SPELT = /\s*[([{<]\s*dot\s*[)\]}>]\s*|\s+dot\s+|(?<=[\p{L}\p{N}])[-_]dot[-_](?=[\p{L}\p{N}])|&period;/giu;
+const DOT_SPELT = /\s*[([{<]\s*dot\s*[)\]}>]\s*|\s+dot\s+|(?<=[\p{L}\p{N}])[-_]dot[-_](?=[\p{L}\p{N}])|&period;|(?<=[\p{L}\p{N}])\s+\.\s*(?=[\p{L}\p{N}])/giu;
 
 /** The text with an at sign and a dot spelt out (or set apart by blanks) written as themselves, and digits of every script as ASCII ones; the text itself where it spells none. */
 function spelledOut(value: string): string {
@@ -48,7 +50,7 @@ function asciiDigit(d: string): string {
 /** The same, with every spelling undone: other at signs and digits (＠, ﹫, ＋, ٥), invisible characters, %40, &#64;, escapes. */
 export function holdsContact(value: string): boolean {
   const spelt = spelledOut(value);
-  return holdsContactAsWritten(value) || (spelt !== value && holdsContactAsWritten(spelt)) || nameReadings(value).some(holdsContactAsWritten);
+  return holdsContactAsWritten(value) || (spelt !== value && holdsContactAsWritten(spelt)) || nameReadings(value).some((r) => holdsContactAsWritten(r) || holdsContactAsWritten(spelledOut(r)));
 }
 
 /**

@@ -25,6 +25,11 @@ export const LOOK_ALIKES = new Map(
 );
 export const LOOK_ALIKE = new RegExp(`[${[...LOOK_ALIKES.keys()].join("")}]`, "gu");
 
+/** Letters of a script with case, each as its Latin look-alike, and their small forms as the same letter. */
+function withSmallLetters(capitals: Record<string, string>): Record<string, string> {
+  return { ...capitals, ...Object.fromEntries(Object.entries(capitals).map(([c, l]) => [c.toLowerCase(), l.toLowerCase()])) };
+}
+
 /** The 26 letters a block of shaped letters draws, from its first code point. */
 function lettersFrom(first: number, a: "a" | "A"): Record<string, string> {
   return Object.fromEntries(Array.from({ length: 26 }, (_, k) => [String.fromCodePoint(first + k), String.fromCharCode(a.charCodeAt(0) + k)]));
@@ -38,8 +43,9 @@ export const OTHER_SCRIPT_LOOK_ALIKES = new Map(
     ...{ А: "A", В: "B", Е: "E", Є: "E", К: "K", М: "M", Н: "H", О: "O", Р: "P", С: "C", Т: "T", У: "Y", Х: "X", І: "I", Ј: "J", Ѕ: "S", Ԁ: "D", Ԛ: "Q", Ԝ: "W", Һ: "H" },
     ...{ α: "a", ο: "o", ρ: "p", ν: "v", ι: "i", κ: "k", τ: "t", υ: "u", χ: "x", ε: "e", Α: "A", Β: "B", Ε: "E", Ζ: "Z", Η: "H", Ι: "I", Κ: "K", Μ: "M", Ν: "N", Ο: "O", Ρ: "P", Τ: "T", Υ: "Y", Χ: "X" },
     ...{ օ: "o", Օ: "O" },
-    // Cherokee's letters drawn as Latin capitals.
-    ...{ Ꭺ: "A", Ᏼ: "B", Ꮯ: "C", Ꭰ: "D", Ꭼ: "E", Ꮐ: "G", Ꮋ: "H", Ꭵ: "i", Ꭻ: "J", Ꮶ: "K", Ꮮ: "L", Ꮇ: "M", Ꮲ: "P", Ꮢ: "R", Ꮪ: "S", Ꭲ: "T", Ꮩ: "V", Ꮃ: "W", Ꮓ: "Z" },
+    // Cherokee's letters drawn as Latin ones, and its small letters, drawn as the same at a small capital's size.
+    ...withSmallLetters({ Ꭺ: "A", Ᏼ: "B", Ꮯ: "C", Ꭰ: "D", Ꭼ: "E", Ꮐ: "G", Ꮋ: "H", Ꭵ: "i", Ꭻ: "J", Ꮶ: "K", Ꮮ: "L", Ꮇ: "M", Ꮲ: "P", Ꮢ: "R", Ꮪ: "S", Ꭲ: "T", Ꮩ: "V", Ꮃ: "W", Ꮓ: "Z" }),
+    ...withSmallLetters({ Ꮻ: "O", Ꭱ: "R", Ꮍ: "Y", Ꮤ: "W", Ꮒ: "h", Ꮟ: "b", Ꮷ: "d" }),
   }),
 );
 export const OTHER_SCRIPT_LOOK_ALIKE = new RegExp(`[${[...OTHER_SCRIPT_LOOK_ALIKES.keys()].join("")}]`);

@@ -1307,8 +1307,8 @@ export function nameReadings(text: string): string[] {
   return out;
 }
 
-/** Marks, and what shows nothing: Braille's blank pattern as much as a zero-width space or Hangul's filler. */
-const SHOWS_NOTHING_G = new RegExp(`[\\p{M}\\p{Default_Ignorable_Code_Point}${INVISIBLE}\\u2800]`, "gu");
+/** Marks, and what shows nothing: Braille's blank pattern as much as a zero-width space or Hangul's filler, and every format character (an interlinear annotation's anchor, Egyptian hieroglyphs' joiners). */
+const SHOWS_NOTHING_G = new RegExp(`[\\p{M}\\p{Cf}\\p{Default_Ignorable_Code_Point}${INVISIBLE}\\u2800]`, "gu");
 
 /** Three letters or more standing alone, one and the same separator (up to three characters, no line's end) between each two: a word spelt letter by letter. */
 const LETTER_BY_LETTER = /(^|[^\p{L}\p{N}])\p{L}([^\p{L}\p{N}\n]{1,3})\p{L}(?:\2\p{L})+(?![\p{L}\p{N}])/gu;

@@ -1161,11 +1161,13 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     expect(readdirSync(out).sort()).toEqual(["codex_session_start_0_171_0.1.json", "codex_session_start_0_171_0.99.json"]);
   });
 
-  it("so does one in letters Unicode keeps apart (small capitals, in parentheses, black circles or squares, regional indicators, Cherokee), or spelt letter by letter", () => {
+  it("so does one in letters Unicode keeps apart (small capitals, in parentheses, black circles or squares, regional indicators, Cherokee capitals and small letters), with a character that shows nothing in it, or spelt letter by letter", () => {
     const plain = ["zo", "ella"].join("");
     const shaped = (first: number, a: number): string => [...plain].map((c) => String.fromCodePoint(first + c.charCodeAt(0) - a)).join("");
     const small: Record<string, string> = { z: "\u1d22", o: "\u1d0f", e: "\u1d07", l: "\u029f", a: "\u1d00" };
     const shapes = [[...plain].map((c) => small[c]).join(""), shaped(0x249c, 97), shaped(0x1f150, 97), shaped(0x1f170, 97), shaped(0x1f1e6, 97), `\u13c3${plain.slice(1)}`, `zoe\u2800lla`];
+    // Cherokee's small letters and its other letters drawn as Latin ones; format characters, which show nothing.
+    shapes.push(`z\u13ebella`, `zoell\uab7a`, `zoe\u{13430}lla`, `zoe\ufff9lla`);
     const spelt = [" ", ".", "-", "_", "\u200a", " . "].map((between) => [...plain].join(between));
     const forms = [...shapes, ...spelt, [...plain.toUpperCase()].join(" "), [..."\uff5a\uff4f\uff45\uff4c\uff4c\uff41"].join(" ")];
     const dir = tempDir();

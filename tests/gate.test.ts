@@ -262,6 +262,36 @@ describe("the gate, through installed hooks", () => {
     expect(g(root, "push", "-q", "origin", "v1").code).not.toBe(0);
   });
 
+  it("refuses to push again a commit a forced push took out of the destination, while the remote-tracking refs still say it has it", () => {
+    const root = repo();
+    const remote = tempDir("clear-remote-");
+    execFileSync("git", ["init", "-q", "--bare"], { cwd: remote });
+    g(root, "remote", "add", "origin", remote);
+    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+    const clean = g(root, "rev-parse", "HEAD").out.trim();
+    g(root, "add", "-f", "captures-inbox/claude-code_session_end_2.1.261.1.json");
+    expect(g(root, "commit", "-qm", "sneaky", "--no-verify").code).toBe(0);
+    expect(g(root, "push", "-q", "--no-verify", "origin", "main").code).toBe(0);
+    // Someone takes the capture out of the destination by a forced push; this clone's origin/main still names it.
+    g(remote, "update-ref", "refs/heads/main", clean);
+    expect(g(root, "rev-parse", "origin/main").out.trim()).not.toBe(clean);
+    const again = g(root, "push", "-q", "origin", "main");
+    expect(again.code, again.out).not.toBe(0);
+    expect(again.out).toContain("captures-inbox/claude-code_session_end_2.1.261.1.json");
+    expect(g(remote, "rev-parse", "refs/heads/main").out.trim()).toBe(clean);
+    // As a branch the destination does not have, with its tracking ref gone stale the same way.
+    g(root, "update-ref", "refs/remotes/origin/side", "HEAD");
+    expect(g(root, "push", "-q", "origin", "main:side").code).not.toBe(0);
+    // Once fetched, the refs are the destination's again: a clean commit on top of the clean tip goes.
+    expect(g(root, "fetch", "-q", "--prune", "origin").code).toBe(0);
+    g(root, "reset", "-q", "--hard", clean);
+    writeFileSync(path.join(root, "notes.txt"), "n\n");
+    g(root, "add", "notes.txt");
+    expect(g(root, "commit", "-qm", "notes").code).toBe(0);
+    const ok = g(root, "push", "-q", "origin", "main");
+    expect(ok.code, ok.out).toBe(0);
+  });
+
   it("refuses a payload committed compressed, which no fast path lets through, naming the file and how it was written", () => {
     const root = repo();
     mkdirSync(path.join(root, "data"), { recursive: true });

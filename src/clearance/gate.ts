@@ -233,9 +233,9 @@ function hasCommit(root: string, sha: string): boolean {
   return gitMaybe(["cat-file", "-e", `${sha}^{commit}`], root) !== null;
 }
 
-/** Where each configured remote's fetch writes: the destination side of each of its refspecs, by remote name. */
-function fetchDestinations(root: string): Map<string, string[]> {
-  const out = new Map<string, string[]>();
+/** Each configured remote's fetch refspecs, as their source and destination sides, by remote name. */
+function fetchRefspecs(root: string): Map<string, { source: string; destination: string }[]> {
+  const out = new Map<string, { source: string; destination: string }[]>();
   const listed = gitMaybe(["config", "-z", "--get-regexp", "^remote\\..*\\.fetch$"], root)?.toString("utf8") ?? "";
   for (const entry of listed.split("\0").filter(Boolean)) {
     const nl = entry.indexOf("\n");
@@ -243,9 +243,40 @@ function fetchDestinations(root: string): Map<string, string[]> {
     const refspec = entry.slice(nl + 1).replace(/^\+/, "");
     if (nl === -1 || refspec.startsWith("^") || !refspec.includes(":")) continue;
     const name = key.slice("remote.".length, -".fetch".length);
-    out.set(name, [...(out.get(name) ?? []), refspec.slice(refspec.indexOf(":") + 1)]);
+    const colon = refspec.indexOf(":");
+    out.set(name, [...(out.get(name) ?? []), { source: refspec.slice(0, colon), destination: refspec.slice(colon + 1) }]);
   }
   return out;
+}
+
+/** Where each configured remote's fetch writes: the destination side of each of its refspecs, by remote name. */
+function fetchDestinations(root: string): Map<string, string[]> {
+  return new Map([...fetchRefspecs(root)].map(([name, specs]) => [name, specs.map((s) => s.destination)]));
+}
+
+/** The remote-tracking ref a remote's fetch writes a ref of the remote into ("refs/heads/main" to "refs/remotes/origin/main"), if one does. */
+function trackingRefOf(specs: { source: string; destination: string }[], remoteRef: string): string | undefined {
+  for (const { source, destination } of specs) {
+    const star = source.indexOf("*");
+    if (star === -1 ? source === remoteRef : writes(source, remoteRef)) return star === -1 ? destination : destination.replace("*", remoteRef.slice(star, remoteRef.length - (source.length - star - 1)));
+  }
+  return undefined;
+}
+
+/**
+ * Whether the remote-tracking refs are as old as they may be: git gives each pushed ref's value at
+ * the destination, and where its tracking ref says another, the destination has moved since the
+ * last fetch (a commit taken out by a forced push among what it moved from), so none of them tells what it has.
+ */
+function trackingIsStale(root: string, remote: string, lines: string[][]): boolean {
+  const specs = fetchRefspecs(root).get(remote) ?? [];
+  return lines.some(([, , remoteRef, remoteSha]) => {
+    const tracking = remoteRef === undefined ? undefined : trackingRefOf(specs, remoteRef);
+    if (tracking === undefined || remoteSha === undefined) return false;
+    const at = gitMaybe(["rev-parse", "--verify", "-q", `${tracking}^{commit}`], root)?.toString("utf8").trim();
+    // No tracking ref for a branch the destination has, or one at another commit: the refs are older than the destination.
+    return ZERO.test(remoteSha) ? at !== undefined : at !== remoteSha;
+  });
 }
 
 /** Whether a refspec's destination (one "*" at most) names this ref. */
@@ -345,8 +376,8 @@ function refLines(stdin: string): string[][] {
 
 function pushedCommits(root: string, push: PushInput): { commits: string[]; how: string; objects: { ref: string; sha: string }[] } {
   const remote = push.remote || push.env.PRE_COMMIT_REMOTE_NAME;
-  const known = remoteHas(root, remote);
   const lines = refLines(push.stdin);
+  const known = remote !== undefined && trackingIsStale(root, remote, lines) ? [] : remoteHas(root, remote);
   const wanted = new Set<string>();
   const add = (tip: string, base: string | undefined): void => {
     // A revision is never read as an option: "--output=<file>" is refused, not handed to git.

@@ -3,6 +3,7 @@ import { cpSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkS
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compareHostVersions, FixtureError, listFixtures, loadFixture, type FixtureProblem, type FixtureQuery, type Where } from "../src/lib/index.js";
 import { batchDigest } from "../src/record/parse.js";
@@ -323,6 +324,15 @@ describe("loadFixture refuses what is not the accepted fixture, naming it", () =
       expect([err.code, err.fixture], dotted).toEqual(["query", null]);
       expect(err.message).toMatch(/a path with a "\." or "\.\." part/);
     }
+    // Nor one that ends with a separator, which names a folder: as text, absolute, or a file: URL ("/." read as "/").
+    const absolute = path.join(root, PRE_TOOL_USE("2.1.10"));
+    for (const folder of [`${PRE_TOOL_USE("2.1.10")}/`, `${absolute}/`, `${pathToFileURL(absolute).href}/.`, new URL(`${pathToFileURL(absolute).href}/`)]) {
+      const err = thrown(() => loadFixture(folder, { root }));
+      expect([err.code, err.fixture], String(folder)).toEqual(["query", null]);
+      expect(err.message).toMatch(/ends with a separator names a folder/);
+    }
+    expect(loadFixture(absolute, { root }).raw.length).toBeGreaterThan(0);
+    expect(loadFixture(pathToFileURL(absolute), { root }).raw.length).toBeGreaterThan(0);
     expect(loadFixture(PRE_TOOL_USE("2.1.10"), { root }).raw.length).toBeGreaterThan(0);
   });
 

@@ -112,6 +112,10 @@ function queryOfPath(given: string | URL, repo: Repository): FixtureQuery {
     throw new FixtureError("query", null, `a path with a "." or ".." part names a fixture only as text; give the fixture's path as the record lists it, from the repository's root`);
   }
   const absolute = asText.startsWith("file:") ? pathOfUrl(asText) : path.isAbsolute(asText) ? asText : null;
+  // A separator at the end names a folder ("<fixture>.json/", a file: URL's "<fixture>.json/."), which a fixture is not.
+  if (/[\\/]$/.test(absolute ?? asText)) {
+    throw new FixtureError("query", null, `a path that ends with a separator names a folder, not a fixture; give the fixture's path as the record lists it, from the repository's root`);
+  }
   const rel = absolute === null ? path.posix.normalize(asText) : path.relative(repo.root, absolute).split(path.sep).join("/");
   const found = fixtureOfPath(rel, repo.layout);
   if (found) return found;

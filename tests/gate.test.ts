@@ -282,6 +282,11 @@ describe("the gate, through installed hooks", () => {
     // As a branch the destination does not have, with its tracking ref gone stale the same way.
     g(root, "update-ref", "refs/remotes/origin/side", "HEAD");
     expect(g(root, "push", "-q", "origin", "main:side").code).not.toBe(0);
+    // Also where the branch's name holds what a replacement pattern would read ("$&"): its own tracking ref is the one looked at.
+    g(root, "update-ref", "refs/remotes/origin/side$&", "HEAD");
+    const dollar = g(root, "push", "-q", "origin", "main:side$&");
+    expect(dollar.code, dollar.out).not.toBe(0);
+    expect(dollar.out).toContain("captures-inbox/claude-code_session_end_2.1.261.1.json");
     // Once fetched, the refs are the destination's again: a clean commit on top of the clean tip goes.
     expect(g(root, "fetch", "-q", "--prune", "origin").code).toBe(0);
     g(root, "reset", "-q", "--hard", clean);

@@ -258,7 +258,8 @@ function fetchDestinations(root: string): Map<string, string[]> {
 function trackingRefOf(specs: { source: string; destination: string }[], remoteRef: string): string | undefined {
   for (const { source, destination } of specs) {
     const star = source.indexOf("*");
-    if (star === -1 ? source === remoteRef : writes(source, remoteRef)) return star === -1 ? destination : destination.replace("*", remoteRef.slice(star, remoteRef.length - (source.length - star - 1)));
+    // The matched part is put in as it stands: a ref's name may hold "$&" or "$'", which a replacement string would read.
+    if (star === -1 ? source === remoteRef : writes(source, remoteRef)) return star === -1 ? destination : destination.replace("*", () => remoteRef.slice(star, remoteRef.length - (source.length - star - 1)));
   }
   return undefined;
 }

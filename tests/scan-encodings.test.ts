@@ -331,6 +331,26 @@ describe("clear scan finds a key in letters that show as ASCII ones", () => {
   it("spelt out character by character, a blank or two between each two (a key block's own blanks aside)", () => {
     expectEachFound(casesOf({ "spaced-out": (s) => `/srv/keys/${[...s].join(" ")}/x`, "spaced-twice": (s) => [...s].join("  ") }).filter((c) => !/\s/.test(SECRETS[c.secret].value)));
   });
+
+  it("spelt out between other blanks (an em or ideographic space, three spaces, tabs, a braille blank), glued to a letter at either end, full-width, or percent-encoded", () => {
+    const fullWidth = (s: string): string => [...s].map((ch) => String.fromCharCode(ch.charCodeAt(0) + 0xfee0)).join("");
+    // Slack's rule finds its token only where it stands apart, as written plainly: a glued one is not its.
+    expectEachFound(
+      casesOf({
+        "em-space": (s) => `/srv/keys/${[...s].join("\u2003")}/x`,
+        "ideographic-space": (s) => [...s].join("\u3000"),
+        "three-spaces": (s) => [...s].join("   "),
+        "tabs": (s) => [...s].join("\t\t"),
+        "braille-blank": (s) => [...s].join("\u2800"),
+        "glued-before": (s) => `x${[...s].join(" ")}`,
+        "glued-after": (s) => `${[...s].join(" ")}x`,
+        "full-width-spaced": (s) => [...fullWidth(s)].join(" "),
+        "percent-spaced": (s) => `/srv/keys/${[...s].map(encodeURIComponent).join("%20")}/x`,
+        "percent-full-width": (s) => `/srv/keys/${encodeURIComponent(fullWidth(s))}/x`,
+        "parenthesized": (s) => [...s].map((ch) => (/[a-z]/.test(ch) ? String.fromCodePoint(0x249c + ch.charCodeAt(0) - 97) : ch)).join(""),
+      }).filter((c) => !/\s/.test(SECRETS[c.secret].value) && !(c.file.startsWith("glued") && c.secret === "slack")),
+    );
+  });
 });
 
 describe("clear scan finds a key a line end breaks", () => {

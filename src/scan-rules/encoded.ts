@@ -84,11 +84,17 @@ export function numberListsRead(r: Reading, budget: ReadingBudget, into: Reading
   return found;
 }
 
-/** Each escape reading of a reading, the reading in the ASCII its letters show as, and the one with a key spelt out written together, given to `into` while the budget lasts. */
+/** A reading in the ASCII its letters show as, and that (or the reading itself) with a key spelt out written together. */
+function shownReadings(r: Reading): Reading[] {
+  const shown = lettersShown(r);
+  return [shown, spacedOut(shown ?? r)].filter((x): x is Reading => x !== null);
+}
+
+/** Each escape reading of a reading, and each of those and the reading itself in the ASCII its letters show as and with a key spelt out written together, given to `into` while the budget lasts. */
 function escapesUndone(r: Reading, budget: ReadingBudget, into: Reading[]): Reading[] {
   const found: Reading[] = [];
-  const own = [lettersShown(r), spacedOut(r)].filter((x): x is Reading => x !== null);
-  for (const reading of [...escapeReadings(r), ...own]) {
+  const escaped = escapeReadings(r);
+  for (const reading of [...escaped, ...[r, ...escaped].flatMap(shownReadings)]) {
     if (!budget.spend(reading)) return found;
     found.push(reading);
     into.push(reading);

@@ -17,9 +17,12 @@ const SHOWS_NOTHING = /^[\x80-\x9f\p{M}\p{Default_Ignorable_Code_Point}]$/u;
  * letter of its own language, no key's: left as it stands.
  */
 function asAscii(c: string): string | null {
+  // A look-alike first: a letter in parentheses ("\u249c") shows as the letter, though its compatibility form is "(a)".
+  const alike = OTHER_SCRIPT_LOOK_ALIKES.get(c) ?? LOOK_ALIKES.get(c);
+  if (alike !== undefined) return alike;
   const compatible = c.normalize("NFKC");
   if (PRINTABLE.test(compatible)) return compatible;
-  const shown = OTHER_SCRIPT_LOOK_ALIKES.get(c) ?? LOOK_ALIKES.get(c) ?? (c.normalize("NFD") === c ? shownAs(c) : c);
+  const shown = c.normalize("NFD") === c ? shownAs(c) : c;
   return PRINTABLE.test(shown) ? shown : null;
 }
 
@@ -42,9 +45,16 @@ export function lettersShown(r: Reading): Reading | null {
   return out.finish();
 }
 
-/** Sixteen characters or more, each alone between blanks: a key spelt out character by character ("A K I A …"), in a path or a line. */
-const SPACED_OUT = /(^|[^\p{L}\p{N}])\S(?:[ \t\u00a0]{1,2}\S){15,}(?![\p{L}\p{N}])/gu;
+/** What stands between the characters of a key spelt out: a tab, any space (an em space, an ideographic one, a no-break one), a braille blank. */
+const BLANK = String.raw`\t\p{Zs}\u2800`;
+/**
+ * Sixteen characters or more, each alone between blanks, as many as may stand between each two: a
+ * key spelt out character by character ("A K I A …", "A\u3000K…"), in a path or a line. A letter
+ * glued to either end (x"A K I …") stays glued to it in the reading.
+ */
+const SPACED_OUT = new RegExp(String.raw`[^\s${BLANK}](?:[${BLANK}]+[^\s${BLANK}]){15,}`, "gu");
 const SPACED_OUT_TEST = new RegExp(SPACED_OUT.source, "u");
+const IS_BLANK = new RegExp(`[${BLANK}]`, "u");
 
 /** The reading with each run of characters standing alone between blanks written together; null where none stands. */
 export function spacedOut(r: Reading): Reading | null {
@@ -52,9 +62,8 @@ export function spacedOut(r: Reading): Reading | null {
   const out = new ReadingBuilder(r);
   let from = 0;
   for (const m of r.text.matchAll(SPACED_OUT)) {
-    const start = m.index + (m[1] as string).length;
-    out.copy(from, start);
-    for (let k = start; k < m.index + m[0].length; k++) if (!/\s/.test(r.text.charAt(k))) out.copy(k, k + 1);
+    out.copy(from, m.index);
+    for (let k = m.index; k < m.index + m[0].length; k++) if (!IS_BLANK.test(r.text.charAt(k))) out.copy(k, k + 1);
     from = m.index + m[0].length;
   }
   out.copy(from, r.text.length);

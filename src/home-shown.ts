@@ -52,12 +52,14 @@ export const OTHER_SCRIPT_LOOK_ALIKE = new RegExp(`[${[...OTHER_SCRIPT_LOOK_ALIK
 export const OTHER_SCRIPT_LOOK_ALIKE_G = new RegExp(OTHER_SCRIPT_LOOK_ALIKE.source, "g");
 // Characters drawn as a path's separators, a tilde, a dash or a colon, which Unicode's
 // compatibility forms do not all make plain: solidus and reverse solidus operators, fractions'
-// slash, box drawings' diagonals, overlays, a radical's stroke, wave dashes, minus signs.
+// slash, box drawings' diagonals, overlays, a radical's stroke, wave dashes, minus signs, low lines.
 const DRAWN_AS: Readonly<Record<string, string>> = {
   ...{ "\u2215": "/", "\u2044": "/", "\uff0f": "/", "\u29f8": "/", "\u2571": "/", "\u27cb": "/", "\u2f03": "/", "\u1735": "/" },
   ...{ "\u2216": "\\", "\u29f5": "\\", "\u29f9": "\\", "\ufe68": "\\", "\uff3c": "\\", "\u2572": "\\", "\u27cd": "\\", "\u244a": "\\" },
   ...{ "\uff5e": "~", "\u223c": "~", "\u301c": "~", "\u02dc": "~", "\u2053": "~", "\u1fc0": "~", "\u2e1e": "~" },
-  ...{ "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2043": "-", "\u2212": "-", "\ufe58": "-", "\ufe63": "-", "\uff0d": "-" },
+  ...{ "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2043": "-", "\u2212": "-", "\ufe58": "-", "\ufe63": "-", "\uff0d": "-", "\u2e3a": "-", "\u2e3b": "-", "\u2796": "-" },
+  // Low lines drawn otherwise: doubled, a modifier's macron below.
+  ...{ "\u2017": "_", "\u02cd": "_", "\uff3f": "_" },
   ...{ "\uff1a": ":", "\u2236": ":", "\ua789": ":", "\u0589": ":", "\u05c3": ":", "\ufe55": ":", "\ufe13": ":" },
 };
 const SHOWS_NOTHING = new RegExp(`^[${INVISIBLE}\\p{M}]$`, "u");

@@ -323,6 +323,8 @@ describe("clear scan finds a key in letters that show as ASCII ones", () => {
         "math-sans": styled(0x1d5a0, 0x1d5ba, 0x1d7e2),
         "math-bold": styled(0x1d400, 0x1d41a, 0x1d7ce),
         "look-alike": (s) => [...s].map((ch) => lookAlike[ch] ?? ch).join(""),
+        "long-dash-and-double-low-line": (s) => s.replace(/-/g, "\u2e3a").replace(/_/g, "\u2017"),
+        "heavy-minus-and-modifier-macron": (s) => s.replace(/-/g, "\u2796").replace(/_/g, "\u02cd"),
         "dash-and-zwsp": (s) => s.replace(/-/g, "\u2010").replace(/_/g, "\uff3f").slice(0, 8) + "\u200b" + s.replace(/-/g, "\u2010").replace(/_/g, "\uff3f").slice(8),
       }),
     );

@@ -249,11 +249,6 @@ function fetchRefspecs(root: string): Map<string, { source: string; destination:
   return out;
 }
 
-/** Where each configured remote's fetch writes: the destination side of each of its refspecs, by remote name. */
-function fetchDestinations(root: string): Map<string, string[]> {
-  return new Map([...fetchRefspecs(root)].map(([name, specs]) => [name, specs.map((s) => s.destination)]));
-}
-
 /** The remote-tracking ref a remote's fetch writes a ref of the remote into ("refs/heads/main" to "refs/remotes/origin/main"), if one does. */
 function trackingRefOf(specs: { source: string; destination: string }[], remoteRef: string): string | undefined {
   for (const { source, destination } of specs) {
@@ -269,8 +264,7 @@ function trackingRefOf(specs: { source: string; destination: string }[], remoteR
  * the destination, and where its tracking ref says another, the destination has moved since the
  * last fetch (a commit taken out by a forced push among what it moved from), so none of them tells what it has.
  */
-function trackingIsStale(root: string, remote: string, lines: string[][]): boolean {
-  const specs = fetchRefspecs(root).get(remote) ?? [];
+function trackingIsStale(root: string, specs: { source: string; destination: string }[], lines: string[][]): boolean {
   return lines.some(([, , remoteRef, remoteSha]) => {
     const tracking = remoteRef === undefined ? undefined : trackingRefOf(specs, remoteRef);
     if (tracking === undefined || remoteSha === undefined) return false;
@@ -294,12 +288,13 @@ function writes(destination: string, ref: string): boolean {
  * Nothing where it pushes elsewhere than it fetches from (a pushurl, a pushInsteadOf): those refs
  * tell what the fetch URL has, not the destination.
  */
-function remoteHas(root: string, remote: string | undefined): string[] {
+function remoteHas(root: string, remote: string | undefined, refspecs: Map<string, { source: string; destination: string }[]>): string[] {
   if (remote === undefined || remote === "" || gitMaybe(["config", "--get", `remote.${remote}.url`], root) === null) return [];
   const urls = (push: boolean): string | undefined => gitMaybe(["remote", "get-url", ...(push ? ["--push"] : []), "--all", "--", remote], root)?.toString("utf8");
   const fetched = urls(false);
   if (fetched === undefined || urls(true) !== fetched) return [];
-  const destinations = fetchDestinations(root);
+  // Where each configured remote's fetch writes: the destination side of each of its refspecs.
+  const destinations = new Map([...refspecs].map(([name, specs]) => [name, specs.map((x) => x.destination)]));
   const own = destinations.get(remote) ?? [];
   const others = [...destinations].filter(([name]) => name !== remote).flatMap(([, d]) => d);
   const refs = git(["for-each-ref", "--format=%(refname)", "refs/remotes/"], root).toString("utf8").split("\n").filter(Boolean);
@@ -378,7 +373,8 @@ function refLines(stdin: string): string[][] {
 function pushedCommits(root: string, push: PushInput): { commits: string[]; how: string; objects: { ref: string; sha: string }[] } {
   const remote = push.remote || push.env.PRE_COMMIT_REMOTE_NAME;
   const lines = refLines(push.stdin);
-  const known = remote !== undefined && trackingIsStale(root, remote, lines) ? [] : remoteHas(root, remote);
+  const refspecs = fetchRefspecs(root);
+  const known = remote !== undefined && trackingIsStale(root, refspecs.get(remote) ?? [], lines) ? [] : remoteHas(root, remote, refspecs);
   const wanted = new Set<string>();
   const add = (tip: string, base: string | undefined): void => {
     // A revision is never read as an option: "--output=<file>" is refused, not handed to git.

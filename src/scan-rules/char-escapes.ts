@@ -273,7 +273,7 @@ function terminalShown(r: Reading): Reading | null {
  * embeddings, overrides and isolates, variation selectors, fillers, tags, U+FEFF), which a font
  * draws as nothing: all of them may stand inside a key a person copies and shows it whole.
  */
-const SHOWS_NOTHING_CLASS = String.raw`[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Default_Ignorable_Code_Point}]`;
+export const SHOWS_NOTHING_CLASS = String.raw`[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Default_Ignorable_Code_Point}]`;
 const SHOWS_NOTHING = new RegExp(SHOWS_NOTHING_CLASS, "u");
 // A terminal's sequence goes whole, never its ESC alone: "user\x1b[0m" shows as "user", not "user[0m".
 const SHOWS_NOTHING_G = new RegExp(`${TERMINAL.source}|${SHOWS_NOTHING_CLASS}`, "gu");

@@ -1,4 +1,5 @@
 import { LOOK_ALIKES, OTHER_SCRIPT_LOOK_ALIKES, shownAs } from "../home-shown.js";
+import { SHOWS_NOTHING_CLASS } from "./char-escapes.js";
 import { ReadingBuilder, type Reading } from "./reading-builder.js";
 
 // A key written in letters that show as ASCII ones: full-width or mathematics' styled forms
@@ -9,7 +10,8 @@ import { ReadingBuilder, type Reading } from "./reading-builder.js";
 const ABOVE_ASCII = /[^\x00-\x7f]/u;
 const ABOVE_ASCII_G = /[^\x00-\x7f]/gu;
 const PRINTABLE = /^[\x21-\x7e]+$/;
-const SHOWS_NOTHING = /^[\x80-\x9f\p{M}\p{Default_Ignorable_Code_Point}]$/u;
+/** What the scan reads as showing nothing (char-escapes.ts), and a mark standing alone. */
+const SHOWS_NOTHING = new RegExp(`^(?:\\p{M}|${SHOWS_NOTHING_CLASS})$`, "u");
 
 /**
  * The ASCII one character above ASCII shows as, or null: its compatibility form (full-width,

@@ -16,6 +16,9 @@ const MAX_DIGITS = 5;
 /** Cheap look for sixteen numbers, each a little apart (by separators, comments, casts), before the loop that reads them. */
 const LIST_HINT = /(?:\d{1,5}\D{1,40}){15}\d/;
 
+/** Where a list may start: a digit, or a minus sign before one, with nothing wordy (isWordy) just before it. */
+const LIST_START = /(?<![0-9A-Za-z_.])(?:-(?=[0-9])|[0-9])/g;
+
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 /** What may not touch a number for it to stand alone: a letter, a digit, an underscore, a decimal point. */
 const isWordy = (c: number): boolean => isDigit(c) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x2e;
@@ -162,12 +165,10 @@ export function numberLists(text: string): NumberList[] {
   if (text.length < 2 * MIN_ITEMS - 1 || !LIST_HINT.test(text)) return [];
   const out: NumberList[] = [];
   for (let at = 0; at < text.length; ) {
-    const c = text.charCodeAt(at);
-    const starts = (isDigit(c) || (c === 0x2d && isDigit(text.charCodeAt(at + 1)))) && (at === 0 || !isWordy(text.charCodeAt(at - 1)));
-    if (!starts) {
-      at++;
-      continue;
-    }
+    LIST_START.lastIndex = at;
+    const start = LIST_START.exec(text);
+    if (start === null) break;
+    at = start.index;
     const list = listFrom(text, at);
     if (list.values.length >= MIN_ITEMS) out.push(list);
     at = Math.max(list.end, at + 1);

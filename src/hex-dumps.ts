@@ -40,10 +40,10 @@ interface DumpLine {
   run: [number, number];
 }
 
-/** The bytes one way of reading a dump gives, and where each byte's two digits start in the text. */
+/** The bytes one way of reading a dump gives, and where each byte's two digits start in the text (worked out when first asked: most dumps are read and put aside by their bytes alone). */
 export interface DumpReading {
   bytes: Buffer;
-  sources: number[];
+  sources: () => number[];
 }
 
 /** A dump: where its first line starts, where its last byte's digits end, and the distinct readings of its bytes. */
@@ -103,10 +103,14 @@ function sourcesOf(text: string, l: DumpLine): number[] {
   return sources;
 }
 
-/** Each word's bytes in the other order (and their sources), the words as `widths` gives them line by line, each line's offset left out where `skipOffset`. */
-function wordsReversed(reading: DumpReading, lines: DumpLine[], skipOffset: boolean): DumpReading {
-  const out = Buffer.from(reading.bytes);
-  const sources = [...reading.sources];
+/** A value worked out once, when first asked. */
+function once<T>(work: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= work());
+}
+
+/** Each word's items (bytes, or their sources) in the other order, in place, the words as `widths` gives them line by line, each line's offset left out where `skipOffset`. */
+function wordsReversed<T extends { [i: number]: number }>(items: T, lines: DumpLine[], skipOffset: boolean): T {
   let at = 0;
   for (const line of lines) {
     let skipped = skipOffset ? line.offset : 0;
@@ -116,40 +120,48 @@ function wordsReversed(reading: DumpReading, lines: DumpLine[], skipOffset: bool
         skipped -= width;
         continue;
       }
-      for (let i = at, j = at + width - 1; i < j; i++, j--) {
-        [out[i], out[j]] = [out[j] as number, out[i] as number];
-        [sources[i], sources[j]] = [sources[j] as number, sources[i] as number];
-      }
+      for (let i = at, j = at + width - 1; i < j; i++, j--) [items[i], items[j]] = [items[j] as number, items[i] as number];
       at += width;
     }
   }
-  return { bytes: out, sources };
+  return items;
 }
 
-/** The bytes of the lines and their sources (each line's, `sources`), each line's offset left out where `skipOffset`. */
-function linesBytes(lines: DumpLine[], sources: number[][], skipOffset: boolean): DumpReading {
-  const bytes = Buffer.from(lines.map((l) => (skipOffset ? l.digits.slice(2 * l.offset) : l.digits)).join(""), "hex");
+/** The bytes of the lines, each line's offset left out where `skipOffset`. */
+function linesBytes(lines: DumpLine[], skipOffset: boolean): Buffer {
+  return Buffer.from(lines.map((l) => (skipOffset ? l.digits.slice(2 * l.offset) : l.digits)).join(""), "hex");
+}
+
+/** Where the bytes of the lines have their digits (each line's, `sources`), each line's offset left out where `skipOffset`. */
+function linesSources(lines: DumpLine[], sources: number[][], skipOffset: boolean): number[] {
   // Pushed one by one: a dump of thousands of lines is hundreds of thousands of bytes, which flatMap gathers slowly.
   const all: number[] = [];
   lines.forEach((l, i) => {
     const own = sources[i] as number[];
     for (let k = skipOffset ? l.offset : 0; k < own.length; k++) all.push(own[k] as number);
   });
-  return { bytes, sources: all };
+  return all;
 }
 
 /** A reading without a last zero byte. */
-const unpadded = (r: DumpReading): DumpReading => (r.bytes.length > 0 && r.bytes[r.bytes.length - 1] === 0 ? { bytes: r.bytes.subarray(0, -1), sources: r.sources.slice(0, -1) } : r);
+function unpadded(r: DumpReading): DumpReading {
+  if (r.bytes.length === 0 || r.bytes[r.bytes.length - 1] !== 0) return r;
+  return { bytes: r.bytes.subarray(0, -1), sources: once(() => r.sources().slice(0, -1)) };
+}
 
 /** The distinct bytes a dump's lines spell, read each way: with and without offsets, and with each word's bytes reversed where every word is of one to eight bytes and one is of more than one. */
 function dumpReadings(text: string, lines: DumpLine[]): DumpReading[] {
   const out: DumpReading[] = [];
   const reversible = lines.every((l) => l.widths !== "") && lines.some((l) => /[2-8]/.test(l.widths));
-  const sources = lines.map((l) => sourcesOf(text, l));
+  const lineSources = once(() => lines.map((l) => sourcesOf(text, l)));
   for (const skipOffset of [false, true]) {
-    const reading = linesBytes(lines, sources, skipOffset);
+    const bytes = linesBytes(lines, skipOffset);
+    const sources = once(() => linesSources(lines, lineSources(), skipOffset));
+    const reading: DumpReading = { bytes, sources };
     // od pads the last word of an odd count of bytes with a zero byte, which the word's bytes reversed put last.
-    for (const r of reversible ? [reading, unpadded(wordsReversed(reading, lines, skipOffset))] : [reading]) {
+    const reversed = (): DumpReading =>
+      unpadded({ bytes: wordsReversed(Buffer.from(bytes), lines, skipOffset), sources: once(() => wordsReversed([...sources()], lines, skipOffset)) });
+    for (const r of reversible ? [reading, reversed()] : [reading]) {
       if (r.bytes.length >= MIN_DUMP_BYTES && !out.some((o) => o.bytes.equals(r.bytes))) out.push(r);
     }
   }
@@ -176,7 +188,8 @@ export function hexDumps(text: string): HexDump[] {
   let lines: DumpLine[] = [];
   const close = (): void => {
     const readings = start === -1 ? [] : dumpReadings(text, lines);
-    if (readings.length > 0) dumps.push({ start, end: readings.reduce((end, r) => Math.max(end, (r.sources.at(-1) as number) + 2), start), readings });
+    // The first reading is every line's bytes in order, the last line's last byte last: the dump ends with its digits.
+    if (readings.length > 0) dumps.push({ start, end: (sourcesOf(text, lines.at(-1) as DumpLine).at(-1) as number) + 2, readings });
     [start, column, lines] = [-1, -1, []];
   };
   for (let at = 0; at <= text.length; ) {

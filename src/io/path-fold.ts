@@ -10,7 +10,11 @@
 
 const IGNORED = /[\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]/g;
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 export function foldedPath(p: string): string {
+  // An ASCII path folds to its lower case, once each name's trailing dots and spaces are gone: the long way gives the same.
+  if (ASCII.test(p)) return p.replace(/[. ]+(?=\/|$)/g, "").toLowerCase();
   return p
     .normalize("NFC")
     .replace(IGNORED, "")

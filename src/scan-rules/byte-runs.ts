@@ -376,7 +376,8 @@ export function forEachByteRun(text: string, visit: (bytes: DecodedBytes) => Vis
   // Its readings put its bytes in other orders (each word's reversed, offsets left out): one that is text whole says nothing of the next.
   for (const dump of runs.dumps.length === 0 ? [] : hexDumps(text)) {
     for (const { bytes, sources } of dump.readings) {
-      if (visit({ bytes, sourceAt: (j) => (j >= sources.length ? dump.end : (sources[j] as number)), group: 1 }) === "stop") return;
+      const sourceAt = (j: number): number => (j >= bytes.length ? dump.end : (sources()[j] as number));
+      if (visit({ bytes, sourceAt, group: 1 }) === "stop") return;
     }
   }
 }

@@ -231,6 +231,41 @@ describe("the gate, through installed hooks", () => {
     expect(clear(["verify"], { cwd: root }).code).toBe(0);
   });
 
+  it("in a shallow clone whose history stops at a commit holding an accepted batch, verify --rev and pre-push refuse to answer (exit 2) rather than pass a rewrite they cannot see", () => {
+    const root = repo();
+    cleared(root, "ACCEPT");
+    expect(g(root, "commit", "-qm", "accepted").code).toBe(0);
+    // The batch rewritten to claim other bytes, its digest worked out again, committed past the hook.
+    const rel = "fixtures/claude-code/2.1.261/session_end.json";
+    const [before, after] = [readFileSync(path.join(root, rel)), Buffer.from('{"edited":true}')];
+    const sha = (b: Buffer | string): string => createHash("sha256").update(b).digest("hex");
+    const lines = readFileSync(path.join(root, "CLEARANCE.md"), "utf8").replace(sha(before), sha(after)).split("\n");
+    const marker = lines.findIndex((l) => l.startsWith("<!-- clear:batch "));
+    const heading = lines.findIndex((l, i) => i > marker && l === "## User acceptance");
+    lines[marker] = (lines[marker] as string).replace(/sha256:[0-9a-f]{64}/, `sha256:${sha(lines.slice(marker + 1, heading).join("\n"))}`);
+    writeFileSync(path.join(root, "CLEARANCE.md"), lines.join("\n"));
+    writeFileSync(path.join(root, rel), after);
+    g(root, "add", "fixtures", "CLEARANCE.md");
+    expect(g(root, "commit", "-qm", "rewritten", "--no-verify").code).toBe(0);
+    const ci = path.join(tempDir("clear-shallow-"), "ci");
+    expect(g(path.dirname(ci), "clone", "-q", "--depth", "1", "--branch", "main", `file://${root}`, ci).code).toBe(0);
+    const r = clearJson(["verify", "--rev", "HEAD"], { cwd: ci });
+    expect(r.code).toBe(2);
+    expect(r.json.error).toContain("shallow clone");
+    // Pushed from there to a destination that has none of it, the commit is refused the same way.
+    const remote = tempDir("clear-remote-");
+    execFileSync("git", ["init", "-q", "--bare"], { cwd: remote });
+    expect(clear(["hooks", "install"], { cwd: ci }).code).toBe(0);
+    const push = g(ci, "push", "-q", remote, "main");
+    expect(push.code).not.toBe(0);
+    expect(push.out).toContain("shallow clone");
+    // With the parent fetched, the rewrite is named.
+    expect(g(ci, "fetch", "-q", "--deepen=1").code).toBe(0);
+    const deeper = clearJson(["verify", "--rev", "HEAD"], { cwd: ci });
+    expect(deeper.code).toBe(1);
+    expect((deeper.json.findings as { code: string }[]).map((f) => f.code)).toEqual(["accepted-batch-rewritten"]);
+  });
+
   it("a commit that mends a broken clear.config.json is judged against its parent in the default layout, never stopped by the parent's config", () => {
     const root = repo();
     writeFileSync(path.join(root, "clear.config.json"), "{");

@@ -9,6 +9,7 @@ import { parseConfigText, type ClearConfig } from "../io/repo.js";
 import { isBundledRules } from "../io/rules-dir.js";
 import type { CommitJudges } from "./commit-rules.js";
 import { candidatesFromGit, CONFIG_FILE, guardedFromGit, inOtherSpelling, placesOf, repoPaths, touchesPlaces, wholeTree } from "../io/repo-tree.js";
+import { holds, parseRecord, RecordError } from "../record/parse.js";
 import { acceptedRewritten, verifyPass, type RawCaptureJudge } from "../passes/verify.js";
 import type { RepoLayout } from "../types.js";
 
@@ -100,6 +101,33 @@ function rewrittenSince(root: string, before: RecordState, after: RecordState): 
   return acceptedRewritten(text(was), text(now), after.layout.clearance, `commit ${before.source.slice(0, 12)}`);
 }
 
+/** Whether the record at a commit holds a batch that is accepted and whose digest holds; an unreadable one is reported by the verify pass. */
+function holdsAccepted(root: string, commit: string, layout: RepoLayout): boolean {
+  const blob = recordBlob(root, commit, layout);
+  const bytes = blob === null ? undefined : readBlobs([blob], root).get(blob);
+  if (bytes === undefined) return false;
+  try {
+    return parseRecord(bytes.toString("utf8"), layout.clearance).batches.some(holds);
+  } catch (err) {
+    if (err instanceof RecordError) return false;
+    throw err;
+  }
+}
+
+/**
+ * A commit whose record holds an accepted batch is checked against each of its parents, which
+ * alone say whether that batch was accepted with this text. Where the commit stands at the edge of
+ * a shallow clone (a CI checkout of depth 1) and a parent it names is not here, that is unknown:
+ * an error (exit 2), never a pass, as for a range that runs past a shallow clone's history.
+ */
+function parentsNeeded(root: string, commit: string, parents: string[], shallow: Set<string>, layout: RepoLayout): void {
+  const absent = shallow.has(commit) ? parents.find((p) => !hasCommit(root, p)) : undefined;
+  if (absent === undefined || !holdsAccepted(root, commit, layout)) return;
+  throw new UsageError(
+    `commit ${commit.slice(0, 12)}'s parent ${absent.slice(0, 12)} is not here (a shallow clone), so whether the commit rewrote a batch of ${layout.clearance} accepted before cannot be told; fetch the history it needs (git fetch --deepen=1, or fetch-depth: 0)`,
+  );
+}
+
 /** `clear verify` of the working tree: batches the last commit accepted that the record on disk (a regular file, never a link) holds with other text. */
 export function rewrittenInWorkingTree(root: string, layout: RepoLayout): Finding[] {
   const head = headCommit(root);
@@ -188,6 +216,7 @@ export async function checkCommits(root: string, commits: string[], check: Judge
   });
   const placeIds = objectIds(root, placeNames);
   const seen = new Map<string, Finding[]>();
+  const shallow = shallowCommits(root);
   const blobs = readBlobs([...changes.values()].flat().filter((c) => c.status !== "D").map((c) => c.sha), root);
   const verdicts: CommitVerdict[] = [];
   for (const commit of commits) {
@@ -202,6 +231,7 @@ export async function checkCommits(root: string, commits: string[], check: Judge
     const changed = changes.get(commit) ?? [];
     const own = await verifyPass({ guarded: null, candidates: candidatesFromGit(root, changed, layout, { commit }, blobs), otherSpelling: inOtherSpelling(spellingPaths(changed, () => wholeTree(root, commit).map((c) => c.path)), layout) }, judge);
     if (object) pushAll(own, await objectFindings(`commit ${commit.slice(0, 12)} (its headers and message)`, object.bytes, judge));
+    parentsNeeded(root, commit, parents.get(commit) ?? [], shallow, layout);
     if (changesRecord(changed, layout)) for (const parent of parents.get(commit) ?? []) pushAll(own, rewrittenSince(root, { source: parent, layout: layoutOrDefault(root, parent) }, { source: commit, layout }));
     verdicts.push({ commit, findings: [...(seen.get(key) as Finding[]), ...own] });
   }
@@ -225,7 +255,9 @@ export async function checkTree(root: string, rev: string, check: Judge, judgesO
   const tree = wholeTree(root, commit);
   const judge = judgesOf?.([{ commit, config }]).get(commit) ?? check;
   const findings = await verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: candidatesFromGit(root, tree, layout, { commit }), otherSpelling: inOtherSpelling(brought(tree), layout) }, judge);
-  for (const parent of parentsOf(readObjects([commit], root).get(commit)?.bytes).filter((p) => hasCommit(root, p))) pushAll(findings, rewrittenSince(root, { source: parent, layout: layoutOrDefault(root, parent) }, { source: commit, layout }));
+  const parents = parentsOf(readObjects([commit], root).get(commit)?.bytes);
+  parentsNeeded(root, commit, parents, shallowCommits(root), layout);
+  for (const parent of parents.filter((p) => hasCommit(root, p))) pushAll(findings, rewrittenSince(root, { source: parent, layout: layoutOrDefault(root, parent) }, { source: commit, layout }));
   return findings;
 }
 

@@ -332,7 +332,27 @@ const yamlDecoyed = (v: Record<string, unknown>, indent = ""): string =>
 const literalDecoyed = (v: unknown, key: (k: string) => string, decoy: string): string =>
   isObject(v) ? `{${Object.entries(v).map(([k, x]) => `${key(k)}: ${literalDecoyed(x, key, decoy)}, ${key(k)}: ${decoy}`).join(", ")}}` : typeof v === "boolean" && decoy === "None" ? (v ? "True" : "False") : JSON.stringify(v);
 
+/** A cell as a CSV writer sets it: in double quotes, its quotes doubled, where it holds a separator, a quote or a line break; an object as its JSON (or as Python's repr, `py`). */
+function csvCell(x: unknown, sep = ",", py = false): string {
+  const text = isObject(x) || Array.isArray(x) ? (py ? JSON.stringify(x).replace(/"/g, "'") : JSON.stringify(x)) : String(x);
+  return text.includes(sep) || /["\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+const csvRow = (cells: unknown[], sep = ",", py = false): string => cells.map((c) => csvCell(c, sep, py)).join(sep);
+/** A cell of a Markdown table: on one line, its bars escaped. */
+const mdCell = (x: unknown): string => (isObject(x) ? JSON.stringify(x) : String(x)).replace(/\n/g, " ").replace(/\|/g, "\\|");
+
 const CLASSES: Record<string, Record<string, Writer>> = {
+  tables: {
+    "a CSV of one row under its names, objects as JSON in quoted cells": (p) => `${csvRow(Object.keys(p))}\n${csvRow(Object.values(p))}\n`,
+    "a CSV with pandas' index column (no name) and Python reprs in cells": (p) => `,${csvRow(Object.keys(p))}\n0,${csvRow(Object.values(p), ",", true)}\n`,
+    "a CSV of every cell quoted, CRLF line ends": (p) => [Object.keys(p), Object.values(p)].map((row) => row.map((x) => `"${(isObject(x) ? JSON.stringify(x) : String(x)).replace(/"/g, '""')}"`).join(",")).join("\r\n"),
+    "a TSV of flattened names (json_normalize)": (p) => `${flattened(p).map(([k]) => k).join("\t")}\n${flattened(p).map(([, x]) => String(x).replace(/[\t\n]/g, " ")).join("\t")}\n`,
+    "a semicolon-separated file of flattened names, two rows": (p) => `${csvRow(flattened(p).map(([k]) => k), ";")}\n${csvRow(flattened(p).map(([, x]) => x), ";")}\n${csvRow(flattened(p).map(([, x]) => x), ";")}\n`,
+    "a Markdown table": (p) => `| ${Object.keys(p).join(" | ")} |\n| ${Object.keys(p).map(() => "---").join(" | ")} |\n| ${Object.values(p).map(mdCell).join(" | ")} |\n`,
+    "a Markdown table of flattened names in prose": (p) => `The capture:\n\n|${flattened(p).map(([k]) => k).join("|")}|\n|${flattened(p).map(() => ":---:").join("|")}|\n|${flattened(p).map(([, x]) => mdCell(x)).join("|")}|\n\nThat is all.\n`,
+    "a CSV of two columns, each row a member and its value": (p) => `${Object.entries(p).map(([k, x]) => csvRow([k, x])).join("\n")}\n`,
+    "a TSV of two columns under a heading row, flattened names": (p) => `field\tvalue\n${flattened(p).map(([k, x]) => `${k}\t${String(x).replace(/[\t\n]/g, " ")}`).join("\n")}\n`,
+  },
   "each member named twice in one object (a reader keeps one of its values)": {
     "JSON, a decoy after each member": (p) => decoyed(p),
     "JSON, a decoy before each member": (p) => decoyed(p, { first: true }),
@@ -548,6 +568,8 @@ describe("raw captures written in other forms", () => {
     "README prose naming members": "# Hooks\n\nThe hook_event_name field names the event; session_id names the session, and\ntype: the OpenCode event's type (session.created and the like) with its properties.\n",
     "a Markdown list of members": "- `hook_event_name`: the event (`PreToolUse`, `Stop`)\n- `session_id`: string\n- hook_event_name: which event fired, e.g. Stop\n",
     "a Markdown table of members": "| member | type | meaning |\n| --- | --- | --- |\n| hook_event_name | string | the event |\n| session_id | string | the session |\n",
+    "a Markdown table of two columns, members and what each means": "| member | meaning |\n|---|---|\n| hook_event_name | the event (`PreToolUse`, `Stop`) |\n| session_id | the session |\n| cwd | the folder |\n| transcript_path | the transcript |\n",
+    "a CSV header of member names and no row": "hook_event_name,session_id,transcript_path,cwd\n",
     "a JSON Schema": pretty({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", required: ["hook_event_name"], properties: { hook_event_name: { type: "string", enum: ["PreToolUse", "Stop"] }, session_id: { type: "string" } } }),
     "a JSON Schema in YAML": "type: object\nrequired: [hook_event_name, session_id]\nproperties:\n  hook_event_name:\n    type: string\n    enum: [PreToolUse, Stop]\n  session_id: {type: string}\n",
     "an OpenAPI schema of an OpenCode event": "Event:\n  type: object\n  properties:\n    type:\n      type: string\n      example: session.created\n    properties:\n      type: object\n",

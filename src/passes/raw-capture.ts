@@ -10,6 +10,7 @@ import { utf16Readings } from "./raw-capture/wide-text.js";
 import { tomlDocuments } from "./raw-capture/toml.js";
 import { yamlBlocks } from "./raw-capture/yaml.js";
 import { pairObjects } from "./raw-capture/pairs.js";
+import { tableObjects } from "./raw-capture/tables.js";
 import { Alternatives, valuesOf, withRepeatedMembers } from "./raw-capture/repeated.js";
 
 // Raw captures are recognised by what they are, not only where they are: a file whose name
@@ -18,7 +19,7 @@ import { Alternatives, valuesOf, withRepeatedMembers } from "./raw-capture/repea
 // every form a person or a program writes it in: a JSON document, or any JSON value standing in
 // other text (JSON Lines, a log line after its prefix, several documents in a row, a document
 // followed by a comma or a comment); JSON with comments, JSON5, JavaScript, Python and Ruby
-// literals; YAML (block and flow) and TOML; at any depth, in a string that itself holds such text,
+// literals; YAML (block and flow), TOML, name=value pairs and tables; at any depth, in a string that itself holds such text,
 // and behind HTML entities, backslash escapes at any depth, percent-encoding, Markdown's quoting,
 // base64 and hex dumps. Bytes that are not UTF-8 do not hide it. Pure: bytes in, a verdict out.
 
@@ -194,7 +195,7 @@ interface ReadingTask {
   json?: Map<number, number>;
 }
 
-const FORMS: Record<string, string> = { json: "", literal: "a JavaScript, JSON5 or Python literal", yaml: "YAML", toml: "TOML", pairs: "name=value pairs" };
+const FORMS: Record<string, string> = { json: "", literal: "a JavaScript, JSON5 or Python literal", yaml: "YAML", toml: "TOML", pairs: "name=value pairs", table: "a table (CSV, TSV or Markdown)" };
 
 function formOf(c: Candidate): string {
   return [FORMS[c.reader] ?? c.reader, ...c.decodings].filter((p) => p !== "").join(", ");
@@ -205,8 +206,8 @@ function hasAllWords(text: string, words: PayloadWords): boolean {
 }
 
 const asName = new Map<string, RegExp>();
-/** After a member name: a closing quote, spaces, then what follows a name (':', '=', '=>', a dotted name's '.', a TOML table's ']', a form's brackets, as they are or as %5B and %5D). */
-const AFTER_NAME = "[\"'`]?[ \\t]*(?:[:=.[\\]]|%5[BbDd])";
+/** After a member name: a closing quote (two, in a CSV cell), spaces, then what follows a name (':', '=', '=>', a dotted name's '.', a TOML table's ']', a form's brackets, as they are or as %5B and %5D), or a table's next cell or line. */
+const AFTER_NAME = "[\"'`]{0,2}[ \\t]*(?:[:=.[\\],;|\\t\\r\\n]|%5[BbDd]|$)";
 
 /** Whether `name` stands as a member name somewhere. One native search. */
 function standsAsName(text: string, name: string): boolean {
@@ -239,7 +240,7 @@ function readText(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks
   });
 }
 
-/** The objects a text writes in the forms that are not JSON: literals, YAML, TOML, name=value pairs. */
+/** The objects a text writes in the forms that are not JSON: literals, YAML, TOML, name=value pairs, tables. */
 function readForms(task: ReadingTask, spent: Spent, tasks: Task[]): void {
   const { reading, pointer, level } = task;
   const text = reading.text;
@@ -247,13 +248,14 @@ function readForms(task: ReadingTask, spent: Spent, tasks: Task[]): void {
     for (const f of found) tasks.push({ kind: "value", candidate: { value: f.value, pointer, level, at: reading.rawAt(f.at), reader, decodings: reading.decodings } });
   };
   const counted = { chars: 0 };
-  // Four passes over the text, counted as one more reading of it.
+  // Five passes over the text (a table's, once for each separator it holds), counted as one more reading of it.
   charge(spent, text.length);
   const json = task.json ?? new Map<number, number>();
   add("toml", tomlDocuments(text, (n) => charge(spent, n)));
   add("yaml", yamlBlocks(text, (n) => charge(spent, n), json));
   add("literal", literalObjects(text, counted, json));
   add("pairs", pairObjects(text));
+  add("table", tableObjects(text));
   charge(spent, counted.chars);
 }
 

@@ -146,6 +146,28 @@ describe("a file name is printed on its own line, whatever it holds", () => {
     }
     expect(clear(["inventory", dir]).stdout).toContain("codex_stop_0_153_0.9\\u000aBLOCK forged.json");
   });
+
+  it("--json and SARIF write a C1 control, a bidi override, a zero-width or a separator in a name as an escape, and parse to the name", () => {
+    const dir = path.join(tempDir("clear-names-"), "sitting");
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, "codex_session_start_0_153_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: "/tmp/p" }));
+    // U+009B starts a terminal sequence as ESC [ does; U+202E turns the rest of the line around.
+    const names = ["x\u009b2Jred.json", "x\u202egnp.json", "x\u200bhidden.json", "x\u2066isolated\u2069.json", "x\u2029para.json"];
+    // A home path in each, so that the scan has a finding to place in every file.
+    for (const name of names) writeFileSync(path.join(dir, name), JSON.stringify({ cwd: ["", "home", "capturer", "p"].join("/") }));
+    const sarif = path.join(tempDir(), "out.sarif");
+    const runs = [["inventory", dir, "--json"], ["pair", dir, "--json"], ["scan", dir, "--json", "--sarif", sarif]];
+    for (const args of runs) {
+      const r = clear(args);
+      expect(r.stdout, args.join(" ")).not.toMatch(/[\u0080-\u009f\u200b-\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]/u);
+      const said = JSON.stringify(JSON.parse(r.stdout));
+      for (const name of names) expect(said, args.join(" ")).toContain(JSON.stringify(name).slice(1, -1));
+    }
+    const log = readFileSync(sarif, "utf8");
+    expect(log).not.toMatch(/[\u0080-\u009f\u200b-\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]/u);
+    const uris = JSON.stringify(JSON.parse(log));
+    for (const name of names) expect(uris).toContain(encodeURIComponent(name));
+  });
 });
 
 describe("short human output of scan over many files", () => {

@@ -9,7 +9,7 @@ import type { Io, ScanResult } from "../types.js";
 import { writeAtomic } from "../io/write-atomic.js";
 import { scanEngine, scanPass, type ScanEngine, type ScanInput } from "../passes/scan.js";
 import { renderScan } from "../render/human.js";
-import { writeJson } from "../render/json.js";
+import { jsonText, writeJson } from "../render/json.js";
 import type { SarifPlace } from "../render/sarif.js";
 import { toolVersion } from "../version.js";
 import { sittingNames } from "../passes/substitute/index.js";
@@ -94,7 +94,7 @@ async function sarifOf(scan: ScanResult, engine: ScanEngine, listed: Listed): Pr
     if (file.startsWith("~/")) return { uri: relativeUri(file.slice(2)), uriBaseId: "HOME" };
     return { uri: relativeUri(file.replace(/^\/+/, "")), uriBaseId: "FILESYSTEM_ROOT" };
   };
-  return `${JSON.stringify(sarifLog(scan, engine.catalogue, toolVersion(), placeOf, listed.skipped), null, 2)}\n`;
+  return `${jsonText(sarifLog(scan, engine.catalogue, toolVersion(), placeOf, listed.skipped))}\n`;
 }
 
 const FLAGS = {

@@ -2,6 +2,22 @@ import type { Io } from "../types.js";
 
 // The --json envelope: exactly one object on stdout, with schemaVersion 1.
 
+// What JSON.stringify leaves as it is and a terminal reads as an order or shows as nothing: a C1
+// control (U+009B starts a sequence as ESC [ does), a bidi override or isolate, a zero-width or
+// other format character, a line or paragraph separator, a private or unassigned code point. The
+// one control JSON.stringify writes as it is, the line break of its indentation, stands outside strings.
+const UNSHOWN = /(?!\n)[\p{C}\p{Zl}\p{Zp}]/gu;
+
+const escaped = (c: string): string => [...Array(c.length).keys()].map((i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`).join("");
+
+/**
+ * A value as JSON text whose every character shows itself: what would move a terminal or hide
+ * text is written as a \u escape. Outside strings JSON is ASCII, so the text parses to the same value.
+ */
+export function jsonText(value: unknown, indent = 2): string {
+  return JSON.stringify(value, null, indent).replace(UNSHOWN, escaped);
+}
+
 export function writeJson(io: Io, value: object): void {
-  io.stdout(`${JSON.stringify({ schemaVersion: 1, ...value }, null, 2)}\n`);
+  io.stdout(`${jsonText({ schemaVersion: 1, ...value })}\n`);
 }

@@ -14,7 +14,7 @@ import { substituteCommand } from "../src/commands/substitute.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { join } from "../src/passes/scan.js";
 import type { Io } from "../src/types.js";
-import { clear, clearJson, tempDir } from "./helpers.js";
+import { clear, clearJson, PROJECT_ROOT, tempDir } from "./helpers.js";
 
 // Human output is a short summary: counts, and findings grouped by code with their first files
 // and what to do; --verbose gives every line and --json every item. A progress line on a
@@ -351,5 +351,36 @@ describe("the progress line on a terminal", () => {
     expect(writes.join("")).toContain("scanning ");
     expect(stdout.join("")).toMatch(/^batch b-\S+: \d+ fixtures written/);
     expect(screen(writes)).toBe(stdout.join(""));
+  });
+});
+
+describe("a repository's file named after a key or a home", () => {
+  it("is printed by the gate and verify with the key starred, short, verbose and --json, at commit, at push and for a range", () => {
+    const root = tempDir("clear-output-named-");
+    execFileSync("git", ["init", "-q", "-b", "main"], { cwd: root });
+    git(root, "config", "user.email", "t@example.invalid");
+    git(root, "config", "user.name", "t");
+    writeFileSync(path.join(root, "README.md"), "x\n");
+    git(root, "add", "README.md");
+    git(root, "commit", "-qm", "base");
+    const key = join(["AKIA", "Z7VRSQ5T", "EXNWL3KH"]);
+    mkdirSync(path.join(root, "fixtures", "claude-code", "2.1.261"), { recursive: true });
+    writeFileSync(path.join(root, "fixtures", "claude-code", "2.1.261", `${key}.json`), "{}\n");
+    git(root, "add", "fixtures");
+    const said = (r: { stdout: string; stderr: string }): string => r.stdout + r.stderr;
+    const commit = clear(["gate", "pre-commit"], { cwd: root });
+    expect(commit.code).toBe(1);
+    expect(commit.stderr).toContain(`fixtures/claude-code/2.1.261/${"*".repeat(key.length)}.json`);
+    const runs = [clear(["gate", "pre-commit", "--verbose"], { cwd: root }), clear(["verify"], { cwd: root }), clear(["verify", "--verbose"], { cwd: root }), clear(["verify", "--json"], { cwd: root })];
+    git(root, "commit", "-qm", "named", "--no-verify");
+    const head = git(root, "rev-parse", "HEAD").out.trim();
+    runs.push(clear(["verify", "--range", "HEAD~1..HEAD", "--json"], { cwd: root }), clear(["verify", "--rev", "HEAD", "--verbose"], { cwd: root }));
+    const push = spawnSync(process.execPath, [path.join(PROJECT_ROOT, "dist", "cli.js"), "gate", "pre-push", "origin"], { cwd: root, encoding: "utf8", input: `refs/heads/main ${head} refs/heads/main ${"0".repeat(40)}\n` });
+    expect(push.status).toBe(1);
+    for (const r of [commit, ...runs, push]) {
+      expect(r.stdout + r.stderr).toMatch(/fixture-not-accepted/);
+      expect(said(r)).not.toContain(key.slice(4));
+    }
+    expect(push.stderr).toContain(head.slice(0, 12));
   });
 });

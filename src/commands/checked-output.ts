@@ -1,5 +1,5 @@
 import { offsetOf } from "../json/reader.js";
-import type { Setting } from "../io/setting.js";
+import { loadSetting, type Setting } from "../io/setting.js";
 import { contactRanges } from "../passes/substitute/final-check.js";
 import { sittingNames, type SittingNames } from "../passes/substitute/index.js";
 import type { Capture } from "../types.js";
@@ -70,4 +70,13 @@ export async function checkedValue<T>(value: T, setting: Setting, names: Sitting
   const copy = structuredClone(value);
   eachString(copy, (text) => shown.get(text) ?? text);
   return copy;
+}
+
+/**
+ * The findings of a repository's check (verify, the gate), checked as a sitting's output is: a
+ * file of the repository may be named after a key or a home path, and its name is printed.
+ */
+export async function checkedFindings<T extends object>(report: T, root: string, cwd: string): Promise<T> {
+  const setting = loadSetting(root, cwd);
+  return checkedValue(report, setting, namesOf([], setting));
 }

@@ -4,6 +4,7 @@ import { commitJudges, stagedJudge } from "../clearance/commit-rules.js";
 import { checkCommits, checkRulesFolder, checkStaged, commitsToPush, configAt, rawCaptureJudge, refused } from "../clearance/gate.js";
 import { blocks } from "../findings.js";
 import { repoPaths } from "../io/repo-tree.js";
+import { checkedFindings } from "./checked-output.js";
 import { loadConfig, repoRoot, rulesDirFor } from "../io/repo.js";
 import type { Io } from "../types.js";
 
@@ -28,8 +29,9 @@ async function run(argv: string[], io: Io): Promise<number> {
   if (hook === "pre-commit") {
     // What the commit itself holds counts too: harness catalogues staged beside a capture of theirs.
     const staged = stagedJudge(root, rulesDir, judge, () => configAt(root, "index"));
-    const findings = await checkStaged(root, repoPaths(config), staged);
-    if (findings.every((f) => f.severity !== "block")) return 0;
+    const found = await checkStaged(root, repoPaths(config), staged);
+    if (found.every((f) => f.severity !== "block")) return 0;
+    const { findings } = await checkedFindings({ findings: found }, root, io.cwd);
     // The report's renderer is loaded only for a refusal: a clean commit never needs it.
     const { gateReport } = await import("../render/human.js");
     io.stderr(gateReport([{ commit: null, findings }], "commit", { verbose }));
@@ -39,8 +41,9 @@ async function run(argv: string[], io: Io): Promise<number> {
   const verdicts = await checkCommits(root, push.commits, judge, commitJudges(root, rulesDir, judge));
   const bad = [...(blocks(push.findings) ? [{ commit: null, findings: push.findings }] : []), ...refused(verdicts)];
   if (bad.length === 0) return 0;
+  const { shown } = await checkedFindings({ shown: bad }, root, io.cwd);
   const { gateReport } = await import("../render/human.js");
-  io.stderr(gateReport(bad, "push", { note: `checked ${push.commits.length} commits: ${push.how}`, verbose }));
+  io.stderr(gateReport(shown, "push", { note: `checked ${push.commits.length} commits: ${push.how}`, verbose }));
   return 1;
 }
 

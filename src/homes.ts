@@ -1300,10 +1300,37 @@ export function nameReadings(text: string): string[] {
   if (PUNYCODE_LABEL.test(text)) out.push(text.replace(PUNYCODE_LABELS, (label) => domainToUnicode(label) || label));
   const plain = plainLetters(text);
   if (plain !== text) out.push(plain);
+  // Written in UTF-8 and read back as Latin-1 or Windows-1252 ("zoÃ«" for "zoë"), once or more.
+  const recoded = utf8ReadAsLatin(text);
+  if (recoded !== text) out.push(recoded, plainLetters(recoded));
   // With every spelling of a character undone and what shows nothing taken out.
   for (const undone of spellingsUndone(text, plainLetters)) if (undone !== text) out.push(undone);
   // Spelt letter by letter ("j o r d a n", "J.O.R.D.A.N"), in any of the readings.
   for (const r of [text, ...out]) if (LETTER_BY_LETTER_TEST.test(r)) out.push(r.replace(LETTER_BY_LETTER, (run, before: string, between: string) => before + run.slice(before.length).split(between).join("")));
+  return out;
+}
+
+// What Windows-1252 writes for the bytes 0x80 to 0x9F (Latin-1 writes each as the C1 control of its number).
+const WINDOWS_1252 = "\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178";
+// A UTF-8 sequence's lead byte and its continuation bytes as Latin-1 or Windows-1252 shows them.
+const CONTINUATION = `[\u0080-\u00bf${WINDOWS_1252}]`;
+const LATIN_UTF8 = new RegExp(`[\u00c2-\u00df]${CONTINUATION}|[\u00e0-\u00ef]${CONTINUATION}{2}|[\u00f0-\u00f4]${CONTINUATION}{3}`, "g");
+const latinByte = (c: string): number => (WINDOWS_1252.includes(c) ? 0x80 + WINDOWS_1252.indexOf(c) : c.charCodeAt(0));
+
+/** A text with each run that is UTF-8 read as Latin-1 or Windows-1252 read again as UTF-8, up to three times (a text decoded wrongly twice); the text itself where none is. */
+function utf8ReadAsLatin(text: string): string {
+  let out = text;
+  for (let round = 0; round < 3 && /[\u00c2-\u00f4]/.test(out); round++) {
+    const next = out.replace(LATIN_UTF8, (run) => {
+      try {
+        return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from([...run].map(latinByte)));
+      } catch {
+        return run;
+      }
+    });
+    if (next === out) break;
+    out = next;
+  }
   return out;
 }
 

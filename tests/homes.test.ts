@@ -1139,6 +1139,23 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
     expect(readdirSync(out)).toEqual(["codex_session_start_0_171_0.1.json"]);
   });
 
+  it("so does one whose UTF-8 was read as Latin-1 or Windows-1252, once or twice (zo\u00c3\u00ablla for zo\u00eblla)", () => {
+    const names = [["zo", "\u00eb", "lla"].join(""), ["wojt", "\u0119", "k"].join("")];
+    // Each byte of the UTF-8 as the character Latin-1 or Windows-1252 gives it.
+    const latin1 = (text: string): string => String.fromCharCode(...Buffer.from(text, "utf8"));
+    const cp1252 = (text: string): string => new TextDecoder("windows-1252").decode(Buffer.from(text, "utf8"));
+    const forms = [latin1(names[0]!), cp1252(names[0]!), cp1252(cp1252(names[0]!)), latin1(names[0]!).toUpperCase(), latin1(names[1]!), cp1252(names[1]!)];
+    const dir = tempDir();
+    names.forEach((name, i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 1}.json`), JSON.stringify(start(`/Users/${name}/w`))));
+    forms.forEach((form, i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 3}.json`), JSON.stringify(start(`/srv/${form}`))));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code).toBe(1);
+    const left = findingsOf(r, "user-name-left");
+    expect(left.map((f) => [f.file, f.pointer]).sort()).toEqual(forms.map((_, i) => [`codex_session_start_0_171_0.${i + 3}.json`, "/cwd"]).sort());
+    expect(readdirSync(out).sort()).toEqual(["codex_session_start_0_171_0.1.json", "codex_session_start_0_171_0.2.json"]);
+  });
+
   it("so does one with what shows nothing spelt inside it: an escaped control or invisible character, URL- or HTML-encoded or by name, a terminal's sequence, a look-alike letter or a letter spelt", () => {
     const name = ["zo", "\u00eb", "lla"].join("");
     const inside = ["\\x7f", "\\u{0}", "\\cA", "%00", "&#0;", "&#8203;", "&amp;#8203;", "&#x200B;", "&zwnj;", "&shy;", "%E2%80%8B", "\\x1b[1m", "\u001b[1;31m", "\\e[31m", "\\033[0m"];

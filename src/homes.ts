@@ -1126,11 +1126,13 @@ export function userNamePattern(users: string[]): RegExp | null {
 }
 
 // A name is also looked for encoded, glued to whatever was encoded with it: in hex from five
-// bytes, in base64 and base32 from seven. The pattern ignores letter case, so a base64 core matches
-// its every case: seven bytes give cores of eight characters or more, which random base64 (a
-// data URI in a fixture) holds by chance about once in 10^12 places. Past 64 bytes, no person's.
+// bytes, in base64 and base32 from six (most names are that short: a name of six letters, base64
+// of a home that names it, is a path's or an id's part). The pattern ignores letter case, so a
+// base64 core matches its every case: six bytes give cores of seven characters or more, each
+// character one of 32 or so once case is set aside, which random base64 (a data URI in a fixture)
+// holds by chance about once in 10^10 places for each core. Past 64 bytes, no person's.
 const HEX_NAME = 5;
-const ENCODED_NAME = 7;
+const ENCODED_NAME = 6;
 const MAX_ENCODED = 64;
 
 /**

@@ -729,7 +729,29 @@ describe("a home spelled through dot segments, a parent of the runner's home, or
     expect(r.code).toBe(1);
     expect(r.json.findings).toContainEqual(expect.objectContaining({ pointer: "/cwd", message: expect.stringContaining("clear/home-owner") }));
   });
+
+  it("a name of six letters a home taught, in base64 or base32 at any offset inside a kept value, is refused as that name", () => {
+    const six = ["ta", "msin"].join("");
+    const encodings = [0, 1, 2, 3, 4].flatMap((k) => {
+      const bytes = Buffer.from(`${"/x_:".slice(0, k)}${six}.j`);
+      return [`toolu_${bytes.toString("base64")}`, `toolu_${bytes.toString("base64url").toUpperCase()}`, `id-${base32(bytes)}`];
+    });
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "claude-code_session_start_2_1_261.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: `/home/${six}/w` }));
+    encodings.forEach((id, i) => writeFileSync(path.join(dir, `claude-code_pre_tool_use_2_1_261.${i + 1}.json`), JSON.stringify({ session_id: "s", hook_event_name: "PreToolUse", tool_use_id: id })));
+    const r = clearJson(["substitute", dir, "--out", path.join(tempDir(), "out")]);
+    const refused = (r.json.findings as { code: string; file: string; pointer: string }[]).filter((f) => f.code === "user-name-left" && f.pointer === "/tool_use_id");
+    expect(refused.map((f) => f.file).sort()).toEqual(encodings.map((_, i) => `claude-code_pre_tool_use_2_1_261.${i + 1}.json`).sort());
+    expect(JSON.stringify(r.json)).not.toContain(six);
+  });
 });
+
+/** Bytes in base32 (RFC 4648), without padding. */
+function base32(bytes: Buffer): string {
+  let bits = "";
+  for (const b of bytes) bits += b.toString(2).padStart(8, "0");
+  return (bits.match(/.{1,5}/g) ?? []).map((chunk) => "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"[parseInt(chunk.padEnd(5, "0"), 2)]).join("");
+}
 
 describe("homes in domain folders (rules/homes.json domainFolders)", () => {
   it("a folder that reads as a domain holds an owner too: both are read, in each example; a user's own folder never", () => {

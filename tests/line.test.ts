@@ -130,6 +130,21 @@ describe("substitution says which rule changed each span", () => {
     expect(page).toContain('data-rule="home-path-v1, then literal-v1:hostname"');
     expect(page).toContain('<mark class="span literal-v1">literal-v1</mark>');
   });
+
+  it("a capture's name holding a C1 control, a bidi override or a zero-width space stands in the page only percent-encoded or as visible escapes", async () => {
+    const root = tempDir("clear-review-name-");
+    const dir = tempDir("clear-review-name-sitting-");
+    const body = { session_id: "s", hook_event_name: "SessionStart", source: "startup", cwd: ["/home/", "ana", "/w"].join(""), transcript_path: "/tmp/t.jsonl" };
+    writeFileSync(path.join(dir, "claude-code_session_start_2.1.261.1.json"), JSON.stringify(body));
+    const line = await runLine(loadSetting(root, root), dir, "record", { keepDocuments: true });
+    const model = reviewModel(line, line.selection, line.scan, null);
+    const hostile = "claude-code\u009b31m_\u202eevil\u200b.json";
+    for (const f of model.fixtures) f.file = hostile;
+    const page = pageHtml(model, "t");
+    expect(page).toContain(`data-file="${encodeURIComponent(hostile)}"`);
+    expect(page).not.toMatch(/[\u0080-\u009f\u202a-\u202e\u2066-\u2069\u200b-\u200f]/u);
+    expect(page).toMatch(/data-shown="claude-code[^"]*31m_[^"]*evil[^"]*\.json"/);
+  });
 });
 
 describe("every byte written is checked like a fixture", () => {

@@ -24,12 +24,16 @@ function fixtureIndex(m: ReviewModel, file: string | null): number {
   return file === null ? -1 : m.fixtures.findIndex((f) => f.file === file || (f.path !== "" && f.path === file));
 }
 
+/** A text percent-encoded, half a surrogate pair (which no file name holds) as U+FFFD. */
+const uriOf = (s: string): string => encodeURIComponent(s.replace(/\p{Cs}/gu, "\ufffd"));
+
 /** A rule's family, as the page colours it: a literal's rule without its name (literal-v1:hostname is literal-v1). */
 const family = (rule: string): string => rule.replace(/:.*$/s, "");
 
 function markHtml(f: ReviewFixture, s: ReviewFixture["spans"][number]): string {
   const rules = s.rules.join(", then ");
-  const data = `data-file="${escape(f.file)}" data-span="${s.index}" data-rule="${escape(rules)}"`;
+  // The name as the server knows it, percent-encoded (a name may hold a control that would stand raw in the page); as shown, in visible escapes.
+  const data = `data-file="${escape(uriOf(f.file))}" data-shown="${text(f.file)}" data-span="${s.index}" data-rule="${text(rules)}"`;
   const title = `${text(rules)}: Enter or click reveals the raw value`;
   const classes = [...new Set(s.rules.map(family))].map(escape).join(" ");
   return `<mark class="span ${classes}" ${data} title="${title}" tabindex="0" role="button">${block(f.cleared.slice(s.start, s.end))}</mark>`;
@@ -266,7 +270,7 @@ export const SCRIPT = `(() => {
   };
   const show = async (mark) => {
     opener = mark;
-    const query = "token=" + encodeURIComponent(token) + "&file=" + encodeURIComponent(mark.dataset.file);
+    const query = "token=" + encodeURIComponent(token) + "&file=" + mark.dataset.file;
     const url = "/reveal?" + query + "&span=" + encodeURIComponent(mark.dataset.span);
     let shown;
     try {
@@ -277,7 +281,7 @@ export const SCRIPT = `(() => {
       shown = "not revealed: the request failed";
     }
     if (opener !== mark) return;
-    where.textContent = mark.dataset.file + " (" + mark.dataset.rule + ")";
+    where.textContent = mark.dataset.shown + " (" + mark.dataset.rule + ")";
     value.textContent = shown;
     panel.hidden = false;
     close.focus();

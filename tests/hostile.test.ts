@@ -395,8 +395,9 @@ describe("the review page", () => {
     // An event the catalogue does not know, spelled with the name: it blocks, and the page says which file.
     writeFileSync(path.join(dir, `claude-code_${NAME}_2.1.261.1.json`), readFileSync(path.join(dir, "claude-code_session_end_2.1.261.1.json")));
     const { page, others } = await reviewed(dir, (url, html) => {
-      const mark = /data-file="(claude-code_\*+_2\.1\.261\.1\.json)" data-span="(\d+)"/.exec(html);
-      return mark ? [`/reveal?token=${url.searchParams.get("token")}&file=${encodeURIComponent(mark[1] as string)}&span=${mark[2]}`] : [];
+      // A mark's data-file is the name percent-encoded, as the page's reveal request sends it.
+      const mark = /data-file="(claude-code_\*+_2\.1\.261\.1\.json)"[^>]*? data-span="(\d+)"/.exec(html);
+      return mark ? [`/reveal?token=${url.searchParams.get("token")}&file=${mark[1]}&span=${mark[2]}`] : [];
     });
     expect(page).toContain("unknown-event");
     expect(page).not.toMatch(new RegExp(NAME, "i"));

@@ -28,10 +28,11 @@ export function homeOwnerRule(grammar: HomeGrammar, names: RegExp | null, struct
                 // As in the final check: a home after a tilde counts in a member name, where no substitution reads it.
                 for (const o of grammar.realOwners(r.text)) if (s.isKey || !o.tilde) report([r.rawAt(o.start), r.rawAt(o.end)]);
               }
-              if (everyName && names?.test(r.text)) {
+              const written = everyName !== null && names !== null && names.test(r.text);
+              if (everyName && written) {
                 for (const m of r.text.matchAll(everyName)) report([r.rawAt(m.index ?? 0), r.rawAt((m.index ?? 0) + m[0].length)]);
               }
-              if (everyName) for (const [start, end] of spelledLines(r.text, everyName)) report([r.rawAt(start), r.rawAt(end)]);
+              if (everyName) for (const [start, end] of spelledLines(r.text, everyName, written)) report([r.rawAt(start), r.rawAt(end)]);
             }
           }
         },
@@ -45,12 +46,14 @@ export function homeOwnerRule(grammar: HomeGrammar, names: RegExp | null, struct
  * "z", a shell's quoting), as its range: which characters spell it is not known. A name the
  * pattern finds as written is reported at its own place, and is not what makes a line spell one.
  */
-function spelledLines(text: string, names: RegExp): [number, number][] {
+function spelledLines(text: string, names: RegExp, written: boolean): [number, number][] {
   const out: [number, number][] = [];
   for (let at = 0; at < text.length; ) {
     const nl = text.indexOf("\n", at);
     const end = nl === -1 ? text.length : nl;
-    if (spellsName(text.slice(at, end).replace(names, " "), names)) out.push([at, end]);
+    // Where the text holds no name as written (`written`), no line does: there is nothing to take out.
+    const line = text.slice(at, end);
+    if (spellsName(written ? line.replace(names, " ") : line, names)) out.push([at, end]);
     at = end + 1;
   }
   return out;

@@ -1,8 +1,8 @@
 import { spawn, spawnSync, execFileSync } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { snakeEvent, hostVersionOf } from "../src/capture/sink.js";
+import { snakeEvent, hostVersionOf, parseHookArgs, readToEnd } from "../src/capture/sink.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { CLI, tempDir } from "./helpers.js";
 
@@ -168,6 +168,8 @@ describe("whatever happens, nothing on stdout and exit 0", () => {
       ["claude-code", "Stop", "--verbose"],
       ["../x", "Stop"],
       ["claude-code", "../../Stop"],
+      ["claude-code", "Pre/ToolUse"],
+      ["claude-code", "Pre\nToolUse"],
       ["claude-code", "Stop", "--help"],
       ["a", "b", "c"],
       ["claude-code", "Stop", "--host-version"],
@@ -179,6 +181,20 @@ describe("whatever happens, nothing on stdout and exit 0", () => {
       expect(r.stderr.trim().split("\n"), args.join(" ")).toHaveLength(1);
     }
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("a payload arriving in pieces on a descriptor left non-blocking (EAGAIN between them) is read whole", () => {
+    const fifo = path.join(tempDir("clear-sink-fifo-"), "stdin");
+    execFileSync("mkfifo", [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writer = openSync(fifo, constants.O_WRONLY);
+    spawn("/bin/sh", ["-c", `sleep 0.3; printf '{"session_id":'; sleep 0.3; printf '"s-2"}'`], { stdio: ["ignore", writer, "ignore"] });
+    closeSync(writer);
+    try {
+      expect(readToEnd(reader).toString("utf8")).toBe('{"session_id":"s-2"}');
+    } finally {
+      closeSync(reader);
+    }
   });
 
   it("unreadable standard input (a folder) writes nothing", () => {
@@ -233,6 +249,22 @@ describe("the sink's names", () => {
     expect(hostVersionOf("2_1_261").version).toBe("2_1_261");
     expect(hostVersionOf("1.2.3 and 4.5.6").version).toBe("unknown");
     expect(hostVersionOf(undefined)).toEqual({ version: "unknown", note: null });
+  });
+  it("every catalogued event names a capture; a name with a blank, a slash, a control character or an empty part names none", () => {
+    for (const h of loadRules().harnesses) for (const e of h.events) expect(parseHookArgs([h.harness, e.event], {}), `${h.harness} ${e.event}`).toMatchObject({ stem: e.stem });
+    for (const event of ["Pre/ToolUse", "PreToolUse/../../x", "Pre Tool", "Pre\nTool", "Pre\tTool", "tool..execute", "tool.execute.", "Stop\u0000"]) {
+      expect(parseHookArgs(["opencode", event], {}), JSON.stringify(event)).toBe("the event is not an event name");
+    }
+  });
+  it("a version too long for a file name is read as none, and the longest name a capture can have fits in 255 bytes", () => {
+    const long = `1.2.3-${"a".repeat(300)}`;
+    expect(hostVersionOf(long).version).toBe("unknown");
+    expect(hostVersionOf(`claude ${long}`).version).toBe("unknown");
+    const longest = parseHookArgs(["h".repeat(64), "e".repeat(96), "--host-version", `1.2.3-${"a".repeat(58)}`], {});
+    expect(longest).toMatchObject({ version: `1.2.3-${"a".repeat(58)}` });
+    const { harness, stem, version } = longest as { harness: string; stem: string; version: string };
+    expect(Buffer.byteLength(`${harness}_${stem}_${version}.1000000.json`)).toBeLessThanOrEqual(255);
+    expect(parseHookArgs(["codex", "e".repeat(97)], {})).toBe("the event is not an event name");
   });
 });
 

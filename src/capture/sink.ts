@@ -5,7 +5,7 @@ import {
   lstatSync,
   openSync,
   readdirSync,
-  readFileSync,
+  readSync,
   realpathSync,
   unlinkSync,
   writeSync,
@@ -23,7 +23,12 @@ export const VERSION_PATTERN = "[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z]+(?:\\.[0
 
 const HARNESS = /^[a-z][a-z0-9-]{0,63}$/;
 const STEM = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
+/** A host's event name: words joined by single dots, hyphens or underscores; no blank, slash or control character. */
+const EVENT = /^[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*$/;
 const MAX_COUNTER = 1_000_000;
+// A capture's name stays within the 255 bytes a file name may take: harness 64, stem 96, version 64.
+const MAX_STEM = 96;
+const MAX_VERSION = 64;
 
 export interface HookArgs {
   harness: string;
@@ -46,9 +51,9 @@ export function snakeEvent(event: string): string {
 export function hostVersionOf(given: string | undefined): { version: string; note: string | null } {
   if (given === undefined || given.trim() === "" || given === "unknown") return { version: "unknown", note: null };
   const whole = new RegExp(`^(?:${VERSION_PATTERN}|${VERSION_PATTERN.replace(/\\\./g, "_")})$`);
-  if (whole.test(given)) return { version: given, note: null };
+  if (whole.test(given) && given.length <= MAX_VERSION) return { version: given, note: null };
   const found = given.match(new RegExp(`(?<![0-9A-Za-z.])${VERSION_PATTERN}(?![0-9A-Za-z])`, "g")) ?? [];
-  if (found.length === 1) return { version: found[0] as string, note: null };
+  if (found.length === 1 && (found[0] as string).length <= MAX_VERSION) return { version: found[0] as string, note: null };
   return { version: "unknown", note: "the host version given is not a version; the capture is named unknown" };
 }
 
@@ -69,7 +74,7 @@ export function parseHookArgs(argv: string[], env: NodeJS.ProcessEnv): HookArgs 
   const [harness, event] = positionals as [string, string];
   if (!HARNESS.test(harness)) return "the harness is not a harness name";
   const stem = snakeEvent(event);
-  if (!STEM.test(stem) || stem.length > 128) return "the event is not an event name";
+  if (!EVENT.test(event) || !STEM.test(stem) || stem.length > MAX_STEM) return "the event is not an event name";
   const { version, note } = hostVersionOf(given);
   return { harness, stem, version, versionNote: note };
 }
@@ -181,11 +186,33 @@ export function writeCapture(dir: string, args: HookArgs, payload: Buffer): stri
   throw new Error(`every counter up to ${MAX_COUNTER} is taken`);
 }
 
+/**
+ * Every byte of a descriptor up to its end. A descriptor the host left non-blocking says EAGAIN
+ * while the payload is still on its way: the read waits a moment and goes on, never ending early.
+ */
+export function readToEnd(fd: number): Buffer {
+  const chunks: Buffer[] = [];
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const chunk = Buffer.allocUnsafe(1 << 20);
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(fd, chunk, 0, chunk.length, null);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EAGAIN") throw err;
+      Atomics.wait(pause, 0, 0, 5);
+      continue;
+    }
+    if (n === 0) return Buffer.concat(chunks);
+    chunks.push(Buffer.from(chunk.subarray(0, n)));
+  }
+}
+
 /** The whole of standard input; null when there is none to read (a terminal) or it cannot be read. */
 export function readPayload(): { bytes: Buffer } | { problem: string } {
   try {
     if (fstatSync(0).isCharacterDevice() && process.stdin.isTTY) return { problem: "standard input is a terminal, not a payload" };
-    return { bytes: readFileSync(0) };
+    return { bytes: readToEnd(0) };
   } catch (err) {
     return { problem: `standard input could not be read (${(err as NodeJS.ErrnoException).code ?? "error"})` };
   }

@@ -72,6 +72,7 @@ const ADVICE: Partial<Record<FindingCode, Advice>> = {
   "kit-link": "replace the link in the kit with the file itself",
   "kit-not-a-file": "keep only regular files in the kit",
   "binary-differs": "point --binary at the very binary the captures were made with",
+  "kit-copy-differs": "put the very transports the kit was recorded from beside kit.json, or record the kit again",
   "kit-not-quoted": "run clear run again so the batch quotes the committed transports",
   "kit-not-from-head": "record the kit again from its head's transports",
 };

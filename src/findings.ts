@@ -63,6 +63,7 @@ const CATALOGUE = {
   "kit-link": block(() => "is a symbolic link inside the kit; never followed: a kit holds its own bytes"),
   "kit-not-a-file": block((p: { what: string }) => `${p.what}; never read: a kit holds regular files`),
   "binary-differs": block(() => "the kit's binary here does not have the digest kit.json records"),
+  "kit-copy-differs": block(() => "the kit's own copy of this transport does not have the digest and size kit.json records; it is neither compared nor quoted"),
   "kit-not-quoted": block((p: { id: string }) => `batch ${p.id} names a kit but quotes no committed transport beside the kit's digests; run clear run again`),
   "kit-not-from-head": block((p: { how: string }) => `the kit's transport differs from its head's by more than version strings: ${p.how}`),
   // select: which capture stands for each event

@@ -162,6 +162,63 @@ describe("clear verify-kit", () => {
     expect((r.json.findings as { code: string; file: string }[]).map((f) => [f.code, f.file])).toEqual([["kit-not-from-head", "hooks/hooks.json"]]);
   });
 
+  it("a kit whose own copy is not the bytes kit.json names (a kit.json from another sitting) is no proof against its head: the copy is a finding, never compared", () => {
+    const { repo, kitDir } = setup();
+    const head = execFileSync("git", ["rev-parse", "HEAD"], { cwd: repo, encoding: "utf8" }).trim();
+    // The committed transport changed beyond version strings; kit.json claims those bytes, and its copy is the head's.
+    const changed = HOOKS("2.1.261").replace("lifecycle", "something-else");
+    commit(repo, { "hooks/hooks.json": changed, ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
+    const file = path.join(kitDir, "kit.json");
+    const kit = JSON.parse(readFileSync(file, "utf8"));
+    const entry = kit.transports.find((t: { path: string }) => t.path === "hooks/hooks.json");
+    Object.assign(entry, { sha256: createHash("sha256").update(changed).digest("hex"), bytes: Buffer.byteLength(changed) });
+    kit.head = head;
+    writeFileSync(file, JSON.stringify(kit));
+    write(kitDir, "hooks/hooks.json", HOOKS("2.1.0"));
+    const r = verify(repo, kitDir);
+    expect(r.code).toBe(1);
+    expect((r.json.findings as { code: string; file: string }[]).map((f) => [f.code, f.file])).toEqual([["kit-copy-differs", "hooks/hooks.json"]]);
+    expect(JSON.stringify(r.json)).not.toContain("2.1.0");
+  });
+
+  it("a kit.json whose size for a transport is not its bytes' (the digest equal): exit 1, the transport differs", () => {
+    const { repo, kitDir } = setup();
+    commit(repo, { "hooks/hooks.json": HOOKS("2.1.261"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
+    const file = path.join(kitDir, "kit.json");
+    const kit = JSON.parse(readFileSync(file, "utf8"));
+    kit.transports[1].bytes = 5;
+    writeFileSync(file, JSON.stringify(kit));
+    const r = verify(repo, kitDir);
+    expect(r.code).toBe(1);
+    const findings = r.json.findings as { code: string; file: string; message: string }[];
+    expect(findings).toContainEqual(expect.objectContaining({ code: "transport-differs", file: "hooks/hooks.json", message: expect.stringContaining("another size") }));
+  });
+
+  it("a kit.json naming one transport twice, a member twice, or a path not in its plain form: exit 2, naming the place", () => {
+    const { repo, kitDir } = setup();
+    commit(repo, { "hooks/hooks.json": HOOKS("2.1.261"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
+    const file = path.join(kitDir, "kit.json");
+    const original = readFileSync(file, "utf8");
+    const kit = JSON.parse(original);
+    const edited = (edit: (k: typeof kit) => void): string => {
+      const k = JSON.parse(original);
+      edit(k);
+      return JSON.stringify(k, null, 2);
+    };
+    const digest = kit.transports[1].sha256 as string;
+    const cases: [string, string][] = [
+      [edited((k) => k.transports.push({ ...k.transports[1] })), "at /transports/2/path: names the transport /transports/1/path names"],
+      [original.replace(`"sha256": "${digest}"`, `"sha256": "${"0".repeat(64)}",\n      "sha256": "${digest}"`), "a member name appears twice in one object"],
+      ...["./hooks/hooks.json", "hooks//hooks.json", "hooks/hooks.json/", "hooks/./hooks.json"].map((p): [string, string] => [edited((k) => (k.transports[1].path = p)), "at /transports/1/path"]),
+    ];
+    for (const [text, said] of cases) {
+      writeFileSync(file, text);
+      const r = clear(["verify-kit", "--kit", file], { cwd: repo });
+      expect([r.code, r.stdout], said).toEqual([2, ""]);
+      expect(r.stderr).toContain(said);
+    }
+  });
+
   it("reports a binary that no longer has its recorded digest", () => {
     const { repo, kitDir } = setup();
     commit(repo, { "hooks/hooks.json": HOOKS("2.1.261"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });

@@ -3,6 +3,7 @@ import path from "node:path";
 import { parseFlags, UsageError } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
 import { blocks, finding, type Finding } from "../findings.js";
+import { sha256Hex } from "../digest.js";
 import { digestSafely, isRefusal, underSystemFolder } from "../io/safe-file.js";
 import { committedTransports, readKit, textAt } from "../io/kit.js";
 import { readBelow, wayBelow } from "../lib/no-link.js";
@@ -45,7 +46,10 @@ function kitCopies(kit: Kit, kitDir: string, findings: Finding[]): Map<string, s
     const read = system ? { refused: "not-a-file", at: ".", detail: "lies under /proc, /sys or /dev" } : readBelow(kitDir, t.path, TRANSPORT_MAX_BYTES);
     const refused = "bytes" in read ? null : refusalFinding(read, t.path);
     if (refused !== null && refused !== "missing") findings.push(refused);
-    out.set(t.path, "bytes" in read ? read.bytes.toString("utf8") : null);
+    // A copy that is not the bytes kit.json names (a kit.json from another sitting, a copy edited since) speaks for nothing.
+    const own = "bytes" in read && read.bytes.length === t.bytes && sha256Hex(read.bytes) === t.sha256;
+    if ("bytes" in read && !own) findings.push(finding("kit-copy-differs", { file: t.path }));
+    out.set(t.path, own ? read.bytes.toString("utf8") : null);
   }
   return out;
 }
@@ -58,7 +62,7 @@ async function binaryFindings(kit: Kit, kitDir: string): Promise<Finding[]> {
   if ((await fs.lstat(file).catch(() => null)) === null) return [];
   const d = await digestSafely(file);
   if (isRefusal(d)) return [d.kind === "link" ? finding("kit-link", { file: kit.binary.path }) : finding("kit-not-a-file", { file: kit.binary.path }, { what: d.what })];
-  return d.sha256 === kit.binary.sha256 ? [] : [finding("binary-differs", { file: kit.binary.path })];
+  return d.sha256 === kit.binary.sha256 && d.bytes === kit.binary.bytes ? [] : [finding("binary-differs", { file: kit.binary.path })];
 }
 
 function headFindings(kit: Kit, copies: Map<string, string | null>, root: string, versionPattern: string): Finding[] {

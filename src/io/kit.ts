@@ -8,7 +8,7 @@ import { finding, type Finding } from "../findings.js";
 import { digestSafely, isRefusal, readSafely, underSystemFolder, type Refusal } from "./safe-file.js";
 import { git, lsIndex, lsTree, readBlobs } from "./git.js";
 import { RulesError, validateAgainst } from "./load-rules.js";
-import { whyNotJson } from "./schema-errors.js";
+import { duplicateKeyAt, whyNotJson } from "./schema-errors.js";
 
 // The kit at the edges: hashing a kit folder into kit.json, reading one back, and the committed
 // transports of a repository (at HEAD, or in the working tree).
@@ -106,6 +106,9 @@ export async function readKit(file: string): Promise<Kit> {
   } catch {
     throw new RulesError(`${file}: cannot be read as JSON ${whyNotJson(text)}`);
   }
+  // Two values for one member: a reader would see one, the check the other.
+  const twice = duplicateKeyAt(text);
+  if (twice !== null) throw new RulesError(`${file}: cannot be read as JSON ${twice}`);
   validateAgainst("kit", value, file, true);
   return value as Kit;
 }
@@ -116,15 +119,15 @@ function matcher(patterns: string[]): (p: string) => boolean {
 }
 
 /** The committed transports: at HEAD through git, or as they stand in the working tree. */
-export async function committedTransports(root: string, rules: TransportRules, workingTree: boolean): Promise<Map<string, { sha256: string; text: string | null }>> {
+export async function committedTransports(root: string, rules: TransportRules, workingTree: boolean): Promise<Map<string, { sha256: string; bytes: number; text: string | null }>> {
   const patterns = transportPatterns(rules);
-  const out = new Map<string, { sha256: string; text: string | null }>();
+  const out = new Map<string, { sha256: string; bytes: number; text: string | null }>();
   if (workingTree) {
     const found = { files: [] as string[], findings: [] as Finding[] };
     for (const p of patterns) await matchPattern(root, p, found);
     for (const rel of [...new Set(found.files)].sort()) {
       const bytes = await readSafely(path.join(root, rel));
-      if (!isRefusal(bytes)) out.set(rel, { sha256: sha256Hex(bytes), text: bytes.toString("utf8") });
+      if (!isRefusal(bytes)) out.set(rel, { sha256: sha256Hex(bytes), bytes: bytes.length, text: bytes.toString("utf8") });
     }
     return out;
   }
@@ -141,7 +144,7 @@ export async function committedTransports(root: string, rules: TransportRules, w
   const blobs = readBlobs(entries.map((e) => e.sha), root);
   for (const e of entries) {
     const bytes = blobs.get(e.sha) as Buffer;
-    out.set(e.path, { sha256: sha256Hex(bytes), text: bytes.toString("utf8") });
+    out.set(e.path, { sha256: sha256Hex(bytes), bytes: bytes.length, text: bytes.toString("utf8") });
   }
   return out;
 }

@@ -48,6 +48,17 @@ export function checkBundled(kind: SchemaName, value: unknown, bytes: Uint8Array
 /** Validates a parsed document against one of the bundled schemas; throws naming the file and pointer (of a capture folder's own file, `captured`, only member names the schema declares). */
 export function validateAgainst(kind: SchemaName, value: unknown, file: string, captured = false): void {
   checkWith(validatorFor(kind), kind, value, file, captured);
+  if (kind === "kit") checkKitPaths(value as { transports: { path: string }[] }, file);
+}
+
+/** A kit names each transport once: a second entry for a path is a second claim about the same bytes. */
+function checkKitPaths(kit: { transports: { path: string }[] }, file: string): void {
+  const first = new Map<string, number>();
+  kit.transports.forEach((t, i) => {
+    const earlier = first.get(t.path);
+    if (earlier !== undefined) throw new RulesError(`${file}: does not match kit.schema.json at /transports/${i}/path: names the transport /transports/${earlier}/path names`);
+    first.set(t.path, i);
+  });
 }
 
 function loadKind<T extends object>(rulesDir: string, sub: string, kind: SchemaName, origins?: Map<object, string>): T[] {

@@ -91,6 +91,19 @@ export function whyNotJson(text: string): string {
   return "(not whole JSON)";
 }
 
+/** Where a member name first stands twice in one object (JSON.parse keeps the last silently), or null. */
+export function duplicateKeyAt(text: string): string | null {
+  try {
+    scanJson(text, { maxDepth: Number.MAX_SAFE_INTEGER });
+  } catch (err) {
+    if (err instanceof JsonScanError && err.code === "duplicate-key") {
+      const at = placeOf(text, err.offset);
+      return `at line ${at.line}, column ${at.column} (${err.message})`;
+    }
+  }
+  return null;
+}
+
 /** A file that is not JSON, said with the line and column where it stops being JSON. */
 export function notJson(file: string, text: string): RulesError {
   return new RulesError(`${file}: not valid JSON ${whyNotJson(text)}`);

@@ -1,5 +1,5 @@
 import { finding, type Finding } from "../findings.js";
-import type { Kit } from "../types.js";
+import type { Kit, KitFile } from "../types.js";
 
 // Whether the committed transports are the kit's bytes: each equal, differs (and whether only in
 // version strings, with the lines that differ), missing, or extra.
@@ -15,6 +15,7 @@ export interface TransportState {
 
 export interface Side {
   sha256: string;
+  bytes: number;
   text: string | null;
 }
 
@@ -37,10 +38,13 @@ export function lineDiff(a: string, b: string, max = 20): string[] {
   return out;
 }
 
-function compareOne(path: string, kitSha: string, kitCopy: string | null, committed: Side | undefined, versionPattern: string): TransportState {
+function compareOne(kitFile: KitFile, kitCopy: string | null, committed: Side | undefined, versionPattern: string): TransportState {
+  const { path, sha256: kitSha } = kitFile;
   if (!committed) return { path, state: "missing", kitSha256: kitSha, committedSha256: null };
-  if (committed.sha256 === kitSha) return { path, state: "equal", kitSha256: kitSha, committedSha256: committed.sha256 };
+  // The digest and the size kit.json records are one claim: a size no file of that digest has is a kit.json edited.
+  if (committed.sha256 === kitSha && committed.bytes === kitFile.bytes) return { path, state: "equal", kitSha256: kitSha, committedSha256: committed.sha256 };
   const state: TransportState = { path, state: "differs", kitSha256: kitSha, committedSha256: committed.sha256 };
+  if (committed.sha256 === kitSha) return { ...state, versionStringsOnly: false, diff: [`kit.json records ${kitFile.bytes} bytes; the committed bytes of that digest are ${committed.bytes}`] };
   if (kitCopy !== null && committed.text !== null) {
     state.versionStringsOnly = versionStringsOnly(kitCopy, committed.text, versionPattern);
     state.diff = lineDiff(kitCopy, committed.text);
@@ -49,7 +53,7 @@ function compareOne(path: string, kitSha: string, kitCopy: string | null, commit
 }
 
 export function kitPass(kit: Kit, committed: Map<string, Side>, kitCopies: Map<string, string | null>, versionPattern: string): { transports: TransportState[]; findings: Finding[] } {
-  const transports = kit.transports.map((t) => compareOne(t.path, t.sha256, kitCopies.get(t.path) ?? null, committed.get(t.path), versionPattern));
+  const transports = kit.transports.map((t) => compareOne(t, kitCopies.get(t.path) ?? null, committed.get(t.path), versionPattern));
   const known = new Set(kit.transports.map((t) => t.path));
   for (const [path, side] of committed) if (!known.has(path)) transports.push({ path, state: "extra", kitSha256: null, committedSha256: side.sha256 });
   transports.sort((a, b) => (a.path < b.path ? -1 : 1));
@@ -57,7 +61,8 @@ export function kitPass(kit: Kit, committed: Map<string, Side>, kitCopies: Map<s
     if (t.state === "missing") return [finding("transport-missing", { file: t.path })];
     if (t.state === "extra") return [finding("transport-extra", { file: t.path })];
     if (t.state !== "differs") return [];
-    const how = t.versionStringsOnly === undefined ? "the kit's own copy is not at hand to compare" : t.versionStringsOnly ? "in version strings only" : "beyond version strings";
+    const sizeOnly = t.kitSha256 === t.committedSha256;
+    const how = sizeOnly ? "kit.json records another size for the digest of these bytes" : t.versionStringsOnly === undefined ? "the kit's own copy is not at hand to compare" : t.versionStringsOnly ? "in version strings only" : "beyond version strings";
     return [finding("transport-differs", { file: t.path }, { how })];
   });
   return { transports, findings };

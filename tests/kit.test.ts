@@ -126,6 +126,24 @@ describe("clear verify-kit", () => {
     }
   });
 
+  it("kit record refuses a --binary outside the kit folder, which kit.json could name only by a path that climbs out, and writes no kit.json", () => {
+    const { repo, kitDir, head } = setup();
+    rmSync(path.join(kitDir, "kit.json"));
+    const outside = path.join(tempDir("clear-kit-bin-"), "host");
+    write(path.dirname(outside), "host", "#!/bin/sh\n");
+    for (const binary of [outside, path.join(kitDir, "..", path.basename(path.dirname(outside)), "host"), kitDir]) {
+      const r = clear(["kit", "record", kitDir, "--head", head, "--binary", binary], { cwd: repo });
+      expect(r.code, binary).toBe(2);
+      expect(r.stderr, binary).toContain("--binary names a file outside the kit folder");
+      expect(existsSync(path.join(kitDir, "kit.json")), binary).toBe(false);
+    }
+    const inside = clear(["kit", "record", kitDir, "--head", head, "--binary", path.join(kitDir, "bin", "pasture")], { cwd: repo });
+    expect(inside.code).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(kitDir, "kit.json"), "utf8")).binary.path).toBe("bin/pasture");
+    // What kit record writes, verify-kit reads (it compares; it does not refuse the file).
+    expect(verify(repo, kitDir).code).not.toBe(2);
+  });
+
   it("the lines a diff quotes hold no home's owner and no key: both are starred, in the human and the JSON output", () => {
     const { repo, kitDir } = setup();
     const key = ["gh", "p_", "abcdefghijklmnopqrstuvwxyz0123456789"].join("");

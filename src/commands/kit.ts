@@ -2,6 +2,7 @@ import path from "node:path";
 import { parseFlags, UsageError } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
 import { recordKit } from "../io/kit.js";
+import { validateAgainst } from "../io/load-rules.js";
 import { loadSetting } from "../io/setting.js";
 import type { Io } from "../types.js";
 import { writeAtomic } from "../io/write-atomic.js";
@@ -29,6 +30,8 @@ async function run(argv: string[], io: Io): Promise<number> {
     return 1;
   }
   const out = path.resolve(io.cwd, values.out ?? path.join(dir, "kit.json"));
+  // What verify-kit would refuse to read is never written.
+  validateAgainst("kit", kit, out);
   await writeAtomic(out, Buffer.from(`${JSON.stringify(kit, null, 2)}\n`));
   io.stdout(printable(`kit.json written to ${setting.display.path(out)}: ${kit.transports.length} transports, binary ${kit.binary ? kit.binary.path : "not found (name it with --binary)"}`) + "\n");
   return 0;

@@ -61,7 +61,12 @@ async function kitFiles(dir: string, patterns: string[]): Promise<{ files: KitFi
 
 /** The one executable file under the kit's bin/, unless --binary names one; links and other entries there are findings. */
 async function findBinary(dir: string, given: string | undefined, findings: Finding[]): Promise<string | null> {
-  if (given !== undefined) return path.resolve(given);
+  if (given !== undefined) {
+    // kit.json names the binary by its path in the kit: one outside it could be named only by a path that climbs out.
+    const inKit = path.relative(dir, path.resolve(given));
+    if (inKit === "" || inKit.split(path.sep)[0] === ".." || path.isAbsolute(inKit)) throw new UsageError("--binary names a file outside the kit folder: put the binary in the kit (a kit holds its own bytes) and name it there");
+    return path.resolve(given);
+  }
   const bin = path.join(dir, "bin");
   const stat = await fs.lstat(bin).catch(() => null);
   if (stat === null) return null;

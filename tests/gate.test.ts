@@ -5,7 +5,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { repoWithRemote } from "./hooks-setup.js";
-import { clear, clearJson, PROJECT_ROOT, tempDir } from "./helpers.js";
+import { CLI, clear, clearJson, PROJECT_ROOT, tempDir } from "./helpers.js";
 
 const g = (cwd: string, ...args: string[]): { code: number; out: string } => {
   const r = spawnSync("git", args, { cwd, encoding: "utf8" });
@@ -330,6 +330,31 @@ describe("the gate, through installed hooks", () => {
     expect(g(root, "commit", "-qm", "notes").code).toBe(0);
     const ok = g(root, "push", "-q", "origin", "main");
     expect(ok.code, ok.out).toBe(0);
+  });
+
+  it("under the pre-commit framework, which keeps git's ref lines, a forced push that took a commit out is seen from PRE_COMMIT_FROM_REF, and that commit is refused again", () => {
+    const root = repo();
+    const remote = tempDir("clear-remote-");
+    execFileSync("git", ["init", "-q", "--bare"], { cwd: remote });
+    g(root, "remote", "add", "origin", remote);
+    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+    const clean = g(root, "rev-parse", "HEAD").out.trim();
+    g(root, "add", "-f", "captures-inbox/claude-code_session_end_2.1.261.1.json");
+    expect(g(root, "commit", "-qm", "sneaky", "--no-verify").code).toBe(0);
+    expect(g(root, "push", "-q", "--no-verify", "origin", "main").code).toBe(0);
+    const tip = g(root, "rev-parse", "HEAD").out.trim();
+    const hook = (from: string): ReturnType<typeof spawnSync> => spawnSync(process.execPath, [CLI, "gate", "pre-push"], {
+      cwd: root, input: "", encoding: "utf8",
+      env: { ...process.env, PRE_COMMIT: "1", PRE_COMMIT_REMOTE_NAME: "origin", PRE_COMMIT_LOCAL_BRANCH: "refs/heads/main", PRE_COMMIT_REMOTE_BRANCH: "refs/heads/main", PRE_COMMIT_FROM_REF: from, PRE_COMMIT_TO_REF: tip },
+    });
+    // The destination has the tip, as its tracking ref says: nothing it has is checked again.
+    const same = hook(tip);
+    expect(same.status, String(same.stderr)).toBe(0);
+    // Someone takes the capture out of the destination by a forced push; pre-commit names its new value, origin/main the old.
+    g(remote, "update-ref", "refs/heads/main", clean);
+    const again = hook(clean);
+    expect(again.status, String(again.stderr)).toBe(1);
+    expect(again.stderr).toContain("captures-inbox/claude-code_session_end_2.1.261.1.json");
   });
 
   it("refuses a payload committed compressed, which no fast path lets through, naming the file and how it was written", () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -233,6 +233,37 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
     const pushed = env(root, "push", "origin", "main");
     expect(pushed.code, pushed.out).not.toBe(0);
     expect(pushed.out).toContain("clear gate");
+  });
+
+  const pushTitle = "the pre-commit framework at push: a raw capture the remote already holds stops no later push, and a branch pushed beside the one it names is still checked";
+  it.skipIf(!PRE_COMMIT_PRESENT)(`${pushTitle}${PRE_COMMIT_PRESENT ? "" : ` (skipped: ${PRE_COMMIT_SKIP_REASON})`}`, () => {
+    const root = repoWithRemote("clear-pre-commit-push-");
+    CASES[2]!.configure(root);
+    git(root, "add", "-A");
+    git(root, "commit", "-qm", "the team's hooks", "--no-verify");
+    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
+    expect(CASES[2]!.install(root).code).toBe(0);
+    git(root, "add", "-A");
+    expect(env(root, "commit", "-qm", "the gate").code).toBe(0);
+    // A raw capture that reached the remote before the gate did, taken out since.
+    copyFileSync(path.join(PROJECT_ROOT, "examples", "sitting", "claude-code_pre_tool_use_2.1.261.1.json"), path.join(root, "payload.json"));
+    git(root, "add", "payload.json");
+    git(root, "commit", "-qm", "a raw capture", "--no-verify");
+    git(root, "rm", "-q", "payload.json");
+    git(root, "commit", "-qm", "taken out", "--no-verify");
+    expect(git(root, "push", "-q", "--no-verify", "origin", "main").code).toBe(0);
+    expect(commitDocs(root, "documentation only\n").code).toBe(0);
+    const pushed = env(root, "push", "origin", "main");
+    expect(pushed.code, pushed.out).toBe(0);
+    git(root, "checkout", "-q", "-b", "side");
+    stageUnacceptedFixtures(root);
+    expect(run(root, ["git", "commit", "-qm", "skipped"], { SKIP: "clear-gate-pre-commit", PRE_COMMIT_HOME }).code).toBe(0);
+    git(root, "checkout", "-q", "main");
+    expect(commitDocs(root, "more documentation\n").code).toBe(0);
+    const both = env(root, "push", "origin", "main", "side");
+    expect(both.code, both.out).not.toBe(0);
+    expect(both.out).toContain("fixture-not-accepted");
+    expect(git(root, "ls-remote", "origin", "refs/heads/side").out).toBe("");
   });
 
   it("lefthook merges a developer's local config over the shared one: where it skips the gate, changes its runner or moves its scripts, status says the gate does not run, and install fails saying so", () => {

@@ -341,8 +341,9 @@ export interface PushInput {
 
 /**
  * The commits a push sends that its destination lacks: from git's ref lines; else from the
- * pre-commit framework's PRE_COMMIT_FROM_REF/TO_REF; else every local branch and tag the named
- * remote does not have, so that a hook manager that passes no ref lines never lets a push through unchecked.
+ * pre-commit framework's PRE_COMMIT_FROM_REF/TO_REF, which name one ref of the push, and every
+ * local branch and tag the named remote does not have, so that a hook manager that passes no ref
+ * lines never lets a push through unchecked.
  */
 export async function commitsToPush(root: string, push: PushInput, check: Judge): Promise<{ commits: string[]; how: string; findings: Finding[] }> {
   const { commits, how, objects } = pushedCommits(root, push);
@@ -402,11 +403,26 @@ function refLines(stdin: string): string[][] {
   });
 }
 
+/**
+ * Under the pre-commit framework, which keeps git's ref lines: PRE_COMMIT_FROM_REF is the
+ * destination's value of the pushed branch where this repository has it, so a tracking ref that
+ * says another is older than the destination, as with a ref line.
+ */
+function preCommitTrackingIsStale(root: string, specs: { source: string; destination: string }[], env: NodeJS.ProcessEnv): boolean {
+  const branch = env.PRE_COMMIT_REMOTE_BRANCH;
+  const tracking = branch ? trackingRefOf(specs, branch) : undefined;
+  if (tracking === undefined) return false;
+  const at = gitMaybe(["rev-parse", "--verify", "-q", `${tracking}^{commit}`], root)?.toString("utf8").trim();
+  return at !== undefined && at !== env.PRE_COMMIT_FROM_REF;
+}
+
 function pushedCommits(root: string, push: PushInput): { commits: string[]; how: string; objects: { ref: string; sha: string }[] } {
   const remote = push.remote || push.env.PRE_COMMIT_REMOTE_NAME;
   const lines = refLines(push.stdin);
   const refspecs = fetchRefspecs(root);
-  const known = remote !== undefined && trackingIsStale(root, refspecs.get(remote) ?? [], lines) ? [] : remoteHas(root, remote, refspecs);
+  const specs = refspecs.get(remote ?? "") ?? [];
+  const stale = remote !== undefined && (lines.length > 0 ? trackingIsStale(root, specs, lines) : preCommitTrackingIsStale(root, specs, push.env));
+  const known = stale ? [] : remoteHas(root, remote, refspecs);
   const wanted = new Set<string>();
   const add = (tip: string, base: string | undefined): void => {
     // A revision is never read as an option: "--output=<file>" is refused, not handed to git.
@@ -419,13 +435,14 @@ function pushedCommits(root: string, push: PushInput): { commits: string[]; how:
     for (const [, localSha, , remoteSha] of lines) if (!ZERO.test(localSha as string)) add(localSha as string, remoteSha);
     return { commits: [...wanted], how: "the pushed refs", objects };
   }
+  // The pre-commit framework names one pushed ref of the push (the first with commits to send): the others are among the local ones.
   const to = push.env.PRE_COMMIT_TO_REF;
-  if (to) {
-    add(to, push.env.PRE_COMMIT_FROM_REF);
-    return { commits: [...wanted], how: "PRE_COMMIT_FROM_REF..PRE_COMMIT_TO_REF", objects: [{ ref: "PRE_COMMIT_TO_REF", sha: to }] };
-  }
-  for (const c of revList(["--branches", "--tags", ...(known.length > 0 ? ["--not", ...known] : [])], root)) wanted.add(c);
-  return { commits: [...wanted], how: `no ref lines came on standard input, so every local branch and tag ${known.length > 0 ? `that ${remote} does not have` : "(no remote named to compare with)"}`, objects: localRefs(root) };
+  if (to) add(to, push.env.PRE_COMMIT_FROM_REF);
+  const head = gitMaybe(["rev-parse", "-q", "--verify", "HEAD^{commit}"], root) === null ? [] : ["HEAD"];
+  for (const c of revList(["--branches", "--tags", ...head, ...(known.length > 0 ? ["--not", ...known] : [])], root)) wanted.add(c);
+  const every = `every local branch and tag ${known.length > 0 ? `that ${remote} does not have` : stale ? `(${remote}'s tracking refs are older than it)` : "(no remote named to compare with)"}`;
+  const how = to ? `PRE_COMMIT_FROM_REF..PRE_COMMIT_TO_REF, and ${every}` : `no ref lines came on standard input, so ${every}`;
+  return { commits: [...wanted], how, objects: [...(to ? [{ ref: "PRE_COMMIT_TO_REF", sha: to }] : []), ...localRefs(root)] };
 }
 
 /** `verify --range BASE..HEAD`: every commit of the range. */

@@ -75,7 +75,10 @@ exec "$clear_node" "$clear_cli" gate pre-commit
 
 // pre-push: the ref lines come on stdin from git, husky and lefthook (use_stdin). The pre-commit
 // framework keeps stdin and names only one ref, and a hook before this one may have read stdin:
-// then every local branch and tag is checked, so that nothing unchecked leaves.
+// then every local branch and tag is checked, so that nothing unchecked leaves. Only git's own
+// lines go on to the gate, which reckons that case itself: a line made up here would claim the
+// destination lacks each branch, which its tracking ref contradicts, and so have every commit of
+// the history checked at each push.
 const PRE_PUSH_REFS = `clear_every_ref() {
   [ -z "\${PRE_COMMIT_TO_REF-}" ] || printf '%s %s %s %s\\n' "\${PRE_COMMIT_LOCAL_BRANCH:-HEAD}" "$PRE_COMMIT_TO_REF" \\
     "\${PRE_COMMIT_REMOTE_BRANCH:-HEAD}" "\${PRE_COMMIT_FROM_REF:-$clear_zero}"
@@ -147,7 +150,7 @@ if [ -n "$clear_missing" ]; then
   echo "clear gate: $clear_missing; nothing pushed could hold a capture, so this push goes through" >&2
   exit 0
 fi
-clear_refs | "$clear_node" "$clear_cli" gate pre-push "$@"
+clear_feed | "$clear_node" "$clear_cli" gate pre-push "$@"
 `;
 
 /** Runs each hook kept from before, in the order kept; its failure fails the commit or push. */

@@ -332,6 +332,21 @@ describe("the gate, through installed hooks", () => {
     expect(ok.code, ok.out).toBe(0);
   });
 
+  it("a refused push of one commit says it checked 1 commit", () => {
+    const root = repo();
+    const remote = tempDir("clear-remote-");
+    execFileSync("git", ["init", "-q", "--bare"], { cwd: remote });
+    g(root, "remote", "add", "origin", remote);
+    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+    const clean = g(root, "rev-parse", "HEAD").out.trim();
+    g(root, "add", "-f", "captures-inbox/claude-code_session_end_2.1.261.1.json");
+    expect(g(root, "commit", "-qm", "sneaky", "--no-verify").code).toBe(0);
+    const tip = g(root, "rev-parse", "HEAD").out.trim();
+    const r = spawnSync(process.execPath, [CLI, "gate", "pre-push", "origin", remote], { cwd: root, input: `refs/heads/main ${tip} refs/heads/main ${clean}\n`, encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toContain("(checked 1 commit: the pushed refs)");
+  });
+
   it("under the pre-commit framework, which keeps git's ref lines, a forced push that took a commit out is seen from PRE_COMMIT_FROM_REF, and that commit is refused again", () => {
     const root = repo();
     const remote = tempDir("clear-remote-");
@@ -355,6 +370,7 @@ describe("the gate, through installed hooks", () => {
     const again = hook(clean);
     expect(again.status, String(again.stderr)).toBe(1);
     expect(again.stderr).toContain("captures-inbox/claude-code_session_end_2.1.261.1.json");
+    // One commit is one: "checked 1 commit", never "1 commits".
   });
 
   it("refuses a payload committed compressed, which no fast path lets through, naming the file and how it was written", () => {

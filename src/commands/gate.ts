@@ -43,7 +43,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   if (bad.length === 0) return 0;
   const { shown } = await checkedFindings({ shown: bad }, root, io.cwd);
   const { gateReport } = await import("../render/human.js");
-  io.stderr(gateReport(shown, "push", { note: `checked ${push.commits.length} commits: ${push.how}`, verbose }));
+  io.stderr(gateReport(shown, "push", { note: `checked ${push.commits.length} commit${push.commits.length === 1 ? "" : "s"}: ${push.how}`, verbose }));
   return 1;
 }
 

@@ -154,8 +154,10 @@ function mountShape(prefix: string): ((segment: string) => boolean)[] {
 }
 
 
+const NAME_SEGMENT = String.raw`(?:(?!${ONE_SEP})[^\/\\"\n])+?`;
+
 function rootSource(root: string, sep: string, groups: string): string {
-  const parts = root.split(/(\{drive\}|\{digits\}|\{name\}|\{group\}|\/)/).filter(Boolean);
+  const parts = root.split(/(\{drive\}|\{digits\}|\{names\}|\{name\}|\{group\}|\/)/).filter(Boolean);
   const body = parts
     .map((part, i) => {
       // A root's leading separators are one each ("//" is two): a run of them before it is read
@@ -165,10 +167,14 @@ function rootSource(root: string, sep: string, groups: string): string {
       if (part === "{drive}") return "[A-Za-z]";
       if (part === "{digits}") return "[0-9]{1,3}";
       // A name holds no separator, however spelt: one that could would meet the next in every way of cutting them.
-      if (part === "{name}") return String.raw`(?:(?!${ONE_SEP})[^\/\\"\n])+?`;
+      if (part === "{name}") return NAME_SEGMENT;
+      // Segments the separators between hold no part of, so a run of them is cut one way only.
+      if (part === "{names}") return `${NAME_SEGMENT}(?:${sep}${NAME_SEGMENT})*?`;
       if (part === "{group}") return groups;
       return eitherCase(escapeRegex(part));
     });
+  // A share's "//" is two separators, or one run of backslashes ("\\\\server"): never one "/", which begins any path.
+  if (root.startsWith("//") && body.length > 2) return `(?:${body[0]}${body[1]}|(?<!\\\\)\\\\{2,})${body.slice(2).join("")}`;
   // A root written from "/" also stands relative ("home/ana/"), but not inside a word ("myhome/ana").
   if (root.startsWith("/")) return `(?:${body[0]}|${WORD_BEFORE})${body.slice(1).join("")}`;
   return /^[A-Za-z0-9{]/.test(root) ? `${WORD_BEFORE}${body.join("")}` : body.join("");
@@ -370,6 +376,10 @@ function patterns(rules: HomeRules): Patterns {
   return p;
 }
 
+// A share's root ("//server/...") is no share after a web scheme: "https://api.example.com/v1/users/42" names a record.
+// The look back reaches a few separators only: one over a whole run of them would read the run again at each of its places.
+const NOT_WEB_SHARE = String.raw`(?<!(?:https?|wss?|ftps?)(?::|%3[Aa])(?:[\\/]|%2[Ff]){0,6})`;
+
 /** The patterns of every root and slug, and what each named group of the root pattern stands for. */
 function compilePatterns(rules: HomeRules): Patterns {
   const groups = `(?:${rules.groupFolders.map((g) => eitherCase(escapeRegex(g))).join("|")})`;
@@ -383,7 +393,7 @@ function compilePatterns(rules: HomeRules): Patterns {
       // "/home/./ana" is ana's home too.
       // After "~", a name: also one in quotes or begun with a letter HTML names ("~'ann'", "~&eacute;ric").
       const after = r.root === "~" ? String.raw`(?=[${INVISIBLE}]*(?:[A-Za-z${ABOVE_ASCII_LETTER}]|\\*['"\x60][${INVISIBLE}]*[${LETTER}]|&(?:amp;)*[A-Za-z]{2}))` : `${ANY_SEP}(?:\\.${ANY_SEP})*`;
-      const lead = r.root === "~" ? String.raw`(?<![${LETTER}_~.\-])` : "";
+      const lead = r.root === "~" ? String.raw`(?<![${LETTER}_~.\-])` : r.root.startsWith("//") ? NOT_WEB_SHARE : "";
       const domains = listed.has(r.id);
       const windows = r.separators.includes("\\") || r.root.includes("{drive}");
       const notOwners = new Set((r.notOwners ?? []).map((w) => w.toLowerCase()));
@@ -897,6 +907,8 @@ function collect(ctx: WalkContext, text: string, search: RootSearch, breaks: Reg
     else if (spelt !== null) out.push(spelt);
     // "/home/.." climbs above the homes: what follows is read as any path is.
     if (owner === null || /^\.\.?$/.test(owner.owner)) continue;
+    // A root's word inside an owner that names no one ("Users" of "All Users") is a piece of that folder's name.
+    if (!owner.real) cursor.at = Math.max(cursor.at, owner.end);
     out.push(owner);
     const member = root.domains && ctx.domainFolder(owner.owner) ? domainMember(ctx, text, from, owner.end, root) : null;
     if (member) out.push(member);

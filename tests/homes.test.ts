@@ -524,6 +524,31 @@ describe("homes by position, end to end", () => {
     expect(JSON.parse(readFileSync(path.join(out, "codex_session_start_0_171_0.20.json"), "utf8")).transcript_path).toBe("/tmp/claude/-run-media-user-Data-proj/s.jsonl");
   });
 
+  it("a home seen through a process's root, a container's or a snapshot's, an XP profile under a mounted drive, a Users folder deep in a share loses its owner; a process's cwd, a web address and a project's own folders keep theirs", () => {
+    const places = [
+      [`/proc/1234/root/home/${user}/x`, "/proc/1234/root/home/user/x"],
+      [`/proc/self/root/home/${user}/x`, "/proc/self/root/home/user/x"],
+      [`/mnt/c/Documents and Settings/${user}/x`, "/mnt/c/Documents and Settings/user/x"],
+      [`/c/Documents and Settings/${user}/x`, "/c/Documents and Settings/user/x"],
+      [`/cygdrive/c/Documents and Settings/${user}/x`, "/cygdrive/c/Documents and Settings/user/x"],
+      [`\\\\nas\\data\\Users\\${user}\\x`, "\\\\nas\\data\\Users\\user\\x"],
+      [`//nas/data/Users/${user}/x`, "//nas/data/Users/user/x"],
+      [`/var/lib/containers/storage/overlay/3f2a/merged/home/${user}/x`, "/var/lib/containers/storage/overlay/3f2a/merged/home/user/x"],
+      [`\\\\?\\GLOBALROOT\\Device\\HarddiskVolumeShadowCopy3\\Users\\${user}\\x`, "\\\\?\\GLOBALROOT\\Device\\HarddiskVolumeShadowCopy3\\Users\\user\\x"],
+      ["/mnt/c/Documents and Settings/All Users/x", "/mnt/c/Documents and Settings/All Users/x"],
+      ["/proc/1234/cwd/src/home/components/x", "/proc/1234/cwd/src/home/components/x"],
+      ["https://api.example.com/v1/users/components", "https://api.example.com/v1/users/components"],
+      ["/opt/app/api/users/components", "/opt/app/api/users/components"],
+    ];
+    const dir = tempDir();
+    places.forEach(([cwd], i) => write(dir, { [`codex_session_start_0_171_0.${i + 1}.json`]: { session_id: "s", hook_event_name: "SessionStart", cwd } }));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code, r.stderr).toBe(0);
+    places.forEach(([cwd, cleared], i) => expect(JSON.parse(readFileSync(path.join(out, `codex_session_start_0_171_0.${i + 1}.json`), "utf8")).cwd, cwd).toBe(cleared));
+    expect(JSON.stringify(r.json) + r.stderr).not.toContain(user);
+  });
+
   it("a Claude project slug of an owner with letters beyond ASCII or a space loses the whole owner, with or without a home beside it", () => {
     // Claude writes each character but an ASCII letter or digit of the folder as a dash.
     const slug = (folder: string): string => folder.replace(/[^A-Za-z0-9]/g, "-");

@@ -25,6 +25,20 @@ function repo(): string {
   return root;
 }
 
+/** A repository whose origin has its first commit, and a commit on top, made with --no-verify, holding a raw capture. */
+function sneakedPastOrigin(): { root: string; remote: string; clean: string } {
+  const root = repo();
+  const remote = tempDir("clear-remote-");
+  execFileSync("git", ["init", "-q", "--bare"], { cwd: remote });
+  g(root, "remote", "add", "origin", remote);
+  expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+  const clean = g(root, "rev-parse", "HEAD").out.trim();
+  g(root, "add", "-f", "captures-inbox/claude-code_session_end_2.1.261.1.json");
+  expect(g(root, "commit", "-qm", "sneaky", "--no-verify").code).toBe(0);
+  return { root, remote, clean };
+}
+
+
 function cleared(root: string, acceptWith: string | null): void {
   expect(clear(["run"], { cwd: root }).code).toBe(0);
   const file = path.join(root, "CLEARANCE.md");
@@ -298,14 +312,7 @@ describe("the gate, through installed hooks", () => {
   });
 
   it("refuses to push again a commit a forced push took out of the destination, while the remote-tracking refs still say it has it", () => {
-    const root = repo();
-    const remote = tempDir("clear-remote-");
-    execFileSync("git", ["init", "-q", "--bare"], { cwd: remote });
-    g(root, "remote", "add", "origin", remote);
-    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
-    const clean = g(root, "rev-parse", "HEAD").out.trim();
-    g(root, "add", "-f", "captures-inbox/claude-code_session_end_2.1.261.1.json");
-    expect(g(root, "commit", "-qm", "sneaky", "--no-verify").code).toBe(0);
+    const { root, remote, clean } = sneakedPastOrigin();
     expect(g(root, "push", "-q", "--no-verify", "origin", "main").code).toBe(0);
     // Someone takes the capture out of the destination by a forced push; this clone's origin/main still names it.
     g(remote, "update-ref", "refs/heads/main", clean);
@@ -333,14 +340,7 @@ describe("the gate, through installed hooks", () => {
   });
 
   it("a refused push of one commit says it checked 1 commit", () => {
-    const root = repo();
-    const remote = tempDir("clear-remote-");
-    execFileSync("git", ["init", "-q", "--bare"], { cwd: remote });
-    g(root, "remote", "add", "origin", remote);
-    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
-    const clean = g(root, "rev-parse", "HEAD").out.trim();
-    g(root, "add", "-f", "captures-inbox/claude-code_session_end_2.1.261.1.json");
-    expect(g(root, "commit", "-qm", "sneaky", "--no-verify").code).toBe(0);
+    const { root, remote, clean } = sneakedPastOrigin();
     const tip = g(root, "rev-parse", "HEAD").out.trim();
     const r = spawnSync(process.execPath, [CLI, "gate", "pre-push", "origin", remote], { cwd: root, input: `refs/heads/main ${tip} refs/heads/main ${clean}\n`, encoding: "utf8" });
     expect(r.status, r.stderr).toBe(1);
@@ -348,14 +348,7 @@ describe("the gate, through installed hooks", () => {
   });
 
   it("under the pre-commit framework, which keeps git's ref lines, a forced push that took a commit out is seen from PRE_COMMIT_FROM_REF, and that commit is refused again", () => {
-    const root = repo();
-    const remote = tempDir("clear-remote-");
-    execFileSync("git", ["init", "-q", "--bare"], { cwd: remote });
-    g(root, "remote", "add", "origin", remote);
-    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
-    const clean = g(root, "rev-parse", "HEAD").out.trim();
-    g(root, "add", "-f", "captures-inbox/claude-code_session_end_2.1.261.1.json");
-    expect(g(root, "commit", "-qm", "sneaky", "--no-verify").code).toBe(0);
+    const { root, remote, clean } = sneakedPastOrigin();
     expect(g(root, "push", "-q", "--no-verify", "origin", "main").code).toBe(0);
     const tip = g(root, "rev-parse", "HEAD").out.trim();
     const hook = (from: string): ReturnType<typeof spawnSync> => spawnSync(process.execPath, [CLI, "gate", "pre-push"], {

@@ -206,15 +206,21 @@ const git = (cwd: string, ...args: string[]): { code: number; out: string } => {
   return { code: r.status ?? -1, out: r.stdout + r.stderr };
 };
 
-/** A repository with the hooks installed and a sitting of `count` captures, each of its own host version, cleared by clear run. */
-function clearedRepo(count: number): string {
-  const root = tempDir("clear-output-gate-");
+/** A repository whose one commit holds a README. */
+function gitRepo(prefix: string, message: string): string {
+  const root = tempDir(prefix);
   execFileSync("git", ["init", "-q", "-b", "main"], { cwd: root });
   git(root, "config", "user.email", "t@example.invalid");
   git(root, "config", "user.name", "t");
   writeFileSync(path.join(root, "README.md"), "x\n");
   git(root, "add", "README.md");
-  git(root, "commit", "-qm", "init");
+  git(root, "commit", "-qm", message);
+  return root;
+}
+
+/** A repository with the hooks installed and a sitting of `count` captures, each of its own host version, cleared by clear run. */
+function clearedRepo(count: number): string {
+  const root = gitRepo("clear-output-gate-", "init");
   expect(clear(["hooks", "install"], { cwd: root }).code).toBe(0);
   makeRealisticSitting(path.join(root, "captures-inbox"), count, 3, { distinct: true, maxBytes: 1500 });
   const run = clear(["run"], { cwd: root });
@@ -356,13 +362,7 @@ describe("the progress line on a terminal", () => {
 
 describe("a repository's file named after a key or a home", () => {
   it("is printed by the gate and verify with the key starred, short, verbose and --json, at commit, at push and for a range", () => {
-    const root = tempDir("clear-output-named-");
-    execFileSync("git", ["init", "-q", "-b", "main"], { cwd: root });
-    git(root, "config", "user.email", "t@example.invalid");
-    git(root, "config", "user.name", "t");
-    writeFileSync(path.join(root, "README.md"), "x\n");
-    git(root, "add", "README.md");
-    git(root, "commit", "-qm", "base");
+    const root = gitRepo("clear-output-named-", "base");
     const key = join(["AKIA", "Z7VRSQ5T", "EXNWL3KH"]);
     mkdirSync(path.join(root, "fixtures", "claude-code", "2.1.261"), { recursive: true });
     writeFileSync(path.join(root, "fixtures", "claude-code", "2.1.261", `${key}.json`), "{}\n");

@@ -152,9 +152,14 @@ function layoutOrDefault(root: string, commit: string): RepoLayout {
   }
 }
 
+/** The commit a ref names, or null where it names none (HEAD before the first commit, a ref not fetched). */
+function commitAt(root: string, ref: string): string | null {
+  return gitMaybe(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], root)?.toString("utf8").trim() || null;
+}
+
 /** The commit HEAD names, or null before the first commit. */
 export function headCommit(root: string): string | null {
-  return gitMaybe(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], root)?.toString("utf8").trim() || null;
+  return commitAt(root, "HEAD");
 }
 
 /** The parents a commit object names. */
@@ -265,9 +270,12 @@ function hasCommit(root: string, sha: string): boolean {
   return gitMaybe(["cat-file", "-e", `${sha}^{commit}`], root) !== null;
 }
 
+/** A fetch refspec's two sides: a ref of the remote (one "*" at most) and where the fetch writes it. */
+type Refspec = { source: string; destination: string };
+
 /** Each configured remote's fetch refspecs, as their source and destination sides, by remote name. */
-function fetchRefspecs(root: string): Map<string, { source: string; destination: string }[]> {
-  const out = new Map<string, { source: string; destination: string }[]>();
+function fetchRefspecs(root: string): Map<string, Refspec[]> {
+  const out = new Map<string, Refspec[]>();
   const listed = gitMaybe(["config", "-z", "--get-regexp", "^remote\\..*\\.fetch$"], root)?.toString("utf8") ?? "";
   for (const entry of listed.split("\0").filter(Boolean)) {
     const nl = entry.indexOf("\n");
@@ -282,7 +290,7 @@ function fetchRefspecs(root: string): Map<string, { source: string; destination:
 }
 
 /** The remote-tracking ref a remote's fetch writes a ref of the remote into ("refs/heads/main" to "refs/remotes/origin/main"), if one does. */
-function trackingRefOf(specs: { source: string; destination: string }[], remoteRef: string): string | undefined {
+function trackingRefOf(specs: Refspec[], remoteRef: string): string | undefined {
   for (const { source, destination } of specs) {
     const star = source.indexOf("*");
     // The matched part is put in as it stands: a ref's name may hold "$&" or "$'", which a replacement string would read.
@@ -296,13 +304,13 @@ function trackingRefOf(specs: { source: string; destination: string }[], remoteR
  * the destination, and where its tracking ref says another, the destination has moved since the
  * last fetch (a commit taken out by a forced push among what it moved from), so none of them tells what it has.
  */
-function trackingIsStale(root: string, specs: { source: string; destination: string }[], lines: string[][]): boolean {
+function trackingIsStale(root: string, specs: Refspec[], lines: string[][]): boolean {
   return lines.some(([, , remoteRef, remoteSha]) => {
     const tracking = remoteRef === undefined ? undefined : trackingRefOf(specs, remoteRef);
     if (tracking === undefined || remoteSha === undefined) return false;
-    const at = gitMaybe(["rev-parse", "--verify", "-q", `${tracking}^{commit}`], root)?.toString("utf8").trim();
+    const at = commitAt(root, tracking);
     // No tracking ref for a branch the destination has, or one at another commit: the refs are older than the destination.
-    return ZERO.test(remoteSha) ? at !== undefined : at !== remoteSha;
+    return ZERO.test(remoteSha) ? at !== null : at !== remoteSha;
   });
 }
 
@@ -320,7 +328,7 @@ function writes(destination: string, ref: string): boolean {
  * Nothing where it pushes elsewhere than it fetches from (a pushurl, a pushInsteadOf): those refs
  * tell what the fetch URL has, not the destination.
  */
-function remoteHas(root: string, remote: string | undefined, refspecs: Map<string, { source: string; destination: string }[]>): string[] {
+function remoteHas(root: string, remote: string | undefined, refspecs: Map<string, Refspec[]>): string[] {
   if (remote === undefined || remote === "" || gitMaybe(["config", "--get", `remote.${remote}.url`], root) === null) return [];
   const urls = (push: boolean): string | undefined => gitMaybe(["remote", "get-url", ...(push ? ["--push"] : []), "--all", "--", remote], root)?.toString("utf8");
   const fetched = urls(false);
@@ -408,12 +416,12 @@ function refLines(stdin: string): string[][] {
  * destination's value of the pushed branch where this repository has it, so a tracking ref that
  * says another is older than the destination, as with a ref line.
  */
-function preCommitTrackingIsStale(root: string, specs: { source: string; destination: string }[], env: NodeJS.ProcessEnv): boolean {
+function preCommitTrackingIsStale(root: string, specs: Refspec[], env: NodeJS.ProcessEnv): boolean {
   const branch = env.PRE_COMMIT_REMOTE_BRANCH;
   const tracking = branch ? trackingRefOf(specs, branch) : undefined;
   if (tracking === undefined) return false;
-  const at = gitMaybe(["rev-parse", "--verify", "-q", `${tracking}^{commit}`], root)?.toString("utf8").trim();
-  return at !== undefined && at !== env.PRE_COMMIT_FROM_REF;
+  const at = commitAt(root, tracking);
+  return at !== null && at !== env.PRE_COMMIT_FROM_REF;
 }
 
 function pushedCommits(root: string, push: PushInput): { commits: string[]; how: string; objects: { ref: string; sha: string }[] } {
@@ -438,7 +446,7 @@ function pushedCommits(root: string, push: PushInput): { commits: string[]; how:
   // The pre-commit framework names one pushed ref of the push (the first with commits to send): the others are among the local ones.
   const to = push.env.PRE_COMMIT_TO_REF;
   if (to) add(to, push.env.PRE_COMMIT_FROM_REF);
-  const head = gitMaybe(["rev-parse", "-q", "--verify", "HEAD^{commit}"], root) === null ? [] : ["HEAD"];
+  const head = headCommit(root) === null ? [] : ["HEAD"];
   for (const c of revList(["--branches", "--tags", ...head, ...(known.length > 0 ? ["--not", ...known] : [])], root)) wanted.add(c);
   const every = `every local branch and tag ${known.length > 0 ? `that ${remote} does not have` : stale ? `(${remote}'s tracking refs are older than it)` : "(no remote named to compare with)"}`;
   const how = to ? `PRE_COMMIT_FROM_REF..PRE_COMMIT_TO_REF, and ${every}` : `no ref lines came on standard input, so ${every}`;

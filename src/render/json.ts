@@ -8,7 +8,8 @@ import type { Io } from "../types.js";
 // one control JSON.stringify writes as it is, the line break of its indentation, stands outside strings.
 const UNSHOWN = /(?!\n)[\p{C}\p{Zl}\p{Zp}]/gu;
 
-const escaped = (c: string): string => [...Array(c.length).keys()].map((i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`).join("");
+/** A character as JSON's \u escapes, one for each of its UTF-16 units (two for one above U+FFFF). */
+const escaped = (c: string): string => c.split("").map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
 
 /**
  * A value as JSON text whose every character shows itself: what would move a terminal or hide

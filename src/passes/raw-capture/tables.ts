@@ -115,10 +115,9 @@ function objectOf(members: [string[] | null, unknown][], at: number, into: Found
   into.push({ value, at });
 }
 
-/** The rows under a row of names, each an object, and where they end; a Markdown table's `---` row passed over. */
-function underNames(rows: Row[], i: number, sep: number, into: Found[]): number {
+/** The rows under a row of names (row `i`, its `names`), each an object, and where they end; a Markdown table's `---` row passed over. */
+function underNames(rows: Row[], i: number, names: (string[] | null)[], sep: number, into: Found[]): number {
   const header = rows[i] as Row;
-  const names = namesOf(header.cells) as (string[] | null)[];
   let j = i + 1;
   if (sep === BAR && rows[j]?.cells.every((c) => RULE_CELL.test(c.trim()))) j++;
   for (; j < rows.length && (rows[j] as Row).cells.length === names.length; j++) {
@@ -146,7 +145,10 @@ export function tableObjects(text: string): Found[] {
   for (const sep of SEPARATORS) {
     if (!text.includes(String.fromCharCode(sep))) continue;
     const rows = rowsOf(text, sep);
-    for (let i = 0; i < rows.length; ) i = namesOf((rows[i] as Row).cells) === null ? i + 1 : Math.max(i + 1, underNames(rows, i, sep, out));
+    for (let i = 0; i < rows.length; ) {
+      const names = namesOf((rows[i] as Row).cells);
+      i = names === null ? i + 1 : Math.max(i + 1, underNames(rows, i, names, sep, out));
+    }
     // A Markdown table of two columns is as often a list of members and what each means: only data separators turn a table on its side.
     if (sep !== BAR) for (let i = 0; i < rows.length; ) i = Math.max(i + 1, sideways(rows, i, out));
   }

@@ -154,10 +154,8 @@ function mountShape(prefix: string): ((segment: string) => boolean)[] {
 }
 
 
-const NAME_SEGMENT = String.raw`(?:(?!${ONE_SEP})[^\/\\"\n])+?`;
-
 function rootSource(root: string, sep: string, groups: string): string {
-  const parts = root.split(/(\{drive\}|\{digits\}|\{names\}|\{name\}|\{group\}|\/)/).filter(Boolean);
+  const parts = root.split(/(\{drive\}|\{digits\}|\{name\}|\{group\}|\/)/).filter(Boolean);
   const body = parts
     .map((part, i) => {
       // A root's leading separators are one each ("//" is two): a run of them before it is read
@@ -167,9 +165,7 @@ function rootSource(root: string, sep: string, groups: string): string {
       if (part === "{drive}") return "[A-Za-z]";
       if (part === "{digits}") return "[0-9]{1,3}";
       // A name holds no separator, however spelt: one that could would meet the next in every way of cutting them.
-      if (part === "{name}") return NAME_SEGMENT;
-      // Segments the separators between hold no part of, so a run of them is cut one way only.
-      if (part === "{names}") return `${NAME_SEGMENT}(?:${sep}${NAME_SEGMENT})*?`;
+      if (part === "{name}") return String.raw`(?:(?!${ONE_SEP})[^\/\\"\n])+?`;
       if (part === "{group}") return groups;
       return eitherCase(escapeRegex(part));
     });

@@ -524,15 +524,19 @@ describe("homes by position, end to end", () => {
     expect(JSON.parse(readFileSync(path.join(out, "codex_session_start_0_171_0.20.json"), "utf8")).transcript_path).toBe("/tmp/claude/-run-media-user-Data-proj/s.jsonl");
   });
 
-  it("a home seen through a process's root, a container's or a snapshot's, an XP profile under a mounted drive, a Users folder deep in a share loses its owner; a process's cwd, a web address and a project's own folders keep theirs", () => {
+  it("a root spanning folders never swallows a home that stands inside what it spans: both owners are read", () => {
+    const name = ["bo", "-kr", "aw"].join("");
+    const text = `"\\/\t\u{1F600}a-_\u0001 .\\\u{1F600} see /home/${name}/a and then F:\\Users\\${name}   Z\u4e2d \u00df0\\\u4e2d/`;
+    expect(grammar.realOwners(text).map((o) => o.owner)).toEqual([name, `${name}   Z\u4e2d \u00df0`]);
+  });
+
+  it("a home seen through a process's root, a container's or a snapshot's, an XP profile under a mounted drive loses its owner; a process's cwd, a web address and a project's own folders keep theirs", () => {
     const places = [
       [`/proc/1234/root/home/${user}/x`, "/proc/1234/root/home/user/x"],
       [`/proc/self/root/home/${user}/x`, "/proc/self/root/home/user/x"],
       [`/mnt/c/Documents and Settings/${user}/x`, "/mnt/c/Documents and Settings/user/x"],
       [`/c/Documents and Settings/${user}/x`, "/c/Documents and Settings/user/x"],
       [`/cygdrive/c/Documents and Settings/${user}/x`, "/cygdrive/c/Documents and Settings/user/x"],
-      [`\\\\nas\\data\\Users\\${user}\\x`, "\\\\nas\\data\\Users\\user\\x"],
-      [`//nas/data/Users/${user}/x`, "//nas/data/Users/user/x"],
       [`/var/lib/containers/storage/overlay/3f2a/merged/home/${user}/x`, "/var/lib/containers/storage/overlay/3f2a/merged/home/user/x"],
       [`\\\\?\\GLOBALROOT\\Device\\HarddiskVolumeShadowCopy3\\Users\\${user}\\x`, "\\\\?\\GLOBALROOT\\Device\\HarddiskVolumeShadowCopy3\\Users\\user\\x"],
       ["/mnt/c/Documents and Settings/All Users/x", "/mnt/c/Documents and Settings/All Users/x"],

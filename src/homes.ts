@@ -803,6 +803,13 @@ class LineWindow {
 /** How many patterns of some of the roots one search compiles at most. */
 const MAX_ROOT_PATTERNS = 16;
 
+/**
+ * How many alternatives one compiled pattern joins. V8 finds where a few alternatives may start
+ * without trying them; past about a dozen it tries each at every place, and a line of 100 KB with
+ * a home in it took a quarter of a second where patterns of eight each take a millisecond.
+ */
+const ALTERNATIVES_PER_PATTERN = 8;
+
 /** One root's (or slug's) pattern, named where it is a root's, and the word it spells. */
 interface Alternative {
   source: string;
@@ -810,20 +817,65 @@ interface Alternative {
 }
 
 /**
- * The roots (or the slugs) as one pattern of alternatives in their order, compiled for a line with
- * only those whose word the line holds. A root's match spells its word and stands in one line, so a
- * root left out finds nothing in that line: the first match, and the alternative it takes, are those
- * of every root together. Compiling costs as the pattern's size does, and a sitting's lines name
- * one or two kinds of root ("home", "Users"): only theirs are compiled. Rules with many words of
- * roots could meet many sets of them; past a few, a line is searched with every root's pattern.
+ * Alternatives in their order, searched as the one alternation of them all would be, in patterns
+ * of a few each: the leftmost match of any, and of those starting at one place the first
+ * pattern's, whose first alternative matching there is the alternation's. Each pattern's next
+ * match is remembered while a search moves forward through a line, so each reads the line once.
+ */
+class Alternation {
+  readonly #patterns: RegExp[] = [];
+  #line: string | null = null;
+  /** Per pattern: where its last search started, and what it found there or after (null: nothing); undefined: search again. */
+  readonly #from: number[];
+  readonly #found: (RegExpExecArray | null | undefined)[];
+
+  constructor(sources: readonly string[], flags: string) {
+    for (let i = 0; i < sources.length; i += ALTERNATIVES_PER_PATTERN) {
+      this.#patterns.push(new RegExp(sources.slice(i, i + ALTERNATIVES_PER_PATTERN).join("|"), flags));
+    }
+    this.#from = this.#patterns.map(() => 0);
+    this.#found = this.#patterns.map(() => undefined);
+  }
+
+  /** The first match in `line` at `from` or after it; the caller may change it, as it is never handed out twice. */
+  exec(line: string, from: number): RegExpExecArray | null {
+    if (line !== this.#line) {
+      this.#line = line;
+      this.#found.fill(undefined);
+    }
+    let best: RegExpExecArray | null = null;
+    let bestOf = -1;
+    this.#patterns.forEach((re, k) => {
+      let m = this.#found[k];
+      // A match found from an earlier place is the first from this one too, as long as it is not behind it.
+      if (m === undefined || from < (this.#from[k] as number) || (m !== null && m.index < from)) {
+        re.lastIndex = from;
+        m = re.exec(line);
+        this.#found[k] = m;
+        this.#from[k] = from;
+      }
+      if (m !== null && (best === null || m.index < best.index)) [best, bestOf] = [m, k];
+    });
+    if (bestOf >= 0) this.#found[bestOf] = undefined;
+    return best;
+  }
+}
+
+/**
+ * The roots (or the slugs) as one alternation in their order, compiled for a line with only those
+ * whose word the line holds. A root's match spells its word and stands in one line, so a root left
+ * out finds nothing in that line: the first match, and the alternative it takes, are those of
+ * every root together. Compiling costs as the patterns' size does, and a sitting's lines name one
+ * or two kinds of root ("home", "Users"): only theirs are compiled. Rules with many words of roots
+ * could meet many sets of them; past a few, a line is searched with every root's alternation.
  */
 class RootSearch {
   readonly #alternatives: readonly Alternative[];
   readonly #words: { word: string; test: RegExp }[];
-  readonly #compiled = new Map<string, RegExp | null>();
+  readonly #compiled = new Map<string, Alternation | null>();
   #line: string | null = null;
-  #pattern: RegExp | null = null;
-  #every: RegExp | null = null;
+  #search: Alternation | null = null;
+  #every: Alternation | null = null;
 
   constructor(
     alternatives: readonly Alternative[],
@@ -833,23 +885,23 @@ class RootSearch {
     this.#words = [...new Set(alternatives.map((a) => a.word))].map((word) => ({ word, test: new RegExp(word, "i") }));
   }
 
-  /** The pattern (global) of the alternatives whose word `line` holds; null where it holds none. */
-  forLine(line: string): RegExp | null {
-    if (line === this.#line) return this.#pattern;
+  /** The alternation of the alternatives whose word `line` holds; null where it holds none. */
+  forLine(line: string): Alternation | null {
+    if (line === this.#line) return this.#search;
     const held = new Set(this.#words.filter((w) => w.test.test(line)).map((w) => w.word));
     const key = this.#words.map((w) => (held.has(w.word) ? "1" : "0")).join("");
-    let pattern = this.#compiled.get(key);
-    if (pattern === undefined && this.#compiled.size < MAX_ROOT_PATTERNS) this.#compiled.set(key, (pattern = this.#patternOf(held)));
-    else if (pattern === undefined) pattern = held.size === 0 ? null : (this.#every ??= this.#patternOf(null));
+    let search = this.#compiled.get(key);
+    if (search === undefined && this.#compiled.size < MAX_ROOT_PATTERNS) this.#compiled.set(key, (search = this.#alternationOf(held)));
+    else if (search === undefined) search = held.size === 0 ? null : (this.#every ??= this.#alternationOf(null));
     this.#line = line;
-    this.#pattern = pattern;
-    return pattern;
+    this.#search = search;
+    return search;
   }
 
-  /** The pattern of the alternatives whose word is held (of all of them, for null); null for none. */
-  #patternOf(held: ReadonlySet<string> | null): RegExp | null {
+  /** The alternation of the alternatives whose word is held (of all of them, for null); null for none. */
+  #alternationOf(held: ReadonlySet<string> | null): Alternation | null {
     const sources = this.#alternatives.filter((a) => held === null || held.has(a.word)).map((a) => a.source);
-    return sources.length === 0 ? null : new RegExp(sources.join("|"), this.flags);
+    return sources.length === 0 ? null : new Alternation(sources, this.flags);
   }
 }
 
@@ -868,13 +920,12 @@ function nextRoot(ctx: WalkContext, lines: LineWindow, search: RootSearch, curso
     const word = ctx.rootWords.exec(text);
     if (word === null) return null;
     const line = lines.at(word.index);
-    const re = search.forLine(line.slice);
-    if (re !== null) {
-      re.lastIndex = Math.max(from, line.start) - line.start;
-      const m = re.exec(line.slice);
+    const alternation = search.forLine(line.slice);
+    if (alternation !== null) {
+      const m = alternation.exec(line.slice, Math.max(from, line.start) - line.start);
       if (m !== null) {
         m.index += line.start;
-        cursor.at = re.lastIndex + line.start;
+        cursor.at = m.index + m[0].length;
         return m;
       }
     }

@@ -31,6 +31,26 @@ function substituteCwds(cwds: string[]): { r: ReturnType<typeof clearJson>; dir:
 const rules = loadRules();
 const grammar = homeGrammar(rules.homes);
 
+describe("a line holding every kind of root", () => {
+  it("reads each home in it as that home is read alone: one search of many roots finds what each root finds, in order, and no root again inside a home found", () => {
+    // Every root's and slug's example in one line: the search meets every root's word there, the
+    // roots' patterns are searched side by side, and a root inside another's match (the .ecryptfs
+    // folder under /home) is passed over as it is when the example stands alone.
+    const pieces = [...rules.homes.roots, ...rules.homes.slugs].flatMap((r) => r.examples.map((e) => e.text));
+    for (const separator of ['", "', " | "]) {
+      const line = pieces.join(separator);
+      const alone: [number, number, boolean][] = [];
+      let at = 0;
+      for (const piece of pieces) {
+        for (const o of grammar.owners(piece)) alone.push([o.start + at, o.end + at, o.real]);
+        at += piece.length + separator.length;
+      }
+      expect(alone.length).toBeGreaterThan(pieces.length / 2);
+      expect(grammar.owners(line).map((o): [number, number, boolean] => [o.start, o.end, o.real]), separator).toEqual(alone);
+    }
+  });
+});
+
 describe("the anchor folders a host keeps in a home (rules/homes.json anchors)", () => {
   /** The names a SessionStart capture whose cwd is `text` teaches; `escaped` writes every "/" of it as \\u002f in the raw JSON. */
   const learned = (text: string, escaped = false): string[] => {

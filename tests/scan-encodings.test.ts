@@ -384,6 +384,42 @@ describe("clear scan finds a key a line end breaks", () => {
   });
 });
 
+describe("clear scan finds a key split over string literals that code joins", () => {
+  it("every shape the scan knows, split at its start, middle or end into literals joined by +, ., .., ||, &, a list's comma, or nothing (adjacent literals, a shell's \"a\"'b'), over a line end too", () => {
+    const rules = loadRules();
+    const values: string[] = [
+      ...rules.secrets.rules.filter((rule) => rule.target !== "raw").map((rule) => join(rule.match[0]!)),
+      ...Object.entries(rules.secrets.preset).filter(([id]) => !id.endsWith("gcp")).map(([, examples]) => join(examples.match[0]!)),
+    ].filter((value) => !/["'`\n]/.test(value));
+    const joins: ((a: string, b: string) => string)[] = [
+      (a, b) => `const token = "${a}" + "${b}";`,
+      (a, b) => `token = ('${a}'\n         '${b}')`,
+      (a, b) => `$token = '${a}' . '${b}';`,
+      (a, b) => `local token = "${a}" .. "${b}"`,
+      (a, b) => `SELECT '${a}' || '${b}';`,
+      (a, b) => `token = "${a}" & "${b}"`,
+      (a, b) => `token = ["${a}", "${b}"].join("")`,
+      (a, b) => `export TOKEN="${a}"'${b}'`,
+      (a, b) => `String token = \`${a}\` +\n    \`${b}\`;`,
+      (a, b) => `export TOKEN="${a}"\\\n"${b}"`,
+    ];
+    const dir = tempDir("clear-literals-");
+    const files: string[] = [];
+    values.forEach((value, i) => {
+      [3, Math.floor(value.length / 2), value.length - 3].forEach((at, k) => {
+        const file = `l${files.length}.json`;
+        const write = joins[(i + k) % joins.length] as (a: string, b: string) => string;
+        writeFileSync(path.join(dir, file), payloadOf(write(value.slice(0, at), value.slice(at))));
+        files.push(file);
+      });
+    });
+    const r = clearJson(["scan", dir, "--root", dir]);
+    const findings = r.json.findings as ScanFinding[];
+    expect(files.length).toBeGreaterThan(150);
+    expect(files.filter((file) => !findings.some((f) => f.file === file && f.pointer === "/tool_response/stdout"))).toEqual([]);
+  });
+});
+
 describe("clear scan finds a key written as UTF-16 under an encoding", () => {
   it("base64 or hex of UTF-16 in either byte order, with a byte order mark or none, and gzip of it", () => {
     const wide = (s: string, bigEndian: boolean, bom: boolean): Buffer => {

@@ -397,6 +397,27 @@ export function tokensJoined(r: Reading): Reading[] {
   return brokenTwice ? [...alternate, joined(() => true)] : alternate;
 }
 
+/**
+ * Where code joins string literals: a quote that closes one, what joins two (`+`, PHP's and Perl's
+ * `.`, Lua's `..`, SQL's `||`, VB's `&`, a list's `,` that `join` undoes, or nothing: C's and
+ * Python's adjacent literals, a shell's `"a"'b'`), blanks and line ends around it (a backslash
+ * before a line end, as a shell continues a line), and a quote that opens the next.
+ */
+const LITERALS_MEET = /["'`](?:[ \t\r\n]|\\(?=\r?\n))*(?:(?:\+|\.\.?|\|\||&|,)(?:[ \t\r\n]|\\(?=\r?\n))*)?["'`]/g;
+
+/** The reading with string literals that code joins written as one (`'gh' + 'p_…'`), a key split over them joined again; none where no two literals meet. */
+export function literalsJoined(r: Reading): Reading[] {
+  const out = new ReadingBuilder(r);
+  let from = 0;
+  for (const m of r.text.matchAll(LITERALS_MEET)) {
+    out.copy(from, m.index);
+    from = m.index + m[0].length;
+  }
+  if (from === 0) return [];
+  out.copy(from, r.text.length);
+  return [out.finish()];
+}
+
 /** A line of a dump of characters (od -c, hexdump -c): an offset, then cells four columns wide (blank ones too, so fewer than four spaces may end it: a run of spaces is read one way). */
 const CHAR_DUMP_LINE = /^[0-9a-fA-F]{7,8}((?: {4}| {3}[^ \n]| {2}\\[0abfnrtv]| [0-7]{3}| {2}\*\*)+) {0,3}$/gm;
 const CHAR_DUMP_HINT = /^[0-9a-fA-F]{7,8}(?: {3}[^ \n]| {2}\\[0abfnrtv]| [0-7]{3}){4}/m;

@@ -2,7 +2,7 @@ import { forEachByteRun } from "./byte-runs.js";
 import { numberLists } from "../byte-lists.js";
 import { compressedInsideReadings, numberListReadings, textReadings } from "./byte-text.js";
 import { pushAll } from "../collections.js";
-import { escapeReadings, mayShowNothing, tokensJoined } from "./char-escapes.js";
+import { escapeReadings, literalsJoined, mayShowNothing, tokensJoined } from "./char-escapes.js";
 import { lettersShown, spacedOut } from "./letters-shown.js";
 import type { Reading } from "./reading-builder.js";
 
@@ -102,9 +102,14 @@ function escapesUndone(r: Reading, budget: ReadingBudget, into: Reading[]): Read
   return found;
 }
 
-/** The reading with the line ends that break a token taken out (char-escapes.ts), given to `into` while the budget lasts: its text is read, its runs are read in the reading itself (byte-runs.ts joins wrapped base64). */
-function tokensJoinedRead(r: Reading, budget: ReadingBudget, into: Reading[]): void {
-  for (const reading of tokensJoined(r)) {
+/**
+ * Readings with pieces of a token joined again (char-escapes.ts: line ends that broke it taken
+ * out, string literals that code joins written as one), given to `into` while the budget lasts,
+ * marked as joined: their text is read for key shapes, their runs are read in the reading itself
+ * (byte-runs.ts joins wrapped base64).
+ */
+function joinedRead(readings: Reading[], budget: ReadingBudget, into: Reading[]): void {
+  for (const reading of readings) {
     if (!budget.spend(reading)) return;
     into.push(Object.assign(reading, { joined: true as const }));
   }
@@ -114,7 +119,7 @@ function tokensJoinedRead(r: Reading, budget: ReadingBudget, into: Reading[]): v
  * What a reading spells once each encoding in it is undone: each escape reading (percent, HTML
  * references, backslash escapes, quoted-printable), each encoded run in the reading or in them,
  * and one level more in what those runs decode to; and the reading with tokens a line end broke
- * joined again. The budget bounds the work; the caller says the string cannot be read whole once
+ * joined again, and with string literals that code joins written as one. The budget bounds the work; the caller says the string cannot be read whole once
  * it runs out.
  */
 export function encodedReadings(r: Reading, budget: ReadingBudget): Reading[] {
@@ -131,6 +136,7 @@ export function encodedReadings(r: Reading, budget: ReadingBudget): Reading[] {
     escapesUndone(d, budget, out);
   }
   // A key broken by a line end and something that shows nothing beside it is joined in the reading without the latter.
-  for (const source of mayShowNothing(r.text) ? [r, ...escaped] : [r]) tokensJoinedRead(source, budget, out);
+  for (const source of mayShowNothing(r.text) ? [r, ...escaped] : [r]) joinedRead(tokensJoined(source), budget, out);
+  for (const source of [r, ...escaped]) joinedRead(literalsJoined(source), budget, out);
   return out;
 }

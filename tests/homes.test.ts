@@ -1384,3 +1384,39 @@ describe("a text no two ways of reading can share", () => {
     expect(JSON.parse(readFileSync(path.join(out, "codex_session_start_0_171_0.1.json"), "utf8")).cwd).toBe(expected);
   });
 });
+
+describe("a control of ASCII at an owner's end (the scan's reading without what shows nothing)", () => {
+  // Learning and substitution end an owner at such a control; the scan's reading without it ran
+  // the placeholder into what followed ("/home/user a"), an owner it then refused (a generated
+  // property case, seed 1225552950). A backspace one level of escapes too far ("C:\Users\<owner>\bin"
+  // read as "<owner><BS>in") is one.
+  const name = ["an", "nika"].join("");
+  const cases: [string, string][] = [
+    [`/home/${name} \u0001a`, "/home/user \u0001a"],
+    [`/home/${name}\u0001b`, "/home/user\u0001b"],
+    [`/home/${name}\u007fb`, "/home/user\u007fb"],
+    [`/home/${name} \u0000b`, "/home/user \u0000b"],
+    [`C:\\Users\\${name}\\bin`, "C:\\Users\\user\\bin"],
+    [`C:\\Users\\${name}\\foo`, "C:\\Users\\user\\foo"],
+    [`see /home/${name}/a and then H:\\Users\\${name} \u2028\u0001\u00e9 \ud83d\ude00_\u4e2dZa\\a\u0001\u00df_\\`, `see /home/user/a and then H:\\Users\\user \u2028\u0001\u00e9 \ud83d\ude00_\u4e2dZa\\a\u0001\u00df_\\`],
+  ];
+
+  it("is where substitute ends it too: the file is cleared, and a second pass finds nothing in it", () => {
+    const { r, out, cleared } = substituteCwds(cases.map(([cwd]) => cwd));
+    expect(r.json.findings).toEqual([]);
+    expect(r.code).toBe(0);
+    expect(cleared).toEqual(cases.map(([, want]) => want));
+    const again = clearJson(["substitute", out, "--out", path.join(tempDir(), "again")]);
+    expect(again.json.findings).toEqual([]);
+  });
+
+  it("hiding an owner, or standing in a root, still refuses the file: no reading ends an owner there", () => {
+    for (const cwd of [`/home/\u0001${name}`, `/ho\u0001me/${name}`, `C:\\Users\\\u0001${name}`]) {
+      const dir = tempDir();
+      writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd }));
+      const r = clearJson(["substitute", dir, "--out", path.join(tempDir(), "out")]);
+      expect(r.code, cwd).toBe(1);
+      expect(findingsOf(r, "secret-found").map((f) => [f.pointer, f.message]), cwd).toEqual([["/cwd", expect.stringContaining("clear/home-owner")]]);
+    }
+  });
+});

@@ -281,9 +281,14 @@ const SHOWS_NOTHING_G = new RegExp(`${TERMINAL.source}|${SHOWS_NOTHING_CLASS}`, 
 /** Whether a text holds a character that shows nothing (or a character reference, which may spell one). */
 export const mayShowNothing = (text: string): boolean => SHOWS_NOTHING.test(text) || text.includes("&");
 
+/** The controls of ASCII among them: a home's grammar ends an owner at one (home-shown.ts). */
+const ASCII_CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
+
 /** The reading without the characters that show nothing; null where it holds none. */
 function invisiblesOut(r: Reading): Reading | null {
-  return SHOWS_NOTHING.test(r.text) ? takenOut(r, SHOWS_NOTHING_G) : null;
+  const out = SHOWS_NOTHING.test(r.text) ? takenOut(r, SHOWS_NOTHING_G) : null;
+  if (out !== null && ASCII_CONTROL.test(r.text)) out.controlsOutOf = r;
+  return out;
 }
 
 /** The width a terminal or a tool wraps lines at, fewest: a shorter line ending is the text's own. */

@@ -87,7 +87,10 @@ export function numberListsRead(r: Reading, budget: ReadingBudget, into: Reading
 /** A reading in the ASCII its letters show as, and that (or the reading itself) with a key spelt out written together. */
 function shownReadings(r: Reading): Reading[] {
   const shown = lettersShown(r);
-  return [shown, spacedOut(shown ?? r)].filter((x): x is Reading => x !== null);
+  const out = [shown, spacedOut(shown ?? r)].filter((x): x is Reading => x !== null);
+  // Read from a reading whose controls were taken out, they were taken out of these too.
+  if (r.controlsOutOf !== undefined) for (const x of out) x.controlsOutOf = r.controlsOutOf;
+  return out;
 }
 
 /** Each escape reading of a reading, and each of those and the reading itself in the ASCII its letters show as and with a key spelt out written together, given to `into` while the budget lasts. */

@@ -1,5 +1,6 @@
 import type { SecretLintRuleCreator } from "@secretlint/types";
-import { spellsName, type HomeGrammar } from "../homes.js";
+import { spellsName, type HomeGrammar, type OwnerSpan } from "../homes.js";
+import type { Reading } from "./reading-builder.js";
 import { readingsOf } from "./readings.js";
 
 // Substitution's final check as a scan rule: a home whose owner is not the placeholder, or a known
@@ -26,7 +27,7 @@ export function homeOwnerRule(grammar: HomeGrammar, names: RegExp | null, struct
               if (/^x*$/.test(r.text)) continue;
               if (grammar.mayHold(r.text)) {
                 // As in the final check: a home after a tilde counts in a member name, where no substitution reads it.
-                for (const o of grammar.realOwners(r.text)) if (s.isKey || !o.tilde) report([r.rawAt(o.start), r.rawAt(o.end)]);
+                for (const o of grammar.realOwners(r.text)) if ((s.isKey || !o.tilde) && !endedAtControl(grammar, r, o)) report([r.rawAt(o.start), r.rawAt(o.end)]);
               }
               const written = everyName !== null && names !== null && names.test(r.text);
               if (everyName && written) {
@@ -39,6 +40,20 @@ export function homeOwnerRule(grammar: HomeGrammar, names: RegExp | null, struct
       };
     },
   };
+}
+
+/**
+ * Whether an owner read once controls of ASCII were taken out starts where the reading they were
+ * taken from reads an owner: the grammar, as learning and substitution do, ends that owner at the
+ * control ("/home/<placeholder> \x01a", a backspace one level of escapes too far in
+ * "C:\\Users\\<placeholder>\\bin"), and the reading with it is read. An owner the controls hid
+ * ("/home/\x01<owner>") is still one.
+ */
+function endedAtControl(grammar: HomeGrammar, r: Reading, o: OwnerSpan): boolean {
+  const source = r.controlsOutOf;
+  if (source === undefined) return false;
+  const at = r.rawAt(o.start);
+  return grammar.owners(source.text).some((k) => source.rawAt(k.start) === at);
 }
 
 /**

@@ -12,6 +12,11 @@ export interface Reading {
   rawAt(i: number): number;
   /** Line ends taken out to join a token they broke (char-escapes.ts): read for a key's shape only, since it also joins words a line end kept apart. */
   joined?: true;
+  /**
+   * Controls of ASCII taken out (char-escapes.ts): the reading they were taken from. A home's grammar
+   * reads such a control as the end of an owner, as learning and substitution do.
+   */
+  controlsOutOf?: Reading;
 }
 
 

@@ -29,6 +29,36 @@ function utf32(text: string, bigEndian: boolean, bom: boolean): Buffer {
 
 const base64Times = (text: string, times: number): string => (times === 0 ? text : base64Times(Buffer.from(text).toString("base64"), times - 1));
 
+/** Bytes in base32 as RFC 4648 writes them: upper case, padded with '=' to whole groups of eight. */
+function base32(bytes: Buffer): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let bits = "";
+  for (const b of bytes) bits += b.toString(2).padStart(8, "0");
+  const digits = (bits.match(/.{1,5}/g) ?? []).map((d) => alphabet[Number.parseInt(d.padEnd(5, "0"), 2)]).join("");
+  return digits.padEnd(Math.ceil(digits.length / 8) * 8, "=");
+}
+/** Bytes in Ascii85, four to five digits, the last group cut short and `z` for four zero bytes, as Python's a85encode writes them. */
+function ascii85(bytes: Buffer): string {
+  const alphabet = Array.from({ length: 85 }, (_, i) => String.fromCharCode(0x21 + i)).join("");
+  let out = "";
+  for (let at = 0; at < bytes.length; at += 4) {
+    const group = Buffer.alloc(4);
+    bytes.copy(group, 0, at, at + 4);
+    const n = Math.min(4, bytes.length - at);
+    let value = group.readUInt32BE(0);
+    if (value === 0 && n === 4) {
+      out += "z";
+      continue;
+    }
+    const digits: string[] = [];
+    for (let i = 0; i < 5; i++, value = Math.floor(value / 85)) digits.unshift(alphabet[value % 85] as string);
+    out += digits.slice(0, n + 1).join("");
+  }
+  return out;
+}
+const rot13 = (text: string): string => text.replace(/[A-Za-z]/g, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c <= "Z" ? 65 : 97)));
+const reversed = (text: string): string => [...text].reverse().join("");
+
 /** A flat payload as block YAML, its values unquoted. */
 const yamlOf = (json: string): string => `${Object.entries(JSON.parse(json) as Record<string, unknown>).map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`).join("\n")}\n`;
 
@@ -455,6 +485,20 @@ const CLASSES: Record<string, Record<string, Writer>> = {
     "a query string after a URL": (p) => `GET https://example.com/hook?${new URLSearchParams(flattened(p).map(([k, x]) => [k, String(x)])).toString()}\n`,
     "an .env file, one pair a line": (p) => `${flattened(p).map(([k, x]) => `${k}=${logfmtValue(x)}`).join("\n")}\n`,
   },
+  "base32, Ascii85, rot13 and reversed": {
+    "base32 in a text file": (p) => `payload: ${base32(Buffer.from(JSON.stringify(p)))}\n`,
+    "base32 in lower case, unpadded": (p) => `payload = "${base32(Buffer.from(JSON.stringify(p))).toLowerCase().replace(/=+$/, "")}"\n`,
+    "base32 wrapped at 76 columns (base32(1))": (p) => `${(base32(Buffer.from(pretty(p))).match(/.{1,76}/g) as string[]).join("\n")}\n`,
+    "base32 of a gzip stream": (p) => base32(gzipSync(Buffer.from(JSON.stringify(p)))),
+    "Ascii85 between <~ and ~>, wrapped (a85encode(adobe=True, wrapcol=75))": (p) => `${(`<~${ascii85(Buffer.from(pretty(p)))}~>`.match(/.{1,75}/g) as string[]).join("\n")}\n`,
+    "rot13": (p) => rot13(JSON.stringify(p)),
+    "rot13, pretty-printed, after a line of prose": (p) => `Decoded with rot13:\n${rot13(pretty(p))}\n`,
+    "reversed": (p) => reversed(JSON.stringify(p)),
+    "reversed, pretty-printed": (p) => reversed(`${pretty(p)}\n`),
+    "each line reversed (rev)": (p) => `${pretty(p).split("\n").map(reversed).join("\n")}\n`,
+    "YAML reversed": (p) => reversed(`${yamlBlock(p)}\n`),
+    "base64 of rot13": (p) => Buffer.from(rot13(JSON.stringify(p))).toString("base64"),
+  },
   "Python reprs, URL-encoding and base64": {
     "a Python repr": (p) => literal(p, { key: py, str: py, words: ["True", "False", "None"] }).replace(/\n\s*/g, " "),
     "a Python 2 repr (u'' strings)": (p) => literal(p, { key: (k) => `u${py(k)}`, str: (v) => `u${py(v)}`, words: ["True", "False", "None"] }),
@@ -581,6 +625,14 @@ describe("raw captures written in other forms", () => {
     "hook settings": pretty({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "x" }] }] } }),
     "a jq filter and a shell script": "select(.hook_event_name == \"Stop\") | {session_id, cwd}\nevent=$(jq -r .hook_event_name)\nhook_event_name=\"${1:-Stop}\"\n",
     "hex that holds no payload": `${["sha256", "sha512"].map((h) => `${h}: ${Buffer.alloc(h === "sha256" ? 32 : 64, 0xab).toString("hex")}`).join("\n")}\ncolors = [0xff00ff, 0x00ff00, 0x0000ff, 0xababab, 0x123456, 0x654321, 0xdeadbe, 0xefefef, 0x010101, 0x020202]\n${xxd(Buffer.from("The hook_event_name member names the event; session_id names the session.\n"))}${hexdumpC(Buffer.from(Array.from({ length: 64 }, (_, i) => (i * 37) % 256)))}`,
+    "base32, Ascii85, rot13 and reversal that hold no payload": [
+      `otpauth://totp/x?secret=${base32(Buffer.from("12345678901234567890"))}`,
+      `onion: ${"pg6mmjiyjmcrsslvykfwnntlaru7p5svn6y2ymmju6nubxndf4pscryd"}.onion`,
+      `<~${ascii85(Buffer.from("plain notes, no payload here, hook_event_name is a member"))}~>`,
+      rot13("The hook_event_name member names the event; session_id and cwd say where. {\"hook_event_name\": <event>}"),
+      reversed("The hook_event_name member names the event; session_id and cwd say where."),
+      "GIT binary patch\nliteral 32\nncmZ?wcUI6;uv5^@&o9X+&dAR#)=^L?$w{rZQ7A~wOfJbR&x<c2Y1aULP\n\nliteral 0\nHcmV?d00001\n",
+    ].join("\n"),
     "base64 and escapes that hold no payload": `sha512-${Buffer.from("x".repeat(64)).toString("base64")} &quot;hook_event_name&quot; is a member; {\\"hook_event_name\\": <event>} %7Bnot%20json%7D\n`,
   };
 
@@ -599,9 +651,11 @@ describe("raw captures written in other forms", () => {
     expect(payloadIn(readFileSync(path.join(PROJECT_ROOT, "src/capture/dry-run.ts")), check)).toMatchObject({ form: "a JavaScript, JSON5 or Python literal" });
   });
 
-  it("a run of base64 or hex characters megabytes long is read to its end, not a crash", () => {
+  it("a run of base64, base32, Ascii85 or hex characters megabytes long is read to its end, not a crash", () => {
     expect(payloadIn(Buffer.from(`data: ${"aB".repeat(5_000_000)}\n`), check)).toBeNull();
     expect(payloadIn(Buffer.from(`${"5a".repeat(5_000_000)}\n`), check)).toBeNull();
+    expect(payloadIn(Buffer.from(`${"AB2".repeat(3_000_000)} ${"ab2".repeat(3_000_000)}\n`), check)).toBeNull();
+    expect(payloadIn(Buffer.from(`${"<~ab".repeat(2_000_000)}~>\n`), check)).toBeNull();
     const payload = Buffer.from(JSON.stringify(PAYLOADS["a Codex Stop"]));
     expect(payloadIn(Buffer.from(`${"aB".repeat(5_000_000)} ${payload.toString("base64")}\n`), check)).toMatchObject({ form: "base64" });
   });

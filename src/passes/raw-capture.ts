@@ -5,7 +5,8 @@ import type { HarnessCatalogue, PayloadRules } from "../types.js";
 import { CannotRead, decodedReadings, escapesUndone, numbersText, openings, type Reading } from "./raw-capture/decodings.js";
 import { literalObjects } from "./raw-capture/literal.js";
 import { embeddedStarts, gzipMembers, inflated, isZip, kindOf, localEntry, MAX_EMBEDDED, MAX_INFLATED, MAX_INFLATIONS, packedHistory, sealedKind, stillCompressed, zipEntries } from "../compressed.js";
-import { couldHoldPayload, payloadWords, type PayloadWords } from "./raw-capture/prefilter.js";
+import { radixDecoded, turnedBack } from "./raw-capture/radix-text.js";
+import { couldHoldPayload, namesTurned, payloadWords, type PayloadWords } from "./raw-capture/prefilter.js";
 import { utf16Readings } from "./raw-capture/wide-text.js";
 import { tomlDocuments } from "./raw-capture/toml.js";
 import { yamlBlocks } from "./raw-capture/yaml.js";
@@ -21,7 +22,7 @@ import { Alternatives, valuesOf, withRepeatedMembers } from "./raw-capture/repea
 // followed by a comma or a comment); JSON with comments, JSON5, JavaScript, Python and Ruby
 // literals; YAML (block and flow), TOML, name=value pairs and tables; at any depth, in a string that itself holds such text,
 // and behind HTML entities, backslash escapes at any depth, percent-encoding, Markdown's quoting,
-// base64 and hex dumps. Bytes that are not UTF-8 do not hide it. Pure: bytes in, a verdict out.
+// base64, base32, Ascii85, hex dumps, rot13 and reversal. Bytes that are not UTF-8 do not hide it. Pure: bytes in, a verdict out.
 
 export interface RawCaptureCheck {
   grammar: NameGrammar;
@@ -227,10 +228,9 @@ function readText(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks
   const text = reading.text;
   const jsonLike = text.includes("{") && (text.includes("\\") || check.words.first.some((w) => text.includes(w)));
   const json = jsonLike ? jsonIn(text, spent, check.words) : { whole: false, found: [] };
-  if (!json.whole) {
-    if (reading.decodings.length < MAX_DECODINGS) tasks.push({ kind: "decode", reading, pointer, level });
-    if (namesStand(text, check.words)) tasks.push({ kind: "forms", reading, pointer, level, json: new Map(json.found.map((f) => [f.at, f.end])) });
-  }
+  // A JSON document is decoded no further, but one turned by rot13 is JSON still, its names turned.
+  if ((!json.whole || namesTurned(text, check.words)) && reading.decodings.length < MAX_DECODINGS) tasks.push({ kind: "decode", reading, pointer, level });
+  if (!json.whole && namesStand(text, check.words)) tasks.push({ kind: "forms", reading, pointer, level, json: new Map(json.found.map((f) => [f.at, f.end])) });
   const many = json.found.length > 1;
   // The file itself as one JSON document: the pointer says where, no line.
   const isFile = json.whole && level === 0 && reading.decodings.length === 0;
@@ -259,8 +259,8 @@ function readForms(task: ReadingTask, spent: Spent, tasks: Task[]): void {
   charge(spent, counted.chars);
 }
 
-/** Decodings whose readings are always read for values: what they decode starts afresh (base64, hex, decimal bytes), or they take quotes and line breaks out rather than open them. */
-const READ_WHOLE = new Set(["base64", "hex", "decimal bytes", "quoted in Markdown", "quoted-printable", "quotes doubled"]);
+/** Decodings whose readings are always read for values: what they decode starts afresh (base64, hex, decimal bytes, base32, Ascii85, a turned text), or they take quotes and line breaks out rather than open them. */
+const READ_WHOLE = new Set(["base64", "hex", "decimal bytes", "base32", "Ascii85", "rot13", "reversed", "each line reversed", "quoted in Markdown", "quoted-printable", "quotes doubled"]);
 
 /**
  * Queues each reading one decoding away from a text, once. A reading is read for values only
@@ -272,7 +272,8 @@ function decode(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks: 
   const shown = hasAllWords(task.reading.text, check.words);
   // Names written with an escape (hook&#95;event&#95;name, %5F) show once one decoding is undone.
   const behind = !shown && namesBehindEscapes(task.reading, check.words);
-  for (const reading of decodedReadings(task.reading, shown || behind)) {
+  const readings = [...decodedReadings(task.reading, shown || behind), ...radixDecoded(task.reading), ...turnedBack(task.reading, check.words.turned)];
+  for (const reading of readings) {
     if (spent.decoded.has(reading.text)) continue;
     const how = reading.decodings[reading.decodings.length - 1];
     // A dump is read several ways (offsets in or out, words' bytes in either order), most of them noise: only a reading that could hold a payload is searched.

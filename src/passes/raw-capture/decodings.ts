@@ -316,7 +316,7 @@ const MIN_SEALED_BYTES = 32;
  * stream, text written as UTF-16 or UTF-32 as what it says; null when they are not text;
  * `unchecked` when the stream cannot be read whole.
  */
-function encodedText(bytes: Buffer, how: string): string | null | { unchecked: string } {
+export function encodedText(bytes: Buffer, how: string): string | null | { unchecked: string } {
   if (isText(bytes)) return bytes.toString("utf8");
   const sealed = bytes.length < MIN_SEALED_BYTES ? null : (sealedKind(bytes) ?? (isZip(bytes) ? "zip" : null));
   if (sealed !== null) return { unchecked: `${how} there decodes to ${sealed === "zip" ? "a zip archive" : `${sealed}-compressed bytes`}, which the check does not open there` };
@@ -362,7 +362,7 @@ function mostlyText(bytes: Buffer): string | null {
   return noise === 0 ? text : text.replace(NOISE, "\ufffd");
 }
 
-type EncodedText = { start: number; text: string | { unchecked: string } };
+export type EncodedText = { start: number; text: string | { unchecked: string } };
 let lastHex: { text: string; out: EncodedText[] } | null = null;
 
 /** The text each hex dump of a text spells, as `encodedText` reads bytes, or as mostly text; a dump whose stream cannot be read whole gives `unchecked`. */

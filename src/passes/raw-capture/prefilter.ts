@@ -1,5 +1,6 @@
 import { embeddedStarts, isZip, kindOf, packedHistory, sealedKind } from "../../compressed.js";
 import { base64Runs, base64Text, byteListTexts, escapesUndone, hexTexts } from "./decodings.js";
+import { radixTexts, TURNS, type TurnedWords } from "./radix-text.js";
 import { utf16Readings } from "./wide-text.js";
 
 // Whether a text could hold a payload at all, answered cheaply from the signatures' member names,
@@ -12,6 +13,8 @@ export interface PayloadWords {
   bySignature: string[][];
   /** The first name of each member: a JSON payload's text holds one, as written or behind an escape. */
   first: string[];
+  /** Each signature's names as rot13 and reversal write them: a payload turned so holds them all. */
+  turned: TurnedWords;
 }
 
 /** The words of signatures given as member pointers (/input/sessionID). */
@@ -19,7 +22,13 @@ export function payloadWords(signatures: { members: { pointer: string }[] }[]): 
   const tokens = (pointer: string): string[] => pointer.slice(1).split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
   const bySignature = signatures.map((s) => [...new Set(s.members.flatMap((m) => tokens(m.pointer)))]);
   const first = [...new Set(signatures.flatMap((s) => s.members.map((m) => tokens(m.pointer)[0] as string)))];
-  return { bySignature, first };
+  const turned = TURNS.map(({ how, turn }) => ({ how, bySignature: bySignature.map((names) => names.map(turn)) }));
+  return { bySignature, first, turned };
+}
+
+/** Whether a signature's every name shows turned by rot13 or reversal in a text. */
+export function namesTurned(text: { includes(w: string): boolean }, words: PayloadWords): boolean {
+  return words.turned.some((t) => t.bySignature.some((names) => names.every((w) => text.includes(w))));
 }
 
 const ENCODED_BRACE = /%7[Bb]|%257[Bb]|&#123;|&#[xX]7[Bb];|&lbrace;|&lcub;/;
@@ -30,7 +39,8 @@ const BASE64_LEVELS = 6;
 /**
  * False only where no form the payload check reads could hold a payload: no brace with a member
  * name or an escape beside it, no signature's every name, no brace written as %7B or an entity,
- * no base64 run, hex dump or list of decimal bytes that decodes to text that could, no compressed stream. Linear in the text.
+ * no signature's every name turned by rot13 or reversal, no base64 or base32 run, Ascii85 block, hex dump
+ * or list of decimal bytes that decodes to text that could, no compressed stream. Linear in the text.
  */
 export function couldHoldPayload(bytes: Uint8Array, words: PayloadWords, level = 0, utf16 = level === 0): boolean {
   // Compressed bytes could hold one: the whole check reads what they inflate to.
@@ -42,6 +52,7 @@ export function couldHoldPayload(bytes: Uint8Array, words: PayloadWords, level =
   const brace = buf.includes(0x7b);
   if (brace && (buf.includes(0x5c) || words.first.some((w) => buf.includes(w)))) return true;
   if (words.bySignature.some((names) => names.every((w) => buf.includes(w)))) return true;
+  if (namesTurned(buf, words)) return true;
   const text = buf.toString("latin1");
   if (ENCODED_BRACE.test(text) || (brace && ENTITY.test(text))) return true;
   // Every name of a signature, one of them written with an escape (hook&#95;event&#95;name, %5F): undone by the payload check's own decoders.
@@ -52,6 +63,6 @@ export function couldHoldPayload(bytes: Uint8Array, words: PayloadWords, level =
     // A stream that cannot be read whole here is left to the whole check, which refuses it.
     if (decoded !== null && (typeof decoded !== "string" || couldHoldPayload(Buffer.from(decoded, "utf8"), words, level + 1))) return true;
   }
-  for (const dump of [...hexTexts(text), ...byteListTexts(text)]) if (typeof dump.text !== "string" || couldHoldPayload(Buffer.from(dump.text, "utf8"), words, level + 1)) return true;
+  for (const dump of [...hexTexts(text), ...byteListTexts(text), ...radixTexts(text)]) if (typeof dump.text !== "string" || couldHoldPayload(Buffer.from(dump.text, "utf8"), words, level + 1)) return true;
   return false;
 }

@@ -28,6 +28,12 @@ function substituteCwds(cwds: string[]): { r: ReturnType<typeof clearJson>; dir:
   return { r, dir, out, texts, cleared: texts.map((t) => JSON.parse(t).cwd as string) };
 }
 
+/** clear substitute of SessionStart captures with these cwds, and clear substitute again of what it wrote. */
+function substitutedTwice(cwds: string[]): ReturnType<typeof substituteCwds> & { again: ReturnType<typeof clearJson> } {
+  const first = substituteCwds(cwds);
+  return { ...first, again: clearJson(["substitute", first.out, "--out", path.join(tempDir(), "again")]) };
+}
+
 const rules = loadRules();
 const grammar = homeGrammar(rules.homes);
 
@@ -1167,11 +1173,10 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
   });
 
   it("clear substitute replaces the name in each, a second pass finds none, and nothing written or printed holds its tail", () => {
-    const { r, out, cleared } = substituteCwds(cases.map(([cwd]) => cwd));
+    const { r, cleared, again } = substitutedTwice(cases.map(([cwd]) => cwd));
     expect(r.json.findings).toEqual([]);
     expect(r.code).toBe(0);
     expect(cleared).toEqual(cases.map(([, want]) => want));
-    const again = clearJson(["substitute", out, "--out", path.join(tempDir(), "again")]);
     expect(again.json.findings).toEqual([]);
     expect(again.code).toBe(0);
     expect(JSON.stringify(r.json) + cleared.join("")).not.toContain(tail);
@@ -1402,11 +1407,10 @@ describe("a control of ASCII at an owner's end (the scan's reading without what 
   ];
 
   it("is where substitute ends it too: the file is cleared, and a second pass finds nothing in it", () => {
-    const { r, out, cleared } = substituteCwds(cases.map(([cwd]) => cwd));
+    const { r, cleared, again } = substitutedTwice(cases.map(([cwd]) => cwd));
     expect(r.json.findings).toEqual([]);
     expect(r.code).toBe(0);
     expect(cleared).toEqual(cases.map(([, want]) => want));
-    const again = clearJson(["substitute", out, "--out", path.join(tempDir(), "again")]);
     expect(again.json.findings).toEqual([]);
   });
 

@@ -418,6 +418,36 @@ describe("clear scan finds a key split over string literals that code joins", ()
     expect(files.length).toBeGreaterThan(150);
     expect(files.filter((file) => !findings.some((f) => f.file === file && f.pointer === "/tool_response/stdout"))).toEqual([]);
   });
+
+  it("a long source file a tool read, a few of its lines joining literals, is read whole: the joined reading holds those lines, not the file again", async () => {
+    // A declaration file's doc comments (an entity, a line ending in =, a \\n, a list's commas):
+    // each escape reading of it was joined whole again, and 200 KB of it ran out of its budget.
+    const rules = loadRules();
+    const engine = scanEngine(rules.secrets, homeGrammar(rules.homes), null);
+    const block = [
+      " * this &amp; that.",
+      " * const encrypted =",
+      " *   'e5f79c5915c02171eec6b212d5520d44' +",
+      " *   '0d2e7c1b';",
+      " * console.log(`done\\n`);",
+      "type Cipher = 'aes-128-cbc' | 'aes-192-cbc', 'aes-256-cbc';",
+      "function update(data: string, inputEncoding: Encoding, outputEncoding: Encoding): string;",
+      "}",
+      "}",
+      "",
+    ].join("\n");
+    const half = block.repeat(Math.ceil(100_000 / block.length));
+    const key = SECRETS.github.value;
+    for (const [content, want] of [
+      [`${half}${half}`, []],
+      [`${half}const token = "${key.slice(0, 9)}" +\n  "${key.slice(9)}";\n${half}`, ["/tool_response/file/content"]],
+    ] as const) {
+      const text = JSON.stringify({ session_id: "s-1", hook_event_name: "PostToolUse", tool_name: "Read", tool_response: { file: { content } } });
+      const r = await scanPass([{ file: "read.json", text }], engine, makeDisplay(rules, [], null));
+      expect(r.findings.filter((f) => f.rule === "clear/escape-depth").map((f) => [f.rule, f.pointer])).toEqual([]);
+      expect([...new Set(r.findings.map((f) => f.pointer))]).toEqual(want);
+    }
+  });
 });
 
 describe("clear scan finds a key written as UTF-16 under an encoding", () => {

@@ -410,17 +410,46 @@ export function tokensJoined(r: Reading): Reading[] {
  */
 const LITERALS_MEET = /["'`](?:[ \t\r\n]|\\(?=\r?\n))*(?:(?:\+|\.\.?|\|\||&|,)(?:[ \t\r\n]|\\(?=\r?\n))*)?["'`]/g;
 
-/** The reading with string literals that code joins written as one (`'gh' + 'p_…'`), a key split over them joined again; none where no two literals meet. */
+/** How far along its line a join's reading reaches either side of it: farther than any key is long. */
+const JOIN_REACH = 8192;
+
+/**
+ * The reading with string literals that code joins written as one (`'gh' + 'p_…'`), a key split
+ * over them joined again; none where no two literals meet. It holds only the lines the joins stand
+ * in (at most JOIN_REACH either side), each stretch after a blank line: a long file with a few
+ * joins, read once for each of its escape readings, is not copied again whole each time.
+ */
 export function literalsJoined(r: Reading): Reading[] {
+  const { text } = r;
   const out = new ReadingBuilder(r);
-  let from = 0;
-  for (const m of r.text.matchAll(LITERALS_MEET)) {
+  let from = -1;
+  let end = -1;
+  for (const m of text.matchAll(LITERALS_MEET)) {
+    // Each look for a line's start or end goes no farther back than the stretch's end, nor forward than its reach: linear in the text.
+    const start = lineEdge(text, m.index, Math.max(end, m.index - JOIN_REACH, 0), -1);
+    if (start > end) {
+      // A stretch of its own: the one before it ends, and a blank line keeps the two apart.
+      if (end !== -1) {
+        out.copy(from, end);
+        out.put("\n\n", end);
+      }
+      from = start;
+    }
     out.copy(from, m.index);
     from = m.index + m[0].length;
+    if (end < from || (end < text.length && text.charCodeAt(end) !== 0x0a)) end = lineEdge(text, Math.max(from, end), Math.min(from + JOIN_REACH, text.length), 1);
   }
-  if (from === 0) return [];
-  out.copy(from, r.text.length);
+  if (end === -1) return [];
+  out.copy(from, end);
   return [out.finish()];
+}
+
+/** Where the line of `at` starts (step -1) or ends (step 1), looking no farther than `bound`. */
+function lineEdge(text: string, at: number, bound: number, step: -1 | 1): number {
+  let k = at;
+  if (step === -1) while (k > bound && text.charCodeAt(k - 1) !== 0x0a) k--;
+  else while (k < bound && text.charCodeAt(k) !== 0x0a) k++;
+  return k;
 }
 
 /** A line of a dump of characters (od -c, hexdump -c): an offset, then cells four columns wide (blank ones too, so fewer than four spaces may end it: a run of spaces is read one way). */

@@ -10,8 +10,12 @@ const MIN_BASE32 = 32;
 /** A base32 line this long or longer may go on at the next line (base32(1) wraps at 76). */
 const MIN_WRAPPED_LINE = 40;
 
-/** A run of base32 characters of either case at least MIN_BASE32 long, from its first character (the look-behind keeps the search linear); base32Runs keeps those of one case. */
-const BASE32_RUN = new RegExp(`(?<![A-Za-z0-9+/=_-])[A-Za-z2-7]{${MIN_BASE32}}`, "g");
+/**
+ * A run of base32 characters of either case at least MIN_BASE32 long, from its first character (the
+ * look-behind keeps the search linear); base32Runs keeps those of one case. An '=' before it is no
+ * base32 character: an assignment's ("PAYLOAD=<run>", "?d=<run>") or the padding of a run before it.
+ */
+const BASE32_RUN = new RegExp(`(?<![A-Za-z0-9+/_-])[A-Za-z2-7]{${MIN_BASE32}}`, "g");
 
 const isUpper32 = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x32 && c <= 0x37);
 const isLower32 = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x32 && c <= 0x37);

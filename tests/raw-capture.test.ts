@@ -488,6 +488,8 @@ const CLASSES: Record<string, Record<string, Writer>> = {
   "base32, Ascii85, rot13 and reversed": {
     "base32 in a text file": (p) => `payload: ${base32(Buffer.from(JSON.stringify(p)))}\n`,
     "base32 in lower case, unpadded": (p) => `payload = "${base32(Buffer.from(JSON.stringify(p))).toLowerCase().replace(/=+$/, "")}"\n`,
+    "base32 right after an .env line's =": (p) => `PAYLOAD=${base32(Buffer.from(JSON.stringify(p)))}\n`,
+    "base32 in a query string, lower case, unpadded": (p) => `GET https://example.com/hook?d=${base32(Buffer.from(pretty(p))).toLowerCase().replace(/=+$/, "")}\n`,
     "base32 wrapped at 76 columns (base32(1))": (p) => `${(base32(Buffer.from(pretty(p))).match(/.{1,76}/g) as string[]).join("\n")}\n`,
     "base32 of a gzip stream": (p) => base32(gzipSync(Buffer.from(JSON.stringify(p)))),
     "Ascii85 between <~ and ~>, wrapped (a85encode(adobe=True, wrapcol=75))": (p) => `${(`<~${ascii85(Buffer.from(pretty(p)))}~>`.match(/.{1,75}/g) as string[]).join("\n")}\n`,

@@ -98,16 +98,15 @@ function markerLines(lines: string[], blocks: BlockLine[], file: string): number
 const ACCEPTANCE_NOTE = SHAPES.acceptanceNote.render({});
 
 /**
- * Only blank lines (spaces and tabs, as CommonMark counts them) and the tool's own note stand
- * between the acceptance heading and ACCEPT: nothing written above ACCEPT can open a block (raw
- * HTML, a list, a quote, a fence) that a renderer would show it inside.
+ * The one line where ACCEPT can stand: the first below the acceptance heading that is neither
+ * blank (spaces and tabs, as CommonMark counts them) nor the tool's own note, so that nothing
+ * written above ACCEPT can open a block (raw HTML, a list, a quote, a fence) that a renderer
+ * would show it inside. Found once, however many lines below it read ACCEPT.
  */
-function onlyNoteAbove(lines: string[], heading: number, at: number): boolean {
-  for (let k = heading + 1; k < at; k++) {
-    const line = lines[k] as string;
-    if (line !== ACCEPTANCE_NOTE && !isBlank(line)) return false;
-  }
-  return true;
+function acceptLine(lines: string[], heading: number, end: number): number {
+  let k = heading + 1;
+  while (k < end && (lines[k] === ACCEPTANCE_NOTE || isBlank(lines[k] as string))) k++;
+  return k;
 }
 
 function readBatch(lines: string[], blocks: BlockLine[], start: number, end: number, file: string): ParsedBatch {
@@ -122,8 +121,8 @@ function readBatch(lines: string[], blocks: BlockLine[], start: number, end: num
     const b = blocks[i] as BlockLine;
     if (b.kind === "heading" && (b.level ?? 9) <= 2) sectionEnd = i;
   }
-  let accepted = false;
-  for (let i = heading + 1; i < sectionEnd && !accepted; i++) accepted = lines[i] === ACCEPT_WORD && onlyNoteAbove(lines, heading, i) && standsAlone(blocks, i);
+  const at = acceptLine(lines, heading, sectionEnd);
+  const accepted = at < sectionEnd && lines[at] === ACCEPT_WORD && standsAlone(blocks, at);
   const body = lines.slice(start + 1, heading);
   const fixtures: ListedFixture[] = [];
   let kitNamed = false;

@@ -445,14 +445,14 @@ describe("the record and the layout", () => {
   it("reads a record whose acceptance section holds many blank lines and then many ACCEPT lines run together at once", () => {
     const root = copy();
     const fixture = PRE_TOOL_USE("2.1.9");
-    const lines = 30_000;
+    const lines = 60_000;
     const marker = SHAPES.marker.render({ id: "b-0123456789ab", digest: batchDigest(["", "## Batch b-0123456789ab", ""]) });
     const batch = `\n${marker}\n\n## Batch b-0123456789ab\n\n## User acceptance\n${"\n".repeat(lines)}${"ACCEPT\n".repeat(lines)}`;
     writeFileSync(path.join(root, "CLEARANCE.md"), readFileSync(path.join(root, "CLEARANCE.md"), "utf8") + batch);
-    const started = performance.now();
+    // Looking above each ACCEPT line for what stands between it and the heading took over a minute
+    // here, past the test's limit; read once, it is a tenth of a second. No speed is measured here.
     expect(loadFixture(fixture, { root }).path).toBe(fixture);
-    // Looking above each ACCEPT line for what stands between it and the heading took over a minute here.
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(listFixtures({}, { root }).map((f) => f.path)).toContain(fixture);
   });
 
   it("follows clear.config.json when it changes between two loads of one process, as it follows the record: never the places an older config named", () => {

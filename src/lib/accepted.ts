@@ -157,7 +157,7 @@ const MAX_EXPLAINED_BYTES = 64 * 1024 * 1024;
 function changedError(repo: Repository, index: RecordIndex, rel: string, listing: Listing, fixture: string, read: Buffer | null): FixtureError {
   const listings = index.listings.get(rel) ?? [];
   // Larger bytes are read again (never handed on) to tell a line-ending conversion, or a pending batch's listing, from any change.
-  const bound = Math.min(MAX_EXPLAINED_BYTES, Math.max(2 * listing.bytes + 3, ...listings.map((l) => l.bytes)));
+  const bound = Math.min(MAX_EXPLAINED_BYTES, listings.reduce((most, l) => Math.max(most, l.bytes), 2 * listing.bytes + 3));
   const again = read === null ? readBelow(repo.root, rel, bound) : { bytes: read };
   const bytes = "bytes" in again ? again.bytes : null;
   const sha256 = bytes === null ? null : sha256Hex(bytes);

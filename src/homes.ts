@@ -4,6 +4,7 @@ import { lastAtOrBelow, pushAll } from "./collections.js";
 import { spellingsUndone } from "./name-spellings.js";
 import { ABOVE_ASCII_LETTER, INVISIBLE, MAY_HOLD_ESCAPE, textEscapeReading, undoTextEscapes, unreadEscapeEnd, unreadLeadEnd, type TextEscapeReading } from "./home-escapes.js";
 import { LOOK_ALIKE, LOOK_ALIKES, shownReading, shownText, withLatinWords, withoutTerminalSequences } from "./home-shown.js";
+import { base32Of } from "./radix.js";
 import { escapeRegex } from "./regex.js";
 import type { HomeRules } from "./types.js";
 
@@ -1214,22 +1215,6 @@ function encodedCores(form: string): string[] {
     const base32 = [0, 1, 2, 3, 4].map((offset) => base32Of(Buffer.concat([Buffer.alloc(offset), b])).slice(Math.ceil((offset * 8) / 5), Math.floor(((offset + b.length) * 8) / 5)));
     return size < ENCODED_NAME ? [b.toString("hex")] : [b.toString("hex"), ...base64, ...base32];
   });
-}
-
-const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-
-/** Bytes in base32 (RFC 4648), without padding. */
-function base32Of(bytes: Buffer): string {
-  let out = "";
-  let bits = 0;
-  let value = 0;
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    for (; bits >= 5; bits -= 5) out += BASE32[(value >>> (bits - 5)) & 31];
-    value &= (1 << bits) - 1;
-  }
-  return bits > 0 ? out + BASE32[(value << (5 - bits)) & 31] : out;
 }
 
 /** A folder's name after a separator, from where a sticky search starts. */

@@ -1,4 +1,5 @@
-// Bytes written in base32 and Ascii85, found in a text and read back: base32 as RFC 4648 writes it
+// Bytes written in base32 and Ascii85, found in a text and read back, and bytes written in base32
+// (a taught name's encoded spellings, homes.ts): base32 as RFC 4648 writes it
 // (upper or lower case, padded with '=' or not, wrapped over lines as base32(1) wraps it), and
 // Ascii85 between Adobe's <~ and ~> (as Python's a85encode(adobe=True) and PostScript write it). A
 // run is read from its first character: what it spells, if text, is the payload check's to read
@@ -58,6 +59,22 @@ export function base32Runs(text: string): { start: number; body: string }[] {
     if (/[2-7]/.test(run.body)) runs.push({ start: m.index, body: run.body.replace(/=+/g, "") });
   }
   return runs;
+}
+
+const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
+/** Bytes in base32 (RFC 4648), in capitals, without padding. */
+export function base32Of(bytes: Buffer): string {
+  let out = "";
+  let bits = 0;
+  let value = 0;
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    for (; bits >= 5; bits -= 5) out += BASE32[(value >>> (bits - 5)) & 31];
+    value &= (1 << bits) - 1;
+  }
+  return bits > 0 ? out + BASE32[(value << (5 - bits)) & 31] : out;
 }
 
 /** The bytes a run of base32 characters (either case) spells; a last group cut short gives the whole bytes it holds. */

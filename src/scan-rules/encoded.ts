@@ -122,8 +122,8 @@ function joinedRead(readings: Reading[], budget: ReadingBudget, into: Reading[])
  * What a reading spells once each encoding in it is undone: each escape reading (percent, HTML
  * references, backslash escapes, quoted-printable), each encoded run in the reading or in them,
  * and one level more in what those runs decode to; and the reading with tokens a line end broke
- * joined again, and with string literals that code joins written as one. The budget bounds the work; the caller says the string cannot be read whole once
- * it runs out.
+ * joined again, and with string literals that code joins written as one. The budget bounds the
+ * work; the caller says the string cannot be read whole once it runs out.
  */
 export function encodedReadings(r: Reading, budget: ReadingBudget): Reading[] {
   const out: Reading[] = [];

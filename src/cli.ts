@@ -82,11 +82,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
 
 const argv = process.argv.slice(2);
 // The capture sink runs on every tool call a host makes: it loads no rules, schemas or commands.
+/** clearance/gate-fast.ts and what it imports, as the build bundles them into one module (scripts/bundle-fast.mjs). */
+const FAST_PATH = "./clearance/gate-fast.bundle.js";
 /** The pre-commit gate's fast path, taken before anything else loads; whatever it cannot settle goes to the whole gate. */
 async function plainlyClearCommit(): Promise<boolean> {
   if (argv[0] !== "gate" || argv[1] !== "pre-commit" || argv.length !== 2) return false;
   try {
-    return (await import("./clearance/gate-fast.js")).stagedIsPlainlyClear(process.cwd());
+    return ((await import(FAST_PATH)) as typeof import("./clearance/gate-fast.js")).stagedIsPlainlyClear(process.cwd());
   } catch {
     return false;
   }

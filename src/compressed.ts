@@ -1,8 +1,12 @@
 import { isUtf8 } from "node:buffer";
-import { constants, inflateRawSync, inflateSync } from "node:zlib";
 
 // Compressed bytes (gzip, a zlib stream, a zip archive) as what they inflate to, up to a bound: the payload check
 // reads a compressed raw capture through here, and the scan the secrets compressed bytes hide.
+
+/** Node's zlib, loaded the first time something is inflated: the gate's fast path, which only looks for magic bytes, never loads it. */
+const zlib = (): typeof import("node:zlib") => process.getBuiltinModule("node:zlib");
+/** Inflating up to `max` bytes, where a stream cut short gives what it holds so far. */
+const upTo = (max: number): import("node:zlib").ZlibOptions => ({ maxOutputLength: max, finishFlush: zlib().constants.Z_SYNC_FLUSH });
 
 /** How far the payload check inflates; past it a file cannot be shown free of a payload. */
 export const MAX_INFLATED = 64 * 1024 * 1024;
@@ -27,7 +31,7 @@ export function inflated(bytes: Uint8Array, max = MAX_INFLATED): Inflated {
   }
   try {
     // A stream cut short gives what it holds so far, as zcat prints it; what follows its end is not read.
-    return inflateSync(bytes, { maxOutputLength: max, finishFlush: constants.Z_SYNC_FLUSH });
+    return zlib().inflateSync(bytes, upTo(max));
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE" ? "too large" : null;
   }
@@ -48,7 +52,7 @@ export function gzipMembers(bytes: Uint8Array, max = MAX_INFLATED): { bytes: Buf
     let read: { buffer: Buffer; engine: { bytesWritten: number } };
     if (max - total <= 0) return "too large";
     try {
-      read = inflateRawSync(bytes.subarray(body), { maxOutputLength: max - total, finishFlush: constants.Z_SYNC_FLUSH, info: true }) as unknown as typeof read;
+      read = zlib().inflateRawSync(bytes.subarray(body), { ...upTo(max - total), info: true }) as unknown as typeof read;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE" || max - total <= 0) return "too large";
       break;
@@ -244,7 +248,7 @@ export function localEntry(bytes: Uint8Array, at: number, max = MAX_INFLATED): {
   if (method === 0) return { name, bytes: data };
   if (method !== 8) return { unchecked: `a zip entry ${at} bytes into it is compressed by method ${method}, which the check does not read` };
   try {
-    return { name, bytes: inflateRawSync(data, { maxOutputLength: max, finishFlush: constants.Z_SYNC_FLUSH }) };
+    return { name, bytes: zlib().inflateRawSync(data, upTo(max)) };
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE" ? "too large" : null;
   }
@@ -298,7 +302,7 @@ export function zipEntries(bytes: Uint8Array, max = MAX_INFLATED): ZipEntries {
     if (method === 0) entries.push({ name, bytes: data });
     else if (method === 8) {
       try {
-        entries.push({ name, bytes: inflateRawSync(data, { maxOutputLength: max - total + full, finishFlush: constants.Z_SYNC_FLUSH }) });
+        entries.push({ name, bytes: zlib().inflateRawSync(data, upTo(max - total + full)) });
       } catch {
         return { unchecked: `it is a zip archive with an entry that does not inflate within ${max} bytes` };
       }

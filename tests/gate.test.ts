@@ -581,6 +581,17 @@ describe("a broken rules folder of the repository", () => {
     expect(r.stderr).toMatch(/rules\/recipes\/mine\.json: does not match recipe\.schema\.json/);
   });
 
+  it("the fast path is one bundled module that shares git's staged listing with the whole gate after it", () => {
+    const bundle = readFileSync(path.join(PROJECT_ROOT, "dist", "clearance", "gate-fast.bundle.js"), "utf8");
+    const imports = [...bundle.matchAll(/^import\b[^;]*? from "([^"]+)";$/gm)].map((m) => m[1]);
+    // Node's own modules and io/git.js, whose one listing of the index the whole gate reads again; nothing else of dist/.
+    expect(imports.filter((i) => !i?.startsWith("node:"))).toEqual(["../io/git.js"]);
+    expect(imports).not.toContain("node:zlib");
+    expect(bundle).toMatch(/\bfunction couldHoldPayload\b/);
+    expect(bundle).not.toMatch(/\bfunction stagedChanges\b/);
+    expect(bundle).not.toMatch(/\bimport\(/);
+  });
+
   it("a sound rules folder changes nothing: verify passes and a plain commit goes through the whole gate", () => {
     const root = withRules("urls.json", readFileSync(path.join(PROJECT_ROOT, "rules", "urls.json"), "utf8"));
     expect(clear(["verify"], { cwd: root }).code).toBe(0);

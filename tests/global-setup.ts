@@ -10,6 +10,7 @@ export default function setup(): () => void {
   const tsc = path.join(root, "node_modules", "typescript", "bin", "tsc");
   execFileSync(process.execPath, [tsc, "-p", path.join(root, "tsconfig.json")], { stdio: "inherit" });
   execFileSync(process.execPath, [path.join(root, "scripts", "build-schemas.mjs")], { stdio: "inherit" });
+  execFileSync(process.execPath, [path.join(root, "scripts", "bundle-fast.mjs")], { stdio: "inherit" });
   execFileSync(process.execPath, [tsc, "-p", path.join(root, "tsconfig.test.json")], { stdio: "inherit" });
   // Every temporary folder a test makes (and every process it starts makes) lands in one folder of
   // this run, taken away when the run ends: a run leaves nothing behind in the machine's /tmp.

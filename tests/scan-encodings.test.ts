@@ -385,7 +385,7 @@ describe("clear scan finds a key a line end breaks", () => {
 });
 
 describe("clear scan finds a key split over string literals that code joins", () => {
-  it("every shape the scan knows, split at its start, middle or end into literals joined by +, ., .., ||, &, a list's comma, or nothing (adjacent literals, a shell's \"a\"'b'), over a line end too", () => {
+  it("every shape the scan knows, split at its start, middle or end into literals joined by +, ., .., ||, &, <<, .concat(), +=, a list's comma, a template's ${}, or nothing (adjacent literals, a shell's \"a\"'b', $'a'$'b' and a quote inside a word), over a line end and comments too", () => {
     const rules = loadRules();
     const values: string[] = [
       ...rules.secrets.rules.filter((rule) => rule.target !== "raw").map((rule) => join(rule.match[0]!)),
@@ -402,6 +402,14 @@ describe("clear scan finds a key split over string literals that code joins", ()
       (a, b) => `export TOKEN="${a}"'${b}'`,
       (a, b) => `String token = \`${a}\` +\n    \`${b}\`;`,
       (a, b) => `export TOKEN="${a}"\\\n"${b}"`,
+      (a, b) => `export TOKEN=${a}"${b}"`,
+      (a, b) => `TOKEN=$'${a}'$'${b}'`,
+      (a, b) => `const token = \`${a}\${"${b}"}\`;`,
+      (a, b) => `token = "${a}";\ntoken += "${b}";`,
+      (a, b) => `token = "${a}" /* the rest */ + "${b}"`,
+      (a, b) => `token = ("${a}"  # first part\n         "${b}")`,
+      (a, b) => `String token = "${a}".concat("${b}");`,
+      (a, b) => `token = "${a}" << "${b}"`,
     ];
     const dir = tempDir("clear-literals-");
     const files: string[] = [];

@@ -402,13 +402,33 @@ export function tokensJoined(r: Reading): Reading[] {
   return brokenTwice ? [...alternate, joined(() => true)] : alternate;
 }
 
+/** What stands between a literal and what joins it to the next: blanks, line ends (after a backslash too, as a shell continues a line), and comments. */
+const BETWEEN = String.raw`(?:[ \t\r\n]|\\(?=\r?\n)|/\*[^*\n]{0,200}\*/|(?://|#|--)[^\n]{0,200}\n)*`;
 /**
- * Where code joins string literals: a quote that closes one, what joins two (`+`, PHP's and Perl's
- * `.`, Lua's `..`, SQL's `||`, VB's `&`, a list's `,` that `join` undoes, or nothing: C's and
- * Python's adjacent literals, a shell's `"a"'b'`), blanks and line ends around it (a backslash
- * before a line end, as a shell continues a line), and a quote that opens the next.
+ * What joins two string literals: `+`, PHP's and Perl's `.`, Lua's `..`, SQL's `||`, VB's `&`, a
+ * list's `,` that `join` undoes, Ruby's `<<`, `.concat(`, a shell's `$` before its next `$'…'`, a
+ * name's `+=` in the next statement, or nothing (C's and Python's adjacent literals, a shell's
+ * `"a"'b'`).
  */
-const LITERALS_MEET = /["'`](?:[ \t\r\n]|\\(?=\r?\n))*(?:(?:\+|\.\.?|\|\||&|,)(?:[ \t\r\n]|\\(?=\r?\n))*)?["'`]/g;
+const JOIN = String.raw`(?:\+|\.\.?|\|\||&|,|<<|\.concat\(|\$(?=')|(?:;${BETWEEN})?[A-Za-z_$][\w$.]{0,64}[ \t]*\+=)`;
+const QUOTE = "[\"'`]";
+/** A character a key is written with (base64's and base64url's, a prefix's, a JWT's dots), or an assignment's `=`. */
+const KEYISH = "[A-Za-z0-9_+/=.-]";
+/**
+ * Where code joins string literals: a quote that closes one, what joins it to the next, and a quote
+ * that opens that one; a template's `${"…"}` (its two edges); and a quote inside a shell's word,
+ * which the shell joins to what stands on either side (`T=ghp_ab"cd"`). Each begins at a quote or
+ * a `$`, and looks back only from one.
+ */
+const LITERALS_MEET = new RegExp(
+  [
+    `${QUOTE}${BETWEEN}(?:${JOIN}${BETWEEN})?${QUOTE}`,
+    `\\$\\{[ \\t]*${QUOTE}`,
+    `${QUOTE}(?=[ \\t]*\\})(?<=\\$\\{[ \\t]*${QUOTE}[^"'\`\\n]{0,256}${QUOTE})[ \\t]*\\}`,
+    `${QUOTE}(?<=${KEYISH}${QUOTE})(?=${KEYISH})`,
+  ].join("|"),
+  "g",
+);
 
 /** How far along its line a join's reading reaches either side of it: farther than any key is long. */
 const JOIN_REACH = 8192;

@@ -81,19 +81,29 @@ export async function main(argv: string[], io: Io): Promise<number> {
 }
 
 const argv = process.argv.slice(2);
-// The capture sink runs on every tool call a host makes: it loads no rules, schemas or commands.
+
 /** clearance/gate-fast.ts and what it imports, as the build bundles them into one module (scripts/bundle-fast.mjs). */
 const FAST_PATH = "./clearance/gate-fast.bundle.js";
+const FAST_SOURCE = "./clearance/gate-fast.js";
+
+/** The bundle; the module it is made from where a compile since (tsc alone) left the bundle older than that module, or there is none. */
+async function fastPathModule(): Promise<string> {
+  const { statSync } = await import("node:fs");
+  const made = (file: string): number => statSync(new URL(file, import.meta.url), { throwIfNoEntry: false })?.mtimeMs ?? -1;
+  return made(FAST_PATH) >= made(FAST_SOURCE) ? FAST_PATH : FAST_SOURCE;
+}
+
 /** The pre-commit gate's fast path, taken before anything else loads; whatever it cannot settle goes to the whole gate. */
 async function plainlyClearCommit(): Promise<boolean> {
   if (argv[0] !== "gate" || argv[1] !== "pre-commit" || argv.length !== 2) return false;
   try {
-    return ((await import(FAST_PATH)) as typeof import("./clearance/gate-fast.js")).stagedIsPlainlyClear(process.cwd());
+    return ((await import(await fastPathModule())) as typeof import("./clearance/gate-fast.js")).stagedIsPlainlyClear(process.cwd());
   } catch {
     return false;
   }
 }
 
+// The capture sink runs on every tool call a host makes: it loads no rules, schemas or commands.
 if (argv[0] === "capture" && argv[1] === "hook") {
   (await import("./capture/sink.js")).sinkProcess(argv.slice(2));
 } else if (await plainlyClearCommit()) {

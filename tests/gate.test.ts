@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
@@ -590,6 +590,28 @@ describe("a broken rules folder of the repository", () => {
     expect(bundle).toMatch(/\bfunction couldHoldPayload\b/);
     expect(bundle).not.toMatch(/\bfunction stagedChanges\b/);
     expect(bundle).not.toMatch(/\bimport\(/);
+  });
+
+  it("a bundle older than the module it was made from (compiled again since, by tsc alone) is passed over for that module", () => {
+    const project = tempDir("clear-stale-bundle-");
+    cpSync(path.join(PROJECT_ROOT, "dist"), path.join(project, "dist"), { recursive: true });
+    for (const name of ["rules", "node_modules", "package.json"]) symlinkSync(path.join(PROJECT_ROOT, name), path.join(project, name));
+    // A bundle that lets every commit through: the one that runs shows in a staged payload let through or not.
+    const bundle = path.join(project, "dist", "clearance", "gate-fast.bundle.js");
+    writeFileSync(bundle, "export function stagedIsPlainlyClear() { return true; }\n");
+    const root = tempDir("clear-stale-bundle-repo-");
+    execFileSync("git", ["init", "-q", "-b", "main"], { cwd: root });
+    writeFileSync(path.join(root, "session.txt"), JSON.stringify({ session_id: "9f1c2a7e", cwd: "/home/user/proj", hook_event_name: "Stop", stop_hook_active: false }));
+    g(root, "add", "session.txt");
+    const gate = () => spawnSync(process.execPath, [path.join(project, "dist", "cli.js"), "gate", "pre-commit"], { cwd: root, encoding: "utf8" });
+    const past = new Date(Date.now() - 3_600_000);
+    utimesSync(bundle, past, past);
+    const stale = gate();
+    expect(stale.status, stale.stdout + stale.stderr).toBe(1);
+    expect(stale.stderr).toContain("session.txt");
+    const now = new Date();
+    utimesSync(bundle, now, now);
+    expect(gate().status).toBe(0);
   });
 
   it("a sound rules folder changes nothing: verify passes and a plain commit goes through the whole gate", () => {

@@ -313,9 +313,16 @@ function resolved(segments: string[]): string[] {
 /** Whether a path climbs out with ".." between a home's owner and a root further on: that root may be a home again. */
 const climbsBetween = (text: string, from: number, at: number): boolean => /(?:^|\/)\.\.(?:\/|$)/.test(text.slice(from, at).replace(SEPARATORS, "/"));
 
+/** A web address up to its host, as the path before a root reads once its separators are "/": what follows the host is a route on it (an FTP address's path may be a home's). */
+const WEB_HOST = /(?:https?|wss?)(?::|%3[Aa])\/+[\w.~%@:[\]-]+\/?$/i;
+/** How far back from a path's start a web address's scheme may stand: past a user, a host of 253 characters and a port. */
+const WEB_HOST_REACH = 320;
+
 // A root written from "/" is a home where it begins a path, or under a listed mount prefix;
-// deeper inside another path (a project's `src/home/`, a host's own folder) it is a folder.
+// deeper inside another path (a project's `src/home/`, a host's own folder) it is a folder, and
+// right after a web address's host ("https://api.example.com/users/42") it begins a route.
 function standsIn(text: string, from: number, at: number, mounts: ((segment: string) => boolean)[][], deepest: number): boolean {
+  if (at - from <= PREFIX_REACH && WEB_HOST.test(text.slice(Math.max(0, from - WEB_HOST_REACH), at).replace(SEPARATORS, "/"))) return false;
   const reach = Math.max(from, at - PREFIX_REACH);
   let segments = text.slice(reach, at).replace(SEPARATORS, "/").split("/").filter((x) => x !== "");
   if (reach > from) segments = segments.slice(1);

@@ -568,6 +568,10 @@ describe("homes by position, end to end", () => {
       ["/mnt/c/Documents and Settings/All Users/x", "/mnt/c/Documents and Settings/All Users/x"],
       ["/proc/1234/cwd/src/home/components/x", "/proc/1234/cwd/src/home/components/x"],
       ["https://api.example.com/v1/users/components", "https://api.example.com/v1/users/components"],
+      ["https://api.example.com/users/components", "https://api.example.com/users/components"],
+      ["wss://api.example.com:8443/home/components/x", "wss://api.example.com:8443/home/components/x"],
+      ["https:\\/\\/api.example.com\\/Users\\/components", "https:\\/\\/api.example.com\\/Users\\/components"],
+      ["https%3A%2F%2Fapi.example.com%2Fhome%2Fcomponents", "https%3A%2F%2Fapi.example.com%2Fhome%2Fcomponents"],
       ["/opt/app/api/users/components", "/opt/app/api/users/components"],
     ];
     const dir = tempDir();
@@ -577,6 +581,19 @@ describe("homes by position, end to end", () => {
     expect(r.code, r.stderr).toBe(0);
     places.forEach(([cwd, cleared], i) => expect(JSON.parse(readFileSync(path.join(out, `codex_session_start_0_171_0.${i + 1}.json`), "utf8")).cwd, cwd).toBe(cleared));
     expect(JSON.stringify(r.json) + r.stderr).not.toContain(user);
+  });
+
+  it("a route right after a web address's host names no one: https://…/users/42 teaches no name, and an id holding 42 is not refused", () => {
+    const dir = tempDir();
+    const urls = ["https://api.example.com/users/42", "http://api.example.com:8080/home/42/", "wss://user@api.example.com/Users/42"];
+    urls.forEach((url, i) =>
+      write(dir, { [`codex_pre_tool_use_0_171_0.${i + 1}.json`]: { session_id: "s", hook_event_name: "PreToolUse", tool_use_id: `call_42_${i}`, cwd: `/home/${user}/p`, tool_input: { command: `curl ${url}` } } }),
+    );
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json.userNames).toBe(1);
+    urls.forEach((_, i) => expect(JSON.parse(readFileSync(path.join(out, `codex_pre_tool_use_0_171_0.${i + 1}.json`), "utf8")).tool_use_id).toBe(`call_42_${i}`));
   });
 
   it("a Claude project slug of an owner with letters beyond ASCII or a space loses the whole owner, with or without a home beside it", () => {

@@ -22,8 +22,12 @@ export interface OwnerSpan {
    * owner read through an escape the grammar cannot read ("<owner>&eacute;..."), which may hold the rest of the name.
    */
   real: boolean;
-  /** Found by the `~name` form, which free text also writes for other things: replaced, never learned. */
-  tilde: boolean;
+  /**
+   * Found by the `~name` form, which free text also writes for other things, or right after a web
+   * address's host, where a route begins ("https://api.example.com/users/42" names a record):
+   * replaced, never learned.
+   */
+  unlearned: boolean;
   /**
    * False where an owner holding a space stood bare in text (after a space, not alone or in
    * quotes): its words after the first may be the text's own ("ls /home/<name> -la", "mv /home/<name> a/b").
@@ -279,7 +283,7 @@ function climbed(text: string, end: number, starts: PathStarts, known: string[],
     // The owner reached may stand in quotes, as one right after a root does ("/home/<one>/../'First Middle'\"Last\""), where that reads further than the folder.
     const quoted = depth === 0 ? quotedOwner(text, from, windows) : null;
     if (quoted !== null && openingQuoteEnd(text, quoted.start + quoted.owner.length, OPENING_QUOTE) >= from + (folder?.length ?? 0)) {
-      out.push({ start: quoted.start, end: quoted.start + quoted.owner.length, owner: quoted.owner, real: isOwner(quoted.owner), tilde: false, sure: true });
+      out.push({ start: quoted.start, end: quoted.start + quoted.owner.length, owner: quoted.owner, real: isOwner(quoted.owner), unlearned: false, sure: true });
       [depth, at] = [1, quoted.start + quoted.owner.length];
       continue;
     }
@@ -287,7 +291,7 @@ function climbed(text: string, end: number, starts: PathStarts, known: string[],
     if (depth === 0 && !/^\.+$/.test(folder)) {
       const end = ownerWordEnd(text, from, from + (ownerAt(text, from, SPACED_OWNER, known) ?? folder).length, windows, SPACED_OWNER);
       const owner = text.slice(from, end);
-      const span: OwnerSpan = { start: from, end, owner, real: isOwner(owner), tilde: false, sure: true };
+      const span: OwnerSpan = { start: from, end, owner, real: isOwner(owner), unlearned: false, sure: true };
       if (windows && text.charAt(from - 1) === "\\") span.windowsFolder = true;
       out.push(span);
       [depth, at] = [1, from + owner.length];
@@ -318,11 +322,13 @@ const WEB_HOST = /(?:https?|wss?)(?::|%3[Aa])\/+[\w.~%@:[\]-]+\/?$/i;
 /** How far back from a path's start a web address's scheme may stand: past a user, a host of 253 characters and a port. */
 const WEB_HOST_REACH = 320;
 
+/** Whether a root at `at`, in the path that begins at `from`, stands right after a web address's host. */
+const afterWebHost = (text: string, from: number, at: number): boolean =>
+  at - from <= PREFIX_REACH && WEB_HOST.test(text.slice(Math.max(0, from - WEB_HOST_REACH), at).replace(SEPARATORS, "/"));
+
 // A root written from "/" is a home where it begins a path, or under a listed mount prefix;
-// deeper inside another path (a project's `src/home/`, a host's own folder) it is a folder, and
-// right after a web address's host ("https://api.example.com/users/42") it begins a route.
+// deeper inside another path (a project's `src/home/`, a host's own folder) it is a folder.
 function standsIn(text: string, from: number, at: number, mounts: ((segment: string) => boolean)[][], deepest: number): boolean {
-  if (at - from <= PREFIX_REACH && WEB_HOST.test(text.slice(Math.max(0, from - WEB_HOST_REACH), at).replace(SEPARATORS, "/"))) return false;
   const reach = Math.max(from, at - PREFIX_REACH);
   let segments = text.slice(reach, at).replace(SEPARATORS, "/").split("/").filter((x) => x !== "");
   if (reach > from) segments = segments.slice(1);
@@ -524,7 +530,7 @@ function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number
   const quoted = root.slug ? null : quotedOwner(text, rootEnd, windows);
   // A word the rules say a host writes after this root is no one, however it is spelt.
   const hostWord = (name: string): boolean => root.notOwners.size > 0 && root.notOwners.has(spelledName(name).toLowerCase());
-  if (quoted !== null) return { start: quoted.start, end: quoted.start + quoted.owner.length, owner: quoted.owner, real: ctx.isOwner(quoted.owner) && !hostWord(quoted.owner), tilde: root.tilde, sure: true };
+  if (quoted !== null) return { start: quoted.start, end: quoted.start + quoted.owner.length, owner: quoted.owner, real: ctx.isOwner(quoted.owner) && !hostWord(quoted.owner), unlearned: root.tilde, sure: true };
   const opened = root.slug || root.tilde ? rootEnd : openingQuoteEnd(text, rootEnd, OWNER_QUOTE);
   const at = onWindows && opened === rootEnd ? rootEnd - spelledSeparatorTail(text, from, rootEnd) : opened;
   const lead = root.slug ? at : unreadLeadEnd(text, at);
@@ -533,7 +539,7 @@ function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number
   const owner = lead > at ? { text: text.slice(at, lead) + read, sure: true } : spacedOwner(text, from, at, read, ctx.isOwner);
   const end = ownerWordEnd(text, at, at + owner.text.length, windows, pattern);
   const whole = text.slice(at, end);
-  const span: OwnerSpan = { start: at, end, owner: whole, real: (ctx.isOwner(whole) || whole !== owner.text) && !hostWord(whole), tilde: root.tilde, sure: owner.sure };
+  const span: OwnerSpan = { start: at, end, owner: whole, real: (ctx.isOwner(whole) || whole !== owner.text) && !hostWord(whole), unlearned: root.tilde, sure: owner.sure };
   // Two dashes or more where a slug's owner begins stand for letters a slug cannot write ("/home/<two Han letters>/work"
   // is "-home----work"): what follows them may be the next folder. The owner is replaced and found, never learned.
   if (root.slug && whole.startsWith("--")) span.untaught = true;
@@ -576,7 +582,7 @@ function speltFolderOwner(ctx: WalkContext, text: string, from: number, rootEnd:
     if (SPELT_AFTER_BACKSLASHES.test(token)) {
       const start = k + token.search(/[^\\]/);
       const owner = text.slice(start, k + token.length);
-      return { start, end: k + token.length, owner, real: ctx.isOwner(owner), tilde: false, sure: true, windowsFolder: true };
+      return { start, end: k + token.length, owner, real: ctx.isOwner(owner), unlearned: false, sure: true, windowsFolder: true };
     }
     if (!BARE_SEPARATOR.test(token)) return null;
     k += token.length;
@@ -956,6 +962,8 @@ function collect(ctx: WalkContext, text: string, search: RootSearch, breaks: Reg
     if (!ctx.anywhere && (inHome || (root.anchored && !ctx.stands(text, from, m.index)))) continue;
     const at = m.index + m[0].length;
     let owner = ownerSpan(ctx, text, from, at, root);
+    // Right after a web address's host a root may begin a route ("/users/42"): its owner is replaced, as a home's, and never learned.
+    if (owner !== null && root.anchored && afterWebHost(text, from, m.index)) owner = { ...owner, unlearned: true };
     const spelt = root.slug || !underWindowsRoot(text, from, root) ? null : speltFolderOwner(ctx, text, from, at);
     // Right before the owner the escape reading finds ("C:\Users\x2f and more"), the folder is one with it.
     if (spelt !== null && owner !== null && owner.start <= spelt.end) owner = { ...owner, start: spelt.start, owner: text.slice(spelt.start, owner.end), real: true, windowsFolder: true };
@@ -999,7 +1007,7 @@ function inInput(text: string, reading: TextEscapeReading, o: OwnerSpan): OwnerS
 /**
  * The owners of a text and of its escape reading, together: owners that overlap are one owner, from
  * the first start to the last end, so that what an escape cut off is replaced with the rest. It is
- * someone where any reading of it is; a tilde's or unsure only where every reading is. Where a
+ * someone where any reading of it is; unlearned or unsure only where every reading is. Where a
  * Windows path's single backslash ends the placeholder or nobody, that backslash is a separator:
  * a cleared "C:\Users\<placeholder>\x64" keeps its folder.
  */
@@ -1022,7 +1030,7 @@ function merged(text: string, found: OwnerSpan[], decoded: OwnerSpan[], isOwner:
       continue;
     }
     const owner = text.slice(first.start, end);
-    const span: OwnerSpan = { start: first.start, end, owner, real: isOwner(owner) || group.some((o) => o.real), tilde: group.every((o) => o.tilde), sure: group.every((o) => o.sure) };
+    const span: OwnerSpan = { start: first.start, end, owner, real: isOwner(owner) || group.some((o) => o.real), unlearned: group.every((o) => o.unlearned), sure: group.every((o) => o.sure) };
     // A Windows path's single backslash before the owner: the backslash after it may be a separator too.
     const head = group.find((o) => inFound.has(o) && o.real && o.end < end && text.charAt(o.start - 1) === "\\" && text.charAt(o.end) === "\\");
     if (head) span.alsoOwner = head.owner;

@@ -568,10 +568,6 @@ describe("homes by position, end to end", () => {
       ["/mnt/c/Documents and Settings/All Users/x", "/mnt/c/Documents and Settings/All Users/x"],
       ["/proc/1234/cwd/src/home/components/x", "/proc/1234/cwd/src/home/components/x"],
       ["https://api.example.com/v1/users/components", "https://api.example.com/v1/users/components"],
-      ["https://api.example.com/users/components", "https://api.example.com/users/components"],
-      ["wss://api.example.com:8443/home/components/x", "wss://api.example.com:8443/home/components/x"],
-      ["https:\\/\\/api.example.com\\/Users\\/components", "https:\\/\\/api.example.com\\/Users\\/components"],
-      ["https%3A%2F%2Fapi.example.com%2Fhome%2Fcomponents", "https%3A%2F%2Fapi.example.com%2Fhome%2Fcomponents"],
       ["/opt/app/api/users/components", "/opt/app/api/users/components"],
     ];
     const dir = tempDir();
@@ -583,17 +579,27 @@ describe("homes by position, end to end", () => {
     expect(JSON.stringify(r.json) + r.stderr).not.toContain(user);
   });
 
-  it("a route right after a web address's host names no one: https://…/users/42 teaches no name, and an id holding 42 is not refused", () => {
+  it("a route right after a web address's host is replaced as a home's owner but teaches no name: an id holding what https://…/users/42 ends in is not refused", () => {
     const dir = tempDir();
-    const urls = ["https://api.example.com/users/42", "http://api.example.com:8080/home/42/", "wss://user@api.example.com/Users/42"];
-    urls.forEach((url, i) =>
-      write(dir, { [`codex_pre_tool_use_0_171_0.${i + 1}.json`]: { session_id: "s", hook_event_name: "PreToolUse", tool_use_id: `call_42_${i}`, cwd: `/home/${user}/p`, tool_input: { command: `curl ${url}` } } }),
+    const routes = [
+      ["https://api.example.com/users/42", "https://api.example.com/users/user"],
+      ["http://api.example.com:8080/home/42/", "http://api.example.com:8080/home/user/"],
+      ["wss://api.example.com/Users/42", "wss://api.example.com/Users/user"],
+      ["https:\\/\\/api.example.com\\/Users\\/42", "https:\\/\\/api.example.com\\/Users\\/user"],
+      ["https%3A%2F%2Fapi.example.com%2Fhome%2F42", "https%3A%2F%2Fapi.example.com%2Fhome%2Fuser"],
+    ];
+    routes.forEach(([url], i) =>
+      write(dir, { [`codex_session_start_0_171_0.${i + 1}.json`]: { session_id: `s-42-${i}`, hook_event_name: "SessionStart", cwd: url, transcript_path: `/home/${user}/.codex/s.jsonl` } }),
     );
     const out = path.join(tempDir(), "out");
     const r = clearJson(["substitute", dir, "--out", out]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json.userNames).toBe(1);
-    urls.forEach((_, i) => expect(JSON.parse(readFileSync(path.join(out, `codex_pre_tool_use_0_171_0.${i + 1}.json`), "utf8")).tool_use_id).toBe(`call_42_${i}`));
+    routes.forEach(([, cleared], i) => {
+      const got = JSON.parse(readFileSync(path.join(out, `codex_session_start_0_171_0.${i + 1}.json`), "utf8"));
+      expect(got.cwd).toBe(cleared);
+      expect(got.session_id).toBe(`s-42-${i}`);
+    });
   });
 
   it("a Claude project slug of an owner with letters beyond ASCII or a space loses the whole owner, with or without a home beside it", () => {

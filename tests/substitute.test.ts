@@ -684,7 +684,7 @@ describe("home-path-v1 reads a value until it settles", () => {
     // A grammar that reads an owner in whatever it is given: no number of rounds settles the value.
     const restless: HomeGrammar = {
       placeholder: "user",
-      owners: (text) => [{ start: 0, end: Math.min(1, text.length), owner: text.slice(0, 1), real: true, tilde: true, sure: true }],
+      owners: (text) => [{ start: 0, end: Math.min(1, text.length), owner: text.slice(0, 1), real: true, unlearned: true, sure: true }],
       realOwners: (text) => restless.owners(text),
       mayHold: () => true,
       isOwner: () => true,

@@ -60,7 +60,7 @@ function taughtNames(inputs: ScanInput[], setting: Setting): string[] {
   const taught = new Set<string>();
   for (const { file, text } of inputs) {
     if (!grammar.mayHold(text)) continue;
-    const names = grammar.realOwners(text).flatMap((o) => (o.tilde ? [] : [...spanNames(o), ...hashedOwners(text, o)]));
+    const names = grammar.realOwners(text).flatMap((o) => (o.unlearned ? [] : [...spanNames(o), ...hashedOwners(text, o)]));
     const tooLong = tooLongName(names);
     if (tooLong) throw tooLongOwner(setting.display.path(file), tooLong.chars);
     // The placeholder and the accounts that are nobody are no name, however an owner spelt them ("user\\u001b[0m").

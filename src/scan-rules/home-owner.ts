@@ -27,7 +27,7 @@ export function homeOwnerRule(grammar: HomeGrammar, names: RegExp | null, struct
               if (/^x*$/.test(r.text)) continue;
               if (grammar.mayHold(r.text)) {
                 // As in the final check: a home after a tilde counts in a member name, where no substitution reads it.
-                for (const o of grammar.realOwners(r.text)) if ((s.isKey || !o.tilde) && !endedAtControl(grammar, r, o)) report([r.rawAt(o.start), r.rawAt(o.end)]);
+                for (const o of grammar.realOwners(r.text)) if ((s.isKey || !o.unlearned) && !endedAtControl(grammar, r, o)) report([r.rawAt(o.start), r.rawAt(o.end)]);
               }
               const written = everyName !== null && names !== null && names.test(r.text);
               if (everyName && written) {

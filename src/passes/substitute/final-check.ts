@@ -88,7 +88,7 @@ export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: 
     const readings = nestedReadings(text);
     const where = { file, pointer: display.pointer(span.pointer), ...placeOf(placesIn.text, place) };
     // A home after a tilde in a value is substitution's to replace, as it reads it; in a member name, which substitution never changes, it is refused.
-    if (readings.some((r) => grammar.realOwners(r).some((o) => isKey || !o.tilde))) {
+    if (readings.some((r) => grammar.realOwners(r).some((o) => isKey || !o.unlearned))) {
       findings.push(finding(isKey ? "home-in-key" : "home-left", where));
       continue;
     }

@@ -48,7 +48,7 @@ export function sittingNames(captures: readonly Teacher[], rules: Rules, users: 
   const plain = homeGrammar(rules.homes);
   for (const t of companions) {
     for (const reading of nestedReadings(t.value)) {
-      for (const o of plain.realOwners(reading).filter((x) => !x.tilde)) learn(learnedAt, o, { file: t.file, pointer: t.pointer });
+      for (const o of plain.realOwners(reading).filter((x) => !x.unlearned)) learn(learnedAt, o, { file: t.file, pointer: t.pointer });
       learnAnchored(learnedAt, reading, plain, rules.homes, { file: t.file, pointer: t.pointer });
     }
   }
@@ -89,7 +89,7 @@ function learnFrom(learned: Map<string, LearnedName>, raw: string, grammar: Home
   if (!byRoots && !byAnchors) return;
   for (const reading of nestedReadings(decodeJsonString(raw))) {
     if (byRoots) {
-      for (const o of grammar.realOwners(reading).filter((x) => !x.tilde)) {
+      for (const o of grammar.realOwners(reading).filter((x) => !x.unlearned)) {
         learn(learned, o, at);
         for (const name of hashedOwners(reading, o)) if (!learned.has(name)) learned.set(name, at);
       }

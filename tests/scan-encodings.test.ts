@@ -644,6 +644,19 @@ describe("the work of reading encodings is bounded", () => {
     expect(r.findings).toEqual([]);
   });
 
+  it("comment lines that each end in a quote are read for a join a few lines on from each quote, not to the last (a few hundred kilobytes of them took minutes)", async () => {
+    const rules = loadRules();
+    const engine = scanEngine(rules.secrets, homeGrammar(rules.homes), null);
+    // From each quote, a join of literals with comments between reads on over every comment line after it.
+    const stdout = (comment: string): string => `${comment}'\n`.repeat(Math.floor(200_000 / (comment.length + 2)));
+    const text = JSON.stringify({ tool_response: { hash: stdout("#"), slashes: stdout("//"), dashes: stdout("--") } });
+    const started = performance.now();
+    const r = await scanPass([{ file: "comments.json", text }], engine, makeDisplay(rules, [], null));
+    // A guard against a search that never ends, not a speed target: it takes well under a second.
+    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(r.findings).toEqual([]);
+  });
+
   it("tens of thousands of arrays of numbers that spell text are each placed once, not searched for among every value (it took minutes)", async () => {
     const rules = loadRules();
     const engine = scanEngine(rules.secrets, homeGrammar(rules.homes), null);

@@ -402,8 +402,16 @@ export function tokensJoined(r: Reading): Reading[] {
   return brokenTwice ? [...alternate, joined(() => true)] : alternate;
 }
 
-/** What stands between a literal and what joins it to the next: blanks, line ends (after a backslash too, as a shell continues a line), and comments. */
-const BETWEEN = String.raw`(?:[ \t\r\n]|\\(?=\r?\n)|/\*[^*\n]{0,200}\*/|(?://|#|--)[^\n]{0,200}\n)*`;
+/** Blanks and line ends (after a backslash too, as a shell continues a line). */
+const BLANKS = String.raw`(?:[ \t\r\n]|\\(?=\r?\n))*`;
+/**
+ * How many comments may stand between two literals. A join is looked for from every quote, and
+ * comment lines that each end in a quote (`#'`) would otherwise be read from each of them to the
+ * last: bounded, the reading stays linear in the text.
+ */
+const COMMENTS_BETWEEN = 8;
+/** What stands between a literal and what joins it to the next: blanks, line ends, and a few comments. */
+const BETWEEN = String.raw`${BLANKS}(?:(?:/\*[^*\n]{0,200}\*/|(?://|#|--)[^\n]{0,200}\n)${BLANKS}){0,${COMMENTS_BETWEEN}}`;
 /**
  * What joins two string literals: `+`, PHP's and Perl's `.`, Lua's `..`, SQL's `||`, VB's `&`, a
  * list's `,` that `join` undoes, Ruby's `<<`, `.concat(`, a shell's `$` before its next `$'…'`, a

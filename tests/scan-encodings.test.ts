@@ -650,10 +650,8 @@ describe("the work of reading encodings is bounded", () => {
     // From each quote, a join of literals with comments between reads on over every comment line after it.
     const stdout = (comment: string): string => `${comment}'\n`.repeat(Math.floor(200_000 / (comment.length + 2)));
     const text = JSON.stringify({ tool_response: { hash: stdout("#"), slashes: stdout("//"), dashes: stdout("--") } });
-    const started = performance.now();
+    // Read to the last comment from each quote, this text took minutes, past the test's limit; read a few lines on, well under a second.
     const r = await scanPass([{ file: "comments.json", text }], engine, makeDisplay(rules, [], null));
-    // A guard against a search that never ends, not a speed target: it takes well under a second.
-    expect(performance.now() - started).toBeLessThan(20_000);
     expect(r.findings).toEqual([]);
   });
 

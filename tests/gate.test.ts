@@ -592,6 +592,28 @@ describe("a broken rules folder of the repository", () => {
     expect(bundle).not.toMatch(/\bimport\(/);
   });
 
+  it("a commit of accepted fixtures loads neither the output's check, substitution, the scan's rules nor node:crypto; verify of them neither", () => {
+    const root = repo();
+    cleared(root, "ACCEPT");
+    // Node names each module it loads: what a clean commit costs in modules shows there.
+    const loaded = (args: string[]): string[] => {
+      const r = spawnSync(process.execPath, [CLI, ...args], { cwd: root, encoding: "utf8", env: { ...process.env, NODE_DEBUG: "esm" } });
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+      return [...r.stderr.matchAll(/Storing (\S+)/g)].map((m) => m[1] as string);
+    };
+    for (const args of [["gate", "pre-commit"], ["verify"]]) {
+      const modules = loaded(args);
+      expect(modules.some((m) => m.endsWith("/dist/passes/verify.js")), args.join(" ")).toBe(true);
+      expect(modules.filter((m) => /checked-output|\/passes\/substitute\/|\/scan-rules\/|^node:crypto$|^node:zlib$/.test(m)), args.join(" ")).toEqual([]);
+    }
+    // The output's check is still there for a refusal: a changed fixture is named.
+    writeFileSync(path.join(root, "fixtures", "README.md"), '{"session_id":"9f1c2a7e","cwd":"/home/user/proj","hook_event_name":"Stop"}\n');
+    g(root, "add", "fixtures/README.md");
+    const refused = clear(["gate", "pre-commit"], { cwd: root });
+    expect(refused.code, refused.stdout + refused.stderr).toBe(1);
+    expect(refused.stderr).toContain("fixtures/README.md");
+  });
+
   it("a bundle older than the module it was made from (compiled again since, by tsc alone) is passed over for that module", () => {
     const project = tempDir("clear-stale-bundle-");
     cpSync(path.join(PROJECT_ROOT, "dist"), path.join(project, "dist"), { recursive: true });

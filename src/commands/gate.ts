@@ -4,7 +4,6 @@ import { commitJudges, stagedJudge } from "../clearance/commit-rules.js";
 import { checkCommits, checkRulesFolder, checkStaged, commitsToPush, configAt, rawCaptureJudge, refused } from "../clearance/gate.js";
 import { blocks } from "../findings.js";
 import { repoPaths } from "../io/repo-tree.js";
-import { checkedFindings } from "./checked-output.js";
 import { loadConfig, repoRoot, rulesDirFor } from "../io/repo.js";
 import type { Io } from "../types.js";
 
@@ -31,8 +30,9 @@ async function run(argv: string[], io: Io): Promise<number> {
     const staged = stagedJudge(root, rulesDir, judge, () => configAt(root, "index"));
     const found = await checkStaged(root, repoPaths(config), staged);
     if (found.every((f) => f.severity !== "block")) return 0;
+    // The output's check and the report's renderer are loaded only for a refusal: a clean commit never needs them.
+    const { checkedFindings } = await import("./checked-output.js");
     const { findings } = await checkedFindings({ findings: found }, root, io.cwd);
-    // The report's renderer is loaded only for a refusal: a clean commit never needs it.
     const { gateReport } = await import("../render/human.js");
     io.stderr(gateReport([{ commit: null, findings }], "commit", { verbose }));
     return 1;
@@ -41,6 +41,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const verdicts = await checkCommits(root, push.commits, judge, commitJudges(root, rulesDir, judge));
   const bad = [...(blocks(push.findings) ? [{ commit: null, findings: push.findings }] : []), ...refused(verdicts)];
   if (bad.length === 0) return 0;
+  const { checkedFindings } = await import("./checked-output.js");
   const { shown } = await checkedFindings({ shown: bad }, root, io.cwd);
   const { gateReport } = await import("../render/human.js");
   io.stderr(gateReport(shown, "push", { note: `checked ${push.commits.length} commit${push.commits.length === 1 ? "" : "s"}: ${push.how}`, verbose }));

@@ -13,7 +13,6 @@ import { RecordError } from "../record/parse.js";
 import { findingLine, printableLines, refusalGroups } from "../render/human.js";
 import { findingsSummary, groupLines } from "../render/grouped.js";
 import { writeJson } from "../render/json.js";
-import { checkedFindings } from "./checked-output.js";
 
 function unreadable(findings: Finding[]): void {
   const bad = findings.find((f) => f.code === "record-unreadable");
@@ -73,7 +72,11 @@ async function run(argv: string[], io: Io): Promise<number> {
   }
   unreadable(findings);
   const ok = !blocks(findings);
-  if (findings.length > 0) ({ findings, commits } = await checkedFindings({ findings, commits }, root, io.cwd));
+  if (findings.length > 0) {
+    // The output's check is loaded only where there is something to print but the verdict.
+    const { checkedFindings } = await import("./checked-output.js");
+    ({ findings, commits } = await checkedFindings({ findings, commits }, root, io.cwd));
+  }
   if (values.json) writeJson(io, { command: "verify", ok, ...(commits ? { commits } : {}), findings });
   else io.stdout(verifyText(findings, commits, values.verbose === true, ok));
   return ok ? 0 : 1;

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../digest.js";
@@ -125,12 +124,15 @@ export function guardedFromGit(root: string, layout: RepoLayout, source: string,
 }
 
 /** The ids git gives an empty file (SHA-1 and SHA-256 object formats): empty, whether or not the object is stored. */
-const EMPTY_BLOBS = new Set(["sha1", "sha256"].map((format) => createHash(format).update("blob 0\0").digest("hex")));
+// node:crypto is loaded only when a hash is asked for: a commit of accepted fixtures never needs one.
+const createHash = (format: string): import("node:crypto").Hash => process.getBuiltinModule("node:crypto").createHash(format);
+let emptyBlobs: Set<string> | undefined;
+const isEmptyBlob = (sha: string): boolean => (emptyBlobs ??= new Set(["sha1", "sha256"].map((format) => createHash(format).update("blob 0\0").digest("hex")))).has(sha);
 const NO_BLOB = "git has no blob for it in this repository, which is damaged or partial, so its bytes cannot be read";
 
 /** A blob's bytes as read; null where git did not give them (an object missing, or not a blob). */
 function storedBytes(blobs: Map<string, Buffer>, sha: string): Buffer | null {
-  return blobs.get(sha) ?? (EMPTY_BLOBS.has(sha) ? Buffer.alloc(0) : null);
+  return blobs.get(sha) ?? (isEmptyBlob(sha) ? Buffer.alloc(0) : null);
 }
 
 /**

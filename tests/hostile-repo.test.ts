@@ -745,6 +745,51 @@ describe("each pushed commit is judged by the rules it holds too", () => {
     expect(rev.json.findings).toContainEqual(expect.objectContaining({ code: "raw-capture-committed", file: name }));
   });
 
+  it("verify remembers the files it found clear, yet new bytes, another path, a changed rules folder or lines that lie never let a capture through", () => {
+    const root = repo();
+    const data = path.join(root, "tests", "data");
+    mkdirSync(data, { recursive: true });
+    const note = '{"note":"a capture known by its name only"}\n';
+    writeFileSync(path.join(data, "acme_session_start_1.0.0.1.json"), note);
+    writeFileSync(path.join(data, "plain.json"), note);
+    writeFileSync(path.join(root, "notes.md"), "notes\n");
+    // Node names each module it loads: the check's own module shows whether a file was read again.
+    const verify = (): { code: number; checked: boolean; out: string } => {
+      const r = spawnSync(process.execPath, [CLI, "verify", "--json"], { cwd: root, encoding: "utf8", env: { ...process.env, NODE_DEBUG: "esm" } });
+      return { code: r.status ?? -1, checked: /Storing \S*\/dist\/passes\/raw-capture\.js/.test(r.stderr), out: r.stdout };
+    };
+    expect(verify()).toMatchObject({ code: 0, checked: true });
+    expect(verify()).toMatchObject({ code: 0, checked: false });
+    // New bytes in a file found clear before.
+    writeFileSync(path.join(root, "notes.md"), readFileSync(path.join(SITTING, RAW)));
+    const changed = verify();
+    expect(changed).toMatchObject({ code: 1, checked: true });
+    expect(changed.out).toContain('"file": "notes.md"');
+    writeFileSync(path.join(root, "notes.md"), "notes\n");
+    expect(verify()).toMatchObject({ code: 0, checked: false });
+    // The same bytes at a capture's name.
+    renameSync(path.join(data, "plain.json"), path.join(data, RAW));
+    const renamed = verify();
+    expect(renamed.code, renamed.out).toBe(1);
+    expect(renamed.out).toContain(`tests/data/${RAW}`);
+    rmSync(path.join(data, RAW));
+    expect(verify()).toMatchObject({ code: 0, checked: false });
+    // A catalogue laid over the bundled rules makes a file found clear before a capture of its harness.
+    const catalogue = { ...JSON.parse(readFileSync(path.join(PROJECT_ROOT, "rules", "harnesses", "codex.json"), "utf8")), harness: "acme", aliases: [], displayName: "Acme" };
+    mkdirSync(path.join(root, "rules", "harnesses"), { recursive: true });
+    writeFileSync(path.join(root, "rules", "harnesses", "acme.json"), JSON.stringify(catalogue, null, 2));
+    const ruled = verify();
+    expect(ruled.code, ruled.out).toBe(1);
+    expect(ruled.out).toContain("tests/data/acme_session_start_1.0.0.1.json");
+    // Lines that are not a digest, and a digest of nothing checked, are not believed.
+    rmSync(path.join(root, "rules"), { recursive: true });
+    const memory = path.join(root, ".git", "clear-payload-free");
+    expect(readFileSync(memory, "utf8")).toMatch(/^(?:[0-9a-f]{64}\n)+$/);
+    writeFileSync(memory, `notes.md\n${"0".repeat(64)}\n${"f".repeat(63)}\n`);
+    writeFileSync(path.join(root, "notes.md"), readFileSync(path.join(SITTING, RAW)));
+    expect(verify()).toMatchObject({ code: 1, checked: true });
+  });
+
   it("a commit staging a harness catalogue beside a capture of it is refused, though the working tree's rules folder lacks the catalogue", () => {
     const root = repo();
     const catalogue = { ...JSON.parse(readFileSync(path.join(PROJECT_ROOT, "rules", "harnesses", "codex.json"), "utf8")), harness: "acme", aliases: [], displayName: "Acme" };

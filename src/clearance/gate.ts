@@ -128,14 +128,17 @@ function parentsNeeded(root: string, commit: string, parents: string[], shallow:
   );
 }
 
-/** `clear verify` of the working tree: batches the last commit accepted that the record on disk (a regular file, never a link) holds with other text. */
+/** `clear verify` of the working tree: batches the last commit accepted that the record on disk (a regular file, never a link) holds with other text; nothing is parsed where its bytes are the committed ones. */
 export function rewrittenInWorkingTree(root: string, layout: RepoLayout): Finding[] {
   const head = headCommit(root);
   const file = path.join(root, layout.clearance);
   if (head === null || lstatSync(file, { throwIfNoEntry: false })?.isFile() !== true) return [];
   const was = recordBlob(root, head, layoutOrDefault(root, head));
   const before = was === null ? null : readBlobs([was], root).get(was);
-  return before ? acceptedRewritten(before.toString("utf8"), readFileSync(file, "utf8"), layout.clearance, `commit ${head.slice(0, 12)}`) : [];
+  const now = readFileSync(file);
+  // A record as it was committed rewrote nothing since, as at commit and push, where the record is the same blob.
+  if (!before || before.equals(now)) return [];
+  return acceptedRewritten(before.toString("utf8"), now.toString("utf8"), layout.clearance, `commit ${head.slice(0, 12)}`);
 }
 
 /** Whether a change touches the record, or the config that says where the record stands: otherwise the record is the one its parent holds. */

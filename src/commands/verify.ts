@@ -4,10 +4,13 @@ import { checkCommits, checkRulesFolder, checkTree, commitsInRange, rawCaptureJu
 import { pushAll } from "../collections.js";
 import { guarded, type Command } from "../command.js";
 import { blocks, type Finding } from "../findings.js";
+import { clearMemory } from "../io/blob-digests.js";
 import { lsIndex } from "../io/git.js";
 import { candidatesFromWorkingTree, guardedFromWorkingTree, inOtherSpelling, repoPaths, untrackedPaths } from "../io/repo-tree.js";
 import { loadConfig, repoRoot, rulesDirFor } from "../io/repo.js";
+import { rawCaptureRulesKey } from "../io/rules-dir.js";
 import type { Io } from "../types.js";
+import { toolVersion } from "../version.js";
 import { verifyPass } from "../passes/verify.js";
 import { RecordError } from "../record/parse.js";
 import { findingLine, printableLines, refusalGroups } from "../render/human.js";
@@ -67,7 +70,10 @@ async function run(argv: string[], io: Io): Promise<number> {
     const index = lsIndex([], root);
     const untracked = untrackedPaths(root);
     const otherSpelling = inOtherSpelling([...index.map((e) => e.path), ...untracked], layout);
-    findings = await verifyPass({ guarded: await guardedFromWorkingTree(root, layout, index), candidates: await candidatesFromWorkingTree(root, layout, index, untracked), otherSpelling }, judge);
+    // What the check found clear before (same tool, rules, path and bytes) is not read again.
+    const memory = clearMemory(root, rawCaptureRulesKey(rulesDir, toolVersion()));
+    findings = await verifyPass({ guarded: await guardedFromWorkingTree(root, layout, index), candidates: await candidatesFromWorkingTree(root, layout, index, untracked), otherSpelling }, judge, memory);
+    memory.save();
     pushAll(findings, rewrittenInWorkingTree(root, layout));
   }
   unreadable(findings);

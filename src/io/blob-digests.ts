@@ -1,7 +1,7 @@
 import { closeSync, constants, lstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../digest.js";
-import type { RecordReading } from "../passes/verify.js";
+import type { ClearMemory, RecordReading } from "../passes/verify.js";
 import { toolVersion } from "../version.js";
 import { gitMaybe, readBlobs } from "./git.js";
 
@@ -15,6 +15,7 @@ import { gitMaybe, readBlobs } from "./git.js";
 
 const FILE = "clear-blob-sha256";
 const READING_FILE = "clear-record-reading";
+const CLEAR_FILE = "clear-payload-free";
 const LINE = /^([0-9a-f]{40}|[0-9a-f]{64}) ([0-9a-f]{64})$/;
 /** Beyond this many remembered blobs, the ones this run did not ask for are forgotten. */
 const MAX_REMEMBERED = 200_000;
@@ -34,15 +35,18 @@ function plainGitDir(root: string): string | null {
   return lstatSync(dotGit, { throwIfNoEntry: false })?.isDirectory() ? dotGit : null;
 }
 
+const NAMES = [FILE, READING_FILE, CLEAR_FILE] as const;
+
 /** Where each remembered file lies in the repository's git folder (asked of git once per root, when it must be). */
-function cachePath(root: string, name: typeof FILE | typeof READING_FILE): string | null {
+function cachePath(root: string, name: (typeof NAMES)[number]): string | null {
   if (!cachePaths.has(root)) {
     const dir = plainGitDir(root);
-    const out = dir === null ? gitMaybe(["rev-parse", "--git-path", FILE, "--git-path", READING_FILE], root)?.toString("utf8").split("\n") : [path.join(dir, FILE), path.join(dir, READING_FILE)];
-    cachePaths.set(root, out && out.length >= 2 && out[0] && out[1] ? [path.resolve(root, out[0]), path.resolve(root, out[1])] : null);
+    const out = dir === null ? gitMaybe(["rev-parse", ...NAMES.flatMap((n) => ["--git-path", n])], root)?.toString("utf8").split("\n") : NAMES.map((n) => path.join(dir, n));
+    const found = out?.slice(0, NAMES.length);
+    cachePaths.set(root, found && found.length === NAMES.length && found.every(Boolean) ? found.map((p) => path.resolve(root, p)) : null);
   }
   const paths = cachePaths.get(root);
-  return paths ? (paths[name === FILE ? 0 : 1] as string) : null;
+  return paths ? (paths[NAMES.indexOf(name)] as string) : null;
 }
 
 function replaceFile(file: string, text: string): void {
@@ -91,14 +95,17 @@ function readCache(file: string): Remembered {
   return { known, whole };
 }
 
-/** New digests are added at the end of the file (one write, whole lines); past the bound it is written again with only what this run asked for. */
-function writeCache(file: string, { known, whole }: Remembered, added: Map<string, string>, asked: Set<string>): void {
-  if (known.size <= MAX_REMEMBERED) {
+/**
+ * New lines are added at the end of the file (one write, whole lines); past the bound of `count`
+ * lines, or where it cannot be added to, it is written again with `kept` alone.
+ */
+function addLines(file: string, whole: boolean, added: string[], count: number, kept: () => string[]): void {
+  if (count <= MAX_REMEMBERED) {
     try {
       // After a line cut short (a run stopped mid-write), a line break first: the cut line alone is lost.
       const fd = openSync(file, APPEND, 0o644);
       try {
-        writeSync(fd, `${whole ? "" : "\n"}${[...added].map(([id, digest]) => `${id} ${digest}\n`).join("")}`);
+        writeSync(fd, `${whole ? "" : "\n"}${added.map((line) => `${line}\n`).join("")}`);
       } finally {
         closeSync(fd);
       }
@@ -107,8 +114,12 @@ function writeCache(file: string, { known, whole }: Remembered, added: Map<strin
       // written again whole below
     }
   }
-  const entries = [...known].filter(([id]) => known.size <= MAX_REMEMBERED || asked.has(id));
-  replaceFile(file, entries.map(([id, digest]) => `${id} ${digest}\n`).join(""));
+  replaceFile(file, kept().map((line) => `${line}\n`).join(""));
+}
+
+function writeCache(file: string, { known, whole }: Remembered, added: Map<string, string>, asked: Set<string>): void {
+  const line = ([id, digest]: [string, string]): string => `${id} ${digest}`;
+  addLines(file, whole, [...added].map(line), known.size, () => [...known].filter(([id]) => known.size <= MAX_REMEMBERED || asked.has(id)).map(line));
 }
 
 /** SHA-256 of each blob, by blob id; a blob git does not have is left out. */
@@ -170,4 +181,46 @@ export function recordReading(root: string, id: string, file: string, read: () =
   const reading = read();
   if (at !== null && reading.findings.length === 0) replaceFile(at, JSON.stringify({ key, listed: reading.listed }));
   return reading;
+}
+
+const CLEAR_LINE = /^[0-9a-f]{64}$/;
+
+/**
+ * Files the raw-capture check found clear, remembered in the git folder as one SHA-256 each of the
+ * rules' key (the tool's version and the rule files, see rawCaptureRulesKey), the path and the
+ * bytes: any change to one is another line, and a line that is not a digest is not believed. With
+ * no key, or no git folder, nothing is remembered and every file is checked.
+ */
+export function clearMemory(root: string, rulesKey: string | null): ClearMemory & { save(): void } {
+  const file = rulesKey === null ? null : cachePath(root, CLEAR_FILE);
+  let text = "";
+  try {
+    if (file !== null) text = readFileSync(file, "utf8");
+  } catch {
+    // nothing remembered
+  }
+  const known = new Set(text.split("\n").filter((line) => CLEAR_LINE.test(line)));
+  const asked = new Set<string>();
+  const added = new Set<string>();
+  const digest = (name: string, bytes: Uint8Array): string =>
+    process.getBuiltinModule("node:crypto").createHash("sha256").update(`${rulesKey}\0${name}\0`).update(bytes).digest("hex");
+  return {
+    isClear(name, bytes) {
+      if (file === null) return false;
+      const d = digest(name, bytes);
+      asked.add(d);
+      return known.has(d);
+    },
+    remember(name, bytes) {
+      if (file === null) return;
+      const d = digest(name, bytes);
+      asked.add(d);
+      if (!known.has(d)) added.add(d);
+    },
+    save() {
+      if (file === null || added.size === 0) return;
+      for (const d of added) known.add(d);
+      addLines(file, text === "" || text.endsWith("\n"), [...added], known.size, () => [...known].filter((d) => known.size <= MAX_REMEMBERED || asked.has(d)));
+    },
+  };
 }

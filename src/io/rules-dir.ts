@@ -1,4 +1,4 @@
-import { readdirSync, realpathSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -28,4 +28,25 @@ export function isBundledRules(dir: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The files the raw-capture check reads: the bundled harness catalogues and payload rules, and a repository's own catalogues laid over them. */
+function rawCaptureRuleFiles(rulesDir: string): string[] {
+  const catalogues = (dir: string): string[] => readdirSync(path.join(dir, "harnesses")).filter((n) => n.endsWith(".json")).sort().map((n) => path.join(dir, "harnesses", n));
+  const own = !isBundledRules(rulesDir) && holdsRules(rulesDir) && readdirSync(rulesDir).includes("harnesses") ? catalogues(rulesDir) : [];
+  return [...catalogues(BUNDLED_RULES_DIR), path.join(BUNDLED_RULES_DIR, "payloads.json"), ...own];
+}
+
+/** What the raw-capture check's verdicts rest on, as one SHA-256: the tool's version and every rule file it reads, named and whole. Null where one cannot be read. */
+export function rawCaptureRulesKey(rulesDir: string, version: string): string | null {
+  const hash = process.getBuiltinModule("node:crypto").createHash("sha256").update(`${version}\0`);
+  try {
+    for (const file of rawCaptureRuleFiles(rulesDir)) {
+      const bytes = readFileSync(file);
+      hash.update(`${file}\0${bytes.byteLength}\0`).update(bytes);
+    }
+  } catch {
+    return null;
+  }
+  return hash.digest("hex");
 }

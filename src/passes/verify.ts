@@ -35,6 +35,15 @@ export interface RecordReading {
   findings: Finding[];
 }
 
+/**
+ * Files the raw-capture check found clear in an earlier run, by the tool, the rules the check read,
+ * the path and the bytes: a file found clear then is clear now. Only a clear verdict is kept.
+ */
+export interface ClearMemory {
+  isClear(path: string, bytes: Uint8Array): boolean;
+  remember(path: string, bytes: Uint8Array): void;
+}
+
 /** A file a change brings, with its bytes; or, where they cannot be read (an LFS object not here), why. */
 export type Candidate = { path: string } & ({ bytes: Uint8Array } | { missing: string });
 
@@ -120,17 +129,20 @@ async function rawCapture(path: string, bytes: Uint8Array, judgeOf: () => Promis
 }
 
 /** A file that holds a payload, or that cannot be read as what it is, as a finding; null when it is clear. */
-async function candidateFinding(c: Candidate, check: () => Promise<RawCaptureJudge>): Promise<Finding | null> {
+async function candidateFinding(c: Candidate, check: () => Promise<RawCaptureJudge>, memory?: ClearMemory): Promise<Finding | null> {
   if ("missing" in c) return finding("raw-capture-committed", { file: c.path }, { why: `it cannot be shown to hold no payload (${c.missing})` });
-  return rawCapture(c.path, c.bytes, check);
+  if (memory?.isClear(c.path, c.bytes)) return null;
+  const found = await rawCapture(c.path, c.bytes, check);
+  if (found === null) memory?.remember(c.path, c.bytes);
+  return found;
 }
 
-async function guardedFindings(state: GuardedState, check: () => Promise<RawCaptureJudge>, findings: Finding[]): Promise<void> {
+async function guardedFindings(state: GuardedState, check: () => Promise<RawCaptureJudge>, findings: Finding[], memory?: ClearMemory): Promise<void> {
   pushAll(findings, state.links.map((file) => finding("symlink-in-repo", { file })));
   pushAll(findings, state.notFiles.map((file) => finding("not-a-file", { file }, { what: "stands where the tool's own files do and is neither a file nor a folder; not read" })));
   pushAll(findings, state.inbox.map((file) => finding("raw-capture-committed", { file }, { why: "it is under the captures inbox" })));
   for (const e of state.exempt) {
-    const f = await candidateFinding(e, check);
+    const f = await candidateFinding(e, check, memory);
     if (f) findings.push(f);
   }
   const listed = acceptedListing(state, findings);
@@ -145,13 +157,16 @@ async function guardedFindings(state: GuardedState, check: () => Promise<RawCapt
   for (const p of [...listed.keys()].sort()) if (!present.has(p)) findings.push(finding("fixture-missing", { file: p }));
 }
 
-/** `check` is asked for only where a change brings a file with content (or one named .json): a change of links, deletions and empty files loads no rules. */
-export async function verifyPass(tree: TreeToVerify, check: () => Promise<RawCaptureJudge>): Promise<Finding[]> {
+/**
+ * `check` is asked for only where a change brings a file with content (or one named .json): a change of links, deletions and empty files loads no rules.
+ * `memory`, where given, answers for a file found clear before and keeps each file found clear now.
+ */
+export async function verifyPass(tree: TreeToVerify, check: () => Promise<RawCaptureJudge>, memory?: ClearMemory): Promise<Finding[]> {
   const findings: Finding[] = [];
-  if (tree.guarded) await guardedFindings(tree.guarded, check, findings);
+  if (tree.guarded) await guardedFindings(tree.guarded, check, findings, memory);
   pushAll(findings, (tree.otherSpelling ?? []).map((file) => finding("place-in-other-spelling", { file })));
   for (const c of tree.candidates) {
-    const f = await candidateFinding(c, check);
+    const f = await candidateFinding(c, check, memory);
     if (f) findings.push(f);
   }
   return findings;

@@ -1,6 +1,6 @@
 import { isUtf8 } from "node:buffer";
 
-// Compressed bytes (gzip, a zlib stream, a zip archive) as what they inflate to, up to a bound: the payload check
+// Compressed bytes (gzip, a zlib stream, a zip archive, brotli and raw deflate) as what they inflate to, up to a bound: the payload check
 // reads a compressed raw capture through here, and the scan the secrets compressed bytes hide.
 
 /** Node's zlib, loaded the first time something is inflated: the gate's fast path, which only looks for magic bytes, never loads it. */
@@ -22,9 +22,79 @@ export function kindOf(b: Uint8Array): "gzip" | "zlib" | null {
   return null;
 }
 
+/** A stream with no header inflates to no fewer bytes than this where it is one: fewer are read as chance. */
+const MIN_HEADLESS_BYTES = 16;
+/** Bytes fewer than this are read as no stream with no header: brotli's or deflate's of text that could hold a key or a payload takes more. */
+const MIN_HEADLESS_INPUT = 24;
+
+/** Bytes that read as text: UTF-8 with no control character but tabs and line breaks. */
+function readsAsText(b: Buffer): boolean {
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i] as number;
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f) return false;
+  }
+  return isUtf8(b);
+}
+
+/**
+ * A stream no header names: brotli (HTTP's `br`, `.br` files) or raw deflate (a zip entry's, a
+ * `.deflate` file's). Bytes that are not text are undone each way, up to `max`, a stream cut short
+ * giving what it holds so far; what they give is taken only where it is text, or a stream with a
+ * header, as a payload inside would be: undone by chance, other bytes give neither.
+ */
+export function headlessInflated(bytes: Uint8Array, max = MAX_INFLATED): Inflated {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (b.length < MIN_HEADLESS_INPUT || isUtf8(b)) return null;
+  // The same bytes come again in each reading of a text (each escape undone): undone once.
+  if (b.length > MAX_REMEMBERED_INPUT) return undoneHeadless(b, max);
+  const key = `${max} ${b.toString("latin1")}`;
+  let out = headlessSeen.get(key);
+  if (out === undefined) {
+    if (headlessSeen.size >= MAX_REMEMBERED) headlessSeen.clear();
+    headlessSeen.set(key, (out = undoneHeadless(b, max)));
+  }
+  return out;
+}
+
+/** Bytes up to this size are remembered with what they gave, up to this many. */
+const MAX_REMEMBERED_INPUT = 4096;
+const MAX_REMEMBERED = 4096;
+const headlessSeen = new Map<string, Inflated>();
+
+function undoneHeadless(b: Buffer, max: number): Inflated {
+  const z = zlib();
+  const ways = [() => z.brotliDecompressSync(b, { maxOutputLength: max, finishFlush: z.constants.BROTLI_OPERATION_FLUSH })];
+  if (deflateBlockAt(b)) ways.push(() => z.inflateRawSync(b, upTo(max)));
+  // Most bytes are no stream, and each way fails on them: its error is made without a stack, which costs more than the try.
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    for (const undo of ways) {
+      let out: Buffer;
+      try {
+        out = undo();
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") return "too large";
+        continue;
+      }
+      if (out.length >= MIN_HEADLESS_BYTES && (readsAsText(out) || kindOf(out) !== null)) return out;
+    }
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+  return null;
+}
+
+/** Whether a raw deflate stream may start the bytes: its first block of a type deflate writes, a stored block's length and its complement agreeing. */
+function deflateBlockAt(b: Buffer): boolean {
+  const type = ((b[0] as number) >> 1) & 3;
+  if (type === 3) return false;
+  return type !== 0 || b.length < 5 || ((b[1] as number) ^ (b[3] as number)) + ((b[2] as number) ^ (b[4] as number)) === 0x1fe;
+}
+
 export function inflated(bytes: Uint8Array, max = MAX_INFLATED): Inflated {
   const kind = kindOf(bytes);
-  if (kind === null) return null;
+  if (kind === null) return headlessInflated(bytes, max);
   if (kind === "gzip") {
     const members = gzipMembers(bytes, max);
     return members === null || members === "too large" ? members : members.bytes;

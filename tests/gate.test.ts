@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, deflateRawSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { repoWithRemote } from "./hooks-setup.js";
 import { CLI, clear, clearJson, PROJECT_ROOT, tempDir } from "./helpers.js";
@@ -379,6 +379,25 @@ describe("the gate, through installed hooks", () => {
     writeFileSync(path.join(root, "data", "session.bin"), gzipSync(Buffer.from("build log\n".repeat(100))));
     g(root, "add", "data/session.bin");
     expect(g(root, "commit", "-qm", "a compressed log").code).toBe(0);
+    // Streams no header names: brotli (HTTP's br) and raw deflate, alone or as base64.
+    for (const [name, bytes] of [
+      ["session.br", brotliCompressSync(Buffer.from(payload))],
+      ["session.deflate", deflateRawSync(Buffer.from(payload))],
+      ["session.txt", Buffer.from(`body: ${brotliCompressSync(Buffer.from(payload)).toString("base64")}\n`)],
+    ] as const) {
+      writeFileSync(path.join(root, "data", name), bytes);
+      g(root, "add", `data/${name}`);
+      const refused = g(root, "commit", "-qm", name);
+      expect(refused.code, name).not.toBe(0);
+      expect(refused.out).toContain(`data/${name}`);
+      g(root, "rm", "-q", "--cached", `data/${name}`);
+    }
+    // Bytes no stream gives text from (an image's, a brotli log's) go through.
+    writeFileSync(path.join(root, "data", "log.br"), brotliCompressSync(Buffer.from("build log\n".repeat(100))));
+    writeFileSync(path.join(root, "data", "noise.bin"), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 2654435761) >>> 24)));
+    g(root, "add", "data/log.br", "data/noise.bin");
+    const clean = g(root, "commit", "-qm", "a log and noise");
+    expect(clean.code, clean.out).toBe(0);
   });
 
   it("refuses a raw capture dumped as hex (xxd) at commit, naming the file and how it is written", () => {

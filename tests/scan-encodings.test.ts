@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import { deflateSync, gzipSync } from "node:zlib";
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from "node:zlib";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeDisplay } from "../src/display.js";
@@ -528,6 +528,17 @@ describe("clear scan finds a key in compressed bytes", () => {
         "zlib-base64": (s) => `blob=${deflateSync(inText(s, 40)).toString("base64")}`,
         "gzip-hex": (s) => gzipSync(inText(s, 10)).toString("hex"),
         "gzip-wrapped": (s) => wrapped(gzipSync(inText(s, 60)).toString("base64"), 76, "\r\n"),
+      }),
+    );
+  });
+
+  it("brotli or raw deflate, which no header names, written as base64 or hex", () => {
+    expectEachFound(
+      casesOf({
+        "brotli-base64": (s) => brotliCompressSync(inText(s, 20)).toString("base64"),
+        "brotli-hex": (s) => `body=${brotliCompressSync(inText(s, 10)).toString("hex")}`,
+        "deflate-raw-base64": (s) => deflateRawSync(inText(s, 30)).toString("base64"),
+        "brotli-of-gzip-base64": (s) => brotliCompressSync(gzipSync(inText(s, 5))).toString("base64"),
       }),
     );
   });

@@ -1,4 +1,4 @@
-import { embeddedStarts, isZip, kindOf, packedHistory, sealedKind } from "../../compressed.js";
+import { embeddedStarts, headlessInflated, isZip, kindOf, packedHistory, sealedKind } from "../../compressed.js";
 import { base64Runs, base64Text, byteListTexts, escapesUndone, hexTexts } from "./decodings.js";
 import { radixTexts, TURNS, type TurnedWords } from "./radix-text.js";
 import { utf16Readings } from "./wide-text.js";
@@ -45,6 +45,8 @@ const BASE64_LEVELS = 6;
 export function couldHoldPayload(bytes: Uint8Array, words: PayloadWords, level = 0, utf16 = level === 0): boolean {
   // Compressed bytes could hold one: the whole check reads what they inflate to.
   if (kindOf(bytes) !== null || sealedKind(bytes) !== null || isZip(bytes) || packedHistory(bytes) !== null) return true;
+  // A stream no header names (brotli, raw deflate) in bytes that are not text: undone here, as the whole check would.
+  if (headlessInflated(bytes, 1 << 16) !== null) return true;
   // So could one inside the file (a tar's member, a stream after a prefix).
   if (level === 0 && embeddedStarts(bytes)?.length !== 0) return true;
   if (utf16 && utf16Readings(bytes).some((text) => couldHoldPayload(text, words, level, false))) return true;

@@ -512,6 +512,11 @@ const CLASSES: Record<string, Record<string, Writer>> = {
     "base64 in a text file": (p) => `payload: ${Buffer.from(JSON.stringify(p)).toString("base64")}\n`,
     "base64 wrapped at 76 columns": (p) => `${(Buffer.from(pretty(p)).toString("base64").match(/.{1,76}/g) as string[]).join("\n")}\n`,
     "base64url": (p) => Buffer.from(JSON.stringify(p)).toString("base64url"),
+    "base64 cut into a JSON list of strings": (p) => JSON.stringify({ chunks: Buffer.from(JSON.stringify(p)).toString("base64").match(/.{1,40}/g) }, null, 2),
+    "base64 cut into literals code joins": (p) => `const blob =\n${(Buffer.from(pretty(p)).toString("base64").match(/.{1,64}/g) as string[]).map((c) => `  '${c}'`).join(" +\n")};\n`,
+    // Its length a multiple of three: no padding ends the run, and the list's strings would read as one.
+    "base64 in a list of strings beside base64 of other bytes": (p) => JSON.stringify([Buffer.from(JSON.stringify(p).padEnd(3 * Math.ceil(JSON.stringify(p).length / 3))).toString("base64"), Buffer.alloc(60, 0xfe).toString("base64")]),
+    "base64 cut into Python's adjacent literals": (p) => `blob = (${(Buffer.from(JSON.stringify(p)).toString("base64").match(/.{1,48}/g) as string[]).map((c) => `"${c}"`).join("\n        ")})\n`,
     "base64 of UTF-16 text": (p) => `payload: ${Buffer.from(JSON.stringify(p), "utf16le").toString("base64")}\n`,
     "base64 of UTF-16 text with its byte order mark": (p) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(pretty(p), "utf16le")]).toString("base64"),
     "base64 of gzip of UTF-16 text": (p) => `data: ${gzipSync(Buffer.from(JSON.stringify(p), "utf16le")).toString("base64")}\n`,

@@ -259,23 +259,42 @@ function runEnd(text: string, i: number): number {
   return k;
 }
 
-/** A run wrapped over lines (a full line, a multiple of four, long enough; a line break; the next line of it): where it ends, and its lines. */
-function wrapped(text: string, start: number, end: number): { end: number; body: string } {
-  const pieces = [text.slice(start, end)];
-  let last = end - start;
+/**
+ * What stands between two pieces of a run: a line break (and the next line's indent), or the end of
+ * one string literal and the start of the next (a list of them, `+`, `.`, `..` or `&` joining them,
+ * or nothing), as code or JSON holds base64 cut into strings.
+ */
+const PIECE_BREAK = /\r?\n[ \t]*|["'`][ \t]*(?:,|\+|\.\.?|&)?[ \t]*(?:\r?\n[ \t]*)?["'`]/y;
+
+/** A run's characters from `start` to `end`. */
+interface Run {
+  start: number;
+  end: number;
+  body: string;
+}
+
+/**
+ * A run wrapped over lines or cut into string literals (a full piece, a multiple of four, long
+ * enough; a line break or literals' join; the next piece of it): where it ends, and its pieces
+ * joined. Where literals parted it, each literal is also a run of its own: a list of strings may
+ * hold a payload beside other bytes, which joined to it would read as no text.
+ */
+function wrapped(text: string, start: number, end: number): { end: number; body: string; literals: Run[] } {
+  const pieces: Run[] = [{ start, end, body: text.slice(start, end) }];
+  let cutIntoLiterals = false;
   let at = end;
-  while (last >= MIN_WRAPPED_LINE && last % 4 === 0) {
-    let next = at + (text.charCodeAt(at) === 0x0d ? 1 : 0);
-    if (text.charCodeAt(next) !== 0x0a) break;
-    next++;
-    while (text.charCodeAt(next) === 0x20 || text.charCodeAt(next) === 0x09) next++;
-    const lineEnd = runEnd(text, next);
-    if (lineEnd === next) break;
-    pieces.push(text.slice(next, lineEnd));
-    last = lineEnd - next;
-    at = lineEnd;
+  for (let last = end - start; last >= MIN_WRAPPED_LINE && last % 4 === 0; ) {
+    PIECE_BREAK.lastIndex = at;
+    if (!PIECE_BREAK.test(text)) break;
+    const next = PIECE_BREAK.lastIndex;
+    const pieceEnd = runEnd(text, next);
+    if (pieceEnd === next) break;
+    cutIntoLiterals ||= /["'`]/.test(text.slice(at, next));
+    pieces.push({ start: next, end: pieceEnd, body: text.slice(next, pieceEnd) });
+    last = pieceEnd - next;
+    at = pieceEnd;
   }
-  return { end: at, body: pieces.join("") };
+  return { end: at, body: pieces.map((p) => p.body).join(""), literals: cutIntoLiterals ? pieces : [] };
 }
 
 // The first 24 characters of a run of base64 characters (standard and URL-safe alphabets) at least
@@ -283,15 +302,18 @@ function wrapped(text: string, start: number, end: number): { end: number; body:
 // look-behind keeps a short run from being tried at each of its characters, so the search is linear.
 const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24}/g;
 
-/** Each run of base64 characters long enough to hold a payload, as its start, end and characters (a wrapped run's lines joined). One native search for where runs start. */
-export function base64Runs(text: string): { start: number; end: number; body: string }[] {
-  const runs: { start: number; end: number; body: string }[] = [];
+/** Encoded text has both cases; a run of one case is a word, a path or a hash in hex. */
+const bothCases = (body: string): boolean => /[a-z]/.test(body) && /[A-Z]/.test(body);
+
+/** Each run of base64 characters long enough to hold a payload, as its start, end and characters (a wrapped run's lines joined; a run cut into literals, joined and literal by literal). One native search for where runs start. */
+export function base64Runs(text: string): Run[] {
+  const runs: Run[] = [];
   BASE64_RUN.lastIndex = 0;
   for (let m = BASE64_RUN.exec(text); m !== null; m = BASE64_RUN.exec(text)) {
     const run = wrapped(text, m.index, runEnd(text, m.index + m[0].length));
     BASE64_RUN.lastIndex = run.end;
-    // Encoded text has both cases; a run of one case is a word, a path or a hash in hex.
-    if (/[a-z]/.test(run.body) && /[A-Z]/.test(run.body)) runs.push({ start: m.index, end: run.end, body: run.body });
+    if (bothCases(run.body)) runs.push({ start: m.index, end: run.end, body: run.body });
+    for (const literal of run.literals) if (bothCases(literal.body)) runs.push(literal);
   }
   return runs;
 }

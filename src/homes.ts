@@ -1139,7 +1139,10 @@ const UNSPACED_NAME = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{
 // of its own (never across two words of code, "get_handler"), while the name as written is found
 // inside words as ever.
 /** What may join the words of a name: spaces, dots, dashes of any kind, an underscore, a comma and the like, three at most. */
-const JOIN = String.raw`[\s._\-\u2010-\u2015\u00b7\u30fb'\u2019+~:,|&/]{1,3}`;
+const JOIN_CHAR = String.raw`[\s._\-\u2010-\u2015\u00b7\u30fb'\u2019+~:,|&/]`;
+const JOIN = `${JOIN_CHAR}{1,3}`;
+/** A join that holds a line end, in at most five characters (any join of three that holds one is one). */
+const JOIN_OVER_LINE_END = `${JOIN_CHAR}{0,2}\n${JOIN_CHAR}{0,2}`;
 /** The fewest letters each word of a name parted so keeps. */
 const WORD_LETTERS = 3;
 /** The fewest letters of the word an initial stands before (j.smith). */
@@ -1149,17 +1152,23 @@ const AFTER_INITIAL = 5;
 const MAX_PARTED = 32;
 
 /** A name of letters only, parted into two words at each place it can be, forward, reversed and as an initial before the rest, each as a word of its own. */
-function partedForms(form: string): string[] {
+function partedForms(form: string, join = JOIN): string[] {
   const letters = [...form];
   if (letters.length > MAX_PARTED) return [];
   const out: string[] = [];
   for (let at = WORD_LETTERS; at <= letters.length - WORD_LETTERS; at++) {
     const [first, last] = [escapeRegex(letters.slice(0, at).join("")), escapeRegex(letters.slice(at).join(""))];
-    out.push(`${first}${JOIN}${last}`, `${last}${JOIN}${first}`);
+    out.push(`${first}${join}${last}`, `${last}${join}${first}`);
     // Written with its mark only: an initial joined to the rest reads as a word ("a" and "rchive").
-    if (letters.length - at >= AFTER_INITIAL) out.push(`${escapeRegex(letters[0] as string)}${JOIN}${last}`);
+    if (letters.length - at >= AFTER_INITIAL) out.push(`${escapeRegex(letters[0] as string)}${join}${last}`);
   }
   return out.length === 0 ? [] : [String.raw`(?<!\p{L})(?:${out.join("|")})(?!\p{L})`];
+}
+
+/** Whether a spelling of a name is also looked for parted into two words (namePart). */
+function isParted(form: string): boolean {
+  const length = [...form].length;
+  return !UNSPACED_NAME.test(form) && length >= GLUED_ANYWHERE && (form.match(/\p{L}/gu)?.length ?? 0) === length;
 }
 
 /** One spelling of a name as a pattern, with the boundaries its length and letters allow. */
@@ -1169,7 +1178,7 @@ function namePart(form: string): string {
   const length = [...form].length;
   const letters = form.match(/\p{L}/gu)?.length ?? 0;
   // alice2, xalice, alicesmith: a name this long inside a word is not there by chance.
-  if (length >= GLUED_ANYWHERE && letters >= GLUED_TO_DIGITS) return [body, ...(letters === length ? partedForms(form) : [])].join("|");
+  if (length >= GLUED_ANYWHERE && letters >= GLUED_TO_DIGITS) return [body, ...(isParted(form) ? partedForms(form) : [])].join("|");
   // ana2, 2ana: joined by digits, not letters; a name of hex letters only is what ids spell by chance.
   if (length >= GLUED_TO_DIGITS && letters === length && !/^[a-f]+$/i.test(form)) return String.raw`(?<!\p{L})${body}(?!\p{L})`;
   return String.raw`(?<![\p{L}\p{N}])${body}(?![\p{L}\p{N}])`;
@@ -1182,6 +1191,38 @@ function namePart(form: string): string {
  * without spaces (Chinese, Japanese, Thai) anywhere.
  */
 export function userNamePattern(users: string[]): RegExp | null {
+  const pattern = namePattern(users);
+  if (pattern !== null) overLineEnds.set(pattern, lineEndCrossingOf(users));
+  return pattern;
+}
+
+/**
+ * How a find of a pattern for user names may run over a line's end: only a name parted into two
+ * words does (its join may be white space), within `reach` characters of it, and only where
+ * `pattern` (those parted forms, their join holding the line end) finds something; "any" where a
+ * form of a name holds a line end itself. Null where none can.
+ */
+export type LineEndCrossing = { pattern: RegExp; reach: number } | "any" | null;
+const overLineEnds = new WeakMap<RegExp, LineEndCrossing>();
+
+/** How a find of a pattern `userNamePattern` made may run over a line's end; "any" for a pattern made otherwise. */
+export function lineEndCrossing(pattern: RegExp): LineEndCrossing {
+  const known = overLineEnds.get(pattern);
+  return known === undefined ? "any" : known;
+}
+
+function lineEndCrossingOf(users: string[]): LineEndCrossing {
+  const forms = [...new Set(users.flatMap(nameForms))].filter((n) => n.length > 0);
+  if ([...forms, ...users.flatMap(romanized)].some((f) => f.includes("\n"))) return "any";
+  const parted = forms.filter(isParted);
+  const alternatives = parted.flatMap((f) => partedForms(f, JOIN_OVER_LINE_END));
+  if (alternatives.length === 0) return null;
+  // Two words of the longest form, each letter's other case perhaps twice as long, the join, and a character each side for the boundaries.
+  const reach = 2 * Math.max(...parted.map((f) => f.length)) + 7;
+  return { pattern: new RegExp(alternatives.join("|"), "iu"), reach };
+}
+
+function namePattern(users: string[]): RegExp | null {
   const forms = [...new Set(users.flatMap(nameForms))].filter((n) => n.length > 0);
   if (forms.length === 0) return null;
   const encoded = [...new Set(forms.flatMap(encodedCores))].map(escapeRegex);

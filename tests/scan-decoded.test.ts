@@ -357,6 +357,25 @@ describe("the scan reads what an encoding hides", () => {
     const plain = JSON.stringify({ words: "authentication configuration tool_response PreToolUse", sha: "3f786850e387550fdab836ed7e6dc881de23001b", uuid: "1b4e28ba-2fa1-11d2-883f-0016d3cca427", image: Buffer.from([...Array(300).keys()].map((i) => (i * 37) % 256)).toString("base64") });
     expect((await scanPass([{ file: "plain.json", text: plain }], engine, display)).findings).toEqual([]);
   });
+
+  it("reads each line once for all the readings of a text, however many names are looked for, and still finds a name parted over a line end", async () => {
+    // Forty made-up names make a pattern past 20,000 characters, which the engine searches slowly; each
+    // spelling below gives the whole text another reading, and each line stands in every one of them.
+    const [consonants, vowels] = ["bcdfghjklmnpqrstvwxz", "aeiou"];
+    const names = Array.from({ length: 40 }, (_, i) => Array.from({ length: 4 }, (_, k) => `${consonants[(i * 7 + k * 13 + k * k) % 20]}${vowels[(i + k * 3) % 5]}`).join("").slice(0, 6 + (i % 3)));
+    const withNames = scanEngine(rules.secrets, homeGrammar(rules.homes, names), userNamePattern(names));
+    const spellings = ["a%2Fb", "a%252Fb", "a&#47;b", "a&#x2F;b", "a\\x2fb", "a\\u002fb", "a=2Fb", "[\u2026]", "\uff41\uff42", "a\\tb", '"a" + "b"'];
+    const words = "the scan reads each line of a text again for every reading of it".split(" ");
+    const lines = Array.from({ length: 1200 }, (_, i) => {
+      const said = Array.from({ length: 12 }, (_, k) => words[((i % 11) * 7 + k * 3) % words.length]).join(" ");
+      return `${said} ${spellings[i % spellings.length]} ${said}`;
+    });
+    const [first, second] = names as [string, string];
+    lines[600] = `and ${first} wrote it`;
+    [lines[1196], lines[1197]] = [`by ${second.slice(0, 3)}`, `${second.slice(3)} too`];
+    const r = await scanPass([{ file: "notes.txt", text: lines.join("\n") }], withNames, makeDisplay(rules, names, null));
+    expect(r.findings.filter((f) => f.rule === "clear/home-owner").map((f) => f.line)).toEqual([601, 1197]);
+  });
 });
 
 describe("a member named for a credential", () => {

@@ -1,5 +1,5 @@
 import type { SecretLintRuleCreator } from "@secretlint/types";
-import { spellsName, type HomeGrammar, type OwnerSpan } from "../homes.js";
+import { lineEndCrossing, spellsName, type HomeGrammar, type LineEndCrossing, type OwnerSpan } from "../homes.js";
 import type { Reading } from "./reading-builder.js";
 import { readingsOf } from "./readings.js";
 
@@ -12,6 +12,7 @@ export const HOME_OWNER_DESCRIPTION = "A home directory's owner or a known user 
 export function homeOwnerRule(grammar: HomeGrammar, names: RegExp | null, structure: ReadonlySet<string> = new Set()): SecretLintRuleCreator {
   const messages = { FOUND: { en: () => "a home directory's owner or a user name is here" } };
   const everyName = names ? new RegExp(names.source, `g${names.flags.replace("g", "")}`) : null;
+  const crossing = names ? lineEndCrossing(names) : null;
   return {
     messages,
     meta: { id: HOME_OWNER_RULE, type: "scanner", recommended: true, supportedContentTypes: ["text"] },
@@ -20,6 +21,8 @@ export function homeOwnerRule(grammar: HomeGrammar, names: RegExp | null, struct
       const report = (range: [number, number]): void => context.report({ message: t("FOUND"), range });
       return {
         file(source) {
+          // Readings of one text (each escape undone, each spelling read) share most of their lines: each line is judged once.
+          const seen: Seen = { spelled: new Map(), written: new Map(), crossed: new Map() };
           for (const s of readingsOf(source.content).strings) {
             // A member name the rules spell is the host's structure, as in substitution's final check.
             if (s.keyShapesOnly || (s.isKey && s.readings.length === 1 && structure.has(s.readings[0]?.text ?? "") && !grammar.mayHold(s.readings[0]?.text ?? ""))) continue;
@@ -29,11 +32,10 @@ export function homeOwnerRule(grammar: HomeGrammar, names: RegExp | null, struct
                 // As in the final check: a home after a tilde counts in a member name, where no substitution reads it.
                 for (const o of grammar.realOwners(r.text)) if ((s.isKey || !o.unlearned) && !endedAtControl(grammar, r, o)) report([r.rawAt(o.start), r.rawAt(o.end)]);
               }
-              const written = everyName !== null && names !== null && names.test(r.text);
-              if (everyName && written) {
-                for (const m of r.text.matchAll(everyName)) report([r.rawAt(m.index ?? 0), r.rawAt((m.index ?? 0) + m[0].length)]);
-              }
-              if (everyName) for (const [start, end] of spelledLines(r.text, everyName, written)) report([r.rawAt(start), r.rawAt(end)]);
+              if (everyName === null) continue;
+              const finds = writtenNames(r.text, everyName, crossing, seen);
+              for (const [start, end] of finds) report([r.rawAt(start), r.rawAt(end)]);
+              for (const [start, end] of spelledLines(r.text, everyName, finds.length > 0, seen)) report([r.rawAt(start), r.rawAt(end)]);
             }
           }
         },
@@ -56,19 +58,75 @@ function endedAtControl(grammar: HomeGrammar, r: Reading, o: OwnerSpan): boolean
   return grammar.owners(source.text).some((k) => source.rawAt(k.start) === at);
 }
 
+/** What the readings of one text were found to hold, by line (and around each line end): most lines stand in many readings. */
+interface Seen {
+  spelled: Map<string, boolean>;
+  written: Map<string, [number, number][]>;
+  crossed: Map<string, boolean>;
+}
+
+/** Where the pattern finds each name as written in a text, as a search of the text finds them. */
+const findsIn = (within: string, everyName: RegExp): [number, number][] => [...within.matchAll(everyName)].map((m) => [m.index ?? 0, (m.index ?? 0) + m[0].length]);
+
+/** The finds in one line (or lines a find may run over), searched once for all readings of a text. */
+function lineFinds(line: string, everyName: RegExp, seen: Seen): [number, number][] {
+  let found = seen.written.get(line);
+  if (found === undefined) seen.written.set(line, (found = findsIn(line, everyName)));
+  return found;
+}
+
+/**
+ * Each name the pattern finds as written in a text, as a search of the whole text finds them. A
+ * line end no find may run over parts the text: a search of each part finds the same (the
+ * pattern's boundaries read a line end as they read the text's ends), and each part is searched
+ * once for all readings.
+ */
+function writtenNames(text: string, everyName: RegExp, crossing: LineEndCrossing, seen: Seen): [number, number][] {
+  const out: [number, number][] = [];
+  for (let at = 0, nl = text.indexOf("\n"); at <= text.length; nl = text.indexOf("\n", nl + 1)) {
+    if (nl !== -1 && crossesLineEnd(text, nl, crossing, seen.crossed)) continue;
+    const end = nl === -1 ? text.length : nl;
+    for (const [start, stop] of lineFinds(text.slice(at, end), everyName, seen)) out.push([at + start, at + stop]);
+    at = end + 1;
+  }
+  return out;
+}
+
+/** Whether a find of the pattern for names may run over the line end at `nl`: what stands within reach of it is looked at once. */
+function crossesLineEnd(text: string, nl: number, crossing: LineEndCrossing, crossed: Map<string, boolean>): boolean {
+  if (crossing === null) return false;
+  if (crossing === "any") return true;
+  const around = text.slice(Math.max(0, nl - crossing.reach), nl + crossing.reach + 1);
+  let crosses = crossed.get(around);
+  if (crosses === undefined) crossed.set(around, (crosses = crossing.pattern.test(around)));
+  return crosses;
+}
+
+/** A line with each name the pattern finds in it as written made a space. */
+function namesTakenOut(line: string, everyName: RegExp, seen: Seen): string {
+  let [out, from] = ["", 0];
+  for (const [start, end] of lineFinds(line, everyName, seen)) [out, from] = [`${out}${line.slice(from, start)} `, end];
+  return out + line.slice(from);
+}
+
 /**
  * Each line of a text that spells a name through an escape the readings do not undo ("\\x7a" for
  * "z", a shell's quoting), as its range: which characters spell it is not known. A name the
  * pattern finds as written is reported at its own place, and is not what makes a line spell one.
+ * What a line spells depends on the line alone (and on `written`): each verdict is kept for the
+ * other readings of the same text.
  */
-function spelledLines(text: string, names: RegExp, written: boolean): [number, number][] {
+function spelledLines(text: string, everyName: RegExp, written: boolean, seen: Seen): [number, number][] {
   const out: [number, number][] = [];
   for (let at = 0; at < text.length; ) {
     const nl = text.indexOf("\n", at);
     const end = nl === -1 ? text.length : nl;
     // Where the text holds no name as written (`written`), no line does: there is nothing to take out.
     const line = text.slice(at, end);
-    if (spellsName(written ? line.replace(names, " ") : line, names)) out.push([at, end]);
+    const key = `${written ? "w" : "-"}${line}`;
+    let spells = seen.spelled.get(key);
+    if (spells === undefined) seen.spelled.set(key, (spells = spellsName(written ? namesTakenOut(line, everyName, seen) : line, everyName)));
+    if (spells) out.push([at, end]);
     at = end + 1;
   }
   return out;

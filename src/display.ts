@@ -1,4 +1,4 @@
-import { homeGrammar, spellsName, userNamePattern, type HomeGrammar } from "./homes.js";
+import { homeGrammar, spellsName, userNamePattern, type HomeGrammar, type NamePattern } from "./homes.js";
 import { escapePointerToken, pointerTokens } from "./json/reader.js";
 import type { Rules } from "./types.js";
 
@@ -73,7 +73,7 @@ export function shortPointer(pointer: string, max = 80): string {
 }
 
 /** Each folder or file name of a text that spells a name through an escape ("x_\\x7a...") starred whole: which characters spell it is not known here. */
-function spelledNamesStarred(text: string, names: RegExp): string {
+function spelledNamesStarred(text: string, names: NamePattern): string {
   return text
     .split(/(?<=\/)/)
     .map((segment) => (spellsName(segment, names) ? "*".repeat(segment.length) : segment))
@@ -92,12 +92,11 @@ export function makeDisplay(rules: Rules, users: string[], runnerHome: string | 
     return escapePointerToken(token);
   };
   const cache = new Map<string, string>();
-  const everyName = names ? new RegExp(names.source, "giu") : null;
   const withoutNames = (text: string): string => {
     let out = text;
     const owners = grammar.mayHold(out) ? grammar.realOwners(out) : [];
     for (const o of [...owners].reverse()) out = out.slice(0, o.start) + grammar.placeholder + out.slice(o.end);
-    return everyName ? spelledNamesStarred(out.replace(everyName, grammar.placeholder), everyName) : out;
+    return names ? spelledNamesStarred(names.replace(out, grammar.placeholder), names) : out;
   };
   return {
     id(value) {

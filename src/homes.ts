@@ -832,8 +832,8 @@ interface Alternative {
 
 /**
  * Alternatives in their order, searched as the one alternation of them all would be, in patterns
- * of a few each: the leftmost match of any, and of those starting at one place the first
- * pattern's, whose first alternative matching there is the alternation's. Each pattern's next
+ * of a few each (or of a few thousand characters each): the leftmost match of any, and of those
+ * starting at one place the first pattern's, whose first alternative matching there is the alternation's. Each pattern's next
  * match is remembered while a search moves forward through a line, so each reads the line once.
  */
 class Alternation {
@@ -843,10 +843,21 @@ class Alternation {
   readonly #from: number[];
   readonly #found: (RegExpExecArray | null | undefined)[];
 
-  constructor(sources: readonly string[], flags: string) {
-    for (let i = 0; i < sources.length; i += ALTERNATIVES_PER_PATTERN) {
-      this.#patterns.push(new RegExp(sources.slice(i, i + ALTERNATIVES_PER_PATTERN).join("|"), flags));
+  /** `most`: how many alternatives, and how many characters of source, one pattern joins at most (an alternative longer than that stands alone). */
+  constructor(sources: readonly string[], flags: string, most = { alternatives: ALTERNATIVES_PER_PATTERN, chars: Infinity }) {
+    const groups: string[][] = [];
+    let chars = 0;
+    for (const source of sources) {
+      const group = groups[groups.length - 1];
+      if (group !== undefined && group.length < most.alternatives && chars + 1 + source.length <= most.chars) {
+        group.push(source);
+        chars += 1 + source.length;
+      } else {
+        groups.push([source]);
+        chars = source.length;
+      }
     }
+    for (const group of groups) this.#patterns.push(new RegExp(group.join("|"), flags));
     this.#from = this.#patterns.map(() => 0);
     this.#found = this.#patterns.map(() => undefined);
   }
@@ -1185,44 +1196,70 @@ function namePart(form: string): string {
 }
 
 /**
+ * How many characters of source one compiled pattern of names holds at most. Past 20,000 V8 leaves
+ * a pattern unoptimized and searches it some fifty times slower: forty names of eight letters,
+ * each in its every spelling, come to that in one alternation. Few alternatives to a pattern are
+ * searched faster too, as the roots' are: the 33 names this repository's README and home rules
+ * teach, 957 alternatives, took 10 s of CPU in one pattern to scan them, 7 s in patterns of eight.
+ */
+const NAME_PATTERN_CHARS = 16_000;
+
+/**
+ * How a find of the names may run over a line's end: only a name parted into two words does (its
+ * join may be white space), within `reach` characters of it, and only where `pattern` (those
+ * parted forms, their join holding the line end) finds something; "any" where a form of a name
+ * holds a line end itself. Null where none can.
+ */
+export type LineEndCrossing = { pattern: NamePattern; reach: number } | "any" | null;
+
+/**
+ * The names a scan looks for, as one alternation of their spellings in any letter case, searched
+ * in patterns of a few alternatives and a few thousand characters at most each (see Alternation):
+ * what it finds, where, and which spelling, is what the one alternation finds.
+ */
+export class NamePattern {
+  readonly #search: Alternation;
+
+  constructor(
+    alternatives: readonly string[],
+    /** The one alternation, as written: what an engine made from these names is known by. */
+    readonly source: string,
+    readonly crossing: LineEndCrossing,
+  ) {
+    this.#search = new Alternation(alternatives, "giu", { alternatives: ALTERNATIVES_PER_PATTERN, chars: NAME_PATTERN_CHARS });
+  }
+
+  /** The first find in `text` at `from` or after it. */
+  exec(text: string, from = 0): RegExpExecArray | null {
+    return this.#search.exec(text, from);
+  }
+
+  test(text: string): boolean {
+    return this.exec(text) !== null;
+  }
+
+  /** Every find in `text`, one after the other, as a global search finds them. */
+  all(text: string): RegExpExecArray[] {
+    const out: RegExpExecArray[] = [];
+    for (let m = this.exec(text); m !== null; m = this.exec(text, m.index + Math.max(m[0].length, 1))) out.push(m);
+    return out;
+  }
+
+  /** `text` with each find made `by`. */
+  replace(text: string, by: string): string {
+    let [out, from] = ["", 0];
+    for (const m of this.all(text)) [out, from] = [out + text.slice(from, m.index) + by, m.index + m[0].length];
+    return out + text.slice(from);
+  }
+}
+
+/**
  * A pattern for user names in any letter case, also in their slug spelling: a name of five
  * characters or more (three of them letters) also inside a longer word, one of three or four letters
  * also joined to digits, a shorter one as a whole word; a name of two or more in a script written
  * without spaces (Chinese, Japanese, Thai) anywhere.
  */
-export function userNamePattern(users: string[]): RegExp | null {
-  const pattern = namePattern(users);
-  if (pattern !== null) overLineEnds.set(pattern, lineEndCrossingOf(users));
-  return pattern;
-}
-
-/**
- * How a find of a pattern for user names may run over a line's end: only a name parted into two
- * words does (its join may be white space), within `reach` characters of it, and only where
- * `pattern` (those parted forms, their join holding the line end) finds something; "any" where a
- * form of a name holds a line end itself. Null where none can.
- */
-export type LineEndCrossing = { pattern: RegExp; reach: number } | "any" | null;
-const overLineEnds = new WeakMap<RegExp, LineEndCrossing>();
-
-/** How a find of a pattern `userNamePattern` made may run over a line's end; "any" for a pattern made otherwise. */
-export function lineEndCrossing(pattern: RegExp): LineEndCrossing {
-  const known = overLineEnds.get(pattern);
-  return known === undefined ? "any" : known;
-}
-
-function lineEndCrossingOf(users: string[]): LineEndCrossing {
-  const forms = [...new Set(users.flatMap(nameForms))].filter((n) => n.length > 0);
-  if ([...forms, ...users.flatMap(romanized)].some((f) => f.includes("\n"))) return "any";
-  const parted = forms.filter(isParted);
-  const alternatives = parted.flatMap((f) => partedForms(f, JOIN_OVER_LINE_END));
-  if (alternatives.length === 0) return null;
-  // Two words of the longest form, each letter's other case perhaps twice as long, the join, and a character each side for the boundaries.
-  const reach = 2 * Math.max(...parted.map((f) => f.length)) + 7;
-  return { pattern: new RegExp(alternatives.join("|"), "iu"), reach };
-}
-
-function namePattern(users: string[]): RegExp | null {
+export function userNamePattern(users: string[]): NamePattern | null {
   const forms = [...new Set(users.flatMap(nameForms))].filter((n) => n.length > 0);
   if (forms.length === 0) return null;
   const encoded = [...new Set(forms.flatMap(encodedCores))].map(escapeRegex);
@@ -1234,11 +1271,23 @@ function namePattern(users: string[]): RegExp | null {
   const longest = forms[0]?.length ?? 0;
   const tooLong = (): OutputError => new OutputError(`the sitting teaches a name of ${longest} characters, more than the ${MAX_NAME_CHARS} the tool can look for; nothing written`);
   if (longest > MAX_NAME_CHARS) throw tooLong();
+  const alternatives = [...forms.map(namePart), ...roman, ...encoded];
   try {
-    return new RegExp([...forms.map(namePart), ...roman, ...encoded].join("|"), "iu");
+    return new NamePattern(alternatives, alternatives.join("|"), lineEndCrossingOf(users));
   } catch {
     throw tooLong();
   }
+}
+
+function lineEndCrossingOf(users: string[]): LineEndCrossing {
+  const forms = [...new Set(users.flatMap(nameForms))].filter((n) => n.length > 0);
+  if ([...forms, ...users.flatMap(romanized)].some((f) => f.includes("\n"))) return "any";
+  const parted = forms.filter(isParted);
+  const alternatives = parted.flatMap((f) => partedForms(f, JOIN_OVER_LINE_END));
+  if (alternatives.length === 0) return null;
+  // Two words of the longest form, each letter's other case perhaps twice as long, the join, and a character each side for the boundaries.
+  const reach = 2 * Math.max(...parted.map((f) => f.length)) + 7;
+  return { pattern: new NamePattern(alternatives, alternatives.join("|"), null), reach };
 }
 
 // A name is also looked for encoded, glued to whatever was encoded with it: in hex from five
@@ -1449,8 +1498,8 @@ const PUNYCODE_LABEL = /xn--/i;
 const PUNYCODE_LABELS = /xn--[a-z0-9-]+/gi;
 
 /** Whether a text spells a name only once an escape or another spelling is undone ("\\x7a" for "z" in a file's name, a host name's xn-- form). */
-export function spellsName(text: string, names: RegExp): boolean {
-  return (MAY_SPELL.test(text) || PUNYCODE_LABEL.test(text) || LETTER_BY_LETTER_TEST.test(text)) && nameReadings(text).some((r) => r.search(names) !== -1);
+export function spellsName(text: string, names: NamePattern): boolean {
+  return (MAY_SPELL.test(text) || PUNYCODE_LABEL.test(text) || LETTER_BY_LETTER_TEST.test(text)) && nameReadings(text).some((r) => names.test(r));
 }
 
 /**

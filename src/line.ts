@@ -4,7 +4,7 @@ import path from "node:path";
 import { sha256Hex } from "./digest.js";
 import { OutputError, UsageError } from "./errors.js";
 import { finding, type Finding } from "./findings.js";
-import { nameReadings, userNamePattern, type HomeGrammar } from "./homes.js";
+import { nameReadings, userNamePattern, type HomeGrammar, type NamePattern } from "./homes.js";
 import { offsetOf } from "./json/reader.js";
 import { HOME_OWNER_RULE } from "./scan-rules/home-owner.js";
 import { RulesError, validateAgainst } from "./io/load-rules.js";
@@ -228,7 +228,7 @@ export function companionMask(line: Pick<Line, "names">, setting: Setting, refus
     if (refused.has(text)) return "[not written: it holds a secret shape or a contact]";
     if (names !== null && namedBesideWords(withoutHomes(text, grammar), names)) return "[not written: it names a user the sitting taught]";
     const out = withoutHomes(setting.display.path(text), grammar);
-    return names ? out.replace(new RegExp(names.source, "giu"), grammar.placeholder) : out;
+    return names ? names.replace(out, grammar.placeholder) : out;
   };
 }
 
@@ -239,9 +239,9 @@ function withoutHomes(text: string, grammar: HomeGrammar): string {
 }
 
 /** Whether a text of words (a space in it: a path or an id has none) names a user beside other words, as written or as its letters read. */
-function namedBesideWords(text: string, names: RegExp): boolean {
+function namedBesideWords(text: string, names: NamePattern): boolean {
   if (!/\s/.test(text.trim())) return false;
-  return [text, ...nameReadings(text)].some((r) => names.test(r) && r.replace(new RegExp(names.source, "giu"), "").trim() !== "");
+  return [text, ...nameReadings(text)].some((r) => names.test(r) && names.replace(r, "").trim() !== "");
 }
 
 async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixtures: FixtureOut[], setting: Setting, options: LineOptions): Promise<Pick<Line, "fixtures" | "scan" | "batch">> {

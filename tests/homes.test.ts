@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ABOVE_ASCII_LETTER, INVISIBLE } from "../src/home-escapes.js";
-import { homeGrammar, ownerNames } from "../src/homes.js";
+import { homeGrammar, NamePattern, ownerNames, userNamePattern } from "../src/homes.js";
 import { learnOwners } from "../src/passes/substitute/index.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { nestedReadings } from "../src/json/escapes.js";
@@ -55,6 +55,59 @@ describe("a line holding every kind of root", () => {
       expect(grammar.owners(line).map((o): [number, number, boolean] => [o.start, o.end, o.real]), separator).toEqual(alone);
     }
   });
+});
+
+describe("the names a scan looks for, in patterns of a few alternatives each", () => {
+  /** Every find of a pattern in a text as [start, end], and the first from each place. */
+  const findsOf = (text: string, all: (t: string) => RegExpExecArray[], first: (t: string, from: number) => RegExpExecArray | null): string => {
+    const froms = Array.from({ length: text.length + 1 }, (_, from) => first(text, from)).map((m) => (m === null ? "-" : `${m.index}+${m[0].length}`));
+    return JSON.stringify([all(text).map((m) => [m.index, m.index + m[0].length]), froms]);
+  };
+  const single = (source: string) => {
+    const re = new RegExp(source, "giu");
+    return [(t: string) => [...t.matchAll(re)], (t: string, from: number) => ((re.lastIndex = from), re.exec(t))] as const;
+  };
+  const split = (p: NamePattern) => [(t: string) => p.all(t), (t: string, from: number) => p.exec(t, from)] as const;
+
+  it("find what the one alternation finds: the leftmost find, and where two start at one place the earlier alternative's, however the alternatives are parted", () => {
+    // Names that begin one another, far apart in a list long enough to be parted in several
+    // patterns: where two start at one place, only the earlier one's end is the alternation's.
+    const random = prng(17);
+    const word = (n: number): string => Array.from({ length: n }, () => "bdfgklmnprstvz"[Math.floor(random() * 14)]).join("");
+    const family = ["ann", "anna", "annabel", "annabelle", "anneli"];
+    const alternatives = Array.from({ length: 8000 }, (_, i) => word(6 + (i % 5)));
+    family.forEach((f, k) => alternatives.splice(300 + k * 1500, 0, f, `${f}(?=x)`));
+    [...family].reverse().forEach((f, k) => alternatives.splice(1000 + k * 1500, 0, `${f}(?=x)`, f));
+    const pattern = new NamePattern(alternatives, alternatives.join("|"), null);
+    expect(pattern.source.length).toBeGreaterThan(4 * 16_000);
+    const texts = [...family, "annabellex annax ANNABEL", `${alternatives[10]}annabelleannab${alternatives[2000]}x`, family.join(""), [...family].reverse().join(" ")];
+    for (const text of texts) expect(findsOf(text, ...split(pattern)), text).toEqual(findsOf(text, ...single(pattern.source)));
+  });
+
+  it("a sitting's many names, some beginning others, are found as one pattern of them all finds them", () => {
+    const [consonants, vowels] = ["bcdfghjklmnpqrstvwxz", "aeiou"];
+    const made = Array.from({ length: 50 }, (_, i) => Array.from({ length: 4 }, (_, k) => `${consonants[(i * 7 + k * 13 + k * k) % 20]}${vowels[(i + k * 3) % 5]}`).join("").slice(0, 6 + (i % 3)));
+    const names = [...made, "anders", "andersen", "andersson", "ann", "anna", "annabel", "jo", "jon", "jonas", "jonas.berg"];
+    const pattern = userNamePattern(names) as NamePattern;
+    expect(pattern.source.length).toBeGreaterThan(2 * 16_000);
+    const random = prng(29);
+    const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
+    const pieces = [...names, ...names.map((n) => n.toUpperCase()), ...names.map((n) => Buffer.from(`/home/${n}`).toString("base64")), "the", "x", "2", "-", ".", " ", "\n", "_", "é"];
+    for (let i = 0; i < 40; i++) {
+      const text = Array.from({ length: 12 }, () => pick(pieces)).join(pick(["", " ", "."]));
+      expect(findsOf(text, ...split(pattern)), text).toEqual(findsOf(text, ...single(pattern.source)));
+      expect(pattern.test(text)).toBe(new RegExp(pattern.source, "iu").test(text));
+    }
+  });
+  it("fifty names are looked for in a text of a megabyte and a half within the test's limit", () => {
+    // Fifty names of six to eight letters, each in its every spelling, make an alternation of 28,000
+    // characters, which V8 searches some fifty times slower than one of 16,000: half a minute for
+    // this text, past the test's limit.
+    const [consonants, vowels] = ["bcdfghjklmnpqrstvwxz", "aeiou"];
+    const names = Array.from({ length: 50 }, (_, i) => Array.from({ length: 4 }, (_, k) => `${consonants[(i * 7 + k * 13 + k * k) % 20]}${vowels[(i + k * 3) % 5]}`).join("").slice(0, 6 + (i % 3)));
+    const text = "the scan reads each line of a text again for every reading of it 12 a%2Fb\n".repeat(20_000);
+    expect((userNamePattern(names) as NamePattern).test(text)).toBe(false);
+  }, 15_000);
 });
 
 describe("the anchor folders a host keeps in a home (rules/homes.json anchors)", () => {

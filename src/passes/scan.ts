@@ -5,7 +5,7 @@ import { rules as presetRules } from "@secretlint/secretlint-rule-preset-recomme
 import type { SecretLintCoreConfig, SecretLintCoreConfigRulePreset, SecretLintCoreResultMessage } from "@secretlint/types";
 import { sha256Hex } from "../digest.js";
 import { maskFound, type Display } from "../display.js";
-import { userNamePattern, type HomeGrammar } from "../homes.js";
+import { userNamePattern, type HomeGrammar, type NamePattern } from "../homes.js";
 import { decodeLevel } from "../json/escapes.js";
 import { escapePointerToken, placeOf } from "../json/reader.js";
 import { ESCAPE_DEPTH_DESCRIPTION, ESCAPE_DEPTH_RULE, escapeDepthRule, tooDeepExample } from "../scan-rules/escape-depth.js";
@@ -165,7 +165,7 @@ function catalogueOf(secrets: SecretRules): RuleInfo[] {
   return all.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-export function scanEngine(secrets: SecretRules, grammar: HomeGrammar, names: RegExp | null, structure: ReadonlySet<string> = new Set()): ScanEngine {
+export function scanEngine(secrets: SecretRules, grammar: HomeGrammar, names: NamePattern | null, structure: ReadonlySet<string> = new Set()): ScanEngine {
   const own = ownRules([
     ...secrets.rules.map((r) => ({ id: r.id, rule: patternRule(r) })),
     { id: SENSITIVE_MEMBER_RULE, rule: sensitiveMemberRule },

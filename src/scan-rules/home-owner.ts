@@ -1,5 +1,5 @@
 import type { SecretLintRuleCreator } from "@secretlint/types";
-import { lineEndCrossing, spellsName, type HomeGrammar, type LineEndCrossing, type OwnerSpan } from "../homes.js";
+import { spellsName, type HomeGrammar, type LineEndCrossing, type NamePattern, type OwnerSpan } from "../homes.js";
 import type { Reading } from "./reading-builder.js";
 import { readingsOf } from "./readings.js";
 
@@ -9,10 +9,8 @@ import { readingsOf } from "./readings.js";
 export const HOME_OWNER_RULE = "clear/home-owner";
 export const HOME_OWNER_DESCRIPTION = "A home directory's owner or a known user name";
 
-export function homeOwnerRule(grammar: HomeGrammar, names: RegExp | null, structure: ReadonlySet<string> = new Set()): SecretLintRuleCreator {
+export function homeOwnerRule(grammar: HomeGrammar, names: NamePattern | null, structure: ReadonlySet<string> = new Set()): SecretLintRuleCreator {
   const messages = { FOUND: { en: () => "a home directory's owner or a user name is here" } };
-  const everyName = names ? new RegExp(names.source, `g${names.flags.replace("g", "")}`) : null;
-  const crossing = names ? lineEndCrossing(names) : null;
   return {
     messages,
     meta: { id: HOME_OWNER_RULE, type: "scanner", recommended: true, supportedContentTypes: ["text"] },
@@ -32,10 +30,10 @@ export function homeOwnerRule(grammar: HomeGrammar, names: RegExp | null, struct
                 // As in the final check: a home after a tilde counts in a member name, where no substitution reads it.
                 for (const o of grammar.realOwners(r.text)) if ((s.isKey || !o.unlearned) && !endedAtControl(grammar, r, o)) report([r.rawAt(o.start), r.rawAt(o.end)]);
               }
-              if (everyName === null) continue;
-              const finds = writtenNames(r.text, everyName, crossing, seen);
+              if (names === null) continue;
+              const finds = writtenNames(r.text, names, seen);
               for (const [start, end] of finds) report([r.rawAt(start), r.rawAt(end)]);
-              for (const [start, end] of spelledLines(r.text, everyName, finds.length > 0, seen)) report([r.rawAt(start), r.rawAt(end)]);
+              for (const [start, end] of spelledLines(r.text, names, finds.length > 0, seen)) report([r.rawAt(start), r.rawAt(end)]);
             }
           }
         },
@@ -66,12 +64,12 @@ interface Seen {
 }
 
 /** Where the pattern finds each name as written in a text, as a search of the text finds them. */
-const findsIn = (within: string, everyName: RegExp): [number, number][] => [...within.matchAll(everyName)].map((m) => [m.index ?? 0, (m.index ?? 0) + m[0].length]);
+const findsIn = (within: string, names: NamePattern): [number, number][] => names.all(within).map((m) => [m.index, m.index + m[0].length]);
 
 /** The finds in one line (or lines a find may run over), searched once for all readings of a text. */
-function lineFinds(line: string, everyName: RegExp, seen: Seen): [number, number][] {
+function lineFinds(line: string, names: NamePattern, seen: Seen): [number, number][] {
   let found = seen.written.get(line);
-  if (found === undefined) seen.written.set(line, (found = findsIn(line, everyName)));
+  if (found === undefined) seen.written.set(line, (found = findsIn(line, names)));
   return found;
 }
 
@@ -81,12 +79,12 @@ function lineFinds(line: string, everyName: RegExp, seen: Seen): [number, number
  * pattern's boundaries read a line end as they read the text's ends), and each part is searched
  * once for all readings.
  */
-function writtenNames(text: string, everyName: RegExp, crossing: LineEndCrossing, seen: Seen): [number, number][] {
+function writtenNames(text: string, names: NamePattern, seen: Seen): [number, number][] {
   const out: [number, number][] = [];
   for (let at = 0, nl = text.indexOf("\n"); at <= text.length; nl = text.indexOf("\n", nl + 1)) {
-    if (nl !== -1 && crossesLineEnd(text, nl, crossing, seen.crossed)) continue;
+    if (nl !== -1 && crossesLineEnd(text, nl, names.crossing, seen.crossed)) continue;
     const end = nl === -1 ? text.length : nl;
-    for (const [start, stop] of lineFinds(text.slice(at, end), everyName, seen)) out.push([at + start, at + stop]);
+    for (const [start, stop] of lineFinds(text.slice(at, end), names, seen)) out.push([at + start, at + stop]);
     at = end + 1;
   }
   return out;
@@ -103,9 +101,9 @@ function crossesLineEnd(text: string, nl: number, crossing: LineEndCrossing, cro
 }
 
 /** A line with each name the pattern finds in it as written made a space. */
-function namesTakenOut(line: string, everyName: RegExp, seen: Seen): string {
+function namesTakenOut(line: string, names: NamePattern, seen: Seen): string {
   let [out, from] = ["", 0];
-  for (const [start, end] of lineFinds(line, everyName, seen)) [out, from] = [`${out}${line.slice(from, start)} `, end];
+  for (const [start, end] of lineFinds(line, names, seen)) [out, from] = [`${out}${line.slice(from, start)} `, end];
   return out + line.slice(from);
 }
 
@@ -116,7 +114,7 @@ function namesTakenOut(line: string, everyName: RegExp, seen: Seen): string {
  * What a line spells depends on the line alone (and on `written`): each verdict is kept for the
  * other readings of the same text.
  */
-function spelledLines(text: string, everyName: RegExp, written: boolean, seen: Seen): [number, number][] {
+function spelledLines(text: string, names: NamePattern, written: boolean, seen: Seen): [number, number][] {
   const out: [number, number][] = [];
   for (let at = 0; at < text.length; ) {
     const nl = text.indexOf("\n", at);
@@ -125,7 +123,7 @@ function spelledLines(text: string, everyName: RegExp, written: boolean, seen: S
     const line = text.slice(at, end);
     const key = `${written ? "w" : "-"}${line}`;
     let spells = seen.spelled.get(key);
-    if (spells === undefined) seen.spelled.set(key, (spells = spellsName(written ? namesTakenOut(line, everyName, seen) : line, everyName)));
+    if (spells === undefined) seen.spelled.set(key, (spells = spellsName(written ? namesTakenOut(line, names, seen) : line, names)));
     if (spells) out.push([at, end]);
     at = end + 1;
   }

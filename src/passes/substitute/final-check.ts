@@ -1,6 +1,6 @@
 import type { Display } from "../../display.js";
 import { finding, type Finding } from "../../findings.js";
-import { nameReadings, plainLetters, type HomeGrammar } from "../../homes.js";
+import { nameReadings, plainLetters, type HomeGrammar, type NamePattern } from "../../homes.js";
 import { decodeJsonString, nestedReadings } from "../../json/escapes.js";
 import { placeOf, stringTokens } from "../../json/reader.js";
 import type { JsonDocument, LearnedName } from "../../types.js";
@@ -66,7 +66,7 @@ export function contactRanges(value: string): { start: number; end: number }[] {
 }
 
 export interface KnownNames {
-  pattern: RegExp | null;
+  pattern: NamePattern | null;
   /** Where each name was learned, by its lower-case spelling (never printed: only the place is). */
   learnedAt: Map<string, LearnedName>;
 }

@@ -385,7 +385,7 @@ describe("clear scan finds a key a line end breaks", () => {
 });
 
 describe("clear scan finds a key split over string literals that code joins", () => {
-  it("every shape the scan knows, split at its start, middle or end into literals joined by +, ., .., ||, &, <<, .concat(), +=, a list's comma, a template's ${}, or nothing (adjacent literals, a shell's \"a\"'b', $'a'$'b' and a quote inside a word), over a line end and comments too", () => {
+  it("every shape the scan knows, split at its start, middle or end into literals joined by +, ., .., ||, &, <<, .concat(), .append(), .plus(), +=, .=, a name's `t = t +` or `t <<` in the next statement, a list's comma, a template's ${}, or nothing (adjacent literals, a shell's \"a\"'b', $'a'$'b' and a quote inside a word), literals with a prefix (r\"…\", b\"…\", @\"…\", u8\"…\", R\"(…)\") or curly quotes, over a line end (VB's `& _`, PowerShell's backtick), a non-breaking space and comments (a doc comment too)", () => {
     const rules = loadRules();
     const values: string[] = [
       ...rules.secrets.rules.filter((rule) => rule.target !== "raw").map((rule) => join(rule.match[0]!)),
@@ -410,6 +410,23 @@ describe("clear scan finds a key split over string literals that code joins", ()
       (a, b) => `token = ("${a}"  # first part\n         "${b}")`,
       (a, b) => `String token = "${a}".concat("${b}");`,
       (a, b) => `token = "${a}" << "${b}"`,
+      (a, b) => `token = (r"${a}" rb'${b}')`,
+      (a, b) => `token = b"${a}" + f"${b}"`,
+      (a, b) => `var token = @"${a}" + $@"${b}";`,
+      (a, b) => `auto token = u8"${a}" L"${b}";`,
+      (a, b) => `auto token = u"${a}" U"${b}";`,
+      (a, b) => `auto token = R"(${a})" R"(${b})";`,
+      (a, b) => `sb.append("${a}")\n  .append("${b}");`,
+      (a, b) => `sb.append("${a}");\nsb.append("${b}");`,
+      (a, b) => `val token = "${a}".plus("${b}")`,
+      (a, b) => `$token = "${a}";\n$token .= "${b}";`,
+      (a, b) => `token = "${a}";\ntoken = token + "${b}";`,
+      (a, b) => `token << "${a}";\ntoken << "${b}";`,
+      (a, b) => `o["token"] = "${a}";\no["token"] += "${b}";`,
+      (a, b) => `token = "${a}" /* a * b */ + /**\n * the rest\n */ "${b}"`,
+      (a, b) => `token = "${a}" & _\n    "${b}"`,
+      (a, b) => `$token = "${a}" + \`\n"${b}"`,
+      (a, b) => `token = \u201c${a}\u201d\u00a0+\u00a0\u2018${b}\u2019`,
     ];
     const dir = tempDir("clear-literals-");
     const files: string[] = [];

@@ -402,38 +402,58 @@ export function tokensJoined(r: Reading): Reading[] {
   return brokenTwice ? [...alternate, joined(() => true)] : alternate;
 }
 
-/** Blanks and line ends (after a backslash too, as a shell continues a line). */
-const BLANKS = String.raw`(?:[ \t\r\n]|\\(?=\r?\n))*`;
+/**
+ * Blanks (a non-breaking space too) and line ends, after what continues a line too: a shell's
+ * backslash, PowerShell's backtick, VB's `_`.
+ */
+const BLANKS = String.raw`(?:[ \t\r\n\u00a0]|[\\\x60_](?=\r?\n))*`;
 /**
  * How many comments may stand between two literals. A join is looked for from every quote, and
  * comment lines that each end in a quote (`#'`) would otherwise be read from each of them to the
  * last: bounded, the reading stays linear in the text.
  */
 const COMMENTS_BETWEEN = 8;
-/** What stands between a literal and what joins it to the next: blanks, line ends, and a few comments. */
-const BETWEEN = String.raw`${BLANKS}(?:(?:/\*[^*\n]{0,200}\*/|(?://|#|--)[^\n]{0,200}\n)${BLANKS}){0,${COMMENTS_BETWEEN}}`;
+/**
+ * What stands between a literal and what joins it to the next: blanks, line ends, and a few
+ * comments (a block comment over lines too, though not one holding `/*`: a block comment is read
+ * from the quote before it, and text dense with `'/*` would be read on from each quote).
+ */
+const BETWEEN = String.raw`${BLANKS}(?:(?:/\*(?:[^*/]|\*(?!/)|/(?!\*)){0,200}\*/|(?://|#|--)[^\n]{0,200}\n)${BLANKS}){0,${COMMENTS_BETWEEN}}`;
+/** A name a statement adds to: `token`, `$token`, `this.token`, `o["token"]`. */
+const NAME = String.raw`[A-Za-z_$][\w$.]{0,64}(?:\[(?:"[\w$.-]{0,64}"|'[\w$.-]{0,64}'|[\w$.]{0,64})\])?`;
 /**
  * What joins two string literals: `+`, PHP's and Perl's `.`, Lua's `..`, SQL's `||`, VB's `&`, a
- * list's `,` that `join` undoes, Ruby's `<<`, `.concat(`, a shell's `$` before its next `$'…'`, a
- * name's `+=` in the next statement, or nothing (C's and Python's adjacent literals, a shell's
- * `"a"'b'`).
+ * list's `,` that `join` undoes, Ruby's `<<`, `.concat(`, `.append(` and `.plus(` (after a call's
+ * `)` too, and on a name in the next statement), a shell's `$` before its next `$'…'`, or a name
+ * added to in the next statement (`+=`, PHP's `.=`, `<<`, `t = t +`); or nothing (C's and
+ * Python's adjacent literals, a shell's `"a"'b'`).
  */
-const JOIN = String.raw`(?:\+|\.\.?|\|\||&|,|<<|\.concat\(|\$(?=')|(?:;${BETWEEN})?[A-Za-z_$][\w$.]{0,64}[ \t]*\+=)`;
+const JOIN = String.raw`(?:\+|\.\.?|\|\||&|,|<<|\$(?=')|(?:\)${BETWEEN})?(?:;${BETWEEN}${NAME})?\.(?:concat|append|plus)\(|(?:;${BETWEEN})?${NAME}[ \t]*(?:\+=|\.=|<<|=[ \t]*${NAME}[ \t]*\+))`;
 const QUOTE = "[\"'`]";
+/** A quote that opens or closes a literal: a straight one, or a curly one (a word processor's). */
+const EDGE_QUOTE = "[\"'`\u201c\u201d\u2018\u2019]";
+/** A literal's prefix written in letters: Python's `r`, `b`, `f`, `u` (`rb`, `Rb`…), C++'s `L`, `u`, `U`, `u8`. */
+const LETTER_PREFIX = "(?:[rRbBfFuU]{1,2}|L|u8)";
+/**
+ * A literal's opening quote, with what may stand before it (a letter prefix, C#'s `@` and `$`), or
+ * the `R"(` of a C++ raw string (its `)"` is taken before the join).
+ */
+const OPENING = String.raw`(?:(?<raw>(?:u8|[uUL])?R"\()|(?:${LETTER_PREFIX}|[@$]{1,2})?${EDGE_QUOTE})`;
 /** A character a key is written with (base64's and base64url's, a prefix's, a JWT's dots), or an assignment's `=`. */
 const KEYISH = "[A-Za-z0-9_+/=.-]";
 /**
  * Where code joins string literals: a quote that closes one, what joins it to the next, and a quote
- * that opens that one; a template's `${"…"}` (its two edges); and a quote inside a shell's word,
- * which the shell joins to what stands on either side (`T=ghp_ab"cd"`). Each begins at a quote or
- * a `$`, and looks back only from one.
+ * (with its prefix) that opens that one; a template's `${"…"}` (its two edges); and a quote inside
+ * a shell's word, which the shell joins to what stands on either side (`T=ghp_ab"cd"`), though not
+ * after a literal's prefix standing as a word (`r"…"`). Each begins at a quote or a `$`, and looks
+ * back only from one.
  */
 const LITERALS_MEET = new RegExp(
   [
-    `${QUOTE}${BETWEEN}(?:${JOIN}${BETWEEN})?${QUOTE}`,
+    `${EDGE_QUOTE}${BETWEEN}(?:${JOIN}${BETWEEN})?${OPENING}`,
     `\\$\\{[ \\t]*${QUOTE}`,
     `${QUOTE}(?=[ \\t]*\\})(?<=\\$\\{[ \\t]*${QUOTE}[^"'\`\\n]{0,256}${QUOTE})[ \\t]*\\}`,
-    `${QUOTE}(?<=${KEYISH}${QUOTE})(?=${KEYISH})`,
+    `${QUOTE}(?<=${KEYISH}${QUOTE})(?<!(?<![\\w$])${LETTER_PREFIX}${QUOTE})(?=${KEYISH})`,
   ].join("|"),
   "g",
 );
@@ -463,7 +483,9 @@ export function literalsJoined(r: Reading): Reading[] {
       }
       from = start;
     }
-    out.copy(from, m.index);
+    // A C++ raw string's `)"` is taken with its quote where the next literal is one too.
+    const at = m.groups?.raw !== undefined && m.index > from && text.charCodeAt(m.index - 1) === 0x29 ? m.index - 1 : m.index;
+    out.copy(from, at);
     from = m.index + m[0].length;
     if (end < from || (end < text.length && text.charCodeAt(end) !== 0x0a)) end = lineEdge(text, Math.max(from, end), Math.min(from + JOIN_REACH, text.length), 1);
   }

@@ -1286,7 +1286,7 @@ function lineEndCrossingOf(users: string[]): LineEndCrossing {
   const alternatives = parted.flatMap((f) => partedForms(f, JOIN_OVER_LINE_END));
   if (alternatives.length === 0) return null;
   // Two words of the longest form, each letter's other case perhaps twice as long, the join, and a character each side for the boundaries.
-  const reach = 2 * Math.max(...parted.map((f) => f.length)) + 7;
+  const reach = 2 * parted.reduce((most, f) => Math.max(most, f.length), 0) + 7;
   return { pattern: new NamePattern(alternatives, alternatives.join("|"), null), reach };
 }
 

@@ -24,8 +24,14 @@ export function kindOf(b: Uint8Array): "gzip" | "zlib" | null {
 
 /** A stream with no header inflates to no fewer bytes than this where it is one: fewer are read as chance. */
 const MIN_HEADLESS_BYTES = 16;
-/** Bytes fewer than this are read as no stream with no header: brotli's or deflate's of text that could hold a key or a payload takes more. */
-const MIN_HEADLESS_INPUT = 24;
+/**
+ * Bytes no more than this are read as no stream with no header: a SHA-512 digest's 64, or fewer.
+ * Digests and ids are most of the bytes a text's hex and base64 runs decode to (a record lists
+ * thousands), and each try costs a decoder's set-up.
+ */
+const MIN_HEADLESS_INPUT = 65;
+/** Each try's output grows by this much at a time: most give nothing, and a larger first buffer only costs its allocation. */
+const HEADLESS_CHUNK = 4096;
 
 /** Bytes that read as text: UTF-8 with no control character but tabs and line breaks. */
 function readsAsText(b: Buffer): boolean {
@@ -63,8 +69,8 @@ const headlessSeen = new Map<string, Inflated>();
 
 function undoneHeadless(b: Buffer, max: number): Inflated {
   const z = zlib();
-  const ways = [() => z.brotliDecompressSync(b, { maxOutputLength: max, finishFlush: z.constants.BROTLI_OPERATION_FLUSH })];
-  if (deflateBlockAt(b)) ways.push(() => z.inflateRawSync(b, upTo(max)));
+  const ways = [() => z.brotliDecompressSync(b, { maxOutputLength: max, finishFlush: z.constants.BROTLI_OPERATION_FLUSH, chunkSize: HEADLESS_CHUNK })];
+  if (deflateBlockAt(b)) ways.push(() => z.inflateRawSync(b, { ...upTo(max), chunkSize: HEADLESS_CHUNK }));
   // Most bytes are no stream, and each way fails on them: its error is made without a stack, which costs more than the try.
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;

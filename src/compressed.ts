@@ -33,8 +33,8 @@ const MIN_HEADLESS_INPUT = 65;
 /** Each try's output grows by this much at a time: most give nothing, and a larger first buffer only costs its allocation. */
 const HEADLESS_CHUNK = 4096;
 
-/** Bytes that read as text: UTF-8 with no control character but tabs and line breaks. */
-function readsAsText(b: Buffer): boolean {
+/** Bytes that read as text: UTF-8 with no control character but tabs and line breaks (the payload check's test too). */
+export function readsAsText(b: Buffer): boolean {
   for (let i = 0; i < b.length; i++) {
     const c = b[i] as number;
     if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f) return false;

@@ -1,5 +1,4 @@
-import { isUtf8 } from "node:buffer";
-import { inflatedThrough, isZip, sealedKind } from "../../compressed.js";
+import { inflatedThrough, isZip, readsAsText as isText, sealedKind } from "../../compressed.js";
 import { pushAll } from "../../collections.js";
 import { inputOffset, type DecodedLevel } from "../../json/escapes.js";
 import { byteLists, listBytes } from "../../byte-lists.js";
@@ -320,12 +319,6 @@ export function base64Runs(text: string): Run[] {
 
 /** A character (or byte) text never holds: a control character but a tab and line breaks, or what UTF-8 that is none reads as. */
 const isNoise = (c: number): boolean => (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f || c === 0xfffd;
-
-/** Bytes that are text: UTF-8, with no control character but tabs and line breaks. */
-function isText(bytes: Buffer): boolean {
-  for (let i = 0; i < bytes.length; i++) if (isNoise(bytes[i] as number)) return false;
-  return isUtf8(bytes);
-}
 
 /** A text the payload check cannot read whole (base64 of a stream that inflates past the bound, or is compressed too deep), with why. */
 export class CannotRead extends Error {}

@@ -611,7 +611,7 @@ describe("a broken rules folder of the repository", () => {
     expect(bundle).not.toMatch(/\bimport\(/);
   });
 
-  it("a commit of accepted fixtures loads neither the output's check, substitution, the scan's rules nor node:crypto; verify of them neither", () => {
+  it("a commit of accepted fixtures loads neither the output's check, substitution, the scan's rules, the renderers of findings nor node:crypto; verify of them neither", () => {
     const root = repo();
     cleared(root, "ACCEPT");
     // Node names each module it loads: what a clean commit costs in modules shows there.
@@ -623,7 +623,7 @@ describe("a broken rules folder of the repository", () => {
     for (const args of [["gate", "pre-commit"], ["verify"]]) {
       const modules = loaded(args);
       expect(modules.some((m) => m.endsWith("/dist/passes/verify.js")), args.join(" ")).toBe(true);
-      expect(modules.filter((m) => /checked-output|\/passes\/substitute\/|\/scan-rules\/|^node:crypto$|^node:zlib$/.test(m)), args.join(" ")).toEqual([]);
+      expect(modules.filter((m) => /checked-output|\/passes\/substitute\/|\/scan-rules\/|\/render\/(?:human|grouped)\.js$|\/homes\.js$|^node:crypto$|^node:zlib$/.test(m)), args.join(" ")).toEqual([]);
     }
     // The output's check is still there for a refusal: a changed fixture is named.
     writeFileSync(path.join(root, "fixtures", "README.md"), '{"session_id":"9f1c2a7e","cwd":"/home/user/proj","hook_event_name":"Stop"}\n');
@@ -631,6 +631,10 @@ describe("a broken rules folder of the repository", () => {
     const refused = clear(["gate", "pre-commit"], { cwd: root });
     expect(refused.code, refused.stdout + refused.stderr).toBe(1);
     expect(refused.stderr).toContain("fixtures/README.md");
+    // And verify's renderers for one: the finding, by code and file, before the verdict.
+    const unverified = clear(["verify"], { cwd: root });
+    expect(unverified.code, unverified.stdout + unverified.stderr).toBe(1);
+    expect(unverified.stdout).toMatch(/BLOCK raw-capture-committed: 1 finding in 1 file\n[^]*fixtures\/README\.md[^]*\nNOT verified\n$/);
   });
 
   it("a bundle older than the module it was made from (compiled again since, by tsc alone) is passed over for that module", () => {

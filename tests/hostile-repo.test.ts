@@ -790,6 +790,17 @@ describe("each pushed commit is judged by the rules it holds too", () => {
     expect(verify()).toMatchObject({ code: 1, checked: true });
   });
 
+  it("verify asks git for its listings while it reads the fixtures, yet a git that fails is one error, exit 2, never a crash", () => {
+    const root = acceptedRepo();
+    expect(clear(["verify"], { cwd: root })).toMatchObject({ code: 0, stdout: "verified: every fixture accepted, no raw capture, no link\n" });
+    // An index git cannot read: every listing verify asked for fails, each while the disk is read.
+    writeFileSync(path.join(root, ".git", "index"), "not an index");
+    const broken = clear(["verify"], { cwd: root });
+    expect(broken.code, broken.stderr).toBe(2);
+    expect(broken.stdout).toBe("");
+    expect(broken.stderr).toMatch(/^clear: git ls-files: fatal: [^\n]*index[^\n]*\n$/);
+  });
+
   it("a commit staging a harness catalogue beside a capture of it is refused, though the working tree's rules folder lacks the catalogue", () => {
     const root = repo();
     const catalogue = { ...JSON.parse(readFileSync(path.join(PROJECT_ROOT, "rules", "harnesses", "codex.json"), "utf8")), harness: "acme", aliases: [], displayName: "Acme" };

@@ -4,7 +4,7 @@ import { pushAll } from "../collections.js";
 import { UsageError } from "../errors.js";
 import { printable } from "../record/data.js";
 import { blocks, finding, type Finding } from "../findings.js";
-import { commitChanges, git, gitMaybe, LINK_MODE, objectsNamed, lsIndex, lsTree, readBlobs, readObjects, revList, shallowCommits, stagedChanges, type Change, type TreeEntry } from "../io/git.js";
+import { commitChanges, git, GitError, gitLater, gitMaybe, later, LINK_MODE, objectsNamed, lsIndex, lsTree, readBlobs, readObjects, revList, shallowCommits, stagedChanges, type Change, type TreeEntry } from "../io/git.js";
 import { parseConfigText, type ClearConfig } from "../io/repo.js";
 import { isBundledRules } from "../io/rules-dir.js";
 import type { CommitJudges } from "./commit-rules.js";
@@ -129,8 +129,7 @@ function parentsNeeded(root: string, commit: string, parents: string[], shallow:
 }
 
 /** `clear verify` of the working tree: batches the last commit accepted that the record on disk (a regular file, never a link) holds with other text; nothing is parsed where its bytes are the committed ones. */
-export function rewrittenInWorkingTree(root: string, layout: RepoLayout): Finding[] {
-  const head = headCommit(root);
+export function rewrittenInWorkingTree(root: string, layout: RepoLayout, head = headCommit(root)): Finding[] {
   const file = path.join(root, layout.clearance);
   if (head === null || lstatSync(file, { throwIfNoEntry: false })?.isFile() !== true) return [];
   const was = recordBlob(root, head, layoutOrDefault(root, head));
@@ -163,6 +162,18 @@ function commitAt(root: string, ref: string): string | null {
 /** The commit HEAD names, or null before the first commit. */
 export function headCommit(root: string): string | null {
   return commitAt(root, "HEAD");
+}
+
+/** The commit HEAD names, as `headCommit`, from a git started now and read later. */
+export function headCommitLater(root: string): Promise<string | null> {
+  const answer = gitLater(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], root).then(
+    (out) => out.toString("utf8").trim() || null,
+    (err: unknown) => {
+      if (err instanceof GitError) return null;
+      throw err;
+    },
+  );
+  return later(answer);
 }
 
 /** The parents a commit object names. */

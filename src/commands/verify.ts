@@ -1,20 +1,19 @@
 import { parseFlags, UsageError } from "../cli-args.js";
 import { commitJudges } from "../clearance/commit-rules.js";
-import { checkCommits, checkRulesFolder, checkTree, commitsInRange, rawCaptureJudge, refused, rewrittenInWorkingTree } from "../clearance/gate.js";
+import { checkCommits, checkRulesFolder, checkTree, commitsInRange, headCommitLater, rawCaptureJudge, refused, rewrittenInWorkingTree } from "../clearance/gate.js";
 import { pushAll } from "../collections.js";
 import { guarded, type Command } from "../command.js";
 import { blocks, type Finding } from "../findings.js";
 import { clearMemory } from "../io/blob-digests.js";
-import { lsIndex } from "../io/git.js";
-import { candidatesFromWorkingTree, guardedFromWorkingTree, inOtherSpelling, repoPaths, untrackedPaths } from "../io/repo-tree.js";
+import { lsIndexLater } from "../io/git.js";
+import { candidatesFromWorkingTree, guardedFromWorkingTree, inOtherSpelling, repoPaths, untrackedPathsLater } from "../io/repo-tree.js";
 import { loadConfig, repoRoot, rulesDirFor } from "../io/repo.js";
 import { rawCaptureRulesKey } from "../io/rules-dir.js";
 import type { Io } from "../types.js";
 import { toolVersion } from "../version.js";
 import { verifyPass } from "../passes/verify.js";
 import { RecordError } from "../record/parse.js";
-import { findingLine, printableLines, refusalGroups } from "../render/human.js";
-import { findingsSummary, groupLines } from "../render/grouped.js";
+import { printable } from "../record/data.js";
 import { writeJson } from "../render/json.js";
 
 function unreadable(findings: Finding[]): void {
@@ -22,8 +21,11 @@ function unreadable(findings: Finding[]): void {
   if (bad) throw new RecordError(bad.message);
 }
 
-function verifyText(findings: Finding[], commits: { commit: string; findings: Finding[] }[] | undefined, verbose: boolean, ok: boolean): string {
+/** The verdict, and the findings before it: the renderers are loaded only where there are findings to print. */
+async function verifyText(findings: Finding[], commits: { commit: string; findings: Finding[] }[] | undefined, verbose: boolean, ok: boolean): Promise<string> {
   const verdict = ok ? "verified: every fixture accepted, no raw capture, no link" : "NOT verified";
+  if (findings.length === 0 && (commits === undefined || commits.length === 0)) return `${printable(verdict)}\n`;
+  const [{ findingLine, printableLines, refusalGroups }, { findingsSummary, groupLines }] = await Promise.all([import("../render/human.js"), import("../render/grouped.js")]);
   if (verbose) {
     const byCommit = (c: { commit: string; findings: Finding[] }): string[] => [
       `commit ${c.commit.slice(0, 12)}:`,
@@ -67,14 +69,16 @@ async function run(argv: string[], io: Io): Promise<number> {
     const layout = repoPaths(config);
     // The index is listed once: for places in another spelling, the inbox and the tracked files;
     // what `git add -A` would add is read as well, as the next commit may hold it.
-    const index = lsIndex([], root);
-    const untracked = untrackedPaths(root);
+    // git lists them while the fixtures are read from disk.
+    const [listed, others, head] = [lsIndexLater(root), untrackedPathsLater(root), headCommitLater(root)];
+    const guardedState = await guardedFromWorkingTree(root, layout, listed);
+    const [index, untracked] = [await listed, await others];
     const otherSpelling = inOtherSpelling([...index.map((e) => e.path), ...untracked], layout);
     // What the check found clear before (same tool, rules, path and bytes) is not read again.
     const memory = clearMemory(root, rawCaptureRulesKey(rulesDir, toolVersion()));
-    findings = await verifyPass({ guarded: await guardedFromWorkingTree(root, layout, index), candidates: await candidatesFromWorkingTree(root, layout, index, untracked), otherSpelling }, judge, memory);
+    findings = await verifyPass({ guarded: guardedState, candidates: await candidatesFromWorkingTree(root, layout, index, untracked), otherSpelling }, judge, memory);
     memory.save();
-    pushAll(findings, rewrittenInWorkingTree(root, layout));
+    pushAll(findings, rewrittenInWorkingTree(root, layout, await head));
   }
   unreadable(findings);
   const ok = !blocks(findings);
@@ -84,7 +88,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     ({ findings, commits } = await checkedFindings({ findings, commits }, root, io.cwd));
   }
   if (values.json) writeJson(io, { command: "verify", ok, ...(commits ? { commits } : {}), findings });
-  else io.stdout(verifyText(findings, commits, values.verbose === true, ok));
+  else io.stdout(await verifyText(findings, commits, values.verbose === true, ok));
   return ok ? 0 : 1;
 }
 

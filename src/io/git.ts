@@ -1,6 +1,6 @@
 import { pushAll } from "../collections.js";
 import { GitError } from "../errors.js";
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -23,6 +23,30 @@ export function git(args: string[], cwd: string, input?: string, env?: Record<st
     const stderr = (err as { stderr?: Buffer }).stderr?.toString().trim();
     throw new GitError(`git ${args[0]}: ${stderr || (err as Error).message}`);
   }
+}
+
+/**
+ * `git` started now and read later: the caller goes on with its own work (reading files) while git
+ * runs. The same answer and the same error as `git`, thrown where the answer is awaited.
+ */
+export function gitLater(args: string[], cwd: string): Promise<Buffer> {
+  return later(
+    new Promise((resolve, reject) => {
+      execFile("git", args, { cwd, env: GIT_ENV, maxBuffer: 1 << 30, encoding: "buffer" }, (err, stdout, stderr) => {
+        if (err) reject(new GitError(`git ${args[0]}: ${stderr.toString().trim() || err.message}`));
+        else resolve(stdout);
+      });
+    }),
+  );
+}
+
+/**
+ * A promise awaited later: a failure that comes while the caller's own work runs waits for the
+ * await, rather than ending the process as a rejection nothing handles.
+ */
+export function later<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
 }
 
 /** git's answer, or null when git refuses (an unknown rev, no HEAD yet). */
@@ -81,7 +105,16 @@ export function lsTree(rev: string, paths: string[], cwd: string, recursive = tr
 
 /** Entries of the index (what a commit would hold) under the given paths. */
 export function lsIndex(paths: string[], cwd: string): TreeEntry[] {
-  return records(git(["ls-files", "-s", "-z", "--", ...paths], cwd)).map(([meta, path]) => {
+  return indexEntries(git(["ls-files", "-s", "-z", "--", ...paths], cwd));
+}
+
+/** The whole index, as `lsIndex`, from a git started now and read later. */
+export function lsIndexLater(cwd: string): Promise<TreeEntry[]> {
+  return later(gitLater(["ls-files", "-s", "-z", "--"], cwd).then(indexEntries));
+}
+
+function indexEntries(out: Buffer): TreeEntry[] {
+  return records(out).map(([meta, path]) => {
     const [mode, sha] = meta.split(" ") as [string, string];
     return { mode, sha, path };
   });

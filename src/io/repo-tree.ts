@@ -4,7 +4,7 @@ import { sha256Hex } from "../digest.js";
 import { EXEMPT_NAMES, readRecordListing, type Candidate, type GuardedState } from "../passes/verify.js";
 import type { RepoLayout } from "../types.js";
 import { blobDigests, recordReading } from "./blob-digests.js";
-import { git, LINK_MODE, lsIndex, lsTree, readBlobs, SUBMODULE_MODE, type Change, type TreeEntry } from "./git.js";
+import { git, gitLater, later, LINK_MODE, lsIndex, lsTree, readBlobs, SUBMODULE_MODE, type Change, type TreeEntry } from "./git.js";
 import { throughLfs } from "./lfs.js";
 import { filteredPaths, filteredWhy, type AttributeSource } from "./git-filters.js";
 import { foldedPath } from "./path-fold.js";
@@ -50,7 +50,10 @@ export function touchesPlaces(paths: string[], layout: RepoLayout): boolean {
 export function inOtherSpelling(paths: string[], layout: RepoLayout): string[] {
   const { places } = placesOf(layout);
   const folded = places.map(foldedPath);
-  return paths.filter((p) => folded.some((place, i) => (under(foldedPath(p), place) || underShortName(foldedPath(p), place)) && !under(p, places[i] as string)));
+  return paths.filter((p) => {
+    const f = foldedPath(p);
+    return folded.some((place, i) => (under(f, place) || underShortName(f, place)) && !under(p, places[i] as string));
+  });
 }
 
 // A short name NTFS gives a long one (8.3: six characters, a tilde and a number, three of the
@@ -172,11 +175,12 @@ export function wholeTree(root: string, rev: string): Change[] {
 }
 
 interface DiskWalk {
-  /** Every regular file in the order walked, with its SHA-256; its bytes kept only where `keep` says. */
-  files: { path: string; sha256: string; bytes: Uint8Array | null }[];
+  /** Every regular file in the order walked, with its SHA-256 where `hashed` says; its bytes kept only where `keep` says. */
+  files: { path: string; sha256: string | null; bytes: Uint8Array | null }[];
   links: string[];
   notFiles: string[];
   keep: (rel: string) => boolean;
+  hashed: (rel: string) => boolean;
 }
 
 /** Every entry under a folder on disk, never following a link; each regular file read whole. Synchronous: one file at a time, no thread-pool round trip per entry. */
@@ -202,7 +206,7 @@ function readInto(root: string, rel: string, out: DiskWalk, regular: boolean): v
   // A file not kept is read into one reused buffer and hashed at once: 2,000 fixtures hold no memory.
   const keep = out.keep(rel);
   const read = regular ? readRegularFile(path.join(root, rel), { maxFileBytes: MAX_REPO_FILE, maxDepth: 1 }, !keep) : null;
-  if (read?.bytes) out.files.push({ path: rel, sha256: sha256Hex(read.bytes), bytes: keep ? read.bytes : null });
+  if (read?.bytes) out.files.push({ path: rel, sha256: out.hashed(rel) ? sha256Hex(read.bytes) : null, bytes: keep ? read.bytes : null });
   else out.notFiles.push(rel);
 }
 
@@ -214,21 +218,24 @@ function lstatOrNull(p: string): ReturnType<typeof lstatSync> | null {
   }
 }
 
-/** The files `git add -A` would add: untracked, and not ignored. */
-export function untrackedPaths(root: string): string[] {
-  return git(["ls-files", "-z", "--others", "--exclude-standard"], root).toString("utf8").split("\0").filter(Boolean);
+/** The files `git add -A` would add: untracked, and not ignored; from a git started now and read later. */
+export function untrackedPathsLater(root: string): Promise<string[]> {
+  return later(gitLater(["ls-files", "-z", "--others", "--exclude-standard"], root).then((out) => out.toString("utf8").split("\0").filter(Boolean)));
 }
 
 /** The tool's places as they stand on disk; the inbox as the index holds it (raw sittings land there, uncommitted). `index`, the whole index when already read. */
-export async function guardedFromWorkingTree(root: string, layout: RepoLayout, index?: TreeEntry[]): Promise<GuardedState> {
+export async function guardedFromWorkingTree(root: string, layout: RepoLayout, listed?: TreeEntry[] | Promise<TreeEntry[]>): Promise<GuardedState> {
   const { above } = placesOf(layout);
   const keep = (rel: string): boolean => !under(rel, layout.fixtures) || EXEMPT_NAMES.has(path.posix.basename(rel));
-  const disk: DiskWalk = { files: [], links: [], notFiles: [], keep };
+  // A fixture is known by its digest; the record and the config by their bytes.
+  const disk: DiskWalk = { files: [], links: [], notFiles: [], keep, hashed: (rel) => under(rel, layout.fixtures) };
   for (const a of above) if (lstatOrNull(path.join(root, a))?.isSymbolicLink()) disk.links.push(a);
   for (const place of [layout.fixtures, layout.clearance, CONFIG_FILE]) if (!disk.links.some((l) => under(place, l))) walkDisk(root, place, disk);
+  // An index git is still listing is awaited only once the disk is read.
+  const index = await listed;
   const inbox = sortEntries(index ? index.filter((e) => under(e.path, layout.capturesInbox)) : lsIndex([layout.capturesInbox], root), layout);
   const inboxBlobs = readBlobs(inbox.exempt.map((e) => e.sha), root);
-  const fixtureFiles = disk.files.filter((f) => under(f.path, layout.fixtures));
+  const fixtureFiles = disk.files.flatMap((f) => (f.sha256 === null ? [] : [{ ...f, sha256: f.sha256 }]));
   const record = disk.files.find((f) => f.path === layout.clearance)?.bytes;
   const exempt = fixtureFiles.flatMap((f) => (f.bytes && EXEMPT_NAMES.has(path.posix.basename(f.path)) ? [{ path: f.path, bytes: f.bytes }] : []));
   return {

@@ -458,6 +458,9 @@ const LITERALS_MEET = new RegExp(
   "g",
 );
 
+/** A quote of any kind, straight or curly: every way LITERALS_MEET finds holds one (QUOTE is among them). */
+const ANY_QUOTE = new RegExp(EDGE_QUOTE);
+
 /** How far along its line a join's reading reaches either side of it: farther than any key is long. */
 const JOIN_REACH = 8192;
 
@@ -469,6 +472,8 @@ const JOIN_REACH = 8192;
  */
 export function literalsJoined(r: Reading): Reading[] {
   const { text } = r;
+  // Each way literals meet holds a quote: a text without one is not searched (most strings a host sends).
+  if (!ANY_QUOTE.test(text)) return [];
   const out = new ReadingBuilder(r);
   let from = -1;
   let end = -1;

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { git, readBlobs } from "./git.js";
+import { git, gitLater, later, readBlobs } from "./git.js";
 
 // A path whose attributes name a filter is stored as what the filter's clean side wrote (git-crypt's
 // ciphertext, say): bytes the payload check cannot read as what they are. Git LFS is the one filter
@@ -16,9 +16,20 @@ export type AttributeSource = { index: true } | { worktree: true } | { commit: s
 
 /** `git check-attr filter` for many paths at once: each path that names a filter the gate cannot read through, with its name. */
 function checkAttr(root: string, paths: string[], args: string[], env?: Record<string, string>): Map<string, string> {
+  if (paths.length === 0) return new Map();
+  return filtersNamed(git(["check-attr", "-z", "--stdin", ...args, "filter"], root, `${paths.join("\0")}\0`, env));
+}
+
+/** `filteredPaths` of the working tree, from a git started now and read later. */
+export function filteredPathsLater(root: string, paths: string[]): Promise<Map<string, string>> {
+  if (paths.length === 0) return Promise.resolve(new Map());
+  return later(gitLater(["check-attr", "-z", "--stdin", "filter"], root, `${paths.join("\0")}\0`).then(filtersNamed));
+}
+
+/** check-attr's "path NUL attribute NUL value NUL" records: each path whose filter the gate cannot read through, with its name. */
+function filtersNamed(answer: Buffer): Map<string, string> {
   const out = new Map<string, string>();
-  if (paths.length === 0) return out;
-  const fields = git(["check-attr", "-z", "--stdin", ...args, "filter"], root, `${paths.join("\0")}\0`, env).toString("utf8").split("\0");
+  const fields = answer.toString("utf8").split("\0");
   for (let i = 0; i + 2 < fields.length; i += 3) {
     const [file, value] = [fields[i] as string, fields[i + 2] as string];
     if (!["unspecified", "unset", "set", ""].includes(value) && !READ_THROUGH.has(value)) out.set(file, value);

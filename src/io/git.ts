@@ -29,13 +29,16 @@ export function git(args: string[], cwd: string, input?: string, env?: Record<st
  * `git` started now and read later: the caller goes on with its own work (reading files) while git
  * runs. The same answer and the same error as `git`, thrown where the answer is awaited.
  */
-export function gitLater(args: string[], cwd: string): Promise<Buffer> {
+export function gitLater(args: string[], cwd: string, input?: string): Promise<Buffer> {
   return later(
     new Promise((resolve, reject) => {
-      execFile("git", args, { cwd, env: GIT_ENV, maxBuffer: 1 << 30, encoding: "buffer" }, (err, stdout, stderr) => {
+      const child = execFile("git", args, { cwd, env: GIT_ENV, maxBuffer: 1 << 30, encoding: "buffer" }, (err, stdout, stderr) => {
         if (err) reject(new GitError(`git ${args[0]}: ${stderr.toString().trim() || err.message}`));
         else resolve(stdout);
       });
+      // A git that ends before reading all its input fails on its own account; the broken pipe says nothing more.
+      child.stdin?.on("error", () => undefined);
+      child.stdin?.end(input);
     }),
   );
 }

@@ -4,9 +4,9 @@ import { sha256Hex } from "../digest.js";
 import { EXEMPT_NAMES, readRecordListing, type Candidate, type GuardedState } from "../passes/verify.js";
 import type { RepoLayout } from "../types.js";
 import { blobDigests, recordReading } from "./blob-digests.js";
-import { git, gitLater, later, LINK_MODE, lsIndex, lsTree, readBlobs, SUBMODULE_MODE, type Change, type TreeEntry } from "./git.js";
+import { gitLater, later, LINK_MODE, lsIndex, lsTree, readBlobs, SUBMODULE_MODE, type Change, type TreeEntry } from "./git.js";
 import { throughLfs } from "./lfs.js";
-import { filteredPaths, filteredWhy, type AttributeSource } from "./git-filters.js";
+import { filteredPaths, filteredPathsLater, filteredWhy, type AttributeSource } from "./git-filters.js";
 import { foldedPath } from "./path-fold.js";
 import { readRegularFile } from "./read-capture-dir.js";
 
@@ -183,22 +183,32 @@ interface DiskWalk {
   hashed: (rel: string) => boolean;
 }
 
-/** Every entry under a folder on disk, never following a link; each regular file read whole. Synchronous: one file at a time, no thread-pool round trip per entry. */
-function walkDisk(root: string, start: string, out: DiskWalk): void {
+/**
+ * Every entry under a folder on disk, never following a link; each regular file read whole.
+ * Synchronous reads, one file at a time, no thread-pool round trip per entry; every READS_PER_TURN
+ * files the walk lets the event loop turn, so that the git the caller started meanwhile is answered
+ * and what waits on it goes on.
+ */
+async function walkDisk(root: string, start: string, out: DiskWalk): Promise<void> {
   const stat = lstatOrNull(path.join(root, start));
   if (!stat) return;
   if (stat.isSymbolicLink()) out.links.push(start);
-  else if (stat.isDirectory()) walkFolder(root, start, out);
+  else if (stat.isDirectory()) await walkFolder(root, start, out);
   else readInto(root, start, out, stat.isFile());
 }
 
-function walkFolder(root: string, folder: string, out: DiskWalk): void {
+const READS_PER_TURN = 128;
+
+async function walkFolder(root: string, folder: string, out: DiskWalk): Promise<void> {
   const entries = readdirSync(path.join(root, folder), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
     const rel = `${folder}/${e.name}`;
     if (e.isSymbolicLink()) out.links.push(rel);
-    else if (e.isDirectory()) walkFolder(root, rel, out);
-    else readInto(root, rel, out, e.isFile());
+    else if (e.isDirectory()) await walkFolder(root, rel, out);
+    else {
+      readInto(root, rel, out, e.isFile());
+      if ((out.files.length + out.notFiles.length) % READS_PER_TURN === 0) await new Promise((turned) => setImmediate(turned));
+    }
   }
 }
 
@@ -230,7 +240,7 @@ export async function guardedFromWorkingTree(root: string, layout: RepoLayout, l
   // A fixture is known by its digest; the record and the config by their bytes.
   const disk: DiskWalk = { files: [], links: [], notFiles: [], keep, hashed: (rel) => under(rel, layout.fixtures) };
   for (const a of above) if (lstatOrNull(path.join(root, a))?.isSymbolicLink()) disk.links.push(a);
-  for (const place of [layout.fixtures, layout.clearance, CONFIG_FILE]) if (!disk.links.some((l) => under(place, l))) walkDisk(root, place, disk);
+  for (const place of [layout.fixtures, layout.clearance, CONFIG_FILE]) if (!disk.links.some((l) => under(place, l))) await walkDisk(root, place, disk);
   // An index git is still listing is awaited only once the disk is read.
   const index = await listed;
   const inbox = sortEntries(index ? index.filter((e) => under(e.path, layout.capturesInbox)) : lsIndex([layout.capturesInbox], root), layout);
@@ -255,12 +265,24 @@ function gitBlobId(bytes: Uint8Array): string {
   return createHash("sha1").update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
 }
 
-/** Every tracked file outside the fixtures folder and the inbox, read from disk (links and missing files left out); one a filter stores, as unchecked. `index`, the whole index when already read. */
-export async function candidatesFromWorkingTree(root: string, layout: RepoLayout, index?: TreeEntry[], untracked: string[] = []): Promise<Candidate[]> {
-  // A path in conflict stands in the index once per stage: it is read once.
-  const tracked = index ? [...new Set(index.map((e) => e.path))] : git(["ls-files", "-z"], root).toString("utf8").split("\0").filter(Boolean);
-  const wanted = [...tracked, ...untracked].filter((p) => !under(p, layout.fixtures) && !under(p, layout.capturesInbox));
-  const filtered = filteredPaths(root, wanted, { worktree: true });
+/** The paths a check of the working tree reads (tracked or untracked, outside the fixtures and the inbox), and the filter each one's attributes name. */
+export interface CandidatePaths {
+  wanted: string[];
+  filtered: Map<string, string>;
+}
+
+/** The candidate paths from git's listings, their attributes asked of git as soon as it has listed them. */
+export function candidatePathsLater(root: string, layout: RepoLayout, listed: Promise<TreeEntry[]>, others: Promise<string[]>): Promise<CandidatePaths> {
+  const paths = Promise.all([listed, others]).then(async ([index, untracked]) => {
+    // A path in conflict stands in the index once per stage: it is read once.
+    const wanted = [...new Set(index.map((e) => e.path)), ...untracked].filter((p) => !under(p, layout.fixtures) && !under(p, layout.capturesInbox));
+    return { wanted, filtered: await filteredPathsLater(root, wanted) };
+  });
+  return later(paths);
+}
+
+/** Every candidate path read from disk (links and missing files left out); one a filter stores, as unchecked. */
+export function candidatesFromWorkingTree(root: string, { wanted, filtered }: CandidatePaths): Candidate[] {
   const out: Candidate[] = [];
   for (const p of wanted) {
     const read = readRegularFile(path.join(root, p), { maxFileBytes: MAX_REPO_FILE, maxDepth: 1 });

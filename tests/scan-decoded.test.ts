@@ -358,6 +358,26 @@ describe("the scan reads what an encoding hides", () => {
     expect((await scanPass([{ file: "plain.json", text: plain }], engine, display)).findings).toEqual([]);
   });
 
+  it("reads a long text's homes once for all the owners its reading without controls finds, and still finds each", async () => {
+    const grammar = homeGrammar(rules.homes, []);
+    // The grammar keeps no answer for a text past 2,048 characters: each read of one is counted.
+    let longReads = 0;
+    const owners = grammar.owners.bind(grammar);
+    grammar.owners = (text) => {
+      if (text.length > 2048) longReads++;
+      return owners(text);
+    };
+    const engine = scanEngine(rules.secrets, grammar, null);
+    await scanPass([{ file: "first.txt", text: "first" }], engine, display);
+    // Each line's owner has a control inside it: the reading with the controls taken out finds a whole owner on every line, each one checked against the text's own.
+    const lines = Array.from({ length: 300 }, (_, i) => `step ${i}: cd /home/ro\x01bin${i % 10} and build`);
+    longReads = 0;
+    const r = await scanPass([{ file: "notes.txt", text: lines.join("\n") }], engine, display);
+    expect(r.findings.filter((f) => f.rule === "clear/home-owner").map((f) => f.line)).toEqual(lines.map((_, i) => i + 1));
+    // Once for the text, once for each reading of it: never once for each owner.
+    expect(longReads).toBeLessThan(20);
+  });
+
   it("searches each line once for all the readings of a text, and still finds a name parted over a line end", async () => {
     // Each spelling below gives the whole text another reading, and each line stands in every one of
     // them: searched reading by reading, the text was searched for names once for each.

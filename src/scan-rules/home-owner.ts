@@ -20,7 +20,7 @@ export function homeOwnerRule(grammar: HomeGrammar, names: NamePattern | null, s
       return {
         file(source) {
           // Readings of one text (each escape undone, each spelling read) share most of their lines: each line is judged once.
-          const seen: Seen = { spelled: new Map(), written: new Map(), crossed: new Map() };
+          const seen: Seen = { spelled: new Map(), written: new Map(), crossed: new Map(), controlled: new Map() };
           for (const s of readingsOf(source.content).strings) {
             // A member name the rules spell is the host's structure, as in substitution's final check.
             if (s.keyShapesOnly || (s.isKey && s.readings.length === 1 && structure.has(s.readings[0]?.text ?? "") && !grammar.mayHold(s.readings[0]?.text ?? ""))) continue;
@@ -28,7 +28,7 @@ export function homeOwnerRule(grammar: HomeGrammar, names: NamePattern | null, s
               if (/^x*$/.test(r.text)) continue;
               if (grammar.mayHold(r.text)) {
                 // As in the final check: a home after a tilde counts in a member name, where no substitution reads it.
-                for (const o of grammar.realOwners(r.text)) if ((s.isKey || !o.unlearned) && !endedAtControl(grammar, r, o)) report([r.rawAt(o.start), r.rawAt(o.end)]);
+                for (const o of grammar.realOwners(r.text)) if ((s.isKey || !o.unlearned) && !endedAtControl(grammar, r, o, seen)) report([r.rawAt(o.start), r.rawAt(o.end)]);
               }
               if (names === null) continue;
               const finds = writtenNames(r.text, names, seen);
@@ -49,11 +49,13 @@ export function homeOwnerRule(grammar: HomeGrammar, names: NamePattern | null, s
  * "C:\\Users\\<placeholder>\\bin"), and the reading with it is read. An owner the controls hid
  * ("/home/\x01<owner>") is still one.
  */
-function endedAtControl(grammar: HomeGrammar, r: Reading, o: OwnerSpan): boolean {
+function endedAtControl(grammar: HomeGrammar, r: Reading, o: OwnerSpan, seen: Seen): boolean {
   const source = r.controlsOutOf;
   if (source === undefined) return false;
-  const at = r.rawAt(o.start);
-  return grammar.owners(source.text).some((k) => source.rawAt(k.start) === at);
+  // Read once for all its owners: the grammar keeps no answer for a long text, and a file of source may find hundreds.
+  let starts = seen.controlled.get(source);
+  if (starts === undefined) seen.controlled.set(source, (starts = new Set(grammar.owners(source.text).map((k) => source.rawAt(k.start)))));
+  return starts.has(r.rawAt(o.start));
 }
 
 /** What the readings of one text were found to hold, by line (and around each line end): most lines stand in many readings. */
@@ -61,6 +63,8 @@ interface Seen {
   spelled: Map<string, boolean>;
   written: Map<string, [number, number][]>;
   crossed: Map<string, boolean>;
+  /** Where each owner of a reading that holds controls starts in the raw text. */
+  controlled: Map<Reading, Set<number>>;
 }
 
 /** Where the pattern finds each name as written in a text, as a search of the text finds them. */

@@ -611,7 +611,7 @@ describe("a broken rules folder of the repository", () => {
     expect(bundle).not.toMatch(/\bimport\(/);
   });
 
-  it("a commit of accepted fixtures loads neither the output's check, substitution, the scan's rules, the renderers of findings nor node:crypto; verify of them neither", () => {
+  it("a commit of accepted fixtures imports neither the output's check, substitution, the scan's rules, the renderers of findings nor node:crypto; verify of them neither", () => {
     const root = repo();
     cleared(root, "ACCEPT");
     // Node names each module it loads: what a clean commit costs in modules shows there.

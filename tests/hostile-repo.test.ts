@@ -801,6 +801,19 @@ describe("each pushed commit is judged by the rules it holds too", () => {
     expect(broken.stderr).toMatch(/^clear: git ls-files: fatal: [^\n]*index[^\n]*\n$/);
   });
 
+  it("verify of the working tree refuses a file named in bytes that are not UTF-8, which it cannot read by the name git gives", () => {
+    const root = acceptedRepo();
+    // git lists the name with U+FFFD for each byte that is not UTF-8: a name no file has.
+    const name = Buffer.concat([Buffer.from(`${root}/data-`), Buffer.from([0xff, 0xfe]), Buffer.from(".json")]);
+    writeFileSync(name, readFileSync(path.join(SITTING, RAW)));
+    const untracked = clearJson(["verify"], { cwd: root });
+    expect(untracked.code, JSON.stringify(untracked.json)).toBe(1);
+    expect(untracked.json.findings).toMatchObject([{ code: "raw-capture-committed", file: "data-\ufffd\ufffd.json" }]);
+    g(root, "add", "-A");
+    expect(g(root, "commit", "-q", "--no-verify", "-m", "raw under a name that is not UTF-8").code).toBe(0);
+    expect(verifyCodes(root)).toEqual({ code: 1, codes: ["raw-capture-committed"] });
+  });
+
   it("a commit staging a harness catalogue beside a capture of it is refused, though the working tree's rules folder lacks the catalogue", () => {
     const root = repo();
     const catalogue = { ...JSON.parse(readFileSync(path.join(PROJECT_ROOT, "rules", "harnesses", "codex.json"), "utf8")), harness: "acme", aliases: [], displayName: "Acme" };

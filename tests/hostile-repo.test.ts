@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -812,6 +812,21 @@ describe("each pushed commit is judged by the rules it holds too", () => {
     g(root, "add", "-A");
     expect(g(root, "commit", "-q", "--no-verify", "-m", "raw under a name that is not UTF-8").code).toBe(0);
     expect(verifyCodes(root)).toEqual({ code: 1, codes: ["raw-capture-committed"] });
+  });
+
+  it("verify of the working tree refuses a file there it cannot read (past the size it reads), rather than pass it unread", () => {
+    const root = acceptedRepo();
+    // A sparse file one byte past the 1 GiB the check reads: it takes no room on disk.
+    const image = path.join(root, "disk.img");
+    writeFileSync(image, "");
+    truncateSync(image, 2 ** 30 + 1);
+    const refused = clearJson(["verify"], { cwd: root });
+    expect(refused.code, JSON.stringify(refused.json)).toBe(1);
+    expect(refused.json.findings).toMatchObject([{ code: "raw-capture-committed", file: "disk.img" }]);
+    expect(JSON.stringify(refused.json.findings)).toContain("1073741825 bytes, above the cap");
+    // Taken away, the tree verifies again.
+    rmSync(image);
+    expect(clear(["verify"], { cwd: root }).code).toBe(0);
   });
 
   it("a commit staging a harness catalogue beside a capture of it is refused, though the working tree's rules folder lacks the catalogue", () => {

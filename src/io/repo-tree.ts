@@ -281,7 +281,11 @@ export function candidatePathsLater(root: string, layout: RepoLayout, listed: Pr
   return later(paths);
 }
 
-/** Every candidate path read from disk (links and missing files left out); one a filter stores, or one named in bytes that are not UTF-8, as unchecked. */
+/**
+ * Every candidate path read from disk (links, folders and missing files left out); as unchecked,
+ * one a filter stores, a regular file that cannot be read (not allowed, past the size the check
+ * reads, changed while read), and one named in bytes that are not UTF-8.
+ */
 export function candidatesFromWorkingTree(root: string, { wanted, filtered }: CandidatePaths): Candidate[] {
   const out: Candidate[] = [];
   for (const p of wanted) {
@@ -289,6 +293,8 @@ export function candidatesFromWorkingTree(root: string, { wanted, filtered }: Ca
     const filter = filtered.get(p);
     if (read.bytes && filter !== undefined && read.bytes.byteLength > 0) out.push({ path: p, missing: filteredWhy(filter) });
     else if (read.bytes) out.push({ path: p, bytes: read.bytes });
+    // A file there that was not read is not shown clear: what it holds may be a capture.
+    else if (lstatOrNull(path.join(root, p))?.isFile() === true) out.push({ path: p, missing: `it cannot be read (${read.problem?.message ?? "unreadable"})` });
     // A name that is not UTF-8 comes back from git with U+FFFD in it, the name of no file: what it names is not read, so it is not shown clear.
     else if (p.includes("\ufffd") && lstatOrNull(path.join(root, p)) === null) out.push({ path: p, missing: "its name is not UTF-8 (shown with \ufffd), so the file it names cannot be read" });
   }

@@ -282,6 +282,17 @@ describe("a blob git does not have cannot be shown free of a payload", () => {
       expect(v.json.findings, args.join(" ")).toContainEqual(expect.objectContaining({ code: "raw-capture-committed", file: "tests/data/sample.txt" }));
     }
   });
+
+  it("an inbox README the index names by a blob git does not have is refused by verify of the working tree, as by the gate, never read as empty", () => {
+    const root = acceptedRepo();
+    // The index names the file by an id no object has: a damaged or partial repository.
+    expect(g(root, "update-index", "--add", "--cacheinfo", `100644,${"12".repeat(20)},captures-inbox/README.md`).code).toBe(0);
+    const v = clearJson(["verify"], { cwd: root });
+    expect(v.code, JSON.stringify(v.json)).toBe(1);
+    expect(v.json.findings).toMatchObject([{ code: "raw-capture-committed", file: "captures-inbox/README.md" }]);
+    expect(JSON.stringify(v.json.findings)).toContain("git has no blob for it");
+    expect(clear(["gate", "pre-commit"], { cwd: root }).code).toBe(1);
+  });
 });
 
 describe("a configured path is a path, never git's pathspec magic", () => {

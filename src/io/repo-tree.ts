@@ -252,7 +252,7 @@ export async function guardedFromWorkingTree(root: string, layout: RepoLayout, l
     layout,
     fixtures: fixtureFiles.map((f) => ({ path: f.path, sha256: f.sha256 })),
     inbox: inbox.inbox,
-    exempt: [...readAsStored(root, exempt, { worktree: true }), ...readAsStored(root, inbox.exempt.map((e) => ({ path: e.path, bytes: inboxBlobs.get(e.sha) ?? Buffer.alloc(0) })), { index: true })],
+    exempt: [...readAsStored(root, exempt, { worktree: true }), ...readAsStored(root, inbox.exempt.map((e) => ({ path: e.path, bytes: storedBytes(inboxBlobs, e.sha) })), { index: true })],
     links: [...disk.links, ...inbox.links],
     notFiles: [...disk.notFiles, ...inbox.notFiles],
     record: null,

@@ -122,6 +122,18 @@ describe("clear scan", () => {
     }
   });
 
+  it("never says clean a file named in bytes that are not UTF-8, though a file stands under the name it is shown by (U+FFFD)", () => {
+    const dir = tempDir();
+    const token = ["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"].join("");
+    // The name read as UTF-8 is the other file's: read by it, the secret would go unread.
+    writeFileSync(Buffer.concat([Buffer.from(`${dir}/a`), Buffer.from([0xff]), Buffer.from(".txt")]), `token = "${token}"\n`);
+    writeFileSync(path.join(dir, "a\ufffd.txt"), "hello\n");
+    const r = clearJson(["scan", dir, "--json"]);
+    expect(r.code, JSON.stringify(r.json)).toBe(1);
+    expect(r.json).toMatchObject({ ok: false, files: 1, findings: [] });
+    expect(r.json["skipped"]).toEqual([{ file: expect.stringMatching(/a\ufffd\.txt$/), reason: expect.stringContaining("its name is not UTF-8") }]);
+  });
+
   it("prints no secret a file's name carries: the name is starred in the human output, --json and SARIF alike", () => {
     const dir = tempDir();
     const token = ["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"].join("");

@@ -40,6 +40,7 @@ async function inputsOf(paths: string[], io: Io, base: string, maxBytes: number,
     ...listed.links.map((l) => ({ file: where(l).file, reason: "a symbolic link; never followed" })),
     ...listed.unlisted.map((u) => ({ file: where(u.folder).file, reason: u.reason })),
     ...listed.others.map((o) => ({ file: where(o).file, reason: "not a regular file (a FIFO, a socket or a device); never read" })),
+    ...listed.notUtf8.map((n) => ({ file: where(n).file, reason: "its name is not UTF-8 (shown with \ufffd), so it cannot be read by the name it is shown by; never read" })),
   ];
   const inputs: ScanInput[] = [];
   for (const file of listed.files) {

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 
@@ -14,11 +15,16 @@ export interface Listed {
   unlisted: { folder: string; reason: string }[];
   /** What is neither a file, a folder nor a link (a FIFO, a socket, a device): never read, so never said clean. */
   others: string[];
+  /**
+   * What is named in bytes that are not UTF-8, as shown (with U+FFFD): a name no file has, or
+   * another file's, so never read by it and never said clean.
+   */
+  notUtf8: string[];
 }
 
 /** Lists what stands at and under each path; folders named in `skipFolders` (node_modules, .git) are not entered. */
 export async function listFiles(paths: string[], cwd: string, skipFolders: ReadonlySet<string> = new Set()): Promise<Listed> {
-  const out: Listed = { files: [], links: [], missing: [], unlisted: [], others: [] };
+  const out: Listed = { files: [], links: [], missing: [], unlisted: [], others: [], notUtf8: [] };
   for (const given of paths) {
     const abs = path.resolve(cwd, given);
     const stat = await fs.lstat(abs).catch(() => null);
@@ -31,6 +37,7 @@ export async function listFiles(paths: string[], cwd: string, skipFolders: Reado
   out.files = [...new Set(out.files)].sort();
   out.links = [...new Set(out.links)].sort();
   out.others = [...new Set(out.others)].sort();
+  out.notUtf8 = [...new Set(out.notUtf8)].sort();
   return out;
 }
 
@@ -38,16 +45,19 @@ export async function listFiles(paths: string[], cwd: string, skipFolders: Reado
 async function walk(root: string, skipFolders: ReadonlySet<string>, out: Listed): Promise<void> {
   const folders = [root];
   for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
-    const entries = await fs.readdir(folder, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+    // Names are listed as bytes: one that is not UTF-8 would read as a name with U+FFFD, which names no file or another one.
+    const entries = await fs.readdir(folder, { withFileTypes: true, encoding: "buffer" }).catch((err: NodeJS.ErrnoException) => {
       out.unlisted.push({ folder, reason: `a folder that could not be listed (${err.code ?? "error"})` });
       return [];
     });
     for (const entry of entries) {
-      const at = path.join(folder, entry.name);
-      if (entry.isSymbolicLink()) out.links.push(at);
+      const name = entry.name.toString("utf8");
+      const at = path.join(folder, name);
+      if (!isUtf8(entry.name)) out.notUtf8.push(at);
+      else if (entry.isSymbolicLink()) out.links.push(at);
       else if (entry.isFile()) out.files.push(at);
       else if (entry.isDirectory()) {
-        if (!skipFolders.has(entry.name)) folders.push(at);
+        if (!skipFolders.has(name)) folders.push(at);
       } else out.others.push(at);
     }
   }

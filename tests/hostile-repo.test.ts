@@ -825,6 +825,23 @@ describe("each pushed commit is judged by the rules it holds too", () => {
     expect(verifyCodes(root)).toEqual({ code: 1, codes: ["raw-capture-committed"] });
   });
 
+  it("verify of the working tree refuses a file named in bytes that are not UTF-8 where another file has the name git gives it, never reading that one in its place", () => {
+    const root = acceptedRepo();
+    // Read as UTF-8, the raw capture's name is the clean file's: reading it would vouch for the wrong bytes.
+    writeFileSync(Buffer.concat([Buffer.from(`${root}/data-`), Buffer.from([0xff]), Buffer.from(".json")]), readFileSync(path.join(SITTING, RAW)));
+    writeFileSync(path.join(root, "data-\ufffd.json"), "{}\n");
+    for (const stage of ["untracked", "committed"]) {
+      if (stage === "committed") {
+        g(root, "add", "-A");
+        expect(g(root, "commit", "-q", "--no-verify", "-m", "raw beside a file of the name git shows it by").code).toBe(0);
+      }
+      const v = clearJson(["verify"], { cwd: root });
+      expect(v.code, `${stage}: ${JSON.stringify(v.json)}`).toBe(1);
+      expect(v.json.findings, stage).toMatchObject([{ code: "raw-capture-committed", file: "data-\ufffd.json" }]);
+      expect(JSON.stringify(v.json.findings), stage).toContain("its name is not UTF-8");
+    }
+  });
+
   it("verify of the working tree refuses a file there it cannot read (past the size it reads), rather than pass it unread", () => {
     const root = acceptedRepo();
     // A sparse file one byte past the 1 GiB the check reads: it takes no room on disk.

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { pushAll } from "../collections.js";
 import { GitError } from "../errors.js";
 import { execFile, execFileSync } from "node:child_process";
@@ -76,23 +77,38 @@ export interface TreeEntry {
   mode: string;
   sha: string;
   path: string;
+  /** The name git holds is in bytes that are not UTF-8: `path` shows them with U+FFFD and names no file, or another one. */
+  notUtf8?: true;
 }
 
 export const LINK_MODE = "120000";
 export const SUBMODULE_MODE = "160000";
 
-/** "<meta>\t<path>" records of a -z listing; the path is everything after the first tab. */
-function records(out: Buffer): [string, string][] {
-  const text = out.toString("utf8");
-  const found: [string, string][] = [];
-  for (let at = 0; at < text.length; ) {
-    let end = text.indexOf("\0", at);
-    if (end === -1) end = text.length;
-    if (end > at) {
-      const tab = text.indexOf("\t", at);
-      found.push(tab === -1 || tab > end ? [text.slice(at, end), ""] : [text.slice(at, tab), text.slice(tab + 1, end)]);
-    }
+/**
+ * The NUL-separated fields of a listing, each with whether its bytes are UTF-8: a name that is not
+ * reads with U+FFFD in it, a name no file has, or another file's.
+ */
+export function nulFields(out: Buffer): { text: string; notUtf8: boolean }[] {
+  // The usual case: all of it UTF-8, decoded at once.
+  if (isUtf8(out)) return out.toString("utf8").split("\0").map((text) => ({ text, notUtf8: false }));
+  const fields: { text: string; notUtf8: boolean }[] = [];
+  for (let at = 0; at <= out.length; ) {
+    let end = out.indexOf(0, at);
+    if (end === -1) end = out.length;
+    const field = out.subarray(at, end);
+    fields.push({ text: field.toString("utf8"), notUtf8: !isUtf8(field) });
     at = end + 1;
+  }
+  return fields;
+}
+
+/** "<meta>\t<path>" records of a -z listing; the path is everything after the first tab. */
+function records(out: Buffer): [string, string, boolean][] {
+  const found: [string, string, boolean][] = [];
+  for (const { text, notUtf8 } of nulFields(out)) {
+    if (text === "") continue;
+    const tab = text.indexOf("\t");
+    found.push(tab === -1 ? [text, "", notUtf8] : [text.slice(0, tab), text.slice(tab + 1), notUtf8]);
   }
   return found;
 }
@@ -100,9 +116,9 @@ function records(out: Buffer): [string, string][] {
 /** Entries of a commit's tree under the given paths; `recursive` false lists the named entries themselves. */
 export function lsTree(rev: string, paths: string[], cwd: string, recursive = true): TreeEntry[] {
   const out = git(["ls-tree", ...(recursive ? ["-r"] : []), "-z", "--full-tree", rev, "--", ...paths], cwd);
-  return records(out).map(([meta, path]) => {
+  return records(out).map(([meta, path, notUtf8]) => {
     const [mode, , sha] = meta.split(" ") as [string, string, string];
-    return { mode, sha, path };
+    return notUtf8 ? { mode, sha, path, notUtf8: true } : { mode, sha, path };
   });
 }
 
@@ -117,9 +133,9 @@ export function lsIndexLater(cwd: string): Promise<TreeEntry[]> {
 }
 
 function indexEntries(out: Buffer): TreeEntry[] {
-  return records(out).map(([meta, path]) => {
+  return records(out).map(([meta, path, notUtf8]) => {
     const [mode, sha] = meta.split(" ") as [string, string];
-    return { mode, sha, path };
+    return notUtf8 ? { mode, sha, path, notUtf8: true } : { mode, sha, path };
   });
 }
 

@@ -4,7 +4,7 @@ import { sha256Hex } from "../digest.js";
 import { EXEMPT_NAMES, readRecordListing, type Candidate, type GuardedState } from "../passes/verify.js";
 import type { RepoLayout } from "../types.js";
 import { blobDigests, recordReading } from "./blob-digests.js";
-import { gitLater, later, LINK_MODE, lsIndex, lsTree, readBlobs, SUBMODULE_MODE, type Change, type TreeEntry } from "./git.js";
+import { gitLater, later, LINK_MODE, lsIndex, lsTree, nulFields, readBlobs, SUBMODULE_MODE, type Change, type TreeEntry } from "./git.js";
 import { throughLfs } from "./lfs.js";
 import { filteredPaths, filteredPathsLater, filteredWhy, type AttributeSource } from "./git-filters.js";
 import { foldedPath } from "./path-fold.js";
@@ -228,9 +228,16 @@ function lstatOrNull(p: string): ReturnType<typeof lstatSync> | null {
   }
 }
 
+/** A path git lists, and whether the name git holds is in bytes that are not UTF-8 (see TreeEntry). */
+export interface ListedPath {
+  path: string;
+  notUtf8: boolean;
+}
+
 /** The files `git add -A` would add: untracked, and not ignored; from a git started now and read later. */
-export function untrackedPathsLater(root: string): Promise<string[]> {
-  return later(gitLater(["ls-files", "-z", "--others", "--exclude-standard"], root).then((out) => out.toString("utf8").split("\0").filter(Boolean)));
+export function untrackedPathsLater(root: string): Promise<ListedPath[]> {
+  const listed = gitLater(["ls-files", "-z", "--others", "--exclude-standard"], root);
+  return later(listed.then((out) => nulFields(out).flatMap(({ text, notUtf8 }) => (text === "" ? [] : [{ path: text, notUtf8 }]))));
 }
 
 /** The tool's places as they stand on disk; the inbox as the index holds it (raw sittings land there, uncommitted). `index`, the whole index when already read. */
@@ -265,20 +272,33 @@ function gitBlobId(bytes: Uint8Array): string {
   return createHash("sha1").update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
 }
 
-/** The paths a check of the working tree reads (tracked or untracked, outside the fixtures and the inbox), and the filter each one's attributes name. */
+/**
+ * The paths a check of the working tree reads (tracked or untracked, outside the fixtures and the
+ * inbox), and the filter each one's attributes name; apart, those git holds in bytes that are not
+ * UTF-8, which no name read as text opens.
+ */
 export interface CandidatePaths {
   wanted: string[];
   filtered: Map<string, string>;
+  notUtf8: string[];
 }
 
 /** The candidate paths from git's listings, their attributes asked of git as soon as it has listed them. */
-export function candidatePathsLater(root: string, layout: RepoLayout, listed: Promise<TreeEntry[]>, others: Promise<string[]>): Promise<CandidatePaths> {
+export function candidatePathsLater(root: string, layout: RepoLayout, listed: Promise<TreeEntry[]>, others: Promise<ListedPath[]>): Promise<CandidatePaths> {
   const paths = Promise.all([listed, others]).then(async ([index, untracked]) => {
+    const all = [...index.map((e) => ({ path: e.path, notUtf8: e.notUtf8 === true })), ...untracked].filter((e) => !under(e.path, layout.fixtures) && !under(e.path, layout.capturesInbox));
+    // A name that is not UTF-8 reads as one with U+FFFD, which another file may have: that file is not read in its place.
+    const notUtf8 = new Set(all.flatMap((e) => (e.notUtf8 ? [e.path] : [])));
     // A path in conflict stands in the index once per stage: it is read once.
-    const wanted = [...new Set(index.map((e) => e.path)), ...untracked].filter((p) => !under(p, layout.fixtures) && !under(p, layout.capturesInbox));
-    return { wanted, filtered: await filteredPathsLater(root, wanted) };
+    const wanted = [...new Set(all.map((e) => e.path))].filter((p) => !notUtf8.has(p));
+    return { wanted, filtered: await filteredPathsLater(root, wanted), notUtf8: [...notUtf8] };
   });
   return later(paths);
+}
+
+/** The paths git holds in bytes that are not UTF-8, as unchecked: what they name is never read. */
+export function candidatesNotUtf8({ notUtf8 }: CandidatePaths): Candidate[] {
+  return notUtf8.map((p) => ({ path: p, missing: "its name is not UTF-8 (shown with \ufffd), so the file it names cannot be read" }));
 }
 
 /**

@@ -303,8 +303,9 @@ export function candidatesNotUtf8({ notUtf8 }: CandidatePaths): Candidate[] {
 
 /**
  * Every candidate path read from disk (links, folders and missing files left out); as unchecked,
- * one a filter stores, a regular file that cannot be read (not allowed, past the size the check
- * reads, changed while read), and one named in bytes that are not UTF-8.
+ * one a filter stores and a regular file that cannot be read (not allowed, past the size the check
+ * reads, changed while read). A name git holds in bytes that are not UTF-8 is never among them
+ * (candidatesNotUtf8).
  */
 export function candidatesFromWorkingTree(root: string, { wanted, filtered }: CandidatePaths): Candidate[] {
   const out: Candidate[] = [];
@@ -315,8 +316,6 @@ export function candidatesFromWorkingTree(root: string, { wanted, filtered }: Ca
     else if (read.bytes) out.push({ path: p, bytes: read.bytes });
     // A file there that was not read is not shown clear: what it holds may be a capture.
     else if (lstatOrNull(path.join(root, p))?.isFile() === true) out.push({ path: p, missing: `it cannot be read (${read.problem?.message ?? "unreadable"})` });
-    // A name that is not UTF-8 comes back from git with U+FFFD in it, the name of no file: what it names is not read, so it is not shown clear.
-    else if (p.includes("\ufffd") && lstatOrNull(path.join(root, p)) === null) out.push({ path: p, missing: "its name is not UTF-8 (shown with \ufffd), so the file it names cannot be read" });
   }
   return out;
 }

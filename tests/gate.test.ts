@@ -732,6 +732,42 @@ describe("a path that .gitattributes gives a filter other than Git LFS", () => {
     }
   });
 
+  it("a name in bytes that are not UTF-8 is asked about by those bytes: the filter its pattern gives refuses it at commit, at push and by verify --rev; a clean file under such a name goes through", () => {
+    const root = repo();
+    // The filter writes each letter as its mirror (a to z) and the braces, quotes and colons as other
+    // marks: what git stores reads as no JSON and no turn the check knows, so only the filter keeps it from the fast path.
+    const flatten = `tr 'a-zA-Z{}":' 'zyxwvutsrqponmlkjihgfedcbaZYXWVUTSRQPONMLKJIHGFEDCBA()!='`;
+    g(root, "config", "filter.turn.clean", flatten);
+    g(root, "config", "filter.turn.smudge", flatten);
+    // The pattern and the name hold the byte 0xFF, which is no UTF-8: read as text, both show U+FFFD, and git would match neither.
+    const latin1 = (text: string): Buffer => Buffer.from(text, "latin1");
+    writeFileSync(path.join(root, ".gitattributes"), latin1("*.\xffx filter=turn\n"));
+    g(root, "add", ".gitattributes");
+    expect(g(root, "commit", "-qm", "attributes").code).toBe(0);
+    // The file alone is staged, so the fast path reads the commit first.
+    rmSync(path.join(root, "captures-inbox"), { recursive: true });
+    writeFileSync(Buffer.concat([Buffer.from(`${root}/`), latin1("notes.\xffx")]), `${payload}\n`);
+    g(root, "add", "-A");
+    const commit = g(root, "commit", "-qm", "filtered");
+    expect(commit.code, commit.out).not.toBe(0);
+    expect(commit.out).toContain("filter=turn");
+    expect(g(root, "commit", "-qm", "skipped", "--no-verify").code).toBe(0);
+    const head = g(root, "rev-parse", "HEAD").out.trim();
+    const push = spawnSync(process.execPath, [path.join(PROJECT_ROOT, "dist", "cli.js"), "gate", "pre-push"], { cwd: root, input: `refs/heads/main ${head} refs/heads/main ${"0".repeat(40)}\n`, encoding: "utf8" });
+    expect(push.status, push.stderr).toBe(1);
+    expect(push.stderr).toContain("filter=turn");
+    const rev = clearJson(["verify", "--rev", "HEAD"], { cwd: root });
+    expect(rev.code).toBe(1);
+    expect(JSON.stringify(rev.json.findings)).toContain("filter=turn");
+    // No filter, no refusal: a file of notes under a name in Latin-1 is committed.
+    const plain = repo();
+    rmSync(path.join(plain, "captures-inbox"), { recursive: true });
+    writeFileSync(Buffer.concat([Buffer.from(`${plain}/`), latin1("caf\xe9.txt")]), "plain notes\n");
+    g(plain, "add", "-A");
+    const clean = g(plain, "commit", "-qm", "a Latin-1 name");
+    expect(clean.code, clean.out).toBe(0);
+  });
+
   it("a README.md or .gitignore the fixtures folder and the inbox may hold is read as stored too: through a filter it is refused as unchecked, through LFS with its object", () => {
     const root = repo();
     withFilter(root, "turn", ROT13, "fixtures/README.md filter=turn\ncaptures-inbox/.gitignore filter=turn\n");

@@ -15,10 +15,16 @@ const READ_THROUGH = new Set(["lfs"]);
 export type AttributeSource = { index: true } | { worktree: true } | { commit: string };
 
 /** `git check-attr filter` for many paths at once: each path that names a filter the gate cannot read through, with its name. */
-function checkAttr(root: string, paths: string[], args: string[], env?: Record<string, string>): Map<string, string> {
+function checkAttr(root: string, paths: AskedPath[], args: string[], env?: Record<string, string>): Map<string, string> {
   if (paths.length === 0) return new Map();
-  return filtersNamed(git(["check-attr", "-z", "--stdin", ...args, "filter"], root, `${paths.join("\0")}\0`, env));
+  const asked = Buffer.concat(paths.flatMap((p) => [typeof p === "string" ? Buffer.from(p) : p, NUL]));
+  return filtersNamed(git(["check-attr", "-z", "--stdin", ...args, "filter"], root, asked, env));
 }
+
+/** A path as git is asked about it: its name, or its bytes where they are not UTF-8 (git answers with them, read as the name shows). */
+export type AskedPath = string | Buffer;
+const NUL = Buffer.from([0]);
+const shownName = (p: AskedPath): string => (typeof p === "string" ? p : p.toString("utf8"));
 
 /** `filteredPaths` of the working tree, from a git started now and read later. */
 export function filteredPathsLater(root: string, paths: string[]): Promise<Map<string, string>> {
@@ -45,13 +51,15 @@ function foldersOf(paths: string[]): string[] {
 }
 
 /** A commit's filters: its .gitattributes files, on the way to these paths, are read first; where none names a filter, only the repository's and the user's attributes apply (an empty index). */
-function commitFilters(root: string, paths: string[], commit: string): Map<string, string> {
-  const names = foldersOf(paths).map((f) => `${commit}:${f}.gitattributes`);
+function commitFilters(root: string, paths: AskedPath[], commit: string): Map<string, string> {
+  const names = foldersOf(paths.map(shownName)).map((f) => `${commit}:${f}.gitattributes`);
   const texts = [...readBlobs(names, root).values()];
   const scratch = mkdtempSync(path.join(os.tmpdir(), "clear-attributes-"));
   try {
     const env = { GIT_INDEX_FILE: path.join(scratch, "index") };
-    if (texts.some((t) => /filter/i.test(t.toString("latin1")))) git(["read-tree", commit], root, undefined, env);
+    // A folder named in bytes that are not UTF-8 cannot be named to read its .gitattributes: the whole tree is read then.
+    const unnamed = paths.some((p) => typeof p !== "string");
+    if (unnamed || texts.some((t) => /filter/i.test(t.toString("latin1")))) git(["read-tree", commit], root, undefined, env);
     return checkAttr(root, paths, ["--cached"], env);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -59,7 +67,7 @@ function commitFilters(root: string, paths: string[], commit: string): Map<strin
 }
 
 /** The paths (of those given) whose attributes name a filter the gate cannot read through, each with the filter's name. */
-export function filteredPaths(root: string, paths: string[], source: AttributeSource): Map<string, string> {
+export function filteredPaths(root: string, paths: AskedPath[], source: AttributeSource): Map<string, string> {
   if (paths.length === 0) return new Map();
   if ("commit" in source) return commitFilters(root, paths, source.commit);
   return checkAttr(root, paths, "index" in source ? ["--cached"] : []);

@@ -17,7 +17,7 @@ export { GitError };
  */
 const GIT_ENV = { ...process.env, GIT_NO_REPLACE_OBJECTS: "1", GIT_LITERAL_PATHSPECS: "1" };
 
-export function git(args: string[], cwd: string, input?: string, env?: Record<string, string>): Buffer {
+export function git(args: string[], cwd: string, input?: string | Buffer, env?: Record<string, string>): Buffer {
   try {
     return execFileSync("git", args, { cwd, input, env: env ? { ...GIT_ENV, ...env } : GIT_ENV, maxBuffer: 1 << 30, stdio: ["pipe", "pipe", "pipe"] });
   } catch (err) {
@@ -30,7 +30,7 @@ export function git(args: string[], cwd: string, input?: string, env?: Record<st
  * `git` started now and read later: the caller goes on with its own work (reading files) while git
  * runs. The same answer and the same error as `git`, thrown where the answer is awaited.
  */
-export function gitLater(args: string[], cwd: string, input?: string): Promise<Buffer> {
+export function gitLater(args: string[], cwd: string, input?: string | Buffer): Promise<Buffer> {
   return later(
     new Promise((resolve, reject) => {
       const child = execFile("git", args, { cwd, env: GIT_ENV, maxBuffer: 1 << 30, encoding: "buffer" }, (err, stdout, stderr) => {
@@ -77,38 +77,40 @@ export interface TreeEntry {
   mode: string;
   sha: string;
   path: string;
-  /** The name git holds is in bytes that are not UTF-8: `path` shows them with U+FFFD and names no file, or another one. */
-  notUtf8?: true;
+  /** The name's bytes, where they are not UTF-8: `path` shows them with U+FFFD and names no file, or another one. */
+  raw?: Buffer;
 }
 
 export const LINK_MODE = "120000";
 export const SUBMODULE_MODE = "160000";
 
 /**
- * The NUL-separated fields of a listing, each with whether its bytes are UTF-8: a name that is not
+ * The NUL-separated fields of a listing, each with its bytes where they are not UTF-8: such a name
  * reads with U+FFFD in it, a name no file has, or another file's.
  */
-export function nulFields(out: Buffer): { text: string; notUtf8: boolean }[] {
+export function nulFields(out: Buffer): { text: string; raw: Buffer | null }[] {
   // The usual case: all of it UTF-8, decoded at once.
-  if (isUtf8(out)) return out.toString("utf8").split("\0").map((text) => ({ text, notUtf8: false }));
-  const fields: { text: string; notUtf8: boolean }[] = [];
+  if (isUtf8(out)) return out.toString("utf8").split("\0").map((text) => ({ text, raw: null }));
+  const fields: { text: string; raw: Buffer | null }[] = [];
   for (let at = 0; at <= out.length; ) {
     let end = out.indexOf(0, at);
     if (end === -1) end = out.length;
     const field = out.subarray(at, end);
-    fields.push({ text: field.toString("utf8"), notUtf8: !isUtf8(field) });
+    fields.push({ text: field.toString("utf8"), raw: isUtf8(field) ? null : field });
     at = end + 1;
   }
   return fields;
 }
 
-/** "<meta>\t<path>" records of a -z listing; the path is everything after the first tab. */
-function records(out: Buffer): [string, string, boolean][] {
-  const found: [string, string, boolean][] = [];
-  for (const { text, notUtf8 } of nulFields(out)) {
+/** "<meta>\t<path>" records of a -z listing; the path is everything after the first tab (its bytes, where they are not UTF-8). */
+function records(out: Buffer): { meta: string; path: string; raw: Buffer | null }[] {
+  const found: { meta: string; path: string; raw: Buffer | null }[] = [];
+  for (const { text, raw } of nulFields(out)) {
     if (text === "") continue;
     const tab = text.indexOf("\t");
-    found.push(tab === -1 ? [text, "", notUtf8] : [text.slice(0, tab), text.slice(tab + 1), notUtf8]);
+    // The meta is ASCII: the path's bytes start after the first tab byte.
+    const pathBytes = raw === null ? null : raw.subarray(raw.indexOf(9) + 1);
+    found.push(tab === -1 ? { meta: text, path: "", raw: null } : { meta: text.slice(0, tab), path: text.slice(tab + 1), raw: pathBytes });
   }
   return found;
 }
@@ -116,9 +118,9 @@ function records(out: Buffer): [string, string, boolean][] {
 /** Entries of a commit's tree under the given paths; `recursive` false lists the named entries themselves. */
 export function lsTree(rev: string, paths: string[], cwd: string, recursive = true): TreeEntry[] {
   const out = git(["ls-tree", ...(recursive ? ["-r"] : []), "-z", "--full-tree", rev, "--", ...paths], cwd);
-  return records(out).map(([meta, path, notUtf8]) => {
+  return records(out).map(({ meta, path, raw }) => {
     const [mode, , sha] = meta.split(" ") as [string, string, string];
-    return notUtf8 ? { mode, sha, path, notUtf8: true } : { mode, sha, path };
+    return raw === null ? { mode, sha, path } : { mode, sha, path, raw };
   });
 }
 
@@ -133,9 +135,9 @@ export function lsIndexLater(cwd: string): Promise<TreeEntry[]> {
 }
 
 function indexEntries(out: Buffer): TreeEntry[] {
-  return records(out).map(([meta, path, notUtf8]) => {
+  return records(out).map(({ meta, path, raw }) => {
     const [mode, sha] = meta.split(" ") as [string, string];
-    return notUtf8 ? { mode, sha, path, notUtf8: true } : { mode, sha, path };
+    return raw === null ? { mode, sha, path } : { mode, sha, path, raw };
   });
 }
 
@@ -145,21 +147,25 @@ export interface Change {
   mode: string;
   sha: string;
   status: string;
+  /** The path's bytes, where they are not UTF-8 (see TreeEntry). */
+  raw?: Buffer;
 }
 
 /** Parses `--raw -z` diff output: ":old new oldsha newsha status\0path\0" records, commit lines between. */
 export function parseRawDiff(out: Buffer): { commit: string | null; changes: Change[] }[] {
-  const fields = out.toString("utf8").split("\0");
+  const fields = nulFields(out);
   const groups: { commit: string | null; changes: Change[] }[] = [{ commit: null, changes: [] }];
   for (let i = 0; i < fields.length; i++) {
-    const f = (fields[i] as string).replace(/^\n/, "");
+    const f = (fields[i] as { text: string }).text.replace(/^\n/, "");
     if (/^[0-9a-f]{40,64}$/.test(f)) {
       groups.push({ commit: f, changes: [] });
       continue;
     }
     if (!f.startsWith(":")) continue;
     const [, newMode, , newSha, status] = f.slice(1).split(" ") as [string, string, string, string, string];
-    (groups.at(-1) as { changes: Change[] }).changes.push({ path: fields[++i] as string, mode: newMode, sha: newSha, status: status.slice(0, 1) });
+    const name = fields[++i] ?? { text: "", raw: null };
+    const change: Change = { path: name.text, mode: newMode, sha: newSha, status: status.slice(0, 1) };
+    (groups.at(-1) as { changes: Change[] }).changes.push(name.raw === null ? change : { ...change, raw: name.raw });
   }
   return groups.filter((g) => g.commit !== null || g.changes.length > 0);
 }

@@ -146,7 +146,8 @@ export function candidatesFromGit(root: string, changes: Change[], layout: RepoL
   const wanted = changes.filter((c) => c.status !== "D" && REGULAR_MODES.has(c.mode) && !under(c.path, layout.fixtures) && !under(c.path, layout.capturesInbox));
   const blobs = read ?? readBlobs(wanted.map((c) => c.sha), root);
   // A path another filter than Git LFS stores is bytes that filter wrote: it cannot be checked.
-  const filtered = filteredPaths(root, wanted.filter((c) => (blobs.get(c.sha)?.byteLength ?? 0) > 0).map((c) => c.path), source);
+  // A name in bytes that are not UTF-8 is asked by its bytes: by the name it reads as, git would answer for another path.
+  const filtered = filteredPaths(root, wanted.filter((c) => (blobs.get(c.sha)?.byteLength ?? 0) > 0).map((c) => c.raw ?? c.path), source);
   // A Git LFS pointer is read with the object it stands for: that is what leaves the machine.
   return wanted.map((c) => {
     const filter = filtered.get(c.path);
@@ -171,7 +172,7 @@ function readAsStored(root: string, files: { path: string; bytes: Uint8Array | n
 
 /** Every file of a commit's tree, as changes from nothing: what `verify --rev` checks by name and content. */
 export function wholeTree(root: string, rev: string): Change[] {
-  return lsTree(rev, [], root).map((e) => ({ path: e.path, mode: e.mode, sha: e.sha, status: "A" }));
+  return lsTree(rev, [], root).map((e) => ({ path: e.path, mode: e.mode, sha: e.sha, status: "A", ...(e.raw === undefined ? {} : { raw: e.raw }) }));
 }
 
 interface DiskWalk {
@@ -237,7 +238,7 @@ export interface ListedPath {
 /** The files `git add -A` would add: untracked, and not ignored; from a git started now and read later. */
 export function untrackedPathsLater(root: string): Promise<ListedPath[]> {
   const listed = gitLater(["ls-files", "-z", "--others", "--exclude-standard"], root);
-  return later(listed.then((out) => nulFields(out).flatMap(({ text, notUtf8 }) => (text === "" ? [] : [{ path: text, notUtf8 }]))));
+  return later(listed.then((out) => nulFields(out).flatMap(({ text, raw }) => (text === "" ? [] : [{ path: text, notUtf8: raw !== null }]))));
 }
 
 /** The tool's places as they stand on disk; the inbox as the index holds it (raw sittings land there, uncommitted). `index`, the whole index when already read. */
@@ -286,7 +287,7 @@ export interface CandidatePaths {
 /** The candidate paths from git's listings, their attributes asked of git as soon as it has listed them. */
 export function candidatePathsLater(root: string, layout: RepoLayout, listed: Promise<TreeEntry[]>, others: Promise<ListedPath[]>): Promise<CandidatePaths> {
   const paths = Promise.all([listed, others]).then(async ([index, untracked]) => {
-    const all = [...index.map((e) => ({ path: e.path, notUtf8: e.notUtf8 === true })), ...untracked].filter((e) => !under(e.path, layout.fixtures) && !under(e.path, layout.capturesInbox));
+    const all = [...index.map((e) => ({ path: e.path, notUtf8: e.raw !== undefined })), ...untracked].filter((e) => !under(e.path, layout.fixtures) && !under(e.path, layout.capturesInbox));
     // A name that is not UTF-8 reads as one with U+FFFD, which another file may have: that file is not read in its place.
     const notUtf8 = new Set(all.flatMap((e) => (e.notUtf8 ? [e.path] : [])));
     // A path in conflict stands in the index once per stage: it is read once.

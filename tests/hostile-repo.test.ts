@@ -842,6 +842,19 @@ describe("each pushed commit is judged by the rules it holds too", () => {
     }
   });
 
+  it("verify's walk of the fixtures reads a name in bytes that are not UTF-8 by none: not the file its name reads as", () => {
+    const root = acceptedRepo();
+    const folder = path.join(root, "fixtures", "claude-code", "2.1.261");
+    // Read as UTF-8, the first name is the second's: each stands on its own, refused for what it is.
+    writeFileSync(Buffer.concat([Buffer.from(`${folder}/extra-`), Buffer.from([0xff]), Buffer.from(".json")]), readFileSync(path.join(SITTING, RAW)));
+    writeFileSync(path.join(folder, "extra-\ufffd.json"), "{}\n");
+    const v = clearJson(["verify"], { cwd: root });
+    expect(v.code).toBe(1);
+    const name = "fixtures/claude-code/2.1.261/extra-\ufffd.json";
+    expect((v.json.findings as { code: string; file: string }[]).map((f) => [f.code, f.file]).sort()).toEqual([["fixture-not-accepted", name], ["not-a-file", name]]);
+    expect(JSON.stringify(v.json.findings)).toContain("named in bytes that are not UTF-8");
+  });
+
   it("verify of the working tree refuses a file there it cannot read (past the size it reads), rather than pass it unread", () => {
     const root = acceptedRepo();
     // A sparse file one byte past the 1 GiB the check reads: it takes no room on disk.

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../digest.js";
@@ -201,10 +202,14 @@ async function walkDisk(root: string, start: string, out: DiskWalk): Promise<voi
 const READS_PER_TURN = 128;
 
 async function walkFolder(root: string, folder: string, out: DiskWalk): Promise<void> {
-  const entries = readdirSync(path.join(root, folder), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const e of entries) {
-    const rel = `${folder}/${e.name}`;
-    if (e.isSymbolicLink()) out.links.push(rel);
+  // Names are read as bytes: one that is not UTF-8 reads with U+FFFD, a name no file has or another file's, and is read by none.
+  const entries = readdirSync(path.join(root, folder), { withFileTypes: true, encoding: "buffer" })
+    .map((e) => ({ e, name: e.name.toString("utf8") }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const { e, name } of entries) {
+    const rel = `${folder}/${name}`;
+    if (!isUtf8(e.name)) out.notFiles.push(rel);
+    else if (e.isSymbolicLink()) out.links.push(rel);
     else if (e.isDirectory()) await walkFolder(root, rel, out);
     else {
       readInto(root, rel, out, e.isFile());

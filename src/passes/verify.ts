@@ -22,7 +22,7 @@ export interface GuardedState {
   exempt: Candidate[];
   /** Links where the tool's own files stand (the folders, what is under them, the record, the config). */
   links: string[];
-  /** Entries there that are neither a file nor a folder (a submodule, a FIFO). */
+  /** Entries there that are no file the tool reads (a submodule, a FIFO, one it cannot read whole, one named in bytes that are not UTF-8). */
   notFiles: string[];
   record: string | null;
   /** What the record says, already read (remembered by its blob id); when present, `record` is not read again. */
@@ -139,7 +139,7 @@ async function candidateFinding(c: Candidate, check: () => Promise<RawCaptureJud
 
 async function guardedFindings(state: GuardedState, check: () => Promise<RawCaptureJudge>, findings: Finding[], memory?: ClearMemory): Promise<void> {
   pushAll(findings, state.links.map((file) => finding("symlink-in-repo", { file })));
-  pushAll(findings, state.notFiles.map((file) => finding("not-a-file", { file }, { what: "stands where the tool's own files do and is neither a file nor a folder; not read" })));
+  pushAll(findings, state.notFiles.map((file) => finding("not-a-file", { file }, { what: "stands where the tool's own files do and is no file the tool can read (not a regular file, one it cannot read whole, or one named in bytes that are not UTF-8); not read" })));
   pushAll(findings, state.inbox.map((file) => finding("raw-capture-committed", { file }, { why: "it is under the captures inbox" })));
   for (const e of state.exempt) {
     const f = await candidateFinding(e, check, memory);

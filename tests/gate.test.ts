@@ -178,6 +178,34 @@ describe("the gate, through installed hooks", () => {
     expect(JSON.parse(readFileSync(cache, "utf8"))).toEqual(held);
   });
 
+  it("a record before the change whose blob git does not have is an error (exit 2) at commit and in verify, never read as empty: a batch it accepted rewritten would pass", () => {
+    const root = repo();
+    cleared(root, "ACCEPT");
+    expect(g(root, "commit", "-qm", "accepted").code).toBe(0);
+    // A fixture's other bytes, its row made to claim them and the batch's digest worked out again: only the record before says the batch was accepted with other text.
+    const rel = "fixtures/claude-code/2.1.261/session_end.json";
+    const before = readFileSync(path.join(root, rel));
+    const after = Buffer.from(before.toString("utf8").replace(/"reason":"[^"]*"/, '"reason":"edited"'));
+    const sha = (b: Buffer | string): string => createHash("sha256").update(b).digest("hex");
+    const file = path.join(root, "CLEARANCE.md");
+    const lines = readFileSync(file, "utf8").replace(sha(before), sha(after)).replace(`| ${before.length} |\n`, `| ${after.length} |\n`).split("\n");
+    const marker = lines.findIndex((l) => l.startsWith("<!-- clear:batch "));
+    const heading = lines.findIndex((l, i) => i > marker && l === "## User acceptance");
+    lines[marker] = (lines[marker] as string).replace(/sha256:[0-9a-f]{64}/, `sha256:${sha(lines.slice(marker + 1, heading).join("\n"))}`);
+    writeFileSync(file, lines.join("\n"));
+    writeFileSync(path.join(root, rel), after);
+    g(root, "add", "fixtures", "CLEARANCE.md");
+    // The committed record's object taken out of the repository, as a damaged one lacks it.
+    const blob = g(root, "rev-parse", "HEAD:CLEARANCE.md").out.trim();
+    rmSync(path.join(root, ".git", "objects", blob.slice(0, 2), blob.slice(2)));
+    for (const args of [["gate", "pre-commit"], ["verify"]]) {
+      const r = clear(args, { cwd: root });
+      expect(r.code, `${args.join(" ")}: ${r.stdout}${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain("CLEARANCE.md at commit");
+      expect(r.stderr).toContain("is a blob git does not have");
+    }
+  });
+
   it("refuses an accepted batch rewritten with its digest worked out again, at commit, push, verify and verify --rev and --range, naming the record's line", () => {
     const root = repo();
     const remote = tempDir("clear-remote-");

@@ -4,7 +4,7 @@ import { pushAll } from "../collections.js";
 import { UsageError } from "../errors.js";
 import { printable } from "../record/data.js";
 import { blocks, finding, type Finding } from "../findings.js";
-import { commitChanges, git, GitError, gitLater, gitMaybe, later, LINK_MODE, objectsNamed, lsIndex, lsTree, readBlobs, readObjects, revList, shallowCommits, stagedChanges, type Change, type TreeEntry } from "../io/git.js";
+import { commitChanges, git, GitError, gitLater, gitMaybe, later, LINK_MODE, objectsNamed, lsIndex, lsTree, readBlobs, readObjects, revList, shallowCommits, stagedChanges, SUBMODULE_MODE, type Change, type TreeEntry } from "../io/git.js";
 import { parseConfigText, type ClearConfig } from "../io/repo.js";
 import { isBundledRules } from "../io/rules-dir.js";
 import type { CommitJudges } from "./commit-rules.js";
@@ -82,8 +82,9 @@ export function configAt(root: string, source: string, listed?: TreeEntry[]): Cl
  * as no batch at all, and the verify pass refuses it where it stands.
  */
 function recordBlob(root: string, source: string, layout: RepoLayout): string | null {
-  if (source === "index") return lsIndex([layout.clearance], root).find((e) => e.path === layout.clearance)?.sha ?? null;
-  return objectsNamed([`${source}:${layout.clearance}`], root)[0]?.id ?? null;
+  // Read from the tree, which names a blob whether or not git has it: one it lacks is told apart from no record.
+  const entries = source === "index" ? lsIndex([layout.clearance], root) : lsTree(source, [layout.clearance], root, false);
+  return entries.find((e) => e.path === layout.clearance && e.mode !== "040000" && e.mode !== SUBMODULE_MODE)?.sha ?? null;
 }
 
 /** A state of the record: a commit or the index, with the layout it holds. */
@@ -97,8 +98,14 @@ function rewrittenSince(root: string, before: RecordState, after: RecordState): 
   const [was, now] = [recordBlob(root, before.source, before.layout), recordBlob(root, after.source, after.layout)];
   if (was === null || now === null || was === now) return [];
   const blobs = readBlobs([was, now], root);
-  const text = (id: string): string => (blobs.get(id) ?? Buffer.alloc(0)).toString("utf8");
-  return acceptedRewritten(text(was), text(now), after.layout.clearance, `commit ${before.source.slice(0, 12)}`);
+  const earlier = blobs.get(was);
+  if (earlier === undefined) throw recordNotHere(before.layout.clearance, before.source);
+  return acceptedRewritten(earlier.toString("utf8"), (blobs.get(now) ?? Buffer.alloc(0)).toString("utf8"), after.layout.clearance, `commit ${before.source.slice(0, 12)}`);
+}
+
+/** A record git names but does not have (a damaged repository): what it accepted is unknown, so whether a later one rewrote it cannot be told. An error (exit 2), never a pass. */
+function recordNotHere(file: string, commit: string): UsageError {
+  return new UsageError(`${file} at commit ${commit.slice(0, 12)} is a blob git does not have (a damaged or partial repository), so whether a later ${file} rewrote a batch it accepted cannot be told; fetch or repair the repository (git fsck names what is missing)`);
 }
 
 /** Whether the record at a commit holds a batch that is accepted and whose digest holds; an unreadable one is reported by the verify pass. */
@@ -133,10 +140,12 @@ export function rewrittenInWorkingTree(root: string, layout: RepoLayout, head = 
   const file = path.join(root, layout.clearance);
   if (head === null || lstatSync(file, { throwIfNoEntry: false })?.isFile() !== true) return [];
   const was = recordBlob(root, head, layoutOrDefault(root, head));
-  const before = was === null ? null : readBlobs([was], root).get(was);
+  if (was === null) return [];
+  const before = readBlobs([was], root).get(was);
+  if (before === undefined) throw recordNotHere(layout.clearance, head);
   const now = readFileSync(file);
   // A record as it was committed rewrote nothing since, as at commit and push, where the record is the same blob.
-  if (!before || before.equals(now)) return [];
+  if (before.equals(now)) return [];
   return acceptedRewritten(before.toString("utf8"), now.toString("utf8"), layout.clearance, `commit ${head.slice(0, 12)}`);
 }
 

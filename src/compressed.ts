@@ -25,7 +25,7 @@ export function kindOf(b: Uint8Array): "gzip" | "zlib" | null {
 /** A stream with no header inflates to no fewer bytes than this where it is one: fewer are read as chance. */
 const MIN_HEADLESS_BYTES = 16;
 /**
- * Bytes no more than this are read as no stream with no header: a SHA-512 digest's 64, or fewer.
+ * Bytes fewer than this are read as no stream with no header: a SHA-512 digest's 64, or fewer.
  * Digests and ids are most of the bytes a text's hex and base64 runs decode to (a record lists
  * thousands), and each try costs a decoder's set-up.
  */

@@ -4,7 +4,7 @@ import { pushAll } from "../collections.js";
 import { UsageError } from "../errors.js";
 import { printable } from "../record/data.js";
 import { blocks, finding, type Finding } from "../findings.js";
-import { commitChanges, git, GitError, gitLater, gitMaybe, later, LINK_MODE, objectsNamed, lsIndex, lsTree, readBlobs, readObjects, revList, shallowCommits, stagedChanges, SUBMODULE_MODE, type Change, type TreeEntry } from "../io/git.js";
+import { commitChanges, git, gitMaybe, gitMaybeLater, later, LINK_MODE, objectsNamed, lsIndex, lsTree, readBlobs, readObjects, revList, shallowCommits, stagedChanges, SUBMODULE_MODE, type Change, type TreeEntry } from "../io/git.js";
 import { parseConfigText, type ClearConfig } from "../io/repo.js";
 import { isBundledRules } from "../io/rules-dir.js";
 import type { CommitJudges } from "./commit-rules.js";
@@ -165,8 +165,11 @@ function layoutOrDefault(root: string, commit: string): RepoLayout {
 
 /** The commit a ref names, or null where it names none (HEAD before the first commit, a ref not fetched). */
 function commitAt(root: string, ref: string): string | null {
-  return gitMaybe(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], root)?.toString("utf8").trim() || null;
+  return commitIn(gitMaybe(commitOf(ref), root));
 }
+
+const commitOf = (ref: string): string[] => ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`];
+const commitIn = (answer: Buffer | null): string | null => answer?.toString("utf8").trim() || null;
 
 /** The commit HEAD names, or null before the first commit. */
 export function headCommit(root: string): string | null {
@@ -175,14 +178,7 @@ export function headCommit(root: string): string | null {
 
 /** The commit HEAD names, as `headCommit`, from a git started now and read later. */
 export function headCommitLater(root: string): Promise<string | null> {
-  const answer = gitLater(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], root).then(
-    (out) => out.toString("utf8").trim() || null,
-    (err: unknown) => {
-      if (err instanceof GitError) return null;
-      throw err;
-    },
-  );
-  return later(answer);
+  return later(gitMaybeLater(commitOf("HEAD"), root).then(commitIn));
 }
 
 /** The parents a commit object names. */

@@ -6,7 +6,7 @@ import { guarded, type Command } from "../command.js";
 import { blocks, type Finding } from "../findings.js";
 import { clearMemory } from "../io/blob-digests.js";
 import { lsIndexLater } from "../io/git.js";
-import { candidatePathsLater, candidatesFromWorkingTree, candidatesNotUtf8, guardedFromWorkingTree, inOtherSpelling, repoPaths, untrackedPathsLater } from "../io/repo-tree.js";
+import { candidatePathsLater, candidatesFromWorkingTree, guardedFromWorkingTree, inOtherSpelling, repoPaths, untrackedPathsLater } from "../io/repo-tree.js";
 import { loadConfig, repoRoot, rulesDirFor } from "../io/repo.js";
 import { rawCaptureRulesKey } from "../io/rules-dir.js";
 import type { Io } from "../types.js";
@@ -77,9 +77,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     const otherSpelling = inOtherSpelling([...index.map((e) => e.path), ...untracked.map((u) => u.path)], layout);
     // What the check found clear before (same tool, rules, path and bytes) is not read again.
     const memory = clearMemory(root, rawCaptureRulesKey(rulesDir, toolVersion()));
-    const paths = await candidatePaths;
-    const candidates = [...candidatesFromWorkingTree(root, paths), ...candidatesNotUtf8(paths)];
-    findings = await verifyPass({ guarded: guardedState, candidates, otherSpelling }, judge, memory);
+    findings = await verifyPass({ guarded: guardedState, candidates: candidatesFromWorkingTree(root, await candidatePaths), otherSpelling }, judge, memory);
     memory.save();
     pushAll(findings, rewrittenInWorkingTree(root, layout, await head));
   }

@@ -58,9 +58,19 @@ export function gitMaybe(args: string[], cwd: string): Buffer | null {
   try {
     return git(args, cwd);
   } catch (err) {
-    if (err instanceof GitError) return null;
-    throw err;
+    return refused(err);
   }
+}
+
+/** `gitMaybe`, from a git started now and read later. */
+export function gitMaybeLater(args: string[], cwd: string): Promise<Buffer | null> {
+  return later(gitLater(args, cwd).catch(refused));
+}
+
+/** Null for git's refusal; anything else is thrown on. */
+function refused(err: unknown): null {
+  if (err instanceof GitError) return null;
+  throw err;
 }
 
 /** The id and type git gives each object name (`<commit>:<path>`, `<id>^{}`), in one call; null where it names none. */

@@ -234,16 +234,13 @@ function lstatOrNull(p: string): ReturnType<typeof lstatSync> | null {
   }
 }
 
-/** A path git lists, and whether the name git holds is in bytes that are not UTF-8 (see TreeEntry). */
-export interface ListedPath {
-  path: string;
-  notUtf8: boolean;
-}
+/** A path git lists, with its bytes where they are not UTF-8 (see TreeEntry). */
+export type ListedPath = Pick<TreeEntry, "path" | "raw">;
 
 /** The files `git add -A` would add: untracked, and not ignored; from a git started now and read later. */
 export function untrackedPathsLater(root: string): Promise<ListedPath[]> {
   const listed = gitLater(["ls-files", "-z", "--others", "--exclude-standard"], root);
-  return later(listed.then((out) => nulFields(out).flatMap(({ text, raw }) => (text === "" ? [] : [{ path: text, notUtf8: raw !== null }]))));
+  return later(listed.then((out) => nulFields(out).flatMap(({ text, raw }) => (text === "" ? [] : [raw === null ? { path: text } : { path: text, raw }]))));
 }
 
 /** The tool's places as they stand on disk; the inbox as the index holds it (raw sittings land there, uncommitted). `index`, the whole index when already read. */
@@ -292,9 +289,9 @@ export interface CandidatePaths {
 /** The candidate paths from git's listings, their attributes asked of git as soon as it has listed them. */
 export function candidatePathsLater(root: string, layout: RepoLayout, listed: Promise<TreeEntry[]>, others: Promise<ListedPath[]>): Promise<CandidatePaths> {
   const paths = Promise.all([listed, others]).then(async ([index, untracked]) => {
-    const all = [...index.map((e) => ({ path: e.path, notUtf8: e.raw !== undefined })), ...untracked].filter((e) => !under(e.path, layout.fixtures) && !under(e.path, layout.capturesInbox));
+    const all: ListedPath[] = [...index, ...untracked].filter((e) => !under(e.path, layout.fixtures) && !under(e.path, layout.capturesInbox));
     // A name that is not UTF-8 reads as one with U+FFFD, which another file may have: that file is not read in its place.
-    const notUtf8 = new Set(all.flatMap((e) => (e.notUtf8 ? [e.path] : [])));
+    const notUtf8 = new Set(all.flatMap((e) => (e.raw === undefined ? [] : [e.path])));
     // A path in conflict stands in the index once per stage: it is read once.
     const wanted = [...new Set(all.map((e) => e.path))].filter((p) => !notUtf8.has(p));
     return { wanted, filtered: await filteredPathsLater(root, wanted), notUtf8: [...notUtf8] };
@@ -302,19 +299,13 @@ export function candidatePathsLater(root: string, layout: RepoLayout, listed: Pr
   return later(paths);
 }
 
-/** The paths git holds in bytes that are not UTF-8, as unchecked: what they name is never read. */
-export function candidatesNotUtf8({ notUtf8 }: CandidatePaths): Candidate[] {
-  return notUtf8.map((p) => ({ path: p, missing: "its name is not UTF-8 (shown with \ufffd), so the file it names cannot be read" }));
-}
-
 /**
  * Every candidate path read from disk (links, folders and missing files left out); as unchecked,
- * one a filter stores and a regular file that cannot be read (not allowed, past the size the check
- * reads, changed while read). A name git holds in bytes that are not UTF-8 is never among them
- * (candidatesNotUtf8).
+ * one a filter stores, a regular file that cannot be read (not allowed, past the size the check
+ * reads, changed while read), and a name git holds in bytes that are not UTF-8, which is never read.
  */
-export function candidatesFromWorkingTree(root: string, { wanted, filtered }: CandidatePaths): Candidate[] {
-  const out: Candidate[] = [];
+export function candidatesFromWorkingTree(root: string, { wanted, filtered, notUtf8 }: CandidatePaths): Candidate[] {
+  const out: Candidate[] = notUtf8.map((p) => ({ path: p, missing: "its name is not UTF-8 (shown with \ufffd), so the file it names cannot be read" }));
   for (const p of wanted) {
     const read = readRegularFile(path.join(root, p), { maxFileBytes: MAX_REPO_FILE, maxDepth: 1 });
     const filter = filtered.get(p);

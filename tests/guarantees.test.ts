@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -8,14 +9,20 @@ import { clear, clearJson, tempDir } from "./helpers.js";
 
 // Guarantees that once had no test: each of these fails when the code that keeps it is broken.
 
+/** A repository whose rules add one that never runs: a prefilter word no text holds, on the files or on the control. */
+function silencedRoot(): { root: string; silenced: string } {
+  const root = tempDir("clear-silent-rule-");
+  mkdirSync(path.join(root, "rules", "secrets"), { recursive: true });
+  const patterns = JSON.parse(readFileSync(path.join(BUNDLED_RULES_DIR, "secrets", "patterns.json"), "utf8")) as { rules: { id: string; keywords: string[] }[] };
+  const silenced = { ...(patterns.rules[0] as { id: string; keywords: string[] }), id: "clear/never-runs", keywords: ["zzqqxxnevermatches"] };
+  writeFileSync(path.join(root, "rules", "secrets", "patterns.json"), JSON.stringify({ rules: [silenced], preset: {} }, null, 2));
+  return { root, silenced: silenced.id };
+}
+
 describe("the scan's planted control", () => {
   it("fails the scan when a rule stays silent on it", () => {
-    const root = tempDir("clear-silent-rule-");
-    mkdirSync(path.join(root, "rules", "secrets"), { recursive: true });
-    const patterns = JSON.parse(readFileSync(path.join(BUNDLED_RULES_DIR, "secrets", "patterns.json"), "utf8")) as { rules: { id: string; keywords: string[] }[] };
-    // A rule the repository adds, with a prefilter word no text holds: it never runs, on the files or on the control.
-    const silenced = { ...(patterns.rules[0] as { id: string; keywords: string[] }), id: "clear/never-runs", keywords: ["zzqqxxnevermatches"] };
-    writeFileSync(path.join(root, "rules", "secrets", "patterns.json"), JSON.stringify({ rules: [silenced], preset: {} }, null, 2));
+    const { root, silenced: id } = silencedRoot();
+    const silenced = { id };
     writeFileSync(path.join(root, "clean.json"), JSON.stringify({ note: "nothing secret here" }));
     const r = clearJson(["scan", path.join(root, "clean.json"), "--root", root]);
     expect(r.json.findings).toEqual([]);
@@ -24,6 +31,22 @@ describe("the scan's planted control", () => {
     const human = clear(["scan", path.join(root, "clean.json"), "--root", root]);
     expect(human.code).toBe(1);
     expect(human.stdout).toContain(`control: SILENT for ${silenced.id}`);
+  });
+
+  it("fails run and substitute too, whose control runs on a thread of its own beside the line, and they write nothing cleared", () => {
+    const { root, silenced } = silencedRoot();
+    execFileSync("git", ["init", "-q", root]);
+    const dir = tempDir("clear-silent-sitting-");
+    writeFileSync(path.join(dir, "claude-code_session_end_2.1.261.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionEnd", reason: "other" }));
+    const run = clearJson(["run", dir, "--root", root]);
+    expect(run.code).toBe(1);
+    expect((run.json.scan as { control: unknown }).control).toMatchObject({ red: false, silent: [silenced] });
+    expect(existsSync(path.join(root, "fixtures"))).toBe(false);
+    const out = path.join(tempDir("clear-silent-out-"), "out");
+    const sub = clearJson(["substitute", dir, "--out", out, "--root", root]);
+    expect(sub.code).toBe(1);
+    expect(sub.json.findings).toEqual(expect.arrayContaining([expect.objectContaining({ code: "control-silent", message: expect.stringContaining(silenced) })]));
+    expect(existsSync(path.join(out, "claude-code_session_end_2.1.261.1.json"))).toBe(false);
   });
 });
 

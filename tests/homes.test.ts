@@ -982,6 +982,31 @@ describe("an owner joined by a dash or an underscore teaches each of its words",
   });
 });
 
+describe("an owner joined by any other mark teaches each of its words", () => {
+  const first = ["mar", "got"].join("");
+
+  it("Windows's short name of a profile (<NAME>~1), a copy's number or an apostrophe: the word alone or inside a longer one in a kept value refuses the file; the home itself is cleared", () => {
+    const owners = [`${first.toUpperCase()}~1`, `${first}~2`, `${first}(1)`, `${first}[1]`, `${first}#2`, `${first}\u2019s`, `${first}&co`];
+    for (const owner of owners) {
+      const dir = tempDir();
+      const home = `C:\\Users\\${owner}\\AppData\\Local\\Temp`;
+      writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: home }));
+      writeFileSync(path.join(dir, "codex_pre_tool_use_0_171_0.1.json"), JSON.stringify(call(`call_${first}`)));
+      writeFileSync(path.join(dir, "codex_pre_tool_use_0_171_0.2.json"), JSON.stringify(call(`call_${first}dupont`)));
+      const out = path.join(tempDir(), "out");
+      const r = clearJson(["substitute", dir, "--out", out]);
+      expect(r.code, owner).toBe(1);
+      expect(findingsOf(r, "user-name-left").map((f) => [f.file, f.pointer]).sort(), owner).toEqual([
+        ["codex_pre_tool_use_0_171_0.1.json", "/tool_use_id"],
+        ["codex_pre_tool_use_0_171_0.2.json", "/tool_use_id"],
+      ]);
+      expect(readdirSync(out), owner).toEqual(["codex_session_start_0_171_0.1.json"]);
+      expect(JSON.parse(readFileSync(path.join(out, "codex_session_start_0_171_0.1.json"), "utf8")).cwd, owner).toBe("C:\\Users\\user\\AppData\\Local\\Temp");
+      expect(JSON.stringify(r.json), owner).not.toMatch(new RegExp(first, "i"));
+    }
+  });
+});
+
 describe("an owner, or its home, written with a text escape, end to end", () => {
   // Fake names, built at run time; the escape spells the "i" of "quillon", and "llon" is its tail.
   const owner = ["qu", "illon"].join("");

@@ -16,7 +16,6 @@ import { CONFIG_FILE, placesOf, repoPaths } from "./io/repo-tree.js";
 import type { Setting } from "./io/setting.js";
 import { inventoryContext, inventoryPass, unknownRecipes } from "./passes/inventory.js";
 import { identifiersOf, pairPass, placeholderTest } from "./passes/pair.js";
-import type { ControlAhead } from "./passes/control-ahead.js";
 import { holdsContact } from "./passes/substitute/final-check.js";
 import { sittingNames, substitutePass, type CompanionText, type SittingNames, type Teacher } from "./passes/substitute/index.js";
 import type { ListedFixture } from "./record/parse.js";
@@ -352,17 +351,6 @@ export async function refuseUncleared(substitution: Substitution, names: Sitting
 /** Runs the line on a sitting up to and including `until`; later stages are left empty. */
 export async function runLine(setting: Setting, dir: string, until: Stage, options: LineOptions = {}): Promise<Line> {
   checkRecipes(setting, options.recipes ?? []);
-  // What is cleared is scanned before it is written: the scan's control starts on a thread of its own while the sitting is read.
-  const control = until === "substitute" || until === "record" ? (await import("./passes/control-ahead.js")).controlAhead(setting.rules) : null;
-  try {
-    return await lineUpTo(setting, dir, until, options, control);
-  } catch (err) {
-    control?.drop();
-    throw err;
-  }
-}
-
-async function lineUpTo(setting: Setting, dir: string, until: Stage, options: LineOptions, control: ControlAhead | null): Promise<Line> {
   const sitting = await readSitting(dir, setting);
   const { inventory, captures } = inventoried(sitting, setting, options);
   const empty = { pairing: pairPass([], setting.rules), substitution: { userNames: 0, declarations: [], files: [], skipped: [], findings: [] }, selection: { selected: [], findings: [] } };
@@ -373,7 +361,6 @@ async function lineUpTo(setting: Setting, dir: string, until: Stage, options: Li
   if (until === "pair") return line;
   line.names = sittingNames(teachersOf(sitting, captures), setting.rules, setting.users, setting.display, companionTexts(sitting));
   pushAll(line.inventory.findings, namedVersions(captures, line.names.checked));
-  control?.named(line.names);
   line.substitution = substituted(captures, inventory, line.names, setting, options.keepDocuments === true);
   if (until === "substitute") return line;
   const unknown = (options.choose ?? []).filter((name) => !captures.some((c) => c.name === name));

@@ -33,7 +33,7 @@ describe("the scan's planted control", () => {
     expect(human.stdout).toContain(`control: SILENT for ${silenced.id}`);
   });
 
-  it("fails run and substitute too, whose control runs on a thread of its own beside the line, and they write nothing cleared", () => {
+  it("fails run and substitute too, which write nothing cleared", () => {
     const { root, silenced } = silencedRoot();
     execFileSync("git", ["init", "-q", root]);
     const dir = tempDir("clear-silent-sitting-");

@@ -18,7 +18,6 @@ import { ownRules, type OwnRules } from "../scan-rules/runner.js";
 import { SENSITIVE_ASSIGNMENT_DESCRIPTION, SENSITIVE_ASSIGNMENT_RULE, sensitiveAssignmentRule } from "../scan-rules/sensitive-assignment.js";
 import { SENSITIVE_MEMBER_DESCRIPTION, SENSITIVE_MEMBER_RULE, sensitiveMemberRule } from "../scan-rules/sensitive-member.js";
 import type { JsonDocument, Rules, ScanFinding, ScanResult, ScanWaiver, SecretRules } from "../types.js";
-import { verdictOf, type MadeFrom } from "./control-verdicts.js";
 import { waive, type Found } from "./scan-waivers.js";
 
 // The secret scan: secretlint's engine with the rules of its recommended preset (AWS id scan on,
@@ -108,7 +107,7 @@ export interface ScanEngine {
   expected: string[];
   catalogue: RuleInfo[];
   /** What the engine was made from (rules, home grammar, member list, names): its control's verdict is kept by them. */
-  madeFrom: MadeFrom;
+  madeFrom: [SecretRules, HomeGrammar, ReadonlySet<string>, string];
 }
 
 export const join = (parts: string[]): string => parts.join("");
@@ -183,6 +182,26 @@ export function sittingEngine(rules: Pick<Rules, "secrets" | "knownMembers">, na
   return scanEngine(rules.secrets, names.grammar, userNamePattern(names.checked), rules.knownMembers);
 }
 
+// An engine made again from the very same rules, home grammar, member list and names runs the
+// same code on the same rules: within one process its control is run once and its verdict kept.
+type Verdicts = WeakMap<object, WeakMap<object, WeakMap<object, Map<string, Promise<string[]>>>>>;
+const verdicts: Verdicts = new WeakMap();
+
+function controlVerdict(engine: ScanEngine): Promise<string[]> {
+  const [secrets, grammar, structure, names] = engine.madeFrom;
+  const byGrammar = verdicts.get(secrets) ?? new WeakMap();
+  verdicts.set(secrets, byGrammar);
+  const byStructure = byGrammar.get(grammar) ?? new WeakMap();
+  byGrammar.set(grammar, byStructure);
+  const byNames = byStructure.get(structure) ?? new Map<string, Promise<string[]>>();
+  byStructure.set(structure, byNames);
+  let verdict = byNames.get(names);
+  if (!verdict) {
+    verdict = silentOn(engine);
+    byNames.set(names, verdict);
+  }
+  return verdict;
+}
 
 /** A rule's hit as a raw range. */
 interface Hit {
@@ -297,7 +316,7 @@ async function scanOne(input: ScanInput, engine: ScanEngine, display: Display): 
  * escaped two levels down (a service account's JSON, which the GCP rule reads only as a whole
  * file, is found there by the private key in it).
  */
-export async function silentOn(engine: ScanEngine): Promise<string[]> {
+async function silentOn(engine: ScanEngine): Promise<string[]> {
   const fired = new Set((await hitsOf(engine.control.plain, engine, true)).hits.map((h) => h.rule));
   const silent = engine.expected.filter((id) => !fired.has(id));
   const { hits, readings } = await hitsOf(engine.control.escaped, engine, true);
@@ -326,7 +345,7 @@ async function foundIn(inputs: ScanInput[], engine: ScanEngine, display: Display
 export async function scanPass(inputs: ScanInput[], engine: ScanEngine, display: Display, waivers: ScanWaiver[] = []): Promise<ScanResult> {
   const found = await foundIn(inputs, engine, display);
   const split = waive(found, new Set(inputs.map((i) => i.repoPath ?? i.file)), waivers);
-  const silent = [...(await verdictOf(engine.madeFrom, () => silentOn(engine)))];
+  const silent = [...(await controlVerdict(engine))];
   const unusedWaivers = split.unused.map((w) => ({ ...w, fixture: display.path(w.fixture), pointer: display.pointer(w.pointer) }));
   const control = { red: silent.length === 0, rules: engine.expected, silent };
   return { files: inputs.length, findings: split.kept, waived: split.waived, unusedWaivers, control };

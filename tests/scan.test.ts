@@ -237,6 +237,17 @@ describe("a value a text assigns to a credential's name", () => {
     "locked accounts": "root:!:19000:0:99999:7:::\\ndaemon:*:19000::::::\\nawk '{print $1$2}'",
   };
 
+  it("a password generated of letters alone, in both cases, is found however a text assigns it; a name in camel case is not", async () => {
+    const letters = ["meoKDTvlp", "HhnABnhZY"].join("");
+    const rulesOf = async (stdout: string): Promise<string[]> => (await scanText(JSON.stringify({ tool_response: { stdout } }))).map((f) => f.rule);
+    for (const text of [`DB_PASSWORD=${letters}`, `db:\n  password: ${letters}`, `deploy --api-key ${letters}`, `<password>${letters}</password>`, `curl -u admin:${letters} x`]) {
+      expect(await rulesOf(text), text.slice(0, 12)).toContain("clear/sensitive-assignment");
+    }
+    for (const text of ["password: getPasswordFromVault", "auth_token = readAccessTokenFromEnv", "secret: SecretsManagerClient", "api_key: isForInOrOfStatement", "token=XMLHttpRequest"]) {
+      expect(await rulesOf(text), text).toEqual([]);
+    }
+  });
+
   it("reads a text of many flags or colons with no password after them in linear time (600 KB each, well inside the test's minute)", () => {
     const dir = tempDir();
     const texts = {

@@ -79,15 +79,30 @@ const REFERENCE = /^(?:\$[{(A-Za-z_]|%[A-Za-z_]\w*%$|\{\{|<.*>$|\[.*\]$)|redact|
 const PATH = /^(?:~|\.{1,2})?\/[^/]/;
 const WORDS_AND_NUMBERS = /^(?:[A-Za-z]+[0-9]*|[0-9]+)(?:[-._:](?:[A-Za-z]+[0-9]*|[0-9]+))+$/;
 
+/** A piece of a name in camel case: a capital and the small letters after it, small letters, or capitals before another piece. */
+const CAMEL_PIECE = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])/g;
+
+/**
+ * Letters alone, in both cases, that spell no name: a password generated of letters, not a name
+ * in camel case (`getPasswordFromVault`, `isForInStatement`). Its case changes within a word's
+ * length (three pieces of a letter or two) and fewer than a third of its letters are vowels, as in few words.
+ */
+function randomLetters(value: string): boolean {
+  if (!/^[A-Za-z]{12,}$/.test(value) || !/[a-z]/.test(value) || !/[A-Z]/.test(value) || new Set(value).size < 8) return false;
+  const short = (value.match(CAMEL_PIECE) ?? []).filter((piece) => piece.length <= 2).length;
+  const vowels = value.match(/[aeiouy]/gi)?.length ?? 0;
+  return short >= 3 && vowels < value.length / 3;
+}
+
 /**
  * A value a credential's name is given that looks like one: eight characters and more, five of
- * them different, letters with digits, or letters and symbols with a secret's spread; never a
- * word, a reference, a placeholder, a path or a version.
+ * them different, letters with digits, letters alone that spell no name, or letters and symbols
+ * with a secret's spread; never a word, a reference, a placeholder, a path or a version.
  */
 export function looksAssigned(value: string): boolean {
   if (value.length < 8 || /\s/.test(value) || new Set(value).size < 5) return false;
   if (REFERENCE.test(value) || PATH.test(value) || OBJECT_PATH.test(value) || WORDS_AND_NUMBERS.test(value)) return false;
-  if (/[0-9]/.test(value) && /[A-Za-z]/.test(value)) return true;
+  if ((/[0-9]/.test(value) && /[A-Za-z]/.test(value)) || randomLetters(value)) return true;
   return /[^A-Za-z0-9._-]/.test(value) && looksSecret(value);
 }
 

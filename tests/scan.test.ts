@@ -221,6 +221,18 @@ describe("a value a text assigns to a credential's name", () => {
     "shell continuation": `export API_KEY=\\\n    ${value}`,
     "assignment below": `api_key = (\n  "${value}"\n)`,
     "flag continuation": `deploy --token \\\n  ${value}`,
+    "docker login": `docker login -u bob -p ${value} ghcr.io`,
+    "redis-cli": `redis-cli -h cache -p 6379 -a ${value} ping`,
+    sqlcmd: `sqlcmd -S db -U sa -P ${value} -Q x`,
+    ldapsearch: `ldapsearch -x -D cn=admin -w ${value} -b dc=x`,
+    zip: `zip -P ${value} out.zip f`,
+    "7z glued": `7z x a.7z -p${value}`,
+    keytool: `keytool -list -keystore k.jks -storepass ${value}`,
+    "samba user": `smbclient //srv/s -U bob%${value}`,
+    setx: `setx API_KEY ${value}`,
+    "npm config set": `npm config set //registry.example.com/:_authToken ${value}`,
+    "git config": `git config --global github.token ${value}`,
+    "gh secret set": `gh secret set DEPLOY --body "${value}"`,
   };
   const nothing: Record<string, string> = {
     reference: "password=${DB_PASSWORD} token=$GITHUB_TOKEN key: ${{ secrets.KEY }}",
@@ -234,6 +246,7 @@ describe("a value a text assigns to a credential's name", () => {
     "settings by reference": "- name: API_TOKEN\\n  valueFrom:\\n    secretKeyRef:\\n      name: app-secrets\\n      key: token\\n- name: LOG_LEVEL\\n  value: debug-level-v2x9\\n- name: DB_PASSWORD\\n  value: $(DB_PASS)",
     "continued lines": "export API_KEY=\\\\\\n  OTHER_VAR=abc123def\\ncurl --token \\\\\\n  --header=X-Req-9abc",
     "prose below": "Your token:\\n  see the docs for how to get one\\nmax_tokens:\\n  4096",
+    "clients without a password": "docker login -u bob --password-stdin ghcr.io && docker run -p 8080:80 img; redis-cli -p 6379 -a $REDIS_PASSWORD; keytool -list -storepass changeit; git config --global user.email dev@example.com; npm config set registry https://registry.example.com/; gh secret set DEPLOY < deploy.key",
     "locked accounts": "root:!:19000:0:99999:7:::\\ndaemon:*:19000::::::\\nawk '{print $1$2}'",
   };
 

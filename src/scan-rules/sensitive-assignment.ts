@@ -7,7 +7,9 @@ import { looksSecret, OBJECT_PATH, sensitive } from "./sensitive-member.js";
 // an environment line or `export`, a flag (`--password=…`, `--token …`), a header
 // (`Authorization: <scheme> …`, `X-Api-Key: …`, a cookie's values), a YAML, TOML or INI line, JSON
 // written in text (`"password": "…"`), an element (`<password>…</password>`), and the password of a
-// URL, a DSN or a command line's user (`scheme://user:pw@host`, `user:pw@tcp(…)`, `curl -u user:pw`).
+// URL, a DSN or a command line's user (`scheme://user:pw@host`, `user:pw@tcp(…)`, `curl -u user:pw`),
+// a client's own password flag (`docker login -p …`, `redis-cli -a …`), and what a command sets a
+// credential's name to or stores as a secret (`setx API_KEY …`, `git config github.token …`, `gh secret set X --body …`).
 // It reads every reading of every string (member names, encoded readings, the text of a file that
 // is not JSON), where no structure tells a member from its value.
 
@@ -50,6 +52,29 @@ const USER_PASSWORD = /(?<![\w-])(?:-u|--user|--proxy-user)(?:[ \t]{1,8}|=)["']?
  */
 const GLUED_PASSWORD = /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb(?:-dump|-admin)?)\b[^\n]{0,200}?\s-p(["']?)([^\s"']{1,128})\1/dg;
 const SSHPASS = /\bsshpass\s+-p\s*(["']?)([^\s"']{1,128})\1/dg;
+/**
+ * A password a client's own flag gives, apart or glued (`docker login -p S`, `redis-cli -a S`,
+ * `sqlcmd -P S`, `ldapsearch -w S`, `zip -P S`, `7z x f -pS`, `keytool -storepass S`), by the client.
+ */
+const CLIENT_PASSWORD_FLAGS: readonly (readonly [string, string])[] = [
+  ["(?:docker|podman|buildah|nerdctl|skopeo|oras|helm[ \\t]+registry)[ \\t]+login", "-p"],
+  ["redis-cli", "-a"],
+  ["sqlcmd|bcp", "-P"],
+  ["ldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn)", "-w"],
+  ["zip|unzip", "-P"],
+  ["7z[az]?", "-p"],
+  ["mongo(?:sh|dump|restore|import|export)?", "-p"],
+  ["keytool", "-(?:src|dest)?(?:store|key)pass"],
+];
+const CLIENT_PASSWORD = CLIENT_PASSWORD_FLAGS.map(
+  ([client, flag]) => new RegExp(String.raw`(?<![\w-])(?:${client})(?![\w-])[^\n]{0,200}?\s${flag}(?:[ \t]+|=)?(["']?)([^\s"']{1,128})\1`, "dg"),
+);
+/** A Samba user's password after `%` (`smbclient -U bob%S`, `rpcclient -U 'bob%S'`). */
+const PERCENT_PASSWORD = /(?<![\w-])(?:-U|--user(?:name)?)(?:[ \t]+|=)["']?[^\s%"']{1,64}%([^\s"']{1,128})/dg;
+/** A value a command sets a name to, given apart (`setx API_KEY S`, `npm config set …:_authToken S`, `git config --global github.token S`): judged where the name names a credential. */
+const SET_COMMAND = /(?<![\w-])(?:setx|(?:npm|yarn|pnpm)[ \t]+config[ \t]+set|git[ \t]+config(?:[ \t]+--?[\w-]+){0,8}|dotnet[ \t]+user-secrets[ \t]+set)[ \t]+(["']?)([^\s"'=]{1,128})\1[ \t]+(["']?)([^\s"']{1,512})\3/dg;
+/** A secret a command stores, whatever its name (`gh secret set NAME --body S`, `az keyvault secret set … --value S`). */
+const SECRET_SET = /\b(?:gh[ \t]+secret[ \t]+set|az[ \t]+keyvault[ \t]+secret[ \t]+set)\b[^\n]{0,200}?\s(?:--body|-b|--value)(?:[ \t]+|=)(["']?)([^\s"']{1,512})\1/dg;
 const WORD_PASSWORD = /(?<![\w-])(?:password|passwd|passphrase)[ \t]+(["']?)([^\s"']{1,128})\1/dgi;
 /** A signed URL's signature by its name (`sig`, `Signature`, `X-Amz-Signature`, `X-Goog-Credential`): whatever it holds is a credential. */
 export const SIGNATURE_NAME = /^(?:x-[a-z]+-)?(?:sig|signature|credential|security-token)$/i;
@@ -203,6 +228,10 @@ function elementsAndPasswordsIn(text: string, report: Report): void {
   };
   if (text.includes("</")) for (const m of text.matchAll(ELEMENT)) if (sensitive(m[1] as string)) judge(m, 2);
   if (/-p/.test(text)) for (const pattern of [GLUED_PASSWORD, SSHPASS]) for (const m of text.matchAll(pattern)) judge(m, 2);
+  if (/ -[a-z]*[pPaw]/.test(text)) for (const pattern of CLIENT_PASSWORD) for (const m of text.matchAll(pattern)) judge(m, 2);
+  if (text.includes("%")) for (const m of text.matchAll(PERCENT_PASSWORD)) judge(m, 1);
+  if (/set|config/.test(text)) for (const m of text.matchAll(SET_COMMAND)) if (sensitive(m[2] as string)) judge(m, 4);
+  if (/secret/.test(text)) for (const m of text.matchAll(SECRET_SET)) judge(m, 2);
   if (/pass/i.test(text)) for (const m of text.matchAll(WORD_PASSWORD)) judge(m, 2);
   if (/[?&]/.test(text)) for (const m of text.matchAll(QUERY_PAIR)) if (SIGNATURE_NAME.test(m[1] as string)) judge(m, 2);
   for (const pattern of text.includes("@") ? [URL_PASSWORD, DSN_PASSWORD, USER_PASSWORD] : [USER_PASSWORD]) for (const m of text.matchAll(pattern)) judge(m, 1);

@@ -233,6 +233,8 @@ describe("a value a text assigns to a credential's name", () => {
     "npm config set": `npm config set //registry.example.com/:_authToken ${value}`,
     "git config": `git config --global github.token ${value}`,
     "gh secret set": `gh secret set DEPLOY --body "${value}"`,
+    "name and value": `define( 'DB_PASSWORD', '${value}' );`,
+    "header pair": `headers.set("X-Api-Key", "${value}")`,
   };
   const nothing: Record<string, string> = {
     reference: "password=${DB_PASSWORD} token=$GITHUB_TOKEN key: ${{ secrets.KEY }}",
@@ -247,6 +249,7 @@ describe("a value a text assigns to a credential's name", () => {
     "continued lines": "export API_KEY=\\\\\\n  OTHER_VAR=abc123def\\ncurl --token \\\\\\n  --header=X-Req-9abc",
     "prose below": "Your token:\\n  see the docs for how to get one\\nmax_tokens:\\n  4096",
     "clients without a password": "docker login -u bob --password-stdin ghcr.io && docker run -p 8080:80 img; redis-cli -p 6379 -a $REDIS_PASSWORD; keytool -list -storepass changeit; git config --global user.email dev@example.com; npm config set registry https://registry.example.com/; gh secret set DEPLOY < deploy.key",
+    "names in a list": "t('password', 'Password'); headers.set('Authorization', 'Bearer ' + token); fields = ['user', 'password', 'token_type', 'secret_name']",
     "locked accounts": "root:!:19000:0:99999:7:::\\ndaemon:*:19000::::::\\nawk '{print $1$2}'",
   };
 

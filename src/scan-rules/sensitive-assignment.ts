@@ -9,7 +9,8 @@ import { looksSecret, OBJECT_PATH, sensitive } from "./sensitive-member.js";
 // written in text (`"password": "…"`), an element (`<password>…</password>`), and the password of a
 // URL, a DSN or a command line's user (`scheme://user:pw@host`, `user:pw@tcp(…)`, `curl -u user:pw`),
 // a client's own password flag (`docker login -p …`, `redis-cli -a …`), and what a command sets a
-// credential's name to or stores as a secret (`setx API_KEY …`, `git config github.token …`, `gh secret set X --body …`).
+// credential's name to or stores as a secret (`setx API_KEY …`, `git config github.token …`, `gh secret set X --body …`),
+// and a value in quotes after such a name in quotes and a comma (`define('DB_PASSWORD', '…')`).
 // It reads every reading of every string (member names, encoded readings, the text of a file that
 // is not JSON), where no structure tells a member from its value.
 
@@ -75,6 +76,8 @@ const PERCENT_PASSWORD = /(?<![\w-])(?:-U|--user(?:name)?)(?:[ \t]+|=)["']?[^\s%
 const SET_COMMAND = /(?<![\w-])(?:setx|(?:npm|yarn|pnpm)[ \t]+config[ \t]+set|git[ \t]+config(?:[ \t]+--?[\w-]+){0,8}|dotnet[ \t]+user-secrets[ \t]+set)[ \t]+(["']?)([^\s"'=]{1,128})\1[ \t]+(["']?)([^\s"']{1,512})\3/dg;
 /** A secret a command stores, whatever its name (`gh secret set NAME --body S`, `az keyvault secret set … --value S`). */
 const SECRET_SET = /\b(?:gh[ \t]+secret[ \t]+set|az[ \t]+keyvault[ \t]+secret[ \t]+set)\b[^\n]{0,200}?\s(?:--body|-b|--value)(?:[ \t]+|=)(["']?)([^\s"']{1,512})\1/dg;
+/** A value in quotes after a credential's name in quotes and a comma (`define('DB_PASSWORD', '…')`, `headers.set("X-Api-Key", "…")`); the value is looked ahead to, so it may name the next pair. */
+const NAME_COMMA_VALUE = /(["'`])([A-Za-z_][\w.-]{0,63})\1[ \t]*,[ \t]*(?=(["'`])([^"'`\n]{1,512})\3)/dg;
 const WORD_PASSWORD = /(?<![\w-])(?:password|passwd|passphrase)[ \t]+(["']?)([^\s"']{1,128})\1/dgi;
 /** A signed URL's signature by its name (`sig`, `Signature`, `X-Amz-Signature`, `X-Goog-Credential`): whatever it holds is a credential. */
 export const SIGNATURE_NAME = /^(?:x-[a-z]+-)?(?:sig|signature|credential|security-token)$/i;
@@ -232,6 +235,7 @@ function elementsAndPasswordsIn(text: string, report: Report): void {
   if (text.includes("%")) for (const m of text.matchAll(PERCENT_PASSWORD)) judge(m, 1);
   if (/set|config/.test(text)) for (const m of text.matchAll(SET_COMMAND)) if (sensitive(m[2] as string)) judge(m, 4);
   if (/secret/.test(text)) for (const m of text.matchAll(SECRET_SET)) judge(m, 2);
+  if (text.includes(",")) for (const m of text.matchAll(NAME_COMMA_VALUE)) if (sensitive(m[2] as string)) judge(m, 4);
   if (/pass/i.test(text)) for (const m of text.matchAll(WORD_PASSWORD)) judge(m, 2);
   if (/[?&]/.test(text)) for (const m of text.matchAll(QUERY_PAIR)) if (SIGNATURE_NAME.test(m[1] as string)) judge(m, 2);
   for (const pattern of text.includes("@") ? [URL_PASSWORD, DSN_PASSWORD, USER_PASSWORD] : [USER_PASSWORD]) for (const m of text.matchAll(pattern)) judge(m, 1);

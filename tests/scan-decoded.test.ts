@@ -450,6 +450,13 @@ describe("a member named for a credential", () => {
     expect((await scanPass([{ file: "ids.json", text }], engine, display)).findings).toEqual([]);
   });
 
+  it("not a tokenizer, named in a member or in text; a tokenizer's own token still is", async () => {
+    const text = JSON.stringify({ tokenizer: key, tokenizer_config: key, tool_response: { stdout: "model: gpt-x\ntokenizer: cl100k_base\nTOKENIZERS_PARALLELISM=false" } });
+    expect((await scanPass([{ file: "tokenizer.json", text }], engine, display)).findings).toEqual([]);
+    const r = await scanPass([{ file: "token.json", text: JSON.stringify({ tokenizer_token: key, tool_response: { stdout: `tokenizer_token: ${key}` } }) }], engine, display);
+    expect(r.findings.map((f) => f.rule).sort()).toEqual(["clear/sensitive-assignment", "clear/sensitive-member"]);
+  });
+
   it("not a key or token named for what it indexes, nor an object's path; the same words beside a credential's still are", async () => {
     const indexes = { publicKey: key, public_key: key, idempotency_key: "550e8400-e29b-41d4-a716-446655440000", cache_key: `v1-${value}`, partitionKey: key, sortKey: key, Key: "uploads/2024/photo-1a2b3c4d5e.jpg", pageToken: key, next_page_token: key };
     expect((await scanPass([{ file: "indexes.json", text: JSON.stringify(indexes) }], engine, display)).findings).toEqual([]);

@@ -16,10 +16,10 @@ const MEMBER = /passw(?:or)?d|passwd|passphrase|(?:^|[^a-z])pass(?:$|[^a-z])|pwd
 const CAMEL_KEY = /[a-z0-9]Key(?:$|[A-Z_])/;
 /**
  * A key or token named for what it indexes, not what it unlocks: a public key, an idempotency,
- * cache, partition or sort key, a page token. Taken out of the name before it is judged, so
+ * cache, partition or sort key, a page token; and a tokenizer, which splits text into tokens. Taken out of the name before it is judged, so
  * `public_key` stays and `public_key_secret` does not.
  */
-const NAMED_FOR_AN_INDEX = /(?:public|idempotency|idempotent|cache|partition|sort|primary|foreign|row|object|lookup|dedupe?|routing|index|cursor|i18n|translation|locale|hot|unique|composite|shard|bucket)[_.-]?key(?![a-z])|(?:page|next[_.-]?page|continuation|sync|pagination)[_.-]?token(?![a-z])/gi;
+const NAMED_FOR_AN_INDEX = /(?:public|idempotency|idempotent|cache|partition|sort|primary|foreign|row|object|lookup|dedupe?|routing|index|cursor|i18n|translation|locale|hot|unique|composite|shard|bucket)[_.-]?key(?![a-z])|(?:page|next[_.-]?page|continuation|sync|pagination)[_.-]?token(?![a-z])|tokeni[sz](?:e|er|ed|ing|ation)s?/gi;
 /** Whether a name names a credential: the vocabulary of members, of settings and of names a text assigns to (sensitive-assignment.ts). */
 export const sensitive = (member: string): boolean => {
   const judged = member.replace(NAMED_FOR_AN_INDEX, " ");

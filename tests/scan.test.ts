@@ -235,6 +235,7 @@ describe("a value a text assigns to a credential's name", () => {
     "gh secret set": `gh secret set DEPLOY --body "${value}"`,
     "name and value": `define( 'DB_PASSWORD', '${value}' );`,
     "header pair": `headers.set("X-Api-Key", "${value}")`,
+    "url token user": `git clone https://${value}@github.com/o/r.git`,
   };
   const nothing: Record<string, string> = {
     reference: "password=${DB_PASSWORD} token=$GITHUB_TOKEN key: ${{ secrets.KEY }}",
@@ -249,6 +250,7 @@ describe("a value a text assigns to a credential's name", () => {
     "continued lines": "export API_KEY=\\\\\\n  OTHER_VAR=abc123def\\ncurl --token \\\\\\n  --header=X-Req-9abc",
     "prose below": "Your token:\\n  see the docs for how to get one\\nmax_tokens:\\n  4096",
     "clients without a password": "docker login -u bob --password-stdin ghcr.io && docker run -p 8080:80 img; redis-cli -p 6379 -a $REDIS_PASSWORD; keytool -list -storepass changeit; git config --global user.email dev@example.com; npm config set registry https://registry.example.com/; gh secret set DEPLOY < deploy.key",
+    "url users": "git@github.com:o/r.git ssh://git@host.example.com/r https://x-access-token@github.com/o/r https://first.last.name.2024@example.com/x",
     "names in a list": "t('password', 'Password'); headers.set('Authorization', 'Bearer ' + token); fields = ['user', 'password', 'token_type', 'secret_name']",
     "locked accounts": "root:!:19000:0:99999:7:::\\ndaemon:*:19000::::::\\nawk '{print $1$2}'",
   };

@@ -7,7 +7,7 @@ import { looksSecret, OBJECT_PATH, sensitive } from "./sensitive-member.js";
 // an environment line or `export`, a flag (`--password=…`, `--token …`), a header
 // (`Authorization: <scheme> …`, `X-Api-Key: …`, a cookie's values), a YAML, TOML or INI line, JSON
 // written in text (`"password": "…"`), an element (`<password>…</password>`), and the password of a
-// URL, a DSN or a command line's user (`scheme://user:pw@host`, `user:pw@tcp(…)`, `curl -u user:pw`),
+// URL, a DSN or a command line's user (`scheme://user:pw@host`, `user:pw@tcp(…)`, `curl -u user:pw`), a token a URL gives as its user,
 // a client's own password flag (`docker login -p …`, `redis-cli -a …`), and what a command sets a
 // credential's name to or stores as a secret (`setx API_KEY …`, `git config github.token …`, `gh secret set X --body …`),
 // and a value in quotes after such a name in quotes and a comma (`define('DB_PASSWORD', '…')`).
@@ -43,6 +43,8 @@ const COOKIE_PAIR = /[^\s;=]+=([^\s;]+)/g;
 /** A URL's password (`scheme://user:pw@host`, `scheme://:pw@host`) and a DSN's (`user:pw@tcp(host)/db`). */
 // Each part bounded (a user of 64 characters, a password of 128): a text of many colons and no at sign is read in linear time.
 const URL_PASSWORD = /:\/\/[^\s:/@?#"'`<>]{0,64}:([^\s:/@?#"'`<>]{1,128})@/dg;
+/** A token a URL gives as its user, with no password (`https://<token>@github.com/…`): twenty characters at least. */
+const URL_TOKEN_USER = /:\/\/([^\s:/@?#"'`<>]{20,128})@/dg;
 const DSN_PASSWORD = /(?<![^\s:@/"'`=(),;])[^\s:@/"'`=(),;]{1,64}:([^\s:@/"'`]{1,128})@[a-z][a-z0-9]{0,9}\(/dg;
 /** A user and password a command line gives (`curl -u user:pw`, `--proxy-user user:pw`). */
 const USER_PASSWORD = /(?<![\w-])(?:-u|--user|--proxy-user)(?:[ \t]{1,8}|=)["']?[^\s:"']{0,64}:([^\s"']{1,128})/dg;
@@ -238,7 +240,7 @@ function elementsAndPasswordsIn(text: string, report: Report): void {
   if (text.includes(",")) for (const m of text.matchAll(NAME_COMMA_VALUE)) if (sensitive(m[2] as string)) judge(m, 4);
   if (/pass/i.test(text)) for (const m of text.matchAll(WORD_PASSWORD)) judge(m, 2);
   if (/[?&]/.test(text)) for (const m of text.matchAll(QUERY_PAIR)) if (SIGNATURE_NAME.test(m[1] as string)) judge(m, 2);
-  for (const pattern of text.includes("@") ? [URL_PASSWORD, DSN_PASSWORD, USER_PASSWORD] : [USER_PASSWORD]) for (const m of text.matchAll(pattern)) judge(m, 1);
+  for (const pattern of text.includes("@") ? [URL_PASSWORD, URL_TOKEN_USER, DSN_PASSWORD, USER_PASSWORD] : [USER_PASSWORD]) for (const m of text.matchAll(pattern)) judge(m, 1);
 }
 
 export const sensitiveAssignmentRule: SecretLintRuleCreator = {

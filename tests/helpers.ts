@@ -29,18 +29,26 @@ export interface Run {
   stderr: string;
 }
 
+interface RunOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Milliseconds after which the process is killed (its code then -1): a run that must end in bounded time fails, never hangs the suite. */
+  timeout?: number;
+}
+
 /** Runs the built `clear` binary the way a user does. */
-export function clear(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Run {
+export function clear(args: string[], options: RunOptions = {}): Run {
   const r = spawnSync(process.execPath, [CLI, ...args], {
     cwd: options.cwd ?? os.tmpdir(),
     encoding: "utf8",
     env: { ...process.env, ...options.env },
     maxBuffer: 256 * 1024 * 1024,
+    ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
-export function clearJson(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): { code: number; json: Record<string, unknown> & { schemaVersion: number }; stderr: string } {
+export function clearJson(args: string[], options: RunOptions = {}): { code: number; json: Record<string, unknown> & { schemaVersion: number }; stderr: string } {
   const r = clear([...args, "--json"], options);
   let json;
   try {

@@ -277,11 +277,19 @@ describe("a value a text assigns to a credential's name", () => {
       settings: `${"- name: API_TOKEN\n  ".repeat(30_000)}value:`,
       continued: "API_KEY=\\\n ".repeat(60_000),
       hashes: `${"$6$".repeat(100_000)}{SHA}${"$2y$10$".repeat(50_000)}`,
+      // A key's last line is looked for only where a run of its alphabet starts: a long run, no line break after it.
+      keyLines: `${"QUJD".repeat(150_000)} (no private key here)`,
+      clients: `${"docker login redis-cli -a".repeat(25_000)}`,
+      setters: `${"setx git config --global ".repeat(25_000)}`,
+      quoted: `${"'DB_PASSWORD', ".repeat(40_000)}`,
+      samba: `${"-U bob ".repeat(90_000)}%`,
+      secrets: `${"gh secret set X ".repeat(40_000)}`,
+      tokenUsers: `x://${"a".repeat(600_000)}@`,
     };
     for (const [name, stdout] of Object.entries(texts)) {
       writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ hook_event_name: "PostToolUse", tool_response: { stdout } }));
     }
-    const r = clearJson(["scan", dir]);
+    const r = clearJson(["scan", dir], { timeout: 55_000 });
     expect(r.json.files).toBe(Object.keys(texts).length);
   });
 

@@ -46,6 +46,21 @@ function cleared(root: string, acceptWith: string | null): void {
   g(root, "add", "fixtures", "CLEARANCE.md");
 }
 
+/** The accepted fixture session_end.json given other bytes, its row made to claim them and the batch's digest worked out again, as one who rewrites a batch does. */
+function rewriteAccepted(root: string): void {
+  const rel = "fixtures/claude-code/2.1.261/session_end.json";
+  const before = readFileSync(path.join(root, rel));
+  const after = Buffer.from(before.toString("utf8").replace(/"reason":"[^"]*"/, '"reason":"edited"'));
+  const sha = (b: Buffer | string): string => createHash("sha256").update(b).digest("hex");
+  const lines = readFileSync(path.join(root, "CLEARANCE.md"), "utf8").replace(sha(before), sha(after)).replace(`| ${before.length} |\n`, `| ${after.length} |\n`).split("\n");
+  const marker = lines.findIndex((l) => l.startsWith("<!-- clear:batch "));
+  const heading = lines.findIndex((l, i) => i > marker && l === "## User acceptance");
+  lines[marker] = (lines[marker] as string).replace(/sha256:[0-9a-f]{64}/, `sha256:${sha(lines.slice(marker + 1, heading).join("\n"))}`);
+  writeFileSync(path.join(root, "CLEARANCE.md"), lines.join("\n"));
+  writeFileSync(path.join(root, rel), after);
+  g(root, "add", "fixtures", "CLEARANCE.md");
+}
+
 /** Sets git's filter `name` (the same command both ways) and commits `.gitattributes` holding `attributes`. */
 function withFilter(root: string, name: string, command: string, attributes: string): void {
   g(root, "config", `filter.${name}.clean`, command);
@@ -271,6 +286,49 @@ describe("the gate, through installed hooks", () => {
     expect(clear(["verify", "--rev", "HEAD~1"], { cwd: root }).code).toBe(0);
     g(root, "reset", "-q", "--hard", "HEAD~1");
     expect(clear(["verify"], { cwd: root }).code).toBe(0);
+  });
+
+  it("refuses a push whose destination holds an accepted batch that the pushed tip rewrote, though no commit rewrote it against its parent: history rewritten and forced, or the batch taken out and put back", () => {
+    const root = repo();
+    const remote = tempDir("clear-remote-");
+    execFileSync("git", ["init", "-q", "--bare"], { cwd: remote });
+    g(root, "remote", "add", "origin", remote);
+    cleared(root, "ACCEPT");
+    expect(g(root, "commit", "-qm", "accepted").code).toBe(0);
+    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+    const accepted = g(root, "rev-parse", "HEAD").out.trim();
+    const rewritten = (r: { code: number; out: string }): void => {
+      expect(r.code, r.out).toBe(1);
+      expect(r.out).toContain("accepted-batch-rewritten");
+      expect(r.out).toContain(`in commit ${accepted.slice(0, 12)}`);
+    };
+    // The accepting commit made again with the batch rewritten: the hook compares with a parent that held no batch.
+    g(root, "reset", "-q", "--soft", "HEAD~1");
+    rewriteAccepted(root);
+    expect(g(root, "commit", "-qm", "accepted").code).toBe(0);
+    rewritten(g(root, "push", "-q", "--force", "origin", "main"));
+    const range = clear(["verify", "--range", `${accepted}..HEAD`], { cwd: root });
+    rewritten({ code: range.code, out: range.stdout });
+    // The pre-commit framework names the destination's value in PRE_COMMIT_FROM_REF.
+    const framework = { PRE_COMMIT_FROM_REF: accepted, PRE_COMMIT_TO_REF: g(root, "rev-parse", "HEAD").out.trim(), PRE_COMMIT_REMOTE_BRANCH: "refs/heads/main" };
+    const hooked = clear(["gate", "pre-push", "origin"], { cwd: root, env: framework });
+    rewritten({ code: hooked.code, out: hooked.stderr });
+    // The batch taken out with its fixtures in one commit and put back rewritten in the next, each clean against its parent.
+    g(root, "reset", "-q", "--hard", accepted);
+    const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+    writeFileSync(path.join(root, "CLEARANCE.md"), record.slice(0, record.indexOf("<!-- clear:batch ")));
+    g(root, "rm", "-rq", "fixtures");
+    g(root, "add", "CLEARANCE.md");
+    expect(g(root, "commit", "-qm", "taken out").code).toBe(0);
+    g(root, "checkout", "-q", accepted, "--", "fixtures", "CLEARANCE.md");
+    rewriteAccepted(root);
+    expect(g(root, "commit", "-qm", "put back").code).toBe(0);
+    rewritten(g(root, "push", "-q", "origin", "main"));
+    const split = clear(["verify", "--range", "origin/main..HEAD"], { cwd: root });
+    rewritten({ code: split.code, out: split.stdout });
+    // Taken out in a push of its own, the batch is no longer the destination's, and the new text is accepted in the next.
+    expect(g(root, "push", "-q", "origin", "HEAD~1:main").code).toBe(0);
+    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
   });
 
   it("in a shallow clone whose history stops at a commit holding an accepted batch, verify --rev and pre-push refuse to answer (exit 2) rather than pass a rewrite they cannot see", () => {

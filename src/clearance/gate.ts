@@ -154,6 +154,28 @@ function changesRecord(changes: Change[], layout: RepoLayout): boolean {
   return changes.some((c) => c.path === layout.clearance || c.path === CONFIG_FILE);
 }
 
+/** What a push replaces at its destination: each ref's value there and the object pushed in its place (a range: BASE and HEAD). */
+export type Replaced = { from: string; to: string };
+
+/**
+ * Batches accepted at `from` (the destination's value of a pushed ref, the base of a range) that
+ * `to` (what is pushed in its place, the range's head) holds with other text: a history rewritten
+ * and pushed with force, or a batch taken out in one commit and put back with other text in a
+ * later one, keeps the ACCEPT the destination shows while each commit against its parent rewrote
+ * nothing. Nothing where either end is no commit here (a destination's value this clone lacks).
+ */
+function rewrittenAcross(root: string, { from, to }: Replaced): Finding[] {
+  const [was, now] = [commitAt(root, from), commitAt(root, to)];
+  if (was === null || now === null || was === now) return [];
+  return rewrittenSince(root, { source: was, layout: layoutOrDefault(root, was) }, { source: now, layout: layoutOrDefault(root, now) });
+}
+
+/** A push's or a range's rewrites as a whole (see rewrittenAcross), where none of its commits is refused for one already: that commit's finding says more. */
+export function rewrittenAsWhole(root: string, ends: Replaced[], verdicts: CommitVerdict[]): Finding[] {
+  if (verdicts.some((v) => v.findings.some((f) => f.code === "accepted-batch-rewritten"))) return [];
+  return ends.flatMap((e) => rewrittenAcross(root, e));
+}
+
 /** The layout an earlier commit holds; one whose clear.config.json cannot be read (a commit the change mends) is read in the default layout. */
 function layoutOrDefault(root: string, commit: string): RepoLayout {
   try {
@@ -372,9 +394,9 @@ export interface PushInput {
  * local branch and tag the named remote does not have, so that a hook manager that passes no ref
  * lines never lets a push through unchecked.
  */
-export async function commitsToPush(root: string, push: PushInput, check: Judge): Promise<{ commits: string[]; how: string; findings: Finding[] }> {
-  const { commits, how, objects } = pushedCommits(root, push);
-  return { commits, how, findings: [...notCommits(root, objects), ...(await tagFindings(root, objects, check))] };
+export async function commitsToPush(root: string, push: PushInput, check: Judge): Promise<{ commits: string[]; how: string; findings: Finding[]; replaced: Replaced[] }> {
+  const { commits, how, objects, replaced } = pushedCommits(root, push);
+  return { commits, how, findings: [...notCommits(root, objects), ...(await tagFindings(root, objects, check))], replaced };
 }
 
 /** The annotated tags a push sends, down each chain of tags to what it names: each object checked for raw captures as a file is. */
@@ -443,7 +465,7 @@ function preCommitTrackingIsStale(root: string, specs: Refspec[], env: NodeJS.Pr
   return at !== null && at !== env.PRE_COMMIT_FROM_REF;
 }
 
-function pushedCommits(root: string, push: PushInput): { commits: string[]; how: string; objects: { ref: string; sha: string }[] } {
+function pushedCommits(root: string, push: PushInput): { commits: string[]; how: string; objects: { ref: string; sha: string }[]; replaced: Replaced[] } {
   const remote = push.remote || push.env.PRE_COMMIT_REMOTE_NAME;
   const lines = refLines(push.stdin);
   const refspecs = fetchRefspecs(root);
@@ -460,7 +482,8 @@ function pushedCommits(root: string, push: PushInput): { commits: string[]; how:
   if (lines.length > 0) {
     const objects = lines.filter(([, localSha]) => !ZERO.test(localSha as string)).map(([ref, sha]) => ({ ref: ref as string, sha: sha as string }));
     for (const [, localSha, , remoteSha] of lines) if (!ZERO.test(localSha as string)) add(localSha as string, remoteSha);
-    return { commits: [...wanted], how: "the pushed refs", objects };
+    const replaced = lines.filter(([, localSha, , remoteSha]) => !ZERO.test(localSha as string) && !ZERO.test(remoteSha as string)).map(([, to, , from]) => ({ from: from as string, to: to as string }));
+    return { commits: [...wanted], how: "the pushed refs", objects, replaced };
   }
   // The pre-commit framework names one pushed ref of the push (the first with commits to send): the others are among the local ones.
   const to = push.env.PRE_COMMIT_TO_REF;
@@ -469,23 +492,31 @@ function pushedCommits(root: string, push: PushInput): { commits: string[]; how:
   for (const c of revList(["--branches", "--tags", ...head, ...(known.length > 0 ? ["--not", ...known] : [])], root)) wanted.add(c);
   const every = `every local branch and tag ${known.length > 0 ? `that ${remote} does not have` : stale ? `(${remote}'s tracking refs are older than it)` : "(no remote named to compare with)"}`;
   const how = to ? `PRE_COMMIT_FROM_REF..PRE_COMMIT_TO_REF, and ${every}` : `no ref lines came on standard input, so ${every}`;
-  return { commits: [...wanted], how, objects: [...(to ? [{ ref: "PRE_COMMIT_TO_REF", sha: to }] : []), ...localRefs(root)] };
+  const from = push.env.PRE_COMMIT_FROM_REF;
+  const replaced = to && from && !ZERO.test(from) ? [{ from, to }] : [];
+  return { commits: [...wanted], how, objects: [...(to ? [{ ref: "PRE_COMMIT_TO_REF", sha: to }] : []), ...localRefs(root)], replaced };
 }
 
 /** `verify --range BASE..HEAD`: every commit of the range. */
 export function commitsInRange(root: string, range: string): string[] {
-  const cut = range.indexOf("..");
-  const [base, head] = [range.slice(0, cut), range.slice(cut + 2)];
-  if (cut <= 0 || head === "" || head.startsWith(".") || /\s/.test(range)) throw new UsageError(`--range takes BASE..HEAD (two commits), not "${range}"`);
-  for (const rev of [base, head]) {
-    if (gitMaybe(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`], root) === null) throw new UsageError(`--range: ${rev} is not a commit of this repository (fetch the history it needs)`);
-  }
+  const [base, head] = rangeEnds(root, range);
   const commits = revList([head, `^${base}`], root);
   // In a shallow clone the range may run on past where its history stops: what is not here cannot be checked.
   const shallow = shallowCommits(root);
   const stop = commits.find((c) => shallow.has(c));
   if (stop !== undefined) throw new UsageError(`--range: the history stops at commit ${stop.slice(0, 12)} (a shallow clone), so commits of the range may be missing; fetch the history it needs (git fetch --unshallow, or fetch-depth: 0)`);
   return commits;
+}
+
+/** A range's two ends, BASE and HEAD, each a commit of this repository. */
+export function rangeEnds(root: string, range: string): [string, string] {
+  const cut = range.indexOf("..");
+  const [base, head] = [range.slice(0, cut), range.slice(cut + 2)];
+  if (cut <= 0 || head === "" || head.startsWith(".") || /\s/.test(range)) throw new UsageError(`--range takes BASE..HEAD (two commits), not "${range}"`);
+  for (const rev of [base, head]) {
+    if (gitMaybe(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`], root) === null) throw new UsageError(`--range: ${rev} is not a commit of this repository (fetch the history it needs)`);
+  }
+  return [base, head];
 }
 
 export function refused(verdicts: CommitVerdict[]): CommitVerdict[] {

@@ -1,7 +1,7 @@
 import { parseFlags, UsageError } from "../cli-args.js";
 import { guarded, type Command } from "../command.js";
 import { commitJudges, stagedJudge } from "../clearance/commit-rules.js";
-import { checkCommits, checkRulesFolder, checkStaged, commitsToPush, configAt, rawCaptureJudge, refused } from "../clearance/gate.js";
+import { checkCommits, checkRulesFolder, checkStaged, commitsToPush, configAt, rawCaptureJudge, refused, rewrittenAsWhole } from "../clearance/gate.js";
 import { blocks } from "../findings.js";
 import { repoPaths } from "../io/repo-tree.js";
 import { loadConfig, repoRoot, rulesDirFor } from "../io/repo.js";
@@ -39,7 +39,9 @@ async function run(argv: string[], io: Io): Promise<number> {
   }
   const push = await commitsToPush(root, { stdin: await readStdin(), remote: positionals[1], env: process.env }, judge);
   const verdicts = await checkCommits(root, push.commits, judge, commitJudges(root, rulesDir, judge));
-  const bad = [...(blocks(push.findings) ? [{ commit: null, findings: push.findings }] : []), ...refused(verdicts)];
+  // What the push does as a whole to what the destination holds, as well as each commit against its parents.
+  const findings = [...push.findings, ...rewrittenAsWhole(root, push.replaced, verdicts)];
+  const bad = [...(blocks(findings) ? [{ commit: null, findings }] : []), ...refused(verdicts)];
   if (bad.length === 0) return 0;
   const { checkedFindings } = await import("./checked-output.js");
   const { shown } = await checkedFindings({ shown: bad }, root, io.cwd);

@@ -1,6 +1,6 @@
 import { parseFlags, UsageError } from "../cli-args.js";
 import { commitJudges } from "../clearance/commit-rules.js";
-import { checkCommits, checkRulesFolder, checkTree, commitsInRange, headCommitLater, rawCaptureJudge, refused, rewrittenInWorkingTree } from "../clearance/gate.js";
+import { checkCommits, checkRulesFolder, checkTree, commitsInRange, headCommitLater, rangeEnds, rawCaptureJudge, refused, rewrittenAsWhole, rewrittenInWorkingTree } from "../clearance/gate.js";
 import { pushAll } from "../collections.js";
 import { guarded, type Command } from "../command.js";
 import { blocks, type Finding } from "../findings.js";
@@ -62,7 +62,12 @@ async function run(argv: string[], io: Io): Promise<number> {
   let findings: Finding[];
   let commits: { commit: string; findings: Finding[] }[] | undefined;
   if (values.range !== undefined) {
-    commits = refused(await checkCommits(root, commitsInRange(root, values.range), judge, commitJudges(root, rulesDir, judge)));
+    const verdicts = await checkCommits(root, commitsInRange(root, values.range), judge, commitJudges(root, rulesDir, judge));
+    // What the range does as a whole, as a push of it does: a batch BASE accepted is not rewritten by HEAD.
+    const [from, to] = rangeEnds(root, values.range);
+    const tip = verdicts.at(-1);
+    if (tip !== undefined) pushAll(tip.findings, rewrittenAsWhole(root, [{ from, to }], verdicts));
+    commits = refused(verdicts);
     findings = commits.flatMap((c) => c.findings);
   } else if (values.rev !== undefined) findings = await checkTree(root, values.rev, judge, commitJudges(root, rulesDir, judge));
   else {

@@ -46,6 +46,27 @@ function cleared(root: string, acceptWith: string | null): void {
   g(root, "add", "fixtures", "CLEARANCE.md");
 }
 
+/** A repository whose accepted batch is committed and pushed to a bare remote, origin. */
+function acceptedAndPushed(): string {
+  const root = repo();
+  const remote = tempDir("clear-remote-");
+  execFileSync("git", ["init", "-q", "--bare"], { cwd: remote });
+  g(root, "remote", "add", "origin", remote);
+  cleared(root, "ACCEPT");
+  expect(g(root, "commit", "-qm", "accepted").code).toBe(0);
+  expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+  return root;
+}
+
+/** The record's batch and its fixtures taken out, staged. */
+function takeOutBatch(root: string): void {
+  const file = path.join(root, "CLEARANCE.md");
+  const record = readFileSync(file, "utf8");
+  writeFileSync(file, record.slice(0, record.indexOf("<!-- clear:batch ")));
+  g(root, "rm", "-rq", "fixtures");
+  g(root, "add", "CLEARANCE.md");
+}
+
 /** The accepted fixture session_end.json given other bytes, its row made to claim them and the batch's digest worked out again, as one who rewrites a batch does. */
 function rewriteAccepted(root: string): void {
   const rel = "fixtures/claude-code/2.1.261/session_end.json";
@@ -222,13 +243,7 @@ describe("the gate, through installed hooks", () => {
   });
 
   it("refuses an accepted batch rewritten with its digest worked out again, at commit, push, verify and verify --rev and --range, naming the record's line", () => {
-    const root = repo();
-    const remote = tempDir("clear-remote-");
-    execFileSync("git", ["init", "-q", "--bare"], { cwd: remote });
-    g(root, "remote", "add", "origin", remote);
-    cleared(root, "ACCEPT");
-    expect(g(root, "commit", "-qm", "accepted").code).toBe(0);
-    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+    const root = acceptedAndPushed();
     // Other bytes for a fixture, its row made to claim them, the batch's digest worked out again: every check of the record alone passes.
     const rel = "fixtures/claude-code/2.1.261/session_end.json";
     const before = readFileSync(path.join(root, rel));
@@ -276,10 +291,7 @@ describe("the gate, through installed hooks", () => {
     expect(codes(clearJson(["verify", "--range", "HEAD~1..HEAD"], { cwd: root }))).toEqual(["accepted-batch-rewritten"]);
     g(root, "reset", "-q", "--hard", "HEAD~1");
     // Fixtures taken out with their batch, in a commit of their own, go through.
-    const record = readFileSync(file, "utf8");
-    writeFileSync(file, record.slice(0, record.indexOf("<!-- clear:batch ")));
-    g(root, "rm", "-rq", "fixtures");
-    g(root, "add", "CLEARANCE.md");
+    takeOutBatch(root);
     expect(g(root, "commit", "-qm", "taken out").code).toBe(0);
     g(root, "reset", "-q", "--hard", "HEAD~1");
     // The commit as accepted verifies, and so does the working tree once the rewrite is undone.
@@ -289,13 +301,7 @@ describe("the gate, through installed hooks", () => {
   });
 
   it("refuses a push whose destination holds an accepted batch that the pushed tip rewrote, though no commit rewrote it against its parent: history rewritten and forced, or the batch taken out and put back", () => {
-    const root = repo();
-    const remote = tempDir("clear-remote-");
-    execFileSync("git", ["init", "-q", "--bare"], { cwd: remote });
-    g(root, "remote", "add", "origin", remote);
-    cleared(root, "ACCEPT");
-    expect(g(root, "commit", "-qm", "accepted").code).toBe(0);
-    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+    const root = acceptedAndPushed();
     const accepted = g(root, "rev-parse", "HEAD").out.trim();
     const rewritten = (r: { code: number; out: string }): void => {
       expect(r.code, r.out).toBe(1);
@@ -315,10 +321,7 @@ describe("the gate, through installed hooks", () => {
     rewritten({ code: hooked.code, out: hooked.stderr });
     // The batch taken out with its fixtures in one commit and put back rewritten in the next, each clean against its parent.
     g(root, "reset", "-q", "--hard", accepted);
-    const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
-    writeFileSync(path.join(root, "CLEARANCE.md"), record.slice(0, record.indexOf("<!-- clear:batch ")));
-    g(root, "rm", "-rq", "fixtures");
-    g(root, "add", "CLEARANCE.md");
+    takeOutBatch(root);
     expect(g(root, "commit", "-qm", "taken out").code).toBe(0);
     g(root, "checkout", "-q", accepted, "--", "fixtures", "CLEARANCE.md");
     rewriteAccepted(root);
@@ -336,16 +339,7 @@ describe("the gate, through installed hooks", () => {
     cleared(root, "ACCEPT");
     expect(g(root, "commit", "-qm", "accepted").code).toBe(0);
     // The batch rewritten to claim other bytes, its digest worked out again, committed past the hook.
-    const rel = "fixtures/claude-code/2.1.261/session_end.json";
-    const [before, after] = [readFileSync(path.join(root, rel)), Buffer.from('{"edited":true}')];
-    const sha = (b: Buffer | string): string => createHash("sha256").update(b).digest("hex");
-    const lines = readFileSync(path.join(root, "CLEARANCE.md"), "utf8").replace(sha(before), sha(after)).split("\n");
-    const marker = lines.findIndex((l) => l.startsWith("<!-- clear:batch "));
-    const heading = lines.findIndex((l, i) => i > marker && l === "## User acceptance");
-    lines[marker] = (lines[marker] as string).replace(/sha256:[0-9a-f]{64}/, `sha256:${sha(lines.slice(marker + 1, heading).join("\n"))}`);
-    writeFileSync(path.join(root, "CLEARANCE.md"), lines.join("\n"));
-    writeFileSync(path.join(root, rel), after);
-    g(root, "add", "fixtures", "CLEARANCE.md");
+    rewriteAccepted(root);
     expect(g(root, "commit", "-qm", "rewritten", "--no-verify").code).toBe(0);
     const ci = path.join(tempDir("clear-shallow-"), "ci");
     expect(g(path.dirname(ci), "clone", "-q", "--depth", "1", "--branch", "main", `file://${root}`, ci).code).toBe(0);

@@ -4,7 +4,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT, tempDir } from "./helpers.js";
 import {
-  clearTool, commitDocs, git, hookManagers, linkTool, PRE_COMMIT_PRESENT, PRE_COMMIT_SKIP_REASON, repoWithRemote, run, stageUnacceptedFixtures,
+  clearTool, commitDocs, expectRefusedAtCommitAndPush, git, hookManagers, linkTool, PRE_COMMIT_PRESENT, PRE_COMMIT_SKIP_REASON, repoWithRemote, run, stageUnacceptedFixtures,
   type Managers, type Ran,
 } from "./hooks-setup.js";
 
@@ -302,6 +302,38 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
     // lefthook itself does skip the gate under such a file: what status says is what happens.
     writeFileSync(path.join(root, "lefthook-local.yml"), locals["lefthook-local.yml"]!);
     expect(git(root, "commit", "-qm", "skipped by a local config").code).toBe(0);
+  });
+
+  it("lefthook whose config is TOML or JSON is lefthook all the same: install never writes the gate into git's hooks folder, where lefthook's next install moves it aside; it asks for the lines by hand", () => {
+    const root = repoWithRemote("clear-lefthook-toml-");
+    writeFileSync(path.join(root, "lefthook.toml"), `[pre-commit.commands.user]\nrun = '${USER_HOOK}'\n`);
+    git(root, "add", "-A");
+    git(root, "commit", "-qm", "the team's hooks", "--no-verify");
+    expect(CASES[1]!.install(root).code).toBe(0);
+    const lefthooks = readFileSync(path.join(root, ".git", "hooks", "pre-commit"), "utf8");
+    const installed = clearTool(root, "hooks", "install", "--yes");
+    expect(installed.code, installed.out).toBe(1);
+    expect(installed.out).toContain("Hook manager: lefthook");
+    expect(installed.out).toContain("lefthook.toml: not changed, since it is not YAML this tool can read");
+    for (const line of ["pre-commit:", "pre-push:", "use_stdin: true"]) expect(installed.out).toContain(line);
+    expect(readFileSync(path.join(root, ".git", "hooks", "pre-commit"), "utf8")).toBe(lefthooks);
+    expect(existsSync(path.join(root, ".git", "hooks", "pre-commit.pre-clear"))).toBe(false);
+    const status = clearTool(root, "hooks", "status");
+    expect(status.code, status.out).toBe(1);
+    expect(status.out).toContain("lefthook.toml is not YAML this tool can read");
+    // The same lines said in JSON, which lefthook reads too: once lefthook installs them, the gate runs.
+    rmSync(path.join(root, "lefthook.toml"));
+    const scripts = (hook: string): object => ({ scripts: { "clear-gate.sh": { runner: "sh", ...(hook === "pre-push" ? { use_stdin: true } : {}) } } });
+    const json = { "pre-commit": { commands: { user: { run: USER_HOOK } }, ...scripts("pre-commit") }, "pre-push": scripts("pre-push") };
+    writeFileSync(path.join(root, "lefthook.json"), `${JSON.stringify(json, null, 2)}\n`);
+    expect(CASES[1]!.install(root).code).toBe(0);
+    const wired = clearTool(root, "hooks", "status");
+    expect(wired.code, wired.out).toBe(0);
+    expect(wired.out).toContain("(lefthook, lefthook.json)");
+    git(root, "add", "-A");
+    expect(commitDocs(root, "documentation only\n").code).toBe(0);
+    expect(userHookRuns(root)).toBeGreaterThan(0);
+    expectRefusedAtCommitAndPush(root);
   });
 
   const title = "the pre-commit framework runs the gate's hook as .legacy: status says so, uninstall takes it out";

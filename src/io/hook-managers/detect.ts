@@ -25,7 +25,10 @@ export interface Manager {
   place: string;
 }
 
-const LEFTHOOK_CONFIGS = ["lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml", ".config/lefthook.yml", ".config/lefthook.yaml"];
+// lefthook also reads its config as TOML or JSON: such a repository uses lefthook all the same, though this tool edits only YAML.
+const LEFTHOOK_CONFIGS = ["lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml", ".config/lefthook.yml", ".config/lefthook.yaml"].concat(
+  ["", ".", ".config/"].flatMap((dir) => ["toml", "json", "jsonc"].map((ext) => `${dir}lefthook.${ext}`)),
+);
 export const PRE_COMMIT_CONFIG = ".pre-commit-config.yaml";
 
 export const HOOKS_PATH_EMPTY = "core.hooksPath is set to an empty value, so git runs no hook of this repository; unset it (git config --unset core.hooksPath), then run clear hooks install";

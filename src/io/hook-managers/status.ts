@@ -77,6 +77,9 @@ function lefthookState(repo: Repo, hook: HookName, via: string): HookState {
   const layers = [js, ...localJs].filter((l): l is Record<string, unknown> => l !== null);
   const entry: Record<string, unknown> = Object.assign({}, ...layers.map((l) => lefthookEntry(l, hook) ?? {}));
   const section: Record<string, unknown> = Object.assign({}, ...layers.map((l) => (typeof l[hook] === "object" && l[hook] !== null ? l[hook] : {})));
+  if (config !== null && js === null) {
+    return no(hook, `${via} (lefthook): ${rel(repo, config)} is not YAML this tool can read, so whether lefthook runs the gate is not known here; make it YAML, then ${AGAIN}`);
+  }
   if (config === null || js === null || lefthookEntry(js, hook) === undefined || (entry.runner !== "sh" && entry.runner !== "bash")) {
     const where = config === null ? "no lefthook config" : rel(repo, config);
     return no(hook, `${via} (lefthook): ${where} has no ${hook} script clear-gate.sh run by sh; ${AGAIN}`);

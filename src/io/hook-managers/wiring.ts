@@ -9,7 +9,7 @@ import { emptyPlan, type Plan } from "./plan.js";
 import { gateLineReach, type Reach } from "./reach.js";
 import { isOurs, plainInstall, plainUnwrap } from "./plain.js";
 import { gateScript, HOOKS, WRAPPER_DIR, type HookName, type Installed } from "./shell.js";
-import { LEFTHOOK_SCRIPT, lefthookAdd, yamlObject, preCommitAdd, removeMarked } from "./yaml-edit.js";
+import { LEFTHOOK_SCRIPT, lefthookAdd, lefthookHandLines, yamlObject, preCommitAdd, removeMarked } from "./yaml-edit.js";
 
 // The gate wired the way each manager expects, so that the manager's own reinstall keeps it:
 // husky's .husky/<hook>, lefthook's scripts, a `repo: local` hook for the pre-commit framework, a
@@ -104,7 +104,10 @@ function wireManager(repo: Repo, manager: Manager, plan: Plan): void {
   }
   if (manager.kind === "lefthook") configEdit(manager.place, plan, (text) => {
     const first = lefthookAdd(text, "pre-commit");
-    return first.ok ? lefthookAdd(first.text, "pre-push") : first;
+    if (first.ok) return lefthookAdd(first.text, "pre-push");
+    // Nothing is written then: pre-push's lines are asked for too, unless the file has them.
+    const second = lefthookAdd(text, "pre-push");
+    return second.ok && second.text === text ? first : { ...first, lines: [...first.lines, ...lefthookHandLines("pre-push")] };
   });
   if (manager.kind === "pre-commit") configEdit(manager.place, plan, (text) => preCommitAdd(text, preCommitStages()));
 }

@@ -84,9 +84,14 @@ function lefthookInsert(text: string, doc: Document, hook: HookName): string | n
   return insertBlock(text, afterNode(text, scripts), indent, lines);
 }
 
+/** The lines of the gate's whole entry for `hook`, as they are to be added by hand. */
+export function lefthookHandLines(hook: HookName): string[] {
+  return [`${hook}:`, "  scripts:", ...lefthookLines(hook).map((l) => `    ${l}`)];
+}
+
 /** lefthook.yml with the gate's script entry for `hook` (pre-push reads the refs on stdin). */
 export function lefthookAdd(text: string, hook: HookName): YamlEdit {
-  const manual = { ok: false as const, lines: [`${hook}:`, "  scripts:", ...lefthookLines(hook).map((l) => `    ${l}`)] };
+  const manual = { ok: false as const, lines: lefthookHandLines(hook) };
   const before = parsed(text);
   if (before === null) return { ...manual, reason: "it is not YAML this tool can read" };
   if (lefthookEntry(before.js, hook)) return { ok: true, text };

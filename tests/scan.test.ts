@@ -266,6 +266,16 @@ describe("a value a text assigns to a credential's name", () => {
     }
   });
 
+  it("a Discord bot token in a tool's output, with no name beside it, is found; three dotted parts of another shape are not", async () => {
+    const rulesOf = async (stdout: string): Promise<string[]> => (await scanText(JSON.stringify({ tool_response: { stdout } }))).map((f) => f.rule);
+    const id = Buffer.from(["8123456789", "01234567"].join("")).toString("base64url");
+    const token = [id, "GhIjKl", ["mNoPqRsTuVwXyZ", "0123456789abcdefgh"].join("")].join(".");
+    expect(await rulesOf(`logged in as bot with ${token}\n`)).toContain("clear/discord-bot-token");
+    expect(await rulesOf(`client.login("${token}")`)).toContain("clear/discord-bot-token");
+    const other = [["ABCDEFGHIJKLMNOPQRSTUVWX", "GhIjKl", "mNoPqRsTuVwXyZ0123456789abcd"].join("."), `com.example.${"a".repeat(24)}.b`];
+    for (const text of other) expect(await rulesOf(text)).not.toContain("clear/discord-bot-token");
+  });
+
   it("reads a text of many flags or colons with no password after them in linear time (600 KB each, well inside the test's minute)", () => {
     const dir = tempDir();
     const texts = {
@@ -285,6 +295,7 @@ describe("a value a text assigns to a credential's name", () => {
       samba: `${"-U bob ".repeat(90_000)}%`,
       secrets: `${"gh secret set X ".repeat(40_000)}`,
       tokenUsers: `x://${"a".repeat(600_000)}@`,
+      discord: `${"MTIz".repeat(150_000)}.${"MTIzNDU2.".repeat(50_000)}`,
     };
     for (const [name, stdout] of Object.entries(texts)) {
       writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ hook_event_name: "PostToolUse", tool_response: { stdout } }));

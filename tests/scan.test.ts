@@ -266,6 +266,28 @@ describe("a value a text assigns to a credential's name", () => {
     }
   });
 
+  it("a credential a tool printed beside its name in a table (markdown, columns, CSV) or in a .pgpass line is found; names and words so printed are not", async () => {
+    const esc = "\u001b";
+    const rulesOf = async (stdout: string): Promise<string[]> => (await scanText(JSON.stringify({ tool_response: { stdout } }))).map((f) => f.rule);
+    const printed: Record<string, string> = {
+      markdown: `| Name | Value |\n|---|---|\n| DB_PASSWORD | ${value} |\n`,
+      box: `│ DB_PASSWORD │ ${value} │\n`,
+      columns: `NAME           VALUE\nDB_PASSWORD    ${value}\n`,
+      "columns in colour": `${esc}[1;32mDB_PASSWORD${esc}[0m    ${esc}[33m${value}${esc}[0m\n`,
+      csv: `name,value\nDB_PASSWORD,${value}\n`,
+      pgpass: `db.example.com:5432:app:bob:${value}\n`,
+    };
+    for (const [name, text] of Object.entries(printed)) expect(await rulesOf(text), name).toContain("clear/sensitive-assignment");
+    const ordinary = [
+      "| Name | Type | Description |\n|---|---|---|\n| api_key | string | Your API key |\n| token | `ghp_xxxxxxxxxxxx` | a placeholder |",
+      "NAME                  TYPE                                  DATA   AGE\ndb-password           Opaque                                1      5d\napi-token-x9k2f       kubernetes.io/service-account-token   3      10d",
+      "DB_PASSWORD    changeme\nAPI_TOKEN      <your-token>\nSECRET_KEY     ${SECRET_KEY}",
+      "name,type\napi_key,string\ntoken,required_for_v2",
+      "localhost:5432:*:postgres:*\nsrc/app.ts:12:5: error TS2322: a1b2c3d4e5f6\n12:30:45 token refreshed",
+    ];
+    for (const text of ordinary) expect(await rulesOf(text), text.slice(0, 24)).toEqual([]);
+  });
+
   it("a Discord bot token in a tool's output, with no name beside it, is found; three dotted parts of another shape are not", async () => {
     const rulesOf = async (stdout: string): Promise<string[]> => (await scanText(JSON.stringify({ tool_response: { stdout } }))).map((f) => f.rule);
     const id = Buffer.from(["8123456789", "01234567"].join("")).toString("base64url");
@@ -295,6 +317,8 @@ describe("a value a text assigns to a credential's name", () => {
       samba: `${"-U bob ".repeat(90_000)}%`,
       secrets: `${"gh secret set X ".repeat(40_000)}`,
       tokenUsers: `x://${"a".repeat(600_000)}@`,
+      tables: `${"| DB_PASSWORD |".repeat(40_000)}\n${"DB_PASSWORD ,".repeat(40_000)}\n${"\u001b[0m".repeat(100_000)}`,
+      pgpass: `${"h:5432:".repeat(80_000)}\n${"h:5432:d:u:".repeat(50_000)} x`,
       discord: `${"MTIz".repeat(150_000)}.${"MTIzNDU2.".repeat(50_000)}`,
     };
     for (const [name, stdout] of Object.entries(texts)) {

@@ -10,7 +10,9 @@ import { looksSecret, OBJECT_PATH, sensitive } from "./sensitive-member.js";
 // URL, a DSN or a command line's user (`scheme://user:pw@host`, `user:pw@tcp(…)`, `curl -u user:pw`), a token a URL gives as its user,
 // a client's own password flag (`docker login -p …`, `redis-cli -a …`), and what a command sets a
 // credential's name to or stores as a secret (`setx API_KEY …`, `git config github.token …`, `gh secret set X --body …`),
-// and a value in quotes after such a name in quotes and a comma (`define('DB_PASSWORD', '…')`).
+// a value in quotes after such a name in quotes and a comma (`define('DB_PASSWORD', '…')`), a value
+// beside such a name in a table a tool printed (`| DB_PASSWORD | … |`, `DB_PASSWORD    …`, `DB_PASSWORD,…`),
+// a `.pgpass` line's password.
 // It reads every reading of every string (member names, encoded readings, the text of a file that
 // is not JSON), where no structure tells a member from its value.
 
@@ -80,6 +82,21 @@ const SET_COMMAND = /(?<![\w-])(?:setx|(?:npm|yarn|pnpm)[ \t]+config[ \t]+set|gi
 const SECRET_SET = /\b(?:gh[ \t]+secret[ \t]+set|az[ \t]+keyvault[ \t]+secret[ \t]+set)\b[^\n]{0,200}?\s(?:--body|-b|--value)(?:[ \t]+|=)(["']?)([^\s"']{1,512})\1/dg;
 /** A value in quotes after a credential's name in quotes and a comma (`define('DB_PASSWORD', '…')`, `headers.set("X-Api-Key", "…")`); the value is looked ahead to, so it may name the next pair. */
 const NAME_COMMA_VALUE = /(["'`])([A-Za-z_][\w.-]{0,63})\1[ \t]*,[ \t]*(?=(["'`])([^"'`\n]{1,512})\3)/dg;
+/** Colour codes a terminal's table writes around a cell (`ESC[1;32m`). */
+const ANSI = String.raw`(?:\x1b\[[0-9;]{0,16}m){0,4}`;
+const CELL = String.raw`[^\s|│┃,"'\`\x1b]{1,512}`;
+/**
+ * A credential's name and its value as a table a tool printed holds them, the name first on its
+ * line: cells between bars (markdown's `|`, a box's `│`), two columns alone on their line, parted by a
+ * tab or two blanks and more (`DB_PASSWORD    …`, also in colour), or a CSV row (`DB_PASSWORD,…`).
+ */
+const TABLE_ROW = new RegExp(
+  String.raw`^[ \t]{0,64}(?:[|│┃][ \t]{0,64})?${ANSI}([A-Za-z_][\w.-]{0,63})${ANSI}` +
+    String.raw`(?:[ \t]{0,64}[|│┃][ \t]{0,64}${ANSI}(${CELL})${ANSI}[ \t]{0,64}[|│┃]|,${ANSI}(${CELL})${ANSI}(?=,|\r?$)|(?:\t|[ \t]{2})[ \t]{0,64}${ANSI}(${CELL})${ANSI}[ \t]{0,64}\r?$)`,
+  "dgm",
+);
+/** A `.pgpass` line: host, port, database, user and password, parted by colons (a colon in the password escaped). */
+const PGPASS = /^[A-Za-z0-9_.*-]{1,253}:(?:[0-9]{1,5}|\*):[\w.$*-]{1,63}:[\w.$@*-]{1,63}:((?:[^\s:\\]|\\.){1,128})\r?$/dgm;
 const WORD_PASSWORD = /(?<![\w-])(?:password|passwd|passphrase)[ \t]+(["']?)([^\s"']{1,128})\1/dgi;
 /** A signed URL's signature by its name (`sig`, `Signature`, `X-Amz-Signature`, `X-Goog-Credential`): whatever it holds is a credential. */
 export const SIGNATURE_NAME = /^(?:x-[a-z]+-)?(?:sig|signature|credential|security-token)$/i;
@@ -210,6 +227,18 @@ function settingsIn(text: string, report: Report): void {
   }
 }
 
+/** Each value a table a tool printed gives a credential's name, and each password of a `.pgpass` line. */
+function tablesIn(text: string, report: Report): void {
+  const judge = (m: RegExpMatchArray, group: number): void => {
+    const [start, end] = m.indices?.[group] ?? [0, 0];
+    if (looksAssigned(text.slice(start, end))) report(start, end);
+  };
+  if (/[|│┃,\t]| {2}/.test(text) && CREDENTIAL_WORD.test(text)) {
+    for (const m of text.matchAll(TABLE_ROW)) if (sensitive(m[1] as string)) judge(m, m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4);
+  }
+  if (text.includes(":")) for (const m of text.matchAll(PGPASS)) judge(m, 1);
+}
+
 /** Every value a reading's text assigns to a credential's name, after `=`, `:` or a flag; a cookie header's values. */
 function assignmentsIn(text: string, report: Report): void {
   if (!CREDENTIAL_WORD.test(text)) return;
@@ -262,6 +291,7 @@ export const sensitiveAssignmentRule: SecretLintRuleCreator = {
             if (i === 0 && s.holdsDocument) return;
             assignmentsIn(r.text, report);
             elementsAndPasswordsIn(r.text, report);
+            tablesIn(r.text, report);
           });
         }
       },

@@ -266,7 +266,7 @@ describe("a value a text assigns to a credential's name", () => {
     }
   });
 
-  it("a credential a tool printed beside its name in a table (markdown, columns, CSV) or in a .pgpass line is found; names and words so printed are not", async () => {
+  it("a credential a tool printed beside its name in a table (markdown, columns, CSV), in JSON apart from its name, or in a .pgpass line is found; names and words so printed are not", async () => {
     const esc = "\u001b";
     const rulesOf = async (stdout: string): Promise<string[]> => (await scanText(JSON.stringify({ tool_response: { stdout } }))).map((f) => f.rule);
     const printed: Record<string, string> = {
@@ -275,14 +275,24 @@ describe("a value a text assigns to a credential's name", () => {
       columns: `NAME           VALUE\nDB_PASSWORD    ${value}\n`,
       "columns in colour": `${esc}[1;32mDB_PASSWORD${esc}[0m    ${esc}[33m${value}${esc}[0m\n`,
       csv: `name,value\nDB_PASSWORD,${value}\n`,
+      "json pair": JSON.stringify([["X-Api-Key", value]]),
+      "json key and val": JSON.stringify({ key: "STRIPE_SECRET", val: value }),
+      "json name and v": JSON.stringify([{ name: "API_TOKEN", v: value }]),
       pgpass: `db.example.com:5432:app:bob:${value}\n`,
     };
     for (const [name, text] of Object.entries(printed)) expect(await rulesOf(text), name).toContain("clear/sensitive-assignment");
+    expect(await rulesOf(JSON.stringify({ name: "API_TOKEN", secret: value }))).toContain("clear/sensitive-member");
+    // The capture's own JSON, not text a tool printed: the setting's members read where they stand.
+    for (const setting of [{ key: "STRIPE_SECRET", val: value }, { name: "API_TOKEN", v: value }]) {
+      expect((await scanText(JSON.stringify({ tool_input: { env: [setting] } }))).map((f) => f.rule)).toContain("clear/sensitive-member");
+    }
     const ordinary = [
       "| Name | Type | Description |\n|---|---|---|\n| api_key | string | Your API key |\n| token | `ghp_xxxxxxxxxxxx` | a placeholder |",
       "NAME                  TYPE                                  DATA   AGE\ndb-password           Opaque                                1      5d\napi-token-x9k2f       kubernetes.io/service-account-token   3      10d",
       "DB_PASSWORD    changeme\nAPI_TOKEN      <your-token>\nSECRET_KEY     ${SECRET_KEY}",
       "name,type\napi_key,string\ntoken,required_for_v2",
+      JSON.stringify([["access_token", "refresh_token_expires_in"], ["password", "Password"]]),
+      JSON.stringify({ key: "api_key", val: "process.env.API_KEY" }),
       "localhost:5432:*:postgres:*\nsrc/app.ts:12:5: error TS2322: a1b2c3d4e5f6\n12:30:45 token refreshed",
     ];
     for (const text of ordinary) expect(await rulesOf(text), text.slice(0, 24)).toEqual([]);
@@ -319,6 +329,7 @@ describe("a value a text assigns to a credential's name", () => {
       tokenUsers: `x://${"a".repeat(600_000)}@`,
       tables: `${"| DB_PASSWORD |".repeat(40_000)}\n${"DB_PASSWORD ,".repeat(40_000)}\n${"\u001b[0m".repeat(100_000)}`,
       pgpass: `${"h:5432:".repeat(80_000)}\n${"h:5432:d:u:".repeat(50_000)} x`,
+      pairs: `${"[\"X-Api-Key\", ".repeat(40_000)}`,
       discord: `${"MTIz".repeat(150_000)}.${"MTIzNDU2.".repeat(50_000)}`,
     };
     for (const [name, stdout] of Object.entries(texts)) {

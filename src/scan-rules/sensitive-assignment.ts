@@ -12,7 +12,7 @@ import { looksSecret, OBJECT_PATH, sensitive } from "./sensitive-member.js";
 // credential's name to or stores as a secret (`setx API_KEY …`, `git config github.token …`, `gh secret set X --body …`),
 // a value in quotes after such a name in quotes and a comma (`define('DB_PASSWORD', '…')`), a value
 // beside such a name in a table a tool printed (`| DB_PASSWORD | … |`, `DB_PASSWORD    …`, `DB_PASSWORD,…`),
-// a `.pgpass` line's password.
+// a `.pgpass` line's password, and a value in JSON apart from its name (`["X-Api-Key", "…"]`, `{"key": …, "val": …}`).
 // It reads every reading of every string (member names, encoded readings, the text of a file that
 // is not JSON), where no structure tells a member from its value.
 
@@ -97,6 +97,8 @@ const TABLE_ROW = new RegExp(
 );
 /** A `.pgpass` line: host, port, database, user and password, parted by colons (a colon in the password escaped). */
 const PGPASS = /^[A-Za-z0-9_.*-]{1,253}:(?:[0-9]{1,5}|\*):[\w.$*-]{1,63}:[\w.$@*-]{1,63}:((?:[^\s:\\]|\\.){1,128})\r?$/dgm;
+/** A name and its value as a pair in JSON (`[["X-Api-Key", "…"]]`, as a header list is written). */
+const JSON_PAIR = /\[[ \t]*"([A-Za-z_][\w.-]{0,63})"[ \t]*,[ \t]*"([^"\\\n]{1,512})"[ \t]*\]/dg;
 const WORD_PASSWORD = /(?<![\w-])(?:password|passwd|passphrase)[ \t]+(["']?)([^\s"']{1,128})\1/dgi;
 /** A signed URL's signature by its name (`sig`, `Signature`, `X-Amz-Signature`, `X-Goog-Credential`): whatever it holds is a credential. */
 export const SIGNATURE_NAME = /^(?:x-[a-z]+-)?(?:sig|signature|credential|security-token)$/i;
@@ -108,7 +110,7 @@ const QUERY_PAIR = /[?&]([\w.-]{1,64})=([^&#\s"']{1,1024})/dg;
  * first `value` after the name, a bounded way on, before any other item's name.
  */
 const SETTING_NAME = /(?<![\w.$-])(["'`]?)(?:name|key)\1[ \t]*[:=][ \t]*(["'`]?)([A-Za-z_/][\w./-]{0,127})\2/gi;
-const SETTING_MEMBER = /(?<![\w.$-])(["'`]?)(value|name|key)\1[ \t]*[:=](?!=)[ \t]*/i;
+const SETTING_MEMBER = /(?<![\w.$-])(["'`]?)(value|val|v|name|key)\1[ \t]*[:=](?!=)[ \t]*/i;
 const SETTING_REACH = 256;
 
 /** An element of markup named for a credential (`<password>…</password>`). */
@@ -216,13 +218,13 @@ function valueHereOrBelow(text: string, at: number, flag: boolean, authorization
 
 /** Every value a setting named for a credential is given in text (`- name: API_TOKEN` then `value: …`). */
 function settingsIn(text: string, report: Report): void {
-  if (!/value/i.test(text)) return;
+  if (!/val|\bv\b/i.test(text)) return;
   for (const m of text.matchAll(SETTING_NAME)) {
     if (!sensitive(m[3] as string)) continue;
     const from = (m.index ?? 0) + m[0].length;
     const item = text.slice(from, from + SETTING_REACH);
     const member = SETTING_MEMBER.exec(item);
-    if (member === null || !/^value$/i.test(member[2] as string)) continue;
+    if (member === null || !/^(?:value|val|v)$/i.test(member[2] as string)) continue;
     valueHereOrBelow(text, from + (member.index ?? 0) + member[0].length, false, false, report);
   }
 }
@@ -237,6 +239,15 @@ function tablesIn(text: string, report: Report): void {
     for (const m of text.matchAll(TABLE_ROW)) if (sensitive(m[1] as string)) judge(m, m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4);
   }
   if (text.includes(":")) for (const m of text.matchAll(PGPASS)) judge(m, 1);
+}
+
+/** Each value a JSON pair gives a credential's name (`["X-Api-Key", "…"]`), in text or in a JSON document a string holds. */
+function pairsIn(text: string, report: Report): void {
+  if (!text.includes("[")) return;
+  for (const m of text.matchAll(JSON_PAIR)) {
+    const [start, end] = m.indices?.[2] ?? [0, 0];
+    if (sensitive(m[1] as string) && looksAssigned(text.slice(start, end))) report(start, end);
+  }
 }
 
 /** Every value a reading's text assigns to a credential's name, after `=`, `:` or a flag; a cookie header's values. */
@@ -288,6 +299,7 @@ export const sensitiveAssignmentRule: SecretLintRuleCreator = {
             const r: Reading = reading;
             const report: Report = (start, end) => context.report({ message: t("FOUND"), range: [r.rawAt(start), r.rawAt(end)] });
             settingsIn(r.text, report);
+            pairsIn(r.text, report);
             if (i === 0 && s.holdsDocument) return;
             assignmentsIn(r.text, report);
             elementsAndPasswordsIn(r.text, report);

@@ -46,9 +46,9 @@ export function looksSecret(value: string): boolean {
 /** An authorization value's scheme before its credentials ("SSWS 00a…", "token ghx…", "Bot MTk…"): the credentials are judged without it. */
 const SCHEME = /^[A-Za-z][A-Za-z0-9-]{1,15} +(?=\S+$)/;
 
-/** A member that names the setting an object holds (`{"name": "DB_PASSWORD", "value": "…"}`, as Kubernetes, ECS and SSM write settings), and the member that holds its value. */
+/** A member that names the setting an object holds (`{"name": "DB_PASSWORD", "value": "…"}`, as Kubernetes, ECS and SSM write settings), and the member that holds its value (`value`, `val`, `v`). */
 const NAMES_A_SETTING = /^(?:name|key)$/i;
-const HOLDS_ITS_VALUE = /^value$/i;
+const HOLDS_ITS_VALUE = /^(?:value|val|v)$/i;
 
 /** The pointer of the object a member stands in. */
 const parentOf = (pointer: string): string => pointer.slice(0, pointer.lastIndexOf("/"));

@@ -312,7 +312,11 @@ describe("the gate, through installed hooks", () => {
     g(root, "reset", "-q", "--soft", "HEAD~1");
     rewriteAccepted(root);
     expect(g(root, "commit", "-qm", "accepted").code).toBe(0);
-    rewritten(g(root, "push", "-q", "--force", "origin", "main"));
+    const forced = g(root, "push", "-q", "--force", "origin", "main");
+    rewritten(forced);
+    // No commit of the push is refused against its parent: the push as a whole is.
+    expect(forced.out).toContain("clear gate: this push is refused: 1 blocking finding");
+    expect(forced.out).not.toContain("()");
     const range = clear(["verify", "--range", `${accepted}..HEAD`], { cwd: root });
     rewritten({ code: range.code, out: range.stdout });
     // The pre-commit framework names the destination's value in PRE_COMMIT_FROM_REF.

@@ -363,7 +363,8 @@ export function refusalGroups(refusals: Refusal[], where: AdviceCase, blockingOn
 export function gateReport(refusals: Refusal[], where: "commit" | "push", options: { note?: string; verbose?: boolean } = {}): string {
   const commits = refusals.filter((r) => r.commit !== null).map((r) => (r.commit as string).slice(0, 12));
   const named = `${commits.slice(0, 5).join(", ")}${commits.length > 5 ? ", ..." : ""}`;
-  const what = where === "commit" ? "this commit is refused" : `${plural(commits.length, "commit")} to push refused (${named})`;
+  // A push refused for what it does as a whole, no commit of it refused, names none.
+  const what = where === "commit" ? "this commit is refused" : commits.length === 0 ? "this push is refused" : `${plural(commits.length, "commit")} to push refused (${named})`;
   const blocking = refusals.flatMap((r) => r.findings).filter((f) => f.severity === "block");
   const lines = [`clear gate: ${what}: ${plural(blocking.length, "blocking finding")}`];
   if (options.verbose) {

@@ -497,9 +497,8 @@ function pushedCommits(root: string, push: PushInput): { commits: string[]; how:
   return { commits: [...wanted], how, objects: [...(to ? [{ ref: "PRE_COMMIT_TO_REF", sha: to }] : []), ...localRefs(root)], replaced };
 }
 
-/** `verify --range BASE..HEAD`: every commit of the range. */
-export function commitsInRange(root: string, range: string): string[] {
-  const [base, head] = rangeEnds(root, range);
+/** `verify --range BASE..HEAD`: every commit of the range, given its ends (rangeEnds). */
+export function commitsInRange(root: string, [base, head]: [string, string]): string[] {
   const commits = revList([head, `^${base}`], root);
   // In a shallow clone the range may run on past where its history stops: what is not here cannot be checked.
   const shallow = shallowCommits(root);

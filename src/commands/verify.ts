@@ -62,9 +62,9 @@ async function run(argv: string[], io: Io): Promise<number> {
   let findings: Finding[];
   let commits: { commit: string; findings: Finding[] }[] | undefined;
   if (values.range !== undefined) {
-    const verdicts = await checkCommits(root, commitsInRange(root, values.range), judge, commitJudges(root, rulesDir, judge));
-    // What the range does as a whole, as a push of it does: a batch BASE accepted is not rewritten by HEAD.
     const [from, to] = rangeEnds(root, values.range);
+    const verdicts = await checkCommits(root, commitsInRange(root, [from, to]), judge, commitJudges(root, rulesDir, judge));
+    // What the range does as a whole, as a push of it does: a batch BASE accepted is not rewritten by HEAD.
     const tip = verdicts.at(-1);
     if (tip !== undefined) pushAll(tip.findings, rewrittenAsWhole(root, [{ from, to }], verdicts));
     commits = refused(verdicts);

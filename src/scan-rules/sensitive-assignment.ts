@@ -229,12 +229,15 @@ function settingsIn(text: string, report: Report): void {
   }
 }
 
+/** A match's group reported where it looks like an assigned credential. */
+function judged(text: string, m: RegExpMatchArray, group: number, report: Report): void {
+  const [start, end] = m.indices?.[group] ?? [0, 0];
+  if (looksAssigned(text.slice(start, end))) report(start, end);
+}
+
 /** Each value a table a tool printed gives a credential's name, and each password of a `.pgpass` line. */
 function tablesIn(text: string, report: Report): void {
-  const judge = (m: RegExpMatchArray, group: number): void => {
-    const [start, end] = m.indices?.[group] ?? [0, 0];
-    if (looksAssigned(text.slice(start, end))) report(start, end);
-  };
+  const judge = (m: RegExpMatchArray, group: number): void => judged(text, m, group, report);
   if (/[|│┃,\t]| {2}/.test(text) && CREDENTIAL_WORD.test(text)) {
     for (const m of text.matchAll(TABLE_ROW)) if (sensitive(m[1] as string)) judge(m, m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4);
   }
@@ -244,10 +247,7 @@ function tablesIn(text: string, report: Report): void {
 /** Each value a JSON pair gives a credential's name (`["X-Api-Key", "…"]`), in text or in a JSON document a string holds. */
 function pairsIn(text: string, report: Report): void {
   if (!text.includes("[")) return;
-  for (const m of text.matchAll(JSON_PAIR)) {
-    const [start, end] = m.indices?.[2] ?? [0, 0];
-    if (sensitive(m[1] as string) && looksAssigned(text.slice(start, end))) report(start, end);
-  }
+  for (const m of text.matchAll(JSON_PAIR)) if (sensitive(m[1] as string)) judged(text, m, 2, report);
 }
 
 /** Every value a reading's text assigns to a credential's name, after `=`, `:` or a flag; a cookie header's values. */
@@ -267,10 +267,7 @@ function assignmentsIn(text: string, report: Report): void {
 
 /** Each value of an element named for a credential, and each password a URL, a DSN or a command line's user gives. */
 function elementsAndPasswordsIn(text: string, report: Report): void {
-  const judge = (m: RegExpMatchArray, group: number): void => {
-    const [start, end] = m.indices?.[group] ?? [0, 0];
-    if (looksAssigned(text.slice(start, end))) report(start, end);
-  };
+  const judge = (m: RegExpMatchArray, group: number): void => judged(text, m, group, report);
   if (text.includes("</")) for (const m of text.matchAll(ELEMENT)) if (sensitive(m[1] as string)) judge(m, 2);
   if (/-p/.test(text)) for (const pattern of [GLUED_PASSWORD, SSHPASS]) for (const m of text.matchAll(pattern)) judge(m, 2);
   if (/ -[a-z]*[pPaw]/.test(text)) for (const pattern of CLIENT_PASSWORD) for (const m of text.matchAll(pattern)) judge(m, 2);

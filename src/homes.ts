@@ -1122,8 +1122,10 @@ export function ownerNames(owner: string, sure = true): string[] {
   // variable joined to them ("'ann'\"$HOME\"") is the text's, not the name's.
   const bare = local.replace(/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/g, " ");
   // Any other mark between letters parts words too: Windows's short name of a profile
-  // ("MARGOT~1" for "margotdupont"), a copy's number ("ana (1)", "ana[1]"), "ana's".
-  const words = [...new Set([...bare.split(/[\s._-]+/u), ...bare.split(/[\s._'"\x60\\-]+/u), ...bare.split(/[^\p{L}\p{M}\p{N}]+/u)])]
+  // ("MARGOT~1" for "margotdupont"), a copy's number ("ana (1)", "ana[1]"), "ana's". So do digits:
+  // a login numbered to tell it from another's ("ana2", "2ana", "ana.smith01") is the person's
+  // letters, which a text writes alone.
+  const words = [...new Set([...bare.split(/[\s._-]+/u), ...bare.split(/[\s._'"\x60\\-]+/u), ...bare.split(/[^\p{L}\p{M}\p{N}]+/u), ...bare.split(/[^\p{L}\p{M}]+/u)])]
     .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""))
     .filter((w) => /\p{L}/u.test(w) && [...w].length >= 2);
   // An owner a terminal coloured is taught as it shows: its colours are no part of any name.

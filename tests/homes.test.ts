@@ -1007,6 +1007,31 @@ describe("an owner joined by any other mark teaches each of its words", () => {
   });
 });
 
+describe("an owner numbered to tell it from another's teaches its letters", () => {
+  const first = ["mar", "got"].join("");
+  const second = ["du", "pont"].join("");
+
+  it("digits before, after or inside a login: its letters alone in a kept value refuse the file, naming file and pointer; the home itself is cleared", () => {
+    expect(ownerNames(`${first}2`)).toEqual([`${first}2`, first]);
+    expect(ownerNames(`${first}.${second}2`)).toEqual(expect.arrayContaining([first, second]));
+    const owners = [`${first}2`, `2${first}`, `${first}.${second}01`, `${second}_01`];
+    for (const owner of owners) {
+      const dir = tempDir();
+      writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: `/home/${owner}/w` }));
+      writeFileSync(path.join(dir, "codex_pre_tool_use_0_171_0.1.json"), JSON.stringify(call(`call_${owner.includes(first) ? first : second}`)));
+      writeFileSync(path.join(dir, "codex_pre_tool_use_0_171_0.2.json"), JSON.stringify(call("call_01")));
+      const out = path.join(tempDir(), "out");
+      const r = clearJson(["substitute", dir, "--out", out]);
+      expect(r.code, owner).toBe(1);
+      expect(findingsOf(r, "user-name-left").map((f) => [f.file, f.pointer]), owner).toEqual([["codex_pre_tool_use_0_171_0.1.json", "/tool_use_id"]]);
+      expect(readdirSync(out).sort(), owner).toEqual(["codex_pre_tool_use_0_171_0.2.json", "codex_session_start_0_171_0.1.json"]);
+      expect(JSON.parse(readFileSync(path.join(out, "codex_session_start_0_171_0.1.json"), "utf8")).cwd, owner).toBe("/home/user/w");
+      const shown = [dir, path.dirname(out)].reduce((text, d) => text.split(path.basename(d)).join(""), JSON.stringify(r.json));
+      for (const word of [first, second]) expect(shown, owner).not.toMatch(new RegExp(word, "i"));
+    }
+  });
+});
+
 describe("an owner, or its home, written with a text escape, end to end", () => {
   // Fake names, built at run time; the escape spells the "i" of "quillon", and "llon" is its tail.
   const owner = ["qu", "illon"].join("");

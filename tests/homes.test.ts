@@ -577,7 +577,7 @@ describe("homes by position, end to end", () => {
     }
   });
 
-  it("the places an operating system gives each user outside a home (removable volumes under /run/media, mail, Nix profiles, profile shares, MSYS2) lose their owner, and a home on a volume loses its own", () => {
+  it("the places an operating system gives each user outside a home (removable volumes under /run/media, mail, crontabs, screen's and sudo's folders, AccountsService, systemd's linger, Nix profiles, profile shares, MSYS2) lose their owner, and a home on a volume loses its own", () => {
     const other = "bertrandine";
     const places = [
       [`/run/media/${user}/Data/proj`, "/run/media/user/Data/proj"],
@@ -591,16 +591,28 @@ describe("homes by position, end to end", () => {
       [`\\\\fs01\\users$\\${user}\\proj`, "\\\\fs01\\users$\\user\\proj"],
       [`/c/msys64/home/${user}/proj`, "/c/msys64/home/user/proj"],
       [`/afs/andrew.cmu.edu/usr12/${user}/x`, "/afs/andrew.cmu.edu/usr12/user/x"],
+      [`/var/spool/cron/crontabs/${user}`, "/var/spool/cron/crontabs/user"],
+      [`/var/spool/cron/${user}`, "/var/spool/cron/user"],
+      [`/var/spool/cron/tabs/${user}`, "/var/spool/cron/tabs/user"],
+      [`/var/cron/tabs/${user}`, "/var/cron/tabs/user"],
+      [`/usr/lib/cron/tabs/${user}`, "/usr/lib/cron/tabs/user"],
+      [`/run/screen/S-${user}/1234.pts-0.host`, "/run/screen/user/1234.pts-0.host"],
+      [`/var/run/sudo/ts/${user}`, "/var/run/sudo/ts/user"],
+      [`/private/var/db/sudo/lectured/${user}`, "/private/var/db/sudo/lectured/user"],
+      [`/var/lib/AccountsService/users/${user}`, "/var/lib/AccountsService/users/user"],
+      [`/var/lib/systemd/linger/${user}`, "/var/lib/systemd/linger/user"],
+      ["/var/spool/cron/crontabs/root", "/var/spool/cron/crontabs/root"],
+      ["/var/spool/cron/atjobs/a0001a01c2e6b1", "/var/spool/cron/atjobs/a0001a01c2e6b1"],
     ];
     const dir = tempDir();
     places.forEach(([cwd], i) => write(dir, { [`codex_session_start_0_171_0.${i + 1}.json`]: { session_id: "s", hook_event_name: "SessionStart", cwd } }));
     const slug = `/tmp/claude/-run-media-${user}-Data-proj/s.jsonl`;
-    write(dir, { "codex_session_start_0_171_0.20.json": { session_id: "s", hook_event_name: "SessionStart", transcript_path: slug } });
+    write(dir, { "codex_session_start_0_171_0.99.json": { session_id: "s", hook_event_name: "SessionStart", transcript_path: slug } });
     const out = path.join(tempDir(), "out");
     const r = clearJson(["substitute", dir, "--out", out]);
     expect(r.code, r.stderr).toBe(0);
     places.forEach(([cwd, cleared], i) => expect(JSON.parse(readFileSync(path.join(out, `codex_session_start_0_171_0.${i + 1}.json`), "utf8")).cwd, cwd).toBe(cleared));
-    expect(JSON.parse(readFileSync(path.join(out, "codex_session_start_0_171_0.20.json"), "utf8")).transcript_path).toBe("/tmp/claude/-run-media-user-Data-proj/s.jsonl");
+    expect(JSON.parse(readFileSync(path.join(out, "codex_session_start_0_171_0.99.json"), "utf8")).transcript_path).toBe("/tmp/claude/-run-media-user-Data-proj/s.jsonl");
   });
 
   it("a root spanning folders never swallows a home that stands inside what it spans: both owners are read", () => {

@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { accountNames } from "../src/account-names.js";
 import { ABOVE_ASCII_LETTER, INVISIBLE } from "../src/home-escapes.js";
 import { homeGrammar, NamePattern, ownerNames, userNamePattern } from "../src/homes.js";
 import { learnOwners } from "../src/passes/substitute/index.js";
@@ -1041,6 +1042,26 @@ describe("an owner numbered to tell it from another's teaches its letters", () =
       const shown = [dir, path.dirname(out)].reduce((text, d) => text.split(path.basename(d)).join(""), JSON.stringify(r.json));
       for (const word of [first, second]) expect(shown, owner).not.toMatch(new RegExp(word, "i"));
     }
+  });
+});
+
+describe("an account a tool's output names outright, with no home", () => {
+  const names = [["mar", "got"], ["ber", "trand"], ["oce", "ane"]].map((p) => p.join(""));
+  const output = (text: string): object => ({ session_id: "s", turn_id: "t", hook_event_name: "PostToolUse", cwd: "/srv/app", tool_name: "shell", tool_input: { command: "id" }, tool_use_id: "call_1", tool_response: text });
+
+  it("id's uid=N(name), an environment's USER=, LOGNAME=: the name alone in a kept value refuses the file, naming file and pointer; root and the placeholder teach nothing", () => {
+    expect(accountNames(`uid=1000(${names[0]}) gid=1000(${names[0]}) USER=$USER LOGNAME="${names[2]}" MYUSER=x`)).toEqual([names[0], names[0], names[2]]);
+    const dir = tempDir();
+    const texts = [`uid=1000(${names[0]}) gid=1000(${names[0]}) groups=1000(${names[0]}),27(sudo)`, `HOME=/srv/app\nUSER=${names[1]}\n`, `export LOGNAME='${names[2]}'`, "uid=0(root) gid=0(root) USER=root USER=user"];
+    texts.forEach((t, i) => writeFileSync(path.join(dir, `codex_post_tool_use_0_171_0.${i + 1}.json`), JSON.stringify(output(t))));
+    [...names, "root", "user"].forEach((n, i) => writeFileSync(path.join(dir, `codex_pre_tool_use_0_171_0.${i + 1}.json`), JSON.stringify(call(`call_${n}`))));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code).toBe(1);
+    expect(findingsOf(r, "user-name-left").map((f) => [f.file, f.pointer]).sort()).toEqual(names.map((_, i) => [`codex_pre_tool_use_0_171_0.${i + 1}.json`, "/tool_use_id"]));
+    expect(readdirSync(out).filter((f) => f.startsWith("codex_pre")).sort()).toEqual(["codex_pre_tool_use_0_171_0.4.json", "codex_pre_tool_use_0_171_0.5.json"]);
+    const shown = [dir, path.dirname(out)].reduce((text, d) => text.split(path.basename(d)).join(""), JSON.stringify(r.json));
+    for (const n of names) expect(shown, n).not.toMatch(new RegExp(n, "i"));
   });
 });
 

@@ -4,6 +4,7 @@ import { hashedOwners, homeGrammar, ownerNames, spanNames, tooLongName, tooLongO
 import { decodeJsonString, nestedReadings } from "../../json/escapes.js";
 import { stringTokens } from "../../json/reader.js";
 import { anchoredOwners, mayHoldAnchor } from "../../home-anchors.js";
+import { accountNames, mayNameAccount } from "../../account-names.js";
 import type { Capture, HomeRules, LearnedName, Rules, Substitution } from "../../types.js";
 import { clearFile, type ClearContext } from "./clear-file.js";
 import { envDumpRule } from "./env-dump.js";
@@ -84,6 +85,7 @@ function learn(learned: Map<string, LearnedName>, owner: OwnerSpan, at: LearnedN
 
 /** The owners a text's readings name: by the roots' rules, and by the anchor folders a host keeps in a home (home-anchors.ts). */
 function learnFrom(learned: Map<string, LearnedName>, raw: string, grammar: HomeGrammar, rules: HomeRules, at: LearnedName): void {
+  learnAccounts(learned, raw, grammar, rules, at);
   const byRoots = grammar.mayHold(raw);
   const byAnchors = mayHoldAnchor(rules, raw);
   if (!byRoots && !byAnchors) return;
@@ -95,6 +97,16 @@ function learnFrom(learned: Map<string, LearnedName>, raw: string, grammar: Home
       }
     }
     if (byAnchors) learnAnchored(learned, reading, grammar, rules, at);
+  }
+}
+
+/** The accounts a text names outright (account-names.ts): each that is someone, not the superuser nor a name the rules say is nobody. */
+function learnAccounts(learned: Map<string, LearnedName>, raw: string, grammar: HomeGrammar, rules: HomeRules, at: LearnedName): void {
+  if (!mayNameAccount(raw)) return;
+  const nobody = new Set((rules.anchors?.notOwners ?? []).map((n) => n.toLowerCase()));
+  for (const account of accountNames(decodeJsonString(raw))) {
+    if (!grammar.isOwner(account) || nobody.has(account.toLowerCase())) continue;
+    for (const name of ownerNames(account)) if (!learned.has(name)) learned.set(name, at);
   }
 }
 

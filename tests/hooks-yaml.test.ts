@@ -32,7 +32,7 @@ describe("lefthook.yml", () => {
       expect(lefthookEntry(js, "pre-push")).toEqual({ runner: "sh", use_stdin: true });
       expect(lefthookAdd(both.text, "pre-push")).toEqual({ ok: true, text: both.text });
       const removed = removeMarked(both.text, "lefthook");
-      expect(removed).toEqual({ ok: true, text: text.endsWith("\n") || text === "" ? text : `${text}\n` });
+      expect(removed).toEqual({ ok: true, text });
     });
   }
 

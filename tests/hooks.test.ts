@@ -542,3 +542,23 @@ describe("the committed pre-push hook where fixture-clear is not installed, in a
     expect(hook({ PRE_COMMIT_REMOTE_NAME: "origin" }).code).toBe(1);
   });
 });
+
+describe("clear hooks uninstall gives a file the user owns back byte for byte", () => {
+  it("a husky hook and a lefthook.yml whose last line has no line break: install adds the gate's lines, uninstall takes them out with the line break put before them", () => {
+    const root = repoWithRemote("clear-hooks-unbroken-");
+    const owned: [string, string, string][] = [
+      [".husky/pre-commit", "husky", "npm test"],
+      ["lefthook.yml", "lefthook", "pre-commit:\n  commands:\n    user:\n      run: npm test"],
+    ];
+    mkdirSync(path.join(root, ".husky"));
+    for (const [file, manager, text] of owned) {
+      writeFileSync(path.join(root, file), text);
+      const installed = clearTool(root, "hooks", "install", "--manager", manager, "--yes");
+      expect(installed.code, installed.out).toBe(0);
+      expect(readFileSync(path.join(root, file), "utf8")).toContain("# clear: the gate (clear hooks install)");
+      const out = clearTool(root, "hooks", "uninstall", "--yes");
+      expect(out.code, out.out).toBe(0);
+      expect(readFileSync(path.join(root, file), "utf8"), manager).toBe(text);
+    }
+  });
+});

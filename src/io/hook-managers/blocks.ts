@@ -8,13 +8,18 @@ function indentOf(line: string): number {
   return line.length - line.trimStart().length;
 }
 
-/** The text with `block` (lines, without the mark) inserted as whole lines at `offset`. */
+/**
+ * The text with `block` (lines, without the mark) inserted as whole lines at `offset`. Added at
+ * the end of a text whose last line has no line break, the block ends with none either, so that
+ * removeBlock gives back the line break put before it and the text comes back byte for byte.
+ */
 export function insertBlock(text: string, offset: number, indent: number, block: string[]): string {
   const pad = " ".repeat(indent);
   const before = text.slice(0, offset);
   const lead = before === "" || before.endsWith("\n") ? "" : "\n";
   const lines = [BLOCK_MARK, ...block].map((l) => (l === "" ? "" : `${pad}${l}`));
-  return `${before}${lead}${lines.join("\n")}\n${text.slice(offset)}`;
+  const end = lead !== "" && offset === text.length ? "" : "\n";
+  return `${before}${lead}${lines.join("\n")}${end}${text.slice(offset)}`;
 }
 
 export interface FoundBlock {
@@ -55,8 +60,14 @@ export function findBlocks(text: string): FoundBlock[] {
   return found;
 }
 
+/**
+ * The text without the block; one that ends the text with no line break takes the line break
+ * before it too (see insertBlock). Blocks are taken out last first, so a block that ran up to one
+ * taken out with its line break now ends past the text's end.
+ */
 export function removeBlock(text: string, block: FoundBlock): string {
-  return text.slice(0, block.start) + text.slice(block.end);
+  const unbroken = block.end >= text.length && !text.endsWith("\n") && block.start > 0 && text[block.start - 1] === "\n";
+  return text.slice(0, unbroken ? block.start - 1 : block.start) + text.slice(block.end);
 }
 
 type Op = { kind: " " | "-" | "+"; line: string; at: number };

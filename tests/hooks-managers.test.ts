@@ -314,8 +314,8 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
     const installed = clearTool(root, "hooks", "install", "--yes");
     expect(installed.code, installed.out).toBe(1);
     expect(installed.out).toContain("Hook manager: lefthook");
-    expect(installed.out).toContain("lefthook.toml: not changed, since it is not YAML this tool can read");
-    for (const line of ["pre-commit:", "pre-push:", "use_stdin: true"]) expect(installed.out).toContain(line);
+    expect(installed.out).toContain("lefthook.toml: not changed, since it is TOML, which this tool does not edit");
+    for (const line of ['[pre-commit.scripts."clear-gate.sh"]', '[pre-push.scripts."clear-gate.sh"]', "use_stdin = true"]) expect(installed.out).toContain(line);
     expect(readFileSync(path.join(root, ".git", "hooks", "pre-commit"), "utf8")).toBe(lefthooks);
     expect(existsSync(path.join(root, ".git", "hooks", "pre-commit.pre-clear"))).toBe(false);
     const status = clearTool(root, "hooks", "status");

@@ -562,3 +562,26 @@ describe("clear hooks uninstall gives a file the user owns back byte for byte", 
     }
   });
 });
+
+describe("clear hooks install under lefthook whose config is TOML or JSON", () => {
+  it("prints the lines to add by hand in the config's own language, and writes nothing into it", () => {
+    const root = repoWithRemote("clear-hooks-lefthook-languages-");
+    const configs: [string, string][] = [
+      ["lefthook.toml", "[pre-commit.commands.user]\nrun = 'npm test'\n"],
+      ["lefthook.json", '{ "pre-commit": { "commands": { "user": { "run": "npm test" } } } }\n'],
+    ];
+    for (const [file, text] of configs) {
+      writeFileSync(path.join(root, file), text);
+      const r = clearTool(root, "hooks", "install", "--yes");
+      expect(r.code, r.out).toBe(1);
+      expect(readFileSync(path.join(root, file), "utf8")).toBe(text);
+      const lines = r.out.split("\n").filter((l) => l.startsWith("    ")).map((l) => l.slice(4));
+      // No line of YAML: no key ends its line with a colon.
+      expect(lines.filter((l) => /^\s*[\w.-]+:$/.test(l)), r.out).toEqual([]);
+      const scripts = (hook: string): object => ({ scripts: { "clear-gate.sh": { runner: "sh", ...(hook === "pre-push" ? { use_stdin: true } : {}) } } });
+      if (file.endsWith(".json")) expect(JSON.parse(`{${lines.join("\n")}}`)).toEqual({ "pre-commit": scripts("pre-commit"), "pre-push": scripts("pre-push") });
+      else expect(lines).toEqual(['[pre-commit.scripts."clear-gate.sh"]', 'runner = "sh"', '[pre-push.scripts."clear-gate.sh"]', 'runner = "sh"', "use_stdin = true"]);
+      rmSync(path.join(root, file));
+    }
+  });
+});

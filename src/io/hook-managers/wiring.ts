@@ -9,7 +9,7 @@ import { emptyPlan, type Plan } from "./plan.js";
 import { gateLineReach, type Reach } from "./reach.js";
 import { isOurs, plainInstall, plainUnwrap } from "./plain.js";
 import { gateScript, HOOKS, WRAPPER_DIR, type HookName, type Installed } from "./shell.js";
-import { LEFTHOOK_SCRIPT, lefthookAdd, lefthookHandLines, yamlObject, preCommitAdd, removeMarked } from "./yaml-edit.js";
+import { LEFTHOOK_SCRIPT, lefthookAdd, lefthookHandLines, lefthookLanguage, yamlObject, preCommitAdd, removeMarked } from "./yaml-edit.js";
 
 // The gate wired the way each manager expects, so that the manager's own reinstall keeps it:
 // husky's .husky/<hook>, lefthook's scripts, a `repo: local` hook for the pre-commit framework, a
@@ -102,7 +102,12 @@ function wireManager(repo: Repo, manager: Manager, plan: Plan): void {
       }
     }
   }
-  if (manager.kind === "lefthook") configEdit(manager.place, plan, (text) => {
+  const language = manager.kind === "lefthook" ? lefthookLanguage(manager.place) : "yaml";
+  if (language !== "yaml") {
+    // A TOML or JSON config is not edited here: its lines are printed in its own language.
+    const reason = `it is ${language.toUpperCase()}, which this tool does not edit`;
+    plan.steps.push({ kind: "manual", file: manager.place, reason, lines: HOOKS.flatMap((hook) => lefthookHandLines(hook, language)) });
+  } else if (manager.kind === "lefthook") configEdit(manager.place, plan, (text) => {
     const first = lefthookAdd(text, "pre-commit");
     if (first.ok) return lefthookAdd(first.text, "pre-push");
     // Nothing is written then: pre-push's lines are asked for too, unless the file has them.

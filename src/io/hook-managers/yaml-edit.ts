@@ -84,8 +84,18 @@ function lefthookInsert(text: string, doc: Document, hook: HookName): string | n
   return insertBlock(text, afterNode(text, scripts), indent, lines);
 }
 
-/** The lines of the gate's whole entry for `hook`, as they are to be added by hand. */
-export function lefthookHandLines(hook: HookName): string[] {
+/** The language a lefthook config is written in, by its name: lefthook reads TOML and JSON as well as YAML. */
+export type LefthookLanguage = "yaml" | "toml" | "json";
+
+export function lefthookLanguage(file: string): LefthookLanguage {
+  return /\.toml$/.test(file) ? "toml" : /\.jsonc?$/.test(file) ? "json" : "yaml";
+}
+
+/** The lines of the gate's whole entry for `hook`, as they are to be added by hand, in the config's own language. */
+export function lefthookHandLines(hook: HookName, language: LefthookLanguage = "yaml"): string[] {
+  const stdin = hook === "pre-push";
+  if (language === "toml") return [`[${hook}.scripts."${LEFTHOOK_SCRIPT}"]`, 'runner = "sh"', ...(stdin ? ["use_stdin = true"] : [])];
+  if (language === "json") return [`"${hook}": { "scripts": { "${LEFTHOOK_SCRIPT}": { "runner": "sh"${stdin ? ', "use_stdin": true' : ""} } } }${stdin ? "" : ","}`];
   return [`${hook}:`, "  scripts:", ...lefthookLines(hook).map((l) => `    ${l}`)];
 }
 

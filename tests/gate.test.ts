@@ -338,6 +338,29 @@ describe("the gate, through installed hooks", () => {
     expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
   });
 
+  it("verify --range names the range, not its last commit, for a rewrite that only the range as a whole makes", () => {
+    const root = acceptedAndPushed();
+    const accepted = g(root, "rev-parse", "HEAD").out.trim();
+    g(root, "reset", "-q", "--soft", "HEAD~1");
+    rewriteAccepted(root);
+    expect(g(root, "commit", "-qm", "accepted").code).toBe(0);
+    expect(g(root, "commit", "-q", "--allow-empty", "-m", "later").code).toBe(0);
+    const tip = g(root, "rev-parse", "HEAD").out.trim().slice(0, 12);
+    const range = `${accepted}..HEAD`;
+    const verbose = clear(["verify", "--range", range, "--verbose"], { cwd: root });
+    expect(verbose.code, verbose.stdout).toBe(1);
+    expect(verbose.stdout).toContain(`range ${range} as a whole:\n  `);
+    expect(verbose.stdout).not.toContain(tip);
+    const grouped = clear(["verify", "--range", range], { cwd: root });
+    expect(grouped.stdout).toContain(`range ${range} as a whole CLEARANCE.md`);
+    expect(grouped.stdout).not.toContain(tip);
+    const json = clearJson(["verify", "--range", range], { cwd: root }).json as unknown as { commits: unknown[]; range: { range: string; findings: { code: string }[] }; findings: { code: string }[] };
+    expect(json.commits).toEqual([]);
+    expect(json.range.range).toBe(range);
+    expect(json.range.findings.map((f) => f.code)).toEqual(["accepted-batch-rewritten"]);
+    expect(json.findings.map((f) => f.code)).toEqual(["accepted-batch-rewritten"]);
+  });
+
   it("in a shallow clone whose history stops at a commit holding an accepted batch, verify --rev and pre-push refuse to answer (exit 2) rather than pass a rewrite they cannot see", () => {
     const root = repo();
     cleared(root, "ACCEPT");

@@ -21,22 +21,30 @@ function unreadable(findings: Finding[]): void {
   if (bad) throw new RecordError(bad.message);
 }
 
+/** A range's findings about what it does as a whole (BASE against HEAD), which no one commit of it does. */
+interface RangeFindings {
+  range: string;
+  findings: Finding[];
+}
+
 /** The verdict, and the findings before it: the renderers are loaded only where there are findings to print. */
-async function verifyText(findings: Finding[], commits: { commit: string; findings: Finding[] }[] | undefined, verbose: boolean, ok: boolean): Promise<string> {
+async function verifyText(findings: Finding[], commits: { commit: string; findings: Finding[] }[] | undefined, range: RangeFindings | undefined, verbose: boolean, ok: boolean): Promise<string> {
   const verdict = ok ? "verified: every fixture accepted, no raw capture, no link" : "NOT verified";
   if (findings.length === 0 && (commits === undefined || commits.length === 0)) return `${printable(verdict)}\n`;
   const [{ findingLine, printableLines, refusalGroups }, { findingsSummary, groupLines }] = await Promise.all([import("../render/human.js"), import("../render/grouped.js")]);
+  const whole = range === undefined ? [] : [{ commit: null, about: `range ${range.range} as a whole`, findings: range.findings }];
   if (verbose) {
-    const byCommit = (c: { commit: string; findings: Finding[] }): string[] => [
-      `commit ${c.commit.slice(0, 12)}:`,
+    const byCommit = (c: { commit: string | null; about?: string; findings: Finding[] }): string[] => [
+      `${c.about ?? `commit ${(c.commit ?? "").slice(0, 12)}`}:`,
       ...c.findings.map((f) => `  ${findingLine(f)}`),
     ];
-    const lines = commits ? commits.flatMap(byCommit) : findings.map(findingLine);
+    const lines = commits ? [...commits, ...whole].flatMap(byCommit) : findings.map(findingLine);
     return printableLines([...lines, verdict]);
   }
   if (findings.length === 0) return printableLines([verdict]);
+  const over = `in ${commits?.length ?? 0} commits${whole.length > 0 ? ` and the range ${range?.range} as a whole` : ""}`;
   const grouped = commits
-    ? [`Findings by code, in ${commits.length} commits:`, ...groupLines(refusalGroups(commits, "verify", false))]
+    ? [`Findings by code, ${over}:`, ...groupLines(refusalGroups([...commits, ...whole], "verify", false))]
     : findingsSummary(findings, "verify");
   return printableLines([...grouped, "--verbose lists every finding.", verdict]);
 }
@@ -61,14 +69,16 @@ async function run(argv: string[], io: Io): Promise<number> {
   const judge = rawCaptureJudge(rulesDir);
   let findings: Finding[];
   let commits: { commit: string; findings: Finding[] }[] | undefined;
+  let range: RangeFindings | undefined;
   if (values.range !== undefined) {
     const [from, to] = rangeEnds(root, values.range);
     const verdicts = await checkCommits(root, commitsInRange(root, [from, to]), judge, commitJudges(root, rulesDir, judge));
     // What the range does as a whole, as a push of it does: a batch BASE accepted is not rewritten by HEAD.
-    const tip = verdicts.at(-1);
-    if (tip !== undefined) pushAll(tip.findings, rewrittenAsWhole(root, [{ from, to }], verdicts));
+    // No commit of it did that against its parent: the range is named, not its last commit.
+    const whole = rewrittenAsWhole(root, [{ from, to }], verdicts);
+    if (whole.length > 0) range = { range: values.range, findings: whole };
     commits = refused(verdicts);
-    findings = commits.flatMap((c) => c.findings);
+    findings = [...commits.flatMap((c) => c.findings), ...whole];
   } else if (values.rev !== undefined) findings = await checkTree(root, values.rev, judge, commitJudges(root, rulesDir, judge));
   else {
     const layout = repoPaths(config);
@@ -91,10 +101,10 @@ async function run(argv: string[], io: Io): Promise<number> {
   if (findings.length > 0) {
     // The output's check is loaded only where there is something to print but the verdict.
     const { checkedFindings } = await import("./checked-output.js");
-    ({ findings, commits } = await checkedFindings({ findings, commits }, root, io.cwd));
+    ({ findings, commits, range } = await checkedFindings({ findings, commits, range }, root, io.cwd));
   }
-  if (values.json) writeJson(io, { command: "verify", ok, ...(commits ? { commits } : {}), findings });
-  else io.stdout(await verifyText(findings, commits, values.verbose === true, ok));
+  if (values.json) writeJson(io, { command: "verify", ok, ...(commits ? { commits } : {}), ...(range ? { range } : {}), findings });
+  else io.stdout(await verifyText(findings, commits, range, values.verbose === true, ok));
   return ok ? 0 : 1;
 }
 

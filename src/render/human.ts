@@ -344,15 +344,22 @@ export interface Refusal {
   /** The commit, or null for the index or the working tree. */
   commit: string | null;
   findings: Finding[];
+  /** What the findings are about where it is no one commit (a range of commits as a whole), said before each. */
+  about?: string;
 }
 
 /** Findings of every refusal as one list of groups by code; where several commits are refused, each place names its commit. */
 export function refusalGroups(refusals: Refusal[], where: AdviceCase, blockingOnly: boolean): Group[] {
   const commitOf = new Map<Finding, string>();
   const several = refusals.filter((r) => r.commit !== null).length > 1;
-  for (const r of refusals) for (const f of r.findings) if (several && r.commit !== null) commitOf.set(f, r.commit.slice(0, 12));
+  for (const r of refusals) {
+    for (const f of r.findings) {
+      if (r.about !== undefined) commitOf.set(f, r.about);
+      else if (several && r.commit !== null) commitOf.set(f, `commit ${r.commit.slice(0, 12)}`);
+    }
+  }
   const all = refusals.flatMap((r) => r.findings).filter((f) => !blockingOnly || f.severity === "block");
-  const placeOf = (f: Finding): string => [commitOf.has(f) ? `commit ${commitOf.get(f)}` : "", findingPlace(f)].filter((x) => x !== "").join(" ");
+  const placeOf = (f: Finding): string => [commitOf.get(f) ?? "", findingPlace(f)].filter((x) => x !== "").join(" ");
   return findingGroups(all, where, placeOf);
 }
 

@@ -338,6 +338,42 @@ describe("the gate, through installed hooks", () => {
     expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
   });
 
+  it("judges the files of the commit a submodule names: a raw capture in it is refused at commit, push, verify --rev and --range; a submodule not checked out is refused as unchecked; a clean one passes", () => {
+    const sub = tempDir("clear-submodule-");
+    execFileSync("git", ["init", "-q", "-b", "main"], { cwd: sub });
+    writeFileSync(path.join(sub, "notes.md"), "notes\n");
+    g(sub, "add", "notes.md");
+    g(sub, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "clean");
+    const { root } = sneakedPastOrigin();
+    g(root, "reset", "-q", "--hard", "HEAD~1");
+    expect(g(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "vendor/clean").code).toBe(0);
+    expect(g(root, "commit", "-qm", "a clean submodule").code).toBe(0);
+    cpSync(path.join(PROJECT_ROOT, "examples", "sitting", "claude-code_session_end_2.1.261.1.json"), path.join(sub, "event.json"));
+    g(sub, "add", "event.json");
+    g(sub, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "a capture");
+    expect(g(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "vendor/sub").code).toBe(0);
+    const refused = g(root, "commit", "-qm", "the submodule");
+    expect(refused.code, refused.out).not.toBe(0);
+    expect(refused.out).toContain("vendor/sub/event.json");
+    expect(g(root, "commit", "-qm", "the submodule", "--no-verify").code).toBe(0);
+    for (const args of [["verify", "--rev", "HEAD"], ["verify", "--range", "HEAD~1..HEAD"]]) {
+      const r = clear(args, { cwd: root });
+      expect(r.code, args.join(" ")).toBe(1);
+      expect(r.stdout, args.join(" ")).toContain("vendor/sub/event.json");
+    }
+    const pushed = g(root, "push", "-q", "origin", "main");
+    expect(pushed.code, pushed.out).not.toBe(0);
+    expect(pushed.out).toContain("vendor/sub/event.json");
+    // Not checked out here, its files cannot be read: refused, never passed.
+    g(root, "submodule", "deinit", "-q", "-f", "vendor/sub");
+    rmSync(path.join(root, ".git", "modules", "vendor", "sub"), { recursive: true, force: true });
+    const unread = clear(["verify", "--rev", "HEAD"], { cwd: root });
+    expect(unread.code, unread.stdout).toBe(1);
+    expect(unread.stdout).toContain("vendor/sub");
+    expect(unread.stdout).not.toContain("vendor/clean");
+    expect(clear(["verify", "--rev", "HEAD~1"], { cwd: root }).code).toBe(0);
+  });
+
   it("verify --range names the range, not its last commit, for a rewrite that only the range as a whole makes", () => {
     const root = acceptedAndPushed();
     const accepted = g(root, "rev-parse", "HEAD").out.trim();

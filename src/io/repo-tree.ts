@@ -5,7 +5,7 @@ import { sha256Hex } from "../digest.js";
 import { EXEMPT_NAMES, readRecordListing, type Candidate, type GuardedState } from "../passes/verify.js";
 import type { RepoLayout } from "../types.js";
 import { blobDigests, recordReading } from "./blob-digests.js";
-import { gitLater, later, LINK_MODE, lsIndex, lsTree, nulFields, readBlobs, SUBMODULE_MODE, type Change, type TreeEntry } from "./git.js";
+import { gitLater, gitMaybe, later, LINK_MODE, lsIndex, lsTree, nulFields, readBlobs, SUBMODULE_MODE, type Change, type TreeEntry } from "./git.js";
 import { throughLfs } from "./lfs.js";
 import { filteredPaths, filteredPathsLater, filteredWhy, type AttributeSource } from "./git-filters.js";
 import { foldedPath } from "./path-fold.js";
@@ -150,12 +150,37 @@ export function candidatesFromGit(root: string, changes: Change[], layout: RepoL
   // A name in bytes that are not UTF-8 is asked by its bytes: by the name it reads as, git would answer for another path.
   const filtered = filteredPaths(root, wanted.filter((c) => (blobs.get(c.sha)?.byteLength ?? 0) > 0).map((c) => c.raw ?? c.path), source);
   // A Git LFS pointer is read with the object it stands for: that is what leaves the machine.
-  return wanted.map((c) => {
+  const files: Candidate[] = wanted.map((c) => {
     const filter = filtered.get(c.path);
     const bytes = storedBytes(blobs, c.sha);
     if (bytes === null) return { path: c.path, missing: NO_BLOB };
     return filter !== undefined ? { path: c.path, missing: filteredWhy(filter) } : { path: c.path, ...throughLfs(root, bytes) };
   });
+  // A submodule the change brings names a commit of another repository: the files of that commit are judged too.
+  const submodules = changes.filter((c) => c.status !== "D" && c.mode === SUBMODULE_MODE && !under(c.path, layout.fixtures) && !under(c.path, layout.capturesInbox));
+  return [...files, ...submodules.flatMap((c) => submoduleCandidates(root, c.path, c.sha))];
+}
+
+/**
+ * Every file of the commit a submodule names, for the raw-capture check: read in the submodule's
+ * own repository, checked out at its path. Where it is not, or lacks that commit, its files cannot
+ * be read, and a submodule inside it is not followed: each is refused as unchecked, never passed.
+ */
+function submoduleCandidates(root: string, at: string, commit: string): Candidate[] {
+  const dir = path.join(root, at);
+  const here = lstatOrNull(path.join(dir, ".git")) !== null && gitMaybe(["cat-file", "-e", `${commit}^{commit}`], dir) !== null;
+  if (!here) return [{ path: at, missing: `it is a submodule whose commit ${commit.slice(0, 12)} is not checked out here, so the files it holds cannot be read` }];
+  const entries = lsTree(commit, [], dir);
+  const regular = entries.filter((e) => REGULAR_MODES.has(e.mode));
+  const blobs = readBlobs(regular.map((e) => e.sha), dir);
+  const nested = entries.filter((e) => e.mode === SUBMODULE_MODE).map((e) => ({ path: `${at}/${e.path}`, missing: "it is a submodule inside a submodule, which this check does not follow" }));
+  return [
+    ...nested,
+    ...regular.map((e) => {
+      const bytes = storedBytes(blobs, e.sha);
+      return bytes === null ? { path: `${at}/${e.path}`, missing: NO_BLOB } : { path: `${at}/${e.path}`, bytes };
+    }),
+  ];
 }
 
 /**

@@ -374,6 +374,27 @@ describe("the gate, through installed hooks", () => {
     expect(clear(["verify", "--rev", "HEAD~1"], { cwd: root }).code).toBe(0);
   });
 
+  it("judges a link's target as a file's bytes: a raw capture stored as a link's blob is refused at commit, by verify --rev and at push; an ordinary link passes", () => {
+    const { root } = sneakedPastOrigin();
+    g(root, "reset", "-q", "--hard", "HEAD~1");
+    symlinkSync("../README.md", path.join(root, "docs-link"));
+    g(root, "add", "docs-link");
+    expect(g(root, "commit", "-qm", "an ordinary link").code).toBe(0);
+    const blob = g(root, "hash-object", "-w", path.join(PROJECT_ROOT, "examples", "sitting", "claude-code_session_end_2.1.261.1.json")).out.trim();
+    g(root, "update-index", "--add", "--cacheinfo", `120000,${blob},notes/link`);
+    const refused = g(root, "commit", "-qm", "a link");
+    expect(refused.code, refused.out).not.toBe(0);
+    expect(refused.out).toContain("notes/link");
+    expect(g(root, "commit", "-qm", "a link", "--no-verify").code).toBe(0);
+    const rev = clear(["verify", "--rev", "HEAD"], { cwd: root });
+    expect(rev.code, rev.stdout).toBe(1);
+    expect(rev.stdout).toContain("notes/link");
+    expect(clear(["verify", "--rev", "HEAD~1"], { cwd: root }).code).toBe(0);
+    const pushed = g(root, "push", "-q", "origin", "main");
+    expect(pushed.code, pushed.out).not.toBe(0);
+    expect(pushed.out).toContain("notes/link");
+  });
+
   it("verify --range names the range, not its last commit, for a rewrite that only the range as a whole makes", () => {
     const root = acceptedAndPushed();
     const accepted = g(root, "rev-parse", "HEAD").out.trim();

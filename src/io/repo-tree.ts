@@ -156,9 +156,16 @@ export function candidatesFromGit(root: string, changes: Change[], layout: RepoL
     if (bytes === null) return { path: c.path, missing: NO_BLOB };
     return filter !== undefined ? { path: c.path, missing: filteredWhy(filter) } : { path: c.path, ...throughLfs(root, bytes) };
   });
+  const outside = (mode: string): Change[] => changes.filter((c) => c.status !== "D" && c.mode === mode && !under(c.path, layout.fixtures) && !under(c.path, layout.capturesInbox));
+  // A link's target is a blob git sends as any other, whatever it holds: it is judged as a file's bytes.
+  const links = outside(LINK_MODE);
+  const targets = readBlobs(links.map((c) => c.sha), root);
+  const linked: Candidate[] = links.map((c) => {
+    const bytes = storedBytes(targets, c.sha);
+    return bytes === null ? { path: c.path, missing: NO_BLOB } : { path: c.path, bytes };
+  });
   // A submodule the change brings names a commit of another repository: the files of that commit are judged too.
-  const submodules = changes.filter((c) => c.status !== "D" && c.mode === SUBMODULE_MODE && !under(c.path, layout.fixtures) && !under(c.path, layout.capturesInbox));
-  return [...files, ...submodules.flatMap((c) => submoduleCandidates(root, c.path, c.sha))];
+  return [...files, ...linked, ...outside(SUBMODULE_MODE).flatMap((c) => submoduleCandidates(root, c.path, c.sha))];
 }
 
 /**

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -308,6 +309,71 @@ describe("a value a text assigns to a credential's name", () => {
     for (const text of other) expect(await rulesOf(text)).not.toContain("clear/discord-bot-token");
   });
 
+  it("a key's body shown without its header, an AWS secret beside its key id, a hex key or a seed phrase beside their words is found; a certificate, a digest or prose is not", async () => {
+    const rulesOf = async (stdout: string): Promise<string[]> => (await scanText(JSON.stringify({ tool_response: { stdout } }))).map((f) => f.rule);
+    const lines = (opening: string): string[] => [opening + randomBytes(36).toString("base64").slice(0, 64 - opening.length), ...Array.from({ length: 6 }, () => randomBytes(48).toString("base64"))];
+    const rsa = lines(["MII", "EpAIBAAKCAQEA"].join(""));
+    const openssh = lines(["b3BlbnNzaC1r", "ZXktdjEAAAAABG5vbmU"].join(""));
+    const id = ["AK", "IA", "Q3EGRZ7XK2M4PW5B"].join("");
+    const secret = [aws, "Zq"].join("");
+    const hex = randomBytes(32).toString("hex");
+    const words = ["legal winner thank year", "wave sausage worth useful", "legal winner thank yellow"].join(" ");
+    const found: Record<string, [string, string]> = {
+      "key body": [`$ sed -n 2,8p id_rsa\n${rsa.join("\n")}\n`, "clear/private-key-body"],
+      "key body, numbered": [rsa.map((l, i) => `${String(i + 2).padStart(6)}→${l}`).join("\n"), "clear/private-key-body"],
+      "openssh body": [`${openssh.join("\n")}\n`, "clear/private-key-body"],
+      "aws csv": [`Access key ID,Secret access key\n${id},${secret}\n`, "clear/aws-secret-beside-id"],
+      "aws text": [`ACCESSKEY\t${id}\t2024-05-01T10:00:00Z\t${secret}\tActive`, "clear/aws-secret-beside-id"],
+      "hex key": [`Private key: 0x${hex}`, "clear/hex-private-key"],
+      "hex key, no colon": [`deployer key 0x${hex}`, "clear/hex-private-key"],
+      mnemonic: [`mnemonic: ${words}`, "clear/seed-phrase"],
+      "recovery phrase": [`Your secret recovery phrase is:\n${words}\n`, "clear/seed-phrase"],
+      "seed env": [`SEED_PHRASE="${words}"`, "clear/seed-phrase"],
+    };
+    for (const [name, [text, rule]] of Object.entries(found)) expect(await rulesOf(text), name).toContain(rule);
+    const cert = lines(["MII", "DdzCCAl+gAwIBAgIE"].join(""));
+    const ordinary = [
+      `-----BEGIN CERTIFICATE-----\n${cert.join("\n")}\n`,
+      `${id} commit ${randomBytes(20).toString("hex")}`,
+      `0x${hex}`,
+      `tx hash 0x${hex} sha256 ${hex}`,
+      `mnemonic: ${words} and more`,
+      "a mnemonic is a device such as a pattern of letters ideas or associations that assists in remembering",
+    ];
+    const shapes = new Set(Object.values(found).map(([, rule]) => rule));
+    for (const text of ordinary) expect((await rulesOf(text)).filter((r) => shapes.has(r)), text.slice(0, 24)).toEqual([]);
+  });
+
+  it("a credential in a table of three columns and more, wherever its name stands, given to htpasswd, or a program's fallback where its variable is unset is found; such tables of names are not", async () => {
+    const rulesOf = async (stdout: string): Promise<string[]> => (await scanText(JSON.stringify({ tool_response: { stdout } }))).map((f) => f.rule);
+    const printed: Record<string, string> = {
+      "markdown, name in a row": `| Env | Name | Value |\n|---|---|---|\n| prod | DB_PASSWORD | ${value} |\n`,
+      "markdown, name heads its column": `| Env | DB_PASSWORD | Region |\n|---|---|---|\n| prod | ${value} | eu |\n`,
+      "box, name not first": `│ prod │ DB_PASSWORD │ ${value} │\n`,
+      "csv, name heads its column": `env,DB_PASSWORD,region\nprod,${value},eu\n`,
+      "columns, name not first": `prod    DB_PASSWORD    ${value}\n`,
+      "htpasswd -b": `htpasswd -b /etc/nginx/.htpasswd admin ${value}`,
+      "htpasswd -bc, quoted": `htpasswd -bcB -C 12 .htpasswd admin '${value}'`,
+      "htpasswd -nb": `htpasswd -nb admin ${value}`,
+      "ruby fetch or": `key = ENV.fetch('API_KEY') || '${value}'`,
+      "ruby index or": `key = ENV["API_KEY"] || "${value}"`,
+      "ruby fetch block": `key = ENV.fetch("API_KEY") { "${value}" }`,
+      "node or": `const key = process.env.API_KEY || "${value}"`,
+      "node nullish": `const key = process.env["API_KEY"] ?? '${value}'`,
+      "python or": `key = os.environ.get("API_KEY") or "${value}"`,
+      "php elvis": `$key = getenv('API_KEY') ?: '${value}';`,
+      "aws configure set": `aws configure set aws_secret_access_key ${aws}`,
+    };
+    for (const [name, text] of Object.entries(printed)) expect(await rulesOf(text), name).toContain("clear/sensitive-assignment");
+    const ordinary = [
+      "| Env | DB_PASSWORD | Region |\n|---|---|---|\n| prod | ${DB_PASSWORD} | eu |\n| dev | <unset> | us |",
+      "NAME                  TYPE                                  DATA   AGE\ndb-password           Opaque                                1      5d\napi-token-x9k2f       kubernetes.io/service-account-token   3      10d",
+      "htpasswd -c .htpasswd admin\nhtpasswd -b .htpasswd admin changeme",
+      "const key = process.env.API_KEY || 'dev'; token = os.getenv('TOKEN') or default_token_v2",
+    ];
+    for (const text of ordinary) expect(await rulesOf(text), text.slice(0, 24)).toEqual([]);
+  });
+
   it("reads a text of many flags or colons with no password after them in linear time (600 KB each, well inside the test's minute)", () => {
     const dir = tempDir();
     const texts = {
@@ -331,6 +397,13 @@ describe("a value a text assigns to a credential's name", () => {
       pgpass: `${"h:5432:".repeat(80_000)}\n${"h:5432:d:u:".repeat(50_000)} x`,
       pairs: `${"[\"X-Api-Key\", ".repeat(40_000)}`,
       discord: `${"MTIz".repeat(150_000)}.${"MTIzNDU2.".repeat(50_000)}`,
+      keyBodies: `${["MII", "EowIBA "].join("").repeat(60_000)}${["b3Blbn", "NzaC1rZXktdjE"].join("").repeat(40_000)}`,
+      awsBeside: `${["AK", "IA", "Q3EGRZ7XK2M4PW5B"].join("")} ${"a1B/".repeat(150_000)} ${`${aws}Zq `.repeat(14_000)}`,
+      hexKeys: `${"private key ".repeat(50_000)}${"a".repeat(600_000)}`,
+      seeds: `${"mnemonic: ".repeat(60_000)}\nmnemonic ${"abc ".repeat(150_000)}`,
+      htpasswd: `${"htpasswd -b ".repeat(50_000)}`,
+      fallbacks: `${"API_KEY || ".repeat(50_000)}ENV['API_KEY'] || "${"a".repeat(600_000)}`,
+      columns: `${"DB_PASSWORD,x\n".repeat(40_000)}${"a  ".repeat(200_000)}`,
     };
     for (const [name, stdout] of Object.entries(texts)) {
       writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ hook_event_name: "PostToolUse", tool_response: { stdout } }));

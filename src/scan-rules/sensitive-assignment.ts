@@ -77,7 +77,7 @@ const CLIENT_PASSWORD = CLIENT_PASSWORD_FLAGS.map(
 /** A Samba user's password after `%` (`smbclient -U bob%S`, `rpcclient -U 'bob%S'`). */
 const PERCENT_PASSWORD = /(?<![\w-])(?:-U|--user(?:name)?)(?:[ \t]+|=)["']?[^\s%"']{1,64}%([^\s"']{1,128})/dg;
 /** A value a command sets a name to, given apart (`setx API_KEY S`, `npm config set …:_authToken S`, `git config --global github.token S`): judged where the name names a credential. */
-const SET_COMMAND = /(?<![\w-])(?:setx|(?:npm|yarn|pnpm)[ \t]+config[ \t]+set|git[ \t]+config(?:[ \t]+--?[\w-]+){0,8}|dotnet[ \t]+user-secrets[ \t]+set)[ \t]+(["']?)([^\s"'=]{1,128})\1[ \t]+(["']?)([^\s"']{1,512})\3/dg;
+const SET_COMMAND = /(?<![\w-])(?:setx|aws[ \t]+configure[ \t]+set|(?:npm|yarn|pnpm)[ \t]+config[ \t]+set|git[ \t]+config(?:[ \t]+--?[\w-]+){0,8}|dotnet[ \t]+user-secrets[ \t]+set)[ \t]+(["']?)([^\s"'=]{1,128})\1[ \t]+(["']?)([^\s"']{1,512})\3/dg;
 /** A secret a command stores, whatever its name (`gh secret set NAME --body S`, `az keyvault secret set … --value S`). */
 const SECRET_SET = /\b(?:gh[ \t]+secret[ \t]+set|az[ \t]+keyvault[ \t]+secret[ \t]+set)\b[^\n]{0,200}?\s(?:--body|-b|--value)(?:[ \t]+|=)(["']?)([^\s"']{1,512})\1/dg;
 /** A value in quotes after a credential's name in quotes and a comma (`define('DB_PASSWORD', '…')`, `headers.set("X-Api-Key", "…")`); the value is looked ahead to, so it may name the next pair. */
@@ -95,8 +95,27 @@ const TABLE_ROW = new RegExp(
     String.raw`(?:[ \t]{0,64}[|│┃][ \t]{0,64}${ANSI}(${CELL})${ANSI}[ \t]{0,64}[|│┃]|,${ANSI}(${CELL})${ANSI}(?=,|\r?$)|(?:\t|[ \t]{2})[ \t]{0,64}${ANSI}(${CELL})${ANSI}[ \t]{0,64}\r?$)`,
   "dgm",
 );
+/** What parts a table's cells, by the kind of table: bars (markdown's `|`, a box's `│`), a tab, a comma, or two blanks and more. */
+const CELL_PARTS = [/[|│┃]/g, /\t/g, /,/g, / {2,}/g];
+/** A cell's name or value, blanks and colour codes around it taken off. */
+const CELL_TEXT = new RegExp(String.raw`^[ \t]*${ANSI}(${CELL})${ANSI}[ \t]*\r?$`, "d");
+const CELL_NAME = /^[A-Za-z_][\w.-]{0,63}$/;
+/** A column's title that says it holds the values of the names beside it. */
+const VALUE_TITLE = /^(?:values?|val|secrets?|data|passwords?|tokens?|keys?|credentials?)$/i;
+/** A value a cell may hold: no code's brackets, quotes or operators. */
+const CELL_VALUE = /^[^\s"'`;,&()[\]{}<>|\\=]{1,512}$/;
+const BAR_FIRST = new RegExp(String.raw`^[ \t]{0,64}${ANSI}[|│┃]`);
 /** A `.pgpass` line: host, port, database, user and password, parted by colons (a colon in the password escaped). */
 const PGPASS = /^[A-Za-z0-9_.*-]{1,253}:(?:[0-9]{1,5}|\*):[\w.$*-]{1,63}:[\w.$@*-]{1,63}:((?:[^\s:\\]|\\.){1,128})\r?$/dgm;
+/** `htpasswd` and its arguments, each bare or in quotes: with -b the password is the last of them. */
+const HTPASSWD = /(?<![\w-])htpasswd((?:[ \t]+(?:"[^"\n]{0,256}"|'[^'\n]{0,256}'|[^\s"'|;&<>()]{1,256})){2,8})/dg;
+const HTPASSWD_ARG = /"([^"\n]*)"|'([^'\n]*)'|(\S+)/g;
+/**
+ * A value a program falls back on where a credential's variable is unset, after the name and what
+ * closes its reading (a bracket, or the name read as `env.`'s member): `ENV['API_KEY'] || '…'`, `process.env.API_KEY ?? "…"`, `os.getenv("API_KEY") or "…"`,
+ * `getenv('API_KEY') ?: '…'`, `ENV.fetch('API_KEY') { '…' }`.
+ */
+const FALLBACK = /(?:\|\||\?\?|\?:|\bor\b|\{)[ \t]{0,8}(?=(["'`])([^"'`\n]{1,512})\1)(?<=(?<![\w-])([A-Za-z_][\w-]{0,63})(?:(?<=\benv\.[A-Za-z_][\w-]{0,63})|["'`]?[ \t]{0,8}[\])])[ \t]{0,8}(?:\|\||\?\?|\?:|or|\{)[ \t]{0,8})/dg;
 /** A name and its value as a pair in JSON (`[["X-Api-Key", "…"]]`, as a header list is written). */
 const JSON_PAIR = /\[[ \t]*"([A-Za-z_][\w.-]{0,63})"[ \t]*,[ \t]*"([^"\\\n]{1,512})"[ \t]*\]/dg;
 const WORD_PASSWORD = /(?<![\w-])(?:password|passwd|passphrase)[ \t]+(["']?)([^\s"']{1,128})\1/dgi;
@@ -235,6 +254,54 @@ function judged(text: string, m: RegExpMatchArray, group: number, report: Report
   if (looksAssigned(text.slice(start, end))) report(start, end);
 }
 
+/** A line's cells, parted as a table of the kind parts them: each cell's text and where it starts. */
+function cellsOf(line: string, at: number): { kind: number; cells: [string, number][] } | null {
+  const kind = CELL_PARTS.findIndex((part) => line.search(part) >= 0);
+  // A row of bars starts with one (not a pipe or a union type); a CSV row is not indented and has no blank after a comma (code has).
+  if (kind < 0 || (kind === 0 && !BAR_FIRST.test(line)) || (kind === 2 && /^[ \t]|, /.test(line))) return null;
+  const cells: [string, number][] = [];
+  let from = 0;
+  for (const m of line.matchAll(CELL_PARTS[kind] as RegExp)) {
+    cells.push([line.slice(from, m.index), at + from]);
+    from = (m.index ?? 0) + m[0].length;
+  }
+  cells.push([line.slice(from), at + from]);
+  return { kind, cells };
+}
+
+/**
+ * Each value a table of any number of columns gives a credential's name, wherever the name stands
+ * in its row: in the cell after the name's (under a header row, only where that column's title says
+ * it holds values: not kubectl's `NAME  TYPE`), or below the name where it heads a column of a table
+ * of three columns and more (a row of as many cells, of the same kind of table).
+ */
+function columnsIn(text: string, report: Report): void {
+  if (!/[|│┃,\t]| {2}/.test(text) || !CREDENTIAL_WORD.test(text)) return;
+  let header: { kind: number; titles: string[]; columns: number[] } | null = null;
+  let at = 0;
+  for (const line of text.split("\n")) {
+    const row = cellsOf(line, at);
+    at += line.length + 1;
+    const read = (row?.cells ?? []).map(([cell, start]) => {
+      const m = CELL_TEXT.exec(cell);
+      const [from, to] = m?.indices?.[1] ?? [0, 0];
+      return { text: m?.[1] ?? "", start: start + from, end: start + to };
+    });
+    const judge = (i: number): void => {
+      const c = read[i];
+      if (c !== undefined && CELL_VALUE.test(c.text) && looksAssigned(c.text)) report(c.start, c.end);
+    };
+    const named = read.flatMap((c, i) => (CELL_NAME.test(c.text) && sensitive(c.text) ? [i] : []));
+    const under = header !== null && header.kind === row?.kind && header.titles.length === read.length ? header : null;
+    for (const i of named) if (under === null || VALUE_TITLE.test(under.titles[i + 1] ?? "")) judge(i + 1);
+    if (under !== null) under.columns.forEach(judge);
+    // A header row is one of names alone (`ENV  DB_PASSWORD  REGION`), not a row of values beside a name.
+    else if (row !== null && read.length >= 2 && read.every((c) => c.text === "" || CELL_NAME.test(c.text))) {
+      header = { kind: row.kind, titles: read.map((c) => c.text), columns: read.length >= 3 ? named : [] };
+    } else header = null;
+  }
+}
+
 /** Each value a table a tool printed gives a credential's name, and each password of a `.pgpass` line. */
 function tablesIn(text: string, report: Report): void {
   const judge = (m: RegExpMatchArray, group: number): void => judged(text, m, group, report);
@@ -242,6 +309,34 @@ function tablesIn(text: string, report: Report): void {
     for (const m of text.matchAll(TABLE_ROW)) if (sensitive(m[1] as string)) judge(m, m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4);
   }
   if (text.includes(":")) for (const m of text.matchAll(PGPASS)) judge(m, 1);
+}
+
+/** The password `htpasswd -b` is given on its command line (`htpasswd -bc file user …`, `htpasswd -nb user …`). */
+function htpasswdIn(text: string, report: Report): void {
+  if (!text.includes("htpasswd")) return;
+  for (const m of text.matchAll(HTPASSWD)) {
+    const from = m.indices?.[1]?.[0] ?? 0;
+    let flags = "";
+    let takesValue = false;
+    const positional: [number, number][] = [];
+    for (const a of (m[1] as string).matchAll(HTPASSWD_ARG)) {
+      const arg = a[1] ?? a[2] ?? a[3] ?? "";
+      const start = from + (a.index ?? 0) + (a[3] === undefined ? 1 : 0);
+      if (takesValue) takesValue = false;
+      else if (a[3]?.startsWith("-")) {
+        flags += arg;
+        takesValue = /[Cr]$/.test(arg);
+      } else positional.push([start, start + arg.length]);
+    }
+    const [start, end] = positional[flags.includes("n") ? 1 : 2] ?? [0, 0];
+    if (flags.includes("b") && end > start && looksAssigned(text.slice(start, end))) report(start, end);
+  }
+}
+
+/** Each value a program falls back on where a credential's variable is unset (`ENV['API_KEY'] || '…'`). */
+function fallbacksIn(text: string, report: Report): void {
+  if (!/\|\||\?\?|\?:|\bor\b|\{/.test(text)) return;
+  for (const m of text.matchAll(FALLBACK)) if (sensitive(m[3] as string)) judged(text, m, 2, report);
 }
 
 /** Each value a JSON pair gives a credential's name (`["X-Api-Key", "…"]`), in text or in a JSON document a string holds. */
@@ -301,6 +396,10 @@ export const sensitiveAssignmentRule: SecretLintRuleCreator = {
             assignmentsIn(r.text, report);
             elementsAndPasswordsIn(r.text, report);
             tablesIn(r.text, report);
+            htpasswdIn(r.text, report);
+            fallbacksIn(r.text, report);
+            // A reading that takes a line end out (to mend a key, a wrapped run's decoding) also takes a table's header off the rows below it.
+            if (!r.joined && r.controlsOutOf === undefined && s.encoded !== true) columnsIn(r.text, report);
           });
         }
       },

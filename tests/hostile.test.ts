@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import http from "node:http";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -294,6 +294,35 @@ describe("identifiers and paths that could carry a name", () => {
     // Still said, with the name starred: the stray file, and the pair's id.
     expect(clear(["inventory", dir]).stdout).toMatch(/notes-for-\*+\.json/);
     expect(JSON.stringify(clearJson(["pair", dir]).json)).toMatch(/toolu_\*+_01/);
+  });
+
+  it("the gate and verify print no name the raw captures they refuse teach, in the name of a file committed beside them", () => {
+    const root = tempDir();
+    const git = (...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", ...args], { cwd: root, encoding: "utf8" });
+    git("init", "-q", "-b", "main");
+    git("commit", "-q", "--allow-empty", "-m", "start");
+    const start = git("rev-parse", "HEAD").trim();
+    mkdirSync(path.join(root, "captures-inbox"));
+    const base = { session_id: "s1", hook_event_name: "PreToolUse", cwd: `/home/${NAME}/p`, tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "t1" };
+    writeFileSync(path.join(root, "captures-inbox", "claude-code_pre_tool_use_2.1.261.1.json"), JSON.stringify(base));
+    writeFileSync(path.join(root, "captures-inbox", `notes-for-${NAME}.txt`), "seen\n");
+    git("add", "-f", "captures-inbox");
+    const said = (args: string[], input?: string): string => {
+      const r = spawnSync(process.execPath, [CLI, ...args], { cwd: root, encoding: "utf8", input: input ?? "" });
+      expect(r.status, `${args.join(" ")}\n${r.stderr}`).toBe(1);
+      expect(r.stdout + r.stderr, args.join(" ")).toContain("raw-capture-committed");
+      expect((r.stdout + r.stderr).toLowerCase(), args.join(" ")).not.toContain(NAME.toLowerCase());
+      return r.stdout + r.stderr;
+    };
+    // Still said, with the name starred.
+    expect(said(["gate", "pre-commit"])).toMatch(/captures-inbox\/notes-for-\*+\.txt/);
+    said(["verify"]);
+    git("commit", "-q", "--no-verify", "-m", "raw");
+    const head = git("rev-parse", "HEAD").trim();
+    for (const args of [["verify", "--rev", "HEAD"], ["verify", "--rev", "HEAD", "--json"], ["verify", "--range", `${start}..${head}`]]) said(args);
+    execFileSync("git", ["init", "-q", "--bare", path.join(root, ".remote")]);
+    git("remote", "add", "origin", path.join(root, ".remote"));
+    said(["gate", "pre-push", "origin"], `refs/heads/main ${head} refs/heads/main ${"0".repeat(40)}\n`);
   });
 
   it("a token the fixtures would keep as an id blocks the run naming file and pointer, and the record quotes it nowhere", () => {

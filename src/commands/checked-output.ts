@@ -1,7 +1,11 @@
+import type { Finding } from "../findings.js";
+import { objectsNamed, readBlobs } from "../io/git.js";
+import { DEFAULT_LIMITS } from "../io/read-capture-dir.js";
+import { readBelow } from "../lib/no-link.js";
 import { offsetOf } from "../json/reader.js";
 import { loadSetting, type Setting } from "../io/setting.js";
 import { contactRanges } from "../passes/substitute/final-check.js";
-import { sittingNames, type SittingNames } from "../passes/substitute/index.js";
+import { sittingNames, type CompanionText, type SittingNames } from "../passes/substitute/index.js";
 import type { Capture } from "../types.js";
 
 // What a command prints of a sitting's values (pairing ids and reasons, the examples of a
@@ -74,9 +78,43 @@ export async function checkedValue<T>(value: T, setting: Setting, names: Sitting
 
 /**
  * The findings of a repository's check (verify, the gate), checked as a sitting's output is: a
- * file of the repository may be named after a key or a home path, and its name is printed.
+ * file of the repository may be named after a key or a home path, and its name is printed. The
+ * texts of raw captures the check found teach their homes' owners, as their sitting's would: a file
+ * committed beside them may be named after one.
  */
-export async function checkedFindings<T extends object>(report: T, root: string, cwd: string): Promise<T> {
+export async function checkedFindings<T extends object>(report: T, root: string, cwd: string, teachers: CompanionText[] = []): Promise<T> {
   const setting = loadSetting(root, cwd);
-  return checkedValue(report, setting, namesOf([], setting));
+  return checkedValue(report, setting, sittingNames([], setting.rules, setting.users, setting.display, teachers));
+}
+
+/** A raw capture's text read to learn its homes' owners: its first bytes, up to the size a sitting reads. */
+const TEACHING_BYTES = DEFAULT_LIMITS.maxFileBytes;
+
+/** Where a check found raw captures: a commit's id, "" for the index, null for the working tree. */
+export interface FoundAt {
+  source: string | null;
+  findings: Finding[];
+}
+
+/**
+ * The texts of the raw captures a refused check found, where it found them: they teach the names
+ * the other files committed beside them may be named after, as their sitting would.
+ */
+export function rawCaptureTexts(root: string, found: FoundAt[]): CompanionText[] {
+  const wanted = found.flatMap(({ source, findings }) =>
+    [...new Set(findings.filter((f) => f.code === "raw-capture-committed" && f.file !== undefined && !/[\n\r]/.test(f.file)).map((f) => f.file as string))].map((file) => ({ source, file })),
+  );
+  const fromGit = wanted.filter((w) => w.source !== null);
+  const ids = objectsNamed(fromGit.map((w) => `${w.source}:${w.file}`), root);
+  const blobs = readBlobs(ids.flatMap((o) => (o === null ? [] : [o.id])), root);
+  const texts = fromGit.flatMap((w, i) => {
+    const bytes = blobs.get(ids[i]?.id ?? "");
+    return bytes === undefined ? [] : [{ file: w.file, pointer: "", value: bytes.subarray(0, TEACHING_BYTES).toString("utf8") }];
+  });
+  for (const w of wanted.filter((x) => x.source === null)) {
+    // Read as the fixtures are: never through a link, and only a regular file.
+    const read = readBelow(root, w.file, TEACHING_BYTES);
+    if ("bytes" in read) texts.push({ file: w.file, pointer: "", value: read.bytes.toString("utf8") });
+  }
+  return texts;
 }

@@ -31,8 +31,8 @@ async function run(argv: string[], io: Io): Promise<number> {
     const found = await checkStaged(root, repoPaths(config), staged);
     if (found.every((f) => f.severity !== "block")) return 0;
     // The output's check and the report's renderer are loaded only for a refusal: a clean commit never needs them.
-    const { checkedFindings } = await import("./checked-output.js");
-    const { findings } = await checkedFindings({ findings: found }, root, io.cwd);
+    const { checkedFindings, rawCaptureTexts } = await import("./checked-output.js");
+    const { findings } = await checkedFindings({ findings: found }, root, io.cwd, rawCaptureTexts(root, [{ source: "", findings: found }]));
     const { gateReport } = await import("../render/human.js");
     io.stderr(gateReport([{ commit: null, findings }], "commit", { verbose }));
     return 1;
@@ -43,8 +43,9 @@ async function run(argv: string[], io: Io): Promise<number> {
   const findings = [...push.findings, ...rewrittenAsWhole(root, push.replaced, verdicts)];
   const bad = [...(blocks(findings) ? [{ commit: null, findings }] : []), ...refused(verdicts)];
   if (bad.length === 0) return 0;
-  const { checkedFindings } = await import("./checked-output.js");
-  const { shown } = await checkedFindings({ shown: bad }, root, io.cwd);
+  const { checkedFindings, rawCaptureTexts } = await import("./checked-output.js");
+  const teachers = rawCaptureTexts(root, bad.map((v) => ({ source: v.commit ?? push.commits.at(-1) ?? null, findings: v.findings })));
+  const { shown } = await checkedFindings({ shown: bad }, root, io.cwd, teachers);
   const { gateReport } = await import("../render/human.js");
   io.stderr(gateReport(shown, "push", { note: `checked ${push.commits.length} commit${push.commits.length === 1 ? "" : "s"}: ${push.how}`, verbose }));
   return 1;

@@ -100,8 +100,10 @@ async function run(argv: string[], io: Io): Promise<number> {
   const ok = !blocks(findings);
   if (findings.length > 0) {
     // The output's check is loaded only where there is something to print but the verdict.
-    const { checkedFindings } = await import("./checked-output.js");
-    ({ findings, commits, range } = await checkedFindings({ findings, commits, range }, root, io.cwd));
+    const { checkedFindings, rawCaptureTexts } = await import("./checked-output.js");
+    // A range's findings as a whole are of accepted batches, never of a raw capture: its commits' findings say where each was found.
+    const found = commits?.map((c) => ({ source: c.commit, findings: c.findings })) ?? [{ source: values.rev ?? null, findings }];
+    ({ findings, commits, range } = await checkedFindings({ findings, commits, range }, root, io.cwd, rawCaptureTexts(root, found)));
   }
   if (values.json) writeJson(io, { command: "verify", ok, ...(commits ? { commits } : {}), ...(range ? { range } : {}), findings });
   else io.stdout(await verifyText(findings, commits, range, values.verbose === true, ok));

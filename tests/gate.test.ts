@@ -348,6 +348,9 @@ describe("the gate, through installed hooks", () => {
     g(root, "reset", "-q", "--hard", "HEAD~1");
     expect(g(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "vendor/clean").code).toBe(0);
     expect(g(root, "commit", "-qm", "a clean submodule").code).toBe(0);
+    // A hook in a linked worktree is given GIT_DIR and GIT_INDEX_FILE: the submodule is read in its own repository all the same.
+    const asHook = clear(["verify", "--rev", "HEAD"], { cwd: root, env: { GIT_DIR: path.join(root, ".git"), GIT_INDEX_FILE: path.join(root, ".git", "index") } });
+    expect(asHook.code, asHook.stdout).toBe(0);
     cpSync(path.join(PROJECT_ROOT, "examples", "sitting", "claude-code_session_end_2.1.261.1.json"), path.join(sub, "event.json"));
     g(sub, "add", "event.json");
     g(sub, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "a capture");

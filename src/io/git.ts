@@ -17,7 +17,7 @@ export { GitError };
  */
 const GIT_ENV = { ...process.env, GIT_NO_REPLACE_OBJECTS: "1", GIT_LITERAL_PATHSPECS: "1" };
 
-export function git(args: string[], cwd: string, input?: string | Buffer, env?: Record<string, string>): Buffer {
+export function git(args: string[], cwd: string, input?: string | Buffer, env?: Record<string, string | undefined>): Buffer {
   try {
     return execFileSync("git", args, { cwd, input, env: env ? { ...GIT_ENV, ...env } : GIT_ENV, maxBuffer: 1 << 30, stdio: ["pipe", "pipe", "pipe"] });
   } catch (err) {
@@ -53,10 +53,19 @@ export function later<T>(p: Promise<T>): Promise<T> {
   return p;
 }
 
+/**
+ * What points git at a repository other than the one its folder holds, as git itself leaves out
+ * when it works in a submodule: a hook in a linked worktree is given GIT_DIR and GIT_INDEX_FILE,
+ * which would send git, asked inside a submodule's folder, to the superproject's objects.
+ */
+export const OWN_REPOSITORY: Record<string, undefined> = Object.fromEntries(
+  ["GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_SHALLOW_FILE", "GIT_COMMON_DIR"].map((k) => [k, undefined]),
+);
+
 /** git's answer, or null when git refuses (an unknown rev, no HEAD yet). */
-export function gitMaybe(args: string[], cwd: string): Buffer | null {
+export function gitMaybe(args: string[], cwd: string, env?: Record<string, string | undefined>): Buffer | null {
   try {
-    return git(args, cwd);
+    return git(args, cwd, undefined, env);
   } catch (err) {
     return refused(err);
   }
@@ -126,8 +135,8 @@ function records(out: Buffer): { meta: string; path: string; raw: Buffer | null 
 }
 
 /** Entries of a commit's tree under the given paths; `recursive` false lists the named entries themselves. */
-export function lsTree(rev: string, paths: string[], cwd: string, recursive = true): TreeEntry[] {
-  const out = git(["ls-tree", ...(recursive ? ["-r"] : []), "-z", "--full-tree", rev, "--", ...paths], cwd);
+export function lsTree(rev: string, paths: string[], cwd: string, recursive = true, env?: Record<string, string | undefined>): TreeEntry[] {
+  const out = git(["ls-tree", ...(recursive ? ["-r"] : []), "-z", "--full-tree", rev, "--", ...paths], cwd, undefined, env);
   return records(out).map(({ meta, path, raw }) => {
     const [mode, , sha] = meta.split(" ") as [string, string, string];
     return raw === null ? { mode, sha, path } : { mode, sha, path, raw };
@@ -223,11 +232,11 @@ export function shallowCommits(cwd: string): Set<string> {
 }
 
 /** Several objects at once, each with its type; an object git does not have is left out. */
-export function readObjects(shas: string[], cwd: string): Map<string, { type: string; bytes: Buffer }> {
+export function readObjects(shas: string[], cwd: string, env?: Record<string, string | undefined>): Map<string, { type: string; bytes: Buffer }> {
   const out = new Map<string, { type: string; bytes: Buffer }>();
   const wanted = [...new Set(shas)];
   if (wanted.length === 0) return out;
-  const all = git(["cat-file", "--batch"], cwd, `${wanted.join("\n")}\n`);
+  const all = git(["cat-file", "--batch"], cwd, `${wanted.join("\n")}\n`, env);
   let at = 0;
   for (const sha of wanted) {
     const nl = all.indexOf(10, at);
@@ -242,8 +251,8 @@ export function readObjects(shas: string[], cwd: string): Map<string, { type: st
 }
 
 /** The bytes of several blobs at once; an object git does not have, or one that is not a blob, is left out. */
-export function readBlobs(shas: string[], cwd: string): Map<string, Buffer> {
+export function readBlobs(shas: string[], cwd: string, env?: Record<string, string | undefined>): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
-  for (const [sha, o] of readObjects(shas, cwd)) if (o.type === "blob") out.set(sha, o.bytes);
+  for (const [sha, o] of readObjects(shas, cwd, env)) if (o.type === "blob") out.set(sha, o.bytes);
   return out;
 }

@@ -5,7 +5,7 @@ import { sha256Hex } from "../digest.js";
 import { EXEMPT_NAMES, readRecordListing, type Candidate, type GuardedState } from "../passes/verify.js";
 import type { RepoLayout } from "../types.js";
 import { blobDigests, recordReading } from "./blob-digests.js";
-import { gitLater, gitMaybe, later, LINK_MODE, lsIndex, lsTree, nulFields, readBlobs, SUBMODULE_MODE, type Change, type TreeEntry } from "./git.js";
+import { gitLater, gitMaybe, later, LINK_MODE, OWN_REPOSITORY, lsIndex, lsTree, nulFields, readBlobs, SUBMODULE_MODE, type Change, type TreeEntry } from "./git.js";
 import { throughLfs } from "./lfs.js";
 import { filteredPaths, filteredPathsLater, filteredWhy, type AttributeSource } from "./git-filters.js";
 import { foldedPath } from "./path-fold.js";
@@ -175,11 +175,11 @@ export function candidatesFromGit(root: string, changes: Change[], layout: RepoL
  */
 function submoduleCandidates(root: string, at: string, commit: string): Candidate[] {
   const dir = path.join(root, at);
-  const here = lstatOrNull(path.join(dir, ".git")) !== null && gitMaybe(["cat-file", "-e", `${commit}^{commit}`], dir) !== null;
+  const here = lstatOrNull(path.join(dir, ".git")) !== null && gitMaybe(["cat-file", "-e", `${commit}^{commit}`], dir, OWN_REPOSITORY) !== null;
   if (!here) return [{ path: at, missing: `it is a submodule whose commit ${commit.slice(0, 12)} is not checked out here, so the files it holds cannot be read` }];
-  const entries = lsTree(commit, [], dir);
+  const entries = lsTree(commit, [], dir, true, OWN_REPOSITORY);
   const regular = entries.filter((e) => REGULAR_MODES.has(e.mode));
-  const blobs = readBlobs(regular.map((e) => e.sha), dir);
+  const blobs = readBlobs(regular.map((e) => e.sha), dir, OWN_REPOSITORY);
   const nested = entries.filter((e) => e.mode === SUBMODULE_MODE).map((e) => ({ path: `${at}/${e.path}`, missing: "it is a submodule inside a submodule, which this check does not follow" }));
   return [
     ...nested,

@@ -603,6 +603,8 @@ describe("homes by position, end to end", () => {
       [`/var/lib/AccountsService/users/${user}`, "/var/lib/AccountsService/users/user"],
       [`/var/lib/systemd/linger/${user}`, "/var/lib/systemd/linger/user"],
       ["/var/spool/cron/crontabs/root", "/var/spool/cron/crontabs/root"],
+      ["/run/screen/S-root/1234.pts-0.host", "/run/screen/S-root/1234.pts-0.host"],
+      ["/var/run/screen/S-root", "/var/run/screen/S-root"],
       ["/var/spool/cron/atjobs/a0001a01c2e6b1", "/var/spool/cron/atjobs/a0001a01c2e6b1"],
     ];
     const dir = tempDir();

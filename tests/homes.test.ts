@@ -1065,6 +1065,22 @@ describe("an account a tool's output names outright, with no home", () => {
     const shown = [dir, path.dirname(out)].reduce((text, d) => text.split(path.basename(d)).join(""), JSON.stringify(r.json));
     for (const n of names) expect(shown, n).not.toMatch(new RegExp(n, "i"));
   });
+
+  it("SUDO_USER= and DOAS_USER= teach the account that ran the command; a form an escape spells (USER\\u003d…, in a string or in JSON a string holds) teaches as the plain one", () => {
+    const names = [["gas", "pard"], ["ysa", "line"], ["hono", "rine"], ["qui", "terie"]].map((p) => p.join(""));
+    const files = [
+      JSON.stringify(output(`SUDO_USER=${names[0]}\nUSER=root`)),
+      JSON.stringify(output(`DOAS_USER=${names[1]}`)),
+      JSON.stringify(output(`USER=${names[2]}`)).replace("USER=", "USER\\u003d"),
+      JSON.stringify(output(JSON.stringify({ env: `LOGNAME=${names[3]}` }))).replace("LOGNAME=", "LOGNAME\\\\u003d"),
+    ];
+    const dir = tempDir();
+    files.forEach((f, i) => writeFileSync(path.join(dir, `codex_post_tool_use_0_171_0.${i + 1}.json`), f));
+    names.forEach((n, i) => writeFileSync(path.join(dir, `codex_pre_tool_use_0_171_0.${i + 1}.json`), JSON.stringify(call(`call_${n}`))));
+    const r = clearJson(["substitute", dir, "--out", path.join(tempDir(), "out")]);
+    expect(r.code).toBe(1);
+    expect(findingsOf(r, "user-name-left").map((f) => f.file).sort()).toEqual(names.map((_, i) => `codex_pre_tool_use_0_171_0.${i + 1}.json`));
+  });
 });
 
 describe("an owner, or its home, written with a text escape, end to end", () => {

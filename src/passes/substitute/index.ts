@@ -102,11 +102,15 @@ function learnFrom(learned: Map<string, LearnedName>, raw: string, grammar: Home
 
 /** The accounts a text names outright (account-names.ts): each that is someone, not the superuser nor a name the rules say is nobody. */
 function learnAccounts(learned: Map<string, LearnedName>, raw: string, grammar: HomeGrammar, rules: HomeRules, at: LearnedName): void {
-  if (!mayNameAccount(raw)) return;
+  // An escape may spell any of the form's characters (USER\u003d…, in a string or in JSON a string holds): such a text is read in each of its readings.
+  const escaped = raw.includes("\\");
+  if (!escaped && !mayNameAccount(raw)) return;
   const nobody = new Set((rules.anchors?.notOwners ?? []).map((n) => n.toLowerCase()));
-  for (const account of accountNames(decodeJsonString(raw))) {
-    if (!grammar.isOwner(account) || nobody.has(account.toLowerCase())) continue;
-    for (const name of ownerNames(account)) if (!learned.has(name)) learned.set(name, at);
+  for (const reading of escaped ? nestedReadings(decodeJsonString(raw)) : [raw]) {
+    for (const account of accountNames(reading)) {
+      if (!grammar.isOwner(account) || nobody.has(account.toLowerCase())) continue;
+      for (const name of ownerNames(account)) if (!learned.has(name)) learned.set(name, at);
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -330,6 +330,16 @@ describe("a value a text assigns to a credential's name", () => {
       "recovery phrase": [`Your secret recovery phrase is:\n${words}\n`, "clear/seed-phrase"],
       "seed env": [`SEED_PHRASE="${words}"`, "clear/seed-phrase"],
     };
+    // Keys of every curve a tool makes, their bodies as a PEM file's lines 2 and on: a sequence's length in one byte, in two (P-521), or short (Ed448).
+    const bodies = {
+      "P-521 pkcs8": generateKeyPairSync("ec", { namedCurve: "P-521" }).privateKey.export({ format: "der", type: "pkcs8" }),
+      "P-521 sec1": generateKeyPairSync("ec", { namedCurve: "P-521" }).privateKey.export({ format: "der", type: "sec1" }),
+      "P-256 sec1": generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "der", type: "sec1" }),
+      ed448: generateKeyPairSync("ed448").privateKey.export({ format: "der", type: "pkcs8" }),
+      x448: generateKeyPairSync("x448").privateKey.export({ format: "der", type: "pkcs8" }),
+      ed25519: generateKeyPairSync("ed25519").privateKey.export({ format: "der", type: "pkcs8" }),
+    };
+    for (const [name, der] of Object.entries(bodies)) found[name] = [`${der.toString("base64").replace(/.{64}/g, "$&\n")}\n`, "clear/private-key-body"];
     for (const [name, [text, rule]] of Object.entries(found)) expect(await rulesOf(text), name).toContain(rule);
     const cert = lines(["MII", "DdzCCAl+gAwIBAgIE"].join(""));
     const ordinary = [

@@ -329,6 +329,8 @@ describe("a value a text assigns to a credential's name", () => {
       mnemonic: [`mnemonic: ${words}`, "clear/seed-phrase"],
       "recovery phrase": [`Your secret recovery phrase is:\n${words}\n`, "clear/seed-phrase"],
       "seed env": [`SEED_PHRASE="${words}"`, "clear/seed-phrase"],
+      "solana-keygen new": [`Save this seed phrase and your BIP39 passphrase to recover your new keypair:\n${words}\n`, "clear/seed-phrase"],
+      "cast wallet new-mnemonic": [`Successfully generated a new mnemonic.\nPhrase:\n${words}\n\nAccounts:\n`, "clear/seed-phrase"],
     };
     // Keys of every curve a tool makes, their bodies as a PEM file's lines 2 and on: a sequence's length in one byte, in two (P-521), or short (Ed448).
     const bodies = {

@@ -377,6 +377,41 @@ describe("the gate, through installed hooks", () => {
     expect(clear(["verify", "--rev", "HEAD~1"], { cwd: root }).code).toBe(0);
   });
 
+  it("verify of the working tree reads the files of a repository checked out inside it: a submodule's, tracked or not, and one git add -A would add as a submodule; a submodule never checked out holds nothing here and passes", () => {
+    const sub = tempDir("clear-submodule-");
+    execFileSync("git", ["init", "-q", "-b", "main"], { cwd: sub });
+    writeFileSync(path.join(sub, "notes.md"), "notes\n");
+    g(sub, "add", "notes.md");
+    g(sub, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "clean");
+    const root = repo();
+    expect(g(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "vendor/sub").code).toBe(0);
+    expect(g(root, "commit", "-qm", "a clean submodule").code).toBe(0);
+    expect(clear(["verify"], { cwd: root }).code).toBe(0);
+    const capture = path.join(PROJECT_ROOT, "examples", "sitting", "claude-code_session_end_2.1.261.1.json");
+    // In the submodule's working tree, not committed there: what its next commit, and this repository's after it, may name.
+    cpSync(capture, path.join(root, "vendor", "sub", "event.json"));
+    const untracked = clear(["verify"], { cwd: root });
+    expect(untracked.code, untracked.stdout).toBe(1);
+    expect(untracked.stdout).toContain("vendor/sub/event.json");
+    g(path.join(root, "vendor", "sub"), "add", "event.json");
+    g(path.join(root, "vendor", "sub"), "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "a capture");
+    const tracked = clear(["verify"], { cwd: root });
+    expect(tracked.code, tracked.stdout).toBe(1);
+    expect(tracked.stdout).toContain("vendor/sub/event.json");
+    // A clone that never ran git submodule update has an empty folder there: nothing of it is on this machine.
+    const clone = tempDir("clear-clone-");
+    g(clone, "clone", "-q", root, ".");
+    expect(clear(["verify"], { cwd: clone }).code).toBe(0);
+    // A repository inside the working tree, untracked: git add -A adds it as a submodule.
+    const nested = path.join(clone, "nested");
+    mkdirSync(nested);
+    execFileSync("git", ["init", "-q"], { cwd: nested });
+    cpSync(capture, path.join(nested, "event.json"));
+    const embedded = clear(["verify"], { cwd: clone });
+    expect(embedded.code, embedded.stdout).toBe(1);
+    expect(embedded.stdout).toContain("nested/event.json");
+  });
+
   it("judges a link's target as a file's bytes: a raw capture stored as a link's blob is refused at commit, by verify --rev and at push; an ordinary link passes", () => {
     const { root } = sneakedPastOrigin();
     g(root, "reset", "-q", "--hard", "HEAD~1");

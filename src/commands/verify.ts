@@ -5,8 +5,8 @@ import { pushAll } from "../collections.js";
 import { guarded, type Command } from "../command.js";
 import { blocks, type Finding } from "../findings.js";
 import { clearMemory } from "../io/blob-digests.js";
-import { lsIndexLater } from "../io/git.js";
-import { candidatePathsLater, candidatesFromWorkingTree, guardedFromWorkingTree, inOtherSpelling, repoPaths, untrackedPathsLater } from "../io/repo-tree.js";
+import { lsIndexLater, SUBMODULE_MODE } from "../io/git.js";
+import { candidatePathsLater, candidatesFromWorkingTree, guardedFromWorkingTree, inOtherSpelling, repoPaths, submodulesOnDisk, touchesPlaces, untrackedPathsLater } from "../io/repo-tree.js";
 import { loadConfig, repoRoot, rulesDirFor } from "../io/repo.js";
 import { rawCaptureRulesKey } from "../io/rules-dir.js";
 import type { Io } from "../types.js";
@@ -92,7 +92,10 @@ async function run(argv: string[], io: Io): Promise<number> {
     const otherSpelling = inOtherSpelling([...index.map((e) => e.path), ...untracked.map((u) => u.path)], layout);
     // What the check found clear before (same tool, rules, path and bytes) is not read again.
     const memory = clearMemory(root, rawCaptureRulesKey(rulesDir, toolVersion()));
-    findings = await verifyPass({ guarded: guardedState, candidates: candidatesFromWorkingTree(root, await candidatePaths), otherSpelling }, judge, memory);
+    // A repository checked out inside the working tree (a submodule) is read too, as the gate reads the commit it names.
+    const inside = [...index.filter((e) => e.mode === SUBMODULE_MODE), ...untracked.filter((u) => u.path.endsWith("/")).map((u) => ({ path: u.path.slice(0, -1) }))];
+    const candidates = [...candidatesFromWorkingTree(root, await candidatePaths), ...(await submodulesOnDisk(root, inside.filter((e) => !touchesPlaces([e.path], layout))))];
+    findings = await verifyPass({ guarded: guardedState, candidates, otherSpelling }, judge, memory);
     memory.save();
     pushAll(findings, rewrittenInWorkingTree(root, layout, await head));
   }

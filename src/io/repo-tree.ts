@@ -1,11 +1,12 @@
 import { isUtf8 } from "node:buffer";
+import { pushAll } from "../collections.js";
 import { lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../digest.js";
 import { EXEMPT_NAMES, readRecordListing, type Candidate, type GuardedState } from "../passes/verify.js";
 import type { RepoLayout } from "../types.js";
 import { blobDigests, recordReading } from "./blob-digests.js";
-import { gitLater, gitMaybe, later, LINK_MODE, OWN_REPOSITORY, lsIndex, lsTree, nulFields, readBlobs, SUBMODULE_MODE, type Change, type TreeEntry } from "./git.js";
+import { gitLater, gitMaybe, later, LINK_MODE, OWN_REPOSITORY, lsIndex, lsIndexLater, lsTree, nulFields, readBlobs, SUBMODULE_MODE, type Change, type TreeEntry } from "./git.js";
 import { throughLfs } from "./lfs.js";
 import { filteredPaths, filteredPathsLater, filteredWhy, type AttributeSource } from "./git-filters.js";
 import { foldedPath } from "./path-fold.js";
@@ -329,6 +330,45 @@ export function candidatePathsLater(root: string, layout: RepoLayout, listed: Pr
     return { wanted, filtered: await filteredPathsLater(root, wanted), notUtf8: [...notUtf8] };
   });
   return later(paths);
+}
+
+/** No place of the tool's: inside a submodule every file is read for the raw-capture check. */
+const NO_PLACES: RepoLayout = { capturesInbox: "", fixtures: "", clearance: "" };
+/** How deep submodules inside submodules are followed on disk; one deeper is refused as unchecked. */
+const SUBMODULE_DEPTH = 8;
+
+/**
+ * The files of each repository checked out inside the working tree, for the raw-capture check, as
+ * the gate reads the commit a submodule names: a submodule the index holds, and a repository `git
+ * add -A` would add as one (listed untracked as its folder, "emb/"); each read as its own git lists
+ * it, tracked and untracked, with its own attributes, and the submodules inside it in turn. One not
+ * checked out (an empty folder: a clone that never ran git submodule update) holds nothing here.
+ */
+export async function submodulesOnDisk(root: string, listed: ListedPath[], depth = 0): Promise<Candidate[]> {
+  const out: Candidate[] = [];
+  for (const at of [...new Set(listed.map((e) => e.path))]) {
+    const dir = path.join(root, at);
+    if (lstatOrNull(dir)?.isDirectory() !== true || lstatOrNull(path.join(dir, ".git")) === null) continue;
+    if (depth >= SUBMODULE_DEPTH) {
+      out.push({ path: at, missing: "it is a repository checked out inside submodules deeper than this check follows" });
+      continue;
+    }
+    pushAll(out, (await repositoryOnDisk(dir, depth)).map((c) => ({ ...c, path: c.path === "" ? at : `${at}/${c.path}` })));
+  }
+  return out;
+}
+
+/** A repository's files on disk, as `clear verify` reads the working tree's, and those of the repositories inside it; one git cannot list is refused as unchecked. */
+async function repositoryOnDisk(dir: string, depth: number): Promise<Candidate[]> {
+  const [index, others] = [lsIndexLater(dir), untrackedPathsLater(dir)];
+  let paths: CandidatePaths;
+  try {
+    paths = await candidatePathsLater(dir, NO_PLACES, index, others);
+  } catch {
+    return [{ path: "", missing: "it is a repository checked out here that git cannot list, so the files it holds cannot be read" }];
+  }
+  const inner = [...(await index).filter((e) => e.mode === SUBMODULE_MODE), ...(await others).filter((e) => e.path.endsWith("/")).map((e) => ({ path: e.path.slice(0, -1) }))];
+  return [...candidatesFromWorkingTree(dir, paths), ...(await submodulesOnDisk(dir, inner, depth + 1))];
 }
 
 /**

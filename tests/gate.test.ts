@@ -541,6 +541,20 @@ describe("the gate, through installed hooks", () => {
     expect(ok.code, ok.out).toBe(0);
   });
 
+  it("refuses to push onto a branch the destination has a commit of a branch taken off the destination since the last fetch, whose remote-tracking ref still names it", () => {
+    const { root, remote, clean } = sneakedPastOrigin();
+    expect(g(root, "push", "-q", "--no-verify", "origin", "main:feature").code).toBe(0);
+    g(root, "reset", "-q", "--hard", clean);
+    // The branch holding the capture is deleted at the destination; this clone's origin/feature still names it.
+    g(remote, "update-ref", "-d", "refs/heads/feature");
+    expect(g(root, "rev-parse", "--verify", "-q", "origin/feature").code).toBe(0);
+    g(root, "merge", "-q", "--ff-only", "origin/feature");
+    const pushed = g(root, "push", "-q", "origin", "main");
+    expect(pushed.code, pushed.out).not.toBe(0);
+    expect(pushed.out).toContain("captures-inbox/claude-code_session_end_2.1.261.1.json");
+    expect(g(remote, "rev-parse", "refs/heads/main").out.trim()).toBe(clean);
+  });
+
   it("a refused push of one commit says it checked 1 commit", () => {
     const { root, remote, clean } = sneakedPastOrigin();
     const tip = g(root, "rev-parse", "HEAD").out.trim();

@@ -476,7 +476,9 @@ function pushedCommits(root: string, push: PushInput): { commits: string[]; how:
   const add = (tip: string, base: string | undefined): void => {
     // A revision is never read as an option: "--output=<file>" is refused, not handed to git.
     for (const rev of [tip, base]) if (rev !== undefined && rev.startsWith("-")) throw new UsageError(`pre-push: "${printable(rev).slice(0, 60)}" is not a revision`);
-    const not = [...(base && !ZERO.test(base) && hasCommit(root, base) ? [`^${base}`] : []), ...(known.length > 0 ? ["--not", ...known] : [])];
+    // The destination's value of the ref, which git read from it, says what it has; the remote-tracking
+    // refs only where it has none: a branch taken off the destination since the last fetch is still among them.
+    const not = base && !ZERO.test(base) && hasCommit(root, base) ? [`^${base}`] : known.length > 0 ? ["--not", ...known] : [];
     for (const c of revList([tip, ...not], root)) wanted.add(c);
   };
   if (lines.length > 0) {

@@ -486,6 +486,24 @@ describe("the committed hooks where fixture-clear is not installed", () => {
   });
 });
 
+describe("the committed pre-push hook where fixture-clear is not installed, after a branch was deleted on the remote", () => {
+  it("refuses to push onto a branch the remote has a commit of the deleted branch, whose remote-tracking ref still names it, as the whole gate does", () => {
+    const root = wiredWithoutTool();
+    const origin = git(root, "remote", "get-url", "origin").out.trim();
+    git(root, "checkout", "-qb", "side");
+    writeFileSync(path.join(root, "payload.json"), "{}\n");
+    git(root, "add", "payload.json");
+    expect(git(root, "commit", "-qm", "payload", "--no-verify").code).toBe(0);
+    expect(git(root, "push", "-q", "--no-verify", "origin", "side").code).toBe(0);
+    git(origin, "update-ref", "-d", "refs/heads/side");
+    git(root, "checkout", "-q", "main");
+    git(root, "merge", "-q", "--ff-only", "side");
+    const pushed = git(root, "push", "origin", "main");
+    expect(pushed.code, pushed.out).not.toBe(0);
+    expect(pushed.out).toContain("and this push touches");
+  });
+});
+
 describe("the committed pre-push hook where fixture-clear is not installed, in a fork", () => {
   /** A repository wired without the tool, with a second remote `upstream` whose branch `work` holds a commit with a JSON file that origin lacks. */
   function forkWithUpstreamCommit(): { root: string; upstream: string } {

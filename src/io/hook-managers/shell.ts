@@ -140,7 +140,7 @@ const PRE_PUSH_RUN = `clear_push_could_hold_capture() {
       *[!0]*) git rev-parse -q --verify "$clear_rsha^{commit}" >/dev/null || return 0
         clear_base=$clear_rsha ;;
     esac
-    if { printf '%s\\n' "$clear_lsha"; [ -z "$clear_base" ] || printf '^%s\\n' "$clear_base"; [ -z "$clear_known" ] || printf '%s\\n' "$clear_known" | sed 's/^/^/'; } |
+    if { printf '%s\\n' "$clear_lsha"; if [ -n "$clear_base" ]; then printf '^%s\\n' "$clear_base"; elif [ -n "$clear_known" ]; then printf '%s\\n' "$clear_known" | sed 's/^/^/'; fi; } |
       GIT_NO_REPLACE_OBJECTS=1 git log --stdin -m --root --no-renames --format= --name-only -z | clear_could_hold_capture; then return 0; fi
   done
   return 1

@@ -5,8 +5,8 @@ import { pushAll } from "../collections.js";
 import { guarded, type Command } from "../command.js";
 import { blocks, type Finding } from "../findings.js";
 import { clearMemory } from "../io/blob-digests.js";
-import { lsIndexLater, SUBMODULE_MODE } from "../io/git.js";
-import { candidatePathsLater, candidatesFromWorkingTree, guardedFromWorkingTree, inOtherSpelling, repoPaths, submodulesOnDisk, touchesPlaces, untrackedPathsLater } from "../io/repo-tree.js";
+import { lsIndexLater } from "../io/git.js";
+import { candidatePathsLater, candidatesFromWorkingTree, guardedFromWorkingTree, inOtherSpelling, repoPaths, repositoriesInside, submodulesOnDisk, touchesPlaces, untrackedPathsLater } from "../io/repo-tree.js";
 import { loadConfig, repoRoot, rulesDirFor } from "../io/repo.js";
 import { rawCaptureRulesKey } from "../io/rules-dir.js";
 import type { Io } from "../types.js";
@@ -93,8 +93,8 @@ async function run(argv: string[], io: Io): Promise<number> {
     // What the check found clear before (same tool, rules, path and bytes) is not read again.
     const memory = clearMemory(root, rawCaptureRulesKey(rulesDir, toolVersion()));
     // A repository checked out inside the working tree (a submodule) is read too, as the gate reads the commit it names.
-    const inside = [...index.filter((e) => e.mode === SUBMODULE_MODE), ...untracked.filter((u) => u.path.endsWith("/")).map((u) => ({ path: u.path.slice(0, -1) }))];
-    const candidates = [...candidatesFromWorkingTree(root, await candidatePaths), ...(await submodulesOnDisk(root, inside.filter((e) => !touchesPlaces([e.path], layout))))];
+    const inside = repositoriesInside(index, untracked).filter((e) => !touchesPlaces([e.path], layout));
+    const candidates = [...candidatesFromWorkingTree(root, await candidatePaths), ...(await submodulesOnDisk(root, inside))];
     findings = await verifyPass({ guarded: guardedState, candidates, otherSpelling }, judge, memory);
     memory.save();
     pushAll(findings, rewrittenInWorkingTree(root, layout, await head));

@@ -346,16 +346,20 @@ const SUBMODULE_DEPTH = 8;
  */
 export async function submodulesOnDisk(root: string, listed: ListedPath[], depth = 0): Promise<Candidate[]> {
   const out: Candidate[] = [];
-  for (const at of [...new Set(listed.map((e) => e.path))]) {
+  // A name that is not UTF-8 is refused by its name already (candidatesFromWorkingTree): the folder it reads as is another.
+  for (const at of new Set(listed.filter((e) => e.raw === undefined).map((e) => e.path))) {
     const dir = path.join(root, at);
     if (lstatOrNull(dir)?.isDirectory() !== true || lstatOrNull(path.join(dir, ".git")) === null) continue;
-    if (depth >= SUBMODULE_DEPTH) {
-      out.push({ path: at, missing: "it is a repository checked out inside submodules deeper than this check follows" });
-      continue;
-    }
-    pushAll(out, (await repositoryOnDisk(dir, depth)).map((c) => ({ ...c, path: c.path === "" ? at : `${at}/${c.path}` })));
+    if (depth >= SUBMODULE_DEPTH) out.push({ path: at, missing: "it is a repository checked out inside submodules deeper than this check follows" });
+    else pushAll(out, (await repositoryOnDisk(dir, depth)).map((c) => ({ ...c, path: c.path === "" ? at : `${at}/${c.path}` })));
   }
   return out;
+}
+
+/** The repositories a working tree holds, by git's listings: the index's submodules, and the folders it lists untracked whole ("emb/"), which git add -A adds as submodules. */
+export function repositoriesInside(index: TreeEntry[], untracked: ListedPath[]): ListedPath[] {
+  const folders = untracked.filter((u) => u.path.endsWith("/")).map((u) => ({ ...u, path: u.path.slice(0, -1) }));
+  return [...index.filter((e) => e.mode === SUBMODULE_MODE), ...folders];
 }
 
 /** A repository's files on disk, as `clear verify` reads the working tree's, and those of the repositories inside it; one git cannot list is refused as unchecked. */
@@ -367,7 +371,7 @@ async function repositoryOnDisk(dir: string, depth: number): Promise<Candidate[]
   } catch {
     return [{ path: "", missing: "it is a repository checked out here that git cannot list, so the files it holds cannot be read" }];
   }
-  const inner = [...(await index).filter((e) => e.mode === SUBMODULE_MODE), ...(await others).filter((e) => e.path.endsWith("/")).map((e) => ({ path: e.path.slice(0, -1) }))];
+  const inner = repositoriesInside(await index, await others);
   return [...candidatesFromWorkingTree(dir, paths), ...(await submodulesOnDisk(dir, inner, depth + 1))];
 }
 

@@ -412,6 +412,24 @@ describe("the gate, through installed hooks", () => {
     expect(embedded.stdout).toContain("nested/event.json");
   });
 
+  it("verify --rev and --range read what travels with the commit named, as push does: a raw capture as the commit's message, or as an annotated tag's that the name stands for, is refused", () => {
+    const root = repo();
+    const capture = path.join(root, "captures-inbox", "claude-code_session_end_2.1.261.1.json");
+    const commit = g(root, "commit-tree", "HEAD^{tree}", "-p", "HEAD", "-F", capture).out.trim();
+    const byMessage = clear(["verify", "--rev", commit], { cwd: root });
+    expect(byMessage.code, byMessage.stdout).toBe(1);
+    expect(byMessage.stdout).toContain("(its headers and message)");
+    g(root, "tag", "-a", "-F", capture, "v1", "HEAD");
+    g(root, "tag", "-a", "-m", "a release", "v2", "HEAD");
+    for (const args of [["verify", "--rev", "v1"], ["verify", "--range", "HEAD..v1"]]) {
+      const r = clear(args, { cwd: root });
+      expect(r.code, args.join(" ")).toBe(1);
+      expect(r.stdout, args.join(" ")).toContain("tag v1 (its headers and message)");
+    }
+    expect(clear(["verify", "--rev", "v2"], { cwd: root }).code).toBe(0);
+    expect(clear(["verify", "--range", "HEAD..v2"], { cwd: root }).code).toBe(0);
+  });
+
   it("judges a link's target as a file's bytes: a raw capture stored as a link's blob is refused at commit, by verify --rev and at push; an ordinary link passes", () => {
     const { root } = sneakedPastOrigin();
     g(root, "reset", "-q", "--hard", "HEAD~1");

@@ -301,10 +301,20 @@ export async function checkTree(root: string, rev: string, check: Judge, judgesO
   const tree = wholeTree(root, commit);
   const judge = judgesOf?.([{ commit, config }]).get(commit) ?? check;
   const findings = await verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: candidatesFromGit(root, tree, layout, { commit }), otherSpelling: inOtherSpelling(brought(tree), layout) }, judge);
-  const parents = parentsOf(readObjects([commit], root).get(commit)?.bytes);
+  const object = readObjects([commit], root).get(commit)?.bytes;
+  // The commit's headers and message travel with it, and so does the annotated tag a name like v1 gives: each is checked as at push.
+  if (object) pushAll(findings, await objectFindings(`commit ${commit.slice(0, 12)} (its headers and message)`, object, judge));
+  pushAll(findings, await namedTagFindings(root, rev, judge));
+  const parents = parentsOf(object);
   parentsNeeded(root, commit, parents, shallowCommits(root), layout);
   for (const parent of parents.filter((p) => hasCommit(root, p))) pushAll(findings, rewrittenSince(root, { source: parent, layout: layoutOrDefault(root, parent) }, { source: commit, layout }));
   return findings;
+}
+
+/** The annotated tags a name given to verify (v1) stands for, down their chain, checked as at push; nothing where it names a commit. */
+export async function namedTagFindings(root: string, rev: string, check: Judge): Promise<Finding[]> {
+  const named = git(["rev-parse", "--verify", `${rev}^{object}`], root).toString("utf8").trim();
+  return tagFindings(root, [{ ref: rev, sha: named }], check);
 }
 
 function hasCommit(root: string, sha: string): boolean {

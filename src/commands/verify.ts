@@ -1,6 +1,6 @@
 import { parseFlags, UsageError } from "../cli-args.js";
 import { commitJudges } from "../clearance/commit-rules.js";
-import { checkCommits, checkRulesFolder, checkTree, commitsInRange, headCommitLater, rangeEnds, rawCaptureJudge, refused, rewrittenAsWhole, rewrittenInWorkingTree } from "../clearance/gate.js";
+import { checkCommits, checkRulesFolder, checkTree, commitsInRange, headCommitLater, namedTagFindings, rangeEnds, rawCaptureJudge, refused, rewrittenAsWhole, rewrittenInWorkingTree } from "../clearance/gate.js";
 import { pushAll } from "../collections.js";
 import { guarded, type Command } from "../command.js";
 import { blocks, type Finding } from "../findings.js";
@@ -75,7 +75,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     const verdicts = await checkCommits(root, commitsInRange(root, [from, to]), judge, commitJudges(root, rulesDir, judge));
     // What the range does as a whole, as a push of it does: a batch BASE accepted is not rewritten by HEAD.
     // No commit of it did that against its parent: the range is named, not its last commit.
-    const whole = rewrittenAsWhole(root, [{ from, to }], verdicts);
+    const whole = [...rewrittenAsWhole(root, [{ from, to }], verdicts), ...(await namedTagFindings(root, to, judge))];
     if (whole.length > 0) range = { range: values.range, findings: whole };
     commits = refused(verdicts);
     findings = [...commits.flatMap((c) => c.findings), ...whole];

@@ -366,6 +366,10 @@ interface RootMeta {
   windows: boolean;
   /** Words a host writes after this root that name no one, in lower case. */
   notOwners: ReadonlySet<string>;
+  /** The extension a system writes after the owner in this root's segment, in lower case (".plist"): no part of the owner. */
+  extension?: string;
+  /** Marks that begin the names of a system's own accounts under this root ("_"). */
+  notOwnersStartingWith?: readonly string[];
 }
 
 interface Patterns {
@@ -407,7 +411,8 @@ function compilePatterns(rules: HomeRules): Patterns {
       const domains = listed.has(r.id);
       const windows = r.separators.includes("\\") || r.root.includes("{drive}");
       const notOwners = new Set((r.notOwners ?? []).map((w) => w.toLowerCase()));
-      meta.set(`r${i}`, { spaced: r.owner === "segment-with-spaces", tilde: r.root === "~", anchored: r.root.startsWith("/"), slug: false, domains, windows, notOwners });
+      const record = { extension: r.extension?.toLowerCase(), notOwnersStartingWith: r.notOwnersStartingWith };
+      meta.set(`r${i}`, { spaced: r.owner === "segment-with-spaces", tilde: r.root === "~", anchored: r.root.startsWith("/"), slug: false, domains, windows, notOwners, ...record });
       return { source: `${lead}(?<r${i}>${rootSource(r.root, ANY_SEP, groups)}${after})`, word: rootWord(r.root) };
     });
   const slugAlternatives = [...rules.slugs]
@@ -529,7 +534,8 @@ function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number
   const windows = onWindows || text.slice(from, rootEnd).includes("\\");
   const quoted = root.slug ? null : quotedOwner(text, rootEnd, windows);
   // A word the rules say a host writes after this root is no one, however it is spelt.
-  const hostWord = (name: string): boolean => root.notOwners.size > 0 && root.notOwners.has(spelledName(name).toLowerCase());
+  const hostWord = (name: string): boolean =>
+    (root.notOwners.size > 0 && root.notOwners.has(spelledName(name).toLowerCase())) || (root.notOwnersStartingWith?.some((m) => name.startsWith(m)) ?? false);
   if (quoted !== null) return { start: quoted.start, end: quoted.start + quoted.owner.length, owner: quoted.owner, real: ctx.isOwner(quoted.owner) && !hostWord(quoted.owner), unlearned: root.tilde, sure: true };
   const opened = root.slug || root.tilde ? rootEnd : openingQuoteEnd(text, rootEnd, OWNER_QUOTE);
   const at = onWindows && opened === rootEnd ? rootEnd - spelledSeparatorTail(text, from, rootEnd) : opened;
@@ -537,14 +543,21 @@ function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number
   const read = ownerAt(text, lead, pattern, ctx.knownForms) ?? (lead > at ? "" : null);
   if (read === null) return null;
   const owner = lead > at ? { text: text.slice(at, lead) + read, sure: true } : spacedOwner(text, from, at, read, ctx.isOwner);
-  const end = ownerWordEnd(text, at, at + owner.text.length, windows, pattern);
+  const end = withoutExtension(text, at, ownerWordEnd(text, at, at + owner.text.length, windows, pattern), root.extension);
   const whole = text.slice(at, end);
-  const span: OwnerSpan = { start: at, end, owner: whole, real: (ctx.isOwner(whole) || whole !== owner.text) && !hostWord(whole), unlearned: root.tilde, sure: owner.sure };
+  const ownerRead = owner.text.slice(0, withoutExtension(owner.text, 0, owner.text.length, root.extension));
+  const span: OwnerSpan = { start: at, end, owner: whole, real: (ctx.isOwner(whole) || whole !== ownerRead) && !hostWord(whole), unlearned: root.tilde, sure: owner.sure };
   // Two dashes or more where a slug's owner begins stand for letters a slug cannot write ("/home/<two Han letters>/work"
   // is "-home----work"): what follows them may be the next folder. The owner is replaced and found, never learned.
   if (root.slug && whole.startsWith("--")) span.untaught = true;
   if (onWindows && text.charAt(at - 1) === "\\") span.windowsFolder = true;
   return span;
+}
+
+/** Where an owner ends before the extension its root's system writes after it ("<owner>.plist"); where it ends, for an owner that is only the extension or a root with none. */
+function withoutExtension(text: string, at: number, end: number, extension: string | undefined): number {
+  if (extension === undefined || end - at <= extension.length) return end;
+  return text.slice(end - extension.length, end).toLowerCase() === extension ? end - extension.length : end;
 }
 
 // A separator spelt as an escape at the end of a Windows root ("C:\Users\134...", "\057", "\x2f"):

@@ -112,6 +112,10 @@ export type HomeRules = {
     owner: "segment" | "segment-with-spaces";
     examples: HomeRulesExample[];
     notExamples?: string[];
+    /** A file's extension the system writes after the owner in this root's segment (macOS's directory records, <name>.plist), in any letter case: no part of the owner, kept as it is. */
+    extension?: string;
+    /** Marks that begin the names a system gives its own accounts under this root (macOS's _www, _spotlight): an owner so begun is no one. */
+    notOwnersStartingWith?: string[];
     /** Words a host itself writes after this root that name no one, in any letter case (Effect's type ids, ~effect/Schema, in OpenCode's tool definitions); each also a counter-example. */
     notOwners?: string[];
   }[];

@@ -1086,6 +1086,61 @@ describe("an account a tool's output names outright, with no home", () => {
   });
 });
 
+describe("an account a sitting shows without naming it a home's owner", () => {
+  // Fake names, built at run time: each form teaches its own.
+  const names = ["zor", "vel", "mik", "tan", "bel", "qua", "dru", "fen", "gal", "hob", "jin", "kup", "lor", "mup"].map((p) => [p, "ande"].join(""));
+  const codex = (text: string): object => ({ session_id: "s", turn_id: "t", hook_event_name: "PostToolUse", cwd: "/srv/app", tool_name: "shell", tool_input: { command: "env" }, tool_use_id: "call_1", tool_response: text });
+  const claude = (command: string, stdout: string): object => ({ session_id: "s", hook_event_name: "PostToolUse", cwd: "/srv/app", tool_name: "Bash", tool_input: { command }, tool_use_id: "toolu_1", tool_response: { stdout, stderr: "", interrupted: false, isImage: false } });
+  /** Substitutes a sitting of these captures and a tool call kept with each word's id; the words whose call is refused, and the JSON output. */
+  const refusedWords = (files: Record<string, object>, words: string[]): { refused: string[]; shown: string } => {
+    const dir = tempDir();
+    for (const [name, doc] of Object.entries(files)) writeFileSync(path.join(dir, name), JSON.stringify(doc));
+    words.forEach((w, i) => writeFileSync(path.join(dir, `codex_pre_tool_use_0_171_0.${i + 1}.json`), JSON.stringify(call(`call_${w}`))));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    const refused = findingsOf(r, "user-name-left").filter((f) => f.file.startsWith("codex_pre")).map((f) => words[Number(/\.(\d+)\.json$/.exec(f.file)![1]) - 1]!);
+    const shown = [dir, path.dirname(out)].reduce((text, d) => text.split(path.basename(d)).join(""), JSON.stringify(r.json));
+    return { refused: refused.sort(), shown };
+  };
+
+  it("macOS's directory record <name>.plist teaches the name, not plist; a system's _account, root's mail and root's Nix profile teach nothing", () => {
+    const text = [`/private/var/db/dslocal/nodes/Default/users/${names[0]}.plist`, "/var/db/dslocal/nodes/Default/users/_www.plist", "/var/mail/root", "/var/spool/mail/root", "/etc/profiles/per-user/root/bin"].join("\n");
+    const { refused, shown } = refusedWords({ "codex_post_tool_use_0_171_0.1.json": codex(text) }, [names[0]!, "plist", "www", "root"]);
+    expect(refused).toEqual([names[0]]);
+    expect(shown).not.toContain(names[0]);
+  });
+
+  it("an environment as JSON members (printed, or the capture's own), spelt with JSON escapes, SUDO_USER, a shell's prompts and git's user.name teach the name; git@, a log's Author and a command's -c user.name= teach nothing", () => {
+    const texts = [
+      JSON.stringify({ USER: names[1], HOME: "/srv/app" }),
+      `"LOGNAME" : "${names[2]}"`,
+      `\\u0055SER=${names[3]}`,
+      `SUDO_USER=${names[4]}`,
+      `${names[5]}@laptop:~/w$ ls\nREADME`,
+      `[${names[6]}@host w]$ make`,
+      `\u001b[01;32m${names[7]}@box\u001b[00m:\u001b[01;34m/srv/app\u001b[00m# `,
+      `(venv) ${names[8]}@mac app % git status`,
+      `user.name=${names[9]} Dupont\nuser.email=x@example.invalid`,
+      "git@github.com: Permission denied (publickey).\ngit@github.com:org/repo.git",
+      `commit 0123abc\nAuthor: ${names[10]} Dupont <x@example.invalid>\n`,
+      `git -c user.name=${names[12]} -c user.email=x@example.invalid commit -qm x`,
+    ];
+    const files = Object.fromEntries(texts.map((t, i) => [`codex_post_tool_use_0_171_0.${i + 1}.json`, codex(t)]));
+    files["codex_post_tool_use_0_171_0.98.json"] = { ...codex("ok"), tool_input: { command: "env", env: { LOGNAME: names[13], USER: "root" } } };
+    files["codex_post_tool_use_0_171_0.99.json"] = JSON.parse(`{"session_id":"s","turn_id":"t","hook_event_name":"PostToolUse","cwd":"/srv/app","tool_name":"shell","tool_input":{"command":"env"},"tool_use_id":"call_1","tool_response":"\\u0055SER=${names[11]}"}`);
+    const { refused, shown } = refusedWords(files, [...names.slice(1, 14), "git", "dupont"]);
+    expect(refused).toEqual([...names.slice(1, 10), names[11]!, names[13]!, "dupont"].sort());
+    for (const n of [...names.slice(1, 10), names[11]!, names[13]!]) expect(shown, n).not.toMatch(new RegExp(n, "i"));
+  });
+
+  it("a tool call whose command prints the account (whoami, id -un, echo $USER, logname) teaches its output; another command's output teaches nothing", () => {
+    const commands = ["whoami", "id -un", "echo $USER", "logname && pwd", "ls"];
+    const files = Object.fromEntries(commands.map((c, i) => [`claude-code_post_tool_use_2.1.261.${i + 1}.json`, claude(c, `${names[i]}\n`)]));
+    const { refused } = refusedWords(files, names.slice(0, 5));
+    expect(refused).toEqual(names.slice(0, 4).sort());
+  });
+});
+
 describe("an owner, or its home, written with a text escape, end to end", () => {
   // Fake names, built at run time; the escape spells the "i" of "quillon", and "llon" is its tail.
   const owner = ["qu", "illon"].join("");

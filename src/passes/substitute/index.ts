@@ -2,9 +2,9 @@ import type { Display } from "../../display.js";
 import { finding } from "../../findings.js";
 import { hashedOwners, homeGrammar, ownerNames, spanNames, tooLongName, tooLongOwner, userNamePattern, type HomeGrammar, type OwnerSpan } from "../../homes.js";
 import { decodeJsonString, nestedReadings } from "../../json/escapes.js";
-import { stringTokens } from "../../json/reader.js";
+import { stringTokens, type StringToken } from "../../json/reader.js";
 import { anchoredOwners, mayHoldAnchor } from "../../home-anchors.js";
-import { accountNames, mayNameAccount } from "../../account-names.js";
+import { accountNames, mayNameAccount, memberAccount, namedInOutput, namesAccount } from "../../account-names.js";
 import type { Capture, HomeRules, LearnedName, Rules, Substitution } from "../../types.js";
 import { clearFile, type ClearContext } from "./clear-file.js";
 import { envDumpRule } from "./env-dump.js";
@@ -102,15 +102,43 @@ function learnFrom(learned: Map<string, LearnedName>, raw: string, grammar: Home
 
 /** The accounts a text names outright (account-names.ts): each that is someone, not the superuser nor a name the rules say is nobody. */
 function learnAccounts(learned: Map<string, LearnedName>, raw: string, grammar: HomeGrammar, rules: HomeRules, at: LearnedName): void {
-  // An escape may spell any of the form's characters (USER\u003d…, in a string or in JSON a string holds): such a text is read in each of its readings.
-  const escaped = raw.includes("\\");
-  if (!escaped && !mayNameAccount(raw)) return;
+  if (!mayNameAccount(raw)) return;
+  const decoded = decodeJsonString(raw);
+  for (const reading of decoded.includes("\\") ? nestedReadings(decoded) : [decoded]) {
+    for (const account of accountNames(reading)) learnAccount(learned, account, grammar, rules, at);
+  }
+}
+
+/** An account's names, where it is someone: not the superuser nor a name the rules say is nobody. */
+function learnAccount(learned: Map<string, LearnedName>, account: string, grammar: HomeGrammar, rules: HomeRules, at: LearnedName): void {
   const nobody = new Set((rules.anchors?.notOwners ?? []).map((n) => n.toLowerCase()));
-  for (const reading of escaped ? nestedReadings(decodeJsonString(raw)) : [raw]) {
-    for (const account of accountNames(reading)) {
-      if (!grammar.isOwner(account) || nobody.has(account.toLowerCase())) continue;
-      for (const name of ownerNames(account)) if (!learned.has(name)) learned.set(name, at);
-    }
+  if (!grammar.isOwner(account) || nobody.has(account.toLowerCase())) return;
+  for (const name of ownerNames(account)) if (!learned.has(name)) learned.set(name, at);
+}
+
+/** Where a tool call's response is the output of its command: Claude Code's stdout, Codex's and OpenCode's text. */
+const RESPONSE_OUTPUT = new Set(["/tool_response", "/tool_response/stdout", "/tool_response/output"]);
+
+/**
+ * The accounts a capture's structure names: a member named as an environment's variable
+ * ({"env": {"USER": …}}), and what a tool call prints by its command (whoami, id -un, echo $USER:
+ * the output is the name, with nothing around it saying so), learned where its output stands.
+ */
+function learnCommandOutput(learned: Map<string, LearnedName>, c: Teacher, tokens: readonly StringToken[], grammar: HomeGrammar, rules: HomeRules): void {
+  let named = false;
+  const outputs: { raw: string; pointer: string }[] = [];
+  for (const { span: t, isKey } of tokens) {
+    if (isKey) continue;
+    const raw = c.doc.text.slice(t.start + 1, t.end - 1);
+    const member = memberAccount(t.pointer, raw);
+    if (member !== null) learnAccount(learned, member, grammar, rules, { file: c.name, pointer: t.pointer });
+    if (t.pointer.startsWith("/tool_input/command") && raw.length <= 4096 && namesAccount(decodeJsonString(raw))) named = true;
+    else if (RESPONSE_OUTPUT.has(t.pointer)) outputs.push({ raw, pointer: t.pointer });
+  }
+  if (!named) return;
+  for (const o of outputs) {
+    const account = namedInOutput(decodeJsonString(o.raw));
+    if (account !== null) learnAccount(learned, account, grammar, rules, { file: c.name, pointer: o.pointer });
   }
 }
 
@@ -134,7 +162,9 @@ export function learnOwners(captures: readonly Teacher[], grammar: HomeGrammar, 
   // A sitting repeats its texts (a cwd, a transcript's path in every capture): a text read once has taught all it can, where it was first seen.
   const read = new Set<string>();
   for (const c of captures) {
-    for (const { span: t } of stringTokens(c.doc)) {
+    const tokens = stringTokens(c.doc);
+    learnCommandOutput(learned, c, tokens, grammar, rules);
+    for (const { span: t } of tokens) {
       const raw = c.doc.text.slice(t.start + 1, t.end - 1);
       if (read.has(raw)) continue;
       if (read.size >= MAX_READ_KEPT) read.clear();

@@ -44,9 +44,10 @@ describe("this project's secret rules prove themselves", () => {
 
   // A key written into a longer name (`deploy_<key>_old`, `ci-<key>`): a separator before or after it
   // hides no rule's shape. Left out: the rules read from a member's name (nothing to join), and a URL's
-  // user and password (a host name with an underscore after it is not a URL).
+  // user and password (a host name with an underscore after it is not a URL), and key material read
+  // by its lines' width (a line glued to a name is no longer a key's line).
   const joinedBy = [["x_", ""], ["", "_x"], ["x_", "_x"], ["x-", ""], ["", "-x"], ["x.", ""], ["", ".x"]];
-  const byMember = new Set(["clear/aws-secret", "clear/sensitive-member", "@secretlint/secretlint-rule-gcp", "@secretlint/secretlint-rule-basicauth"]);
+  const byMember = new Set(["clear/aws-secret", "clear/sensitive-member", "@secretlint/secretlint-rule-gcp", "@secretlint/secretlint-rule-basicauth", "clear/key-material"]);
   it("finds every rule's value joined to the text around it by an underscore, a hyphen or a dot", async () => {
     const missed: string[] = [];
     for (const p of engine.control.planted.filter((x) => !byMember.has(x.rule))) {
@@ -356,6 +357,42 @@ describe("a value a text assigns to a credential's name", () => {
     for (const text of ordinary) expect((await rulesOf(text)).filter((r) => shapes.has(r)), text.slice(0, 24)).toEqual([]);
   });
 
+  it("a key's body from its middle, an encrypted key's first line or its Proc-Type, and a seed phrase numbered or listed with no word beside it are found; a certificate, a public key, text wrapped at 64 or a short list are not", async () => {
+    const rulesOf = async (stdout: string): Promise<string[]> => (await scanText(JSON.stringify({ tool_response: { stdout } }))).map((f) => f.rule);
+    const body = (width: number, n: number): string[] => Array.from({ length: n }, () => randomBytes(width).toString("base64").slice(0, width === 48 ? 64 : 70));
+    const middle = body(48, 12);
+    const words = ["abandon", "ability", "able", "about", "above", "absent", "absorb", "abstract", "absurd", "abuse", "access", "accident"];
+    const found: Record<string, string> = {
+      "lines 10 to 21": `$ sed -n 10,21p id_rsa\n${middle.join("\n")}\n`,
+      "numbered as Read shows them": middle.map((l, i) => `${String(i + 10).padStart(6)}→${l}`).join("\n"),
+      "cat -n": middle.map((l, i) => `${String(i + 10).padStart(6)}\t${l}`).join("\n"),
+      "openssh, 70 a line": body(53, 6).join("\n"),
+      "after a certificate's footer": `${["-----BEGIN ", "CERTIFICATE-----"].join("")}\nMIIB\n${["-----END ", "CERTIFICATE-----"].join("")}\n${middle.join("\n")}`,
+      "encrypted pkcs8's first line": [["MIIF", "LTBXBgkqhkiG9w0BBQ0w"].join(""), randomBytes(30).toString("base64")].join(""),
+      "encrypted pkcs8, short": [["MIGb", "MFcGCSqGSIb3DQEFDTBK"].join(""), randomBytes(30).toString("base64")].join(""),
+      "proc-type": `${["Proc-Type: 4,", "ENCRYPTED"].join("")}\nDEK-Info: AES-256-CBC,${randomBytes(16).toString("hex").toUpperCase()}\n`,
+      "seed numbered": words.map((w, i) => `${i + 1}. ${w}`).join(" "),
+      "seed one a line": words.map((w, i) => `${i + 1}) ${w}`).join("\n"),
+      "seed json": JSON.stringify(words, null, 2),
+    };
+    for (const [name, text] of Object.entries(found)) expect(await rulesOf(text), name).not.toEqual([]);
+    const array = await scanText(JSON.stringify({ tool_input: { words } }));
+    expect(array.map((f) => f.rule)).toContain("clear/seed-list");
+    const ordinary = [
+      `${["-----BEGIN ", "CERTIFICATE-----"].join("")}\n${middle.join("\n")}\n${["-----END ", "CERTIFICATE-----"].join("")}`,
+      `${["-----BEGIN PGP ", "PUBLIC KEY BLOCK-----"].join("")}\n\n${middle.join("\n")}\n=abcd\n`,
+      `${["-----BEGIN ", "PUBLIC KEY-----"].join("")}\n${middle.join("\n")}\n`,
+      middle.slice(0, 3).join("\n"),
+      Buffer.from("a text openssl base64 wraps at sixty-four characters, as PEM does. ".repeat(6)).toString("base64").replace(/.{64}/g, "$&\n"),
+      JSON.stringify(words.slice(0, 11)),
+      JSON.stringify([...words, "actor"]),
+      words.map((w, i) => `${i + 2}. ${w}`).join(" "),
+      `if (h.name === "Proc-Type" && !h.dekInfo) throw Error("DEK-Info missing")`,
+    ];
+    for (const text of ordinary) expect(await rulesOf(text), text.slice(0, 24)).toEqual([]);
+    expect(await scanText(JSON.stringify({ keywords: words.slice(0, 11) }))).toEqual([]);
+  });
+
   it("a credential in a table of three columns and more, wherever its name stands, given to htpasswd, or a program's fallback where its variable is unset is found; such tables of names are not", async () => {
     const rulesOf = async (stdout: string): Promise<string[]> => (await scanText(JSON.stringify({ tool_response: { stdout } }))).map((f) => f.rule);
     const printed: Record<string, string> = {
@@ -416,6 +453,9 @@ describe("a value a text assigns to a credential's name", () => {
       htpasswd: `${"htpasswd -b ".repeat(50_000)}`,
       fallbacks: `${"API_KEY || ".repeat(50_000)}ENV['API_KEY'] || "${"a".repeat(600_000)}`,
       columns: `${"DB_PASSWORD,x\n".repeat(40_000)}${"a  ".repeat(200_000)}`,
+      keyMaterial: `${`${"QUJD".repeat(16)}\n`.repeat(9_000)}${`${"    12→".repeat(30_000)}\n`}${" ".repeat(300_000)}`,
+      seedLists: `${"1. abc ".repeat(40_000)}${"1) abc\n2) abc ".repeat(20_000)}[${"\"abc\", ".repeat(40_000)}`,
+      encryptedKeys: `${["MIIF", "LTBXBgkq "].join("").repeat(40_000)}${"DEK-Info: AES-256-CBC,".repeat(20_000)}`,
     };
     for (const [name, stdout] of Object.entries(texts)) {
       writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ hook_event_name: "PostToolUse", tool_response: { stdout } }));

@@ -9,6 +9,8 @@ import { userNamePattern, type HomeGrammar, type NamePattern } from "../homes.js
 import { decodeLevel } from "../json/escapes.js";
 import { escapePointerToken, placeOf } from "../json/reader.js";
 import { ESCAPE_DEPTH_DESCRIPTION, ESCAPE_DEPTH_RULE, escapeDepthRule, tooDeepExample } from "../scan-rules/escape-depth.js";
+import { KEY_MATERIAL_DESCRIPTION, KEY_MATERIAL_RULE, keyMaterialExample, keyMaterialRule } from "../scan-rules/key-material.js";
+import { SEED_LIST_DESCRIPTION, SEED_LIST_RULE, seedListExample, seedListRule } from "../scan-rules/seed-list.js";
 import { HOME_OWNER_DESCRIPTION, HOME_OWNER_RULE, homeOwnerRule } from "../scan-rules/home-owner.js";
 import { patternRule } from "../scan-rules/pattern-rule.js";
 import { PRESET_KEYWORDS, presetKeywords } from "../scan-rules/preset-keywords.js";
@@ -129,6 +131,8 @@ function planted(secrets: SecretRules): Planted[] {
   }
   out.push({ rule: SENSITIVE_MEMBER_RULE, members: { password: plantedPassword() } });
   out.push({ rule: SENSITIVE_ASSIGNMENT_RULE, members: { [`control ${SENSITIVE_ASSIGNMENT_RULE}`]: `export DB_PASSWORD=${plantedPassword()}` } });
+  out.push({ rule: KEY_MATERIAL_RULE, members: { [`control ${KEY_MATERIAL_RULE}`]: keyMaterialExample() } });
+  out.push({ rule: SEED_LIST_RULE, members: { [`control ${SEED_LIST_RULE}`]: seedListExample() } });
   out.push({ rule: HOME_OWNER_RULE, members: { cwd: ["/home/", "control-owner", "/project"].join("") } });
   out.push({ rule: ESCAPE_DEPTH_RULE, members: { nested: tooDeepExample() } });
   return out;
@@ -159,6 +163,8 @@ function catalogueOf(secrets: SecretRules): RuleInfo[] {
     }),
     { id: SENSITIVE_MEMBER_RULE, description: SENSITIVE_MEMBER_DESCRIPTION, kind: "secret" },
     { id: SENSITIVE_ASSIGNMENT_RULE, description: SENSITIVE_ASSIGNMENT_DESCRIPTION, kind: "secret" },
+    { id: KEY_MATERIAL_RULE, description: KEY_MATERIAL_DESCRIPTION, kind: "secret" },
+    { id: SEED_LIST_RULE, description: SEED_LIST_DESCRIPTION, kind: "secret" },
     { id: HOME_OWNER_RULE, description: HOME_OWNER_DESCRIPTION, kind: "name" },
     { id: ESCAPE_DEPTH_RULE, description: ESCAPE_DEPTH_DESCRIPTION, kind: "unreadable" },
   ];
@@ -170,6 +176,8 @@ export function scanEngine(secrets: SecretRules, grammar: HomeGrammar, names: Na
     ...secrets.rules.map((r) => ({ id: r.id, rule: patternRule(r) })),
     { id: SENSITIVE_MEMBER_RULE, rule: sensitiveMemberRule },
     { id: SENSITIVE_ASSIGNMENT_RULE, rule: sensitiveAssignmentRule },
+    { id: KEY_MATERIAL_RULE, rule: keyMaterialRule },
+    { id: SEED_LIST_RULE, rule: seedListRule },
     { id: HOME_OWNER_RULE, rule: homeOwnerRule(grammar, names, structure) },
     { id: ESCAPE_DEPTH_RULE, rule: escapeDepthRule },
   ]);

@@ -145,7 +145,8 @@ function sameShape(a: unknown, b: unknown): boolean {
 
 /** Whether a capture's random text spells a home of its own, teaching a name that is none of the planted users'. */
 function teachesByChance(users: string[], rules: ReturnType<typeof loadRules>): (capture: ReturnType<typeof captureOf>) => boolean {
-  const plantedWords = new Set(users.flatMap((u) => [u, ...u.split(/[.-]/)]).map((w) => w.toLowerCase()));
+  // A planted user's words are its own: those between its marks, and its letters between its digits ("t-rex9" teaches "rex").
+  const plantedWords = new Set(users.flatMap((u) => [u, ...u.split(/[.-]/), ...u.split(/[^A-Za-z]+/)]).map((w) => w.toLowerCase()));
   return (capture) => [...learnOwners([capture], homeGrammar(rules.homes), rules.homes).keys()].some((n) => n.length >= 2 && !plantedWords.has(n));
 }
 

@@ -35,6 +35,8 @@ function decodesToText(base64: string): boolean {
 /** Each run of key lines in a reading's text under no header that names it, as a range of the text. */
 export function keyRuns(text: string): [number, number][] {
   const runs: [number, number][] = [];
+  // A text shorter than the least run of lines holds none: most strings are read no further.
+  if (text.length < LEAST_LINES * 64) return runs;
   let header: string | null = null;
   // The run of key lines read so far: its lines, where it starts and where it ends.
   let lines: string[] = [];

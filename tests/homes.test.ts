@@ -1139,6 +1139,38 @@ describe("an account a sitting shows without naming it a home's owner", () => {
     const { refused } = refusedWords(files, names.slice(0, 5));
     expect(refused).toEqual(names.slice(0, 4).sort());
   });
+
+  it("a passwd line and stat's Uid: of a person's number, and ls -l's owner, teach the name; the system's accounts (root, daemon, nobody, staff, _www) teach nothing", () => {
+    const texts = [
+      `root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n${names[0]}:x:1000:1000:A B,,,:/srv/a:/bin/bash\n`,
+      `${names[1]}:*:501:20:A B:/srv/b:/bin/zsh\r\n`,
+      `  File: a\nAccess: (0644/-rw-r--r--)  Uid: ( 1000/${names[2]})   Gid: ( 1000/${names[2]})\nAccess: (0644/-rw-r--r--)  Uid: (    0/    root)   Gid: (    0/    root)\n`,
+      `total 8\n-rw-r--r-- 1 ${names[3]} ${names[3]} 12 Dec  6 09:12 a.txt\ndrwxr-xr-x 5 root wheel 160 Dec  6 09:12 ..\n`,
+      `drwxr-xr-x@ 3 ${names[4]}  staff  96 Dec  6 09:12 .\r\n-rw-r--r--  1 _www  daemon  1 Dec  6 09:12 x\r\n`,
+    ];
+    const files = Object.fromEntries(texts.map((t, i) => [`codex_post_tool_use_0_171_0.${i + 1}.json`, codex(t)]));
+    const { refused, shown } = refusedWords(files, [...names.slice(0, 5), "root", "daemon", "nobody", "staff", "www", "wheel"]);
+    expect(refused).toEqual(names.slice(0, 5).sort());
+    for (const n of names.slice(0, 5)) expect(shown, n).not.toMatch(new RegExp(n, "i"));
+  });
+
+  it("a naming command's output teaches in OpenCode's and Codex's fields, piped to tr, after a cd, with its errors, and on Windows (host\\<name>, %USERNAME%, $env:USERNAME)", () => {
+    const opencode2 = (command: string, text: string): object => ({ tool: "shell", sessionID: "ses_1", agent: "build", messageID: "msg_1", id: "call_00", input: { command }, status: "completed", result: { content: [{ type: "text", text }] } });
+    const opencode1 = (command: string, text: string): object => ({ input: { tool: "bash", sessionID: "ses_1", callID: "call_1", args: { command } }, output: { title: command, output: text, metadata: { exit: 0 } } });
+    const files: Record<string, object> = {
+      "opencode_tool_execute_after_2_0_21.1.json": opencode2("whoami", `${names[0]}\n`),
+      "opencode_tool_execute_after_1_18_29.1.json": opencode1("id -un", `${names[1]}\n`),
+      "codex_post_tool_use_0_171_0.1.json": { ...codex(`${names[2]}\n`), tool_input: { cmd: "whoami" } },
+      "claude-code_post_tool_use_2.1.261.1.json": claude("id -un | tr -d '\\n'", names[3]!),
+      "claude-code_post_tool_use_2.1.261.2.json": claude("cd /srv/app && whoami 2>&1", `${names[4]}\n`),
+      "claude-code_post_tool_use_2.1.261.3.json": claude("whoami", `desktop-7q\\${names[5]}\r\n`),
+      "claude-code_post_tool_use_2.1.261.4.json": claude("echo %USERNAME%", `${names[6]}\r\n`),
+      "claude-code_post_tool_use_2.1.261.5.json": claude("$env:USERNAME", `${names[7]}\r\n`),
+      "claude-code_post_tool_use_2.1.261.6.json": claude("whoami | wc -c", `${names[8]}\n`),
+    };
+    const { refused } = refusedWords(files, [...names.slice(0, 9), "desktop"]);
+    expect(refused).toEqual(names.slice(0, 8).sort());
+  });
 });
 
 describe("an owner, or its home, written with a text escape, end to end", () => {

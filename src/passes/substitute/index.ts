@@ -116,8 +116,10 @@ function learnAccount(learned: Map<string, LearnedName>, account: string, gramma
   for (const name of ownerNames(account)) if (!learned.has(name)) learned.set(name, at);
 }
 
-/** Where a tool call's response is the output of its command: Claude Code's stdout, Codex's and OpenCode's text. */
-const RESPONSE_OUTPUT = new Set(["/tool_response", "/tool_response/stdout", "/tool_response/output"]);
+/** Where a tool call's response is the output of its command: Claude Code's stdout, Codex's text, OpenCode's output and result (a text part of its content). */
+const RESPONSE_OUTPUT = /^\/(?:tool_response(?:\/stdout|\/output)?|output\/output|output\/metadata\/output|result\/output|result\/content\/\d+\/text)$/;
+/** Where a tool call's command stands: Claude Code's and Codex's tool_input (command, or Codex's cmd), OpenCode's input (or its args) and output's args. */
+const COMMAND_AT = /^\/(?:tool_input\/(?:command|cmd)|input\/command|input\/args\/command|output\/args\/command)(?:\/\d+)?$/;
 
 /**
  * The accounts a capture's structure names: a member named as an environment's variable
@@ -132,8 +134,8 @@ function learnCommandOutput(learned: Map<string, LearnedName>, c: Teacher, token
     const raw = c.doc.text.slice(t.start + 1, t.end - 1);
     const member = memberAccount(t.pointer, raw);
     if (member !== null) learnAccount(learned, member, grammar, rules, { file: c.name, pointer: t.pointer });
-    if (t.pointer.startsWith("/tool_input/command") && raw.length <= 4096 && namesAccount(decodeJsonString(raw))) named = true;
-    else if (RESPONSE_OUTPUT.has(t.pointer)) outputs.push({ raw, pointer: t.pointer });
+    if (COMMAND_AT.test(t.pointer) && raw.length <= 4096 && namesAccount(decodeJsonString(raw))) named = true;
+    else if (RESPONSE_OUTPUT.test(t.pointer)) outputs.push({ raw, pointer: t.pointer });
   }
   if (!named) return;
   for (const o of outputs) {

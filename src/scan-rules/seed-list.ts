@@ -2,7 +2,8 @@ import type { SecretLintRuleCreator } from "@secretlint/types";
 import { readingsOf, type ScannedString } from "./readings.js";
 
 // A wallet's seed phrase with no word beside it that names it (clear/seed-phrase reads those): its
-// words numbered as a wallet shows them (`1. abandon 2. ability …`, one a line, `1) abandon`), 12
+// words numbered as a wallet shows them (`1. abandon 2. ability …`, one a line, `1) abandon`, or a
+// file of them numbered by cat -n or a Read tool, `     1\tabandon`), 12
 // to 24 of them in order; or a list of exactly 12 or 24 words in lower case, as JSON writes it, in
 // a text (`["abandon", "ability", …]`) or as the capture's own array. A seed word has three to
 // eight letters.
@@ -11,9 +12,11 @@ export const SEED_LIST_RULE = "clear/seed-list";
 export const SEED_LIST_DESCRIPTION = "A wallet's seed phrase with no name beside it: 12 to 24 words numbered in order, or a list of exactly 12 or 24 words in lower case";
 
 const WORD = "[a-z]{3,8}";
+/** A number's mark before its word: 1. 1) 1: (a blank or none after), or a tab or an arrow as cat -n and a Read tool number a file's lines. */
+const MARK = "(?:[.):] ?|\\t|\u2192)";
 /** Words numbered from 1, on one line or one a line, their numbers read after. */
-const NUMBERED = new RegExp(`(?<![0-9A-Za-z])1[.):] ?${WORD}(?:[ \\t,;]{0,4}(?:\\r?\\n[ \\t]{0,16})?[0-9]{1,2}[.):] ?${WORD}){11,23}(?![a-z])`, "g");
-const NUMBER = /([0-9]{1,2})[.):] ?[a-z]/g;
+const NUMBERED = new RegExp(`(?<![0-9A-Za-z])1${MARK}${WORD}(?:[ \\t,;]{0,4}(?:\\r?\\n[ \\t]{0,16})?[0-9]{1,2}${MARK}${WORD}){11,23}(?![a-z])`, "g");
+const NUMBER = new RegExp(`([0-9]{1,2})${MARK}[a-z]`, "g");
 /** A JSON list of words in a text. */
 const LISTED = new RegExp(`\\[\\s{0,16}"${WORD}"(?:\\s{0,16},\\s{0,16}"${WORD}"){11,23}\\s{0,16}\\]`, "g");
 const SEED_LENGTHS = new Set([12, 15, 18, 21, 24]);

@@ -356,6 +356,9 @@ describe("a value a text assigns to a credential's name", () => {
       `0x${hex}`,
       `tx hash 0x${hex} sha256 ${hex}`,
       `mnemonic: ${words} and more`,
+      "seed phrase: never share your words with anyone because they give full access ever",
+      `sha256 of signer key file: ${hex}`,
+      `private key hash: 0x${hex}`,
       "a mnemonic is a device such as a pattern of letters ideas or associations that assists in remembering",
     ];
     const shapes = new Set(Object.values(found).map(([, rule]) => rule));

@@ -501,6 +501,14 @@ interface WalkContext {
 }
 
 /**
+ * An owner as written with the full stops a sentence ends on after it taken off ("cd /home/user."):
+ * the placeholder or a nobody with a stop after it names no one, as its letters are theirs.
+ */
+function sentenceName(name: string): string {
+  return spelledName(name).replace(/\.+$/, "");
+}
+
+/**
  * A name with its text escapes undone ("al\x69ce", "al&#105;ce"), and its percent-escapes as often as a
  * URL escaped them again ("%2561" is "a").
  */
@@ -535,7 +543,7 @@ function ownerSpan(ctx: WalkContext, text: string, from: number, rootEnd: number
   const quoted = root.slug ? null : quotedOwner(text, rootEnd, windows);
   // A word the rules say a host writes after this root is no one, however it is spelt.
   const hostWord = (name: string): boolean =>
-    (root.notOwners.size > 0 && root.notOwners.has(spelledName(name).toLowerCase())) || (root.notOwnersStartingWith?.some((m) => name.startsWith(m)) ?? false);
+    (root.notOwners.size > 0 && root.notOwners.has(sentenceName(name).toLowerCase())) || (root.notOwnersStartingWith?.some((m) => name.startsWith(m)) ?? false);
   if (quoted !== null) return { start: quoted.start, end: quoted.start + quoted.owner.length, owner: quoted.owner, real: ctx.isOwner(quoted.owner) && !hostWord(quoted.owner), unlearned: root.tilde, sure: true };
   const opened = root.slug || root.tilde ? rootEnd : openingQuoteEnd(text, rootEnd, OWNER_QUOTE);
   const at = onWindows && opened === rootEnd ? rootEnd - spelledSeparatorTail(text, from, rootEnd) : opened;
@@ -1073,7 +1081,8 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
   // An owner spelt with percent-escapes ("%61na") is the owner they spell; "%USERNAME%" spells none.
   const isOwner = (name: string): boolean => {
     const plain = spelledName(name);
-    return plain !== rules.placeholder && !notOwners.has(plain.toLowerCase()) && !/^[$%~.]|^\.\.?$/.test(plain);
+    const word = sentenceName(name);
+    return word !== rules.placeholder && !notOwners.has(word.toLowerCase()) && !/^[$%~.]|^\.\.?$/.test(plain);
   };
   const ctx: WalkContext = {
     knownForms: [...new Set(known.flatMap(nameSpellings))].sort((a, b) => b.length - a.length),

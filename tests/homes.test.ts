@@ -608,6 +608,7 @@ describe("homes by position, end to end", () => {
       ["/var/spool/cron/crontabs/root", "/var/spool/cron/crontabs/root"],
       ["/run/screen/S-root/1234.pts-0.host", "/run/screen/S-root/1234.pts-0.host"],
       ["/var/run/screen/S-root", "/var/run/screen/S-root"],
+      ["/run/screen/S-user/1234.pts-0.host", "/run/screen/S-user/1234.pts-0.host"],
       ["/var/spool/cron/atjobs/a0001a01c2e6b1", "/var/spool/cron/atjobs/a0001a01c2e6b1"],
     ];
     const dir = tempDir();
@@ -619,6 +620,12 @@ describe("homes by position, end to end", () => {
     expect(r.code, r.stderr).toBe(0);
     places.forEach(([cwd, cleared], i) => expect(JSON.parse(readFileSync(path.join(out, `codex_session_start_0_171_0.${i + 1}.json`), "utf8")).cwd, cwd).toBe(cleared));
     expect(JSON.parse(readFileSync(path.join(out, "codex_session_start_0_171_0.99.json"), "utf8")).transcript_path).toBe("/tmp/claude/-run-media-user-Data-proj/s.jsonl");
+  });
+
+  it("the placeholder, root or a nobody a sentence ends on (screen -ls's 'in /run/screen/S-root.', 'cd /home/user.') is no one; a person's name so ended is still read", () => {
+    for (const text of ["1 Socket in /run/screen/S-root.", "1 Socket in /run/screen/S-user.", "cd /home/user.", "see /home/ubuntu..", "/var/spool/cron/crontabs/root."]) expect(grammar.realOwners(text), text).toEqual([]);
+    const name = ["an", "a"].join("");
+    expect(grammar.realOwners(`see /home/${name}.`).length).toBe(1);
   });
 
   it("a root spanning folders never swallows a home that stands inside what it spans: both owners are read", () => {

@@ -1140,6 +1140,15 @@ describe("an account a sitting shows without naming it a home's owner", () => {
     for (const n of [...names.slice(1, 10), names[11]!, names[13]!]) expect(shown, n).not.toMatch(new RegExp(n, "i"));
   });
 
+  it("the account a cloud image, a box or a CI runner is given, in a prompt, USER= or whoami's output (a README's or a log's), teaches nothing; a person's beside them does", () => {
+    const defaults = ["admin", "vagrant", "pi", "azureuser", "ec2-user", "runner", "node"];
+    const texts = [...defaults.map((d) => `${d}@host-1:~/app$ make`), "USER=centos", "I have no name!@3f2a:/app$ ls", `${names[0]}@laptop:~/w$ ls`];
+    const files = Object.fromEntries(texts.map((t, i) => [`codex_post_tool_use_0_171_0.${i + 1}.json`, codex(t)]));
+    files["claude-code_post_tool_use_2.1.261.1.json"] = claude("whoami", "admin\n");
+    const { refused } = refusedWords(files, [...defaults, "centos", "name", names[0]!]);
+    expect(refused).toEqual([names[0]]);
+  });
+
   it("a tool call whose command prints the account (whoami, id -un, echo $USER, logname) teaches its output; another command's output teaches nothing", () => {
     const commands = ["whoami", "id -un", "echo $USER", "logname && pwd", "ls"];
     const files = Object.fromEntries(commands.map((c, i) => [`claude-code_post_tool_use_2.1.261.${i + 1}.json`, claude(c, `${names[i]}\n`)]));

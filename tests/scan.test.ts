@@ -392,6 +392,8 @@ describe("a value a text assigns to a credential's name", () => {
       `${["-----BEGIN ", "CERTIFICATE-----"].join("")}\n${middle.join("\n")}\n${["-----END ", "CERTIFICATE-----"].join("")}`,
       `${["-----BEGIN PGP ", "PUBLIC KEY BLOCK-----"].join("")}\n\n${middle.join("\n")}\n=abcd\n`,
       `${["-----BEGIN ", "PUBLIC KEY-----"].join("")}\n${middle.join("\n")}\n`,
+      // A commit signed with an SSH key, as git cat-file commit prints it: the signature's lines are 70 wide.
+      `tree ${"0".repeat(40)}\ngpgsig ${["-----BEGIN SSH ", "SIGNATURE-----"].join("")}\n ${body(53, 5).join("\n ")}\n ${["-----END SSH ", "SIGNATURE-----"].join("")}\n\nmsg\n`,
       middle.slice(0, 3).join("\n"),
       Buffer.from("a text openssl base64 wraps at sixty-four characters, as PEM does. ".repeat(6)).toString("base64").replace(/.{64}/g, "$&\n"),
       JSON.stringify(words.slice(0, 11)),

@@ -5,7 +5,7 @@ import { readingsOf, type Reading } from "./readings.js";
 // them or not): no header, no footer, no opening the key's encoding begins with. PEM wraps a key
 // at 64 characters and OpenSSH at 70, so four lines and more of exactly 64 (or 70) characters of
 // base64 in a row, all of one width, are key material, unless a header above them, still open, says what they are: a certificate's,
-// a public key's, parameters', a signature's or a PGP message's (a private key's header is a
+// a public key's, parameters', a signature's (PGP's, SSH's) or a PGP message's (a private key's header is a
 // finding of its own, clear/private-key). What they decode to is read too: text (openssl base64
 // wraps at 64 as well) is read by every rule as text, and is no key. A certificate's body shown
 // without its header is refused alike: it cannot be told from a key's.
@@ -19,7 +19,7 @@ const BODY_LINE = /^[ \t]{0,16}(?:[0-9]{1,7}(?:→|\t|:|\|)[ \t]{0,4})?([A-Za-z0
 const HEADER = /-----BEGIN ([A-Z0-9 .]{1,40})-----|---- BEGIN ([A-Z0-9 ]{1,40}) ----/;
 const FOOTER = /-----END [A-Z0-9 .]{1,40}-----|---- END [A-Z0-9 ]{1,40} ----/;
 /** What a header names that is no private key's: its body is public, or a private key's header is found by its own rule. */
-const NOT_KEY_MATERIAL = /CERTIFICATE|X509 CRL|PUBLIC KEY|PARAMETERS|PKCS7|CMS|PGP SIGNATURE|PGP MESSAGE|PGP SIGNED MESSAGE|PRIVATE KEY/;
+const NOT_KEY_MATERIAL = /CERTIFICATE|X509 CRL|PUBLIC KEY|PARAMETERS|PKCS7|CMS|PGP SIGNATURE|SSH SIGNATURE|PGP MESSAGE|PGP SIGNED MESSAGE|PRIVATE KEY/;
 const LEAST_LINES = 4;
 
 /** Bytes that read as text: UTF-8, no control character but a tab or a line end. */

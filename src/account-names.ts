@@ -1,3 +1,4 @@
+import { pushAll } from "./collections.js";
 import { withoutTerminalSequences } from "./home-shown.js";
 
 // Where a text names its account outright rather than by a home: what `id` prints
@@ -70,9 +71,9 @@ export function accountNames(text: string): string[] {
   ACCOUNT.lastIndex = 0;
   const named = [...text.matchAll(ACCOUNT)].map((m) => (m[1] ?? m[2]) as string);
   GIT_USER.lastIndex = 0;
-  named.push(...[...text.matchAll(GIT_USER)].map((m) => (m[1] as string).trim()).filter((n) => n !== ""));
-  named.push(...listedNames(text));
-  if (mayPrompt(text)) named.push(...promptNames(withoutTerminalSequences(text)));
+  pushAll(named, [...text.matchAll(GIT_USER)].map((m) => (m[1] as string).trim()).filter((n) => n !== ""));
+  pushAll(named, listedNames(text));
+  if (mayPrompt(text)) pushAll(named, promptNames(withoutTerminalSequences(text)));
   return named;
 }
 

@@ -338,12 +338,18 @@ describe("the gate, through installed hooks", () => {
     expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
   });
 
-  it("judges the files of the commit a submodule names: a raw capture in it is refused at commit, push, verify --rev and --range; a submodule not checked out is refused as unchecked; a clean one passes", () => {
+  /** A repository of one clean commit, to be added as a submodule. */
+  function cleanRepository(): string {
     const sub = tempDir("clear-submodule-");
     execFileSync("git", ["init", "-q", "-b", "main"], { cwd: sub });
     writeFileSync(path.join(sub, "notes.md"), "notes\n");
     g(sub, "add", "notes.md");
     g(sub, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "clean");
+    return sub;
+  }
+
+  it("judges the files of the commit a submodule names: a raw capture in it is refused at commit, push, verify --rev and --range; a submodule not checked out is refused as unchecked; a clean one passes", () => {
+    const sub = cleanRepository();
     const { root } = sneakedPastOrigin();
     g(root, "reset", "-q", "--hard", "HEAD~1");
     expect(g(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "vendor/clean").code).toBe(0);
@@ -378,11 +384,7 @@ describe("the gate, through installed hooks", () => {
   });
 
   it("verify of the working tree reads the files of a repository checked out inside it: a submodule's, tracked or not, and one git add -A would add as a submodule; a submodule never checked out holds nothing here and passes", () => {
-    const sub = tempDir("clear-submodule-");
-    execFileSync("git", ["init", "-q", "-b", "main"], { cwd: sub });
-    writeFileSync(path.join(sub, "notes.md"), "notes\n");
-    g(sub, "add", "notes.md");
-    g(sub, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "clean");
+    const sub = cleanRepository();
     const root = repo();
     expect(g(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "vendor/sub").code).toBe(0);
     expect(g(root, "commit", "-qm", "a clean submodule").code).toBe(0);

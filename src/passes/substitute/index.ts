@@ -109,9 +109,13 @@ function learnAccounts(learned: Map<string, LearnedName>, raw: string, grammar: 
   }
 }
 
+/** The names the rules say are nobody, in lower case: made once per rules, not once per account. */
+const nobodies = new WeakMap<HomeRules, Set<string>>();
+
 /** An account's names, where it is someone: not the superuser nor a name the rules say is nobody. */
 function learnAccount(learned: Map<string, LearnedName>, account: string, grammar: HomeGrammar, rules: HomeRules, at: LearnedName): void {
-  const nobody = new Set((rules.anchors?.notOwners ?? []).map((n) => n.toLowerCase()));
+  let nobody = nobodies.get(rules);
+  if (!nobody) nobodies.set(rules, (nobody = new Set((rules.anchors?.notOwners ?? []).map((n) => n.toLowerCase()))));
   if (!grammar.isOwner(account) || nobody.has(account.toLowerCase())) return;
   for (const name of ownerNames(account)) if (!learned.has(name)) learned.set(name, at);
 }

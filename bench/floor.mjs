@@ -1,5 +1,5 @@
 // The floors the commands are measured against, run as whole processes:
-//   node bench/floor.mjs read <dir>         read, parse and hash (@noble/hashes SHA-256) every file
+//   node bench/floor.mjs read <dir>         read, parse and hash (node:crypto SHA-256, as the tool) every file
 //   node bench/floor.mjs write <dir> <out>  the same, then write each file atomically (temp file,
 //                                           fsync 16 at a time, rename) and fsync the folder once
 //   node bench/floor.mjs write2 <dir> <out> the same, writing two files for each (a fixture and its
@@ -8,8 +8,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex } from "@noble/hashes/utils.js";
+import { createHash } from "node:crypto";
 
 const [mode, dir, out] = process.argv.slice(2);
 
@@ -20,7 +19,7 @@ function hashTree(root) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
       else if (e.isFile()) {
-        bytesToHex(sha256(readFileSync(p)));
+        createHash("sha256").update(readFileSync(p)).digest("hex");
         n++;
       }
     }
@@ -62,7 +61,7 @@ const files = [];
 for (const name of readdirSync(dir).sort()) {
   const bytes = readFileSync(path.join(dir, name));
   JSON.parse(bytes.toString("utf8"));
-  files.push({ name, bytes, digest: bytesToHex(sha256(bytes)) });
+  files.push({ name, bytes, digest: createHash("sha256").update(bytes).digest("hex") });
 }
 if (mode === "write") await writeAll(files.map((f) => ({ file: path.join(out, f.name), bytes: f.bytes })));
 if (mode === "write2") {

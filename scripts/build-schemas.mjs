@@ -10,8 +10,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex } from "@noble/hashes/utils.js";
+import { createHash } from "node:crypto";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
 
@@ -61,7 +60,7 @@ for (const [kind, where] of Object.entries(BUNDLED)) {
   checked[kind] = files.map((f) => {
     const bytes = readFileSync(path.join(rulesDir, f));
     if (!validate(JSON.parse(bytes.toString("utf8")))) throw new Error(`rules/${f}: does not pass ${kind}.schema.json: ${JSON.stringify(validate.errors)}`);
-    return bytesToHex(sha256(bytes));
+    return createHash("sha256").update(bytes).digest("hex");
   });
 }
 const index = `import { createRequire } from "node:module";

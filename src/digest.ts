@@ -1,16 +1,13 @@
-import { sha256 } from "@noble/hashes/sha2.js";
+// SHA-256 with Node's own hash (OpenSSL's): of bytes in memory here; src/io/digest-file.ts streams
+// large files. node:crypto is loaded the first time a digest is asked for: the gate's fast path,
+// which never needs one, does not load it.
 
-// SHA-256 with @noble/hashes: of bytes in memory here; src/io/digest-file.ts streams large files.
-
-/**
- * A digest's bytes as lower-case hex, written by Node in one flat string: a string built a
- * character pair at a time is a chain of 63 joins, and a sitting keeps two digests for every
- * capture.
- */
-export function hexOf(digest: Uint8Array): string {
-  return Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength).toString("hex");
+/** A new SHA-256 hash. */
+export function sha256Hash(): import("node:crypto").Hash {
+  return process.getBuiltinModule("node:crypto").createHash("sha256");
 }
 
+/** The SHA-256 of bytes as lower-case hex. */
 export function sha256Hex(bytes: Uint8Array): string {
-  return hexOf(sha256(bytes));
+  return sha256Hash().update(bytes).digest("hex");
 }

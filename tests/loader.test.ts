@@ -123,8 +123,9 @@ describe("a hook client's tests in a temporary repository", () => {
     const tool = readFileSync(log, "utf8").split("\n").filter((u) => u.startsWith(`file://${dist}/`)).map((u) => path.relative(dist, new URL(u).pathname));
     expect(tool).toContain("lib/index.js");
     expect([...new Set(tool.map((m) => m.split("/")[0]))].sort()).toEqual(["digest.js", "errors.js", "lib", "record"]);
+    // SHA-256 is Node's own: the library loads no package at all.
     const packages = readFileSync(log, "utf8").split("\n").filter((u) => u.includes("/node_modules/"));
-    expect(packages.every((u) => u.includes("/node_modules/@noble/hashes/")), packages.join("\n")).toBe(true);
+    expect(packages).toEqual([]);
   });
 
   it("type-checks a TypeScript client against the emitted declarations", () => {

@@ -14,6 +14,9 @@ import type { Reading } from "./reading-builder.js";
 // but text (an image, a hash, random bytes) is not one.
 // One level of nesting is read too: base64 of base64, hex of base64, base64 of escapes.
 
+/** A text of the letter x alone: the placeholder substitution writes a value over with (rule.ts). */
+const PLACEHOLDER_RUN = /^x*$/;
+
 /** Characters of readings an encoding may add to a string, by the string's own length: far more than any real payload needs. */
 const BUDGET_PER_CHAR = 32;
 const BUDGET_BASE = 1 << 20;
@@ -126,6 +129,8 @@ function joinedRead(readings: Reading[], budget: ReadingBudget, into: Reading[])
  * work; the caller says the string cannot be read whole once it runs out.
  */
 export function encodedReadings(r: Reading, budget: ReadingBudget): Reading[] {
+  // The placeholder a value is written over with spells nothing in any encoding: a long run of it is not tried at each of its places.
+  if (PLACEHOLDER_RUN.test(r.text)) return [];
   const out: Reading[] = [];
   const escaped = escapesUndone(r, budget, out);
   const decoded: Reading[] = [];

@@ -10,10 +10,12 @@ import { withoutTerminalSequences } from "./home-shown.js";
 // home's owner is, so a file keeping it is refused. An author git's log names is not learned: a log
 // names whoever wrote each commit, most of them other people. A system's listings name accounts too:
 // a passwd line (cat /etc/passwd, getent passwd) and stat's Uid: of a person's number (500 and up,
-// not nobody's 65534), and the owner ls -l writes of a file, where it is no system's account.
+// not nobody's 65534), and the owner ls -l writes of a file, where it is no system's account. An
+// environment printed names the person committing (GIT_AUTHOR_NAME=, GIT_COMMITTER_NAME= on a line of
+// their own; as a command's prefix they are often a bot's, and are not learned).
 
 /** A word these forms begin with, as written or spelt with a JSON escape ("\u0055SER="): a text without one names no account so. */
-const ACCOUNT_WORD = /uid=|USER|LOGNAME|user\.name=|\\u00[4-7][0-9A-Fa-f]|:\d+:\d+:|Uid: \(|[r-][w-][xsS-][r-][w-][xsS-][r-][w-][xtT-]/;
+const ACCOUNT_WORD = /uid=|USER|LOGNAME|user\.name=|_NAME=|\\u00[4-7][0-9A-Fa-f]|:\d+:\d+:|Uid: \(|[r-][w-][xsS-][r-][w-][xsS-][r-][w-][xtT-]/;
 /** What a prompt holds: a prompt's mark before a blank or a line's end (with an at sign, tested apart). */
 const PROMPT_MARK = /[$#%](?: |$)/m;
 /** An account's name as `id` or an environment writes it: a letter or an underscore, then at most 31 of letters, digits, dots, dashes and underscores. */
@@ -30,6 +32,12 @@ const HOST = String.raw`@[A-Za-z0-9][A-Za-z0-9.-]{0,252}`;
 const PROMPT = new RegExp(String.raw`(?<![^\r\n])(?:\([^()\r\n]{1,64}\) )?(?:\[(${NAME})${HOST} [^\s\]]{0,256}\]|(${NAME})${HOST}(?::[^\s]{0,256}| [^\s\]]{1,256} ?)?)[$#%](?= |$)`, "gm");
 /** git's user.name= at a line's start to its end, as `git config --list` prints it: a person's name, spaces and all (not a command's -c user.name=, often a bot's). */
 const GIT_USER = /(?<![^\r\n])user\.name=([^\r\n=]{1,64})/g;
+/** git's committer as an environment prints it: GIT_AUTHOR_NAME= or GIT_COMMITTER_NAME= on a line of its own (exported or not), the name quoted or not. */
+const GIT_ENV_USER = /(?<![^\r\n])(?:export\s+)?GIT_(?:AUTHOR|COMMITTER)_NAME=(?:"([^"\r\n]{1,64})"|'([^'\r\n]{1,64})'|([^\s"'=]{1,64}))[ \t]*(?=\r?$)/gm;
+/** A bot's name git commits under (dependabot[bot], github-actions[bot]): no person's. */
+const BOT = /\[bot\]$/i;
+/** The same printed as a JSON member ("GIT_AUTHOR_NAME": "…"). */
+const GIT_ENV_MEMBER = /"GIT_(?:AUTHOR|COMMITTER)_NAME"\s*:\s*"([^"\\\r\n]{1,64})"/g;
 /** A passwd line at a line's start (<name>:x:1000:1000:…), its name and number. */
 const PASSWD = new RegExp(String.raw`(?<![^\r\n])(${NAME}):[^:\r\n]{0,128}:(\d{1,10}):\d{1,10}:`, "g");
 /** stat's owner: Uid: ( 1000/<name>). */
@@ -62,8 +70,15 @@ export const mayNameAccount = (text: string): boolean => ACCOUNT_WORD.test(text)
 const ACCOUNT_MEMBER = /\/(?:SUDO_|DOAS_)?USER$|\/LOGNAME$|\/USERNAME$/;
 const WHOLE_NAME = new RegExp(`^${NAME}$`);
 
-/** The account a member of a capture's own JSON holds, by its pointer: its value where it is a name; none otherwise. */
-export const memberAccount = (pointer: string, value: string): string | null => (ACCOUNT_MEMBER.test(pointer) && WHOLE_NAME.test(value) ? value : null);
+/** A member of a capture's own JSON that holds the person committing ({"env": {"GIT_AUTHOR_NAME": "<name>"}}), spaces and all. */
+const COMMITTER_MEMBER = /\/GIT_(?:AUTHOR|COMMITTER)_NAME$/;
+const PERSON_NAME = /^[\p{L}_][\p{L}\p{M}0-9._' -]{0,63}$/u;
+
+/** The account a member of a capture's own JSON holds, by its pointer: its value where it is a name (a person's, for git's committer); none otherwise. */
+export function memberAccount(pointer: string, value: string): string | null {
+  if (ACCOUNT_MEMBER.test(pointer)) return WHOLE_NAME.test(value) ? value : null;
+  return COMMITTER_MEMBER.test(pointer) && PERSON_NAME.test(value) && !BOT.test(value) ? value : null;
+}
 
 /** The account names a text writes in these forms, as written; none where it writes none. */
 export function accountNames(text: string): string[] {
@@ -72,6 +87,11 @@ export function accountNames(text: string): string[] {
   const named = [...text.matchAll(ACCOUNT)].map((m) => (m[1] ?? m[2]) as string);
   GIT_USER.lastIndex = 0;
   pushAll(named, [...text.matchAll(GIT_USER)].map((m) => (m[1] as string).trim()).filter((n) => n !== ""));
+  GIT_ENV_USER.lastIndex = 0;
+  GIT_ENV_MEMBER.lastIndex = 0;
+  const committers = [...text.matchAll(GIT_ENV_USER)].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
+  for (const m of text.matchAll(GIT_ENV_MEMBER)) committers.push(m[1] as string);
+  pushAll(named, committers.map((n) => n.trim()).filter((n) => n !== "" && !BOT.test(n)));
   pushAll(named, listedNames(text));
   if (mayPrompt(text)) pushAll(named, promptNames(withoutTerminalSequences(text)));
   return named;
@@ -83,24 +103,122 @@ function promptNames(text: string): string[] {
   return [...text.matchAll(PROMPT)].map((m) => (m[1] ?? m[2]) as string).filter((n) => !SERVICE_ACCOUNTS.has(n.toLowerCase()));
 }
 
+/** What a command's line may hold before the command itself: a cd to where it runs. */
+const CD = String.raw`^\s*(?:cd\s+[^\s;&|]{1,256}\s*&&\s*)?`;
+/** Its errors sent along, or thrown away. */
+const ERRORS = String.raw`(?:\s*2>(?:&1|\/dev\/null))?`;
+
 /**
  * A command whose output's first line is the account's name: whoami, id -un, logname, echo $USER, printenv USER,
  * git config user.name (the person's name), Windows' echo %USERNAME% and $env:USERNAME; after a cd, its errors
- * sent along or a tr, head or cat it is piped to; after it, only more commands.
+ * sent along or a tr, head or cat it is piped to; after it, only more commands, whose output follows.
  */
 const NAMING_COMMAND = new RegExp(
-  String.raw`^\s*(?:cd\s+[^\s;&|]{1,256}\s*&&\s*)?(?:whoami|id\s+-(?:un|nu|u\s+-n|n\s+-u)|logname|echo\s+"?\$\{?(?:USER|LOGNAME)\}?"?|printenv\s+(?:USER|LOGNAME)|git\s+config\s+(?:--(?:global|local|get)\s+)*user\.name|echo\s+%USERNAME%|(?:echo\s+|Write-Output\s+)?\$env:USERNAME)` +
-    String.raw`(?:\s*2>(?:&1|\/dev\/null))?(?:\s*\|\s*(?:tr|head|cat)\b[^|;&\n]{0,64})?\s*(?:(?:&&|;|\|\||\n)[^]*)?$`,
+  `${CD}(?:whoami|id\\s+-(?:un|nu|u\\s+-n|n\\s+-u)|logname|echo\\s+"?\\$\\{?(?:USER|LOGNAME)\\}?"?|printenv\\s+(?:USER|LOGNAME)|git\\s+config\\s+(?:--(?:global|local|get)\\s+)*user\\.name|echo\\s+%USERNAME%|(?:echo\\s+|Write-Output\\s+)?\\$env:USERNAME)` +
+    String.raw`${ERRORS}(?:\s*\|\s*(?:tr|head|cat)\b[^|;&\n]{0,64})?\s*(?:(?:&&|;|\|\||\n)[^]*)?$`,
   "i",
 );
 
-/** Whether a tool call's command prints the account's name on its output's first line. */
-export const namesAccount = (command: string): boolean => command.length <= 4096 && NAMING_COMMAND.test(command);
+/** A command whose output's first line is the account's home: echo $HOME or ~, printenv HOME, cd and pwd, Windows' %USERPROFILE% and $env:USERPROFILE; as a naming command may stand. */
+const HOME_COMMAND = new RegExp(
+  `${CD}(?:echo\\s+"?(?:\\$\\{?HOME\\}?|~)"?|printenv\\s+HOME|cd\\s*(?:~\\s*)?(?:&&|;)\\s*pwd|echo\\s+%USERPROFILE%|(?:echo\\s+|Write-Output\\s+)?\\$env:USERPROFILE)` +
+    String.raw`${ERRORS}(?:\s*\|\s*(?:tr|head|cat)\b[^|;&\n]{0,64})?\s*(?:(?:&&|;|\|\||\n)[^]*)?$`,
+  "i",
+);
+
+/**
+ * A command whose output is a table of accounts, one a line in its first column: who, w, users, last,
+ * lastlog, ps (with its USER or UID column); alone, or piped to what keeps lines whole (grep, head,
+ * tail, sort, less, cat): another command's output after it would be read as the table.
+ */
+const TABLE_COMMAND = new RegExp(
+  `${CD}(?:sudo\\s+)?(who|w|users|last|lastb|lastlog|ps)\\b[^|;&\\n<>]{0,128}${ERRORS}(?:\\s*\\|\\s*(?:grep|egrep|head|tail|sort|uniq|less|more|cat)\\b[^|;&\\n<>]{0,128})*\\s*$`,
+  "i",
+);
+
+/** A command that prints one account's record: finger, pinky, Windows' net user, macOS's dscl . -read /Users/… */
+const RECORD_COMMAND = new RegExp(`${CD}(?:finger|pinky|net\\s+user|dscl\\s+\\.\\s+-read)\\b[^;&\\n]{0,256}$`, "i");
+
+/** The accounts a system makes for itself, which own processes and files: no person's. */
+const DAEMONS = new Set([
+  ...["avahi", "colord", "rtkit", "kernoops", "whoopsie", "gdm", "lightdm", "sddm", "polkitd", "tss", "uuidd", "tcpdump", "usbmux", "dnsmasq"],
+  ...["pulse", "geoclue", "saned", "speech-dispatcher", "fwupd-refresh", "landscape", "pollinate", "lxd", "chrony", "_chrony", "ntp", "statd", "libvirt-qemu"],
+  ...["dbus", "polkit", "rpc", "rpcuser", "nscd", "unbound", "ftp", "mongodb", "elasticsearch", "docker", "containerd", "jenkins", "git", "gitlab-runner"],
+]);
+/** The words a table's header, or a line that names no account, begins with. */
+const NOT_ACCOUNTS = new Set(["user", "uid", "name", "username", "login", "reboot", "shutdown", "runlevel", "wtmp", "btmp"]);
+
+/** Whether a first column of a table names a person's account: a name, no number, no header's word, no system's account. */
+function personsColumn(word: string): boolean {
+  const lower = word.toLowerCase();
+  return WHOLE_NAME.test(word) && !NOT_ACCOUNTS.has(lower) && !SYSTEM_ACCOUNTS.has(lower) && !DAEMONS.has(lower) && !lower.startsWith("_") && !lower.startsWith("systemd-");
+}
 
 /** The name a naming command's output holds: its first line that is not blank (after a Windows host\), where it is a name (a person's has spaces); none otherwise. */
-export function namedInOutput(output: string): string | null {
+function namedInOutput(output: string): string[] {
   const first = output.split(/\r?\n/).find((l) => l.trim() !== "")?.trim() ?? "";
   // Windows' whoami writes the machine's or the domain's name before the account's: host\<name>.
   const line = /^[A-Za-z0-9._-]{1,63}\\./.test(first) ? first.slice(first.indexOf("\\") + 1) : first;
-  return /^[\p{L}_][\p{L}\p{M}0-9._' -]{0,63}$/u.test(line) ? line : null;
+  return PERSON_NAME.test(line) ? [line] : [];
+}
+
+/** Folders a home may be named after that name no one (a container's HOME=/github/home, /root, /app). */
+const FOLDER_WORDS = new Set(["home", "users", "root", "tmp", "var", "srv", "opt", "app", "work", "workspace", "data", "github"]);
+
+/** The owner a home printed on the output's first line names: its last folder (/srv/<name>, C:\Users\<name>). */
+function homeInOutput(output: string): string[] {
+  const first = output.split(/\r?\n/).find((l) => l.trim() !== "")?.trim() ?? "";
+  if (!/^(?:\/|[A-Za-z]:\\|\\\\)/.test(first)) return [];
+  const last = first.split(/[\\/]+/).filter((p) => p !== "").at(-1) ?? "";
+  return PERSON_NAME.test(last) && !FOLDER_WORDS.has(last.toLowerCase()) ? [last] : [];
+}
+
+/** The accounts a table names in its first column; lastlog's accounts never logged in are a system's. */
+function tableAccounts(output: string): string[] {
+  const named: string[] = [];
+  for (const line of output.split(/\r?\n/)) {
+    const word = /^(\S+)/.exec(line)?.[1];
+    if (word !== undefined && personsColumn(word) && !line.includes("**Never logged in**")) named.push(word);
+  }
+  return named;
+}
+
+/** ps's table, where it has an account's column first (USER or UID in its header): a format of its own may start with a command's name. */
+function processAccounts(output: string): string[] {
+  const header = output.split(/\r?\n/).find((l) => l.trim() !== "")?.trim() ?? "";
+  return /^(?:USER|UID|RUSER|EUSER)\b/.test(header) ? tableAccounts(output) : [];
+}
+
+/** users's one line: every account logged in, parted by blanks. */
+const loggedInAccounts = (output: string): string[] => (output.split(/\r?\n/).find((l) => l.trim() !== "") ?? "").trim().split(/\s+/).filter(personsColumn);
+
+/** An account's record: finger's and pinky's Login: and Name:, net user's User name and Full Name, dscl's RecordName: and RealName:. */
+const RECORD_FIELDS = [
+  new RegExp(String.raw`(?<![^\r\n])\s{0,8}Login(?: name)?:\s{1,32}(${NAME})(?![A-Za-z0-9._-])`, "g"),
+  /\bIn real life:\s{1,32}([^\r\n\t]{1,64}?)\s*$/gm,
+  /(?<![^\r\n])\s{0,8}Login:\s{1,32}\S+\s+Name:\s{1,32}([^\r\n\t]{1,64}?)\s*$/gm,
+  new RegExp(String.raw`(?<![^\r\n])User name\s{1,64}(${NAME})\s*$`, "gm"),
+  /(?<![^\r\n])Full Name\s{1,64}([^\r\n]{1,64}?)\s*$/gm,
+  new RegExp(String.raw`(?<![^\r\n])RecordName:\s{1,32}(${NAME})\s*$`, "gm"),
+  /(?<![^\r\n])RealName:(?:[ \t]*\r?\n)?[ \t]+([^\r\n]{1,64}?)\s*$/gm,
+];
+
+function recordAccounts(output: string): string[] {
+  const named: string[] = [];
+  for (const field of RECORD_FIELDS) {
+    field.lastIndex = 0;
+    for (const m of output.matchAll(field)) if (PERSON_NAME.test((m[1] as string).trim())) named.push((m[1] as string).trim());
+  }
+  return named;
+}
+
+/** How a tool call's command names accounts in its output: the reader of that output, or null where the command names none. */
+export function outputAccounts(command: string): ((output: string) => string[]) | null {
+  if (command.length > 4096) return null;
+  if (NAMING_COMMAND.test(command)) return namedInOutput;
+  if (HOME_COMMAND.test(command)) return homeInOutput;
+  const table = TABLE_COMMAND.exec(command)?.[1]?.toLowerCase();
+  if (table !== undefined) return table === "ps" ? processAccounts : table === "users" ? loggedInAccounts : tableAccounts;
+  if (RECORD_COMMAND.test(command)) return recordAccounts;
+  return null;
 }

@@ -1095,7 +1095,7 @@ describe("an account a tool's output names outright, with no home", () => {
 
 describe("an account a sitting shows without naming it a home's owner", () => {
   // Fake names, built at run time: each form teaches its own.
-  const names = ["zor", "vel", "mik", "tan", "bel", "qua", "dru", "fen", "gal", "hob", "jin", "kup", "lor", "mup"].map((p) => [p, "ande"].join(""));
+  const names = ["zor", "vel", "mik", "tan", "bel", "qua", "dru", "fen", "gal", "hob", "jin", "kup", "lor", "mup", "pex"].map((p) => [p, "ande"].join(""));
   const codex = (text: string): object => ({ session_id: "s", turn_id: "t", hook_event_name: "PostToolUse", cwd: "/srv/app", tool_name: "shell", tool_input: { command: "env" }, tool_use_id: "call_1", tool_response: text });
   const claude = (command: string, stdout: string): object => ({ session_id: "s", hook_event_name: "PostToolUse", cwd: "/srv/app", tool_name: "Bash", tool_input: { command }, tool_use_id: "toolu_1", tool_response: { stdout, stderr: "", interrupted: false, isImage: false } });
   /** Substitutes a sitting of these captures and a tool call kept with each word's id; the words whose call is refused, and the JSON output. */
@@ -1168,6 +1168,40 @@ describe("an account a sitting shows without naming it a home's owner", () => {
     const { refused, shown } = refusedWords(files, [...names.slice(0, 5), "root", "daemon", "nobody", "staff", "www", "wheel"]);
     expect(refused).toEqual(names.slice(0, 5).sort());
     for (const n of names.slice(0, 5)) expect(shown, n).not.toMatch(new RegExp(n, "i"));
+  });
+
+  it("a command that prints a home (echo $HOME), a table of accounts (who, w, users, last, lastlog, ps with its USER column) or an account's record (finger, net user, dscl) teaches the accounts it names; a header, a system's account, another column and another command's output teach nothing", () => {
+    const files: Record<string, object> = {};
+    const calls: [string, string][] = [
+      ["echo $HOME", `/srv/${names[0]}\n`],
+      ["who", `${names[1]}   pts/0        2026-11-09 10:00 (10.0.0.5)\n`],
+      ["w", ` 10:00:01 up 3 days,  1 user,  load average: 0.00\nUSER     TTY      FROM             LOGIN@   IDLE WHAT\n${names[2]}  pts/0    10.0.0.5         10:00    1.00s w\n`],
+      ["last -n 3", `${names[3]}  pts/1   10.0.0.5   Mon Nov  9 10:00   still logged in\nreboot   system boot  6.1.0   Mon Nov  9 09:58   still running\n\nwtmp begins Mon Nov  2 08:00:00 2026\n`],
+      ["users", `${names[4]} ${names[5]}\n`],
+      ["ps aux | grep node", `USER         PID %CPU COMMAND\nroot           1  0.0 /sbin/init\navahi        700  0.0 avahi-daemon\n${names[6]}    4242  1.0 node server.js\n`],
+      ["ps -eo comm,pid", "COMMAND  PID\nbash 1\nnode 2\n"],
+      ["lastlog", `Username         Port     From             Latest\nsyslog                                     **Never logged in**\n${names[7]}          pts/0    10.0.0.5         Mon Nov  9 10:00:00 +0000 2026\n`],
+      ["finger x", `Login: ${names[8]}       \t\t\tName: Ann Dupont\nDirectory: /srv/y          \tShell: /bin/bash\n`],
+      ["net user x", `User name                    ${names[9]}\nFull Name                    Ann Dupont\n`],
+      ["ls && who", `a.txt\n${names[10]} pts/0\n`],
+      ["echo $HOME", "/github/home\n"],
+      ["dscl . -read /Users/x RecordName RealName", `RecordName: ${names[14]}\nRealName:\n Ann Dupont\n`],
+    ];
+    calls.forEach(([command, stdout], i) => (files[`claude-code_post_tool_use_2.1.261.${i + 1}.json`] = claude(command, stdout)));
+    const taught = [...names.slice(0, 10), names[14]!];
+    const { refused, shown } = refusedWords(files, [...names.slice(0, 11), names[14]!, "dupont", "root", "avahi", "syslog", "bash", "node", "reboot", "wtmp", "home", "github"]);
+    expect(refused).toEqual([...taught, "dupont"].sort());
+    for (const n of taught) expect(shown, n).not.toMatch(new RegExp(n, "i"));
+  });
+
+  it("git's committer an environment prints on a line of its own (GIT_AUTHOR_NAME=, GIT_COMMITTER_NAME=, or a JSON member of the capture's own) teaches the name; a bot's, and one set before a command, teach nothing", () => {
+    const files: Record<string, object> = {
+      "codex_post_tool_use_0_171_0.1.json": codex(`PATH=/usr/bin\nGIT_AUTHOR_NAME="${names[11]} Dupont"\nexport GIT_COMMITTER_NAME=${names[12]}\nGIT_COMMITTER_NAME=dependabot[bot]\n`),
+      "codex_post_tool_use_0_171_0.2.json": codex(`GIT_AUTHOR_NAME="Claude" git commit -qm x\n`),
+      "codex_post_tool_use_0_171_0.3.json": { ...codex("ok"), tool_input: { command: "env", env: { GIT_AUTHOR_NAME: `${names[13]} Kell` } } },
+    };
+    const { refused } = refusedWords(files, [...names.slice(11, 14), "dupont", "kell", "dependabot", "claude"]);
+    expect(refused).toEqual([...names.slice(11, 14), "dupont", "kell"].sort());
   });
 
   it("a naming command's output teaches in OpenCode's and Codex's fields, piped to tr, after a cd, with its errors, and on Windows (host\\<name>, %USERNAME%, $env:USERNAME)", () => {

@@ -4,7 +4,7 @@ import { hashedOwners, homeGrammar, ownerNames, spanNames, tooLongName, tooLongO
 import { decodeJsonString, nestedReadings } from "../../json/escapes.js";
 import { stringTokens, type StringToken } from "../../json/reader.js";
 import { anchoredOwners, mayHoldAnchor } from "../../home-anchors.js";
-import { accountNames, mayNameAccount, memberAccount, namedInOutput, namesAccount } from "../../account-names.js";
+import { accountNames, mayNameAccount, memberAccount, outputAccounts } from "../../account-names.js";
 import type { Capture, HomeRules, LearnedName, Rules, Substitution } from "../../types.js";
 import { clearFile, type ClearContext } from "./clear-file.js";
 import { envDumpRule } from "./env-dump.js";
@@ -127,24 +127,24 @@ const COMMAND_AT = /^\/(?:tool_input\/(?:command|cmd)|input\/command|input\/args
 
 /**
  * The accounts a capture's structure names: a member named as an environment's variable
- * ({"env": {"USER": …}}), and what a tool call prints by its command (whoami, id -un, echo $USER:
- * the output is the name, with nothing around it saying so), learned where its output stands.
+ * ({"env": {"USER": …}}, git's committer), and what a tool call prints by its command (whoami, id -un,
+ * echo $USER and echo $HOME, who, last and ps, finger and net user: the output names the account
+ * with nothing around it saying so), learned where its output stands.
  */
 function learnCommandOutput(learned: Map<string, LearnedName>, c: Teacher, tokens: readonly StringToken[], grammar: HomeGrammar, rules: HomeRules): void {
-  let named = false;
+  let reader: ((output: string) => string[]) | null = null;
   const outputs: { raw: string; pointer: string }[] = [];
   for (const { span: t, isKey } of tokens) {
     if (isKey) continue;
     const raw = c.doc.text.slice(t.start + 1, t.end - 1);
     const member = memberAccount(t.pointer, raw);
     if (member !== null) learnAccount(learned, member, grammar, rules, { file: c.name, pointer: t.pointer });
-    if (COMMAND_AT.test(t.pointer) && raw.length <= 4096 && namesAccount(decodeJsonString(raw))) named = true;
+    if (COMMAND_AT.test(t.pointer) && raw.length <= 4096) reader ??= outputAccounts(decodeJsonString(raw));
     else if (RESPONSE_OUTPUT.test(t.pointer)) outputs.push({ raw, pointer: t.pointer });
   }
-  if (!named) return;
+  if (reader === null) return;
   for (const o of outputs) {
-    const account = namedInOutput(decodeJsonString(o.raw));
-    if (account !== null) learnAccount(learned, account, grammar, rules, { file: c.name, pointer: o.pointer });
+    for (const account of reader(decodeJsonString(o.raw))) learnAccount(learned, account, grammar, rules, { file: c.name, pointer: o.pointer });
   }
 }
 

@@ -142,6 +142,7 @@ function paired(captures: Capture[], inventory: Inventory, setting: Setting): { 
 function release(capture: Capture): void {
   capture.doc = RELEASED;
   capture.leaves = [];
+  capture.homeHints = undefined;
 }
 
 const RELEASED = { text: "", value: null, spans: [], keys: [] };

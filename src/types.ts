@@ -215,6 +215,14 @@ export interface Capture {
   /** Classified once, by inventory; every later pass reads these. */
   leaves: ClassifiedLeaf[];
   refusals: JudgedRefusals;
+  /** Which of its string values may hold a home by the roots' words, as learning the sitting's names found: substitution reads it, not the words again. */
+  homeHints?: HomeHints;
+}
+
+/** For the roots of `rules`, by a value's index in the document's spans: 1 where its text holds a root's word (or an escape that may spell one). */
+export interface HomeHints {
+  rules: HomeRules;
+  mayHold: Uint8Array;
 }
 
 export interface Pair {

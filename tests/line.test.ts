@@ -8,7 +8,11 @@ import { runLine } from "../src/line.js";
 import { reviewModel } from "../src/review/model.js";
 import { pageHtml } from "../src/review/page.js";
 import { makeRealisticSitting } from "../bench/realistic.mjs";
-import { clear, clearJson, PROJECT_ROOT, tempDir } from "./helpers.js";
+import { loadRules } from "../src/io/load-rules.js";
+import { makeDisplay } from "../src/display.js";
+import { sittingNames, substitutePass, type SittingNames } from "../src/passes/substitute/index.js";
+import type { Capture, Substitution } from "../src/types.js";
+import { captureOf, clear, clearJson, PROJECT_ROOT, tempDir } from "./helpers.js";
 
 // The one line: each capture read and parsed once, whatever the passes after it need; one verdict
 // on refused classes, whichever command asks.
@@ -37,6 +41,35 @@ describe("one clear run", () => {
     const parsed = captures.map((n) => [n, counts.get(readFileSync(path.join(dir, n), "utf8")) ?? 0] as const);
     expect(parsed.filter(([, n]) => n !== 1)).toEqual([]);
     expect(selected).toContain("claude-code_session_end_2.1.261.1.json");
+  });
+});
+
+describe("what learning found, substitution reads", () => {
+  const owner = ["wen", "dell"].join("");
+  const text = JSON.stringify({ session_id: "s", hook_event_name: "PostToolUse", cwd: `/home/${owner}/w`, tool_name: "Bash", tool_input: { command: "ls", description: "List files" }, tool_response: { stdout: "a.txt", stderr: "" } });
+  const rules = loadRules();
+  const display = makeDisplay(rules, [], null);
+  /** A capture whose sitting's names were learned, as the line learns them before substitution. */
+  const learned = (): { c: Capture; names: SittingNames } => {
+    const c = captureOf(text, "claude-code_post_tool_use_2.1.261.1.json", "claude-code", "post_tool_use", rules);
+    return { c, names: sittingNames([c], rules, [], display) };
+  };
+  const cleared = (c: Capture, names: SittingNames): Substitution => substitutePass([c], rules, { users: [], literals: [] }, display, names);
+
+  it("learning marks each value that may hold a home, by the roots' words; substitution clears those", () => {
+    const { c, names } = learned();
+    expect(c.leaves.filter((l) => c.homeHints?.mayHold[l.index] === 1).map((l) => l.pointer)).toEqual(["/cwd"]);
+    const [file] = cleared(c, names).files;
+    expect(file?.cleared).toContain("/home/user/w");
+    expect(file?.cleared).not.toContain(owner);
+  });
+
+  it("a mark that says no home where one stands is still refused by the final check: the mark saves a search, never a check", () => {
+    const { c, names } = learned();
+    c.homeHints?.mayHold.fill(0);
+    const s = cleared(c, names);
+    expect(s.findings.map((f) => [f.code, f.pointer])).toContainEqual(["home-left", "/cwd"]);
+    expect(s.files[0]?.cleared).toBeNull();
   });
 });
 

@@ -86,13 +86,14 @@ const noLeaves = (): Leaves => ({ edits: [], kept: {}, keptByOverlay: 0, example
 function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, applied: Applications): Leaves {
   const out = noLeaves();
   const { doc } = capture;
+  const hints = capture.homeHints?.rules === ctx.rules.homes ? capture.homeHints.mayHold : null;
   for (const l of capture.leaves) {
     if (l.kind !== "string") {
       out.kept[l.class] = (out.kept[l.class] ?? 0) + 1;
       if (l.overlay) out.keptByOverlay++;
       continue;
     }
-    const leaf: Leaf = { pointer: l.pointer, class: l.class, known: l.known, inDump: dumps.some((d) => isUnder(l.pointer, d)) };
+    const leaf: Leaf = { pointer: l.pointer, class: l.class, known: l.known, inDump: dumps.some((d) => isUnder(l.pointer, d)), ...(hints && { mayHoldHome: hints[l.index] === 1 }) };
     const original = doc.text.slice(l.start + 1, l.end - 1);
     let raw = original;
     const changedBy: string[] = [];

@@ -16,7 +16,8 @@ const ROUNDS = 8;
 export function homePathRule(grammar: HomeGrammar): SubstitutionRule {
   return {
     id: HOME_RULE,
-    prefilter: (raw) => grammar.mayHold(raw),
+    // First of the registry, the rule reads the text as the capture holds it: learning's answer is for that text.
+    prefilter: (raw, leaf) => leaf.mayHoldHome ?? grammar.mayHold(raw),
     apply(raw) {
       const first = replaceOwners(grammar, raw);
       if (first === null) return { raw, matched: false };

@@ -42,7 +42,7 @@ export interface CompanionText {
 
 /** The names the sitting teaches (its captures' homes, and the homes its sitting.json and kit.json name) and the names given. */
 /** What a sitting's names are learned from: its captures, and any other file of it read as JSON (a capture under a name the tool refuses is the same person's). */
-export type Teacher = Pick<Capture, "name" | "doc">;
+export type Teacher = Pick<Capture, "name" | "doc" | "homeHints">;
 
 export function sittingNames(captures: readonly Teacher[], rules: Rules, users: string[], display: Display, companions: CompanionText[] = []): SittingNames {
   const learnedAt = learnOwners(captures, homeGrammar(rules.homes), rules.homes);
@@ -83,12 +83,12 @@ function learn(learned: Map<string, LearnedName>, owner: OwnerSpan, at: LearnedN
   for (const name of spanNames(owner)) if (!learned.has(name)) learned.set(name, at);
 }
 
-/** The owners a text's readings name: by the roots' rules, and by the anchor folders a host keeps in a home (home-anchors.ts). */
-function learnFrom(learned: Map<string, LearnedName>, raw: string, grammar: HomeGrammar, rules: HomeRules, at: LearnedName): void {
+/** The owners a text's readings name: by the roots' rules, and by the anchor folders a host keeps in a home (home-anchors.ts). Whether the text may hold a home by the roots' words. */
+function learnFrom(learned: Map<string, LearnedName>, raw: string, grammar: HomeGrammar, rules: HomeRules, at: LearnedName): boolean {
   learnAccounts(learned, raw, grammar, rules, at);
   const byRoots = grammar.mayHold(raw);
   const byAnchors = mayHoldAnchor(rules, raw);
-  if (!byRoots && !byAnchors) return;
+  if (!byRoots && !byAnchors) return false;
   for (const reading of nestedReadings(decodeJsonString(raw))) {
     if (byRoots) {
       for (const o of grammar.realOwners(reading).filter((x) => !x.unlearned)) {
@@ -98,6 +98,7 @@ function learnFrom(learned: Map<string, LearnedName>, raw: string, grammar: Home
     }
     if (byAnchors) learnAnchored(learned, reading, grammar, rules, at);
   }
+  return byRoots;
 }
 
 /** The accounts a text names outright (account-names.ts): each that is someone, not the superuser nor a name the rules say is nobody. */
@@ -162,21 +163,29 @@ function learnAnchored(learned: Map<string, LearnedName>, text: string, grammar:
 /** How many texts learning keeps to pass over when they come again: a sitting of a million distinct texts holds no more than this in memory. */
 const MAX_READ_KEPT = 1 << 16;
 
-/** Every home owner the captures name (in values, member names and nested JSON), by the roots of `grammar` and the anchor folders of `rules`, with where each was first seen. */
+/**
+ * Every home owner the captures name (in values, member names and nested JSON), by the roots of
+ * `grammar` and the anchor folders of `rules`, with where each was first seen. Each capture is given
+ * the values that may hold a home (homeHints), which substitution reads rather than search again.
+ */
 export function learnOwners(captures: readonly Teacher[], grammar: HomeGrammar, rules: HomeRules): Map<string, LearnedName> {
   const learned = new Map<string, LearnedName>();
   // A sitting repeats its texts (a cwd, a transcript's path in every capture): a text read once has taught all it can, where it was first seen.
-  const read = new Set<string>();
+  const read = new Map<string, boolean>();
   for (const c of captures) {
     const tokens = stringTokens(c.doc);
     learnCommandOutput(learned, c, tokens, grammar, rules);
-    for (const { span: t } of tokens) {
+    const mayHold = new Uint8Array(c.doc.spans.length);
+    for (const { span: t, isKey, index } of tokens) {
       const raw = c.doc.text.slice(t.start + 1, t.end - 1);
-      if (read.has(raw)) continue;
-      if (read.size >= MAX_READ_KEPT) read.clear();
-      read.add(raw);
-      learnFrom(learned, raw, grammar, rules, { file: c.name, pointer: t.pointer });
+      let holds = read.get(raw);
+      if (holds === undefined) {
+        if (read.size >= MAX_READ_KEPT) read.clear();
+        read.set(raw, (holds = learnFrom(learned, raw, grammar, rules, { file: c.name, pointer: t.pointer })));
+      }
+      if (holds && !isKey) mayHold[index] = 1;
     }
+    c.homeHints = { rules, mayHold };
   }
   return learned;
 }

@@ -10,6 +10,8 @@ export interface Leaf {
   known: boolean;
   /** Under an environment dump admitted by the env-dump-v1 policy. */
   inDump: boolean;
+  /** Whether its text as the capture holds it may hold a home, as learning found (Capture.homeHints); unknown where learning did not read it. */
+  mayHoldHome?: boolean;
 }
 
 export interface RuleResult {

@@ -40,10 +40,10 @@ export interface CompanionText {
   value: string;
 }
 
-/** The names the sitting teaches (its captures' homes, and the homes its sitting.json and kit.json name) and the names given. */
 /** What a sitting's names are learned from: its captures, and any other file of it read as JSON (a capture under a name the tool refuses is the same person's). */
 export type Teacher = Pick<Capture, "name" | "doc" | "homeHints">;
 
+/** The names the sitting teaches (its captures' homes, and the homes its sitting.json and kit.json name) and the names given. */
 export function sittingNames(captures: readonly Teacher[], rules: Rules, users: string[], display: Display, companions: CompanionText[] = []): SittingNames {
   const learnedAt = learnOwners(captures, homeGrammar(rules.homes), rules.homes);
   const plain = homeGrammar(rules.homes);

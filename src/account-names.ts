@@ -212,11 +212,35 @@ function recordAccounts(output: string): string[] {
   return named;
 }
 
+/**
+ * An echo of text around one account's variable (echo "user: $USER", echo "home=${HOME}"), alone
+ * or before more commands: the words before the variable, the variable, the words after it. One
+ * with a second expansion, a command's output or a backslash in it cannot be lined up with what it printed.
+ */
+const QUOTED_AROUND = String.raw`"([^"$\x60\\\n]{0,128})\$\{?(USER|LOGNAME|HOME)\}?([^"$\x60\\\n]{0,128})"`;
+const BARE_AROUND = String.raw`([^\s"'$\x60\\;&|<>]{0,128})\$\{?(USER|LOGNAME|HOME)\}?([^\s"'$\x60\\;&|<>]{0,128})`;
+const ECHO_AROUND = new RegExp(`${CD}echo\\s+(?:-[neE]{1,3}\\s+)?(?:${QUOTED_AROUND}|${BARE_AROUND})\\s*(?:(?:&&|;|\\n)[^]*)?$`);
+
+/** The reader of what an echo around an account's variable prints: its first line, with the words around the variable as the echo wrote them. */
+function echoedAround(command: string): ((output: string) => string[]) | null {
+  const m = ECHO_AROUND.exec(command);
+  if (m === null) return null;
+  const [before, variable, after] = m[2] !== undefined ? [m[1] ?? "", m[2], m[3] ?? ""] : [m[4] ?? "", m[5] ?? "", m[6] ?? ""];
+  return (output) => {
+    const first = (output.split(/\r?\n/).find((l) => l.trim() !== "") ?? "").trim();
+    if (first.length < before.trim().length + after.trim().length || !first.startsWith(before.trimStart()) || !first.endsWith(after.trimEnd())) return [];
+    const value = first.slice(before.trimStart().length, first.length - after.trimEnd().length);
+    return variable === "HOME" ? homeInOutput(value) : namedInOutput(value);
+  };
+}
+
 /** How a tool call's command names accounts in its output: the reader of that output, or null where the command names none. */
 export function outputAccounts(command: string): ((output: string) => string[]) | null {
   if (command.length > 4096) return null;
   if (NAMING_COMMAND.test(command)) return namedInOutput;
   if (HOME_COMMAND.test(command)) return homeInOutput;
+  const echoed = echoedAround(command);
+  if (echoed !== null) return echoed;
   const table = TABLE_COMMAND.exec(command)?.[1]?.toLowerCase();
   if (table !== undefined) return table === "ps" ? processAccounts : table === "users" ? loggedInAccounts : tableAccounts;
   if (RECORD_COMMAND.test(command)) return recordAccounts;

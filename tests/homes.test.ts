@@ -1095,7 +1095,7 @@ describe("an account a tool's output names outright, with no home", () => {
 
 describe("an account a sitting shows without naming it a home's owner", () => {
   // Fake names, built at run time: each form teaches its own.
-  const names = ["zor", "vel", "mik", "tan", "bel", "qua", "dru", "fen", "gal", "hob", "jin", "kup", "lor", "mup", "pex"].map((p) => [p, "ande"].join(""));
+  const names = ["zor", "vel", "mik", "tan", "bel", "qua", "dru", "fen", "gal", "hob", "jin", "kup", "lor", "mup", "pex", "rux", "sol", "tov"].map((p) => [p, "ande"].join(""));
   const codex = (text: string): object => ({ session_id: "s", turn_id: "t", hook_event_name: "PostToolUse", cwd: "/srv/app", tool_name: "shell", tool_input: { command: "env" }, tool_use_id: "call_1", tool_response: text });
   const claude = (command: string, stdout: string): object => ({ session_id: "s", hook_event_name: "PostToolUse", cwd: "/srv/app", tool_name: "Bash", tool_input: { command }, tool_use_id: "toolu_1", tool_response: { stdout, stderr: "", interrupted: false, isImage: false } });
   /** Substitutes a sitting of these captures and a tool call kept with each word's id; the words whose call is refused, and the JSON output. */
@@ -1170,7 +1170,7 @@ describe("an account a sitting shows without naming it a home's owner", () => {
     for (const n of names.slice(0, 5)) expect(shown, n).not.toMatch(new RegExp(n, "i"));
   });
 
-  it("a command that prints a home (echo $HOME), a table of accounts (who, w, users, last, lastlog, ps with its USER column) or an account's record (finger, net user, dscl) teaches the accounts it names; a header, a system's account, another column and another command's output teach nothing", () => {
+  it("a command that prints a home (echo $HOME), an echo around an account's variable, a table of accounts (who, w, users, last, lastlog, ps with its USER column) or an account's record (finger, net user, dscl) teaches the accounts it names; a header, a system's account, another column and another command's output teach nothing", () => {
     const files: Record<string, object> = {};
     const calls: [string, string][] = [
       ["echo $HOME", `/srv/${names[0]}\n`],
@@ -1186,10 +1186,13 @@ describe("an account a sitting shows without naming it a home's owner", () => {
       ["ls && who", `a.txt\n${names[10]} pts/0\n`],
       ["echo $HOME", "/github/home\n"],
       ["dscl . -read /Users/x RecordName RealName", `RecordName: ${names[14]}\nRealName:\n Ann Dupont\n`],
+      ['echo "user: $USER" && ls', `user: ${names[15]}\na.txt\n`],
+      ['echo "Home is ${HOME}."', `Home is /srv/${names[16]}.\n`],
+      ['echo "$USER@$HOSTNAME"', `${names[17]}@box\n`],
     ];
     calls.forEach(([command, stdout], i) => (files[`claude-code_post_tool_use_2.1.261.${i + 1}.json`] = claude(command, stdout)));
-    const taught = [...names.slice(0, 10), names[14]!];
-    const { refused, shown } = refusedWords(files, [...names.slice(0, 11), names[14]!, "dupont", "root", "avahi", "syslog", "bash", "node", "reboot", "wtmp", "home", "github"]);
+    const taught = [...names.slice(0, 10), ...names.slice(14, 17)];
+    const { refused, shown } = refusedWords(files, [...names.slice(0, 11), ...names.slice(14, 18), "dupont", "root", "avahi", "syslog", "bash", "node", "reboot", "wtmp", "home", "github"]);
     expect(refused).toEqual([...taught, "dupont"].sort());
     for (const n of taught) expect(shown, n).not.toMatch(new RegExp(n, "i"));
   });

@@ -192,14 +192,14 @@ function processAccounts(output: string): string[] {
 /** users's one line: every account logged in, parted by blanks. */
 const loggedInAccounts = (output: string): string[] => (output.split(/\r?\n/).find((l) => l.trim() !== "") ?? "").trim().split(/\s+/).filter(personsColumn);
 
-/** An account's record: finger's and pinky's Login: and Name:, net user's User name and Full Name, dscl's RecordName: and RealName:. */
+/** An account's record (a field's value on its own line: an empty one is not the next line's label): finger's and pinky's Login: and Name:, net user's User name and Full Name, dscl's RecordName: and RealName:. */
 const RECORD_FIELDS = [
-  new RegExp(String.raw`(?<![^\r\n])\s{0,8}Login(?: name)?:\s{1,32}(${NAME})(?![A-Za-z0-9._-])`, "g"),
-  /\bIn real life:\s{1,32}([^\r\n\t]{1,64}?)\s*$/gm,
-  /(?<![^\r\n])\s{0,8}Login:\s{1,32}\S+\s+Name:\s{1,32}([^\r\n\t]{1,64}?)\s*$/gm,
-  new RegExp(String.raw`(?<![^\r\n])User name\s{1,64}(${NAME})\s*$`, "gm"),
-  /(?<![^\r\n])Full Name\s{1,64}([^\r\n]{1,64}?)\s*$/gm,
-  new RegExp(String.raw`(?<![^\r\n])RecordName:\s{1,32}(${NAME})\s*$`, "gm"),
+  new RegExp(String.raw`(?<![^\r\n])\s{0,8}Login(?: name)?:[ \t]{1,32}(${NAME})(?![A-Za-z0-9._-])`, "g"),
+  /\bIn real life:[ \t]{1,32}([^\r\n\t]{1,64}?)[ \t]*$/gm,
+  /(?<![^\r\n])\s{0,8}Login:[ \t]{1,32}\S+[ \t]+Name:[ \t]{1,32}([^\r\n\t]{1,64}?)[ \t]*$/gm,
+  new RegExp(String.raw`(?<![^\r\n])User name[ \t]{1,64}(${NAME})[ \t]*\r?$`, "gm"),
+  /(?<![^\r\n])Full Name[ \t]{1,64}([^\r\n]{1,64}?)[ \t]*\r?$/gm,
+  new RegExp(String.raw`(?<![^\r\n])RecordName:[ \t]{1,32}(${NAME})[ \t]*\r?$`, "gm"),
   /(?<![^\r\n])RealName:(?:[ \t]*\r?\n)?[ \t]+([^\r\n]{1,64}?)\s*$/gm,
 ];
 

@@ -1197,6 +1197,14 @@ describe("an account a sitting shows without naming it a home's owner", () => {
     for (const n of taught) expect(shown, n).not.toMatch(new RegExp(n, "i"));
   });
 
+  it("an account's record with an empty field (net user's Full Name) teaches not the label on the line after it", () => {
+    const files: Record<string, object> = {
+      "claude-code_post_tool_use_2.1.261.1.json": claude("net user x", `User name                    ${names[0]}\r\nFull Name                    \r\nComment                      \r\nUser's comment               \r\n`),
+    };
+    const { refused } = refusedWords(files, [names[0]!, "comment"]);
+    expect(refused).toEqual([names[0]!]);
+  });
+
   it("git's committer an environment prints on a line of its own (GIT_AUTHOR_NAME=, GIT_COMMITTER_NAME=, or a JSON member of the capture's own) teaches the name; a bot's, and one set before a command, teach nothing", () => {
     const files: Record<string, object> = {
       "codex_post_tool_use_0_171_0.1.json": codex(`PATH=/usr/bin\nGIT_AUTHOR_NAME="${names[11]} Dupont"\nexport GIT_COMMITTER_NAME=${names[12]}\nGIT_COMMITTER_NAME=dependabot[bot]\n`),

@@ -10,12 +10,10 @@ import { withoutTerminalSequences } from "./home-shown.js";
 // home's owner is, so a file keeping it is refused. An author git's log names is not learned: a log
 // names whoever wrote each commit, most of them other people. A system's listings name accounts too:
 // a passwd line (cat /etc/passwd, getent passwd) and stat's Uid: of a person's number (500 and up,
-// not nobody's 65534), and the owner ls -l writes of a file, where it is no system's account. An
-// environment printed names the person committing (GIT_AUTHOR_NAME=, GIT_COMMITTER_NAME= on a line of
-// their own; as a command's prefix they are often a bot's, and are not learned).
+// not nobody's 65534), and the owner ls -l writes of a file, where it is no system's account.
 
 /** A word these forms begin with, as written or spelt with a JSON escape ("\u0055SER="): a text without one names no account so. */
-const ACCOUNT_WORD = /uid=|USER|LOGNAME|user\.name=|_NAME=|\\u00[4-7][0-9A-Fa-f]|:\d+:\d+:|Uid: \(|[r-][w-][xsS-][r-][w-][xsS-][r-][w-][xtT-]/;
+const ACCOUNT_WORD = /uid=|USER|LOGNAME|user\.name=|\\u00[4-7][0-9A-Fa-f]|:\d+:\d+:|Uid: \(|[r-][w-][xsS-][r-][w-][xsS-][r-][w-][xtT-]/;
 /** What a prompt holds: a prompt's mark before a blank or a line's end (with an at sign, tested apart). */
 const PROMPT_MARK = /[$#%](?: |$)/m;
 /** An account's name as `id` or an environment writes it: a letter or an underscore, then at most 31 of letters, digits, dots, dashes and underscores. */
@@ -32,12 +30,6 @@ const HOST = String.raw`@[A-Za-z0-9][A-Za-z0-9.-]{0,252}`;
 const PROMPT = new RegExp(String.raw`(?<![^\r\n])(?:\([^()\r\n]{1,64}\) )?(?:\[(${NAME})${HOST} [^\s\]]{0,256}\]|(${NAME})${HOST}(?::[^\s]{0,256}| [^\s\]]{1,256} ?)?)[$#%](?= |$)`, "gm");
 /** git's user.name= at a line's start to its end, as `git config --list` prints it: a person's name, spaces and all (not a command's -c user.name=, often a bot's). */
 const GIT_USER = /(?<![^\r\n])user\.name=([^\r\n=]{1,64})/g;
-/** git's committer as an environment prints it: GIT_AUTHOR_NAME= or GIT_COMMITTER_NAME= on a line of its own (exported or not), the name quoted or not. */
-const GIT_ENV_USER = /(?<![^\r\n])(?:export\s+)?GIT_(?:AUTHOR|COMMITTER)_NAME=(?:"([^"\r\n]{1,64})"|'([^'\r\n]{1,64})'|([^\s"'=]{1,64}))[ \t]*(?=\r?$)/gm;
-/** A bot's name git commits under (dependabot[bot], github-actions[bot]): no person's. */
-const BOT = /\[bot\]$/i;
-/** The same printed as a JSON member ("GIT_AUTHOR_NAME": "…"). */
-const GIT_ENV_MEMBER = /"GIT_(?:AUTHOR|COMMITTER)_NAME"\s*:\s*"([^"\\\r\n]{1,64})"/g;
 /** A passwd line at a line's start (<name>:x:1000:1000:…), its name and number. */
 const PASSWD = new RegExp(String.raw`(?<![^\r\n])(${NAME}):[^:\r\n]{0,128}:(\d{1,10}):\d{1,10}:`, "g");
 /** stat's owner: Uid: ( 1000/<name>). */
@@ -70,15 +62,11 @@ export const mayNameAccount = (text: string): boolean => ACCOUNT_WORD.test(text)
 const ACCOUNT_MEMBER = /\/(?:SUDO_|DOAS_)?USER$|\/LOGNAME$|\/USERNAME$/;
 const WHOLE_NAME = new RegExp(`^${NAME}$`);
 
-/** A member of a capture's own JSON that holds the person committing ({"env": {"GIT_AUTHOR_NAME": "<name>"}}), spaces and all. */
-const COMMITTER_MEMBER = /\/GIT_(?:AUTHOR|COMMITTER)_NAME$/;
+/** A person's name as a command prints it: letters first, then letters, marks, digits, dots, apostrophes, dashes and blanks. */
 const PERSON_NAME = /^[\p{L}_][\p{L}\p{M}0-9._' -]{0,63}$/u;
 
-/** The account a member of a capture's own JSON holds, by its pointer: its value where it is a name (a person's, for git's committer); none otherwise. */
-export function memberAccount(pointer: string, value: string): string | null {
-  if (ACCOUNT_MEMBER.test(pointer)) return WHOLE_NAME.test(value) ? value : null;
-  return COMMITTER_MEMBER.test(pointer) && PERSON_NAME.test(value) && !BOT.test(value) ? value : null;
-}
+/** The account a member of a capture's own JSON holds, by its pointer: its value where it is a name; none otherwise. */
+export const memberAccount = (pointer: string, value: string): string | null => (ACCOUNT_MEMBER.test(pointer) && WHOLE_NAME.test(value) ? value : null);
 
 /** The account names a text writes in these forms, as written; none where it writes none. */
 export function accountNames(text: string): string[] {
@@ -87,11 +75,6 @@ export function accountNames(text: string): string[] {
   const named = [...text.matchAll(ACCOUNT)].map((m) => (m[1] ?? m[2]) as string);
   GIT_USER.lastIndex = 0;
   pushAll(named, [...text.matchAll(GIT_USER)].map((m) => (m[1] as string).trim()).filter((n) => n !== ""));
-  GIT_ENV_USER.lastIndex = 0;
-  GIT_ENV_MEMBER.lastIndex = 0;
-  const committers = [...text.matchAll(GIT_ENV_USER)].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
-  for (const m of text.matchAll(GIT_ENV_MEMBER)) committers.push(m[1] as string);
-  pushAll(named, committers.map((n) => n.trim()).filter((n) => n !== "" && !BOT.test(n)));
   pushAll(named, listedNames(text));
   if (mayPrompt(text)) pushAll(named, promptNames(withoutTerminalSequences(text)));
   return named;
@@ -127,14 +110,18 @@ const HOME_COMMAND = new RegExp(
 );
 
 /**
- * A command whose output is a table of accounts, one a line in its first column: who, w, users, last,
- * lastlog, ps (with its USER or UID column); alone, or piped to what keeps lines whole (grep, head,
- * tail, sort, less, cat): another command's output after it would be read as the table.
+ * A command whose output is a table of the accounts logged in, one a line in its first column: who,
+ * w, users, last, lastlog; alone, or piped to what keeps lines whole (grep, head, tail, sort, less,
+ * cat): another command's output after it would be read as the table. ps is not one: the accounts
+ * its processes run as are mostly a system's (a container's app, a mail server's postfix).
  */
 const TABLE_COMMAND = new RegExp(
-  `${CD}(?:sudo\\s+)?(who|w|users|last|lastb|lastlog|ps)\\b[^|;&\\n<>]{0,128}${ERRORS}(?:\\s*\\|\\s*(?:grep|egrep|head|tail|sort|uniq|less|more|cat)\\b[^|;&\\n<>]{0,128})*\\s*$`,
+  `${CD}(?:sudo\\s+)?(who|w|users|last|lastb|lastlog)\\b[^|;&\\n<>]{0,128}${ERRORS}(?:\\s*\\|\\s*(?:grep|egrep|head|tail|sort|uniq|less|more|cat)\\b[^|;&\\n<>]{0,128})*\\s*$`,
   "i",
 );
+
+/** A command that prints the environment, where git's committer stands on a line of its own: env, printenv, export -p, declare -x, set. */
+const ENVIRONMENT_COMMAND = new RegExp(`${CD}(?:env|printenv|export\\s+-p|declare\\s+-[xp]{1,2}|set)${ERRORS}(?:\\s*\\|\\s*(?:grep|egrep|sort|head|tail|cat)\\b[^|;&\\n<>]{0,128})*\\s*$`, "i");
 
 /** A command that prints one account's record: finger, pinky, Windows' net user, macOS's dscl . -read /Users/… */
 const RECORD_COMMAND = new RegExp(`${CD}(?:finger|pinky|net\\s+user|dscl\\s+\\.\\s+-read)\\b[^;&\\n]{0,256}$`, "i");
@@ -163,14 +150,15 @@ function namedInOutput(output: string): string[] {
 }
 
 /** Folders a home may be named after that name no one (a container's HOME=/github/home, /root, /app). */
-const FOLDER_WORDS = new Set(["home", "users", "root", "tmp", "var", "srv", "opt", "app", "work", "workspace", "data", "github"]);
+const FOLDER_WORDS = new Set(["home", "users", "root", "tmp", "var", "srv", "opt", "app", "work", "workspace", "data", "github", "config", "nonexistent", "www", "lib"]);
 
 /** The owner a home printed on the output's first line names: its last folder (/srv/<name>, C:\Users\<name>). */
 function homeInOutput(output: string): string[] {
   const first = output.split(/\r?\n/).find((l) => l.trim() !== "")?.trim() ?? "";
   if (!/^(?:\/|[A-Za-z]:\\|\\\\)/.test(first)) return [];
   const last = first.split(/[\\/]+/).filter((p) => p !== "").at(-1) ?? "";
-  return PERSON_NAME.test(last) && !FOLDER_WORDS.has(last.toLowerCase()) ? [last] : [];
+  const lower = last.toLowerCase();
+  return PERSON_NAME.test(last) && !FOLDER_WORDS.has(lower) && !SYSTEM_ACCOUNTS.has(lower) && !DAEMONS.has(lower) && !lower.startsWith("_") ? [last] : [];
 }
 
 /** The accounts a table names in its first column; lastlog's accounts never logged in are a system's. */
@@ -181,12 +169,6 @@ function tableAccounts(output: string): string[] {
     if (word !== undefined && personsColumn(word) && !line.includes("**Never logged in**")) named.push(word);
   }
   return named;
-}
-
-/** ps's table, where it has an account's column first (USER or UID in its header): a format of its own may start with a command's name. */
-function processAccounts(output: string): string[] {
-  const header = output.split(/\r?\n/).find((l) => l.trim() !== "")?.trim() ?? "";
-  return /^(?:USER|UID|RUSER|EUSER)\b/.test(header) ? tableAccounts(output) : [];
 }
 
 /** users's one line: every account logged in, parted by blanks. */
@@ -208,6 +190,18 @@ function recordAccounts(output: string): string[] {
   for (const field of RECORD_FIELDS) {
     field.lastIndex = 0;
     for (const m of output.matchAll(field)) if (PERSON_NAME.test((m[1] as string).trim())) named.push((m[1] as string).trim());
+  }
+  return named;
+}
+
+/** git's committer as the environment prints it: GIT_AUTHOR_NAME= or GIT_COMMITTER_NAME= on a line of its own (declared or exported), quoted or not; a bot's (dependabot[bot]) is no person's name. */
+const COMMITTER = /^(?:declare -x |export )?GIT_(?:AUTHOR|COMMITTER)_NAME=(.{1,66})$/;
+
+function committersPrinted(output: string): string[] {
+  const named: string[] = [];
+  for (const line of output.split(/\r?\n/)) {
+    const value = COMMITTER.exec(line)?.[1]?.replace(/^(["'])(.*)\1$/, "$2").trim() ?? "";
+    if (PERSON_NAME.test(value)) named.push(value);
   }
   return named;
 }
@@ -242,7 +236,8 @@ export function outputAccounts(command: string): ((output: string) => string[]) 
   const echoed = echoedAround(command);
   if (echoed !== null) return echoed;
   const table = TABLE_COMMAND.exec(command)?.[1]?.toLowerCase();
-  if (table !== undefined) return table === "ps" ? processAccounts : table === "users" ? loggedInAccounts : tableAccounts;
+  if (table !== undefined) return table === "users" ? loggedInAccounts : tableAccounts;
+  if (ENVIRONMENT_COMMAND.test(command)) return committersPrinted;
   if (RECORD_COMMAND.test(command)) return recordAccounts;
   return null;
 }

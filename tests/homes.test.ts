@@ -1095,7 +1095,7 @@ describe("an account a tool's output names outright, with no home", () => {
 
 describe("an account a sitting shows without naming it a home's owner", () => {
   // Fake names, built at run time: each form teaches its own.
-  const names = ["zor", "vel", "mik", "tan", "bel", "qua", "dru", "fen", "gal", "hob", "jin", "kup", "lor", "mup", "pex", "rux", "sol", "tov"].map((p) => [p, "ande"].join(""));
+  const names = ["zor", "vel", "mik", "tan", "bel", "qua", "dru", "fen", "gal", "hob", "jin", "kup", "lor", "mup", "pex", "rux", "sol", "tov", "vim"].map((p) => [p, "ande"].join(""));
   const codex = (text: string): object => ({ session_id: "s", turn_id: "t", hook_event_name: "PostToolUse", cwd: "/srv/app", tool_name: "shell", tool_input: { command: "env" }, tool_use_id: "call_1", tool_response: text });
   const claude = (command: string, stdout: string): object => ({ session_id: "s", hook_event_name: "PostToolUse", cwd: "/srv/app", tool_name: "Bash", tool_input: { command }, tool_use_id: "toolu_1", tool_response: { stdout, stderr: "", interrupted: false, isImage: false } });
   /** Substitutes a sitting of these captures and a tool call kept with each word's id; the words whose call is refused, and the JSON output. */
@@ -1170,7 +1170,7 @@ describe("an account a sitting shows without naming it a home's owner", () => {
     for (const n of names.slice(0, 5)) expect(shown, n).not.toMatch(new RegExp(n, "i"));
   });
 
-  it("a command that prints a home (echo $HOME), an echo around an account's variable, a table of accounts (who, w, users, last, lastlog, ps with its USER column) or an account's record (finger, net user, dscl) teaches the accounts it names; a header, a system's account, another column and another command's output teach nothing", () => {
+  it("a command that prints a home (echo $HOME), an echo around an account's variable, a table of the accounts logged in (who, w, users, last, lastlog) or an account's record (finger, net user, dscl) teaches the accounts it names; a header, a system's account or folder, ps's accounts (mostly a system's), another column and another command's output teach nothing", () => {
     const files: Record<string, object> = {};
     const calls: [string, string][] = [
       ["echo $HOME", `/srv/${names[0]}\n`],
@@ -1185,14 +1185,15 @@ describe("an account a sitting shows without naming it a home's owner", () => {
       ["net user x", `User name                    ${names[9]}\nFull Name                    Ann Dupont\n`],
       ["ls && who", `a.txt\n${names[10]} pts/0\n`],
       ["echo $HOME", "/github/home\n"],
+      ["echo ~", "/var/lib/jenkins\n"],
       ["dscl . -read /Users/x RecordName RealName", `RecordName: ${names[14]}\nRealName:\n Ann Dupont\n`],
       ['echo "user: $USER" && ls', `user: ${names[15]}\na.txt\n`],
       ['echo "Home is ${HOME}."', `Home is /srv/${names[16]}.\n`],
       ['echo "$USER@$HOSTNAME"', `${names[17]}@box\n`],
     ];
     calls.forEach(([command, stdout], i) => (files[`claude-code_post_tool_use_2.1.261.${i + 1}.json`] = claude(command, stdout)));
-    const taught = [...names.slice(0, 10), ...names.slice(14, 17)];
-    const { refused, shown } = refusedWords(files, [...names.slice(0, 11), ...names.slice(14, 18), "dupont", "root", "avahi", "syslog", "bash", "node", "reboot", "wtmp", "home", "github"]);
+    const taught = [...names.slice(0, 6), ...names.slice(7, 10), ...names.slice(14, 17)];
+    const { refused, shown } = refusedWords(files, [...names.slice(0, 11), ...names.slice(14, 18), "dupont", "root", "avahi", "syslog", "bash", "node", "reboot", "wtmp", "home", "github", "jenkins"]);
     expect(refused).toEqual([...taught, "dupont"].sort());
     for (const n of taught) expect(shown, n).not.toMatch(new RegExp(n, "i"));
   });
@@ -1205,14 +1206,15 @@ describe("an account a sitting shows without naming it a home's owner", () => {
     expect(refused).toEqual([names[0]!]);
   });
 
-  it("git's committer an environment prints on a line of its own (GIT_AUTHOR_NAME=, GIT_COMMITTER_NAME=, or a JSON member of the capture's own) teaches the name; a bot's, and one set before a command, teach nothing", () => {
+  it("git's committer as the environment prints it (env, export -p) teaches the name; a bot's, one set before a command, one a script sets and the capture's own env member teach nothing", () => {
     const files: Record<string, object> = {
-      "codex_post_tool_use_0_171_0.1.json": codex(`PATH=/usr/bin\nGIT_AUTHOR_NAME="${names[11]} Dupont"\nexport GIT_COMMITTER_NAME=${names[12]}\nGIT_COMMITTER_NAME=dependabot[bot]\n`),
+      "codex_post_tool_use_0_171_0.1.json": codex(`PATH=/usr/bin\nGIT_AUTHOR_NAME=${names[11]} Dupont\ndeclare -x GIT_COMMITTER_NAME="${names[12]}"\nGIT_COMMITTER_NAME=dependabot[bot]\n`),
       "codex_post_tool_use_0_171_0.2.json": codex(`GIT_AUTHOR_NAME="Claude" git commit -qm x\n`),
       "codex_post_tool_use_0_171_0.3.json": { ...codex("ok"), tool_input: { command: "env", env: { GIT_AUTHOR_NAME: `${names[13]} Kell` } } },
+      "claude-code_post_tool_use_2.1.261.1.json": { ...claude("cat setup.sh", `#!/bin/sh\nexport GIT_AUTHOR_NAME="${names[18]}"\n`) },
     };
-    const { refused } = refusedWords(files, [...names.slice(11, 14), "dupont", "kell", "dependabot", "claude"]);
-    expect(refused).toEqual([...names.slice(11, 14), "dupont", "kell"].sort());
+    const { refused } = refusedWords(files, [...names.slice(11, 14), names[18]!, "dupont", "kell", "dependabot", "claude"]);
+    expect(refused).toEqual([names[11]!, names[12]!, "dupont"].sort());
   });
 
   it("a naming command's output teaches in OpenCode's and Codex's fields, piped to tr, after a cd, with its errors, and on Windows (host\\<name>, %USERNAME%, $env:USERNAME)", () => {

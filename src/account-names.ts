@@ -111,12 +111,13 @@ const HOME_COMMAND = new RegExp(
 
 /**
  * A command whose output is a table of the accounts logged in, one a line in its first column: who,
- * w, users, last, lastlog; alone, or piped to what keeps lines whole (grep, head, tail, sort, less,
- * cat): another command's output after it would be read as the table. ps is not one: the accounts
- * its processes run as are mostly a system's (a container's app, a mail server's postfix).
+ * w, users, last, lastlog, Windows' query user and quser; alone, or piped to what keeps the first
+ * column first (grep, head, tail, sort, less, cat, or awk and cut printing it): another command's
+ * output after it would be read as the table. ps is not one: the accounts its processes run as are
+ * mostly a system's (a container's app, a mail server's postfix).
  */
 const TABLE_COMMAND = new RegExp(
-  `${CD}(?:sudo\\s+)?(who|w|users|last|lastb|lastlog)\\b[^|;&\\n<>]{0,128}${ERRORS}(?:\\s*\\|\\s*(?:grep|egrep|head|tail|sort|uniq|less|more|cat)\\b[^|;&\\n<>]{0,128})*\\s*$`,
+  `${CD}(?:sudo\\s+)?(who|w|users|last|lastb|lastlog|query\\s+user|quser)\\b[^|;&\\n<>]{0,128}${ERRORS}(?:\\s*\\|\\s*(?:(?:grep|egrep|head|tail|sort|uniq|less|more|cat)\\b|awk\\s+'\\{\\s*print\\s+\\$1\\s*\\}'|cut\\s+-d\\s*'?\\s?'?\\s+-f\\s*1\\b)[^|;&\\n<>]{0,128})*\\s*$`,
   "i",
 );
 
@@ -161,11 +162,11 @@ function homeInOutput(output: string): string[] {
   return PERSON_NAME.test(last) && !FOLDER_WORDS.has(lower) && !SYSTEM_ACCOUNTS.has(lower) && !DAEMONS.has(lower) && !lower.startsWith("_") ? [last] : [];
 }
 
-/** The accounts a table names in its first column; lastlog's accounts never logged in are a system's. */
+/** The accounts a table names in its first column (after quser's mark of the session it runs in, ">"); lastlog's accounts never logged in are a system's. */
 function tableAccounts(output: string): string[] {
   const named: string[] = [];
   for (const line of output.split(/\r?\n/)) {
-    const word = /^(\S+)/.exec(line)?.[1];
+    const word = /^(?: ?>| (?=\S))?(\S+)/.exec(line)?.[1];
     if (word !== undefined && personsColumn(word) && !line.includes("**Never logged in**")) named.push(word);
   }
   return named;
@@ -185,8 +186,23 @@ const RECORD_FIELDS = [
   /(?<![^\r\n])RealName:(?:[ \t]*\r?\n)?[ \t]+([^\r\n]{1,64}?)\s*$/gm,
 ];
 
+/** finger's and pinky's table of everyone logged in (a header of Login then Name), and net user's list of every account, between its rule of dashes and its last line. */
+const FINGER_TABLE = /^\s*Login\s+Name\b/;
+const ACCOUNT_LIST = /^-{20,}\s*$/m;
+/** The accounts Windows makes for itself, which net user lists: no person's. */
+const WINDOWS_ACCOUNTS = new Set(["administrator", "guest", "defaultaccount", "wdagutilityaccount", "defaultuser0"]);
+
+function accountList(output: string): string[] {
+  const rule = ACCOUNT_LIST.exec(output);
+  if (rule === null) return [];
+  const lines = output.slice(rule.index + rule[0].length).split(/\r?\n/);
+  const body = lines.slice(0, Math.max(0, lines.findIndex((l) => /^The command completed/.test(l))));
+  return body.flatMap((l) => l.trim().split(/\s{2,}/)).filter((n) => personsColumn(n) && !WINDOWS_ACCOUNTS.has(n.toLowerCase()));
+}
+
 function recordAccounts(output: string): string[] {
-  const named: string[] = [];
+  if (FINGER_TABLE.test(output.split(/\r?\n/).find((l) => l.trim() !== "") ?? "")) return tableAccounts(output);
+  const named: string[] = accountList(output);
   for (const field of RECORD_FIELDS) {
     field.lastIndex = 0;
     for (const m of output.matchAll(field)) if (PERSON_NAME.test((m[1] as string).trim())) named.push((m[1] as string).trim());

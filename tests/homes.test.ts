@@ -1095,7 +1095,7 @@ describe("an account a tool's output names outright, with no home", () => {
 
 describe("an account a sitting shows without naming it a home's owner", () => {
   // Fake names, built at run time: each form teaches its own.
-  const names = ["zor", "vel", "mik", "tan", "bel", "qua", "dru", "fen", "gal", "hob", "jin", "kup", "lor", "mup", "pex", "rux", "sol", "tov", "vim"].map((p) => [p, "ande"].join(""));
+  const names = ["zor", "vel", "mik", "tan", "bel", "qua", "dru", "fen", "gal", "hob", "jin", "kup", "lor", "mup", "pex", "rux", "sol", "tov", "vim", "wex", "yar", "zib", "aco", "bri"].map((p) => [p, "ande"].join(""));
   const codex = (text: string): object => ({ session_id: "s", turn_id: "t", hook_event_name: "PostToolUse", cwd: "/srv/app", tool_name: "shell", tool_input: { command: "env" }, tool_use_id: "call_1", tool_response: text });
   const claude = (command: string, stdout: string): object => ({ session_id: "s", hook_event_name: "PostToolUse", cwd: "/srv/app", tool_name: "Bash", tool_input: { command }, tool_use_id: "toolu_1", tool_response: { stdout, stderr: "", interrupted: false, isImage: false } });
   /** Substitutes a sitting of these captures and a tool call kept with each word's id; the words whose call is refused, and the JSON output. */
@@ -1170,7 +1170,7 @@ describe("an account a sitting shows without naming it a home's owner", () => {
     for (const n of names.slice(0, 5)) expect(shown, n).not.toMatch(new RegExp(n, "i"));
   });
 
-  it("a command that prints a home (echo $HOME), an echo around an account's variable, a table of the accounts logged in (who, w, users, last, lastlog) or an account's record (finger, net user, dscl) teaches the accounts it names; a header, a system's account or folder, ps's accounts (mostly a system's), another column and another command's output teach nothing", () => {
+  it("a command that prints a home (echo $HOME), an echo around an account's variable, a table of the accounts logged in (who, w, users, last, lastlog, query user; piped to awk or cut printing the first column) or an account's record or list (finger, net user, dscl) teaches the accounts it names; a header, a system's account or folder, ps's accounts (mostly a system's), another column and another command's output teach nothing", () => {
     const files: Record<string, object> = {};
     const calls: [string, string][] = [
       ["echo $HOME", `/srv/${names[0]}\n`],
@@ -1190,10 +1190,14 @@ describe("an account a sitting shows without naming it a home's owner", () => {
       ['echo "user: $USER" && ls', `user: ${names[15]}\na.txt\n`],
       ['echo "Home is ${HOME}."', `Home is /srv/${names[16]}.\n`],
       ['echo "$USER@$HOSTNAME"', `${names[17]}@box\n`],
+      ["who | awk '{print $1}' | sort -u", `${names[19]}\n`],
+      ["query user", ` USERNAME  SESSIONNAME  ID  STATE\n>${names[20]}  console  1  Active\n ${names[21]}  rdp-tcp#0  2  Active\n`],
+      ["finger", `Login     Name           Tty\n${names[22]}     Ann Dupont     pts/0\n`],
+      ["net user", `\r\nUser accounts for \\\\HOST\r\n\r\n${"-".repeat(79)}\r\nAdministrator            ${names[23]}            DefaultAccount\r\nGuest\r\nThe command completed successfully.\r\n`],
     ];
     calls.forEach(([command, stdout], i) => (files[`claude-code_post_tool_use_2.1.261.${i + 1}.json`] = claude(command, stdout)));
-    const taught = [...names.slice(0, 6), ...names.slice(7, 10), ...names.slice(14, 17)];
-    const { refused, shown } = refusedWords(files, [...names.slice(0, 11), ...names.slice(14, 18), "dupont", "root", "avahi", "syslog", "bash", "node", "reboot", "wtmp", "home", "github", "jenkins"]);
+    const taught = [...names.slice(0, 6), ...names.slice(7, 10), ...names.slice(14, 17), ...names.slice(19, 24)];
+    const { refused, shown } = refusedWords(files, [...names.slice(0, 11), ...names.slice(14, 18), ...names.slice(19, 24), "dupont", "root", "avahi", "syslog", "bash", "node", "reboot", "wtmp", "home", "github", "jenkins", "administrator", "guest", "defaultaccount", "username"]);
     expect(refused).toEqual([...taught, "dupont"].sort());
     for (const n of taught) expect(shown, n).not.toMatch(new RegExp(n, "i"));
   });

@@ -90,6 +90,11 @@ function promptNames(text: string): string[] {
 const CD = String.raw`^\s*(?:cd\s+[^\s;&|]{1,256}\s*&&\s*)?`;
 /** Its errors sent along, or thrown away. */
 const ERRORS = String.raw`(?:\s*2>(?:&1|\/dev\/null))?`;
+/** After a command whose output's first line is read: its errors, a tr, head or cat it is piped to, then only more commands, whose output follows. */
+const FIRST_LINE_THEN = String.raw`${ERRORS}(?:\s*\|\s*(?:tr|head|cat)\b[^|;&\n]{0,64})?\s*(?:(?:&&|;|\|\||\n)[^]*)?$`;
+
+/** A text's first line that is not blank, without the blanks around it. */
+const firstLine = (text: string): string => (text.split(/\r?\n/).find((l) => l.trim() !== "") ?? "").trim();
 
 /**
  * A command whose output's first line is the account's name: whoami, id -un, logname, echo $USER, printenv USER,
@@ -98,14 +103,14 @@ const ERRORS = String.raw`(?:\s*2>(?:&1|\/dev\/null))?`;
  */
 const NAMING_COMMAND = new RegExp(
   `${CD}(?:whoami|id\\s+-(?:un|nu|u\\s+-n|n\\s+-u)|logname|echo\\s+"?\\$\\{?(?:USER|LOGNAME)\\}?"?|printenv\\s+(?:USER|LOGNAME)|git\\s+config\\s+(?:--(?:global|local|get)\\s+)*user\\.name|echo\\s+%USERNAME%|(?:echo\\s+|Write-Output\\s+)?\\$env:USERNAME)` +
-    String.raw`${ERRORS}(?:\s*\|\s*(?:tr|head|cat)\b[^|;&\n]{0,64})?\s*(?:(?:&&|;|\|\||\n)[^]*)?$`,
+    FIRST_LINE_THEN,
   "i",
 );
 
 /** A command whose output's first line is the account's home: echo $HOME or ~, printenv HOME, cd and pwd, Windows' %USERPROFILE% and $env:USERPROFILE; as a naming command may stand. */
 const HOME_COMMAND = new RegExp(
   `${CD}(?:echo\\s+"?(?:\\$\\{?HOME\\}?|~)"?|printenv\\s+HOME|cd\\s*(?:~\\s*)?(?:&&|;)\\s*pwd|echo\\s+%USERPROFILE%|(?:echo\\s+|Write-Output\\s+)?\\$env:USERPROFILE)` +
-    String.raw`${ERRORS}(?:\s*\|\s*(?:tr|head|cat)\b[^|;&\n]{0,64})?\s*(?:(?:&&|;|\|\||\n)[^]*)?$`,
+    FIRST_LINE_THEN,
   "i",
 );
 
@@ -130,21 +135,23 @@ const RECORD_COMMAND = new RegExp(`${CD}(?:finger|pinky|net\\s+user|dscl\\s+\\.\
 /** The accounts a system makes for itself, which own processes and files: no person's. */
 const DAEMONS = new Set([
   ...["avahi", "colord", "rtkit", "kernoops", "whoopsie", "gdm", "lightdm", "sddm", "polkitd", "tss", "uuidd", "tcpdump", "usbmux", "dnsmasq"],
-  ...["pulse", "geoclue", "saned", "speech-dispatcher", "fwupd-refresh", "landscape", "pollinate", "lxd", "chrony", "_chrony", "ntp", "statd", "libvirt-qemu"],
+  ...["pulse", "geoclue", "saned", "speech-dispatcher", "fwupd-refresh", "landscape", "pollinate", "lxd", "chrony", "ntp", "statd", "libvirt-qemu"],
   ...["dbus", "polkit", "rpc", "rpcuser", "nscd", "unbound", "ftp", "mongodb", "elasticsearch", "docker", "containerd", "jenkins", "git", "gitlab-runner"],
 ]);
 /** The words a table's header, or a line that names no account, begins with. */
 const NOT_ACCOUNTS = new Set(["user", "uid", "name", "username", "login", "reboot", "shutdown", "runlevel", "wtmp", "btmp"]);
 
+/** Whether an account (in lower case) is one a system makes for itself: listed, or named as a system names its own (_www, systemd-network). */
+const systemAccount = (lower: string): boolean => SYSTEM_ACCOUNTS.has(lower) || DAEMONS.has(lower) || lower.startsWith("_") || lower.startsWith("systemd-");
+
 /** Whether a first column of a table names a person's account: a name, no number, no header's word, no system's account. */
 function personsColumn(word: string): boolean {
-  const lower = word.toLowerCase();
-  return WHOLE_NAME.test(word) && !NOT_ACCOUNTS.has(lower) && !SYSTEM_ACCOUNTS.has(lower) && !DAEMONS.has(lower) && !lower.startsWith("_") && !lower.startsWith("systemd-");
+  return WHOLE_NAME.test(word) && !NOT_ACCOUNTS.has(word.toLowerCase()) && !systemAccount(word.toLowerCase());
 }
 
 /** The name a naming command's output holds: its first line that is not blank (after a Windows host\), where it is a name (a person's has spaces); none otherwise. */
 function namedInOutput(output: string): string[] {
-  const first = output.split(/\r?\n/).find((l) => l.trim() !== "")?.trim() ?? "";
+  const first = firstLine(output);
   // Windows' whoami writes the machine's or the domain's name before the account's: host\<name>.
   const line = /^[A-Za-z0-9._-]{1,63}\\./.test(first) ? first.slice(first.indexOf("\\") + 1) : first;
   return PERSON_NAME.test(line) ? [line] : [];
@@ -155,11 +162,10 @@ const FOLDER_WORDS = new Set(["home", "users", "root", "tmp", "var", "srv", "opt
 
 /** The owner a home printed on the output's first line names: its last folder (/srv/<name>, C:\Users\<name>). */
 function homeInOutput(output: string): string[] {
-  const first = output.split(/\r?\n/).find((l) => l.trim() !== "")?.trim() ?? "";
+  const first = firstLine(output);
   if (!/^(?:\/|[A-Za-z]:\\|\\\\)/.test(first)) return [];
   const last = first.split(/[\\/]+/).filter((p) => p !== "").at(-1) ?? "";
-  const lower = last.toLowerCase();
-  return PERSON_NAME.test(last) && !FOLDER_WORDS.has(lower) && !SYSTEM_ACCOUNTS.has(lower) && !DAEMONS.has(lower) && !lower.startsWith("_") ? [last] : [];
+  return PERSON_NAME.test(last) && !FOLDER_WORDS.has(last.toLowerCase()) && !systemAccount(last.toLowerCase()) ? [last] : [];
 }
 
 /** The accounts a table names in its first column (after quser's mark of the session it runs in, ">"); lastlog's accounts never logged in are a system's. */
@@ -173,7 +179,7 @@ function tableAccounts(output: string): string[] {
 }
 
 /** users's one line: every account logged in, parted by blanks. */
-const loggedInAccounts = (output: string): string[] => (output.split(/\r?\n/).find((l) => l.trim() !== "") ?? "").trim().split(/\s+/).filter(personsColumn);
+const loggedInAccounts = (output: string): string[] => firstLine(output).split(/\s+/).filter(personsColumn);
 
 /** An account's record (a field's value on its own line: an empty one is not the next line's label): finger's and pinky's Login: and Name:, net user's User name and Full Name, dscl's RecordName: and RealName:. */
 const RECORD_FIELDS = [
@@ -201,7 +207,7 @@ function accountList(output: string): string[] {
 }
 
 function recordAccounts(output: string): string[] {
-  if (FINGER_TABLE.test(output.split(/\r?\n/).find((l) => l.trim() !== "") ?? "")) return tableAccounts(output);
+  if (FINGER_TABLE.test(firstLine(output))) return tableAccounts(output);
   const named: string[] = accountList(output);
   for (const field of RECORD_FIELDS) {
     field.lastIndex = 0;
@@ -237,7 +243,7 @@ function echoedAround(command: string): ((output: string) => string[]) | null {
   if (m === null) return null;
   const [before, variable, after] = m[2] !== undefined ? [m[1] ?? "", m[2], m[3] ?? ""] : [m[4] ?? "", m[5] ?? "", m[6] ?? ""];
   return (output) => {
-    const first = (output.split(/\r?\n/).find((l) => l.trim() !== "") ?? "").trim();
+    const first = firstLine(output);
     if (first.length < before.trim().length + after.trim().length || !first.startsWith(before.trimStart()) || !first.endsWith(after.trimEnd())) return [];
     const value = first.slice(before.trimStart().length, first.length - after.trimEnd().length);
     return variable === "HOME" ? homeInOutput(value) : namedInOutput(value);

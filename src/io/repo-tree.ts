@@ -1,6 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import { pushAll } from "../collections.js";
-import { lstatSync, readdirSync } from "node:fs";
+import { lstatSync, readdirSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../digest.js";
 import { EXEMPT_NAMES, readRecordListing, type Candidate, type GuardedState } from "../passes/verify.js";
@@ -235,13 +235,9 @@ async function walkDisk(root: string, start: string, out: DiskWalk): Promise<voi
 const READS_PER_TURN = 128;
 
 async function walkFolder(root: string, folder: string, out: DiskWalk): Promise<void> {
-  // Names are read as bytes: one that is not UTF-8 reads with U+FFFD, a name no file has or another file's, and is read by none.
-  const entries = readdirSync(path.join(root, folder), { withFileTypes: true, encoding: "buffer" })
-    .map((e) => ({ e, name: e.name.toString("utf8") }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const { e, name } of entries) {
+  for (const { e, name, utf8 } of folderEntries(path.join(root, folder))) {
     const rel = `${folder}/${name}`;
-    if (!isUtf8(e.name)) out.notFiles.push(rel);
+    if (!utf8) out.notFiles.push(rel);
     else if (e.isSymbolicLink()) out.links.push(rel);
     else if (e.isDirectory()) await walkFolder(root, rel, out);
     else {
@@ -249,6 +245,22 @@ async function walkFolder(root: string, folder: string, out: DiskWalk): Promise<
       if ((out.files.length + out.notFiles.length) % READS_PER_TURN === 0) await new Promise((turned) => setImmediate(turned));
     }
   }
+}
+
+type EntryType = Pick<Dirent, "isFile" | "isDirectory" | "isSymbolicLink">;
+
+/**
+ * A folder's entries, sorted by name. A name that is not UTF-8 reads with U+FFFD: a name no file
+ * has or another file's, so it is read by none. Names are read as text, and the folder again as
+ * bytes only where a name holds U+FFFD, which a name in valid UTF-8 rarely does: bytes cost a
+ * buffer for every name.
+ */
+function folderEntries(dir: string): { e: EntryType; name: string; utf8: boolean }[] {
+  const asText = readdirSync(dir, { withFileTypes: true });
+  const entries = asText.some((e) => e.name.includes("\uFFFD"))
+    ? readdirSync(dir, { withFileTypes: true, encoding: "buffer" }).map((e) => ({ e, name: e.name.toString("utf8"), utf8: isUtf8(e.name) }))
+    : asText.map((e) => ({ e, name: e.name, utf8: true }));
+  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 function readInto(root: string, rel: string, out: DiskWalk, regular: boolean): void {

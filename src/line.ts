@@ -269,7 +269,8 @@ async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixture
   // The record's own words and the rules' member names may spell a name the sitting taught ("name"):
   // the guard looks for homes and secret shapes; names are masked where each text is written.
   const guard = scanEngine(setting.rules.secrets, line.names.grammar, null, setting.rules.knownMembers);
-  const guardScan = (inputs: { file: string; text: string }[]): Promise<ScanResult> => scanPass(inputs, guard, setting.display);
+  const own = new Set(fixtures.flatMap((f) => [f.provenance.raw.sha256, f.provenance.cleared.sha256]));
+  const guardScan = (inputs: { file: string; text: string }[]): Promise<ScanResult> => scanPass(inputs.map((i) => ({ ...i, text: withOwnDigestsBlanked(i.text, own) })), guard, setting.display);
   // Only a blocked batch has its values starred; in one that would land, a secret shape stops everything.
   const render = (m: (text: string) => string): string => recordBatch({ ...input, mask: m }, id);
   const blocked = blockers.length > 0 ? await withoutSecretValues(render, mask, guardScan) : null;
@@ -280,6 +281,21 @@ async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixture
   const read = parseRecord(text).batches[0];
   return { fixtures: written, scan, batch: { id, digest: read?.digestClaimed ?? "", text, blockers, listed: read?.fixtures ?? [] } };
 }
+
+/**
+ * A written text as the guard reads it: each digest the tool made of a capture's or a fixture's
+ * bytes written over with x's of its length. SHA-256 output spells nothing, and reading thousands
+ * of them as base64 and hex from every offset is most of what scanning a batch of 2,000 fixtures
+ * costs. Only a digest standing alone is written over: where a letter, a digit, `+`, `/`, `=`, `-`
+ * or `_` stands beside it, it is part of a longer run, read as written. Offsets do not move, so a
+ * finding's place is the written text's.
+ */
+export function withOwnDigestsBlanked(text: string, own: ReadonlySet<string>): string {
+  if (own.size === 0) return text;
+  return text.replace(STANDALONE_DIGEST, (d) => (own.has(d) ? "x".repeat(d.length) : d));
+}
+
+const STANDALONE_DIGEST = /(?<![A-Za-z0-9+/=_-])[0-9a-f]{64}(?![A-Za-z0-9+/=_-])/g;
 
 function policiesOf(setting: Setting): { name: string; reason: string }[] {
   return Object.entries(setting.config.policies ?? {}).map(([name, p]) => ({ name, reason: p.reason }));

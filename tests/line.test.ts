@@ -4,12 +4,14 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSetting } from "../src/io/setting.js";
 import { watchParses } from "../src/json/reader.js";
-import { runLine } from "../src/line.js";
+import { runLine, withOwnDigestsBlanked } from "../src/line.js";
 import { reviewModel } from "../src/review/model.js";
 import { pageHtml } from "../src/review/page.js";
 import { makeRealisticSitting } from "../bench/realistic.mjs";
 import { loadRules } from "../src/io/load-rules.js";
 import { makeDisplay } from "../src/display.js";
+import { homeGrammar } from "../src/homes.js";
+import { scanEngine, scanPass } from "../src/passes/scan.js";
 import { sittingNames, substitutePass, type SittingNames } from "../src/passes/substitute/index.js";
 import type { Capture, Substitution } from "../src/types.js";
 import { captureOf, clear, clearJson, PROJECT_ROOT, tempDir } from "./helpers.js";
@@ -233,6 +235,43 @@ describe("every byte written is checked like a fixture", () => {
     // Beside other words the rest may be the person too: the line is not written.
     expect(record).toContain("- Driven by: `[not written: it names a user the sitting taught]`");
     expect(record.toLowerCase()).not.toContain(name);
+  });
+});
+
+describe("the guard reads a digest the tool made as x's, and every other run as written", () => {
+  const rules = loadRules();
+  const engine = scanEngine(rules.secrets, homeGrammar(rules.homes), null);
+  // 32 bytes whose hex is as long as a SHA-256 digest, and spells a key.
+  const spelled = Buffer.from(["glpat-", "Zq8rT2vLm9xWp4kNy7bQ"].join("").padEnd(32, " ")).toString("hex");
+  const scanned = async (text: string): Promise<string[]> => (await scanPass([{ file: "the batch", text }], engine, makeDisplay(rules, [], null))).findings.map((f) => f.rule);
+
+  it("writes over only a digest it was given that stands alone, keeping every offset", () => {
+    const own = new Set([spelled]);
+    const row = `| \`${spelled}\` | 1182 |\n`;
+    expect(withOwnDigestsBlanked(row, own)).toBe(`| \`${"x".repeat(64)}\` | 1182 |\n`);
+    // Another 64 hex digits, a digest glued to a longer run, and one in capitals are read as written.
+    const other = "ab".repeat(32);
+    for (const text of [`\`${other}\``, `=${spelled}`, `${spelled}Q`, `_${spelled}`, spelled.toUpperCase()]) expect(withOwnDigestsBlanked(text, own)).toBe(text);
+    expect(withOwnDigestsBlanked(row, new Set())).toBe(row);
+  });
+
+  it("finds a key spelled in hex where the text holds it as any value but a digest the tool made", async () => {
+    const row = `| \`${spelled}\` | 1182 |\n`;
+    expect(await scanned(row)).toContain("@secretlint/secretlint-rule-gitlab");
+    expect(await scanned(withOwnDigestsBlanked(row, new Set(["cd".repeat(32)])))).toContain("@secretlint/secretlint-rule-gitlab");
+    expect(await scanned(withOwnDigestsBlanked(`=${spelled}`, new Set([spelled])))).toContain("@secretlint/secretlint-rule-gitlab");
+    expect(await scanned(withOwnDigestsBlanked(row, new Set([spelled])))).toEqual([]);
+  });
+
+  it("a run writing hundreds of fixtures lists their digests and passes its own guard", () => {
+    const dir = tempDir("clear-digests-");
+    makeRealisticSitting(dir, 300, 3, { distinct: true, maxBytes: 1800 });
+    const root = tempDir("clear-digests-root-");
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    const r = clearJson(["run", dir, "--root", root]);
+    expect(r.code, r.stderr).toBe(0);
+    const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+    expect((record.match(/`[0-9a-f]{64}`/g) ?? []).length).toBeGreaterThanOrEqual(2 * (r.json.fixtures as string[]).length);
   });
 });
 

@@ -265,11 +265,12 @@ async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixture
   const kitCheck = kit && setting.root ? kitPass(kit, await committedTransports(setting.root, setting.rules.transports, false), new Map(), setting.rules.transports.versionPattern).transports : null;
   const id = batchId(line.captures);
   const mask = companionMask(line, setting, companions.values);
-  const input = { ...line, sittingShown: sittingShownFrom(setting.root, line.sitting.dir, setting.display.path), scan, fixtures: written, planned: fixtures, blockers, kitCheck, mask, sidecarDigest: (f: FixtureOut) => sha256Hex(f.sidecar), overrides: { choose: options.choose ?? [], recipes: options.recipes ?? [] }, overlay: setting.rules.overlay, overlaid: setting.rules.overlaid, policies: policiesOf(setting) };
+  const sidecarDigests = new Map(fixtures.map((f) => [f, sha256Hex(f.sidecar)]));
+  const input = { ...line, sittingShown: sittingShownFrom(setting.root, line.sitting.dir, setting.display.path), scan, fixtures: written, planned: fixtures, blockers, kitCheck, mask, sidecarDigest: (f: FixtureOut) => sidecarDigests.get(f) ?? sha256Hex(f.sidecar), overrides: { choose: options.choose ?? [], recipes: options.recipes ?? [] }, overlay: setting.rules.overlay, overlaid: setting.rules.overlaid, policies: policiesOf(setting) };
   // The record's own words and the rules' member names may spell a name the sitting taught ("name"):
   // the guard looks for homes and secret shapes; names are masked where each text is written.
   const guard = scanEngine(setting.rules.secrets, line.names.grammar, null, setting.rules.knownMembers);
-  const own = new Set(fixtures.flatMap((f) => [f.provenance.raw.sha256, f.provenance.cleared.sha256]));
+  const own = new Set([...fixtures.flatMap((f) => [f.provenance.raw.sha256, f.provenance.cleared.sha256]), ...sidecarDigests.values()]);
   const guardScan = (inputs: { file: string; text: string }[]): Promise<ScanResult> => scanPass(inputs.map((i) => ({ ...i, text: withOwnDigestsBlanked(i.text, own) })), guard, setting.display);
   // Only a blocked batch has its values starred; in one that would land, a secret shape stops everything.
   const render = (m: (text: string) => string): string => recordBatch({ ...input, mask: m }, id);

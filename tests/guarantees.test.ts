@@ -5,6 +5,9 @@ import { describe, expect, it } from "vitest";
 import { looksLikeProse } from "../src/passes/substitute/clear-file.js";
 import { BUNDLED_RULES_DIR, loadRules } from "../src/io/load-rules.js";
 import type { FieldClass, FieldRuleSet } from "../src/types.js";
+import { makeDisplay } from "../src/display.js";
+import { homeGrammar, userNamePattern } from "../src/homes.js";
+import { scanEngine, scanPass } from "../src/passes/scan.js";
 import { clear, clearJson, tempDir } from "./helpers.js";
 
 // Guarantees that once had no test: each of these fails when the code that keeps it is broken.
@@ -47,6 +50,21 @@ describe("the scan's planted control", () => {
     expect(sub.code).toBe(1);
     expect(sub.json.findings).toEqual(expect.arrayContaining([expect.objectContaining({ code: "control-silent", message: expect.stringContaining(silenced) })]));
     expect(existsSync(path.join(out, "claude-code_session_end_2.1.261.1.json"))).toBe(false);
+  });
+
+  it("judges the home owner's rule on the control for each engine's grammar and names", async () => {
+    const rules = loadRules();
+    const display = makeDisplay(rules, [], null);
+    const clean = [{ file: "clean.json", text: JSON.stringify({ note: "nothing secret here" }) }];
+    const whole = scanEngine(rules.secrets, homeGrammar(rules.homes), null, rules.knownMembers);
+    expect((await scanPass(clean, whole, display)).control).toMatchObject({ red: true, silent: [] });
+    // The same secret rules, with a grammar that knows no home under /home: the planted home is found by none.
+    const homes = { ...rules.homes, roots: rules.homes.roots.filter((r) => !r.root.includes("home")) };
+    const blind = scanEngine(rules.secrets, homeGrammar(homes), null, rules.knownMembers);
+    expect((await scanPass(clean, blind, display)).control).toMatchObject({ red: false, silent: ["clear/home-owner"] });
+    // The same grammar with the planted owner among the names: the name is found, and the engine judged on its own.
+    const named = scanEngine(rules.secrets, homeGrammar(homes), userNamePattern(["control-owner"]), rules.knownMembers);
+    expect((await scanPass(clean, named, display)).control).toMatchObject({ red: true, silent: [] });
   });
 });
 

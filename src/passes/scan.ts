@@ -103,8 +103,10 @@ interface Planted {
 }
 
 export interface ScanEngine {
-  /** This project's rules, on the raw text (they read its decoded strings themselves). */
+  /** This project's rules but the home owner's, on the raw text (they read its decoded strings themselves): what they find hangs on the secret rules alone. */
   own: OwnRules;
+  /** The home owner's rule: what it finds hangs on the home grammar, the member list and the names too. */
+  home: OwnRules;
   control: { plain: string; escaped: string; planted: Planted[] };
   expected: string[];
   catalogue: RuleInfo[];
@@ -178,11 +180,11 @@ export function scanEngine(secrets: SecretRules, grammar: HomeGrammar, names: Na
     { id: SENSITIVE_ASSIGNMENT_RULE, rule: sensitiveAssignmentRule },
     { id: KEY_MATERIAL_RULE, rule: keyMaterialRule },
     { id: SEED_LIST_RULE, rule: seedListRule },
-    { id: HOME_OWNER_RULE, rule: homeOwnerRule(grammar, names, structure) },
     { id: ESCAPE_DEPTH_RULE, rule: escapeDepthRule },
   ]);
+  const home = ownRules([{ id: HOME_OWNER_RULE, rule: homeOwnerRule(grammar, names, structure) }]);
   const catalogue = catalogueOf(secrets);
-  return { own, control: controlOf(secrets), expected: catalogue.map((r) => r.id), catalogue, madeFrom: [secrets, grammar, structure, names?.source ?? ""] };
+  return { own, home, control: controlOf(secrets), expected: catalogue.map((r) => r.id), catalogue, madeFrom: [secrets, grammar, structure, names?.source ?? ""] };
 }
 
 /** The engine that reads a sitting's texts: the rules, the home grammar the sitting taught and every name it checks for. */
@@ -190,25 +192,24 @@ export function sittingEngine(rules: Pick<Rules, "secrets" | "knownMembers">, na
   return scanEngine(rules.secrets, names.grammar, userNamePattern(names.checked), rules.knownMembers);
 }
 
-// An engine made again from the very same rules, home grammar, member list and names runs the
-// same code on the same rules: within one process its control is run once and its verdict kept.
-type Verdicts = WeakMap<object, WeakMap<object, WeakMap<object, Map<string, Promise<string[]>>>>>;
-const verdicts: Verdicts = new WeakMap();
+// What the secret rules do on the control hangs on those rules alone; what the home owner's rule
+// does, on the home grammar, the member list and the names too. Within one process each part is
+// run once for what it hangs on and kept: an engine made again from the very same rules, or two
+// that differ in their names only (the guard's and the sitting's), run the secret rules on it once.
+const shapesSeen = new WeakMap<object, Promise<ControlSeen>>();
+const homeSeen = new WeakMap<object, WeakMap<object, Map<string, Promise<ControlSeen>>>>();
 
 function controlVerdict(engine: ScanEngine): Promise<string[]> {
   const [secrets, grammar, structure, names] = engine.madeFrom;
-  const byGrammar = verdicts.get(secrets) ?? new WeakMap();
-  verdicts.set(secrets, byGrammar);
-  const byStructure = byGrammar.get(grammar) ?? new WeakMap();
-  byGrammar.set(grammar, byStructure);
-  const byNames = byStructure.get(structure) ?? new Map<string, Promise<string[]>>();
+  let shapes = shapesSeen.get(secrets);
+  if (!shapes) shapesSeen.set(secrets, (shapes = controlSeen(engine, (text) => shapeHitsOf(text, engine, true))));
+  const byStructure = homeSeen.get(grammar) ?? new WeakMap<object, Map<string, Promise<ControlSeen>>>();
+  homeSeen.set(grammar, byStructure);
+  const byNames = byStructure.get(structure) ?? new Map<string, Promise<ControlSeen>>();
   byStructure.set(structure, byNames);
-  let verdict = byNames.get(names);
-  if (!verdict) {
-    verdict = silentOn(engine);
-    byNames.set(names, verdict);
-  }
-  return verdict;
+  let home = byNames.get(names);
+  if (!home) byNames.set(names, (home = controlSeen(engine, (text) => homeHitsOf(text, engine))));
+  return Promise.all([shapes, home]).then((parts) => silentOn(engine, parts));
 }
 
 /** A rule's hit as a raw range. */
@@ -231,6 +232,19 @@ async function lint(content: string, ext: string, config: SecretLintCoreConfig):
  * preset on the decoded text; the preset only where the raw or the decoded text holds a word of it.
  */
 async function hitsOf(text: string, engine: ScanEngine, isControl = false, document?: JsonDocument): Promise<{ hits: Hit[]; readings: SourceReadings }> {
+  const found = await shapeHitsOf(text, engine, isControl, document);
+  pushAll(found.hits, await engine.home.hitsOf(text));
+  return found;
+}
+
+/** The home owner's rule alone, on a control text (read once a process). */
+async function homeHitsOf(text: string, engine: ScanEngine): Promise<{ hits: Hit[]; readings: SourceReadings }> {
+  const readings = prepareSource(text, true);
+  return { hits: await engine.home.hitsOf(text), readings };
+}
+
+/** Every rule but the home owner's. */
+async function shapeHitsOf(text: string, engine: ScanEngine, isControl = false, document?: JsonDocument): Promise<{ hits: Hit[]; readings: SourceReadings }> {
   const readings = prepareSource(text, isControl, document);
   const hits: Hit[] = await engine.own.hitsOf(text);
   const words = scanWordsIn(readings);
@@ -319,22 +333,34 @@ async function scanOne(input: ScanInput, engine: ScanEngine, display: Display): 
   return onePerPlace(hits).map((h) => foundOf(input, readings, h, display));
 }
 
+/** What some of an engine's rules did on the control: which fired on the plain copy, and whose planted value they found escaped. */
+interface ControlSeen {
+  fired: Set<string>;
+  foundEscaped: Set<string>;
+}
+
+async function controlSeen(engine: ScanEngine, hitsIn: (text: string) => Promise<{ hits: Hit[]; readings: SourceReadings }>): Promise<ControlSeen> {
+  const fired = new Set((await hitsIn(engine.control.plain)).hits.map((h) => h.rule));
+  const { hits, readings } = await hitsIn(engine.control.escaped);
+  const foundEscaped = new Set<string>();
+  for (const p of engine.control.planted) {
+    // The member's value: its name comes first among the places.
+    const place = readings.places.filter((x) => x.pointer === `/${escapePointerToken(`held ${p.rule}`)}`).pop();
+    const rules = new Set(hits.filter((h) => place && h.start >= place.start && h.end <= place.end).map((h) => h.rule));
+    if (rules.has(p.rule) || (p.rule === GCP && [...rules].some((r) => /private-?key/.test(r)))) foundEscaped.add(p.rule);
+  }
+  return { fired, foundEscaped };
+}
+
 /**
  * The rules silent on the control: every rule must fire on the plain copy, and on its own value
  * escaped two levels down (a service account's JSON, which the GCP rule reads only as a whole
  * file, is found there by the private key in it).
  */
-async function silentOn(engine: ScanEngine): Promise<string[]> {
-  const fired = new Set((await hitsOf(engine.control.plain, engine, true)).hits.map((h) => h.rule));
+function silentOn(engine: ScanEngine, parts: ControlSeen[]): string[] {
+  const fired = new Set(parts.flatMap((p) => [...p.fired]));
   const silent = engine.expected.filter((id) => !fired.has(id));
-  const { hits, readings } = await hitsOf(engine.control.escaped, engine, true);
-  for (const p of engine.control.planted) {
-    // The member's value: its name comes first among the places.
-    const place = readings.places.filter((x) => x.pointer === `/${escapePointerToken(`held ${p.rule}`)}`).pop();
-    const rules = new Set(hits.filter((h) => place && h.start >= place.start && h.end <= place.end).map((h) => h.rule));
-    const found = rules.has(p.rule) || (p.rule === GCP && [...rules].some((r) => /private-?key/.test(r)));
-    if (!found && fired.has(p.rule)) silent.push(`${p.rule} (escaped)`);
-  }
+  for (const p of engine.control.planted) if (fired.has(p.rule) && !parts.some((part) => part.foundEscaped.has(p.rule))) silent.push(`${p.rule} (escaped)`);
   return silent;
 }
 

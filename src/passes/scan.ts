@@ -107,11 +107,20 @@ export interface ScanEngine {
   own: OwnRules;
   /** The home owner's rule: what it finds hangs on the home grammar, the member list and the names too. */
   home: OwnRules;
-  control: { plain: string; escaped: string; planted: Planted[] };
+  control: Control;
+  /** The control of the home owner's rule: its planted home alone, which it reads in a fraction of the time it takes on every rule's. */
+  homeControl: Control;
   expected: string[];
   catalogue: RuleInfo[];
   /** What the engine was made from (rules, home grammar, member list, names): its control's verdict is kept by them. */
   madeFrom: [SecretRules, HomeGrammar, ReadonlySet<string>, string];
+}
+
+/** Planted values, written plain and escaped two levels down, that every rule must find. */
+interface Control {
+  plain: string;
+  escaped: string;
+  planted: Planted[];
 }
 
 export const join = (parts: string[]): string => parts.join("");
@@ -146,10 +155,9 @@ function escapedCopy(members: Record<string, string>): string {
   return JSON.stringify(members, null, 1).replace(/\\(?:u[0-9a-fA-F]{4}|.)|[A-Za-z0-9]/g, escape);
 }
 
-function controlOf(secrets: SecretRules): ScanEngine["control"] {
+function controlOf(all: Planted[]): Control {
   // The comment first, so that the control goes silent if comment filters ever come back.
   const members: Record<string, string> = { comment: "secretlint-disable -- the control" };
-  const all = planted(secrets);
   for (const p of all) Object.assign(members, p.members);
   // Each rule's value held in a member of its own, so that a hit tells which value it found.
   const held = all.map((p) => [`held ${p.rule}`, escapedCopy(p.members)]);
@@ -184,7 +192,10 @@ export function scanEngine(secrets: SecretRules, grammar: HomeGrammar, names: Na
   ]);
   const home = ownRules([{ id: HOME_OWNER_RULE, rule: homeOwnerRule(grammar, names, structure) }]);
   const catalogue = catalogueOf(secrets);
-  return { own, home, control: controlOf(secrets), expected: catalogue.map((r) => r.id), catalogue, madeFrom: [secrets, grammar, structure, names?.source ?? ""] };
+  const all = planted(secrets);
+  const control = controlOf(all);
+  const homeControl = controlOf(all.filter((p) => p.rule === HOME_OWNER_RULE));
+  return { own, home, control, homeControl, expected: catalogue.map((r) => r.id), catalogue, madeFrom: [secrets, grammar, structure, names?.source ?? ""] };
 }
 
 /** The engine that reads a sitting's texts: the rules, the home grammar the sitting taught and every name it checks for. */
@@ -202,13 +213,13 @@ const homeSeen = new WeakMap<object, WeakMap<object, Map<string, Promise<Control
 function controlVerdict(engine: ScanEngine): Promise<string[]> {
   const [secrets, grammar, structure, names] = engine.madeFrom;
   let shapes = shapesSeen.get(secrets);
-  if (!shapes) shapesSeen.set(secrets, (shapes = controlSeen(engine, (text) => shapeHitsOf(text, engine, true))));
+  if (!shapes) shapesSeen.set(secrets, (shapes = controlSeen(engine.control, (text) => shapeHitsOf(text, engine, true))));
   const byStructure = homeSeen.get(grammar) ?? new WeakMap<object, Map<string, Promise<ControlSeen>>>();
   homeSeen.set(grammar, byStructure);
   const byNames = byStructure.get(structure) ?? new Map<string, Promise<ControlSeen>>();
   byStructure.set(structure, byNames);
   let home = byNames.get(names);
-  if (!home) byNames.set(names, (home = controlSeen(engine, (text) => homeHitsOf(text, engine))));
+  if (!home) byNames.set(names, (home = controlSeen(engine.homeControl, (text) => homeHitsOf(text, engine))));
   return Promise.all([shapes, home]).then((parts) => silentOn(engine, parts));
 }
 
@@ -339,11 +350,11 @@ interface ControlSeen {
   foundEscaped: Set<string>;
 }
 
-async function controlSeen(engine: ScanEngine, hitsIn: (text: string) => Promise<{ hits: Hit[]; readings: SourceReadings }>): Promise<ControlSeen> {
-  const fired = new Set((await hitsIn(engine.control.plain)).hits.map((h) => h.rule));
-  const { hits, readings } = await hitsIn(engine.control.escaped);
+async function controlSeen(control: Control, hitsIn: (text: string) => Promise<{ hits: Hit[]; readings: SourceReadings }>): Promise<ControlSeen> {
+  const fired = new Set((await hitsIn(control.plain)).hits.map((h) => h.rule));
+  const { hits, readings } = await hitsIn(control.escaped);
   const foundEscaped = new Set<string>();
-  for (const p of engine.control.planted) {
+  for (const p of control.planted) {
     // The member's value: its name comes first among the places.
     const place = readings.places.filter((x) => x.pointer === `/${escapePointerToken(`held ${p.rule}`)}`).pop();
     const rules = new Set(hits.filter((h) => place && h.start >= place.start && h.end <= place.end).map((h) => h.rule));

@@ -695,3 +695,22 @@ describe("the work of reading encodings is bounded", () => {
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 });
+
+describe("a text that comes again in another file is read as it was the first time", () => {
+  it("a key it spells is found in every file, and so is a budget it runs out of", async () => {
+    const rules = loadRules();
+    const engine = scanEngine(rules.secrets, homeGrammar(rules.homes), null);
+    const escapes = "&amp; %41%42 \\x41\\x42 =41=42";
+    const inner = base64(`inner ${escapes} words ${base64("deepest words of text here")}`);
+    const unit = base64(`${escapes} ${inner} ${escapes} ${inner}`);
+    const many = Array.from({ length: 400 }, () => unit).join(` ${escapes} `);
+    const id = "5f3c9a1e-77aa-4b1c-9e2d-0c8f1b2a3d4e";
+    const files = ["first", "again", "once more"].map((name) => ({ file: `${name}.json`, text: JSON.stringify({ session_id: id, note: base64(inText(SECRETS.github.value)), tool_response: many }) }));
+    const r = await scanPass(files, engine, makeDisplay(rules, [], null));
+    for (const f of files) {
+      const found = r.findings.filter((x) => x.file === f.file);
+      expect(found.map((x) => x.rule), f.file).toEqual(expect.arrayContaining([expect.stringMatching(/github/)]));
+      expect(found.filter((x) => x.rule === "clear/escape-depth").map((x) => x.pointer), f.file).toEqual(["/tool_response"]);
+    }
+  });
+});

@@ -298,6 +298,25 @@ function segmentAt(segments: Segment[], starts: number[], i: number): Segment | 
 }
 
 /**
+ * Texts of strings in which undoing every encoding found nothing, within their budget: what it
+ * finds hangs on the text alone (a fresh budget for each string, sized by its length), so a text
+ * that comes again (an id, a path in every capture of a sitting) is not decoded again. Bounded in
+ * characters: a process reading millions of distinct texts keeps no more than this.
+ */
+const spellsNothing = new Set<string>();
+let spellsNothingChars = 0;
+const MAX_SPELLS_NOTHING_CHARS = 1 << 22;
+
+function rememberSpellsNothing(key: string): void {
+  if (spellsNothingChars + key.length > MAX_SPELLS_NOTHING_CHARS) {
+    spellsNothing.clear();
+    spellsNothingChars = 0;
+  }
+  spellsNothing.add(key);
+  spellsNothingChars += key.length;
+}
+
+/**
  * Each string's readings once an encoding in it is undone (encoded.ts): strings of their own at
  * the same place, read by every rule and written into the decoded text. A string holding a JSON
  * document is read through its own strings. A string whose readings outgrow their budget cannot
@@ -313,11 +332,15 @@ function withEncodedReadings(into: Collector): number {
       continue;
     }
     const last = s.readings[s.readings.length - 1] as Reading;
+    const key = last === first ? first.text : `${first.text}\u0000${last.text}`;
+    if (spellsNothing.has(key)) continue;
     const budget = new ReadingBudget(first.text.length);
+    const before = found.length;
     for (const r of last === first ? [first] : [first, last]) {
       for (const e of encodedReadings(r, budget)) found.push({ place: s.place, readings: [e], member: s.member, isKey: false, tooDeep: false, encoded: true, ...(e.joined ? { keyShapesOnly: true as const } : {}) });
     }
     if (budget.exhausted) s.tooDeep = true;
+    else if (found.length === before) rememberSpellsNothing(key);
   }
   pushAll(into.strings, found);
   pushAll(into.shown, found);

@@ -10,6 +10,21 @@ import { addScanWords, scanWordsIn } from "./scan-words.js";
 
 export type { SecretPattern };
 
+/**
+ * Every match of a global pattern in a text, as matchAll gives them, without the copy of the
+ * pattern matchAll makes at each call: a rule reads every string of a file, thousands a scan.
+ */
+function* eachMatch(pattern: RegExp, text: string): Generator<RegExpExecArray> {
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    const at = pattern.lastIndex;
+    yield m;
+    // An empty match moves on one character (a code point where the pattern reads them), as matchAll does.
+    pattern.lastIndex = m[0] === "" ? at + (pattern.unicode && (text.codePointAt(at) ?? 0) > 0xffff ? 2 : 1) : at;
+  }
+  pattern.lastIndex = 0;
+}
+
 export function patternRule(p: SecretPattern): SecretLintRuleCreator {
   addScanWords(p.keywords);
   const messages = { FOUND: { en: (props: { kind: string }) => `found ${props.kind}` } };
@@ -27,9 +42,9 @@ export function patternRule(p: SecretPattern): SecretLintRuleCreator {
           const present = scanWordsIn(r);
           if (!p.keywords.some((k) => present.raw.has(k) || present.decoded.has(k))) return;
           const matches = (text: string, toRaw: (start: number, end: number) => [number, number]): void => {
-            for (const m of text.matchAll(pattern)) {
+            for (const m of eachMatch(pattern, text)) {
               const value = m[1] ?? m[0];
-              const at = (m.index ?? 0) + m[0].lastIndexOf(value);
+              const at = m.index + m[0].lastIndexOf(value);
               report(toRaw(at, at + value.length));
             }
           };

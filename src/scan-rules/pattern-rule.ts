@@ -1,6 +1,7 @@
 import type { SecretLintRuleCreator } from "@secretlint/types";
 import type { SecretPattern } from "../types.js";
 import { readingsOf } from "./readings.js";
+import { eachMatch } from "../regex.js";
 import { addScanWords, scanWordsIn } from "./scan-words.js";
 
 // A secret shape from rules/secrets/patterns.json as a secretlint rule module: an id, messages
@@ -9,21 +10,6 @@ import { addScanWords, scanWordsIn } from "./scan-words.js";
 // every rule are looked for in one pass over the file (scan-words.ts), not one pass per rule.
 
 export type { SecretPattern };
-
-/**
- * Every match of a global pattern in a text, as matchAll gives them, without the copy of the
- * pattern matchAll makes at each call: a rule reads every string of a file, thousands a scan.
- */
-function* eachMatch(pattern: RegExp, text: string): Generator<RegExpExecArray> {
-  pattern.lastIndex = 0;
-  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-    const at = pattern.lastIndex;
-    yield m;
-    // An empty match moves on one character (a code point where the pattern reads them), as matchAll does.
-    pattern.lastIndex = m[0] === "" ? at + (pattern.unicode && (text.codePointAt(at) ?? 0) > 0xffff ? 2 : 1) : at;
-  }
-  pattern.lastIndex = 0;
-}
 
 export function patternRule(p: SecretPattern): SecretLintRuleCreator {
   addScanWords(p.keywords);

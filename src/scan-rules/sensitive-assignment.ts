@@ -1,5 +1,6 @@
 import type { SecretLintRuleCreator } from "@secretlint/types";
 import type { Reading } from "./reading-builder.js";
+import { eachMatch } from "../regex.js";
 import { readingsOf } from "./readings.js";
 import { looksSecret, OBJECT_PATH, sensitive } from "./sensitive-member.js";
 
@@ -180,7 +181,7 @@ type Report = (start: number, end: number) => void;
 function cookieValues(text: string, at: number, report: Report): number {
   COOKIE_LINE.lastIndex = at;
   const line = COOKIE_LINE.exec(text)?.[0] ?? "";
-  for (const m of line.matchAll(COOKIE_PAIR)) {
+  for (const m of eachMatch(COOKIE_PAIR, line)) {
     const value = m[1] as string;
     const start = at + (m.index ?? 0) + m[0].length - value.length;
     if (looksAssigned(value)) report(start, start + value.length);
@@ -238,7 +239,7 @@ function valueHereOrBelow(text: string, at: number, flag: boolean, authorization
 /** Every value a setting named for a credential is given in text (`- name: API_TOKEN` then `value: …`). */
 function settingsIn(text: string, report: Report): void {
   if (!/val|\bv\b/i.test(text)) return;
-  for (const m of text.matchAll(SETTING_NAME)) {
+  for (const m of eachMatch(SETTING_NAME, text)) {
     if (!sensitive(m[3] as string)) continue;
     const from = (m.index ?? 0) + m[0].length;
     const item = text.slice(from, from + SETTING_REACH);
@@ -261,7 +262,7 @@ function cellsOf(line: string, at: number): { kind: number; cells: [string, numb
   if (kind < 0 || (kind === 0 && !BAR_FIRST.test(line)) || (kind === 2 && /^[ \t]|, /.test(line))) return null;
   const cells: [string, number][] = [];
   let from = 0;
-  for (const m of line.matchAll(CELL_PARTS[kind] as RegExp)) {
+  for (const m of eachMatch(CELL_PARTS[kind] as RegExp, line)) {
     cells.push([line.slice(from, m.index), at + from]);
     from = (m.index ?? 0) + m[0].length;
   }
@@ -306,15 +307,15 @@ function columnsIn(text: string, report: Report): void {
 function tablesIn(text: string, report: Report): void {
   const judge = (m: RegExpMatchArray, group: number): void => judged(text, m, group, report);
   if (/[|│┃,\t]| {2}/.test(text) && CREDENTIAL_WORD.test(text)) {
-    for (const m of text.matchAll(TABLE_ROW)) if (sensitive(m[1] as string)) judge(m, m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4);
+    for (const m of eachMatch(TABLE_ROW, text)) if (sensitive(m[1] as string)) judge(m, m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4);
   }
-  if (text.includes(":")) for (const m of text.matchAll(PGPASS)) judge(m, 1);
+  if (text.includes(":")) for (const m of eachMatch(PGPASS, text)) judge(m, 1);
 }
 
 /** The password `htpasswd -b` is given on its command line (`htpasswd -bc file user …`, `htpasswd -nb user …`). */
 function htpasswdIn(text: string, report: Report): void {
   if (!text.includes("htpasswd")) return;
-  for (const m of text.matchAll(HTPASSWD)) {
+  for (const m of eachMatch(HTPASSWD, text)) {
     const from = m.indices?.[1]?.[0] ?? 0;
     let flags = "";
     let takesValue = false;
@@ -336,13 +337,13 @@ function htpasswdIn(text: string, report: Report): void {
 /** Each value a program falls back on where a credential's variable is unset (`ENV['API_KEY'] || '…'`). */
 function fallbacksIn(text: string, report: Report): void {
   if (!/\|\||\?\?|\?:|\bor\b|\{/.test(text)) return;
-  for (const m of text.matchAll(FALLBACK)) if (sensitive(m[3] as string)) judged(text, m, 2, report);
+  for (const m of eachMatch(FALLBACK, text)) if (sensitive(m[3] as string)) judged(text, m, 2, report);
 }
 
 /** Each value a JSON pair gives a credential's name (`["X-Api-Key", "…"]`), in text or in a JSON document a string holds. */
 function pairsIn(text: string, report: Report): void {
   if (!text.includes("[")) return;
-  for (const m of text.matchAll(JSON_PAIR)) if (sensitive(m[1] as string)) judged(text, m, 2, report);
+  for (const m of eachMatch(JSON_PAIR, text)) if (sensitive(m[1] as string)) judged(text, m, 2, report);
 }
 
 /** Every value a reading's text assigns to a credential's name, after `=`, `:` or a flag; a cookie header's values. */
@@ -363,16 +364,16 @@ function assignmentsIn(text: string, report: Report): void {
 /** Each value of an element named for a credential, and each password a URL, a DSN or a command line's user gives. */
 function elementsAndPasswordsIn(text: string, report: Report): void {
   const judge = (m: RegExpMatchArray, group: number): void => judged(text, m, group, report);
-  if (text.includes("</")) for (const m of text.matchAll(ELEMENT)) if (sensitive(m[1] as string)) judge(m, 2);
-  if (/-p/.test(text)) for (const pattern of [GLUED_PASSWORD, SSHPASS]) for (const m of text.matchAll(pattern)) judge(m, 2);
-  if (/ -[a-z]*[pPaw]/.test(text)) for (const pattern of CLIENT_PASSWORD) for (const m of text.matchAll(pattern)) judge(m, 2);
-  if (text.includes("%")) for (const m of text.matchAll(PERCENT_PASSWORD)) judge(m, 1);
-  if (/set|config/.test(text)) for (const m of text.matchAll(SET_COMMAND)) if (sensitive(m[2] as string)) judge(m, 4);
-  if (/secret/.test(text)) for (const m of text.matchAll(SECRET_SET)) judge(m, 2);
-  if (text.includes(",")) for (const m of text.matchAll(NAME_COMMA_VALUE)) if (sensitive(m[2] as string)) judge(m, 4);
-  if (/pass/i.test(text)) for (const m of text.matchAll(WORD_PASSWORD)) judge(m, 2);
-  if (/[?&]/.test(text)) for (const m of text.matchAll(QUERY_PAIR)) if (SIGNATURE_NAME.test(m[1] as string)) judge(m, 2);
-  for (const pattern of text.includes("@") ? [URL_PASSWORD, URL_TOKEN_USER, DSN_PASSWORD, USER_PASSWORD] : [USER_PASSWORD]) for (const m of text.matchAll(pattern)) judge(m, 1);
+  if (text.includes("</")) for (const m of eachMatch(ELEMENT, text)) if (sensitive(m[1] as string)) judge(m, 2);
+  if (/-p/.test(text)) for (const pattern of [GLUED_PASSWORD, SSHPASS]) for (const m of eachMatch(pattern, text)) judge(m, 2);
+  if (/ -[a-z]*[pPaw]/.test(text)) for (const pattern of CLIENT_PASSWORD) for (const m of eachMatch(pattern, text)) judge(m, 2);
+  if (text.includes("%")) for (const m of eachMatch(PERCENT_PASSWORD, text)) judge(m, 1);
+  if (/set|config/.test(text)) for (const m of eachMatch(SET_COMMAND, text)) if (sensitive(m[2] as string)) judge(m, 4);
+  if (/secret/.test(text)) for (const m of eachMatch(SECRET_SET, text)) judge(m, 2);
+  if (text.includes(",")) for (const m of eachMatch(NAME_COMMA_VALUE, text)) if (sensitive(m[2] as string)) judge(m, 4);
+  if (/pass/i.test(text)) for (const m of eachMatch(WORD_PASSWORD, text)) judge(m, 2);
+  if (/[?&]/.test(text)) for (const m of eachMatch(QUERY_PAIR, text)) if (SIGNATURE_NAME.test(m[1] as string)) judge(m, 2);
+  for (const pattern of text.includes("@") ? [URL_PASSWORD, URL_TOKEN_USER, DSN_PASSWORD, USER_PASSWORD] : [USER_PASSWORD]) for (const m of eachMatch(pattern, text)) judge(m, 1);
 }
 
 export const sensitiveAssignmentRule: SecretLintRuleCreator = {

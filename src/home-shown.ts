@@ -110,18 +110,24 @@ export function withoutTerminalSequences(text: string): string {
 const MAY_HOLD_SEQUENCE = /[\x1b\x90-\x9f]|\\[eExXu0]|\^\[/;
 const CHANGES = new RegExp(`[^\\x00-\\x7f]|${MAY_HOLD_SEQUENCE.source}`);
 const CHANGES_G = new RegExp(`${TERMINAL_SEQUENCE}|[\\ud800-\\udbff][\\udc00-\\udfff]|[^\\x00-\\x7f]`, "g");
+// Every terminal sequence starts with ESC, a C1 control, a backslash or "^[": in a text holding none
+// of them, only a character above ASCII changes, and it is looked for alone (the sequences' pattern
+// would be tried at every character).
+const MAY_START_SEQUENCE = /[\x1b\x90-\x9f\\]|\^\[/;
+const ABOVE_ASCII_G = /[\ud800-\udbff][\udc00-\udfff]|[^\x00-\x7f]/g;
 const shownUnit = (unit: string): string => (isTerminalSequence(unit) ? "" : shownAs(unit));
 
 /** The text as it shows, without ranges; the text itself where it shows as written ("café", "中"). */
 export function shownText(text: string): string {
   if (!CHANGES.test(text)) return text;
+  const units = MAY_START_SEQUENCE.test(text) ? CHANGES_G : ABOVE_ASCII_G;
   let changed = false;
-  for (const m of text.matchAll(CHANGES_G)) {
+  for (const m of text.matchAll(units)) {
     if (shownUnit(m[0]) === m[0]) continue;
     changed = true;
     break;
   }
-  return withLatinWords(changed ? text.replace(CHANGES_G, shownUnit) : text);
+  return withLatinWords(changed ? text.replace(units, shownUnit) : text);
 }
 
 /**

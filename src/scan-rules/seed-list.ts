@@ -1,4 +1,5 @@
 import type { SecretLintRuleCreator } from "@secretlint/types";
+import { eachMatch } from "../regex.js";
 import { readingsOf, type ScannedString } from "./readings.js";
 
 // A wallet's seed phrase with no word beside it that names it (clear/seed-phrase reads those): its
@@ -29,11 +30,14 @@ function numberedInOrder(run: string): boolean {
   return SEED_LENGTHS.has(numbers.length) && numbers.every((n, i) => n === i + 1);
 }
 
+/** What a numbered list starts with, its first word's number and mark; a JSON list, its bracket: a text without them holds no list, and its words are not tried. */
+const FIRST_NUMBER = new RegExp(`1${MARK}`);
+
 /** Each seed list in a text, as a range of it. */
 export function seedLists(text: string): [number, number][] {
   const found: [number, number][] = [];
-  for (const m of text.matchAll(NUMBERED)) if (numberedInOrder(m[0])) found.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
-  for (const m of text.matchAll(LISTED)) if (LIST_LENGTHS.has(m[0].split(",").length)) found.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
+  if (FIRST_NUMBER.test(text)) for (const m of eachMatch(NUMBERED, text)) if (numberedInOrder(m[0])) found.push([m.index, m.index + m[0].length]);
+  if (text.includes("[")) for (const m of eachMatch(LISTED, text)) if (LIST_LENGTHS.has(m[0].split(",").length)) found.push([m.index, m.index + m[0].length]);
   return found;
 }
 

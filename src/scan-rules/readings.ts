@@ -332,7 +332,8 @@ function withEncodedReadings(into: Collector): number {
       continue;
     }
     const last = s.readings[s.readings.length - 1] as Reading;
-    const key = last === first ? first.text : `${first.text}\u0000${last.text}`;
+    // The first text's length leads the key: no text, whatever characters it holds, is another's two.
+    const key = last === first ? `${first.text.length}:${first.text}` : `${first.text.length}:${first.text}\u0000${last.text}`;
     if (spellsNothing.has(key)) continue;
     const budget = new ReadingBudget(first.text.length);
     const before = found.length;

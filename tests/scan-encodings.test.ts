@@ -648,15 +648,19 @@ describe("what only looks encoded stays clear", () => {
   });
 });
 
+/** A string built to multiply its readings: every escape reading copies the text, every copy decodes each run again, and what a run decodes to holds more of both. */
+function manyReadings(): string {
+  const escapes = "&amp; %41%42 \\x41\\x42 =41=42";
+  const inner = base64(`inner ${escapes} words ${base64("deepest words of text here")}`);
+  const unit = base64(`${escapes} ${inner} ${escapes} ${inner}`);
+  return Array.from({ length: 400 }, () => unit).join(` ${escapes} `);
+}
+
 describe("the work of reading encodings is bounded", () => {
   it("a string built to multiply its readings is read within its budget and is a finding saying it cannot be read whole", async () => {
     const rules = loadRules();
     const engine = scanEngine(rules.secrets, homeGrammar(rules.homes), null);
-    // Every escape reading copies the text, every copy decodes each run again, and what a run decodes to holds more of both.
-    const escapes = "&amp; %41%42 \\x41\\x42 =41=42";
-    const inner = base64(`inner ${escapes} words ${base64("deepest words of text here")}`);
-    const unit = base64(`${escapes} ${inner} ${escapes} ${inner}`);
-    const text = JSON.stringify({ tool_response: Array.from({ length: 400 }, () => unit).join(` ${escapes} `) });
+    const text = JSON.stringify({ tool_response: manyReadings() });
     const r = await scanPass([{ file: "many.json", text }], engine, makeDisplay(rules, [], null));
     expect(r.findings.map((f) => [f.rule, f.pointer, f.line, f.column])).toEqual([["clear/escape-depth", "/tool_response", 1, 18]]);
   });
@@ -700,10 +704,7 @@ describe("a text that comes again in another file is read as it was the first ti
   it("a key it spells is found in every file, and so is a budget it runs out of", async () => {
     const rules = loadRules();
     const engine = scanEngine(rules.secrets, homeGrammar(rules.homes), null);
-    const escapes = "&amp; %41%42 \\x41\\x42 =41=42";
-    const inner = base64(`inner ${escapes} words ${base64("deepest words of text here")}`);
-    const unit = base64(`${escapes} ${inner} ${escapes} ${inner}`);
-    const many = Array.from({ length: 400 }, () => unit).join(` ${escapes} `);
+    const many = manyReadings();
     const id = "5f3c9a1e-77aa-4b1c-9e2d-0c8f1b2a3d4e";
     const files = ["first", "again", "once more"].map((name) => ({ file: `${name}.json`, text: JSON.stringify({ session_id: id, note: base64(inText(SECRETS.github.value)), tool_response: many }) }));
     const r = await scanPass(files, engine, makeDisplay(rules, [], null));

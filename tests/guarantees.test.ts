@@ -62,9 +62,13 @@ describe("the scan's planted control", () => {
     const homes = { ...rules.homes, roots: rules.homes.roots.filter((r) => !r.root.includes("home")) };
     const blind = scanEngine(rules.secrets, homeGrammar(homes), null, rules.knownMembers);
     expect((await scanPass(clean, blind, display)).control).toMatchObject({ red: false, silent: ["clear/home-owner"] });
-    // The same grammar with the planted owner among the names: the name is found, and the engine judged on its own.
-    const named = scanEngine(rules.secrets, homeGrammar(homes), userNamePattern(["control-owner"]), rules.knownMembers);
-    expect((await scanPass(clean, named, display)).control).toMatchObject({ red: true, silent: [] });
+    // The same blind grammar with the planted owner among the names: the name is found, but the grammar still finds no home, and that is said.
+    // (A grammar of its own, made from a copy of the rules: none judged before it stands in for it.)
+    const named = scanEngine(rules.secrets, homeGrammar({ ...homes }), userNamePattern(["control-owner"]), rules.knownMembers);
+    expect((await scanPass(clean, named, display)).control).toMatchObject({ red: false, silent: ["clear/home-owner"] });
+    // The whole grammar with names, among them one spelt in the planted home: judged on its own, and red.
+    const taught = scanEngine(rules.secrets, homeGrammar(rules.homes, ["control-owner"]), userNamePattern(["control-owner", "ande"]), rules.knownMembers);
+    expect((await scanPass(clean, taught, display)).control).toMatchObject({ red: true, silent: [] });
   });
 });
 

@@ -107,6 +107,8 @@ export interface ScanEngine {
   own: OwnRules;
   /** The home owner's rule: what it finds hangs on the home grammar, the member list and the names too. */
   home: OwnRules;
+  /** The same rule without the names: the control proves the grammar finds its planted home by itself, not through a name spelt in it. */
+  homeByGrammar: OwnRules;
   control: Control;
   /** The control of the home owner's rule: its planted home alone, which it reads in a fraction of the time it takes on every rule's. */
   homeControl: Control;
@@ -191,11 +193,12 @@ export function scanEngine(secrets: SecretRules, grammar: HomeGrammar, names: Na
     { id: ESCAPE_DEPTH_RULE, rule: escapeDepthRule },
   ]);
   const home = ownRules([{ id: HOME_OWNER_RULE, rule: homeOwnerRule(grammar, names, structure) }]);
+  const homeByGrammar = names === null ? home : ownRules([{ id: HOME_OWNER_RULE, rule: homeOwnerRule(grammar, null, structure) }]);
   const catalogue = catalogueOf(secrets);
   const all = planted(secrets);
   const control = controlOf(all);
   const homeControl = controlOf(all.filter((p) => p.rule === HOME_OWNER_RULE));
-  return { own, home, control, homeControl, expected: catalogue.map((r) => r.id), catalogue, madeFrom: [secrets, grammar, structure, names?.source ?? ""] };
+  return { own, home, homeByGrammar, control, homeControl, expected: catalogue.map((r) => r.id), catalogue, madeFrom: [secrets, grammar, structure, names?.source ?? ""] };
 }
 
 /** The engine that reads a sitting's texts: the rules, the home grammar the sitting taught and every name it checks for. */
@@ -207,6 +210,8 @@ export function sittingEngine(rules: Pick<Rules, "secrets" | "knownMembers">, na
 // does, on the home grammar, the member list and the names too. Within one process each part is
 // run once for what it hangs on and kept: an engine made again from the very same rules, or two
 // that differ in their names only (the guard's and the sitting's), run the secret rules on it once.
+// The home owner's rule fires only where it finds the planted home both with its names and without
+// them: a name that happens to be spelt in the planted home ("project") hides no grammar that finds none.
 const shapesSeen = new WeakMap<object, Promise<ControlSeen>>();
 const homeSeen = new WeakMap<object, WeakMap<object, Map<string, Promise<ControlSeen>>>>();
 
@@ -218,9 +223,19 @@ function controlVerdict(engine: ScanEngine): Promise<string[]> {
   homeSeen.set(grammar, byStructure);
   const byNames = byStructure.get(structure) ?? new Map<string, Promise<ControlSeen>>();
   byStructure.set(structure, byNames);
-  let home = byNames.get(names);
-  if (!home) byNames.set(names, (home = controlSeen(engine.homeControl, (text) => homeHitsOf(text, engine))));
+  const seenWith = (key: string, rule: OwnRules): Promise<ControlSeen> => {
+    let seen = byNames.get(key);
+    if (!seen) byNames.set(key, (seen = controlSeen(engine.homeControl, (text) => homeHitsOf(text, rule))));
+    return seen;
+  };
+  const byGrammar = seenWith("", engine.homeByGrammar);
+  const home = names === "" ? byGrammar : Promise.all([seenWith(names, engine.home), byGrammar]).then(([a, b]) => bothSeen(a, b));
   return Promise.all([shapes, home]).then((parts) => silentOn(engine, parts));
+}
+
+/** What two readings of the same rules both showed. */
+function bothSeen(a: ControlSeen, b: ControlSeen): ControlSeen {
+  return { fired: new Set([...a.fired].filter((r) => b.fired.has(r))), foundEscaped: new Set([...a.foundEscaped].filter((r) => b.foundEscaped.has(r))) };
 }
 
 /** A rule's hit as a raw range. */
@@ -249,9 +264,9 @@ async function hitsOf(text: string, engine: ScanEngine, isControl = false, docum
 }
 
 /** The home owner's rule alone, on a control text (read once a process). */
-async function homeHitsOf(text: string, engine: ScanEngine): Promise<{ hits: Hit[]; readings: SourceReadings }> {
+async function homeHitsOf(text: string, rule: OwnRules): Promise<{ hits: Hit[]; readings: SourceReadings }> {
   const readings = prepareSource(text, true);
-  return { hits: await engine.home.hitsOf(text), readings };
+  return { hits: await rule.hitsOf(text), readings };
 }
 
 /** Every rule but the home owner's. */

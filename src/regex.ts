@@ -6,17 +6,22 @@ export function escapeRegex(s: string): string {
 /**
  * Every match of a global pattern in a text, as matchAll gives them, without the copy of the
  * pattern matchAll makes at each call: the scan's rules read every string of a file, thousands a scan.
- * The pattern is global and read by nothing else meanwhile; its lastIndex is 0 again after.
+ * The pattern is global and read by nothing else meanwhile; its lastIndex is 0 again after, however
+ * the walk ends.
  */
 export function* eachMatch(pattern: RegExp, text: string): Generator<RegExpExecArray> {
   pattern.lastIndex = 0;
-  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-    const at = pattern.lastIndex;
-    yield m;
-    // An empty match moves on one character (a code point where the pattern reads them), as matchAll does.
-    pattern.lastIndex = m[0] === "" ? at + ((pattern.unicode || pattern.flags.includes("v")) && (text.codePointAt(at) ?? 0) > 0xffff ? 2 : 1) : at;
+  try {
+    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+      const at = pattern.lastIndex;
+      yield m;
+      // An empty match moves on one character (a code point where the pattern reads them), as matchAll does.
+      pattern.lastIndex = m[0] === "" ? at + ((pattern.unicode || pattern.flags.includes("v")) && (text.codePointAt(at) ?? 0) > 0xffff ? 2 : 1) : at;
+    }
+  } finally {
+    // Also where the caller stops early or throws.
+    pattern.lastIndex = 0;
   }
-  pattern.lastIndex = 0;
 }
 
 interface WordNode {

@@ -5,7 +5,7 @@ import { makeDisplay } from "../src/display.js";
 import { homeGrammar, NamePattern, userNamePattern } from "../src/homes.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { decodedValue, join, scanEngine, scanPass, type ScanInput } from "../src/passes/scan.js";
-import { WordFinder } from "../src/regex.js";
+import { eachMatch, WordFinder } from "../src/regex.js";
 import { PRESET_KEYWORDS } from "../src/scan-rules/preset-keywords.js";
 import { decodeBase64, decodeHex } from "../src/scan-rules/byte-runs.js";
 import { textReadings } from "../src/scan-rules/byte-text.js";
@@ -465,5 +465,23 @@ describe("a member named for a credential", () => {
     const cases = credentials.map((m) => ({ file: m, text: JSON.stringify({ [m]: m === "Key" ? ["wJalrXUtnFEMI", "/K7MDENG/bPxRfiCY", "EXAMPLEKEY"].join("") : key }) }));
     const r = await scanPass(cases, engine, display);
     expect(credentials.filter((m) => !r.findings.some((f) => f.file === m && f.rule === "clear/sensitive-member"))).toEqual([]);
+  });
+});
+
+describe("a rule's matches, walked on its own pattern", () => {
+  it("are matchAll's, empty ones and pairs of surrogates too, and leave the pattern's lastIndex at 0 however the walk ends", () => {
+    const cases: [RegExp, string][] = [[/a*/g, "baaac"], [/(?:)/gu, "a\u{1F600}b"], [new RegExp("x?", "gv"), "\u{1F600}x"], [/\d+/dg, "a1b22c333"], [/(?<=a)/g, "aaa"], [/(?<w>\w)\1/gi, "aAbbCc"], [/^/gm, "a\nb\n"]];
+    for (const [re, text] of cases) {
+      const expected = [...text.matchAll(re)].map((m) => [m.index, m[0], m.indices?.[0]]);
+      expect([...eachMatch(re, text)].map((m) => [m.index, m[0], m.indices?.[0]]), `${re} on ${JSON.stringify(text)}`).toEqual(expected);
+      expect(re.lastIndex).toBe(0);
+    }
+    const re = /a/g;
+    for (const m of eachMatch(re, "aaa")) if (m.index === 0) break;
+    expect(re.lastIndex).toBe(0);
+    expect(() => {
+      for (const _ of eachMatch(re, "aaa")) throw new Error("stopped");
+    }).toThrow("stopped");
+    expect(re.lastIndex).toBe(0);
   });
 });

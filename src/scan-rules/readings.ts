@@ -306,6 +306,7 @@ function segmentAt(segments: Segment[], starts: number[], i: number): Segment | 
 const spellsNothing = new Set<string>();
 let spellsNothingChars = 0;
 const MAX_SPELLS_NOTHING_CHARS = 1 << 22;
+const MAX_REMEMBERED_TEXT = 512;
 
 function rememberSpellsNothing(key: string): void {
   if (spellsNothingChars + key.length > MAX_SPELLS_NOTHING_CHARS) {
@@ -333,15 +334,17 @@ function withEncodedReadings(into: Collector): number {
     }
     const last = s.readings[s.readings.length - 1] as Reading;
     // The first text's length leads the key: no text, whatever characters it holds, is another's two.
-    const key = last === first ? `${first.text.length}:${first.text}` : `${first.text.length}:${first.text}\u0000${last.text}`;
-    if (spellsNothing.has(key)) continue;
+    // A long text is seldom seen again, and its key would copy it: it is read each time.
+    const short = first.text.length + (last === first ? 0 : last.text.length) <= MAX_REMEMBERED_TEXT;
+    const key = !short ? null : last === first ? `${first.text.length}:${first.text}` : `${first.text.length}:${first.text}\u0000${last.text}`;
+    if (key !== null && spellsNothing.has(key)) continue;
     const budget = new ReadingBudget(first.text.length);
     const before = found.length;
     for (const r of last === first ? [first] : [first, last]) {
       for (const e of encodedReadings(r, budget)) found.push({ place: s.place, readings: [e], member: s.member, isKey: false, tooDeep: false, encoded: true, ...(e.joined ? { keyShapesOnly: true as const } : {}) });
     }
     if (budget.exhausted) s.tooDeep = true;
-    else if (found.length === before) rememberSpellsNothing(key);
+    else if (key !== null && found.length === before) rememberSpellsNothing(key);
   }
   pushAll(into.strings, found);
   pushAll(into.shown, found);

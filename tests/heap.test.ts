@@ -50,16 +50,37 @@ describe("a command's heap", () => {
     writeFileSync(probe, `const v8 = require("node:v8"); const set = v8.setFlagsFromString; const seen = [];
 v8.setFlagsFromString = (f) => { seen.push(f); return set.call(v8, f); };
 process.on("exit", () => process.stderr.write("\\nFLAGS " + JSON.stringify(seen) + "\\n"));`);
-    for (const args of [["inventory", path.join(dir, "sitting"), "--json"], ["--version"]]) {
-      const r = spawnSync(process.execPath, ["-r", probe, CLI, ...args], { encoding: "utf8", cwd: dir });
+    const flagsOf = (node: string[], args: string[]): unknown => {
+      const r = spawnSync(process.execPath, [...node, "-r", probe, CLI, ...args], { encoding: "utf8", cwd: dir });
       expect([0, 1], r.stderr).toContain(r.status);
-      expect(JSON.parse(/FLAGS (.*)/.exec(r.stderr)?.[1] ?? "null"), args.join(" ")).toEqual(["--heap-growing-percent=30"]);
+      return JSON.parse(/FLAGS (.*)/.exec(r.stderr)?.[1] ?? "null");
+    };
+    const sitting = ["inventory", path.join(dir, "sitting"), "--json"];
+    // Reading a sitting also holds the young generation (the next test); --version reads none.
+    expect(flagsOf([], sitting)).toEqual(["--heap-growing-percent=30", "--semi-space-growth-factor=1"]);
+    expect(flagsOf([], ["--version"])).toEqual(["--heap-growing-percent=30"]);
+    // A person who gave node a flag keeps their choice, spelt either way.
+    for (const given of ["--heap-growing-percent=80", "--heap_growing_percent=80"]) expect(flagsOf([given], ["--version"]), given).toEqual([]);
+    for (const given of ["--max-semi-space-size=16", "--min_semi_space_size=2", "--semi-space-growth-factor=2"]) {
+      expect(flagsOf([given], sitting), given).toEqual(["--heap-growing-percent=30"]);
     }
-    // A person who gave node the flag keeps their choice, spelt either way.
-    for (const given of ["--heap-growing-percent=80", "--heap_growing_percent=80"]) {
-      const r = spawnSync(process.execPath, [given, "-r", probe, CLI, "--version"], { encoding: "utf8", cwd: dir });
-      expect(r.status, r.stderr).toBe(0);
-      expect(JSON.parse(/FLAGS (.*)/.exec(r.stderr)?.[1] ?? "null"), given).toEqual([]);
-    }
+  });
+
+  it("holds its young generation at 8 MB as it reads a sitting, where V8 would grow it to 32", () => {
+    const dir = tempDir("clear-heap-young-");
+    makeRealisticSitting(path.join(dir, "sitting"), 2000);
+    const probe = path.join(dir, "young.cjs");
+    writeFileSync(probe, `const v8 = require("node:v8");
+process.on("exit", () => process.stderr.write("\\nYOUNG " + v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size + "\\n"));`);
+    const youngAtEnd = (node: string[]): number => {
+      const r = spawnSync(process.execPath, [...node, "-r", probe, CLI, "inventory", path.join(dir, "sitting"), "--json"], { encoding: "utf8", cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+      expect([0, 1], r.stderr).toContain(r.status);
+      return Number(/YOUNG (\d+)/.exec(r.stderr)?.[1]);
+    };
+    // YOUNG_GENERATION_MB (process-io.ts); importing that module here would hook the worker's stdout.
+    const held = 8 * 1024 * 1024;
+    expect(youngAtEnd([])).toBeLessThanOrEqual(held);
+    // The same process left to V8's default growth (a person's own flag) grows past it.
+    expect(youngAtEnd(["--semi-space-growth-factor=2"])).toBeGreaterThan(held);
   });
 });

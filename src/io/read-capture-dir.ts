@@ -5,6 +5,7 @@ import { sha256Hex } from "../digest.js";
 import { CaptureDirError } from "../errors.js";
 import { JsonScanError, placeOf, scanJson } from "../json/reader.js";
 import type { CaptureEntry, EntryKind, JsonDocument, ReadProblem } from "../types.js";
+import { holdYoungGeneration } from "./process-io.js";
 
 // The only way into a capture directory: regular files only, opened without following links,
 // capped in size, checked as UTF-8 and parsed with source positions. It never writes.
@@ -209,5 +210,10 @@ export function readCaptureEntry(dirPath: string, listed: { name: string; entryK
 
 /** Reads every entry of a listed folder, in name order. */
 export function readCaptureEntries(list: CaptureListing, limits: ReadLimits): CaptureEntry[] {
-  return list.entries.map((listed) => readCaptureEntry(list.path, listed, limits));
+  const entries = list.entries.map((listed) => {
+    holdYoungGeneration(true);
+    return readCaptureEntry(list.path, listed, limits);
+  });
+  holdYoungGeneration(false);
+  return entries;
 }

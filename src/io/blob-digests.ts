@@ -1,6 +1,6 @@
 import { closeSync, constants, lstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import path from "node:path";
-import { sha256Hex } from "../digest.js";
+import { sha256Hash, sha256Hex } from "../digest.js";
 import type { ClearMemory, RecordReading } from "../passes/verify.js";
 import { toolVersion } from "../version.js";
 import { gitMaybe, readBlobs } from "./git.js";
@@ -203,7 +203,7 @@ export function clearMemory(root: string, rulesKey: string | null): ClearMemory 
   const asked = new Set<string>();
   const added = new Set<string>();
   const digest = (name: string, bytes: Uint8Array): string =>
-    process.getBuiltinModule("node:crypto").createHash("sha256").update(`${rulesKey}\0${name}\0`).update(bytes).digest("hex");
+    sha256Hash().update(`${rulesKey}\0${name}\0`).update(bytes).digest("hex");
   return {
     isClear(name, bytes) {
       if (file === null) return false;

@@ -2,7 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { pushAll } from "../collections.js";
 import { lstatSync, readdirSync, type Dirent } from "node:fs";
 import path from "node:path";
-import { sha256Hex } from "../digest.js";
+import { nodeCrypto, sha256Hex } from "../digest.js";
 import { EXEMPT_NAMES, readRecordListing, type Candidate, type GuardedState } from "../passes/verify.js";
 import type { RepoLayout } from "../types.js";
 import { blobDigests, recordReading } from "./blob-digests.js";
@@ -130,7 +130,7 @@ export function guardedFromGit(root: string, layout: RepoLayout, source: string,
 
 /** The ids git gives an empty file (SHA-1 and SHA-256 object formats): empty, whether or not the object is stored. */
 // node:crypto is loaded only when a hash is asked for: a commit of accepted fixtures never needs one.
-const createHash = (format: string): import("node:crypto").Hash => process.getBuiltinModule("node:crypto").createHash(format);
+const createHash = (format: string): import("node:crypto").Hash => nodeCrypto().createHash(format);
 let emptyBlobs: Set<string> | undefined;
 const isEmptyBlob = (sha: string): boolean => (emptyBlobs ??= new Set(["sha1", "sha256"].map((format) => createHash(format).update("blob 0\0").digest("hex")))).has(sha);
 const NO_BLOB = "git has no blob for it in this repository, which is damaged or partial, so its bytes cannot be read";

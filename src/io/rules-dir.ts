@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { sha256Hash } from "../digest.js";
 
 // Where rules live, known without reading any: the bundled folder, and what makes a folder one
 // that lays rules over it. The gate asks this much on every commit; the loader reads the rest.
@@ -39,7 +40,7 @@ function rawCaptureRuleFiles(rulesDir: string): string[] {
 
 /** What the raw-capture check's verdicts rest on, as one SHA-256: the tool's version and every rule file it reads, named and whole. Null where one cannot be read. */
 export function rawCaptureRulesKey(rulesDir: string, version: string): string | null {
-  const hash = process.getBuiltinModule("node:crypto").createHash("sha256").update(`${version}\0`);
+  const hash = sha256Hash().update(`${version}\0`);
   try {
     for (const file of rawCaptureRuleFiles(rulesDir)) {
       const bytes = readFileSync(file);

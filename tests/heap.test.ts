@@ -50,8 +50,9 @@ describe("a command's heap", () => {
     writeFileSync(probe, `const v8 = require("node:v8"); const set = v8.setFlagsFromString; const seen = [];
 v8.setFlagsFromString = (f) => { seen.push(f); return set.call(v8, f); };
 process.on("exit", () => process.stderr.write("\\nFLAGS " + JSON.stringify(seen) + "\\n"));`);
-    const flagsOf = (node: string[], args: string[]): unknown => {
-      const r = spawnSync(process.execPath, [...node, "-r", probe, CLI, ...args], { encoding: "utf8", cwd: dir });
+    const flagsOf = (node: string[], args: string[], nodeOptions?: string): unknown => {
+      const env = nodeOptions === undefined ? process.env : { ...process.env, NODE_OPTIONS: nodeOptions };
+      const r = spawnSync(process.execPath, [...node, "-r", probe, CLI, ...args], { encoding: "utf8", cwd: dir, env });
       expect([0, 1], r.stderr).toContain(r.status);
       return JSON.parse(/FLAGS (.*)/.exec(r.stderr)?.[1] ?? "null");
     };
@@ -64,6 +65,8 @@ process.on("exit", () => process.stderr.write("\\nFLAGS " + JSON.stringify(seen)
     for (const given of ["--max-semi-space-size=16", "--min_semi_space_size=2", "--semi-space-growth-factor=2"]) {
       expect(flagsOf([given], sitting), given).toEqual(["--heap-growing-percent=30"]);
     }
+    // NODE_OPTIONS takes the young generation's ceiling (not the other flags): given there, it is kept too.
+    expect(flagsOf([], sitting, "--max-semi-space-size=64")).toEqual(["--heap-growing-percent=30"]);
   });
 
   it("holds its young generation at 16 MB as it reads a sitting, where V8 would grow it to 32", () => {

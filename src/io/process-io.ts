@@ -10,7 +10,8 @@ export const YOUNG_GENERATION_MB = 16;
 // Set by keepHeapNearLive in a command's process, and only there: the young generation may still be held.
 let youngHeld = false;
 
-const givenToNode = (flag: RegExp): boolean => process.execArgv.some((a) => flag.test(a));
+/** Whether node was given a flag: on its command line, or in NODE_OPTIONS (which takes --max-semi-space-size, not the others here). */
+const givenToNode = (flag: RegExp): boolean => process.execArgv.some((a) => flag.test(a)) || (process.env.NODE_OPTIONS ?? "").split(/\s+/).some((a) => flag.test(a));
 
 /**
  * A clear process keeps its heap near what it holds live. V8 picks how far a heap may grow by how
@@ -20,8 +21,7 @@ const givenToNode = (flag: RegExp): boolean => process.execArgv.some((a) => flag
  * captures.
  * V8 reads the flag each time it sets the next limit, so setting it once the process has started
  * takes effect (tests/heap.test.ts checks that it does); only a command's process sets it, never
- * a process that loads the library. A person who gave node one of these flags keeps their choice
- * (NODE_OPTIONS takes neither).
+ * a process that loads the library. A person who gave node one of these flags keeps their choice.
  */
 export function keepHeapNearLive(): void {
   if (!givenToNode(/^--heap[-_]growing[-_]percent/)) v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);

@@ -95,17 +95,22 @@ const FIRST_LINE_THEN = String.raw`${ERRORS}(?:\s*\|\s*(?:tr|head|cat)\b[^|;&\n]
 
 /** A text's first line that is not blank, without the blanks around it. */
 const firstLine = (text: string): string => (text.split(/\r?\n/).find((l) => l.trim() !== "") ?? "").trim();
+/** A text's last line that is not blank, without the blanks around it. */
+const lastLine = (text: string): string => (text.split(/\r?\n/).filter((l) => l.trim() !== "").pop() ?? "").trim();
+/** After a command whose output's last line is read: its errors, a tr, head or cat it is piped to, and nothing more. */
+const LAST_LINE = String.raw`${ERRORS}(?:\s*\|\s*(?:tr|head|cat)\b[^|;&\n]{0,64})?\s*$`;
+/** After a command whose output lists accounts one a line: its errors, then what keeps its lines (grep, head, tail, sort, uniq, less, more, cat). */
+const LINES_KEPT = String.raw`${ERRORS}(?:\s*\|\s*(?:grep|egrep|head|tail|sort|uniq|less|more|cat)\b[^|;&\n<>]{0,128})*\s*$`;
 
 /**
  * A command whose output's first line is the account's name: whoami, id -un, logname, echo $USER, printenv USER,
  * git config user.name (the person's name), Windows' echo %USERNAME% and $env:USERNAME; after a cd, its errors
  * sent along or a tr, head or cat it is piped to; after it, only more commands, whose output follows.
  */
-const NAMING_COMMAND = new RegExp(
-  `${CD}(?:whoami|id\\s+-(?:un|nu|u\\s+-n|n\\s+-u)|logname|echo\\s+"?\\$\\{?(?:USER|LOGNAME)\\}?"?|printenv\\s+(?:USER|LOGNAME)|git\\s+config\\s+(?:--(?:global|local|get)\\s+)*user\\.name|echo\\s+%USERNAME%|(?:echo\\s+|Write-Output\\s+)?\\$env:USERNAME)` +
-    FIRST_LINE_THEN,
-  "i",
-);
+const NAMING = `(?:whoami|id\\s+-(?:un|nu|u\\s+-n|n\\s+-u)|logname|echo\\s+"?\\$\\{?(?:USER|LOGNAME)\\}?"?|printenv\\s+(?:USER|LOGNAME)|git\\s+config\\s+(?:--(?:global|local|get)\\s+)*user\\.name|echo\\s+%USERNAME%|(?:echo\\s+|Write-Output\\s+)?\\$env:USERNAME)`;
+const NAMING_COMMAND = new RegExp(`${CD}${NAMING}${FIRST_LINE_THEN}`, "i");
+/** A naming command last, after other commands (ls; whoami, make && id -un): its output is the last line. One between two others cannot be told apart. */
+const NAMING_LAST = new RegExp(`(?:;|&&|\\|\\||\\n)\\s*${NAMING}${LAST_LINE}`, "i");
 
 /** A command whose output's first line is the account's home: echo $HOME or ~, printenv HOME, cd and pwd, Windows' %USERPROFILE% and $env:USERPROFILE; as a naming command may stand. */
 const HOME_COMMAND = new RegExp(
@@ -131,6 +136,24 @@ const ENVIRONMENT_COMMAND = new RegExp(`${CD}(?:env|printenv|export\\s+-p|declar
 
 /** A command that prints one account's record: finger, pinky, Windows' net user, macOS's dscl . -read /Users/… */
 const RECORD_COMMAND = new RegExp(`${CD}(?:finger|pinky|net\\s+user|dscl\\s+\\.\\s+-read)\\b[^;&\\n]{0,256}$`, "i");
+
+/** The folder a system's homes stand in, as a listing names it: each entry is an account's home. */
+const HOMES_FOLDER = String.raw`["']?(?:/home|/Users|/export/home|/usr/home)/?["']?`;
+/** ls of the folder homes stand in (ls /home, ls -1 /Users/): its entries are the accounts'. A long listing is read as ls -l's lines are, anywhere. */
+const HOMES_LISTING = new RegExp(`${CD}ls(?:\\s+-[1aAF]{1,4})*\\s+${HOMES_FOLDER}${LINES_KEPT}`);
+
+/** passwd's first field: cut -d: -f1 or awk -F: '{print $1}'. */
+const PASSWD_FIELD = String.raw`(?:cut\s+-d\s*["']?:["']?\s+-f\s*1|awk\s+-F\s*["']?:["']?\s+["']\{\s*print\s+\$1\s*\}["'])`;
+/**
+ * Commands that print one account a line and nothing else: stat printing only each file's owner
+ * (stat -c %U, macOS's stat -f %Su), passwd's first field (of /etc/passwd, or of getent passwd),
+ * and the owner's column of ls -l (awk '{print $3}').
+ */
+const ACCOUNT_LINES = [
+  new RegExp(`${CD}stat\\s+(?:-c\\s*|--format=|--printf=|-f\\s*)["']?%(?:U|Su)(?:\\\\n)?["']?\\s+[^|;&\\n<>]{1,256}${LINES_KEPT}`),
+  new RegExp(`${CD}(?:${PASSWD_FIELD}\\s+/etc/passwd|(?:getent\\s+passwd(?:\\s+[A-Za-z0-9._ -]{1,128})?|cat\\s+/etc/passwd)\\s*\\|\\s*${PASSWD_FIELD})${LINES_KEPT}`),
+  new RegExp(`${CD}ls\\s+-[A-Za-z]*l[A-Za-z]*(?:\\s+[^|;&\\n<>]{0,256})?\\s*\\|\\s*awk\\s+["']\\{\\s*print\\s+\\$3\\s*\\}["']${LINES_KEPT}`),
+];
 
 /** The accounts a system makes for itself, which own processes and files: no person's. */
 const DAEMONS = new Set([
@@ -176,6 +199,19 @@ function tableAccounts(output: string): string[] {
     if (word !== undefined && personsColumn(word) && !line.includes("**Never logged in**")) named.push(word);
   }
   return named;
+}
+
+/** One account a line: each line that is a person's account's name. */
+const accountPerLine = (output: string): string[] => output.split(/\r?\n/).map((l) => l.trim()).filter(personsColumn);
+
+/** Entries of the homes' folder that are no account's home. */
+const NOT_HOMES = new Set(["shared", "guest", "public", "default", "lost+found", "linuxbrew", ".localized", "desktop.ini", ".", ".."]);
+
+/** A listing of the homes' folder: each entry an account's, where every entry is a name (a listing, not a message). */
+function homesListed(output: string): string[] {
+  const entries = output.split(/\s+/).map((e) => e.replace(/\/$/, "")).filter((e) => e !== "" && !NOT_HOMES.has(e.toLowerCase()));
+  if (!entries.every((e) => WHOLE_NAME.test(e))) return [];
+  return entries.filter((e) => personsColumn(e) && !FOLDER_WORDS.has(e.toLowerCase()));
 }
 
 /** users's one line: every account logged in, parted by blanks. */
@@ -261,5 +297,8 @@ export function outputAccounts(command: string): ((output: string) => string[]) 
   if (table !== undefined) return table === "users" ? loggedInAccounts : tableAccounts;
   if (ENVIRONMENT_COMMAND.test(command)) return committersPrinted;
   if (RECORD_COMMAND.test(command)) return recordAccounts;
+  if (NAMING_LAST.test(command)) return (output) => namedInOutput(lastLine(output));
+  if (HOMES_LISTING.test(command)) return homesListed;
+  if (ACCOUNT_LINES.some((c) => c.test(command))) return accountPerLine;
   return null;
 }

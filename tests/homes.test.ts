@@ -1210,6 +1210,27 @@ describe("an account a sitting shows without naming it a home's owner", () => {
     expect(refused).toEqual([names[0]!]);
   });
 
+  it("a naming command last after others, a listing of the homes' folder, stat's owner, passwd's first field and ls -l's owner column teach the accounts they print; a naming command between two others, another folder's listing, a listing holding a message and a system's accounts teach nothing", () => {
+    const calls: [string, string][] = [
+      ["ls; whoami", `a.txt\n${names[0]}\n`],
+      ["make && id -un", `ok\n${names[1]}\n`],
+      ["ls /home", `${names[2]}  ${names[3]}\nlost+found\n`],
+      ["ls -1 /Users/", `Shared\n${names[4]}\n`],
+      ["stat -c %U a.txt", `${names[5]}\n`],
+      ["stat -f '%Su' a.txt", `${names[6]}\n`],
+      ["cut -d: -f1 /etc/passwd | tail -2", `syslog\n${names[7]}\n`],
+      ["getent passwd | awk -F: '{print $1}'", `${names[8]}\n`],
+      ["ls -la | awk '{print $3}'", `\nroot\n${names[9]}\n`],
+      ["ls; whoami; pwd", `a.txt\n${names[10]}\n/srv/app\n`],
+      ["ls /srv", `${names[11]}\n`],
+      ["ls /home", `ls: /home: Permission denied\n${names[12]}\n`],
+    ];
+    const files = Object.fromEntries(calls.map(([command, stdout], i) => [`claude-code_post_tool_use_2.1.261.${i + 1}.json`, claude(command, stdout)]));
+    const { refused, shown } = refusedWords(files, [...names.slice(0, 13), "syslog", "root", "shared", "permission", "denied"]);
+    expect(refused).toEqual(names.slice(0, 10).sort());
+    for (const n of names.slice(0, 10)) expect(shown, n).not.toMatch(new RegExp(n, "i"));
+  });
+
   it("git's committer as the environment prints it (env, export -p) teaches the name; a bot's, one set before a command, one a script sets and the capture's own env member teach nothing", () => {
     const files: Record<string, object> = {
       "codex_post_tool_use_0_171_0.1.json": codex(`PATH=/usr/bin\nGIT_AUTHOR_NAME=${names[11]} Dupont\ndeclare -x GIT_COMMITTER_NAME="${names[12]}"\nGIT_COMMITTER_NAME=dependabot[bot]\n`),

@@ -97,20 +97,37 @@ const FIRST_LINE_THEN = String.raw`${ERRORS}(?:\s*\|\s*(?:tr|head|cat)\b[^|;&\n]
 const firstLine = (text: string): string => (text.split(/\r?\n/).find((l) => l.trim() !== "") ?? "").trim();
 /** A text's last line that is not blank, without the blanks around it. */
 const lastLine = (text: string): string => (text.split(/\r?\n/).filter((l) => l.trim() !== "").pop() ?? "").trim();
+/**
+ * A command's arguments up to the next pipe or command: never ending in a blank, which the blanks
+ * before a pipe take. Where both could take them, a run of blanks is cut in every way there is:
+ * 20 pipes after `ls /home` took seconds.
+ */
+const ARGS = String.raw`(?:[^|;&\n<>]{0,127}[^|;&\n<>\s])?`;
+/** Files named to a command: from a character that is not a blank to one that is not. */
+const FILES = String.raw`[^|;&\n<>\s](?:[^|;&\n<>]{0,254}[^|;&\n<>\s])?`;
 /** After a command whose output's last line is read: its errors, a tr, head or cat it is piped to, and nothing more. */
-const LAST_LINE = String.raw`${ERRORS}(?:\s*\|\s*(?:tr|head|cat)\b[^|;&\n]{0,64})?\s*$`;
+const LAST_LINE = String.raw`${ERRORS}(?:\s*\|\s*(?:tr|head|cat)\b${ARGS})?\s*;?\s*$`;
 /** After a command whose output lists accounts one a line: its errors, then what keeps its lines (grep, head, tail, sort, uniq, less, more, cat). */
-const LINES_KEPT = String.raw`${ERRORS}(?:\s*\|\s*(?:grep|egrep|head|tail|sort|uniq|less|more|cat)\b[^|;&\n<>]{0,128})*\s*$`;
+const LINES_KEPT = String.raw`${ERRORS}(?:\s*\|\s*(?:grep|egrep|head|tail|sort|uniq|less|more|cat)\b${ARGS})*\s*$`;
+
+/** The naming commands that print the account's name whenever they succeed: whoami, id -un (also spelt in long options), logname. */
+const ALWAYS_NAMING = String.raw`(?:whoami|id\s+-(?:un|nu|u\s+-n|n\s+-u)|id\s+--(?:user\s+--name|name\s+--user)|logname)`;
 
 /**
  * A command whose output's first line is the account's name: whoami, id -un, logname, echo $USER, printenv USER,
  * git config user.name (the person's name), Windows' echo %USERNAME% and $env:USERNAME; after a cd, its errors
  * sent along or a tr, head or cat it is piped to; after it, only more commands, whose output follows.
  */
-const NAMING = `(?:whoami|id\\s+-(?:un|nu|u\\s+-n|n\\s+-u)|logname|echo\\s+"?\\$\\{?(?:USER|LOGNAME)\\}?"?|printenv\\s+(?:USER|LOGNAME)|git\\s+config\\s+(?:--(?:global|local|get)\\s+)*user\\.name|echo\\s+%USERNAME%|(?:echo\\s+|Write-Output\\s+)?\\$env:USERNAME)`;
+const NAMING = `(?:${ALWAYS_NAMING}|echo\\s+"?\\$\\{?(?:USER|LOGNAME)\\}?"?|printenv\\s+(?:USER|LOGNAME)|git\\s+config\\s+(?:--(?:global|local|get)\\s+)*user\\.name|echo\\s+%USERNAME%|(?:echo\\s+|Write-Output\\s+)?\\$env:USERNAME)`;
 const NAMING_COMMAND = new RegExp(`${CD}${NAMING}${FIRST_LINE_THEN}`, "i");
-/** A naming command last, after other commands (ls; whoami, make && id -un): its output is the last line. One between two others cannot be told apart. */
-const NAMING_LAST = new RegExp(`(?:;|&&|\\|\\||\\n)\\s*${NAMING}${LAST_LINE}`, "i");
+/**
+ * A naming command that always prints the name (whoami, id -un, logname), last after other commands
+ * run whatever they did (ls; whoami): its output is the last line. Not after && or ||, which skip it
+ * when the command before fails (its last line, "Killed", would be read as the name); not echo
+ * $USER or git config user.name, which print nothing where it is unset. One between two others
+ * cannot be told apart.
+ */
+const NAMING_LAST = new RegExp(`(?:;|\\n)[ \\t]*${ALWAYS_NAMING}${LAST_LINE}`, "i");
 
 /** A command whose output's first line is the account's home: echo $HOME or ~, printenv HOME, cd and pwd, Windows' %USERPROFILE% and $env:USERPROFILE; as a naming command may stand. */
 const HOME_COMMAND = new RegExp(
@@ -127,12 +144,12 @@ const HOME_COMMAND = new RegExp(
  * mostly a system's (a container's app, a mail server's postfix).
  */
 const TABLE_COMMAND = new RegExp(
-  `${CD}(?:sudo\\s+)?(who|w|users|last|lastb|lastlog|query\\s+user|quser)\\b[^|;&\\n<>]{0,128}${ERRORS}(?:\\s*\\|\\s*(?:(?:grep|egrep|head|tail|sort|uniq|less|more|cat)\\b|awk\\s+'\\{\\s*print\\s+\\$1\\s*\\}'|cut\\s+-d\\s*'?\\s?'?\\s+-f\\s*1\\b)[^|;&\\n<>]{0,128})*\\s*$`,
+  `${CD}(?:sudo\\s+)?(who|w|users|last|lastb|lastlog|query\\s+user|quser)\\b${ARGS}${ERRORS}(?:\\s*\\|\\s*(?:(?:grep|egrep|head|tail|sort|uniq|less|more|cat)\\b|awk\\s+'\\{\\s*print\\s+\\$1\\s*\\}'|cut\\s+-d\\s*'?\\s?'?\\s+-f\\s*1\\b)${ARGS})*\\s*$`,
   "i",
 );
 
 /** A command that prints the environment, where git's committer stands on a line of its own: env, printenv, export -p, declare -x, set. */
-const ENVIRONMENT_COMMAND = new RegExp(`${CD}(?:env|printenv|export\\s+-p|declare\\s+-[xp]{1,2}|set)${ERRORS}(?:\\s*\\|\\s*(?:grep|egrep|sort|head|tail|cat)\\b[^|;&\\n<>]{0,128})*\\s*$`, "i");
+const ENVIRONMENT_COMMAND = new RegExp(`${CD}(?:env|printenv|export\\s+-p|declare\\s+-[xp]{1,2}|set)${ERRORS}(?:\\s*\\|\\s*(?:grep|egrep|sort|head|tail|cat)\\b${ARGS})*\\s*$`, "i");
 
 /** A command that prints one account's record: finger, pinky, Windows' net user, macOS's dscl . -read /Users/… */
 const RECORD_COMMAND = new RegExp(`${CD}(?:finger|pinky|net\\s+user|dscl\\s+\\.\\s+-read)\\b[^;&\\n]{0,256}$`, "i");
@@ -140,19 +157,23 @@ const RECORD_COMMAND = new RegExp(`${CD}(?:finger|pinky|net\\s+user|dscl\\s+\\.\
 /** The folder a system's homes stand in, as a listing names it: each entry is an account's home. */
 const HOMES_FOLDER = String.raw`["']?(?:/home|/Users|/export/home|/usr/home)/?["']?`;
 /** ls of the folder homes stand in (ls /home, ls -1 /Users/): its entries are the accounts'. A long listing is read as ls -l's lines are, anywhere. */
-const HOMES_LISTING = new RegExp(`${CD}ls(?:\\s+-[1aAF]{1,4})*\\s+${HOMES_FOLDER}${LINES_KEPT}`);
+const HOMES_LISTING = new RegExp(`${CD}(?:sudo\\s+)?ls(?:\\s+(?:-[1aACFGp]{1,6}|--color(?:=(?:never|auto|always))?))*\\s+${HOMES_FOLDER}${LINES_KEPT}`);
 
-/** passwd's first field: cut -d: -f1 or awk -F: '{print $1}'. */
-const PASSWD_FIELD = String.raw`(?:cut\s+-d\s*["']?:["']?\s+-f\s*1|awk\s+-F\s*["']?:["']?\s+["']\{\s*print\s+\$1\s*\}["'])`;
+/**
+ * passwd's first field of the accounts from a person's number up ($3 >= 1000, or from 500): awk
+ * -F: '$3 >= 1000 {print $1}'. Every account's first field (cut -d: -f1) is not read: most are a
+ * system's, which no list of them holds all of (halt, operator, cron, gnome-initial-setup).
+ */
+const PERSONS_FIELD = String.raw`awk\s+-F\s*["']?:["']?\s+["']\$3\s*>=?\s*(?:[5-9]\d\d|[1-9]\d{3,9})\s*(?:&&\s*\$3\s*<=?\s*\d{1,10}\s*)?\{\s*print\s+\$1\s*\}["']`;
 /**
  * Commands that print one account a line and nothing else: stat printing only each file's owner
- * (stat -c %U, macOS's stat -f %Su), passwd's first field (of /etc/passwd, or of getent passwd),
- * and the owner's column of ls -l (awk '{print $3}').
+ * (stat -c %U, macOS's stat -f %Su), passwd's first field of persons' accounts (of /etc/passwd, or
+ * of getent passwd), and the owner's column of ls -l (awk '{print $3}').
  */
 const ACCOUNT_LINES = [
-  new RegExp(`${CD}stat\\s+(?:-c\\s*|--format=|--printf=|-f\\s*)["']?%(?:U|Su)(?:\\\\n)?["']?\\s+[^|;&\\n<>]{1,256}${LINES_KEPT}`),
-  new RegExp(`${CD}(?:${PASSWD_FIELD}\\s+/etc/passwd|(?:getent\\s+passwd(?:\\s+[A-Za-z0-9._ -]{1,128})?|cat\\s+/etc/passwd)\\s*\\|\\s*${PASSWD_FIELD})${LINES_KEPT}`),
-  new RegExp(`${CD}ls\\s+-[A-Za-z]*l[A-Za-z]*(?:\\s+[^|;&\\n<>]{0,256})?\\s*\\|\\s*awk\\s+["']\\{\\s*print\\s+\\$3\\s*\\}["']${LINES_KEPT}`),
+  new RegExp(`${CD}stat\\s+(?:-L\\s+)?(?:-L?c\\s*|--format[=\\s]\\s*|--printf[=\\s]\\s*|-L?f\\s*)["']?%(?:U|Su)(?:\\\\n)?["']?\\s+${FILES}${LINES_KEPT}`),
+  new RegExp(`${CD}(?:${PERSONS_FIELD}\\s+/etc/passwd|(?:getent\\s+passwd|cat\\s+/etc/passwd)\\s*\\|\\s*${PERSONS_FIELD})${LINES_KEPT}`),
+  new RegExp(`${CD}ls\\s+-[A-Za-z]*l[A-Za-z]*(?:\\s+${FILES})?\\s*\\|\\s*(?:tail\\s+-n\\s*\\+2\\s*\\|\\s*)?awk\\s+["'](?:NR\\s*>\\s*1\\s*)?\\{\\s*print\\s+\\\\?\\$3\\s*\\}["']${LINES_KEPT}`),
 ];
 
 /** The accounts a system makes for itself, which own processes and files: no person's. */
@@ -162,7 +183,7 @@ const DAEMONS = new Set([
   ...["dbus", "polkit", "rpc", "rpcuser", "nscd", "unbound", "ftp", "mongodb", "elasticsearch", "docker", "containerd", "jenkins", "git", "gitlab-runner"],
 ]);
 /** The words a table's header, or a line that names no account, begins with. */
-const NOT_ACCOUNTS = new Set(["user", "uid", "name", "username", "login", "reboot", "shutdown", "runlevel", "wtmp", "btmp"]);
+const NOT_ACCOUNTS = new Set(["user", "uid", "name", "username", "login", "reboot", "shutdown", "runlevel", "wtmp", "btmp", "unknown"]);
 
 /** Whether an account (in lower case) is one a system makes for itself: listed, or named as a system names its own (_www, systemd-network). */
 const systemAccount = (lower: string): boolean => SYSTEM_ACCOUNTS.has(lower) || DAEMONS.has(lower) || lower.startsWith("_") || lower.startsWith("systemd-");
@@ -205,7 +226,7 @@ function tableAccounts(output: string): string[] {
 const accountPerLine = (output: string): string[] => output.split(/\r?\n/).map((l) => l.trim()).filter(personsColumn);
 
 /** Entries of the homes' folder that are no account's home. */
-const NOT_HOMES = new Set(["shared", "guest", "public", "default", "lost+found", "linuxbrew", ".localized", "desktop.ini", ".", ".."]);
+const NOT_HOMES = new Set(["shared", "guest", "public", "default", "deleted", "lost+found", "linuxbrew", ".localized", "desktop.ini", ".", ".."]);
 
 /** A listing of the homes' folder: each entry an account's, where every entry is a name (a listing, not a message). */
 function homesListed(output: string): string[] {

@@ -8,7 +8,7 @@ import { homeGrammar, NamePattern, ownerNames, userNamePattern } from "../src/ho
 import { learnOwners } from "../src/passes/substitute/index.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { nestedReadings } from "../src/json/escapes.js";
-import { captureOf, CLI, clear, clearInMemory, clearJson, tempDir } from "./helpers.js";
+import { captureOf, CLI, clear, clearInMemory, clearJson, PROJECT_ROOT, tempDir } from "./helpers.js";
 
 /** A Codex tool call whose only varying part is its id. */
 const call = (id: string): object => ({ session_id: "s", turn_id: "t", hook_event_name: "PreToolUse", tool_name: "shell", tool_input: { command: "ls" }, tool_use_id: id });
@@ -1210,25 +1210,46 @@ describe("an account a sitting shows without naming it a home's owner", () => {
     expect(refused).toEqual([names[0]!]);
   });
 
-  it("a naming command last after others, a listing of the homes' folder, stat's owner, passwd's first field and ls -l's owner column teach the accounts they print; a naming command between two others, another folder's listing, a listing holding a message and a system's accounts teach nothing", () => {
+  it("a naming command last after others, a listing of the homes' folder, stat's owner, persons' first field of passwd and ls -l's owner column teach the accounts they print; a naming command between two others, after && (skipped when the one before fails) or that may print nothing, another folder's listing, a listing holding a message, every account's first field and what stands for no account teach nothing", () => {
     const calls: [string, string][] = [
       ["ls; whoami", `a.txt\n${names[0]}\n`],
-      ["make && id -un", `ok\n${names[1]}\n`],
+      ["make; id -un", `ok\n${names[1]}\n`],
       ["ls /home", `${names[2]}  ${names[3]}\nlost+found\n`],
       ["ls -1 /Users/", `Shared\n${names[4]}\n`],
-      ["stat -c %U a.txt", `${names[5]}\n`],
+      ["stat -c %U a.txt", `${names[5]}\nUNKNOWN\n`],
       ["stat -f '%Su' a.txt", `${names[6]}\n`],
-      ["cut -d: -f1 /etc/passwd | tail -2", `syslog\n${names[7]}\n`],
-      ["getent passwd | awk -F: '{print $1}'", `${names[8]}\n`],
+      ["awk -F: '$3 >= 1000 {print $1}' /etc/passwd", `${names[7]}\nnobody\n`],
+      ["getent passwd | awk -F: '$3>=1000{print $1}'", `${names[8]}\n`],
       ["ls -la | awk '{print $3}'", `\nroot\n${names[9]}\n`],
       ["ls; whoami; pwd", `a.txt\n${names[10]}\n/srv/app\n`],
       ["ls /srv", `${names[11]}\n`],
       ["ls /home", `ls: /home: Permission denied\n${names[12]}\n`],
+      ["python train.py && whoami", "epoch 1\nKilled\n"],
+      ["ls; echo $USER", "README.md\ntests\n"],
+      ["cut -d: -f1 /etc/passwd", "halt\ncron\n"],
+      ["ls /Users", "Deleted Users\nShared\n"],
     ];
     const files = Object.fromEntries(calls.map(([command, stdout], i) => [`claude-code_post_tool_use_2.1.261.${i + 1}.json`, claude(command, stdout)]));
-    const { refused, shown } = refusedWords(files, [...names.slice(0, 13), "syslog", "root", "shared", "permission", "denied"]);
+    const others = ["syslog", "root", "shared", "permission", "denied", "killed", "tests", "halt", "cron", "deleted", "unknown", "nobody"];
+    const { refused, shown } = refusedWords(files, [...names.slice(0, 13), ...others]);
     expect(refused).toEqual(names.slice(0, 10).sort());
     for (const n of names.slice(0, 10)) expect(shown, n).not.toMatch(new RegExp(n, "i"));
+  });
+
+  it("a command built to make the readers of commands backtrack (pipes and blanks, up to the 4,096 characters read) is read at once", () => {
+    // Run apart: a pattern that backtracks for minutes blocks the process that runs it.
+    const script = `import { outputAccounts } from ${JSON.stringify(path.join(PROJECT_ROOT, "dist", "account-names.js"))};
+const pipes = (head) => head + " | grep -v x".repeat(60) + " ; echo done";
+const blanks = (head) => head + " ".repeat(4000) + ";";
+const commands = [pipes("ls /home"), pipes("who"), pipes("env"), pipes("stat -c %U a"), pipes("ls -l | awk '{print $3}'"), blanks("ls -l"), blanks("getent passwd"), blanks("stat -c %U a"), "x" + "\\n".repeat(2040) + "whoami" + "\\n ".repeat(1020) + "x"];
+process.stdout.write(JSON.stringify(commands.map((c) => outputAccounts(c) === null)));`;
+    const file = path.join(tempDir(), "backtrack.mjs");
+    writeFileSync(file, script);
+    const r = spawnSync(process.execPath, [file], { encoding: "utf8", timeout: 20_000 });
+    expect(r.signal, "a pattern backtracked past 20 s").toBeNull();
+    expect(r.status, r.stderr).toBe(0);
+    // Each is read as no command that names accounts: the trailing ; echo done, or the blanks, end none of them.
+    expect(JSON.parse(r.stdout)).toEqual([true, true, true, true, true, true, true, true, true]);
   });
 
   it("git's committer as the environment prints it (env, export -p) teaches the name; a bot's, one set before a command, one a script sets and the capture's own env member teach nothing", () => {

@@ -129,8 +129,8 @@ const COMMAND_AT = /^\/(?:tool_input\/(?:command|cmd)|input\/command|input\/args
 /**
  * The accounts a capture's structure names: a member named as an environment's variable
  * ({"env": {"USER": …}}, git's committer), and what a tool call prints by its command (whoami, id -un,
- * echo $USER and echo $HOME, who and last, finger and net user, ls /home, stat -c %U, passwd's first
- * field: the output names the account with nothing around it saying so), learned where its output stands.
+ * echo $USER and echo $HOME, who and last, finger and net user, ls /home, stat -c %U, persons' first
+ * field of passwd: the output names the account with nothing around it saying so), learned where its output stands.
  */
 function learnCommandOutput(learned: Map<string, LearnedName>, c: Teacher, tokens: readonly StringToken[], grammar: HomeGrammar, rules: HomeRules): void {
   let reader: ((output: string) => string[]) | null = null;

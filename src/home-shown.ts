@@ -109,12 +109,14 @@ export function withoutTerminalSequences(text: string): string {
 // ("<name><BS>in") must.
 const MAY_HOLD_SEQUENCE = /[\x1b\x90-\x9f]|\\[eExXu0]|\^\[/;
 const CHANGES = new RegExp(`[^\\x00-\\x7f]|${MAY_HOLD_SEQUENCE.source}`);
-const CHANGES_G = new RegExp(`${TERMINAL_SEQUENCE}|[\\ud800-\\udbff][\\udc00-\\udfff]|[^\\x00-\\x7f]`, "g");
+/** A character above ASCII: a surrogate pair whole, or one unit. */
+const ABOVE_ASCII = String.raw`[\ud800-\udbff][\udc00-\udfff]|[^\x00-\x7f]`;
+const CHANGES_G = new RegExp(`${TERMINAL_SEQUENCE}|${ABOVE_ASCII}`, "g");
 // Every terminal sequence starts with ESC, a C1 control, a backslash or "^[": in a text holding none
 // of them, only a character above ASCII changes, and it is looked for alone (the sequences' pattern
 // would be tried at every character).
 const MAY_START_SEQUENCE = /[\x1b\x90-\x9f\\]|\^\[/;
-const ABOVE_ASCII_G = /[\ud800-\udbff][\udc00-\udfff]|[^\x00-\x7f]/g;
+const ABOVE_ASCII_G = new RegExp(ABOVE_ASCII, "g");
 const shownUnit = (unit: string): string => (isTerminalSequence(unit) ? "" : shownAs(unit));
 
 /** The text as it shows, without ranges; the text itself where it shows as written ("café", "中"). */

@@ -183,7 +183,7 @@ function cookieValues(text: string, at: number, report: Report): number {
   const line = COOKIE_LINE.exec(text)?.[0] ?? "";
   for (const m of eachMatch(COOKIE_PAIR, line)) {
     const value = m[1] as string;
-    const start = at + (m.index ?? 0) + m[0].length - value.length;
+    const start = at + m.index + m[0].length - value.length;
     if (looksAssigned(value)) report(start, start + value.length);
   }
   return at + line.length;
@@ -241,7 +241,7 @@ function settingsIn(text: string, report: Report): void {
   if (!/val|\bv\b/i.test(text)) return;
   for (const m of eachMatch(SETTING_NAME, text)) {
     if (!sensitive(m[3] as string)) continue;
-    const from = (m.index ?? 0) + m[0].length;
+    const from = m.index + m[0].length;
     const item = text.slice(from, from + SETTING_REACH);
     const member = SETTING_MEMBER.exec(item);
     if (member === null || !/^(?:value|val|v)$/i.test(member[2] as string)) continue;
@@ -264,7 +264,7 @@ function cellsOf(line: string, at: number): { kind: number; cells: [string, numb
   let from = 0;
   for (const m of eachMatch(CELL_PARTS[kind] as RegExp, line)) {
     cells.push([line.slice(from, m.index), at + from]);
-    from = (m.index ?? 0) + m[0].length;
+    from = m.index + m[0].length;
   }
   cells.push([line.slice(from), at + from]);
   return { kind, cells };

@@ -196,6 +196,8 @@ export type PayloadRules = {
       pointer: string;
       /** event: a string naming an event in one of the signature's harness catalogues */
       is: "string" | "object" | "event";
+      /** a string that begins with these characters, as a host's ids begin (ses_ of an OpenCode session); only with is: string */
+      prefix?: string;
     }[];
   }[];
   examples: {

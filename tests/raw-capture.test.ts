@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { deflateRawSync, deflateSync, gzipSync } from "node:zlib";
@@ -8,7 +8,7 @@ import { loadRules } from "../src/io/load-rules.js";
 import { MAX_CHECKED_BYTES, namedLikeCapture, payloadIn, rawCaptureCheck } from "../src/passes/raw-capture.js";
 import { MAX_INFLATED } from "../src/compressed.js";
 import { couldHoldPayload } from "../src/passes/raw-capture/prefilter.js";
-import { PROJECT_ROOT } from "./helpers.js";
+import { PASTURE_FIXTURES, PASTURE_PRESENT, PASTURE_SKIP_REASON, PROJECT_ROOT } from "./helpers.js";
 import { dumped, hexdumpC, od, shown, squeezed, xxd } from "./dumps.js";
 
 // What the gate recognises as a raw capture, by name and by content: every example in
@@ -103,6 +103,14 @@ describe("raw captures by content", () => {
       expect(payloadIn(Buffer.from(ex.text), check) !== null).toBe(ex.payload);
     });
   }
+
+  it.skipIf(!PASTURE_PRESENT)(`every payload pasture took from a live host is one under any name, OpenCode 2's flat hooks and events included${PASTURE_PRESENT ? "" : ` (skipped: ${PASTURE_SKIP_REASON})`}`, () => {
+    const harnesses = ["claude", "codex", "opencode"] as const;
+    const files = harnesses.flatMap((h) => readdirSync(PASTURE_FIXTURES(h)).filter((n) => n.endsWith(".json") && !n.endsWith(".provenance.json")).map((n) => path.join(PASTURE_FIXTURES(h), n)));
+    expect(files.filter((f) => f.includes("/opencode/")).length).toBeGreaterThanOrEqual(16);
+    const missed = files.filter((f) => payloadIn(readFileSync(f), check) === null).map((f) => path.basename(f));
+    expect(missed).toEqual([]);
+  });
 
   it("a member named twice is read as each of its values: a payload behind decoys is found, and repeated names hold none where no values make one", () => {
     const stop = '{"session_id":"s","turn_id":"t","hook_event_name":"Stop","hook_event_name":0,"stop_hook_active":false}';

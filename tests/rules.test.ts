@@ -110,6 +110,17 @@ describe("rules as data", () => {
     expect(() => loadRules(dir)).toThrow(/at \/rules\/5: must have required property 'examples'/);
   });
 
+  it("refuses a payload signature whose prefix stands on a member that is not a string", () => {
+    const dir = path.join(tempDir(), "rules");
+    cpSync(BUNDLED_RULES_DIR, dir, { recursive: true });
+    const file = path.join(dir, "payloads.json");
+    const rules = JSON.parse(readFileSync(file, "utf8"));
+    const at = rules.signatures.findIndex((s: { id: string }) => s.id === "opencode-hook-call");
+    rules.signatures[at].members[1].prefix = "x";
+    writeFileSync(file, JSON.stringify(rules));
+    expect(() => loadRules(dir)).toThrow(new RegExp(`payloads\\.json: does not match payloads\\.schema\\.json at /signatures/${at}/members/1/is`));
+  });
+
   it("refuses a recipe naming an event its harness does not know", () => {
     const dir = path.join(tempDir(), "rules");
     cpSync(BUNDLED_RULES_DIR, dir, { recursive: true });

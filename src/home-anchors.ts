@@ -39,6 +39,8 @@ export interface AnchoredOwner {
   owner: string;
   start: number;
   path: number;
+  /** The folder is one a person may keep in a repository inside a home too (`inRepositories`): inside a home the roots know, the segment is that home's folder. */
+  inRepository: boolean;
 }
 
 /** Whether a string may name an anchor folder, read before its readings are taken: one of their words, or an escape that may spell one. */
@@ -67,12 +69,13 @@ function underTemporary(rules: HomeRules, parent: string): boolean {
  * under a temporary folder, and the segment is not one of the anchors' notOwners (`root`); an
  * empty segment is none. Whether a segment is an owner (not the placeholder, not `~` or a
  * variable), and whether a home the roots know stands before it in its path (a dotfiles
- * repository in a home), is the caller's to judge.
+ * repository in a home, where the folder is one kept in repositories too), is the caller's to judge.
  */
 export function anchoredOwners(rules: HomeRules, text: string): AnchoredOwner[] {
   const p = anchorPatterns(rules);
   if (p === null) return [];
   const nobody = new Set((rules.anchors?.notOwners ?? []).map((n) => n.toLowerCase()));
+  const inRepositories = new Set((rules.anchors?.inRepositories ?? []).map((f) => f.toLowerCase()));
   const out: AnchoredOwner[] = [];
   p.folder.lastIndex = 0;
   for (let m = p.folder.exec(text); m !== null; m = p.folder.exec(text)) {
@@ -82,7 +85,7 @@ export function anchoredOwners(rules: HomeRules, text: string): AnchoredOwner[] 
     const owner = text.slice(start, m.index);
     const path = pathStart(text, start);
     if (nobody.has(owner.toLowerCase()) || underTemporary(rules, text.slice(path, start))) continue;
-    out.push({ owner, start, path });
+    out.push({ owner, start, path, inRepository: inRepositories.has(m[0].slice(1).replace(/\\/g, "/").toLowerCase()) });
   }
   return out;
 }

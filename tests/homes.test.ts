@@ -126,30 +126,39 @@ describe("the anchor folders a host keeps in a home (rules/homes.json anchors)",
     // Escaped as a JSON string may write it, and in another letter case.
     expect(learned("/srv/ana/.claude/projects/x", true)).toContain("ana");
     expect(learned("/srv/people/ana/.CLAUDE/Projects/x")).toContain("ana");
-    // A folder of a home the roots know (a dotfiles repository in it) is no owner: the home's own owner is the one learned.
+    // Before a folder a person keeps in repositories too, a folder of a home the roots know (a dotfiles repository in it) is no owner: the home's own owner is the one learned.
     expect(learned("/home/ana/dotfiles/.config/opencode/opencode.json")).toEqual(["ana"]);
-    expect(learned("cat /Users/First Last/src/dots/.claude/projects/x")).not.toContain("dots");
+    expect(learned("cat /Users/First Last/src/dots/.config/opencode/x")).not.toContain("dots");
+    // Before a host's own data, kept only in the home it runs as, the segment is the owner inside a home the roots know too:
+    // a home one level down, where the roots read the group folder as the owner.
+    for (const group of ["grad", "acme", "corp.example", "2024", "ke", "users2"]) {
+      expect(learned(`/home/${group}/kenji/.claude/projects/-home-${group}-kenji-proj/s.jsonl`), group).toContain("kenji");
+      expect(learned(`/export/home/${group}/kenji/.codex/sessions/2026/05/01/rollout.jsonl`), group).toContain("kenji");
+      expect(learned(`/Users/${group}/kenji/.local/share/opencode/log`), group).toContain("kenji");
+    }
   });
 
-  it("a home under a root no rule lists, taught by a transcript's path, refuses each file that keeps its owner; run blocks and writes none of it", () => {
-    const name = ["mar", "guerite"].join("");
-    const dir = tempDir();
-    const home = `/afs/example.org/group/g/${name}`;
-    writeFileSync(path.join(dir, "claude-code_session_start_2.1.261.1.json"), JSON.stringify({ session_id: "s", transcript_path: `${home}/.claude/projects/x/s.jsonl`, cwd: `${home}/proj`, hook_event_name: "SessionStart" }));
-    writeFileSync(path.join(dir, "claude-code_session_end_2.1.261.1.json"), JSON.stringify({ session_id: "s", cwd: `${home}/proj`, hook_event_name: "SessionEnd" }));
-    const out = path.join(tempDir(), "out");
-    const r = clearJson(["substitute", dir, "--out", out]);
-    expect(r.code).toBe(1);
-    expect([...new Set(findingsOf(r, "user-name-left").map((f) => f.file))].sort()).toEqual(["claude-code_session_end_2.1.261.1.json", "claude-code_session_start_2.1.261.1.json"]);
-    expect(readdirSync(out)).toEqual([]);
-    const root = tempDir();
-    execFileSync("git", ["init", "-q"], { cwd: root });
-    const run = clear(["run", dir, "--root", root]);
-    expect(run.code).toBe(1);
-    expect(run.stdout + run.stderr + JSON.stringify(r.json)).not.toContain(name);
-    expect(readdirSync(root).filter((f) => f !== ".git")).toEqual(["CLEARANCE.md"]);
-    expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).not.toContain(name);
-  });
+  for (const [where, under] of [["under a root no rule lists", "/afs/example.org/group/g"], ["one level down, under a group folder the roots read as its owner", "/home/grad"]]) {
+    it(`a home ${where}, taught by a transcript's path, refuses each file that keeps its owner; run blocks and writes none of it`, () => {
+      const name = ["mar", "guerite"].join("");
+      const dir = tempDir();
+      const home = `${under}/${name}`;
+      writeFileSync(path.join(dir, "claude-code_session_start_2.1.261.1.json"), JSON.stringify({ session_id: "s", transcript_path: `${home}/.claude/projects/x/s.jsonl`, cwd: `${home}/proj`, hook_event_name: "SessionStart" }));
+      writeFileSync(path.join(dir, "claude-code_session_end_2.1.261.1.json"), JSON.stringify({ session_id: "s", cwd: `${home}/proj`, hook_event_name: "SessionEnd" }));
+      const out = path.join(tempDir(), "out");
+      const r = clearJson(["substitute", dir, "--out", out]);
+      expect(r.code).toBe(1);
+      expect([...new Set(findingsOf(r, "user-name-left").map((f) => f.file))].sort()).toEqual(["claude-code_session_end_2.1.261.1.json", "claude-code_session_start_2.1.261.1.json"]);
+      expect(readdirSync(out)).toEqual([]);
+      const root = tempDir();
+      execFileSync("git", ["init", "-q"], { cwd: root });
+      const run = clear(["run", dir, "--root", root]);
+      expect(run.code).toBe(1);
+      expect(run.stdout + run.stderr + JSON.stringify(r.json)).not.toContain(name);
+      expect(readdirSync(root).filter((f) => f !== ".git")).toEqual(["CLEARANCE.md"]);
+      expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).not.toContain(name);
+    });
+  }
 });
 
 describe("the home grammar (rules/homes.json)", () => {

@@ -149,13 +149,18 @@ function learnCommandOutput(learned: Map<string, LearnedName>, c: Teacher, token
   }
 }
 
-/** The owners the anchor folders of a text name, where no home the roots know stands before one in its path (a folder of that home, such as a dotfiles repository, is no owner). */
+/**
+ * The owners the anchor folders of a text name. Before a folder kept in repositories too, a segment
+ * inside a home the roots know is a folder of that home (a dotfiles repository), no owner; before
+ * a host's own data, it is the home's owner wherever it stands (/home/<group>/<owner>, where the
+ * roots read the group as the owner).
+ */
 function learnAnchored(learned: Map<string, LearnedName>, text: string, grammar: HomeGrammar, rules: HomeRules, at: LearnedName): void {
   const anchored = anchoredOwners(rules, text);
   if (anchored.length === 0) return;
-  const homes = grammar.mayHold(text) ? grammar.owners(text) : [];
+  const homes = anchored.some((a) => a.inRepository) && grammar.mayHold(text) ? grammar.owners(text) : [];
   for (const a of anchored) {
-    if (!grammar.isOwner(a.owner) || homes.some((o) => o.end >= a.path && o.end <= a.start)) continue;
+    if (!grammar.isOwner(a.owner) || (a.inRepository && homes.some((o) => o.end >= a.path && o.end <= a.start))) continue;
     for (const name of ownerNames(a.owner)) if (!learned.has(name)) learned.set(name, at);
   }
 }

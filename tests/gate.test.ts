@@ -91,14 +91,14 @@ function withFilter(root: string, name: string, command: string, attributes: str
   expect(g(root, "commit", "-qm", "attributes").code).toBe(0);
 }
 
-/** What LFS's clean filter leaves: the object in the local store (unless `store` is false), a pointer to commit. */
-function lfsPointer(root: string, bytes: Buffer, store = true): string {
+/** What LFS's clean filter leaves: the object in the local store (unless `store` is false), a pointer to commit; `version` and `eol` as git-lfs reads older pointers too. */
+function lfsPointer(root: string, bytes: Buffer, store = true, version = "https://git-lfs.github.com/spec/v1", eol = "\n"): string {
   const oid = createHash("sha256").update(bytes).digest("hex");
   if (store) {
     mkdirSync(path.join(root, ".git", "lfs", "objects", oid.slice(0, 2), oid.slice(2, 4)), { recursive: true });
     writeFileSync(path.join(root, ".git", "lfs", "objects", oid.slice(0, 2), oid.slice(2, 4), oid), bytes);
   }
-  return `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize ${bytes.length}\n`;
+  return [`version ${version}`, `oid sha256:${oid}`, `size ${bytes.length}`, ""].join(eol);
 }
 
 describe("the gate, through installed hooks", () => {
@@ -721,6 +721,20 @@ describe("the gate, through installed hooks", () => {
     writeFileSync(path.join(root, "session.log"), lfs(Buffer.from("a build log, nothing else\n")));
     g(root, "add", "session.log");
     expect(g(root, "commit", "-qm", "a log through lfs").code).toBe(0);
+    // Every version git-lfs reads as its pointer's (the alpha's and the pre-release's too), and lines ended as Windows ends them.
+    for (const [version, eol] of [["https://hawser.github.com/spec/v1", "\n"], ["http://git-media.io/v/2", "\n"], ["https://git-lfs.github.com/spec/v1", "\r\n"]]) {
+      writeFileSync(path.join(root, "session.log"), lfsPointer(root, payload, true, version, eol));
+      g(root, "add", "session.log");
+      const older = g(root, "commit", "-qm", `through lfs, ${version}`);
+      expect(older.code, version).not.toBe(0);
+      expect(older.out, version).toContain("it holds a payload of a known host");
+    }
+    // A version line git-lfs reads, with an oid this check cannot place: its object cannot be shown clear.
+    writeFileSync(path.join(root, "session.log"), "version https://git-lfs.github.com/spec/v1\nOid sha256:x\noid sha256:" + "A".repeat(64) + "\n");
+    g(root, "add", "session.log");
+    const unplaced = g(root, "commit", "-qm", "an odd pointer");
+    expect(unplaced.code).not.toBe(0);
+    expect(unplaced.out).toContain("session.log");
   });
 
   it("refuses a payload committed as YAML or as JSON with comments, naming the file and the line; documentation that names the members goes through", () => {

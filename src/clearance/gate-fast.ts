@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { readBlobs, stagedChanges } from "../io/git.js";
 import { filteredPaths } from "../io/git-filters.js";
+import { startsLikeLfsPointer } from "../io/lfs-pointer.js";
 import { foldedPath } from "../io/path-fold.js";
 import { gitTopLevel } from "../io/top-level.js";
 import { couldHoldPayload, payloadWords, type PayloadWords } from "../passes/raw-capture/prefilter.js";
@@ -15,8 +16,6 @@ import { couldHoldPayload, payloadWords, type PayloadWords } from "../passes/raw
 // The rules folder too: the whole gate checks a repository's own rules before anything else.
 const PLACES = ["fixtures", "captures-inbox", "clearance.md", "clear.config.json", "rules"];
 const REGULAR = new Set(["100644", "100755"]);
-const LFS_POINTER = Buffer.from("version https://git-lfs.github.com/spec/");
-const isLfsPointer = (b: Buffer): boolean => b.subarray(0, LFS_POINTER.length).equals(LFS_POINTER);
 
 // In any spelling a checkout takes for it: Fixtures/ lands in fixtures/ on macOS and Windows.
 const under = (p: string, place: string): boolean => foldedPath(p) === place || foldedPath(p).startsWith(`${place}/`);
@@ -36,7 +35,7 @@ export function stagedIsPlainlyClear(cwd: string): boolean {
   if (blobs.has(":clear.config.json")) return false;
   const words = bundledPayloadWords();
   // A Git LFS pointer stands for bytes this path does not read: the whole gate reads its object.
-  const plain = words !== null && brought.every((c) => blobs.has(c.sha) && !isLfsPointer(blobs.get(c.sha) as Buffer) && !couldHoldPayload(blobs.get(c.sha) as Buffer, words));
+  const plain = words !== null && brought.every((c) => blobs.has(c.sha) && !startsLikeLfsPointer(blobs.get(c.sha) as Buffer) && !couldHoldPayload(blobs.get(c.sha) as Buffer, words));
   // A path a filter stores (git-crypt, say) is bytes the filter wrote: the whole gate refuses it.
   return plain && filteredPaths(root, brought.map((c) => c.path), { index: true }).size === 0;
 }

@@ -2,15 +2,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../digest.js";
 import { gitMaybe } from "./git.js";
+import { lfsPointerOid, startsLikeLfsPointer } from "./lfs-pointer.js";
 
 // A file Git LFS tracks is committed as a pointer; its bytes go to the LFS store (and, at push, to
 // the LFS server). The gate reads what the pointer stands for: the object in the local store, its
 // SHA-256 checked against the pointer. A pointer whose object is not here cannot be shown free of
 // a payload.
 
-const POINTER = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\n(?:[a-z0-9.-]+ [^\n]*\n)*?oid sha256:([0-9a-f]{64})\n/;
-/** Pointers are small text files; anything larger is not one. */
-const MAX_POINTER = 1024;
 
 /** What a blob stands for: itself, or the LFS object its pointer names (`missing` when it is not in the local store). */
 export type LfsRead = { bytes: Uint8Array } | { missing: string };
@@ -27,9 +25,11 @@ function storeOf(root: string): string | null {
 }
 
 export function throughLfs(root: string, bytes: Uint8Array): LfsRead {
-  if (bytes.byteLength > MAX_POINTER || bytes[0] !== 0x76) return { bytes };
-  const oid = POINTER.exec(Buffer.from(bytes).toString("utf8"))?.[1];
-  if (oid === undefined) return { bytes };
+  const oid = lfsPointerOid(bytes);
+  if (oid === null) {
+    // A version line git-lfs reads, with no oid line this reader can place: git-lfs may still read an object from it.
+    return startsLikeLfsPointer(bytes) ? { missing: "a Git LFS pointer whose object this check cannot name; write it as git lfs pointer does" } : { bytes };
+  }
   const store = storeOf(root);
   let object: Buffer;
   try {

@@ -211,7 +211,6 @@ describe("clear substitute", () => {
       ["a mailbox with its dot set apart", shaped({}, { modelID: mailbox.replace("@", " @ ").replace(".", " . ") }), "/input/model/modelID"],
       ["a phone number after 00 in brackets", shaped({}, { id: "(0044) 20 7946 0958" }), "/input/model/id"],
       ["a mailbox in a path", { ...shaped({}, {}), cwd: `/srv/mail/${mailbox}/project` }, "/cwd"],
-      ["a mailto URL", { ...shaped({}, {}), url: `mailto:${mailbox}` }, "/url"],
     ];
     for (const [what, body, pointer] of refused) {
       const dir = tempDir();
@@ -370,6 +369,28 @@ describe("clear substitute", () => {
     const r = clearJson(["substitute", dir, "--out", out]);
     expect(r.code, JSON.stringify(r.json.findings)).toBe(0);
     urls.forEach(([, want], i) => expect(JSON.parse(readFileSync(path.join(out, `claude-code_elicitation_2_1_261.${i + 1}.json`), "utf8")).url).toBe(want));
+  });
+
+  it("a value the rules class as a URL that does not read as one (no scheme://, a blank or a control character in it) is free text, replaced whole", () => {
+    const dir = tempDir();
+    const word = ["Tr0ub4", "dor3xQ"].join("");
+    const notUrls = [
+      `https:\\\\svc:${word}@localhost:8443/cb`,
+      `https:/svc:${word}@10.0.0.5:8080/v1`,
+      `svc:${word}@10.0.0.5:8080/v1`,
+      `open this and type ${word} as the password`,
+      `https://example.com/cb ${word}`,
+      `https://example.com/cb\t${word}`,
+      `data:text/plain,the list: ${word}`,
+      `data:text/plain;base64,${Buffer.from(word).toString("base64")}`,
+      `mailto:${word}@example.com`,
+    ];
+    notUrls.forEach((url, i) => write(dir, `claude-code_elicitation_2_1_261.${i + 1}.json`, { session_id: "s", cwd: "/srv/w", hook_event_name: "Elicitation", mcp_server_name: "m", message: "Sign in", mode: "url", url }));
+    const out = path.join(tempDir("clear-out-"), "cleared");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code, JSON.stringify(r.json.findings)).toBe(0);
+    notUrls.forEach((url, i) => expect(JSON.parse(readFileSync(path.join(out, `claude-code_elicitation_2_1_261.${i + 1}.json`), "utf8")).url, url).toBe("x".repeat([...url].length)));
+    for (const f of readdirSync(out)) expect(readFileSync(path.join(out, f), "utf8")).not.toContain(word);
   });
 
   it("Homebrew's own account under /home is nobody's; a home under eCryptfs or in a snapshot of /home loses its owner", () => {

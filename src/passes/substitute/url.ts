@@ -7,10 +7,14 @@ import { sameLengthPlaceholder, type SubstitutionRule } from "./rule.js";
 // url-v1: a URL keeps its scheme, host and path; its user information, query values and fragment
 // are free text and become placeholder of the same length. A fixed endpoint of the host is kept
 // whole, but for a query value or a fragment that looks like a secret (a signature, a key given
-// under any name): what is in the query is the caller's, whatever host it goes to.
+// under any name): what is in the query is the caller's, whatever host it goes to. A value the
+// rules class as a URL that is not one read so (no scheme://, a blank or a control character in
+// it: a data: URL, text, credentials behind a slash too few) is free text, replaced whole.
 
 export const URL_RULE = "url-v1";
 
+/** What no URL read in parts holds: a blank, a control character, a line or paragraph separator. */
+const NOT_READ_AS_URL = /[\s\p{Cc}]/u;
 const URL_PARTS = /^([a-z][a-z0-9+.-]*:\/\/)(?:([^@/?#]*)@)?([^/?#]*)([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/is;
 
 function clearQuery(query: string, keep: (value: string, name?: string) => boolean = () => false): string {
@@ -46,12 +50,12 @@ function plainValue(value: string, name?: string): boolean {
 export function urlRule(rules: UrlRules): SubstitutionRule {
   return {
     id: URL_RULE,
-    prefilter: (raw, leaf) => leaf.class === "url" && /[@?#]/.test(raw),
+    prefilter: (raw, leaf) => leaf.class === "url" && raw !== "",
     apply(raw) {
       const url = decodeJsonString(raw);
+      const m = NOT_READ_AS_URL.test(url) ? null : URL_PARTS.exec(url);
+      if (!m) return /^x*$/.test(url) ? { raw, matched: false } : { raw: encodeJsonString(sameLengthPlaceholder(url), raw), matched: true };
       const fixed = rules.fixedEndpoints.some((e) => url.startsWith(e)) && !/@/.test(url.split("/")[2] ?? "");
-      const m = URL_PARTS.exec(url);
-      if (!m) return { raw, matched: false };
       const [, scheme, user, host, pathPart, query, fragment] = m;
       const keep: (value: string, name?: string) => boolean = fixed ? plainValue : () => false;
       const cleared =

@@ -238,6 +238,17 @@ describe("a value a text assigns to a credential's name", () => {
     "name and value": `define( 'DB_PASSWORD', '${value}' );`,
     "header pair": `headers.set("X-Api-Key", "${value}")`,
     "url token user": `git clone https://${value}@github.com/o/r.git`,
+    "short name": `pw=${value}`,
+    "short name in capitals": `export DB_PW=${value}`,
+    "pre-shared key": `WIFI_PSK="${value}"`,
+    passcode: `passcode: ${value}`,
+    "one-time password's seed": `otp_seed=${value}`,
+    totp: `TOTP=${value}`,
+    "keytool's other password": `keypass=${value}`,
+    "camel case short": `dbPw: ${value}`,
+    "php variable": `$password = '${value}';`,
+    "ruby variable": `@token = "${value}"`,
+    "r assignment": `password <- "${value}"`,
   };
   const nothing: Record<string, string> = {
     reference: "password=${DB_PASSWORD} token=$GITHUB_TOKEN key: ${{ secrets.KEY }}",
@@ -255,6 +266,8 @@ describe("a value a text assigns to a credential's name", () => {
     "url users": "git@github.com:o/r.git ssh://git@host.example.com/r https://x-access-token@github.com/o/r https://first.last.name.2024@example.com/x",
     "names in a list": "t('password', 'Password'); headers.set('Authorization', 'Bearer ' + token); fields = ['user', 'password', 'token_type', 'secret_name']",
     "locked accounts": "root:!:19000:0:99999:7:::\\ndaemon:*:19000::::::\\nawk '{print $1$2}'",
+    "words that end in pass": "bypass=allow_all_hosts_v2 compass: north-by-northwest overpass = under-construction-2024",
+    "variables read, not assigned": "if [ $password = '$expected' ]; then echo $token; fi; @token = fetch_token(user_42)",
   };
 
   it("a password generated of letters alone, in both cases, is found however a text assigns it; a name in camel case is not", async () => {

@@ -3,7 +3,8 @@ import { escapePointerToken } from "../json/reader.js";
 import { readingsOf, type ScannedString } from "./readings.js";
 
 // A member named for a credential (a password, secret, token, key or credential, as JSON members
-// and environment variables spell them: api_key, OPENROUTER_API_KEY, accessKey, x-auth) whose
+// and environment variables spell them: api_key, OPENROUTER_API_KEY, accessKey, x-auth, DB_PW,
+// WIFI_PSK, keytool's storepass, a one-time password's seed) whose
 // value has the entropy of a real secret (a placeholder, a word or a short value does not), in the
 // document or in JSON held in any of its strings. A key of any provider, shape known or not. So
 // is the value of a setting named so (`{"name": "DB_PASSWORD", "value": …}`), and an
@@ -11,9 +12,9 @@ import { readingsOf, type ScannedString } from "./readings.js";
 
 export const SENSITIVE_MEMBER_RULE = "clear/sensitive-member";
 export const SENSITIVE_MEMBER_DESCRIPTION = "A password, secret, token, key or credential member holding a high-entropy value";
-const MEMBER = /passw(?:or)?d|passwd|passphrase|(?:^|[^a-z])pass(?:$|[^a-z])|pwd|secret|token|credential|bearer|cookie|(?:^|[^a-z])o?auth(?:$|[^a-z]|orization)|(?:api|access|private|secret|signing|encryption|master|license|session|client|account|auth)[_.-]?key|(?:^|[_.-])key(?:$|[_.-])/i;
-/** A key in camel case: accessKey, publicKeyPem (not monkey, not keyboard). */
-const CAMEL_KEY = /[a-z0-9]Key(?:$|[A-Z_])/;
+const MEMBER = /passw(?:or)?d|passwd|passphrase|passcode|(?:^|[^a-z]|store|key|src|dest|db|root|admin|wifi|smtp|ftp|proxy|ldap|bind|vnc|rpc)pass(?:$|[^a-z])|(?:^|[^a-z])(?:pw|psk|t?otp)(?:$|[^a-z])|otp[_.-]?seed|pwd|secret|token|credential|bearer|cookie|(?:^|[^a-z])o?auth(?:$|[^a-z]|orization)|(?:api|access|private|secret|signing|encryption|master|license|session|client|account|auth)[_.-]?key|(?:^|[_.-])key(?:$|[_.-])/i;
+/** A key in camel case: accessKey, publicKeyPem (not monkey, not keyboard); a password or a pre-shared key so: dbPw, wifiPsk. */
+const CAMEL_KEY = /[a-z0-9](?:Key|Pw|Psk)(?:$|[A-Z_])/;
 /**
  * A key or token named for what it indexes, not what it unlocks: a public key, an idempotency,
  * cache, partition or sort key, a page token; and a tokenizer, which splits text into tokens. Taken out of the name before it is judged, so

@@ -1049,6 +1049,36 @@ describe("a path that .gitattributes gives a filter other than Git LFS", () => {
     expect(pointer.out).toContain("it holds a payload of a known host");
   });
 
+  it("a fixture whose attributes make git check it out in other bytes (eol=crlf, working-tree-encoding, ident) is refused at commit, at push and by verify; -text and the attributes unset after them let it through", () => {
+    for (const attribute of ["eol=crlf", "text eol=crlf", "working-tree-encoding=UTF-16LE", "ident"]) {
+      const root = acceptedAndPushed();
+      // A commit that changes the root's .gitattributes alone reaches every fixture.
+      writeFileSync(path.join(root, ".gitattributes"), `*.md text\nfixtures/** ${attribute}\n`);
+      g(root, "add", ".gitattributes");
+      const commit = g(root, "commit", "-qm", "attributes");
+      expect(commit.code, attribute).not.toBe(0);
+      expect(commit.out, attribute).toContain("fixture-checkout-changed");
+      expect(commit.out, attribute).toContain("fixtures/claude-code/2.1.261/post_compact.json");
+      expect(g(root, "commit", "-qm", "attributes", "--no-verify").code).toBe(0);
+      const verify = clearJson(["verify"], { cwd: root });
+      expect(verify.code, attribute).toBe(1);
+      const refused = (verify.json.findings as { code: string; file: string; message: string }[]).filter((f) => f.code === "fixture-checkout-changed");
+      expect(refused.length, attribute).toBeGreaterThan(0);
+      expect(refused[0]?.message, attribute).toContain(attribute.replace(/^text /, ""));
+      expect(clearJson(["verify", "--rev", "HEAD"], { cwd: root }).code, attribute).toBe(1);
+      const push = g(root, "push", "-q", "origin", "main");
+      expect(push.code, attribute).not.toBe(0);
+      expect(push.out, attribute).toContain("fixture-checkout-changed");
+      writeFileSync(path.join(root, ".gitattributes"), `*.md text\nfixtures/** ${attribute}\nfixtures/** -text -working-tree-encoding -ident\n`);
+      g(root, "add", ".gitattributes");
+      // The commit that set them is amended: a push checks every commit it brings.
+      const kept = g(root, "commit", "-q", "--amend", "-m", "fixtures byte for byte");
+      expect(kept.code, kept.out).toBe(0);
+      expect(clear(["verify"], { cwd: root }).code, attribute).toBe(0);
+      expect(g(root, "push", "-q", "origin", "main").code, attribute).toBe(0);
+    }
+  });
+
   it("an accepted fixture whose stored bytes match its digest goes through a filter that keeps them", () => {
     const root = repo();
     withFilter(root, "keep", "cat", "fixtures/** filter=keep\n");

@@ -26,7 +26,8 @@ export function stagedIsPlainlyClear(cwd: string): boolean {
   if (root === null || existsSync(path.join(root, "clear.config.json"))) return false;
   const changes = stagedChanges(root);
   // A tilde and a digit may be an NTFS short name of a place (CLEARA~1.MD): the whole gate reads it.
-  if (changes.some((c) => PLACES.some((place) => under(c.path, place)) || c.path.endsWith(".json") || /~[0-9]/.test(c.path))) return false;
+  // The root's .gitattributes reaches the fixtures: what it says of them is the whole gate's to judge.
+  if (changes.some((c) => PLACES.some((place) => under(c.path, place)) || foldedPath(c.path) === ".gitattributes" || c.path.endsWith(".json") || /~[0-9]/.test(c.path))) return false;
   // A name in bytes that are not UTF-8 reads as another: the whole gate asks git about it by its bytes.
   if (changes.some((c) => c.raw !== undefined)) return false;
   const brought = changes.filter((c) => c.status !== "D" && REGULAR.has(c.mode));

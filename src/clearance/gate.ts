@@ -8,7 +8,7 @@ import { commitChanges, git, gitMaybe, gitMaybeLater, later, LINK_MODE, objectsN
 import { parseConfigText, type ClearConfig } from "../io/repo.js";
 import { isBundledRules } from "../io/rules-dir.js";
 import type { CommitJudges } from "./commit-rules.js";
-import { candidatesFromGit, CONFIG_FILE, guardedFromGit, inOtherSpelling, placesOf, repoPaths, touchesPlaces, wholeTree } from "../io/repo-tree.js";
+import { attributesAbove, candidatesFromGit, CONFIG_FILE, guardedFromGit, inOtherSpelling, placesOf, repoPaths, touchesPlaces, wholeTree } from "../io/repo-tree.js";
 import { holds, parseRecord, RecordError } from "../record/parse.js";
 import { acceptedRewritten, verifyPass, type RawCaptureJudge } from "../passes/verify.js";
 import type { RepoLayout } from "../types.js";
@@ -256,10 +256,12 @@ export async function checkCommits(root: string, commits: string[], check: Judge
   const layoutOf = (commit: string): RepoLayout => configOf(commit).layout;
   const judgeOf = judgesOf?.(commits.map((commit) => ({ commit, config: configOf(commit).config })));
   const judges = new Map<Judge, number>();
-  const placeNames = commits.flatMap((c) => {
-    const { places, above } = placesOf(layoutOf(c));
-    return [...places, ...above].map((p) => `${c}:${p}`);
-  });
+  // What a commit's places are judged by: their objects, and the .gitattributes on the way to its fixtures.
+  const judgedBy = (layout: RepoLayout): string[] => {
+    const { places, above } = placesOf(layout);
+    return [...places, ...above, ...attributesAbove(layout)];
+  };
+  const placeNames = commits.flatMap((c) => judgedBy(layoutOf(c)).map((p) => `${c}:${p}`));
   const placeIds = objectIds(root, placeNames);
   const seen = new Map<string, Finding[]>();
   const shallow = shallowCommits(root);
@@ -270,8 +272,7 @@ export async function checkCommits(root: string, commits: string[], check: Judge
     // Judged by the working tree's rules, and by the commit's own where they name more harnesses.
     const judge = judgeOf?.get(commit) ?? check;
     if (!judges.has(judge)) judges.set(judge, judges.size);
-    const { places, above } = placesOf(layout);
-    const key = JSON.stringify([judges.get(judge), layout, ...[...places, ...above].map((p) => placeIds.get(`${commit}:${p}`) ?? null)]);
+    const key = JSON.stringify([judges.get(judge), layout, ...judgedBy(layout).map((p) => placeIds.get(`${commit}:${p}`) ?? null)]);
     if (!seen.has(key)) seen.set(key, await verifyPass({ guarded: guardedFromGit(root, layout, commit), candidates: [] }, judge));
     const object = objects.get(commit);
     const changed = changes.get(commit) ?? [];

@@ -50,8 +50,12 @@ function foldersOf(paths: string[]): string[] {
   return [...folders];
 }
 
-/** A commit's filters: its .gitattributes files, on the way to these paths, are read first; where none names a filter, only the repository's and the user's attributes apply (an empty index). */
-function commitFilters(root: string, paths: AskedPath[], commit: string): Map<string, string> {
+/**
+ * Asks git of a commit's attributes: its .gitattributes files, on the way to these paths, are read
+ * first; where none names a word of `words`, only the repository's and the user's attributes apply
+ * (an empty index), else the commit's tree is read into a scratch index.
+ */
+function inCommit<T>(root: string, paths: AskedPath[], commit: string, words: RegExp, ask: (env: Record<string, string>) => T): T {
   const names = foldersOf(paths.map(shownName)).map((f) => `${commit}:${f}.gitattributes`);
   const texts = [...readBlobs(names, root).values()];
   const scratch = mkdtempSync(path.join(os.tmpdir(), "clear-attributes-"));
@@ -59,8 +63,8 @@ function commitFilters(root: string, paths: AskedPath[], commit: string): Map<st
     const env = { GIT_INDEX_FILE: path.join(scratch, "index") };
     // A folder named in bytes that are not UTF-8 cannot be named to read its .gitattributes: the whole tree is read then.
     const unnamed = paths.some((p) => typeof p !== "string");
-    if (unnamed || texts.some((t) => /filter/i.test(t.toString("latin1")))) git(["read-tree", commit], root, undefined, env);
-    return checkAttr(root, paths, ["--cached"], env);
+    if (unnamed || texts.some((t) => words.test(t.toString("latin1")))) git(["read-tree", commit], root, undefined, env);
+    return ask(env);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -69,8 +73,59 @@ function commitFilters(root: string, paths: AskedPath[], commit: string): Map<st
 /** The paths (of those given) whose attributes name a filter the gate cannot read through, each with the filter's name. */
 export function filteredPaths(root: string, paths: AskedPath[], source: AttributeSource): Map<string, string> {
   if (paths.length === 0) return new Map();
-  if ("commit" in source) return commitFilters(root, paths, source.commit);
+  if ("commit" in source) return inCommit(root, paths, source.commit, /filter/i, (env) => checkAttr(root, paths, ["--cached"], env));
   return checkAttr(root, paths, "index" in source ? ["--cached"] : []);
+}
+
+/** An attribute's value as it may be shown: a plain word, else masked. */
+const shownValue = (value: string): string => (/^[A-Za-z0-9._-]{1,40}$/.test(value) ? value : "[masked]");
+const isGiven = (value: string | undefined): value is string => value !== undefined && value !== "unspecified" && value !== "unset";
+
+/**
+ * What makes git itself write a path's checkout in other bytes than it stores, in every clone, from
+ * the path's attributes: an encoding for the working tree, $Id$ expanded, or CRLF line ends where
+ * the file is text (eol=crlf, not undone by -text). Null where the checkout is the stored bytes. A
+ * filter is not among them: its smudge is each clone's own configuration, and a clone without it
+ * checks out the stored bytes.
+ */
+function checkoutChange(attributes: Map<string, string>): string | null {
+  const encoding = attributes.get("working-tree-encoding");
+  if (isGiven(encoding)) return `working-tree-encoding=${shownValue(encoding)}`;
+  if (attributes.get("ident") === "set") return "ident";
+  if (attributes.get("eol") === "crlf" && attributes.get("text") !== "unset" && attributes.get("crlf") !== "unset") return "eol=crlf";
+  return null;
+}
+
+/** `git check-attr -a` for many paths at once: each path's attributes that are given, by name. */
+function givenAttributes(root: string, paths: AskedPath[], args: string[], env?: Record<string, string>): Map<string, Map<string, string>> {
+  const asked = Buffer.concat(paths.flatMap((p) => [typeof p === "string" ? Buffer.from(p) : p, NUL]));
+  const fields = git(["check-attr", "-z", "--stdin", "-a", ...args], root, asked, env).toString("utf8").split("\0");
+  const out = new Map<string, Map<string, string>>();
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    const file = fields[i] as string;
+    const given = out.get(file) ?? new Map<string, string>();
+    given.set(fields[i + 1] as string, fields[i + 2] as string);
+    out.set(file, given);
+  }
+  return out;
+}
+
+/**
+ * The paths (of those given) whose attributes make a checkout write other bytes than git stores,
+ * each with the attribute that does: a fixture so checked out is not the accepted bytes in any clone.
+ */
+export function checkoutChangedPaths(root: string, paths: string[], source: AttributeSource): Map<string, string> {
+  if (paths.length === 0) return new Map();
+  const given =
+    "commit" in source
+      ? inCommit(root, paths, source.commit, /encoding|ident|eol|crlf/i, (env) => givenAttributes(root, paths, ["--cached"], env))
+      : givenAttributes(root, paths, "index" in source ? ["--cached"] : []);
+  const out = new Map<string, string>();
+  for (const [file, attributes] of given) {
+    const change = checkoutChange(attributes);
+    if (change !== null) out.set(file, change);
+  }
+  return out;
 }
 
 /** Why a filtered path cannot be checked, said in a finding. */

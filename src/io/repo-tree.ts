@@ -8,7 +8,7 @@ import type { RepoLayout } from "../types.js";
 import { blobDigests, recordReading } from "./blob-digests.js";
 import { gitLater, gitMaybe, later, LINK_MODE, OWN_REPOSITORY, lsIndex, lsIndexLater, lsTree, nulFields, readBlobs, SUBMODULE_MODE, type Change, type TreeEntry } from "./git.js";
 import { throughLfs } from "./lfs.js";
-import { filteredPaths, filteredPathsLater, filteredWhy, type AttributeSource } from "./git-filters.js";
+import { checkoutChangedPaths, filteredPaths, filteredPathsLater, filteredWhy, type AttributeSource } from "./git-filters.js";
 import { foldedPath } from "./path-fold.js";
 import { readRegularFile } from "./read-capture-dir.js";
 
@@ -42,10 +42,17 @@ export function placesOf(layout: RepoLayout): { places: string[]; above: string[
 
 const under = (p: string, dir: string): boolean => (p.length > dir.length ? p.charCodeAt(dir.length) === 0x2f && p.startsWith(dir) : p === dir);
 
-/** True when a changed path is one of the tool's places, under one, or above one. */
+/** The .gitattributes files on the way to the fixtures folder (the root's, each folder's above it): what they say reaches every fixture. */
+export function attributesAbove(layout: RepoLayout): string[] {
+  const parts = layout.fixtures.split("/");
+  return parts.map((_, k) => [...parts.slice(0, k), ".gitattributes"].join("/"));
+}
+
+/** True when a changed path is one of the tool's places, under one, above one, or a .gitattributes on the way to the fixtures. */
 export function touchesPlaces(paths: string[], layout: RepoLayout): boolean {
   const { places, above } = placesOf(layout);
-  return paths.some((p) => places.some((place) => under(p, place)) || above.includes(p));
+  const attributes = attributesAbove(layout);
+  return paths.some((p) => places.some((place) => under(p, place)) || above.includes(p) || attributes.includes(p));
 }
 
 /** Paths that name one of the tool's places (or what is under one) in another spelling a checkout takes for it: Fixtures/, clearance.md. */
@@ -116,9 +123,11 @@ export function guardedFromGit(root: string, layout: RepoLayout, source: string,
   const digests = blobDigests(root, sorted.fixtures.map((e) => e.sha));
   const digestOf = (e: TreeEntry): string => digests.get(e.sha) ?? sha256Hex(bytesOf(e));
   const record = sorted.record;
+  const checkoutChanged = checkoutChangedPaths(root, sorted.fixtures.map((e) => e.path), source === "index" ? { index: true } : { commit: source });
   return {
     layout,
     fixtures: [...sorted.fixtures, ...sorted.exempt.filter((e) => under(e.path, layout.fixtures))].map((e) => ({ path: e.path, sha256: digestOf(e) })),
+    checkoutChanged: [...checkoutChanged].map(([p, attribute]) => ({ path: p, attribute })),
     inbox: sorted.inbox,
     exempt: readAsStored(root, sorted.exempt.map((e) => ({ path: e.path, bytes: storedBytes(blobs, e.sha) })), source === "index" ? { index: true } : { commit: source }),
     links: sorted.links,
@@ -303,9 +312,11 @@ export async function guardedFromWorkingTree(root: string, layout: RepoLayout, l
   const fixtureFiles = disk.files.flatMap((f) => (f.sha256 === null ? [] : [{ ...f, sha256: f.sha256 }]));
   const record = disk.files.find((f) => f.path === layout.clearance)?.bytes;
   const exempt = fixtureFiles.flatMap((f) => (f.bytes && EXEMPT_NAMES.has(path.posix.basename(f.path)) ? [{ path: f.path, bytes: f.bytes }] : []));
+  const checkoutChanged = checkoutChangedPaths(root, fixtureFiles.flatMap((f) => (EXEMPT_NAMES.has(path.posix.basename(f.path)) ? [] : [f.path])), { worktree: true });
   return {
     layout,
     fixtures: fixtureFiles.map((f) => ({ path: f.path, sha256: f.sha256 })),
+    checkoutChanged: [...checkoutChanged].map(([p, attribute]) => ({ path: p, attribute })),
     inbox: inbox.inbox,
     exempt: [...readAsStored(root, exempt, { worktree: true }), ...readAsStored(root, inbox.exempt.map((e) => ({ path: e.path, bytes: storedBytes(inboxBlobs, e.sha) })), { index: true })],
     links: [...disk.links, ...inbox.links],

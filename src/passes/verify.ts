@@ -24,6 +24,8 @@ export interface GuardedState {
   links: string[];
   /** Entries there that are no file the tool reads (a submodule, a FIFO, one it cannot read whole, one named in bytes that are not UTF-8). */
   notFiles: string[];
+  /** Fixtures whose git attributes make a checkout write other bytes than git stores, each with the attribute that does. */
+  checkoutChanged?: { path: string; attribute: string }[];
   record: string | null;
   /** What the record says, already read (remembered by its blob id); when present, `record` is not read again. */
   recordReading?: RecordReading;
@@ -148,6 +150,7 @@ async function guardedFindings(state: GuardedState, check: () => Promise<RawCapt
   const listed = acceptedListing(state, findings);
   const exempt = new Set(state.exempt.map((e) => e.path));
   const present = new Set(state.fixtures.map((f) => f.path));
+  pushAll(findings, (state.checkoutChanged ?? []).map((c) => finding("fixture-checkout-changed", { file: c.path }, { attribute: c.attribute })));
   for (const f of state.fixtures) {
     if (exempt.has(f.path)) continue;
     const want = listed.get(f.path);

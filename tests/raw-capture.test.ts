@@ -530,7 +530,21 @@ const CLASSES: Record<string, Record<string, Writer>> = {
     "base64 of gzip of UTF-16 text": (p) => `data: ${gzipSync(Buffer.from(JSON.stringify(p), "utf16le")).toString("base64")}\n`,
     "base64 of a Python repr": (p) => Buffer.from(literal(p, { key: py, str: py, words: ["True", "False", "None"] })).toString("base64"),
   },
+  "string literals that code joins": {
+    "JavaScript, a member a line, joined with +": (p) => `const raw =\n${pieces(JSON.stringify(p), "member").map(quote1).join(" +\n")};\n`,
+    "JavaScript, cut every 20 characters, names cut in two": (p) => `const raw = ${pieces(JSON.stringify(p), 20).map(quote1).join("\n  + ")};\n`,
+    "Go or Java, double quotes, + at each line's end": (p) => `var raw = ${pieces(JSON.stringify(p), 24).map((c) => JSON.stringify(c)).join(" +\n\t")}\n`,
+    "Python, adjacent literals in parentheses": (p) => `RAW = (\n${pieces(JSON.stringify(p), 30).map((c) => `    ${quote1(c)}`).join("\n")}\n)\n`,
+    "C, adjacent literals": (p) => `static const char *raw = ${pieces(JSON.stringify(p), 16).map((c) => JSON.stringify(c)).join("\n    ")};\n`,
+    "PHP, joined with a dot": (p) => `<?php\n$raw = ${pieces(JSON.stringify(p), 28).map(quote1).join(" .\n  ")};\n`,
+  },
 };
+
+/** A text cut into pieces: at each member's start, or every `size` characters. */
+function pieces(text: string, size: number | "member"): string[] {
+  if (size === "member") return text.split(/(?=,")/);
+  return text.match(new RegExp(`[^]{1,${size}}`, "g")) as string[];
+}
 
 describe("raw captures written in other forms", () => {
   for (const [klass, writers] of Object.entries(CLASSES)) {
@@ -546,6 +560,14 @@ describe("raw captures written in other forms", () => {
       }
     });
   }
+
+  it("finds a payload cut into literals with no escape in them, a member's name cut in two by the join; the gate's fast path sends it on", () => {
+    const text = `const raw = '{"session_id":"s","hook_ev' +\n  'ent_name":"Stop"}';\n`;
+    expect(couldHoldPayload(Buffer.from(text), check.words)).toBe(true);
+    expect(payloadIn(Buffer.from(text), check)).toMatchObject({ signature: "hook-event-name", form: "string literals joined" });
+    // Code that joins literals holding no payload is none.
+    expect(payloadIn(Buffer.from(`const greeting = 'hello, ' +\n  'world' + "!";\nconst path = "a/" "b";\n`), check)).toBeNull();
+  });
 
   it("says the line where a payload that is not one JSON document starts, and how it is written", () => {
     const yaml = `# notes\n\nsteps:\n  - run: x\n\nThe capture follows.\n\n${yamlBlock(PAYLOADS["a Codex Stop"] as Record<string, unknown>)}\n`;

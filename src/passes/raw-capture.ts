@@ -3,6 +3,7 @@ import { escapePointerToken, jsonValueEnd, JsonScanError, placeOf, pointerTokens
 import { finding, type Finding } from "../findings.js";
 import type { HarnessCatalogue, PayloadRules } from "../types.js";
 import { CannotRead, decodedReadings, escapesUndone, numbersText, openings, type Reading } from "./raw-capture/decodings.js";
+import { literalsJoined } from "./raw-capture/literal-joins.js";
 import { literalObjects } from "./raw-capture/literal.js";
 import { embeddedStarts, gzipMembers, inflated, isZip, kindOf, localEntry, MAX_EMBEDDED, MAX_INFLATED, MAX_INFLATIONS, packedHistory, sealedKind, stillCompressed, zipEntries } from "../compressed.js";
 import { radixDecoded, turnedBack } from "./raw-capture/radix-text.js";
@@ -260,7 +261,7 @@ function readForms(task: ReadingTask, spent: Spent, tasks: Task[]): void {
 }
 
 /** Decodings whose readings are always read for values: what they decode starts afresh (base64, hex, decimal bytes, base32, Ascii85, a turned text), or they take quotes and line breaks out rather than open them. */
-const READ_WHOLE = new Set(["base64", "hex", "decimal bytes", "base32", "Ascii85", "rot13", "reversed", "each line reversed", "quoted in Markdown", "quoted-printable", "quotes doubled"]);
+const READ_WHOLE = new Set(["base64", "hex", "decimal bytes", "base32", "Ascii85", "rot13", "reversed", "each line reversed", "quoted in Markdown", "quoted-printable", "quotes doubled", "string literals joined"]);
 
 /**
  * Queues each reading one decoding away from a text, once. A reading is read for values only
@@ -272,7 +273,7 @@ function decode(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks: 
   const shown = hasAllWords(task.reading.text, check.words);
   // Names written with an escape (hook&#95;event&#95;name, %5F) show once one decoding is undone.
   const behind = !shown && namesBehindEscapes(task.reading, check.words);
-  const readings = [...decodedReadings(task.reading, shown || behind), ...radixDecoded(task.reading), ...turnedBack(task.reading, check.words.turned)];
+  const readings = [...decodedReadings(task.reading, shown || behind), ...radixDecoded(task.reading), ...turnedBack(task.reading, check.words.turned), ...joinedShowingNames(task.reading, check.words)];
   for (const reading of readings) {
     if (spent.decoded.has(reading.text)) continue;
     const how = reading.decodings[reading.decodings.length - 1];
@@ -288,6 +289,13 @@ function decode(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks: 
     if (opens) tasks.push({ kind: "text", ...next });
     else if (reading.decodings.length < MAX_DECODINGS) tasks.push({ kind: "decode", ...next });
   }
+}
+
+/** The text literals that code joins make, where it shows a signature's every name (as it is, or behind one more escape): a name cut in two by the join shows only once they are joined. */
+function joinedShowingNames(r: Reading, words: PayloadWords): Reading[] {
+  if (r.decodings.includes("string literals joined")) return [];
+  const joined = literalsJoined(r);
+  return joined !== null && (hasAllWords(joined.text, words) || namesBehindEscapes(joined, words)) ? [joined] : [];
 }
 
 /** Whether one decoding that leaves names as they are (entities, percent-encoding, backslash escapes) makes a signature's every name show. */

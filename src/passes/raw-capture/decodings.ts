@@ -20,14 +20,14 @@ export interface Reading {
   decodings: string[];
 }
 
-interface Edit {
+export interface Edit {
   start: number;
   end: number;
   with: string;
 }
 
 /** The text with each edit made (edits in order, not overlapping), and where its pieces came from; null when there is none. */
-function applyEdits(text: string, edits: Edit[]): DecodedLevel | null {
+export function applyEdits(text: string, edits: Edit[]): DecodedLevel | null {
   if (edits.length === 0) return null;
   const parts: string[] = [];
   const breaksAt = [0];
@@ -45,7 +45,7 @@ function applyEdits(text: string, edits: Edit[]): DecodedLevel | null {
   return { decoded: parts.join(""), breaksAt, rawStarts };
 }
 
-function derived(from: Reading, level: DecodedLevel | null, how: string): Reading | null {
+export function derived(from: Reading, level: DecodedLevel | null, how: string): Reading | null {
   if (level === null || level.decoded === from.text) return null;
   return { text: level.decoded, rawAt: (i) => from.rawAt(inputOffset(level, i)), decodings: [...from.decodings, how] };
 }

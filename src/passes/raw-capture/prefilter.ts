@@ -1,5 +1,6 @@
 import { embeddedStarts, headlessInflated, isZip, kindOf, packedHistory, sealedKind } from "../../compressed.js";
 import { base64Runs, base64Text, byteListTexts, escapesUndone, hexTexts } from "./decodings.js";
+import { literalsJoined } from "./literal-joins.js";
 import { radixTexts, TURNS, type TurnedWords } from "./radix-text.js";
 import { utf16Readings } from "./wide-text.js";
 
@@ -59,6 +60,9 @@ export function couldHoldPayload(bytes: Uint8Array, words: PayloadWords, level =
   if (ENCODED_BRACE.test(text) || (brace && ENTITY.test(text))) return true;
   // Every name of a signature, one of them written with an escape (hook&#95;event&#95;name, %5F): undone by the payload check's own decoders.
   for (const d of escapesUndone({ text, rawAt: () => 0, decodings: [] })) if (words.bySignature.some((names) => names.every((w) => d.text.includes(w)))) return true;
+  // Every name of a signature once the literals code joins are read as one string (a name cut in two by a join).
+  const joined = literalsJoined({ text, rawAt: () => 0, decodings: [] });
+  if (joined !== null && words.bySignature.some((names) => names.every((w) => joined.text.includes(w)))) return true;
   if (level >= BASE64_LEVELS) return false;
   for (const run of base64Runs(text)) {
     const decoded = base64Text(run.body);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { readBlobs, stagedChanges } from "../io/git.js";
 import { filteredPaths } from "../io/git-filters.js";
-import { startsLikeLfsPointer } from "../io/lfs-pointer.js";
+import { mayBeLfsPointer } from "../io/lfs-pointer.js";
 import { foldedPath } from "../io/path-fold.js";
 import { gitTopLevel } from "../io/top-level.js";
 import { couldHoldPayload, payloadWords, type PayloadWords } from "../passes/raw-capture/prefilter.js";
@@ -36,7 +36,7 @@ export function stagedIsPlainlyClear(cwd: string): boolean {
   if (blobs.has(":clear.config.json")) return false;
   const words = bundledPayloadWords();
   // A Git LFS pointer stands for bytes this path does not read: the whole gate reads its object.
-  const plain = words !== null && brought.every((c) => blobs.has(c.sha) && !startsLikeLfsPointer(blobs.get(c.sha) as Buffer) && !couldHoldPayload(blobs.get(c.sha) as Buffer, words));
+  const plain = words !== null && brought.every((c) => blobs.has(c.sha) && !mayBeLfsPointer(blobs.get(c.sha) as Buffer) && !couldHoldPayload(blobs.get(c.sha) as Buffer, words));
   // A path a filter stores (git-crypt, say) is bytes the filter wrote: the whole gate refuses it.
   return plain && filteredPaths(root, brought.map((c) => c.path), { index: true }).size === 0;
 }

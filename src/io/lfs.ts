@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../digest.js";
 import { gitMaybe } from "./git.js";
-import { lfsPointerOid, startsLikeLfsPointer } from "./lfs-pointer.js";
+import { lfsPointerOid } from "./lfs-pointer.js";
 
 // A file Git LFS tracks is committed as a pointer; its bytes go to the LFS store (and, at push, to
 // the LFS server). The gate reads what the pointer stands for: the object in the local store, its
@@ -26,10 +26,7 @@ function storeOf(root: string): string | null {
 
 export function throughLfs(root: string, bytes: Uint8Array): LfsRead {
   const oid = lfsPointerOid(bytes);
-  if (oid === null) {
-    // A version line git-lfs reads, with no oid line this reader can place: git-lfs may still read an object from it.
-    return startsLikeLfsPointer(bytes) ? { missing: "a Git LFS pointer whose object this check cannot name; write it as git lfs pointer does" } : { bytes };
-  }
+  if (oid === null) return { bytes };
   const store = storeOf(root);
   let object: Buffer;
   try {

@@ -1053,7 +1053,7 @@ describe("a path that .gitattributes gives a filter other than Git LFS", () => {
   });
 
   it("a fixture whose attributes make git check it out in other bytes (eol=crlf, working-tree-encoding, ident) is refused at commit, at push and by verify; -text and the attributes unset after them let it through", () => {
-    for (const attribute of ["eol=crlf", "text eol=crlf", "working-tree-encoding=UTF-16LE", "ident"]) {
+    for (const attribute of ["eol=crlf", "text eol=crlf", "text -crlf eol=crlf", "working-tree-encoding=UTF-16LE", "ident"]) {
       const root = acceptedAndPushed();
       // A commit that changes the root's .gitattributes alone reaches every fixture.
       writeFileSync(path.join(root, ".gitattributes"), `*.md text\nfixtures/** ${attribute}\n`);
@@ -1067,7 +1067,7 @@ describe("a path that .gitattributes gives a filter other than Git LFS", () => {
       expect(verify.code, attribute).toBe(1);
       const refused = (verify.json.findings as { code: string; file: string; message: string }[]).filter((f) => f.code === "fixture-checkout-changed");
       expect(refused.length, attribute).toBeGreaterThan(0);
-      expect(refused[0]?.message, attribute).toContain(attribute.replace(/^text /, ""));
+      expect(refused[0]?.message, attribute).toContain(attribute.replace(/^text (-crlf )?/, ""));
       expect(clearJson(["verify", "--rev", "HEAD"], { cwd: root }).code, attribute).toBe(1);
       const push = g(root, "push", "-q", "origin", "main");
       expect(push.code, attribute).not.toBe(0);
@@ -1080,6 +1080,12 @@ describe("a path that .gitattributes gives a filter other than Git LFS", () => {
       expect(clear(["verify"], { cwd: root }).code, attribute).toBe(0);
       expect(g(root, "push", "-q", "origin", "main").code, attribute).toBe(0);
     }
+    // What leaves a checkout as git stores it: -crlf where text is not given, UTF-8 (git's own encoding), -text after eol=crlf.
+    const root = acceptedAndPushed();
+    writeFileSync(path.join(root, ".gitattributes"), "fixtures/** -crlf eol=crlf working-tree-encoding=UTF-8\n*.md text eol=crlf\n");
+    g(root, "add", ".gitattributes");
+    const plain = g(root, "commit", "-qm", "attributes that change nothing");
+    expect(plain.code, plain.out).toBe(0);
   });
 
   it("an accepted fixture whose stored bytes match its digest goes through a filter that keeps them", () => {

@@ -83,16 +83,20 @@ const isGiven = (value: string | undefined): value is string => value !== undefi
 
 /**
  * What makes git itself write a path's checkout in other bytes than it stores, in every clone, from
- * the path's attributes: an encoding for the working tree, $Id$ expanded, or CRLF line ends where
- * the file is text (eol=crlf, not undone by -text). Null where the checkout is the stored bytes. A
+ * the path's attributes: an encoding for the working tree (not UTF-8, git's own), $Id$ expanded, or
+ * CRLF line ends where the file is text (eol=crlf, not undone by -text, nor by -crlf where text is given). Null where the checkout is the stored bytes. A
  * filter is not among them: its smudge is each clone's own configuration, and a clone without it
  * checks out the stored bytes.
  */
 function checkoutChange(attributes: Map<string, string>): string | null {
   const encoding = attributes.get("working-tree-encoding");
-  if (isGiven(encoding)) return `working-tree-encoding=${shownValue(encoding)}`;
+  // UTF-8 is git's own encoding: git converts nothing to it.
+  if (isGiven(encoding) && !/^utf-?8$/i.test(encoding)) return `working-tree-encoding=${shownValue(encoding)}`;
   if (attributes.get("ident") === "set") return "ident";
-  if (attributes.get("eol") === "crlf" && attributes.get("text") !== "unset" && attributes.get("crlf") !== "unset") return "eol=crlf";
+  // text, where it is given, decides; the older crlf attribute counts only where text is not given (-crlf is -text then).
+  const text = attributes.get("text");
+  const isText = isGiven(text) || (text !== "unset" && attributes.get("crlf") !== "unset");
+  if (attributes.get("eol") === "crlf" && isText) return "eol=crlf";
   return null;
 }
 

@@ -136,7 +136,7 @@ export type HomeRules = {
     notUnder: string[];
     /** Owners of a home that name no one (the superuser's /root), in any letter case, besides the placeholder and notOwners of the whole file. */
     notOwners: string[];
-    /** Folders of the list a person may also keep in a repository inside a home (a dotfiles repository holds .config/opencode): where a home the roots know stands before one in its path, the segment before it is a folder of that home, not an owner. Every other folder is a host's own data, written only in the home it runs as, so the segment before it is learned even inside a home the roots know (a home one level down: /home/<group>/<owner>). */
+    /** Folders of the list a person may also keep in a repository inside a home (a dotfiles repository holds .config/opencode): where a home the roots know stands before one in its path, the segment before it is a folder of that home, not an owner. Every other folder is a host's own data, written only in the home it runs as: where the segment before it is the folder right below the owner the roots read, it is a home one level down (/home/<group>/<owner>) and is learned too. */
     inRepositories?: string[];
     examples: HomeRulesExample[];
     notExamples: string[];

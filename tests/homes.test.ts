@@ -131,6 +131,9 @@ describe("the anchor folders a host keeps in a home (rules/homes.json anchors)",
     expect(learned("cat /Users/First Last/src/dots/.config/opencode/x")).not.toContain("dots");
     // Before a host's own data, kept only in the home it runs as, the segment is the owner inside a home the roots know too:
     // a home one level down, where the roots read the group folder as the owner.
+    // Deeper in a home the roots know, a host's data folder is a project's or a sandbox's, no home: nothing more is learned.
+    expect(learned("/home/ana/proj/test/fixtures/.claude/projects/-tmp-x/s.jsonl")).toEqual(["ana"]);
+    expect(learned("C:\\Users\\ana\\AppData\\Local\\Temp\\tmpk2j3x9\\.claude\\projects\\x")).toEqual(["ana"]);
     for (const group of ["grad", "acme", "corp.example", "2024", "ke", "users2"]) {
       expect(learned(`/home/${group}/kenji/.claude/projects/-home-${group}-kenji-proj/s.jsonl`), group).toContain("kenji");
       expect(learned(`/export/home/${group}/kenji/.codex/sessions/2026/05/01/rollout.jsonl`), group).toContain("kenji");

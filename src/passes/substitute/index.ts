@@ -149,18 +149,23 @@ function learnCommandOutput(learned: Map<string, LearnedName>, c: Teacher, token
   }
 }
 
+/** Only separators, as a raw JSON string writes them (/, \\, \/): between a home's owner and the folder right below it. */
+const SEPARATORS_ONLY = /^[\\/]{1,4}$/;
+
 /**
- * The owners the anchor folders of a text name. Before a folder kept in repositories too, a segment
- * inside a home the roots know is a folder of that home (a dotfiles repository), no owner; before
- * a host's own data, it is the home's owner wherever it stands (/home/<group>/<owner>, where the
- * roots read the group as the owner).
+ * The owners the anchor folders of a text name. A segment inside a home the roots know is a folder
+ * of that home (a dotfiles repository, a test's fixtures, a CLAUDE_CONFIG_DIR in it), no owner;
+ * but before a host's own data, the folder right below the owner the roots read is a home one
+ * level down (/home/<group>/<owner>, where the roots read the group as the owner), and is learned.
  */
 function learnAnchored(learned: Map<string, LearnedName>, text: string, grammar: HomeGrammar, rules: HomeRules, at: LearnedName): void {
   const anchored = anchoredOwners(rules, text);
   if (anchored.length === 0) return;
-  const homes = anchored.some((a) => a.inRepository) && grammar.mayHold(text) ? grammar.owners(text) : [];
+  const homes = grammar.mayHold(text) ? grammar.owners(text) : [];
   for (const a of anchored) {
-    if (!grammar.isOwner(a.owner) || (a.inRepository && homes.some((o) => o.end >= a.path && o.end <= a.start))) continue;
+    const inHome = homes.filter((o) => o.end >= a.path && o.end <= a.start);
+    const oneLevelDown = !a.inRepository && inHome.some((o) => SEPARATORS_ONLY.test(text.slice(o.end, a.start)));
+    if (!grammar.isOwner(a.owner) || (inHome.length > 0 && !oneLevelDown)) continue;
     for (const name of ownerNames(a.owner)) if (!learned.has(name)) learned.set(name, at);
   }
 }

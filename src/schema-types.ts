@@ -198,8 +198,8 @@ export type PayloadRules = {
       pointer: string;
       /** event: a string naming an event in one of the signature's harness catalogues */
       is: "string" | "object" | "event";
-      /** a string that begins with these characters, as a host's ids begin (ses_ of an OpenCode session); only with is: string */
-      prefix?: string;
+      /** a regular expression (Unicode, anchored where it says so) the string matches: the shape of a host's ids (ses_, twelve hex digits and fourteen letters or digits, of an OpenCode session); only with is: string */
+      pattern?: string;
     }[];
   }[];
   examples: {

@@ -110,13 +110,13 @@ describe("rules as data", () => {
     expect(() => loadRules(dir)).toThrow(/at \/rules\/5: must have required property 'examples'/);
   });
 
-  it("refuses a payload signature whose prefix stands on a member that is not a string", () => {
+  it("refuses a payload signature whose pattern stands on a member that is not a string", () => {
     const dir = path.join(tempDir(), "rules");
     cpSync(BUNDLED_RULES_DIR, dir, { recursive: true });
     const file = path.join(dir, "payloads.json");
     const rules = JSON.parse(readFileSync(file, "utf8"));
     const at = rules.signatures.findIndex((s: { id: string }) => s.id === "opencode-hook-call");
-    rules.signatures[at].members[1].prefix = "x";
+    rules.signatures[at].members[1].pattern = "^x";
     writeFileSync(file, JSON.stringify(rules));
     expect(() => loadRules(dir)).toThrow(new RegExp(`payloads\\.json: does not match payloads\\.schema\\.json at /signatures/${at}/members/1/is`));
   });

@@ -27,7 +27,7 @@ import { Alternatives, valuesOf, withRepeatedMembers } from "./raw-capture/repea
 
 export interface RawCaptureCheck {
   grammar: NameGrammar;
-  signatures: { id: string; members: { tokens: string[]; is: string; prefix: string; events: Set<string> }[] }[];
+  signatures: { id: string; members: { tokens: string[]; is: string; pattern: RegExp | null; events: Set<string> }[] }[];
   /** The member names the signatures look for, for the cheap first look. */
   words: PayloadWords;
 }
@@ -46,7 +46,7 @@ const MIN_PAYLOAD_CHARS = 16;
 
 export function rawCaptureCheck(harnesses: HarnessCatalogue[], rules: PayloadRules): RawCaptureCheck {
   const eventsOf = (names: string[]): Set<string> => new Set(harnesses.filter((h) => names.includes(h.harness)).flatMap((h) => h.events.map((e) => e.event)));
-  const signatures = rules.signatures.map((s) => ({ id: s.id, members: s.members.map((m) => ({ tokens: pointerTokens(m.pointer), is: m.is, prefix: m.prefix ?? "", events: eventsOf(s.harnesses) })) }));
+  const signatures = rules.signatures.map((s) => ({ id: s.id, members: s.members.map((m) => ({ tokens: pointerTokens(m.pointer), is: m.is, pattern: m.pattern === undefined ? null : new RegExp(m.pattern, "u"), events: eventsOf(s.harnesses) })) }));
   return { grammar: nameGrammar(harnesses), signatures, words: payloadWords(rules.signatures) };
 }
 
@@ -73,7 +73,7 @@ function valuesAt(value: unknown, tokens: string[]): unknown[] {
 function fits(v: unknown, m: RawCaptureCheck["signatures"][number]["members"][number]): boolean {
   if (m.is === "object") return v !== null && typeof v === "object";
   if (typeof v !== "string") return false;
-  return m.is === "string" ? v.startsWith(m.prefix) : m.events.has(v);
+  return m.is === "string" ? m.pattern === null || m.pattern.test(v) : m.events.has(v);
 }
 
 function matchesSignature(value: unknown, check: RawCaptureCheck): string | null {

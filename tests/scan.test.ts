@@ -249,6 +249,13 @@ describe("a value a text assigns to a credential's name", () => {
     "php variable": `$password = '${value}';`,
     "ruby variable": `@token = "${value}"`,
     "r assignment": `password <- "${value}"`,
+    "ruby class variable": `@@api_token = "${value}"`,
+    "sshpass's variable": `export SSHPASS=${value}`,
+    "short name glued": `dbpw=${value}`,
+    "short name glued in capitals": `DBPW=${value}`,
+    "short name in camel case, capitals": `userPW: ${value}`,
+    "pre-shared key in camel case": `wifiPSK=${value}`,
+    "pass in camel case": `sshPass: ${value}`,
   };
   const nothing: Record<string, string> = {
     reference: "password=${DB_PASSWORD} token=$GITHUB_TOKEN key: ${{ secrets.KEY }}",

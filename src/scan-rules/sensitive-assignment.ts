@@ -20,8 +20,8 @@ import { looksSecret, OBJECT_PATH, sensitive } from "./sensitive-member.js";
 export const SENSITIVE_ASSIGNMENT_RULE = "clear/sensitive-assignment";
 export const SENSITIVE_ASSIGNMENT_DESCRIPTION = "A value a text assigns to a password, secret, token, key or credential name (an environment line, a flag, a header, a configuration line, a URL's password)";
 
-/** A name, quoted or not (a sigil before it: PHP's and Perl's `$password`, Ruby's `@token`), then what assigns to it: `=`, `:=`, `=>`, R's `<-`, a colon before a blank or a quote (not a URL's `://`), or blanks after a flag. */
-const ASSIGNED = /(?<![\w.$@-])(["'`]?)(-{0,2}[$@]?[A-Za-z_][\w.-]{0,63})\1(?:([ \t]*(?:=>|:=|=|<-|:(?=[ \t"'`\r\n]|[^\s/:]))[ \t]*)|[ \t]+)/g;
+/** A name, quoted or not (a sigil before it: PHP's and Perl's `$password`, Ruby's `@token` and `@@token`), then what assigns to it: `=`, `:=`, `=>`, R's `<-`, a colon before a blank or a quote (not a URL's `://`), or blanks after a flag. */
+const ASSIGNED = /(?<![\w.$-])(["'`]?)(-{0,2}[$@]?[A-Za-z_][\w.-]{0,63})\1(?:([ \t]*(?:=>|:=|=|<-|:(?=[ \t"'`\r\n]|[^\s/:]))[ \t]*)|[ \t]+)/g;
 /**
  * What carries an assigned value to a line below, indented: a YAML block scalar's indicator
  * (`password: |`, `token: >-`), a shell line's continuation (`API_KEY=\`), an open parenthesis

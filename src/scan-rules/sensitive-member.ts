@@ -12,9 +12,9 @@ import { readingsOf, type ScannedString } from "./readings.js";
 
 export const SENSITIVE_MEMBER_RULE = "clear/sensitive-member";
 export const SENSITIVE_MEMBER_DESCRIPTION = "A password, secret, token, key or credential member holding a high-entropy value";
-const MEMBER = /passw(?:or)?d|passwd|passphrase|passcode|(?:^|[^a-z]|store|key|src|dest|db|root|admin|wifi|smtp|ftp|proxy|ldap|bind|vnc|rpc)pass(?:$|[^a-z])|(?:^|[^a-z])(?:pw|psk|t?otp)(?:$|[^a-z])|otp[_.-]?seed|pwd|secret|token|credential|bearer|cookie|(?:^|[^a-z])o?auth(?:$|[^a-z]|orization)|(?:api|access|private|secret|signing|encryption|master|license|session|client|account|auth)[_.-]?key|(?:^|[_.-])key(?:$|[_.-])/i;
-/** A key in camel case: accessKey, publicKeyPem (not monkey, not keyboard); a password or a pre-shared key so: dbPw, wifiPsk. */
-const CAMEL_KEY = /[a-z0-9](?:Key|Pw|Psk)(?:$|[A-Z_])/;
+const MEMBER = /passw(?:or)?d|passwd|passphrase|passcode|(?:^|[^a-z]|store|key|src|dest|db|root|admin|user|wifi|smtp|ftp|proxy|ldap|bind|vnc|rpc|ssh)pass(?:$|[^a-z])|(?:^|[^a-z]|db|root|admin|user|ssh|wifi|bind)(?:pw|psk)(?:$|[^a-z])|(?:^|[^a-z])t?otp(?:$|[^a-z])|otp[_.-]?seed|pwd|secret|token|credential|bearer|cookie|(?:^|[^a-z])o?auth(?:$|[^a-z]|orization)|(?:api|access|private|secret|signing|encryption|master|license|session|client|account|auth)[_.-]?key|(?:^|[_.-])key(?:$|[_.-])/i;
+/** A key in camel case: accessKey, publicKeyPem (not monkey, not keyboard); a password or a pre-shared key so: dbPw, userPW, wifiPSK, sshPass. */
+const CAMEL_KEY = /[a-z0-9](?:Key|Pw|PW|Psk|PSK|Pass)(?:$|[A-Z_])/;
 /**
  * A key or token named for what it indexes, not what it unlocks: a public key, an idempotency,
  * cache, partition or sort key, a page token; and a tokenizer, which splits text into tokens. Taken out of the name before it is judged, so

@@ -385,11 +385,14 @@ describe("clear substitute", () => {
       `data:text/plain;base64,${Buffer.from(word).toString("base64")}`,
       `mailto:${word}@example.com`,
     ];
-    notUrls.forEach((url, i) => write(dir, `claude-code_elicitation_2_1_261.${i + 1}.json`, { session_id: "s", cwd: "/srv/w", hook_event_name: "Elicitation", mcp_server_name: "m", message: "Sign in", mode: "url", url }));
+    // Slashes past two after the scheme, which a browser reads as two: the user's information is found behind them.
+    const moreSlashes = [`https:///svc:${word}@10.0.0.5/admin`, `https:////svc:${word}@10.0.0.5/admin`];
+    [...notUrls, ...moreSlashes].forEach((url, i) => write(dir, `claude-code_elicitation_2_1_261.${i + 1}.json`, { session_id: "s", cwd: "/srv/w", hook_event_name: "Elicitation", mcp_server_name: "m", message: "Sign in", mode: "url", url }));
     const out = path.join(tempDir("clear-out-"), "cleared");
     const r = clearJson(["substitute", dir, "--out", out]);
     expect(r.code, JSON.stringify(r.json.findings)).toBe(0);
     notUrls.forEach((url, i) => expect(JSON.parse(readFileSync(path.join(out, `claude-code_elicitation_2_1_261.${i + 1}.json`), "utf8")).url, url).toBe("x".repeat([...url].length)));
+    moreSlashes.forEach((url, i) => expect(JSON.parse(readFileSync(path.join(out, `claude-code_elicitation_2_1_261.${notUrls.length + i + 1}.json`), "utf8")).url, url).toBe(url.replace(`svc:${word}`, "x".repeat(`svc:${word}`.length))));
     for (const f of readdirSync(out)) expect(readFileSync(path.join(out, f), "utf8")).not.toContain(word);
   });
 

@@ -13,9 +13,9 @@ import { sameLengthPlaceholder, type SubstitutionRule } from "./rule.js";
 
 export const URL_RULE = "url-v1";
 
-/** What no URL read in parts holds: a blank, a control character, a line or paragraph separator. */
+/** What no URL read in parts holds: a blank, a control character, a line or paragraph separator. A browser reads slashes past two after the scheme as two (https:///user:pw@host), and so does this. */
 const NOT_READ_AS_URL = /[\s\p{Cc}]/u;
-const URL_PARTS = /^([a-z][a-z0-9+.-]*:\/\/)(?:([^@/?#]*)@)?([^/?#]*)([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/is;
+const URL_PARTS = /^([a-z][a-z0-9+.-]*:\/\/+)(?:([^@/?#]*)@)?([^/?#]*)([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/is;
 
 function clearQuery(query: string, keep: (value: string, name?: string) => boolean = () => false): string {
   return query

@@ -451,7 +451,7 @@ describe("the committed hooks where fixture-clear is not installed", () => {
     const root = wiredWithoutTool();
     const docs = commitDocs(root, "docs\n");
     expect(docs.code, docs.out).toBe(0);
-    expect(docs.out).toContain("fixture-clear is not installed in this repository");
+    expect(docs.out).toContain("fixture-clear is not installed in this repository; no staged name is a capture's or the tool's, so this commit goes through with its files' content unread");
     for (const ok of ["src/app.ts", "docs/guide.md", "fixtures.md", "a.json.d/readme.txt"]) {
       mkdirSync(path.join(root, path.dirname(ok)), { recursive: true });
       writeFileSync(path.join(root, ok), "x\n");
@@ -530,7 +530,7 @@ describe("the committed pre-push hook where fixture-clear is not installed, in a
     // Pushed to upstream, which has it, nothing new goes: the fallback lets it through.
     const toUpstream = git(root, "push", "upstream", "work:copy");
     expect(toUpstream.code, toUpstream.out).toBe(0);
-    expect(toUpstream.out).toContain("nothing pushed could hold a capture");
+    expect(toUpstream.out).toContain("no pushed name is a capture's or the tool's, so this push goes through with its files' content unread");
   });
 
   it("refuses a push to a remote whose pushurl is another repository: what upstream's refs hold, origin lacks", () => {

@@ -69,7 +69,8 @@ so that the manager's own reinstall keeps it:
   plain            git's own hooks folder, where no manager is used
 The committed files hold no path of this machine: they run .clear/hooks/<hook> (lefthook: its
 scripts folder), which runs the repository's own node_modules/.bin/fixture-clear. Where that is
-missing, a commit touching nothing that could hold a capture goes through and any other is refused.
+missing, a commit touching no file named as a capture or the tool's own files are goes through with
+its files' content unread, and any other is refused.
 A file you own is changed only with --yes; without it the change is shown and nothing is written.
 --manager names the manager where more than one is configured. A hook that was in git's hooks
 folder is kept, run first, and comes back on uninstall.

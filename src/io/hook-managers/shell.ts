@@ -32,7 +32,8 @@ function header(hook: HookName, committed: boolean): string {
 ${MARK}
 # The gate at ${hook}. ${where}
 # It runs this repository's own fixture-clear (node_modules/.bin). Where that is missing, a ${hook === "pre-push" ? "push" : "commit"}
-# touching no file that could hold a capture goes through, and any other is refused.
+# touching no file named as a capture or the tool's own files are goes through with its content unread,
+# and any other is refused.
 clear_hook=${hook}
 clear_zero=0000000000000000000000000000000000000000
 clear_top=$(git rev-parse --show-toplevel && echo .) || exit 1
@@ -67,7 +68,7 @@ clear_could_hold_capture() {
 
 const PRE_COMMIT_RUN = `if [ -n "$clear_missing" ]; then
   if git diff --cached --name-only -z --no-renames | clear_could_hold_capture; then clear_refuse commit; fi
-  echo "clear gate: $clear_missing; nothing staged could hold a capture, so this commit goes through" >&2
+  echo "clear gate: $clear_missing; no staged name is a capture's or the tool's, so this commit goes through with its files' content unread (install it to have that read)" >&2
   exit 0
 fi
 exec "$clear_node" "$clear_cli" gate pre-commit
@@ -147,7 +148,7 @@ const PRE_PUSH_RUN = `clear_push_could_hold_capture() {
 }
 if [ -n "$clear_missing" ]; then
   if clear_refs | clear_push_could_hold_capture; then clear_refuse push; fi
-  echo "clear gate: $clear_missing; nothing pushed could hold a capture, so this push goes through" >&2
+  echo "clear gate: $clear_missing; no pushed name is a capture's or the tool's, so this push goes through with its files' content unread (install it to have that read)" >&2
   exit 0
 fi
 clear_feed | "$clear_node" "$clear_cli" gate pre-push "$@"

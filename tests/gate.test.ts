@@ -575,6 +575,34 @@ describe("the gate, through installed hooks", () => {
     expect(g(remote, "rev-parse", "refs/heads/main").out.trim()).toBe(clean);
   });
 
+  it("refuses a new branch made on a remote-tracking ref the destination no longer has: what the destination has is asked of it, never taken from the tracking refs", () => {
+    for (const how of ["deleted", "forced"]) {
+      const root = repo();
+      const remote = tempDir("clear-remote-");
+      execFileSync("git", ["init", "-q", "--bare"], { cwd: remote });
+      g(root, "remote", "add", "origin", remote);
+      expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+      const clean = g(root, "rev-parse", "HEAD").out.trim();
+      // A capture under another name, outside the tool's places: only the commit that brings it carries it as a change.
+      cpSync(path.join(root, "captures-inbox", "claude-code_session_end_2.1.261.1.json"), path.join(root, "notes.txt"));
+      g(root, "add", "notes.txt");
+      expect(g(root, "commit", "-qm", "sneaky", "--no-verify").code).toBe(0);
+      expect(g(root, "push", "-q", "--no-verify", "origin", "main:feature").code).toBe(0);
+      g(root, "reset", "-q", "--hard", clean);
+      // The destination takes the capture out (the branch deleted, or forced back); this clone's origin/feature still names it.
+      if (how === "deleted") g(remote, "update-ref", "-d", "refs/heads/feature");
+      else g(remote, "update-ref", "refs/heads/feature", clean);
+      g(root, "checkout", "-q", "-b", "mywork", "origin/feature");
+      writeFileSync(path.join(root, "hello.md"), "hi\n");
+      g(root, "add", "hello.md");
+      expect(g(root, "commit", "-qm", "work").code).toBe(0);
+      const pushed = g(root, "push", "-q", "origin", "mywork");
+      expect(pushed.code, `${how}: ${pushed.out}`).not.toBe(0);
+      expect(pushed.out, how).toContain("notes.txt");
+      expect(g(remote, "rev-parse", "--verify", "-q", "refs/heads/mywork").code, how).not.toBe(0);
+    }
+  });
+
   it("a refused push of one commit says it checked 1 commit", () => {
     const { root, remote, clean } = sneakedPastOrigin();
     const tip = g(root, "rev-parse", "HEAD").out.trim();

@@ -322,80 +322,39 @@ function hasCommit(root: string, sha: string): boolean {
   return gitMaybe(["cat-file", "-e", `${sha}^{commit}`], root) !== null;
 }
 
-/** A fetch refspec's two sides: a ref of the remote (one "*" at most) and where the fetch writes it. */
-type Refspec = { source: string; destination: string };
-
-/** Each configured remote's fetch refspecs, as their source and destination sides, by remote name. */
-function fetchRefspecs(root: string): Map<string, Refspec[]> {
-  const out = new Map<string, Refspec[]>();
-  const listed = gitMaybe(["config", "-z", "--get-regexp", "^remote\\..*\\.fetch$"], root)?.toString("utf8") ?? "";
-  for (const entry of listed.split("\0").filter(Boolean)) {
-    const nl = entry.indexOf("\n");
-    const key = entry.slice(0, nl);
-    const refspec = entry.slice(nl + 1).replace(/^\+/, "");
-    if (nl === -1 || refspec.startsWith("^") || !refspec.includes(":")) continue;
-    const name = key.slice("remote.".length, -".fetch".length);
-    const colon = refspec.indexOf(":");
-    out.set(name, [...(out.get(name) ?? []), { source: refspec.slice(0, colon), destination: refspec.slice(colon + 1) }]);
-  }
-  return out;
-}
-
-/** The remote-tracking ref a remote's fetch writes a ref of the remote into ("refs/heads/main" to "refs/remotes/origin/main"), if one does. */
-function trackingRefOf(specs: Refspec[], remoteRef: string): string | undefined {
-  for (const { source, destination } of specs) {
-    const star = source.indexOf("*");
-    // The matched part is put in as it stands: a ref's name may hold "$&" or "$'", which a replacement string would read.
-    if (star === -1 ? source === remoteRef : writes(source, remoteRef)) return star === -1 ? destination : destination.replace("*", () => remoteRef.slice(star, remoteRef.length - (source.length - star - 1)));
-  }
-  return undefined;
+/** The one URL a push to `remote` goes to: git's own second argument, else the remote's push URL (or the remote itself, where it is a URL or a path); null where it pushes to several. */
+function pushTarget(root: string, remote: string | undefined, url: string | undefined): string | null {
+  if (url) return url;
+  if (!remote) return null;
+  const configured = gitMaybe(["remote", "get-url", "--push", "--all", "--", remote], root);
+  if (configured === null) return remote;
+  const urls = configured.toString("utf8").split("\n").filter(Boolean);
+  return urls.length === 1 ? (urls[0] as string) : null;
 }
 
 /**
- * Whether the remote-tracking refs are as old as they may be: git gives each pushed ref's value at
- * the destination, and where its tracking ref says another, the destination has moved since the
- * last fetch (a commit taken out by a forced push among what it moved from), so none of them tells what it has.
+ * What the destination has now, asked of it (git ls-remote of the URL the push goes to): the
+ * commit of each of its refs that is here too. Null where it cannot be asked (no URL, several push
+ * URLs, git refused): then none counts as had. Remote-tracking refs are never taken for it: they
+ * say what the last fetch saw, and a branch taken off the destination since, or a forced push
+ * there, would have commits pass unchecked.
  */
-function trackingIsStale(root: string, specs: Refspec[], lines: string[][]): boolean {
-  return lines.some(([, , remoteRef, remoteSha]) => {
-    const tracking = remoteRef === undefined ? undefined : trackingRefOf(specs, remoteRef);
-    if (tracking === undefined || remoteSha === undefined) return false;
-    const at = commitAt(root, tracking);
-    // No tracking ref for a branch the destination has, or one at another commit: the refs are older than the destination.
-    return ZERO.test(remoteSha) ? at !== null : at !== remoteSha;
-  });
-}
-
-/** Whether a refspec's destination (one "*" at most) names this ref. */
-function writes(destination: string, ref: string): boolean {
-  const star = destination.indexOf("*");
-  if (star === -1) return destination === ref;
-  const [head, tail] = [destination.slice(0, star), destination.slice(star + 1)];
-  return ref.length >= head.length + tail.length && ref.startsWith(head) && ref.endsWith(tail);
-}
-
-/**
- * What the named remote is known to have: the remote-tracking refs its own fetch refspecs write
- * and no other remote's could (a remote named "origin/fork" writes under refs/remotes/origin/ too).
- * Nothing where it pushes elsewhere than it fetches from (a pushurl, a pushInsteadOf): those refs
- * tell what the fetch URL has, not the destination.
- */
-function remoteHas(root: string, remote: string | undefined, refspecs: Map<string, Refspec[]>): string[] {
-  if (remote === undefined || remote === "" || gitMaybe(["config", "--get", `remote.${remote}.url`], root) === null) return [];
-  const urls = (push: boolean): string | undefined => gitMaybe(["remote", "get-url", ...(push ? ["--push"] : []), "--all", "--", remote], root)?.toString("utf8");
-  const fetched = urls(false);
-  if (fetched === undefined || urls(true) !== fetched) return [];
-  // Where each configured remote's fetch writes: the destination side of each of its refspecs.
-  const destinations = new Map([...refspecs].map(([name, specs]) => [name, specs.map((x) => x.destination)]));
-  const own = destinations.get(remote) ?? [];
-  const others = [...destinations].filter(([name]) => name !== remote).flatMap(([, d]) => d);
-  const refs = git(["for-each-ref", "--format=%(refname)", "refs/remotes/"], root).toString("utf8").split("\n").filter(Boolean);
-  return refs.filter((ref) => own.some((d) => writes(d, ref)) && !others.some((d) => writes(d, ref)));
+function destinationHas(root: string, remote: string | undefined, url: string | undefined): string[] | null {
+  const target = pushTarget(root, remote, url);
+  if (target === null || target.startsWith("-")) return null;
+  const listed = gitMaybe(["ls-remote", "--", target], root, { GIT_TERMINAL_PROMPT: "0" });
+  if (listed === null) return null;
+  const shas = [...new Set(listed.toString("utf8").split("\n").map((line) => line.split("\t")[0] ?? ""))].filter((sha) => /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(sha));
+  if (shas.length === 0) return [];
+  const answer = git(["cat-file", "--batch-check=%(objectname) %(objecttype)"], root, shas.map((sha) => `${sha}^{commit}`).join("\n") + "\n").toString("utf8");
+  return answer.split("\n").flatMap((line) => (line.endsWith(" commit") ? [line.slice(0, line.indexOf(" "))] : []));
 }
 
 export interface PushInput {
   stdin: string;
   remote: string | undefined;
+  /** The URL git pushes to (its second argument to the hook). */
+  url?: string | undefined;
   env: NodeJS.ProcessEnv;
 }
 
@@ -463,26 +422,14 @@ function refLines(stdin: string): string[][] {
   });
 }
 
-/**
- * Under the pre-commit framework, which keeps git's ref lines: PRE_COMMIT_FROM_REF is the
- * destination's value of the pushed branch where this repository has it, so a tracking ref that
- * says another is older than the destination, as with a ref line.
- */
-function preCommitTrackingIsStale(root: string, specs: Refspec[], env: NodeJS.ProcessEnv): boolean {
-  const branch = env.PRE_COMMIT_REMOTE_BRANCH;
-  const tracking = branch ? trackingRefOf(specs, branch) : undefined;
-  if (tracking === undefined) return false;
-  const at = commitAt(root, tracking);
-  return at !== null && at !== env.PRE_COMMIT_FROM_REF;
-}
 
 function pushedCommits(root: string, push: PushInput): { commits: string[]; how: string; objects: { ref: string; sha: string }[]; replaced: Replaced[] } {
   const remote = push.remote || push.env.PRE_COMMIT_REMOTE_NAME;
   const lines = refLines(push.stdin);
-  const refspecs = fetchRefspecs(root);
-  const specs = refspecs.get(remote ?? "") ?? [];
-  const stale = remote !== undefined && (lines.length > 0 ? trackingIsStale(root, specs, lines) : preCommitTrackingIsStale(root, specs, push.env));
-  const known = stale ? [] : remoteHas(root, remote, refspecs);
+  // Asked of the destination only where a ref new to it (or no ref line) needs it: a ref it has says what it has itself.
+  const asked = lines.length === 0 || lines.some(([, localSha, , remoteSha]) => !ZERO.test(localSha as string) && (remoteSha === undefined || ZERO.test(remoteSha) || !hasCommit(root, remoteSha)));
+  const had = asked ? destinationHas(root, remote, push.url || push.env.PRE_COMMIT_REMOTE_URL) : null;
+  const known = had ?? [];
   const wanted = new Set<string>();
   const add = (tip: string, base: string | undefined): void => {
     // A revision is never read as an option: "--output=<file>" is refused, not handed to git.
@@ -503,7 +450,7 @@ function pushedCommits(root: string, push: PushInput): { commits: string[]; how:
   if (to) add(to, push.env.PRE_COMMIT_FROM_REF);
   const head = headCommit(root) === null ? [] : ["HEAD"];
   for (const c of revList(["--branches", "--tags", ...head, ...(known.length > 0 ? ["--not", ...known] : [])], root)) wanted.add(c);
-  const every = `every local branch and tag ${known.length > 0 ? `that ${remote} does not have` : stale ? `(${remote}'s tracking refs are older than it)` : "(no remote named to compare with)"}`;
+  const every = `every local branch and tag ${known.length > 0 ? `that ${remote ?? "the destination"} does not have` : had === null ? "(what the destination has could not be asked of it)" : "(the destination has none of their commits)"}`;
   const how = to ? `PRE_COMMIT_FROM_REF..PRE_COMMIT_TO_REF, and ${every}` : `no ref lines came on standard input, so ${every}`;
   const from = push.env.PRE_COMMIT_FROM_REF;
   const replaced = to && from && !ZERO.test(from) ? [{ from, to }] : [];

@@ -37,7 +37,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     io.stderr(gateReport([{ commit: null, findings }], "commit", { verbose }));
     return 1;
   }
-  const push = await commitsToPush(root, { stdin: await readStdin(), remote: positionals[1], env: process.env }, judge);
+  const push = await commitsToPush(root, { stdin: await readStdin(), remote: positionals[1], url: positionals[2], env: process.env }, judge);
   const verdicts = await checkCommits(root, push.commits, judge, commitJudges(root, rulesDir, judge));
   // What the push does as a whole to what the destination holds, as well as each commit against its parents.
   const findings = [...push.findings, ...rewrittenAsWhole(root, push.replaced, verdicts)];

@@ -78,8 +78,7 @@ exec "$clear_node" "$clear_cli" gate pre-commit
 // framework keeps stdin and names only one ref, and a hook before this one may have read stdin:
 // then every local branch and tag is checked, so that nothing unchecked leaves. Only git's own
 // lines go on to the gate, which reckons that case itself: a line made up here would claim the
-// destination lacks each branch, which its tracking ref contradicts, and so have every commit of
-// the history checked at each push.
+// destination lacks each branch, and so have every commit of the history checked at each push.
 const PRE_PUSH_REFS = `clear_every_ref() {
   [ -z "\${PRE_COMMIT_TO_REF-}" ] || printf '%s %s %s %s\\n' "\${PRE_COMMIT_LOCAL_BRANCH:-HEAD}" "$PRE_COMMIT_TO_REF" \\
     "\${PRE_COMMIT_REMOTE_BRANCH:-HEAD}" "\${PRE_COMMIT_FROM_REF:-$clear_zero}"
@@ -97,7 +96,8 @@ clear_refs() {
 }
 `;
 
-// What the remote pushed to is known to have, as the whole gate reckons it: the remote-tracking
+// What the remote pushed to is known to have, where the tool is missing and names alone are read
+// (the whole gate asks the destination itself): the remote-tracking
 // refs its own fetch refspecs write and no other remote's could, never what any remote has (a
 // fork's upstream/*). With no remote named (a push to a URL), or one that pushes elsewhere than
 // it fetches from (a pushurl, a pushInsteadOf), none: every commit is checked.

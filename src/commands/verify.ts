@@ -87,7 +87,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     // git lists them while the fixtures are read from disk.
     const [listed, others, head] = [lsIndexLater(root), untrackedPathsLater(root), headCommitLater(root)];
     const candidatePaths = candidatePathsLater(root, layout, listed, others);
-    const guardedState = await guardedFromWorkingTree(root, layout, listed);
+    const guardedState = await guardedFromWorkingTree(root, layout, listed, others);
     const [index, untracked] = [await listed, await others];
     const otherSpelling = inOtherSpelling([...index.map((e) => e.path), ...untracked.map((u) => u.path)], layout);
     // What the check found clear before (same tool, rules, path and bytes) is not read again.

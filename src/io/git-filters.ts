@@ -103,7 +103,12 @@ function checkoutChange(attributes: Map<string, string>): string | null {
 /** `git check-attr -a` for many paths at once: each path's attributes that are given, by name. */
 function givenAttributes(root: string, paths: AskedPath[], args: string[], env?: Record<string, string>): Map<string, Map<string, string>> {
   const asked = Buffer.concat(paths.flatMap((p) => [typeof p === "string" ? Buffer.from(p) : p, NUL]));
-  const fields = git(["check-attr", "-z", "--stdin", "-a", ...args], root, asked, env).toString("utf8").split("\0");
+  return attributesIn(git(["check-attr", "-z", "--stdin", "-a", ...args], root, asked, env));
+}
+
+/** check-attr -a's "path NUL attribute NUL value NUL" records, by path and attribute. */
+function attributesIn(answer: Buffer): Map<string, Map<string, string>> {
+  const fields = answer.toString("utf8").split("\0");
   const out = new Map<string, Map<string, string>>();
   for (let i = 0; i + 2 < fields.length; i += 3) {
     const file = fields[i] as string;
@@ -124,12 +129,23 @@ export function checkoutChangedPaths(root: string, paths: string[], source: Attr
     "commit" in source
       ? inCommit(root, paths, source.commit, /encoding|ident|eol|crlf/i, (env) => givenAttributes(root, paths, ["--cached"], env))
       : givenAttributes(root, paths, "index" in source ? ["--cached"] : []);
+  return changedBy(given);
+}
+
+/** Each path whose attributes change its checkout, with the attribute that does. */
+function changedBy(given: Map<string, Map<string, string>>): Map<string, string> {
   const out = new Map<string, string>();
   for (const [file, attributes] of given) {
     const change = checkoutChange(attributes);
     if (change !== null) out.set(file, change);
   }
   return out;
+}
+
+/** `checkoutChangedPaths` of the working tree, from a git started now and read later. */
+export function checkoutChangedPathsLater(root: string, paths: string[]): Promise<Map<string, string>> {
+  if (paths.length === 0) return Promise.resolve(new Map());
+  return later(gitLater(["check-attr", "-z", "--stdin", "-a"], root, `${paths.join("\0")}\0`).then((answer) => changedBy(attributesIn(answer))));
 }
 
 /** Why a filtered path cannot be checked, said in a finding. */

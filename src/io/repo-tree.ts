@@ -8,7 +8,7 @@ import type { RepoLayout } from "../types.js";
 import { blobDigests, recordReading } from "./blob-digests.js";
 import { gitLater, gitMaybe, later, LINK_MODE, OWN_REPOSITORY, lsIndex, lsIndexLater, lsTree, nulFields, readBlobs, SUBMODULE_MODE, type Change, type TreeEntry } from "./git.js";
 import { throughLfs } from "./lfs.js";
-import { checkoutChangedPaths, filteredPaths, filteredPathsLater, filteredWhy, type AttributeSource } from "./git-filters.js";
+import { checkoutChangedPaths, checkoutChangedPathsLater, filteredPaths, filteredPathsLater, filteredWhy, type AttributeSource } from "./git-filters.js";
 import { foldedPath } from "./path-fold.js";
 import { readRegularFile } from "./read-capture-dir.js";
 
@@ -297,12 +297,16 @@ export function untrackedPathsLater(root: string): Promise<ListedPath[]> {
   return later(listed.then((out) => nulFields(out).flatMap(({ text, raw }) => (text === "" ? [] : [raw === null ? { path: text } : { path: text, raw }]))));
 }
 
-/** The tool's places as they stand on disk; the inbox as the index holds it (raw sittings land there, uncommitted). `index`, the whole index when already read. */
-export async function guardedFromWorkingTree(root: string, layout: RepoLayout, listed?: TreeEntry[] | Promise<TreeEntry[]>): Promise<GuardedState> {
+/** The tool's places as they stand on disk; the inbox as the index holds it (raw sittings land there, uncommitted). `listed`, the whole index when already read; `others`, what git lists untracked. */
+export async function guardedFromWorkingTree(root: string, layout: RepoLayout, listed?: TreeEntry[] | Promise<TreeEntry[]>, others?: Promise<ListedPath[]>): Promise<GuardedState> {
   const { above } = placesOf(layout);
   const keep = (rel: string): boolean => !under(rel, layout.fixtures) || EXEMPT_NAMES.has(path.posix.basename(rel));
   // A fixture is known by its digest; the record and the config by their bytes.
   const disk: DiskWalk = { files: [], links: [], notFiles: [], keep, hashed: (rel) => under(rel, layout.fixtures) };
+  // The attributes of the fixtures the index lists are asked of git while the disk is read; those of any other after.
+  const isFixture = (rel: string): boolean => under(rel, layout.fixtures) && !EXEMPT_NAMES.has(path.posix.basename(rel));
+  const askedEarly = listed === undefined ? null : Promise.all([listed, others ?? []]).then(([index, untracked]) => [...index, ...untracked].map((e) => e.path).filter(isFixture));
+  const changedEarly = askedEarly?.then((paths) => checkoutChangedPathsLater(root, paths));
   for (const a of above) if (lstatOrNull(path.join(root, a))?.isSymbolicLink()) disk.links.push(a);
   for (const place of [layout.fixtures, layout.clearance, CONFIG_FILE]) if (!disk.links.some((l) => under(place, l))) await walkDisk(root, place, disk);
   // An index git is still listing is awaited only once the disk is read.
@@ -312,7 +316,10 @@ export async function guardedFromWorkingTree(root: string, layout: RepoLayout, l
   const fixtureFiles = disk.files.flatMap((f) => (f.sha256 === null ? [] : [{ ...f, sha256: f.sha256 }]));
   const record = disk.files.find((f) => f.path === layout.clearance)?.bytes;
   const exempt = fixtureFiles.flatMap((f) => (f.bytes && EXEMPT_NAMES.has(path.posix.basename(f.path)) ? [{ path: f.path, bytes: f.bytes }] : []));
-  const checkoutChanged = checkoutChangedPaths(root, fixtureFiles.flatMap((f) => (EXEMPT_NAMES.has(path.posix.basename(f.path)) ? [] : [f.path])), { worktree: true });
+  const onDisk = fixtureFiles.map((f) => f.path).filter(isFixture);
+  const early = new Set((await askedEarly) ?? []);
+  const changed = new Map([...((await changedEarly) ?? []), ...checkoutChangedPaths(root, onDisk.filter((p) => !early.has(p)), { worktree: true })]);
+  const checkoutChanged = onDisk.flatMap((p) => (changed.has(p) ? [[p, changed.get(p) as string] as const] : []));
   return {
     layout,
     fixtures: fixtureFiles.map((f) => ({ path: f.path, sha256: f.sha256 })),

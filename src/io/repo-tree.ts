@@ -305,8 +305,9 @@ export async function guardedFromWorkingTree(root: string, layout: RepoLayout, l
   const disk: DiskWalk = { files: [], links: [], notFiles: [], keep, hashed: (rel) => under(rel, layout.fixtures) };
   // The attributes of the fixtures the index lists are asked of git while the disk is read; those of any other after.
   const isFixture = (rel: string): boolean => under(rel, layout.fixtures) && !EXEMPT_NAMES.has(path.posix.basename(rel));
-  const askedEarly = listed === undefined ? null : Promise.all([listed, others ?? []]).then(([index, untracked]) => [...index, ...untracked].map((e) => e.path).filter(isFixture));
-  const changedEarly = askedEarly?.then((paths) => checkoutChangedPathsLater(root, paths));
+  // A listing that fails is told where it is awaited, after the walk: never as a rejection no one handled.
+  const askedEarly = listed === undefined ? null : later(Promise.all([listed, others ?? []]).then(([index, untracked]) => [...index, ...untracked].map((e) => e.path).filter(isFixture)));
+  const changedEarly = askedEarly === null ? null : later(askedEarly.then((paths) => checkoutChangedPathsLater(root, paths)));
   for (const a of above) if (lstatOrNull(path.join(root, a))?.isSymbolicLink()) disk.links.push(a);
   for (const place of [layout.fixtures, layout.clearance, CONFIG_FILE]) if (!disk.links.some((l) => under(place, l))) await walkDisk(root, place, disk);
   // An index git is still listing is awaited only once the disk is read.

@@ -25,15 +25,17 @@ function repo(): string {
   return root;
 }
 
-/** A repository whose origin has its first commit, and a commit on top, made with --no-verify, holding a raw capture. */
-function sneakedPastOrigin(): { root: string; remote: string; clean: string } {
+/** A repository whose origin has its first commit, and a commit on top, made with --no-verify, holding a raw capture: in the inbox, or copied to `under` (outside the tool's places, only the commit that brings it carries it as a change). */
+function sneakedPastOrigin(under?: string): { root: string; remote: string; clean: string } {
   const root = repo();
   const remote = tempDir("clear-remote-");
   execFileSync("git", ["init", "-q", "--bare"], { cwd: remote });
   g(root, "remote", "add", "origin", remote);
   expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
   const clean = g(root, "rev-parse", "HEAD").out.trim();
-  g(root, "add", "-f", "captures-inbox/claude-code_session_end_2.1.261.1.json");
+  const capture = "captures-inbox/claude-code_session_end_2.1.261.1.json";
+  if (under !== undefined) cpSync(path.join(root, capture), path.join(root, under));
+  g(root, "add", "-f", under ?? capture);
   expect(g(root, "commit", "-qm", "sneaky", "--no-verify").code).toBe(0);
   return { root, remote, clean };
 }
@@ -577,16 +579,7 @@ describe("the gate, through installed hooks", () => {
 
   it("refuses a new branch made on a remote-tracking ref the destination no longer has: what the destination has is asked of it, never taken from the tracking refs", () => {
     for (const how of ["deleted", "forced"]) {
-      const root = repo();
-      const remote = tempDir("clear-remote-");
-      execFileSync("git", ["init", "-q", "--bare"], { cwd: remote });
-      g(root, "remote", "add", "origin", remote);
-      expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
-      const clean = g(root, "rev-parse", "HEAD").out.trim();
-      // A capture under another name, outside the tool's places: only the commit that brings it carries it as a change.
-      cpSync(path.join(root, "captures-inbox", "claude-code_session_end_2.1.261.1.json"), path.join(root, "notes.txt"));
-      g(root, "add", "notes.txt");
-      expect(g(root, "commit", "-qm", "sneaky", "--no-verify").code).toBe(0);
+      const { root, remote, clean } = sneakedPastOrigin("notes.txt");
       expect(g(root, "push", "-q", "--no-verify", "origin", "main:feature").code).toBe(0);
       g(root, "reset", "-q", "--hard", clean);
       // The destination takes the capture out (the branch deleted, or forced back); this clone's origin/feature still names it.

@@ -561,6 +561,28 @@ describe("raw captures written in other forms", () => {
     });
   }
 
+  it("finds a payload written as Python's dict(name=value, ...), as SQL's INSERT under named columns, or as a Markdown table of fields and their values; code, a schema and a table of what members mean are none", () => {
+    const flat = { session_id: "9f1c2a7e-41b5", cwd: "/home/user/proj", hook_event_name: "PreToolUse", tool_name: "Bash", stop_hook_active: false };
+    const py = (v: unknown): string => (typeof v === "string" ? quote1(v) : v === false ? "False" : String(v));
+    const sqlValue = (v: unknown): string => (typeof v === "string" ? `'${v.replace(/'/g, "''")}'` : String(v).toUpperCase());
+    const written: Record<string, string> = {
+      "Python's dict(": `PAYLOAD = dict(\n${Object.entries(flat).map(([k, v]) => `    ${k}=${py(v)},  # as sent`).join("\n")}\n)\n`,
+      "SQL's INSERT": `INSERT INTO hook_events (${Object.keys(flat).join(", ")})\nVALUES (${Object.values(flat).map(sqlValue).join(", ")}), (${Object.values(flat).map(sqlValue).join(", ")});\n`,
+      "SQL's INSERT, columns quoted": `insert into "events" (${Object.keys(flat).map((k) => `"${k}"`).join(",")}) values (${Object.values(flat).map(sqlValue).join(",")});`,
+      "a Markdown table of fields and values": `| Field | Value |\n| :--- | --- |\n${Object.entries(flat).map(([k, v]) => `| ${k} | ${String(v)} |`).join("\n")}\n`,
+    };
+    for (const [how, text] of Object.entries(written)) {
+      expect(payloadIn(Buffer.from(text), check), how).toMatchObject({ signature: "hook-event-name" });
+      expect(couldHoldPayload(Buffer.from(text), check.words), how).toBe(true);
+    }
+    const none: Record<string, string> = {
+      "a call with variables": "payload = dict(session_id=sid, hook_event_name=event, cwd=os.getcwd())\n",
+      "a schema and an INSERT of placeholders": "CREATE TABLE events (session_id TEXT, hook_event_name TEXT, cwd TEXT);\nINSERT INTO events (session_id, hook_event_name, cwd) VALUES (?, ?, $3);\n",
+      "a table of what members mean": "| member | meaning |\n|---|---|\n| session_id | the session |\n| hook_event_name | the event |\n| cwd | the folder |\n",
+    };
+    for (const [what, text] of Object.entries(none)) expect(payloadIn(Buffer.from(text), check), what).toBeNull();
+  });
+
   it("finds a payload cut into literals with no escape in them, a member's name cut in two by the join; the gate's fast path sends it on", () => {
     const text = `const raw = '{"session_id":"s","hook_ev' +\n  'ent_name":"Stop"}';\n`;
     expect(couldHoldPayload(Buffer.from(text), check.words)).toBe(true);

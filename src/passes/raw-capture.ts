@@ -3,6 +3,7 @@ import { escapePointerToken, jsonValueEnd, JsonScanError, placeOf, pointerTokens
 import { finding, type Finding } from "../findings.js";
 import type { HarnessCatalogue, PayloadRules } from "../types.js";
 import { CannotRead, decodedReadings, escapesUndone, numbersText, openings, type Reading } from "./raw-capture/decodings.js";
+import { keywordCalls, sqlRows } from "./raw-capture/calls.js";
 import { literalsJoined } from "./raw-capture/literal-joins.js";
 import { literalObjects } from "./raw-capture/literal.js";
 import { embeddedStarts, gzipMembers, inflated, isZip, kindOf, localEntry, MAX_EMBEDDED, MAX_INFLATED, MAX_INFLATIONS, packedHistory, sealedKind, stillCompressed, zipEntries } from "../compressed.js";
@@ -197,7 +198,7 @@ interface ReadingTask {
   json?: Map<number, number>;
 }
 
-const FORMS: Record<string, string> = { json: "", literal: "a JavaScript, JSON5 or Python literal", yaml: "YAML", toml: "TOML", pairs: "name=value pairs", table: "a table (CSV, TSV or Markdown)" };
+const FORMS: Record<string, string> = { json: "", literal: "a JavaScript, JSON5 or Python literal", call: "Python's dict(name=value, ...)", sql: "SQL's INSERT of a row under named columns", yaml: "YAML", toml: "TOML", pairs: "name=value pairs", table: "a table (CSV, TSV or Markdown)" };
 
 function formOf(c: Candidate): string {
   return [FORMS[c.reader] ?? c.reader, ...c.decodings].filter((p) => p !== "").join(", ");
@@ -208,8 +209,8 @@ function hasAllWords(text: string, words: PayloadWords): boolean {
 }
 
 const asName = new Map<string, RegExp>();
-/** After a member name: a closing quote (two, in a CSV cell), spaces, then what follows a name (':', '=', '=>', a dotted name's '.', a TOML table's ']', a form's brackets, as they are or as %5B and %5D), or a table's next cell or line. */
-const AFTER_NAME = "[\"'`]{0,2}[ \\t]*(?:[:=.[\\],;|\\t\\r\\n]|%5[BbDd]|$)";
+/** After a member name: a closing quote (two, in a CSV cell), spaces, then what follows a name (':', '=', '=>', a dotted name's '.', a TOML table's ']', a form's brackets, as they are or as %5B and %5D, the last of SQL's columns' ')'), or a table's next cell or line. */
+const AFTER_NAME = "[\"'`]{0,2}[ \\t]*(?:[:=.[\\](),;|\\t\\r\\n]|%5[BbDd]|$)";
 
 /** Whether `name` stands as a member name somewhere. One native search. */
 function standsAsName(text: string, name: string): boolean {
@@ -255,6 +256,8 @@ function readForms(task: ReadingTask, spent: Spent, tasks: Task[]): void {
   add("toml", tomlDocuments(text, (n) => charge(spent, n)));
   add("yaml", yamlBlocks(text, (n) => charge(spent, n), json));
   add("literal", literalObjects(text, counted, json));
+  add("call", keywordCalls(text));
+  add("sql", sqlRows(text));
   add("pairs", pairObjects(text));
   add("table", tableObjects(text));
   charge(spent, counted.chars);

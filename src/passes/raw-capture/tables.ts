@@ -6,7 +6,7 @@ import { LiteralError, readLiteral, setMember } from "./literal.js";
 // inside them; a Markdown table's outer bars and its `---` row passed over, `\|` a bar in a cell; an index column with
 // no name left out); or a table of two columns, a member's name and its value on each row (a
 // Series written out, a table turned on its side), where cells stand apart by commas, tabs or
-// semicolons. A dotted name ("tool_input.command", as json_normalize flattens) is a nested member.
+// semicolons, or by bars under a Markdown head whose second column's title says it holds values. A dotted name ("tool_input.command", as json_normalize flattens) is a nested member.
 // A cell that reads whole as a JSON, JavaScript or Python literal is that value; any other, its
 // text. An empty cell is no member. One pass over the text for each separator it holds.
 
@@ -139,6 +139,15 @@ function sideways(rows: Row[], i: number, into: Found[]): number {
   return j;
 }
 
+/** The title of a column that holds values (field | value), not what each member means (member | description). */
+const VALUE_TITLE = /^(?:values?|val)$/i;
+
+/** Whether row `i` heads a Markdown table of two columns, its second titled as values, the `---` row under it. */
+function holdsValues(rows: Row[], i: number): boolean {
+  const [head, rule] = [(rows[i] as Row).cells, (rows[i + 1] as Row).cells];
+  return head.length === 2 && VALUE_TITLE.test((head[1] as string).trim()) && rule.length === 2 && rule.every((c) => RULE_CELL.test(c.trim()));
+}
+
 /** Each object a text writes as a table, and where its row of names (or its first row) starts. */
 export function tableObjects(text: string): Found[] {
   const out: Found[] = [];
@@ -149,8 +158,10 @@ export function tableObjects(text: string): Found[] {
       const names = namesOf((rows[i] as Row).cells);
       i = names === null ? i + 1 : Math.max(i + 1, underNames(rows, i, names, sep, out));
     }
-    // A Markdown table of two columns is as often a list of members and what each means: only data separators turn a table on its side.
+    // A Markdown table of two columns is as often a list of members and what each means: only data
+    // separators turn a table on its side, or a Markdown table whose second column's title says it holds values.
     if (sep !== BAR) for (let i = 0; i < rows.length; ) i = Math.max(i + 1, sideways(rows, i, out));
+    else for (let i = 0; i + 2 < rows.length; i++) if (holdsValues(rows, i)) i = sideways(rows, i + 2, out) - 1;
   }
   return out;
 }

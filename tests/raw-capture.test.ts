@@ -525,6 +525,8 @@ const CLASSES: Record<string, Record<string, Writer>> = {
     // Its length a multiple of three: no padding ends the run, and the list's strings would read as one.
     "base64 in a list of strings beside base64 of other bytes": (p) => JSON.stringify([Buffer.from(JSON.stringify(p).padEnd(3 * Math.ceil(JSON.stringify(p).length / 3))).toString("base64"), Buffer.alloc(60, 0xfe).toString("base64")]),
     "base64 cut into Python's adjacent literals": (p) => `blob = (${(Buffer.from(JSON.stringify(p)).toString("base64").match(/.{1,48}/g) as string[]).map((c) => `"${c}"`).join("\n        ")})\n`,
+    "base64 wrapped at 32 columns (base64 -w 32)": (p) => `${(Buffer.from(JSON.stringify(p)).toString("base64").match(/.{1,32}/g) as string[]).join("\n")}\n`,
+    "base64 wrapped at 24 columns": (p) => `${(Buffer.from(pretty(p)).toString("base64").match(/.{1,24}/g) as string[]).join("\n")}\n`,
     "base64 of UTF-16 text": (p) => `payload: ${Buffer.from(JSON.stringify(p), "utf16le").toString("base64")}\n`,
     "base64 of UTF-16 text with its byte order mark": (p) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(pretty(p), "utf16le")]).toString("base64"),
     "base64 of gzip of UTF-16 text": (p) => `data: ${gzipSync(Buffer.from(JSON.stringify(p), "utf16le")).toString("base64")}\n`,

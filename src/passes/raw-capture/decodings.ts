@@ -244,8 +244,8 @@ export function markdownUnquoted(r: Reading): Reading | null {
   return derived(r, applyEdits(r.text, edits), "quoted in Markdown");
 }
 
-/** A base64 line this long or longer, a multiple of four, may go on at the next line (MIME and base64(1) wrap at 76). */
-const MIN_WRAPPED_LINE = 40;
+/** A base64 line this long or longer, a multiple of four, may go on at the next line (MIME and base64(1) wrap at 76; base64 -w 24 and wider, as long as a run that starts one). */
+const MIN_WRAPPED_LINE = 24;
 
 /** The base64 characters of either alphabet. */
 const IS_BASE64 = new Uint8Array(128);

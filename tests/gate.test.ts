@@ -4,6 +4,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlink
 import path from "node:path";
 import { brotliCompressSync, deflateRawSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { revList } from "../src/io/git.js";
 import { repoWithRemote } from "./hooks-setup.js";
 import { CLI, clear, clearJson, PROJECT_ROOT, tempDir } from "./helpers.js";
 
@@ -594,6 +595,27 @@ describe("the gate, through installed hooks", () => {
       expect(pushed.out, how).toContain("notes.txt");
       expect(g(remote, "rev-parse", "--verify", "-q", "refs/heads/mywork").code, how).not.toBe(0);
     }
+  });
+
+  it("asks the destination itself: where url.<base>.insteadOf would send git ls-remote to another repository, none of its refs counts and every pushed commit is checked", () => {
+    const { root, remote } = sneakedPastOrigin("notes.txt");
+    // An internal mirror that has the capture's commit; fetches of origin are sent there, pushes go to origin as given.
+    const mirror = tempDir("clear-mirror-");
+    execFileSync("git", ["init", "-q", "--bare"], { cwd: mirror });
+    expect(g(root, "push", "-q", "--no-verify", mirror, "main:raw").code).toBe(0);
+    g(root, "config", `url.${mirror}.insteadOf`, remote);
+    g(root, "config", `url.${remote}.pushInsteadOf`, remote);
+    const pushed = g(root, "push", "-q", "origin", "main:feature");
+    expect(pushed.code, pushed.out).not.toBe(0);
+    expect(pushed.out).toContain("notes.txt");
+    expect(g(remote, "rev-parse", "--verify", "-q", "refs/heads/feature").code).not.toBe(0);
+  });
+
+  it("lists what a push brings however many refs the destination has: tens of thousands of them, past what a command line holds", () => {
+    const { root, clean } = sneakedPastOrigin("notes.txt");
+    const tip = g(root, "rev-parse", "HEAD").out.trim();
+    // 80,000 revisions of 41 characters: 3.3 MB, where a command line holds 2 MB.
+    expect(revList([tip, "--not", ...Array.from({ length: 80_000 }, () => clean)], root)).toEqual([tip]);
   });
 
   it("a refused push of one commit says it checked 1 commit", () => {

@@ -342,6 +342,8 @@ function pushTarget(root: string, remote: string | undefined, url: string | unde
 function destinationHas(root: string, remote: string | undefined, url: string | undefined): string[] | null {
   const target = pushTarget(root, remote, url);
   if (target === null || target.startsWith("-")) return null;
+  // ls-remote rewrites a URL by url.<base>.insteadOf, where the push went to the URL as given: where they differ, it would ask another repository.
+  if (gitMaybe(["ls-remote", "--get-url", "--", target], root)?.toString("utf8").trim() !== target) return null;
   const listed = gitMaybe(["ls-remote", "--", target], root, { GIT_TERMINAL_PROMPT: "0" });
   if (listed === null) return null;
   const shas = [...new Set(listed.toString("utf8").split("\n").map((line) => line.split("\t")[0] ?? ""))].filter((sha) => /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(sha));

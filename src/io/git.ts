@@ -222,7 +222,18 @@ export function commitChanges(commits: string[], cwd: string): Map<string, Chang
 
 /** Commits listed by rev-list arguments, oldest first. */
 export function revList(args: string[], cwd: string): string[] {
-  return git(["rev-list", "--reverse", ...args, "--"], cwd).toString("utf8").split("\n").filter(Boolean);
+  // Revisions go on standard input, not the command line: what a destination has may be tens of
+  // thousands of refs, past what a command line holds. Options stay on the command line; each
+  // revision after --not is written with ^, as standard input takes no option.
+  const options: string[] = [];
+  const revisions: string[] = [];
+  let not = false;
+  for (const a of args) {
+    if (a === "--not") not = !not;
+    else if (a.startsWith("--")) options.push(a);
+    else revisions.push(not ? (a.startsWith("^") ? a.slice(1) : `^${a}`) : a);
+  }
+  return git(["rev-list", "--reverse", ...options, "--stdin", "--"], cwd, `${revisions.join("\n")}\n`).toString("utf8").split("\n").filter(Boolean);
 }
 
 /** The commits where a shallow clone's history is cut off: their parents are not here. */

@@ -303,7 +303,7 @@ export async function guardedFromWorkingTree(root: string, layout: RepoLayout, l
   const keep = (rel: string): boolean => !under(rel, layout.fixtures) || EXEMPT_NAMES.has(path.posix.basename(rel));
   // A fixture is known by its digest; the record and the config by their bytes.
   const disk: DiskWalk = { files: [], links: [], notFiles: [], keep, hashed: (rel) => under(rel, layout.fixtures) };
-  // The attributes of the fixtures the index lists are asked of git while the disk is read; those of any other after.
+  // The attributes of the fixtures the index and the untracked listing name are asked of git while the disk is read; those of any other after.
   const isFixture = (rel: string): boolean => under(rel, layout.fixtures) && !EXEMPT_NAMES.has(path.posix.basename(rel));
   // A listing that fails is told where it is awaited, after the walk: never as a rejection no one handled.
   const askedEarly = listed === undefined ? null : later(Promise.all([listed, others ?? []]).then(([index, untracked]) => [...index, ...untracked].map((e) => e.path).filter(isFixture)));
@@ -320,11 +320,11 @@ export async function guardedFromWorkingTree(root: string, layout: RepoLayout, l
   const onDisk = fixtureFiles.map((f) => f.path).filter(isFixture);
   const early = new Set((await askedEarly) ?? []);
   const changed = new Map([...((await changedEarly) ?? []), ...checkoutChangedPaths(root, onDisk.filter((p) => !early.has(p)), { worktree: true })]);
-  const checkoutChanged = onDisk.flatMap((p) => (changed.has(p) ? [[p, changed.get(p) as string] as const] : []));
+  const checkoutChanged = onDisk.flatMap((p) => (changed.has(p) ? [{ path: p, attribute: changed.get(p) as string }] : []));
   return {
     layout,
     fixtures: fixtureFiles.map((f) => ({ path: f.path, sha256: f.sha256 })),
-    checkoutChanged: [...checkoutChanged].map(([p, attribute]) => ({ path: p, attribute })),
+    checkoutChanged,
     inbox: inbox.inbox,
     exempt: [...readAsStored(root, exempt, { worktree: true }), ...readAsStored(root, inbox.exempt.map((e) => ({ path: e.path, bytes: storedBytes(inboxBlobs, e.sha) })), { index: true })],
     links: [...disk.links, ...inbox.links],

@@ -589,6 +589,9 @@ describe("raw captures written in other forms", () => {
     const text = `const raw = '{"session_id":"s","hook_ev' +\n  'ent_name":"Stop"}';\n`;
     expect(couldHoldPayload(Buffer.from(text), check.words)).toBe(true);
     expect(payloadIn(Buffer.from(text), check)).toMatchObject({ signature: "hook-event-name", form: "string literals joined" });
+    // A literal that does not close on its line (a template over lines) ends its own chain, not the search.
+    const after = `const note = 'see ' +\n  \`the\nguide\`;\n${text}`;
+    expect(payloadIn(Buffer.from(after), check)).toMatchObject({ signature: "hook-event-name", form: "string literals joined" });
     // Code that joins literals holding no payload is none.
     expect(payloadIn(Buffer.from(`const greeting = 'hello, ' +\n  'world' + "!";\nconst path = "a/" "b";\n`), check)).toBeNull();
   });

@@ -9,7 +9,6 @@ import { lfsPointerOid } from "./lfs-pointer.js";
 // SHA-256 checked against the pointer. A pointer whose object is not here cannot be shown free of
 // a payload.
 
-
 /** What a blob stands for: itself, or the LFS object its pointer names (`missing` when it is not in the local store). */
 export type LfsRead = { bytes: Uint8Array } | { missing: string };
 

@@ -1,4 +1,5 @@
 import { applyEdits, derived, type Edit, type Reading } from "./decodings.js";
+import { escapeAt } from "./literal.js";
 
 // A text code cuts into string literals, read whole: a payload pasted into a test over many lines,
 // each line a literal and a plus sign (or PHP's dot, Lua's two, SQL's bars, or nothing between
@@ -25,21 +26,12 @@ function literalQuote(text: string, at: number, step: 1 | -1): number {
   return -1;
 }
 
-/** A literal's escapes as code writes them: a quote, a backslash, a slash, a line break or a tab; a character by its code. */
-const ESCAPED: Record<string, string> = { '"': '"', "'": "'", "`": "`", "\\": "\\", "/": "/", n: "\n", r: "\r", t: "\t" };
-
-/** The edits that read a literal's content (from `start` to `end`) as the string it spells: each escape undone. */
+/** The edits that read a literal's content (from `start` to `end`) as the string it spells: each escape undone as the literal reader undoes it. */
 function literalValue(text: string, start: number, end: number, edits: Edit[]): void {
-  for (let at = text.indexOf("\\", start); at !== -1 && at < end - 1; at = text.indexOf("\\", at)) {
-    const e = text[at + 1] as string;
-    const code = e === "u" ? /^u([0-9a-fA-F]{4})/.exec(text.slice(at + 1, at + 6)) : null;
-    if (code !== null) {
-      edits.push({ start: at, end: at + 6, with: String.fromCharCode(Number.parseInt(code[1] as string, 16)) });
-      at += 6;
-    } else if (ESCAPED[e] !== undefined) {
-      edits.push({ start: at, end: at + 2, with: ESCAPED[e] as string });
-      at += 2;
-    } else at += 1;
+  for (let at = text.indexOf("\\", start); at !== -1 && at < end - 1; ) {
+    const escape = escapeAt(text, at);
+    edits.push({ start: at, end: at + escape.length, with: escape.decoded });
+    at = text.indexOf("\\", at + escape.length);
   }
 }
 
@@ -63,19 +55,17 @@ export function literalsJoined(r: Reading): Reading | null {
       LITERALS_JOINED.lastIndex = m.index + 1;
       continue;
     }
-    const last = chains[chains.length - 1];
-    if (close === chainEnd && last !== undefined) (last[last.length - 1] as [number, number])[1] = close;
-    else {
+    // A join at the end of the chain's last literal goes on with it; any other starts a chain of its own.
+    if (close !== chainEnd) {
       const first = literalQuote(text, close, -1);
       if (first === -1 || first < chainEnd) continue;
       chains.push([[first + 1, close]]);
     }
+    const chain = chains[chains.length - 1] as [number, number][];
     chainEnd = literalQuote(text, open, 1);
-    if (chainEnd === -1) {
-      chains.pop();
-      break;
-    }
-    (chains[chains.length - 1] as [number, number][]).push([open + 1, chainEnd]);
+    // A literal that does not close on its line ends its chain there; a chain of one literal joins nothing.
+    if (chainEnd !== -1) chain.push([open + 1, chainEnd]);
+    else if (chain.length === 1) chains.pop();
   }
   if (chains.length === 0) return null;
   const edits: Edit[] = [];

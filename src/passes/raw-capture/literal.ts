@@ -245,7 +245,7 @@ function isPrefixedString(text: string, i: number): boolean {
 }
 
 /** One escape of a quoted string, read leniently: JSON's, JavaScript's and Python's. */
-function escapeAt(text: string, at: number): { decoded: string; length: number } {
+export function escapeAt(text: string, at: number): { decoded: string; length: number } {
   const e = text[at + 1] ?? "";
   const simple: Record<string, string> = { n: "\n", r: "\r", t: "\t", b: "\b", f: "\f", v: "\v", "0": "\0", "\n": "" };
   if (simple[e] !== undefined) return { decoded: simple[e], length: 2 };

@@ -136,7 +136,7 @@ const SETTING_REACH = 256;
 /** An element of markup named for a credential (`<password>…</password>`). */
 const ELEMENT = /<([A-Za-z_][\w.-]{0,63})>([^<\s]{1,512})<\/\1>/dg;
 /** Words a credential's name holds (sensitive-member.ts): a text that holds none assigns to no such name. */
-const CREDENTIAL_WORD = /pass|pwd|pw|psk|otp|secret|token|credential|bearer|cookie|auth|key/i;
+const CREDENTIAL_WORD = /pass|pw|psk|otp|secret|token|credential|bearer|cookie|auth|key/i;
 
 /**
  * What no secret is: a reference to one (`${VAR}`, `$VAR`, `%VAR%`, `{{ … }}`, `$(…)`), a

@@ -386,6 +386,30 @@ describe("the gate, through installed hooks", () => {
     expect(clear(["verify", "--rev", "HEAD~1"], { cwd: root }).code).toBe(0);
   });
 
+  it("sees a submodule the repository's or the person's configuration says to ignore: its raw capture is refused at commit, push and verify --range all the same", () => {
+    const sub = cleanRepository();
+    cpSync(path.join(PROJECT_ROOT, "examples", "sitting", "claude-code_session_end_2.1.261.1.json"), path.join(sub, "event.json"));
+    g(sub, "add", "event.json");
+    g(sub, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "a capture");
+    const { root } = sneakedPastOrigin();
+    g(root, "reset", "-q", "--hard", "HEAD~1");
+    g(root, "config", "diff.ignoreSubmodules", "all");
+    expect(g(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "vendor/sub").code).toBe(0);
+    g(root, "config", "-f", ".gitmodules", "submodule.vendor/sub.ignore", "all");
+    g(root, "config", "submodule.vendor/sub.ignore", "all");
+    g(root, "add", ".gitmodules");
+    const refused = g(root, "commit", "-qm", "an ignored submodule");
+    expect(refused.code, refused.out).not.toBe(0);
+    expect(refused.out).toContain("vendor/sub/event.json");
+    expect(g(root, "commit", "-qm", "an ignored submodule", "--no-verify").code).toBe(0);
+    const range = clear(["verify", "--range", "HEAD~1..HEAD"], { cwd: root });
+    expect(range.code, range.stdout).toBe(1);
+    expect(range.stdout).toContain("vendor/sub/event.json");
+    const pushed = g(root, "push", "-q", "origin", "main");
+    expect(pushed.code, pushed.out).not.toBe(0);
+    expect(pushed.out).toContain("vendor/sub/event.json");
+  });
+
   it("verify of the working tree reads the files of a repository checked out inside it: a submodule's, tracked or not, and one git add -A would add as a submodule; a submodule never checked out holds nothing here and passes", () => {
     const sub = cleanRepository();
     const root = repo();

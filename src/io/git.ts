@@ -189,6 +189,12 @@ export function parseRawDiff(out: Buffer): { commit: string | null; changes: Cha
   return groups.filter((g) => g.commit !== null || g.changes.length > 0);
 }
 
+// How a change is listed: every path whole and in full, whatever the repository's or the person's
+// configuration says. A submodule set to be ignored (.gitmodules' or .git/config's `ignore`,
+// `diff.ignoreSubmodules`) would otherwise be left out, and `diff.relative` would list only the
+// paths below the folder git runs in.
+const LISTING = ["--raw", "-z", "--no-renames", "--no-abbrev", "--ignore-submodules=none", "--no-relative"];
+
 /** What is staged: every path the next commit changes against HEAD (or against nothing, before the first commit). */
 const staged = new Map<string, Change[]>();
 
@@ -200,7 +206,7 @@ export function stagedChanges(cwd: string): Change[] {
   const key = `${cwd}\0${process.env["GIT_INDEX_FILE"] ?? ""}`;
   let changes = staged.get(key);
   if (changes === undefined) {
-    changes = parseRawDiff(git(["diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev"], cwd)).flatMap((g) => g.changes);
+    changes = parseRawDiff(git(["diff", "--cached", ...LISTING], cwd)).flatMap((g) => g.changes);
     staged.set(key, changes);
   }
   return changes;
@@ -210,7 +216,7 @@ export function stagedChanges(cwd: string): Change[] {
 export function commitChanges(commits: string[], cwd: string): Map<string, Change[]> {
   const out = new Map<string, Change[]>(commits.map((c) => [c, []]));
   if (commits.length === 0) return out;
-  const raw = git(["diff-tree", "--stdin", "-r", "-z", "-m", "--root", "--no-renames", "--no-abbrev", "--raw"], cwd, `${commits.join("\n")}\n`);
+  const raw = git(["diff-tree", "--stdin", "-r", "-m", "--root", ...LISTING], cwd, `${commits.join("\n")}\n`);
   for (const g of parseRawDiff(raw)) {
     if (g.commit === null) continue;
     const list = out.get(g.commit);

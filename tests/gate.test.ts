@@ -303,6 +303,69 @@ describe("the gate, through installed hooks", () => {
     expect(clear(["verify"], { cwd: root }).code).toBe(0);
   });
 
+  /** The record's first batch moved below the second, and the fixtures of commit `first` checked out again: a commit of it, tried. */
+  function firstBatchMovedLast(root: string, first: string): { code: number; out: string } {
+    const file = path.join(root, "CLEARANCE.md");
+    const record = readFileSync(file, "utf8");
+    const [a, b] = [...record.matchAll(/<!-- clear:batch /g)].map((m) => m.index as number) as [number, number];
+    writeFileSync(file, `${record.slice(0, a)}${record.slice(b).replace(/\n*$/, "\n\n")}${record.slice(a, b).replace(/\n*$/, "\n")}`);
+    g(root, "checkout", first, "--", "fixtures");
+    g(root, "add", "fixtures", "CLEARANCE.md");
+    return g(root, "commit", "-qm", "moved");
+  }
+
+  it("refuses an accepted batch of one sitting moved below that of a later sitting, whose fixtures it would put back in force", () => {
+    const root = acceptedAndPushed();
+    const first = g(root, "rev-parse", "HEAD").out.trim();
+    for (const name of ["claude-code_pre_tool_use_2.1.261.1.json", "claude-code_pre_tool_use_2.1.261.2.json"]) {
+      const capture = path.join(root, "captures-inbox", name);
+      writeFileSync(capture, readFileSync(capture, "utf8").replace('"permission_mode":"default"', '"permission_mode":"plan"'));
+    }
+    cleared(root, null);
+    const file = path.join(root, "CLEARANCE.md");
+    const record = readFileSync(file, "utf8");
+    const second = record.lastIndexOf("<!-- clear:batch ");
+    expect(record.slice(second, second + 32)).not.toBe(record.slice(record.indexOf("<!-- clear:batch "), record.indexOf("<!-- clear:batch ") + 32));
+    writeFileSync(file, record.slice(0, second) + record.slice(second).replace("The tool never does. -->\n\n", "The tool never does. -->\nACCEPT\n"));
+    g(root, "add", "fixtures", "CLEARANCE.md");
+    expect(g(root, "commit", "-qm", "a later sitting").code).toBe(0);
+    const moved = firstBatchMovedLast(root, first);
+    expect(moved.code, moved.out).not.toBe(0);
+    expect(moved.out).toContain("was moved below batch");
+    expect(g(root, "commit", "-qm", "moved", "--no-verify").code).toBe(0);
+    const range = clear(["verify", "--range", "HEAD~1..HEAD"], { cwd: root });
+    expect(range.code, range.stdout).toBe(1);
+    expect(range.stdout).toContain("was moved below batch");
+  });
+
+  it("takes a run of the same sitting under new configuration, appended under the same id and accepted, as a new acceptance; refuses an accepted batch moved below the one accepted after it, which puts the bytes that one replaced back in force", () => {
+    const root = acceptedAndPushed();
+    const first = g(root, "rev-parse", "HEAD").out.trim();
+    const file = path.join(root, "CLEARANCE.md");
+    writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ literals: [{ name: "project", value: "demo-project", placeholder: "some-project" }] }));
+    expect(clear(["run"], { cwd: root }).code).toBe(0);
+    const twice = readFileSync(file, "utf8");
+    const starts = [...twice.matchAll(/<!-- clear:batch (b-[0-9a-f]{12})/g)];
+    expect(starts.map((m) => m[1])).toEqual([starts[0]?.[1], starts[0]?.[1]]);
+    const second = starts[1]?.index as number;
+    writeFileSync(file, twice.slice(0, second) + twice.slice(second).replace("The tool never does. -->\n\n", "The tool never does. -->\nACCEPT\n"));
+    g(root, "add", "fixtures", "CLEARANCE.md", "clear.config.json");
+    const again = g(root, "commit", "-qm", "accepted again");
+    expect(again.code, again.out).toBe(0);
+    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+    const moved = firstBatchMovedLast(root, first);
+    expect(moved.code, moved.out).not.toBe(0);
+    expect(moved.out).toContain("accepted-batch-rewritten");
+    expect(moved.out).toContain("was moved below batch");
+    expect(g(root, "commit", "-qm", "moved", "--no-verify").code).toBe(0);
+    const range = clearJson(["verify", "--range", "HEAD~1..HEAD"], { cwd: root });
+    expect(range.code).toBe(1);
+    expect((range.json.findings as { code: string }[]).map((f) => f.code)).toContain("accepted-batch-rewritten");
+    const pushed = g(root, "push", "-q", "origin", "main");
+    expect(pushed.code, pushed.out).not.toBe(0);
+    expect(pushed.out).toContain("was moved below batch");
+  });
+
   it("refuses a push whose destination holds an accepted batch that the pushed tip rewrote, though no commit rewrote it against its parent: history rewritten and forced, or the batch taken out and put back", () => {
     const root = acceptedAndPushed();
     const accepted = g(root, "rev-parse", "HEAD").out.trim();

@@ -84,10 +84,10 @@ export function readRecordListing(record: string | Uint8Array, file: string): Re
  * A batch taken out with its fixtures, or no longer accepted, covers nothing and is not one.
  */
 export function acceptedRewritten(before: string, after: string, file: string, since: string): Finding[] {
-  const accepted = new Map<string, ParsedBatch>();
+  let earlier: ParsedBatch[];
   let batches: ParsedBatch[];
   try {
-    for (const b of parseRecord(before, file).batches) if (holds(b)) accepted.set(b.id, b);
+    earlier = parseRecord(before, file).batches.filter(holds);
     batches = parseRecord(after, file).batches;
   } catch (err) {
     // An earlier record this tool cannot read accepted nothing it knows of; a later one is reported as unreadable.
@@ -96,15 +96,63 @@ export function acceptedRewritten(before: string, after: string, file: string, s
   }
   const kept = new Set(batches.map((b) => b.id));
   const takenOut = new Map<string, string>();
-  for (const [id, b] of accepted) if (!kept.has(id)) for (const f of b.fixtures) takenOut.set(f.path, id);
-  const out: Finding[] = [];
-  for (const b of batches.filter(holds)) {
-    const was = accepted.get(b.id);
+  for (const b of earlier) if (!kept.has(b.id)) for (const f of b.fixtures) takenOut.set(f.path, b.id);
+  const holding = batches.filter(holds);
+  const out: Finding[] = movedBatches(earlier, holding, file, since);
+  // A run of the same sitting (after a change of rules or configuration) appends a batch under the
+  // same id: the nth accepted batch of an id is held against the nth the record accepted before, and
+  // one past those is a new acceptance.
+  const acceptedCopies = copiesOf(earlier);
+  const copies = copiesOf(holding);
+  for (const b of holding) {
+    const was = acceptedCopies.get(b.id)?.[copies.get(b.id)?.indexOf(b) ?? -1];
     if (was !== undefined && was.digestActual !== b.digestActual) out.push(finding("accepted-batch-rewritten", { file, line: b.line }, { id: b.id, how: "was accepted with other text", since }));
     const replaced = was === undefined ? b.fixtures.map((f) => takenOut.get(f.path)).find((id) => id !== undefined) : undefined;
     if (replaced !== undefined) out.push(finding("accepted-batch-rewritten", { file, line: b.line }, { id: b.id, how: `lists fixtures of batch ${replaced}, taken out here, which was accepted`, since }));
   }
   return out;
+}
+
+/** The batches of each id, in the record's order. */
+function copiesOf(batches: ParsedBatch[]): Map<string, ParsedBatch[]> {
+  const copies = new Map<string, ParsedBatch[]>();
+  for (const b of batches) copies.set(b.id, [...(copies.get(b.id) ?? []), b]);
+  return copies;
+}
+
+/**
+ * Accepted batches moved in the record so that an earlier acceptance stands in force again. A later
+ * accepted listing of a fixture is the one that must match: moving an accepted batch below one
+ * accepted after it would bring back bytes that acceptance replaced, with no new ACCEPT. A batch
+ * accepted in this change is a new acceptance wherever it stands (a copy of an earlier batch
+ * appended and accepted again is one, as a run of the same sitting writes it); a batch taken out,
+ * or rewritten, is the other checks' to speak for.
+ */
+function movedBatches(before: ParsedBatch[], after: ParsedBatch[], file: string, since: string): Finding[] {
+  const key = (b: ParsedBatch): string => `${b.id}\u0000${b.digestActual}`;
+  const inForce = (batches: ParsedBatch[]): Map<string, { batch: ParsedBatch; sha256: string }> => {
+    const listed = new Map<string, { batch: ParsedBatch; sha256: string }>();
+    for (const b of batches) for (const f of b.fixtures) listed.set(f.path, { batch: b, sha256: f.sha256 });
+    return listed;
+  };
+  const heldBefore = new Map<string, number>();
+  for (const b of before) heldBefore.set(key(b), (heldBefore.get(key(b)) ?? 0) + 1);
+  // The nth copy of a batch in the record is new where the earlier record held fewer than n.
+  const seen = new Map<string, number>();
+  const isNew = new Set<ParsedBatch>();
+  for (const b of after) {
+    const n = (seen.get(key(b)) ?? 0) + 1;
+    seen.set(key(b), n);
+    if (n > (heldBefore.get(key(b)) ?? 0)) isNew.add(b);
+  }
+  const was = inForce(before);
+  const out = new Map<ParsedBatch, Finding>();
+  for (const [fixture, now] of inForce(after)) {
+    const prev = was.get(fixture);
+    if (prev === undefined || prev.sha256 === now.sha256 || isNew.has(now.batch) || out.has(now.batch) || !seen.has(key(prev.batch))) continue;
+    out.set(now.batch, finding("accepted-batch-rewritten", { file, line: now.batch.line }, { id: now.batch.id, how: `was moved below batch ${prev.batch.id}, accepted after it, and stands in force again for fixtures that batch replaced`, since }));
+  }
+  return [...out.values()];
 }
 
 function acceptedListing(state: GuardedState, findings: Finding[]): Map<string, string> {

@@ -211,6 +211,16 @@ describe("clear substitute", () => {
       ["a mailbox with its dot set apart", shaped({}, { modelID: mailbox.replace("@", " @ ").replace(".", " . ") }), "/input/model/modelID"],
       ["a phone number after 00 in brackets", shaped({}, { id: "(0044) 20 7946 0958" }), "/input/model/id"],
       ["a mailbox in a path", { ...shaped({}, {}), cwd: `/srv/mail/${mailbox}/project` }, "/cwd"],
+      ["a mailbox with digits after its host", { ...shaped({}, {}), cwd: `/srv/mail/backup-${mailbox}2024/a.eml` }, "/cwd"],
+      ["a mailbox whose local part is quoted", { ...shaped({}, {}), cwd: `/srv/mail/"${U} k"@example.org/a.eml` }, "/cwd"],
+      ["a phone number with a 1 before it, in a file's name", { ...shaped({}, {}), cwd: "/srv/contacts/1-415-555-0100.vcf" }, "/cwd"],
+      ["a phone number after a word and a dash", shaped({}, { modelID: "tel-415-555-0100" }), "/input/model/modelID"],
+      ["a phone number with dots, before an extension", shaped({}, { modelID: "tel-415.555.0100.json" }), "/input/model/modelID"],
+      ["a phone number with two separators", shaped({}, { modelID: "415-555 0100" }), "/input/model/modelID"],
+      ["a phone number with underscores", shaped({}, { modelID: "call_415_555_0100" }), "/input/model/modelID"],
+      ["a national number begun with the trunk's 0", shaped({}, { id: "090-1234-5678" }), "/input/model/id"],
+      ["a national number in pairs", shaped({}, { id: "06 12 34 56 78" }), "/input/model/id"],
+      ["a national number in groups", shaped({}, { id: "020 7946 0958" }), "/input/model/id"],
     ];
     for (const [what, body, pointer] of refused) {
       const dir = tempDir();
@@ -235,7 +245,9 @@ describe("clear substitute", () => {
     expect(readFileSync(path.join(kept.out, "opencode_experimental_compaction_autocontinue_1.18.33.1.json"), "utf8")).toContain('"claude-3-5-sonnet@20240620":{}');
     // An identifier or a path one of whose groups of digits begins with 00 holds no phone number.
     const ids = tempDir();
-    write(ids, "opencode_experimental_compaction_autocontinue_1.18.33.1.json", { ...shaped({}, { id: "5b0c7e9a-0012-3456-7890-1d2e3f4a5b6c" }), cwd: "/srv/runs/0012/345678" });
+    // Nor do bytes in hex, a date before a time, a version's groups, or a package's scope in quotes.
+    const kept2 = { modelID: "01-23-45-67-89-AB", providerID: "v415.555.0100.2", variant: "01-12-2026 10:30" };
+    write(ids, "opencode_experimental_compaction_autocontinue_1.18.33.1.json", { ...shaped({ models: { '"qwik", "@builder.io/qwik"': {} } }, { id: "5b0c7e9a-0012-3456-7890-1d2e3f4a5b6c", ...kept2 }), cwd: "/srv/runs/0012/345678" });
     const idsKept = run(ids);
     expect(idsKept.code, JSON.stringify(idsKept.files[0]?.refused)).toBe(0);
   });

@@ -11,18 +11,40 @@ import { ENV_DUMP_PLACEHOLDER } from "./env-dump.js";
 // if a home root is followed by anyone but the placeholder, or a known user name is still there,
 // or a value or a member name holds a mailbox or a phone number.
 
-// A mailbox: a local part of letters, digits and ._%+- (a path's "/@scope" is none), an at sign,
-// and a host of dotted labels ending in letters, or an address in brackets. A release or a
-// region after an at sign (sonnet@20240620, pro@us-central1, plugin@marketplace) has no dot and
-// is no host; git@ is the SSH remote's user, nobody's mailbox, and x…@ is a URL's user information
-// that substitution already replaced.
+// A mailbox: a local part of letters, digits and ._%+- (a path's "/@scope" is none), or words of
+// them in quotes ("first last"@host), an at sign, and a host of dotted labels ending in letters (what
+// follows it is not looked at: "name@mail.com2024" is one), or an address in brackets. A release
+// or a region after an at sign (sonnet@20240620, pro@us-central1, plugin@marketplace) has no dot
+// and is no host; git@ is the SSH remote's user, nobody's mailbox, and x…@ is a URL's user
+// information that substitution already replaced.
 const LABEL = String.raw`[\p{L}\p{N}_](?:[\p{L}\p{N}_-]*[\p{L}\p{N}])?`;
-const MAILBOX = new RegExp(String.raw`(?<![\p{L}\p{N}._%+-])(?!git@|x+@)[\p{L}\p{N}._%+-]+@(?:(?:${LABEL}\.)+\p{L}{2,}(?![\p{L}\p{N}])|\[[0-9A-Fa-f.:]+\])`, "u");
+const MAILBOX = new RegExp(String.raw`(?:(?<![\p{L}\p{N}._%+-])(?!git@|x+@)[\p{L}\p{N}._%+-]+|"[\p{L}\p{N}._%+-]+(?: [\p{L}\p{N}._%+-]+){0,4}")@(?:(?:${LABEL}\.)+\p{L}{2,}|\[[0-9A-Fa-f.:]+\])`, "u");
 // A phone number: international (a plus or 00, then digits and the separators people write between
 // them; after 00 the country's code ends at a separator, and nothing joins the 00 to what is before
-// it as a group of an identifier or a path is joined, "…-0012-3456-7890-…" or "/0012/345678"), or
-// written the North American way: the area code in brackets, or three, three and four digits with one separator, a space among them.
-const PHONE = /\+\d[\d\s().\/\p{Pd}]{6,}\d|(?<![\p{L}\p{N}_.\/\p{Pd}])00[1-9]\d{0,3}\)?[\s.\/\p{Pd}]\(?\d[\d\s().\/\p{Pd}]{4,}\d|\(\d{3}\)[\s\p{Pd}.]?\d{3}[\s\p{Pd}.]\d{4}|(?<![\d.\p{Pd}])\d{3}([. \p{Pd}])\d{3}\1\d{4}(?![\d.\p{Pd}])/u;
+// it as a group of an identifier or a path is joined, "…-0012-3456-7890-…" or "/0012/345678");
+// North American (the area code in brackets, or three, three and four digits, a 1 before them or
+// not, a separator between each: a space, a dot, a dash, an underscore or a slash); or national,
+// begun with the trunk's 0 (00 is the international prefix) and written in groups with spaces or
+// dashes ("090-1234-5678", "06 12 34 56 78", "020 7946 0958"), nine to eleven digits in all. A
+// number stands apart from digits and from a group of digits it would continue ("12-415-555-2671", "v555.010.4477.2"), not from letters or a file's
+// extension ("tel-555-010-4477", "1-555-010-4477.vcf").
+const APART_BEFORE = String.raw`(?<!\d|\d[ .\p{Pd}_\/])`;
+const APART_AFTER = String.raw`(?!\d|[.\p{Pd}_\/ ]\d)`;
+// Bytes written in hex ("01-23-45-67-89-AB", a dump's "0a 01 02 03 04 05") are no national
+// number, nor is a date before a time ("01-12-2026 10:30").
+const NOT_HEX_BEFORE = String.raw`(?<![0-9A-Fa-f]{2}[.\p{Pd}: ])`;
+const NOT_HEX_AFTER = String.raw`(?![.\p{Pd}: ][0-9A-Fa-f]{2})`;
+const NANP_SEP = String.raw`[. \p{Pd}_\/]`;
+const PHONE = new RegExp(
+  [
+    String.raw`\+\d[\d\s().\/\p{Pd}]{6,}\d`,
+    String.raw`(?<![\p{L}\p{N}_.\/\p{Pd}])00[1-9]\d{0,3}\)?[\s.\/\p{Pd}]\(?\d[\d\s().\/\p{Pd}]{4,}\d`,
+    String.raw`\(\d{3}\)[\s\p{Pd}.]?\d{3}[\s\p{Pd}.]\d{4}`,
+    `${APART_BEFORE}(?:1${NANP_SEP})?\\d{3}${NANP_SEP}\\d{3}${NANP_SEP}\\d{4}${APART_AFTER}`,
+    `${APART_BEFORE}${NOT_HEX_BEFORE}(?=(?:[ \\p{Pd}]?\\d){9,11}${APART_AFTER})0[1-9]\\d{0,3}(?:[ \\p{Pd}]\\d{2,4}){2,4}${APART_AFTER}${NOT_HEX_AFTER}(?!:\\d)`,
+  ].join("|"),
+  "u",
+);
 
 /** Whether a text holds a mailbox or a phone number: a person's, whatever field or member name holds it. */
 const holdsContactAsWritten = (value: string): boolean => MAILBOX.test(value) || PHONE.test(value);

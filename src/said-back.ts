@@ -6,7 +6,8 @@ import type { Rules } from "./types.js";
 // What a one-line error says back of the command line (a path, a flag's name, a recipe, a --choose
 // value, a git range) is checked as a fixture is before it is printed: a home's owner becomes the
 // placeholder, a name given with --user or standing after a home root anywhere on the command line
-// becomes the placeholder, and a secret shape keeps its key prefix and is starred. The message still
+// becomes the placeholder, a secret shape keeps its key prefix and is starred, and so is a mailbox
+// or a phone number. The message still
 // says what went wrong and where.
 
 /** The values of `--user NAME` and `--user=NAME` on a command line. */
@@ -45,11 +46,12 @@ function roughlyStarred(text: string): string {
  */
 export async function saidBack(text: string, argv: string[]): Promise<string> {
   try {
-    const [{ loadRules }, { makeDisplay }, { homeGrammar, ownerNames }, { scanFindings, sittingEngine }] = await Promise.all([
+    const [{ loadRules }, { makeDisplay }, { homeGrammar, ownerNames }, { scanFindings, sittingEngine }, { contactRanges }] = await Promise.all([
       import("./io/load-rules.js"),
       import("./display.js"),
       import("./homes.js"),
       import("./passes/scan.js"),
+      import("./passes/substitute/final-check.js"),
     ]);
     const rules = loadRules();
     // The owners of the homes the command line and the message name, as substitution learns them.
@@ -71,6 +73,8 @@ export async function saidBack(text: string, argv: string[]): Promise<string> {
       out = out.slice(0, s.start) + s.masked + out.slice(s.end);
       before = s.start;
     }
+    // A mailbox or a phone number (a folder named for one, a --choose value) is a person's, as in a fixture.
+    for (const r of contactRanges(out).sort((a, b) => b.start - a.start)) out = out.slice(0, r.start) + "*".repeat(r.end - r.start) + out.slice(r.end);
     return out;
   } catch {
     return roughlyStarred(text);

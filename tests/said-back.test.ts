@@ -17,9 +17,11 @@ const TOKEN = join(["gh", "p_", "aB3dE5fG7hJ9kL1mN3pQ", "5rS7tU9vW1xY3z5A"]);
 const TAIL = TOKEN.slice(8);
 const NAME = join(["zorb", "axq"]);
 
+const PHONE = ["415", "555", "0100"].join("-");
+
 const printed = (r: Run): string => r.stdout + r.stderr;
 
-function expectNothingOf(r: Run, words: string[] = [TAIL, NAME]): void {
+function expectNothingOf(r: Run, words: string[] = [TAIL, NAME, PHONE]): void {
   const all = printed(r);
   for (const w of words) expect(all.toLowerCase()).not.toContain(w.toLowerCase());
 }
@@ -44,6 +46,8 @@ describe("an error says back no token and no name", () => {
     ["a review folder", ["review", path.join(missing, TOKEN)], "no such folder"],
     ["a command", [TOKEN], "unknown command"],
     ["a recipe", ["inventory", missing, "--recipe", TOKEN], "no recipe named"],
+    ["a folder named for a mailbox", ["inventory", path.join(missing, `${NAME}@example.org`, "s")], "no such folder"],
+    ["a phone number as --recipe", ["inventory", missing, "--recipe", `tel-${PHONE}`], "no recipe named"],
   ])("%s", (_what, args, says) => {
     const r = clear(args);
     expect(r.code).toBe(2);

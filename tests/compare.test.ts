@@ -153,6 +153,22 @@ describe("what clear compare prints and reads", () => {
     }
   });
 
+  it("learns the names the folders' homes teach, and prints none of them: not in an event's name, not in an enum value", () => {
+    const parent = path.join(tempDir("clear-compare-names-"), "claude-code");
+    const owner = ["kenj", "iro"].join("");
+    for (const [version, model] of [["1.0.0", "claude-x"], ["1.0.1", `${owner}-model`]] as const) {
+      mkdirSync(path.join(parent, version), { recursive: true });
+      writeFileSync(path.join(parent, version, "session_start.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: `/home/${owner}/work`, source: "startup", model }));
+    }
+    writeFileSync(path.join(parent, "1.0.1", `notes-${owner}.json`), JSON.stringify({ session_id: "s", hook_event_name: "Stop" }));
+    for (const json of [false, true]) {
+      const r = clear(["compare", path.join(parent, "1.0.0"), path.join(parent, "1.0.1"), ...(json ? ["--json"] : [])]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain("notes-");
+      expect((r.stdout + r.stderr).toLowerCase()).not.toContain(owner);
+    }
+  });
+
   it("prints an enum value whole only where its rule documents it, and never a member named with digits, in folders of raw captures", () => {
     const parent = path.join(tempDir("clear-compare-raw-"), "claude-code");
     const tool = ["mcp", "payroll", "internal", "query"].join("__");

@@ -325,6 +325,24 @@ describe("identifiers and paths that could carry a name", () => {
     said(["gate", "pre-push", "origin"], `refs/heads/main ${head} refs/heads/main ${"0".repeat(40)}\n`);
   });
 
+  it("the gate and verify print no name a raw payload staged under fixtures/ teaches, in its own name or another's: it is judged as a fixture no batch lists", () => {
+    const root = tempDir();
+    const git = (...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", ...args], { cwd: root, encoding: "utf8" });
+    git("init", "-q", "-b", "main");
+    git("commit", "-q", "--allow-empty", "-m", "start");
+    const folder = path.join(root, "fixtures", "claude-code", "2.1.261");
+    mkdirSync(folder, { recursive: true });
+    const base = { session_id: "s1", hook_event_name: "SessionStart", cwd: `/home/${NAME}/p`, source: "startup" };
+    writeFileSync(path.join(folder, `notes-${NAME}.json`), JSON.stringify(base));
+    git("add", "fixtures");
+    for (const args of [["gate", "pre-commit", "--verbose"], ["verify", "--verbose"], ["verify", "--json"]]) {
+      const r = spawnSync(process.execPath, [CLI, ...args], { cwd: root, encoding: "utf8" });
+      expect(r.status, `${args.join(" ")}\n${r.stderr}`).toBe(1);
+      expect(r.stdout + r.stderr, args.join(" ")).toContain("fixture-not-accepted");
+      expect((r.stdout + r.stderr).toLowerCase(), args.join(" ")).not.toContain(NAME.toLowerCase());
+    }
+  });
+
   it("a token the fixtures would keep as an id blocks the run naming file and pointer, and the record quotes it nowhere", () => {
     const dir = tempDir();
     const token = ["gh", "p_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"].join("");

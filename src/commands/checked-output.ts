@@ -90,6 +90,9 @@ export async function checkedFindings<T extends object>(report: T, root: string,
 /** A raw capture's text read to learn its homes' owners: its first bytes, up to the size a sitting reads. */
 const TEACHING_BYTES = DEFAULT_LIMITS.maxFileBytes;
 
+/** The findings whose file may hold a raw capture: one found as such, and a fixture no accepted batch lists with its bytes (a payload copied under fixtures/ is judged as a fixture). */
+const TEACHING_CODES = new Set(["raw-capture-committed", "fixture-not-accepted", "fixture-changed"]);
+
 /** Where a check found raw captures: a commit's id, "" for the index, null for the working tree. */
 export interface FoundAt {
   source: string | null;
@@ -97,12 +100,13 @@ export interface FoundAt {
 }
 
 /**
- * The texts of the raw captures a refused check found, where it found them: they teach the names
- * the other files committed beside them may be named after, as their sitting would.
+ * The texts of the raw captures a refused check found, and of the fixtures it found unaccepted,
+ * where it found them: they teach the names the files committed beside them (and they themselves)
+ * may be named after, as their sitting would.
  */
 export function rawCaptureTexts(root: string, found: FoundAt[]): CompanionText[] {
   const wanted = found.flatMap(({ source, findings }) =>
-    [...new Set(findings.filter((f) => f.code === "raw-capture-committed" && f.file !== undefined && !/[\n\r]/.test(f.file)).map((f) => f.file as string))].map((file) => ({ source, file })),
+    [...new Set(findings.filter((f) => TEACHING_CODES.has(f.code) && f.file !== undefined && !/[\n\r]/.test(f.file)).map((f) => f.file as string))].map((file) => ({ source, file })),
   );
   const fromGit = wanted.filter((w) => w.source !== null);
   const ids = objectsNamed(fromGit.map((w) => `${w.source}:${w.file}`), root);

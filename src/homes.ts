@@ -1,7 +1,7 @@
 import { domainToUnicode } from "node:url";
 import { OutputError } from "./errors.js";
 import { lastAtOrBelow, pushAll } from "./collections.js";
-import { spellingsUndone } from "./name-spellings.js";
+import { MAY_TAG, spellingsUndone, tagsRead } from "./name-spellings.js";
 import { ABOVE_ASCII_LETTER, INVISIBLE, MAY_HOLD_ESCAPE, textEscapeReading, undoTextEscapes, unreadEscapeEnd, unreadLeadEnd, type TextEscapeReading } from "./home-escapes.js";
 import { LOOK_ALIKE, LOOK_ALIKES, shownReading, shownText, withLatinWords, withoutTerminalSequences } from "./home-shown.js";
 import { base32Of } from "./radix.js";
@@ -1462,6 +1462,11 @@ export function tooLongName(names: Iterable<string>): { name: string; chars: num
   return null;
 }
 
+// What a shell reads as nothing inside a word: its quotes (an apostrophe spelt '\'' too), an empty
+// substitution or expansion.
+const SHELL_PARTS_G = /'\\''|\$\(\s*\)|\$\{\}|\\*["'\x60]/g;
+const SHELL_PARTS = new RegExp(SHELL_PARTS_G.source);
+
 // What SPREAD_STOP stands for, left out of a text wherever it stands, the apostrophe a shell spelt kept as one.
 const SPREAD_BY = /[\\\x00-\x1f\x7f]+/g;
 const SPREAD_BY_ESCAPES = new RegExp(`${CONTROL_ESCAPE.source}|${SPELT_APOSTROPHE.source}|${SPREAD_BY.source}`, "g");
@@ -1482,6 +1487,17 @@ export function nameReadings(text: string): string[] {
   if (recoded !== text) out.push(recoded, plainLetters(recoded));
   // With every spelling of a character undone and what shows nothing taken out.
   for (const undone of spellingsUndone(text, plainLetters)) if (undone !== text) out.push(undone);
+  // Spelt in tag characters, which show nothing: each read as the ASCII character it tags.
+  if (MAY_TAG.test(text)) {
+    const tagged = tagsRead(text);
+    if (tagged !== text) out.push(tagged, plainLetters(tagged));
+    for (const undone of spellingsUndone(text, plainLetters, tagsRead)) if (undone !== text) out.push(undone);
+  }
+  // Parted by a shell's quotes, or by what a shell reads as nothing ("ke''nji", "ken\"ji", "ke'\''nji", "ke$()nji"): the word as the shell joins it.
+  if (SHELL_PARTS.test(text)) {
+    const joined = text.replace(SHELL_PARTS_G, "");
+    out.push(joined, plainLetters(joined));
+  }
   // Spelt letter by letter ("j o r d a n", "J.O.R.D.A.N"), in any of the readings.
   for (const r of [text, ...out]) if (LETTER_BY_LETTER_TEST.test(r)) out.push(r.replace(LETTER_BY_LETTER, (run, before: string, between: string) => before + run.slice(before.length).split(between).join("")));
   return out;
@@ -1525,7 +1541,7 @@ const PUNYCODE_LABELS = /xn--[a-z0-9-]+/gi;
 
 /** Whether a text spells a name only once an escape or another spelling is undone ("\\x7a" for "z" in a file's name, a host name's xn-- form). */
 export function spellsName(text: string, names: NamePattern): boolean {
-  return (MAY_SPELL.test(text) || PUNYCODE_LABEL.test(text) || LETTER_BY_LETTER_TEST.test(text)) && nameReadings(text).some((r) => names.test(r));
+  return (MAY_SPELL.test(text) || PUNYCODE_LABEL.test(text) || LETTER_BY_LETTER_TEST.test(text) || SHELL_PARTS.test(text)) && nameReadings(text).some((r) => names.test(r));
 }
 
 /**

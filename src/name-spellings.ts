@@ -15,7 +15,7 @@ import { LATER_MARKS, LEGACY_LETTER_NAMES, LEGACY_MARKS } from "./home-escapes.j
 // reference of either, then a CSI's parameters, the text of an OSC, DCS, SOS, PM or APC string to
 // its end, or the one character of a shorter sequence), what a backspace or a move back writes
 // over, and every character that is a control, a format character, a mark or one Unicode ignores
-// by default.
+// by default (a reading with tag characters read as the ASCII they tag is asked for apart: `tagsRead`).
 
 // ESC, however written: itself, an escape of it (by number or name), a reference to it, URL-encoded.
 const ESC = String.raw`(?:\x1b|(?<!\\)\\+(?:x0*1[bB]|x\{0*1[bB]\}|u001[bB]|u\{0*1[bB]\}|U0000001[bB]|0{0,2}33|e|E|c\[|N\{(?:ESCAPE|ESC|U\+0*1[bB])\})|&(?:amp;)*#(?:0*27|[xX]0*1[bB]);?|%1[bB]|%[uU]001[bB])`;
@@ -175,9 +175,20 @@ function undoneWith(pattern: RegExp, text: string): string {
  * viewer that shows no controls does ("\x9blla" is "" and "lla" to a terminal, "lla" to the viewer).
  * None where the text holds nothing to undo.
  */
-export function spellingsUndone(text: string, plain: (text: string) => string): string[] {
+export function spellingsUndone(text: string, plain: (text: string) => string, before: (text: string) => string = (t) => t): string[] {
   if (!MAY_SPELL.test(text)) return [];
   const terminal = writtenOver(undoneWith(SPELLING, withoutHiddenStrings(text)));
   const viewer = undoneWith(SPELLING_NO_TERMINAL, text);
-  return [terminal, viewer].map((undone) => plain(undone.replace(SHOWS_NOTHING, "")).replace(SHOWS_NOTHING, ""));
+  return [terminal, viewer].map((undone) => plain(before(undone).replace(SHOWS_NOTHING, "")).replace(SHOWS_NOTHING, ""));
+}
+
+// Unicode's tag characters (U+E0020 to U+E007E) show nothing, and each stands for the ASCII
+// character it tags: a text may spell a name in them that no viewer shows.
+const TAG_CHARACTERS = /\uDB40([\uDC20-\uDC7E])/g;
+/** Whether a text may hold a tag character, as itself or escaped, referenced or URL-encoded: a cheap test before `tagsRead`. */
+export const MAY_TAG = /\uDB40|[eE]00[2-7][0-9A-Fa-f]|[dD][bB]40|%[fF]3%[aA]0|&#(?:[xX]0*[eE]00|917[56])/;
+
+/** The text with each tag character read as the ASCII character it tags. */
+export function tagsRead(text: string): string {
+  return text.replace(TAG_CHARACTERS, (_tag: string, low: string) => String.fromCharCode(low.charCodeAt(0) - 0xdc00));
 }

@@ -1677,6 +1677,27 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
   });
 });
 
+describe("a taught name hidden from the eye or parted by a shell", () => {
+  it("refuses one spelt in tag characters (as themselves or escaped), or parted by a shell's quotes or an empty substitution; quotes around words apart refuse nothing", () => {
+    const plain = ["zo", "ella"].join("");
+    const tags = (word: string): string => [...word].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join("");
+    const escapedTags = [...plain].map((c) => `\\u{E00${c.charCodeAt(0).toString(16)}}`).join("");
+    const forms = [`by-${tags(plain)}`, `by-${escapedTags}`, "zo''ella", 'zo""ella', 'zoe"lla', "zo'\\''ella", "zo$()ella", "zo${}ella", "zo`echo -n`ella".replace("echo -n", "")];
+    const start = (cwd: string): object => ({ session_id: "s", hook_event_name: "SessionStart", cwd });
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify(start(`/Users/${plain}/w`)));
+    forms.forEach((form, i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 2}.json`), JSON.stringify(start(`/srv/${form}/docs`))));
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.99.json"), JSON.stringify(start("/srv/'zo' 'ella'/docs")));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code).toBe(1);
+    const left = r.json.files as { name: string; refused?: { code: string; pointer: string }[] }[];
+    const refused = left.filter((f) => (f.refused ?? []).some((x) => x.code === "user-name-left" && x.pointer === "/cwd")).map((f) => f.name);
+    expect(refused.sort()).toEqual(forms.map((_, i) => `codex_session_start_0_171_0.${i + 2}.json`).sort());
+    expect(readdirSync(out).sort()).toEqual(["codex_session_start_0_171_0.1.json", "codex_session_start_0_171_0.99.json"]);
+  });
+});
+
 describe("a word all in another script", () => {
   it("is that script's: a taught name its letters look like is not read in it, and is in a word that mixes scripts", () => {
     const name = ["ka", "i"].join("");

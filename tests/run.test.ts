@@ -142,7 +142,7 @@ describe("clear run", () => {
     expect(existsSync(path.join(root, "fixtures"))).toBe(false);
   });
 
-  it("a key in values substitution keeps (a URL's path, an id), percent-encoded twice or with a terminal's colours inside it, is found by the scan, and no fixture is written", () => {
+  it("a key in a value substitution keeps (an id), with a terminal's colours inside it, is found by the scan, and no fixture is written; in a URL's path, percent-encoded twice, it is replaced as a capability", () => {
     const root = repo();
     const inbox = path.join(root, "inbox-kept");
     mkdirSync(inbox);
@@ -153,11 +153,9 @@ describe("clear run", () => {
     const r = clearJson(["run", inbox], { cwd: root });
     expect(r.code).toBe(1);
     const found = (r.json.findings as { code: string; file: string; pointer: string }[]).filter((f) => f.code === "secret-found").map((f) => [f.file, f.pointer]);
-    expect(found).toEqual([
-      ["fixtures/claude-code/2.1.261/elicitation.json", "/url"],
-      ["fixtures/claude-code/2.1.262/elicitation.json", "/elicitation_id"],
-    ]);
+    expect(found).toEqual([["fixtures/claude-code/2.1.262/elicitation.json", "/elicitation_id"]]);
     expect(existsSync(path.join(root, "fixtures"))).toBe(false);
+    expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).not.toContain(key.slice(4, 20));
   });
 
   it("a record gives each refused capture its own reason, where the reasons differ", () => {

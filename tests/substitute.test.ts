@@ -383,6 +383,33 @@ describe("clear substitute", () => {
     urls.forEach(([, want], i) => expect(JSON.parse(readFileSync(path.join(out, `claude-code_elicitation_2_1_261.${i + 1}.json`), "utf8")).url).toBe(want));
   });
 
+  it("a segment of a URL's path that is a capability (a webhook's key, a reset token, a UUID) is replaced at its length; the path's words are kept", () => {
+    const dir = tempDir();
+    const hex = ["9f86d081884c7d65", "9a2feaa0c55ad015"].join("");
+    const mixed = ["Zq9XkP2mW7vR", "4tY8uN3bL6sQ"].join("");
+    const guid = "1b4e28ba-2fa1-11d2-883f-0016d3cca427";
+    const urls = [
+      `https://hooks.slack.com/workflows/T0A1B2C3D/A0A1B2C3D4E/123456789012345678/${mixed}`,
+      `https://outlook.office.com/webhook/${guid}@${guid}/IncomingWebhook/${hex}/${guid}`,
+      `https://chat.example.org/hooks/${["xsdtqb3prpbp", "5qt8fjyxnhkc6w"].join("")}`,
+      `https://events.pagerduty.com/integration/${hex}/enqueue`,
+      `https://hc-ping.com/${guid}`,
+      `https://example.com/account/reset/${mixed}${mixed.slice(0, 12)}?lang=en`,
+    ];
+    const kept = ["https://api.example.com/v1/models/claude-3-5-sonnet-20241022", "https://github.com/acme/widgets/blob/main/docs/README.md", "https://example.com/releases/v2.14.0/notes"];
+    [...urls, ...kept].forEach((url, i) => write(dir, `claude-code_elicitation_2_1_261.${i + 1}.json`, { session_id: "s", cwd: "/srv/w", hook_event_name: "Elicitation", mcp_server_name: "m", message: "Sign in", mode: "url", url }));
+    const out = path.join(tempDir("clear-out-"), "cleared");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code, JSON.stringify(r.json.findings)).toBe(0);
+    const cleared = (i: number): string => JSON.parse(readFileSync(path.join(out, `claude-code_elicitation_2_1_261.${i + 1}.json`), "utf8")).url;
+    urls.forEach((url, i) => {
+      expect(cleared(i).length, url).toBe(url.length);
+      for (const secret of [hex, mixed, guid]) expect(cleared(i), url).not.toContain(secret.slice(0, 12));
+    });
+    expect(cleared(0)).toMatch(/^https:\/\/hooks\.slack\.com\/workflows\/T0A1B2C3D\/A0A1B2C3D4E\/123456789012345678\/x+$/);
+    kept.forEach((url, i) => expect(cleared(urls.length + i)).toBe(url));
+  });
+
   it("a value the rules class as a URL that does not read as one (no scheme://, a blank or a control character in it) is free text, replaced whole", () => {
     const dir = tempDir();
     const word = ["Tr0ub4", "dor3xQ"].join("");

@@ -5,7 +5,8 @@ import { sensitive } from "../../scan-rules/sensitive-member.js";
 import { sameLengthPlaceholder, type SubstitutionRule } from "./rule.js";
 
 // url-v1: a URL keeps its scheme, host and path; its user information, query values and fragment
-// are free text and become placeholder of the same length. A fixed endpoint of the host is kept
+// are free text and become placeholder of the same length, and so does a segment of its path that
+// is a capability rather than a word. A fixed endpoint of the host is kept
 // whole, but for a query value or a fragment that looks like a secret (a signature, a key given
 // under any name): what is in the query is the caller's, whatever host it goes to. A value the
 // rules class as a URL that is not one read so (no scheme://, a blank or a control character in
@@ -47,6 +48,14 @@ function plainValue(value: string, name?: string): boolean {
   return !looksAssigned(v);
 }
 
+// A segment of the path that is a capability, not a word (a webhook's key, a reset link's token, a
+// shared document's id): a run of sixteen letters and digits or more that holds both, or a UUID.
+// Replaced at its length; the path's words, a version, a model's id with its date are kept.
+const TOKEN_RUN = /[A-Za-z0-9]{16,}/g;
+const UUID = /[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}/;
+const isCapability = (segment: string): boolean => UUID.test(segment) || (segment.match(TOKEN_RUN) ?? []).some((run) => /[0-9]/.test(run) && /[A-Za-z]/.test(run));
+const clearPath = (path: string): string => path.replace(/[^/]+/g, (segment) => (isCapability(segment) ? sameLengthPlaceholder(segment) : segment));
+
 export function urlRule(rules: UrlRules): SubstitutionRule {
   return {
     id: URL_RULE,
@@ -58,10 +67,11 @@ export function urlRule(rules: UrlRules): SubstitutionRule {
       const fixed = rules.fixedEndpoints.some((e) => url.startsWith(e)) && !/@/.test(url.split("/")[2] ?? "");
       const [, scheme, user, host, pathPart, query, fragment] = m;
       const keep: (value: string, name?: string) => boolean = fixed ? plainValue : () => false;
+      const path = clearPath(pathPart as string);
       const cleared =
-        `${scheme}${user !== undefined ? `${sameLengthPlaceholder(user)}@` : ""}${host}${pathPart}` +
+        `${scheme}${user !== undefined ? `${sameLengthPlaceholder(user)}@` : ""}${host}${path}` +
         `${query !== undefined ? `?${clearQuery(query, keep)}` : ""}${fragment !== undefined ? `#${keep(fragment) ? fragment : sameLengthPlaceholder(fragment)}` : ""}`;
-      const matched = fixed ? cleared !== url : user !== undefined || query !== undefined || fragment !== undefined;
+      const matched = fixed ? cleared !== url : user !== undefined || query !== undefined || fragment !== undefined || path !== pathPart;
       return { raw: cleared === url ? raw : encodeJsonString(cleared, raw), matched };
     },
   };

@@ -1,4 +1,5 @@
 import { INVISIBLE, type TextEscapeReading } from "./home-escapes.js";
+import { CONFUSABLE_LATIN, CONFUSABLE_OTHER_SCRIPTS } from "./look-alike-table.js";
 
 // A text as it shows, for reading a home in it: what shows nothing is left out (an invisible unit,
 // a combining mark, a control above ASCII), and a character drawn as a separator, a tilde, a dash, a colon or a
@@ -10,9 +11,16 @@ import { INVISIBLE, type TextEscapeReading } from "./home-escapes.js";
 // hooked or belted letter, a ligature, the Latin letters of other shapes.
 export const LOOK_ALIKES = new Map(
   Object.entries({
+    // Unicode's confusables that are Latin or common characters, before the shapes below.
+    ...CONFUSABLE_LATIN,
     ...{ ı: "i", ȷ: "j", ł: "l", Ł: "L", ø: "o", Ø: "O", đ: "d", Đ: "D", ħ: "h", Ħ: "H", ŧ: "t", Ŧ: "T", ƀ: "b", ɨ: "i", ʉ: "u", ɫ: "l", ɬ: "l", ɭ: "l", ƚ: "l", ᴌ: "l", ɵ: "o", Ɵ: "O", ƶ: "z", Ƶ: "Z", ɀ: "z", ǥ: "g", Ǥ: "G", ð: "d", Ð: "D", ɇ: "e", Ɇ: "E", ⱥ: "a", Ⱥ: "A" },
     ...{ ß: "ss", ẞ: "SS", æ: "ae", Æ: "AE", œ: "oe", Œ: "OE", ɑ: "a", ɡ: "g", ɩ: "i", ɛ: "e", Ɛ: "E", ɜ: "e", ʏ: "y", ʀ: "r", ɪ: "i", ɴ: "n", ʙ: "b", ʜ: "h", ʟ: "l", ᴅ: "d", ᴇ: "e", ᴋ: "k", ᴍ: "m", ᴏ: "o", ᴘ: "p", ᴛ: "t", ᴜ: "u", ᴠ: "v", ᴡ: "w", ᴢ: "z", ꜱ: "s" },
     ...{ ᴀ: "a", ᴄ: "c", ᴊ: "j", ꜰ: "f", ɢ: "g", ꞯ: "q" },
+    // Letters with a hook, a tail, a curl, a stroke or a descender that Unicode neither decomposes nor lists as confusable.
+    ...{ ɓ: "b", ƃ: "b", ƈ: "c", ȼ: "c", ɕ: "c", ɖ: "d", ɗ: "d", ƌ: "d", ȡ: "d", ƒ: "f", ɠ: "g", ɦ: "h", ⱨ: "h", ɟ: "j", ʄ: "j", ʝ: "j", ɉ: "j" },
+    ...{ ƙ: "k", ⱪ: "k", ꝁ: "k", ꝃ: "k", ꞣ: "k", ĸ: "k", ȴ: "l", ꝉ: "l", ɱ: "m", ɲ: "n", ɳ: "n", ȵ: "n", ƞ: "n", ꞥ: "n", ƥ: "p", ᵽ: "p", ꝑ: "p" },
+    ...{ ʠ: "q", ɋ: "q", ꝗ: "q", ɍ: "r", ɽ: "r", ɼ: "r", ʂ: "s", ȿ: "s", ƫ: "t", ƭ: "t", ʈ: "t", ȶ: "t", ʋ: "v", ⱱ: "v", ƴ: "y", ɏ: "y", ȥ: "z", ʐ: "z", ʑ: "z", ⱬ: "z" },
+    ...{ Ɓ: "B", Ƈ: "C", Ȼ: "C", Ɗ: "D", Ƒ: "F", Ɠ: "G", Ɦ: "H", Ⱨ: "H", Ɉ: "J", Ƙ: "K", Ⱪ: "K", Ꝁ: "K", Ɱ: "M", Ɲ: "N", Ƥ: "P", Ɋ: "Q", Ɍ: "R", Ɽ: "R", Ƭ: "T", Ʈ: "T", Ʋ: "V", Ƴ: "Y", Ɏ: "Y", Ȥ: "Z", Ⱬ: "Z" },
     // Coptic's o and Lisu's letters, drawn after Latin capitals, in whatever word.
     ...{ ⲟ: "o", Ⲟ: "O", ꓜ: "Z", ꓳ: "O", ꓰ: "E", ꓡ: "L", ꓮ: "A", ꓐ: "B", ꓚ: "C", ꓓ: "D", ꓝ: "F", ꓖ: "G", ꓧ: "H", ꓲ: "I", ꓙ: "J", ꓗ: "K", ꓟ: "M", ꓠ: "N", ꓑ: "P", ꓣ: "R", ꓢ: "S", ꓔ: "T", ꓴ: "U", ꓦ: "V", ꓪ: "W", ꓫ: "X", ꓬ: "Y" },
     // Letters drawn in a shape Unicode keeps apart: in parentheses ("(a)" as it decomposes), in a
@@ -39,17 +47,19 @@ function lettersFrom(first: number, a: "a" | "A"): Record<string, string> {
 // word all in its own script ("και", "она") is that script's.
 export const OTHER_SCRIPT_LOOK_ALIKES = new Map(
   Object.entries({
+    // Unicode's confusables of other scripts (Armenian's "ո" for "n", Coptic's, Lisu's, mathematical Greek), before the letters below.
+    ...CONFUSABLE_OTHER_SCRIPTS,
     ...{ а: "a", в: "b", е: "e", є: "e", к: "k", м: "m", н: "h", о: "o", р: "p", с: "c", т: "t", у: "y", х: "x", і: "i", ј: "j", ѕ: "s", ԁ: "d", ԛ: "q", ԝ: "w", һ: "h", ӏ: "l", Ӏ: "l" },
     ...{ А: "A", В: "B", Е: "E", Є: "E", К: "K", М: "M", Н: "H", О: "O", Р: "P", С: "C", Т: "T", У: "Y", Х: "X", І: "I", Ј: "J", Ѕ: "S", Ԁ: "D", Ԛ: "Q", Ԝ: "W", Һ: "H" },
     ...{ α: "a", ο: "o", ρ: "p", ν: "v", ι: "i", κ: "k", τ: "t", υ: "u", χ: "x", ε: "e", Α: "A", Β: "B", Ε: "E", Ζ: "Z", Η: "H", Ι: "I", Κ: "K", Μ: "M", Ν: "N", Ο: "O", Ρ: "P", Τ: "T", Υ: "Y", Χ: "X" },
-    ...{ օ: "o", Օ: "O" },
+    ...{ օ: "o", Օ: "O", ⲛ: "n", Ⲛ: "N" },
     // Cherokee's letters drawn as Latin ones, and its small letters, drawn as the same at a small capital's size.
     ...withSmallLetters({ Ꭺ: "A", Ᏼ: "B", Ꮯ: "C", Ꭰ: "D", Ꭼ: "E", Ꮐ: "G", Ꮋ: "H", Ꭵ: "i", Ꭻ: "J", Ꮶ: "K", Ꮮ: "L", Ꮇ: "M", Ꮲ: "P", Ꮢ: "R", Ꮪ: "S", Ꭲ: "T", Ꮩ: "V", Ꮃ: "W", Ꮓ: "Z" }),
     ...withSmallLetters({ Ꮻ: "O", Ꭱ: "R", Ꮍ: "Y", Ꮤ: "W", Ꮒ: "h", Ꮟ: "b", Ꮷ: "d" }),
   }),
 );
-export const OTHER_SCRIPT_LOOK_ALIKE = new RegExp(`[${[...OTHER_SCRIPT_LOOK_ALIKES.keys()].join("")}]`);
-export const OTHER_SCRIPT_LOOK_ALIKE_G = new RegExp(OTHER_SCRIPT_LOOK_ALIKE.source, "g");
+export const OTHER_SCRIPT_LOOK_ALIKE = new RegExp(`[${[...OTHER_SCRIPT_LOOK_ALIKES.keys()].join("")}]`, "u");
+export const OTHER_SCRIPT_LOOK_ALIKE_G = new RegExp(OTHER_SCRIPT_LOOK_ALIKE.source, "gu");
 // Characters drawn as a path's separators, a tilde, a dash or a colon, which Unicode's
 // compatibility forms do not all make plain: solidus and reverse solidus operators, fractions'
 // slash, box drawings' diagonals, overlays, a radical's stroke, wave dashes, minus signs, low lines.

@@ -1698,6 +1698,25 @@ describe("a taught name hidden from the eye or parted by a shell", () => {
   });
 });
 
+describe("a taught name in letters that look like its own", () => {
+  it("refuses one written with letters Unicode lists as confusable with Latin ones, or with a hook, a tail or a stroke added", () => {
+    const plain = ["zo", "ella"].join("");
+    // Listed as confusable: the estimated sign, the divides sign, Greek's sigma and Cyrillic's e with descender inside a Latin word; added a hook, a stroke: not listed.
+    const forms = ["zo\u212ella", "zoe\u2223la", "z\u03c3ella", "zo\u04bdlla", "\u0290oella", "zoe\ua749la"].map((f) => JSON.parse(`"${f}"`) as string);
+    const start = (cwd: string): object => ({ session_id: "s", hook_event_name: "SessionStart", cwd });
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify(start(`/Users/${plain}/w`)));
+    forms.forEach((form, i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 2}.json`), JSON.stringify(start(`/srv/${form}/docs`))));
+    // A word all in Greek is Greek's, though its letters look Latin.
+    writeFileSync(path.join(dir, "codex_session_start_0_171_0.99.json"), JSON.stringify(start("/srv/\u03c3\u03bf\u03c6\u03af\u03b1/docs")));
+    const out = path.join(tempDir(), "out");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code).toBe(1);
+    expect(findingsOf(r, "user-name-left").map((f) => f.file).sort()).toEqual(forms.map((_, i) => `codex_session_start_0_171_0.${i + 2}.json`).sort());
+    expect(readdirSync(out).sort()).toEqual(["codex_session_start_0_171_0.1.json", "codex_session_start_0_171_0.99.json"]);
+  });
+});
+
 describe("a word all in another script", () => {
   it("is that script's: a taught name its letters look like is not read in it, and is in a word that mixes scripts", () => {
     const name = ["ka", "i"].join("");

@@ -10,7 +10,7 @@ const SRC = path.resolve(import.meta.dirname, "..", "src");
 /** Floors from the bottom; a module's floor is the first whose pattern its path matches. */
 export const FLOORS: [string, RegExp][] = [
   ["values", /^(types|schema-types|findings|advice|errors|regex|digest|version|collections|compressed|byte-lists|hex-dumps|radix|schemas|schemas\/.*)$/],
-  ["text", /^(json\/.*|pointers|capture-name|record\/.*|homes|home-anchors|home-escapes|home-shown|name-spellings|account-names)$/],
+  ["text", /^(json\/.*|pointers|capture-name|record\/.*|homes|home-anchors|home-escapes|home-shown|look-alike-table|name-spellings|account-names)$/],
   ["domain", /^(classify|refusals|display|scan-rules\/.*)$/],
   ["passes", /^passes\/.*$/],
   ["presentation", /^(render|review)\/.*$/],

@@ -58,6 +58,12 @@ function ascii85(bytes: Buffer): string {
 }
 const rot13 = (text: string): string => text.replace(/[A-Za-z]/g, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c <= "Z" ? 65 : 97)));
 const reversed = (text: string): string => [...text].reverse().join("");
+/** A value with each member renamed by `rename`, at any depth. */
+const renamed = (value: unknown, rename: (name: string) => string): unknown =>
+  Array.isArray(value) ? value.map((v) => renamed(v, rename)) : value !== null && typeof value === "object" ? Object.fromEntries(Object.entries(value).map(([k, v]) => [rename(k), renamed(v, rename)])) : value;
+/** A member name's words: "hook_event_name" and "sessionID" as a serializer parts them. */
+const nameWords = (name: string): string[] => name.split(/_|(?<=[a-z])(?=[A-Z])/).filter(Boolean);
+const camel = (name: string): string => nameWords(name).map((w, i) => (i === 0 ? w.toLowerCase() : `${w[0]?.toUpperCase()}${w.slice(1).toLowerCase()}`)).join("");
 
 /** A flat payload as block YAML, its values unquoted. */
 const yamlOf = (json: string): string => `${Object.entries(JSON.parse(json) as Record<string, unknown>).map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`).join("\n")}\n`;
@@ -509,6 +515,7 @@ const CLASSES: Record<string, Record<string, Writer>> = {
     "YAML reversed": (p) => reversed(`${yamlBlock(p)}\n`),
     "base64 of rot13": (p) => Buffer.from(rot13(JSON.stringify(p))).toString("base64"),
   },
+
   "Python reprs, URL-encoding and base64": {
     "a Python repr": (p) => literal(p, { key: py, str: py, words: ["True", "False", "None"] }).replace(/\n\s*/g, " "),
     "a Python 2 repr (u'' strings)": (p) => literal(p, { key: (k) => `u${py(k)}`, str: (v) => `u${py(v)}`, words: ["True", "False", "None"] }),
@@ -562,6 +569,28 @@ describe("raw captures written in other forms", () => {
       }
     });
   }
+
+  it("finds a payload whose member names a serializer wrote in another case style (camelCase, PascalCase, upper case, kebab-case); names of one word are any text's words, so an OpenCode event ({type, properties}) or a capture record ({kind, value}) is not read so", () => {
+    const styles: Record<string, (p: unknown) => string> = {
+      "camelCase": (p) => JSON.stringify(renamed(p, camel), null, 2),
+      "PascalCase": (p) => JSON.stringify(renamed(p, (k) => `${camel(k)[0]?.toUpperCase()}${camel(k).slice(1)}`)),
+      "upper case, values too": (p) => JSON.stringify(p).toUpperCase(),
+      "kebab-case, in YAML": (p) => yamlBlock(renamed(p, (k) => nameWords(k).map((w) => w.toLowerCase()).join("-")) as Record<string, unknown>),
+      "camelCase, in a Python repr": (p) => literal(renamed(p, camel), { key: py, str: py, words: ["True", "False", "None"] }),
+    };
+    // Payloads whose signature names a member of several words (hook_event_name, sessionID); a capture record's kind and value, an event's type and properties, are single words.
+    const read = Object.entries(PAYLOADS).filter(([, p]) => JSON.stringify(renamed(p, camel)) !== JSON.stringify(p) && !("type" in (p as object) && "properties" in (p as object)) && !("kind" in (p as object) && "value" in (p as object)));
+    expect(read.length).toBeGreaterThan(2);
+    for (const [how, write] of Object.entries(styles)) {
+      for (const [name, payload] of read) {
+        expect(payloadIn(Buffer.from(write(payload)), check), `${how}, ${name}:\n${write(payload)}`).toMatchObject({ signature: expect.any(String), form: expect.stringContaining("names in") });
+        expect(couldHoldPayload(Buffer.from(write(payload)), check.words), `prefilter, ${how}, ${name}`).toBe(true);
+      }
+    }
+    // A name of the style standing inside a longer one is none ("mySessionIdCache"), nor is code that names its variables so.
+    const code = "const mySessionIdCache = new Map();\nconst transcriptPathFor = (cwd) => cwd;\nexport function hookEventNameOf(e) { return e.hookEventNameX; }\n";
+    expect(payloadIn(Buffer.from(code), check)).toBeNull();
+  });
 
   it("finds a payload written as Python's dict(name=value, ...), as SQL's INSERT under named columns, or as a Markdown table of fields and their values; code, a schema and a table of what members mean are none", () => {
     const flat = { session_id: "9f1c2a7e-41b5", cwd: "/home/user/proj", hook_event_name: "PreToolUse", tool_name: "Bash", stop_hook_active: false };

@@ -8,6 +8,7 @@ import { literalsJoined } from "./raw-capture/literal-joins.js";
 import { literalObjects } from "./raw-capture/literal.js";
 import { embeddedStarts, gzipMembers, inflated, isZip, kindOf, localEntry, MAX_EMBEDDED, MAX_INFLATED, MAX_INFLATIONS, packedHistory, sealedKind, stillCompressed, zipEntries } from "../compressed.js";
 import { radixDecoded, turnedBack } from "./raw-capture/radix-text.js";
+import { namesRecased, RECASINGS, recasedBack } from "./raw-capture/recased.js";
 import { couldHoldPayload, namesTurned, payloadWords, type PayloadWords } from "./raw-capture/prefilter.js";
 import { utf16Readings } from "./raw-capture/wide-text.js";
 import { tomlDocuments } from "./raw-capture/toml.js";
@@ -230,8 +231,8 @@ function readText(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks
   const text = reading.text;
   const jsonLike = text.includes("{") && (text.includes("\\") || check.words.first.some((w) => text.includes(w)));
   const json = jsonLike ? jsonIn(text, spent, check.words) : { whole: false, found: [] };
-  // A JSON document is decoded no further, but one turned by rot13 is JSON still, its names turned.
-  if ((!json.whole || namesTurned(text, check.words)) && reading.decodings.length < MAX_DECODINGS) tasks.push({ kind: "decode", reading, pointer, level });
+  // A JSON document is decoded no further, but one turned by rot13 is JSON still, its names turned, and so is one whose names a serializer re-cased.
+  if ((!json.whole || namesTurned(text, check.words) || namesRecased(text, check.words.recased)) && reading.decodings.length < MAX_DECODINGS) tasks.push({ kind: "decode", reading, pointer, level });
   if (!json.whole && namesStand(text, check.words)) tasks.push({ kind: "forms", reading, pointer, level, json: new Map(json.found.map((f) => [f.at, f.end])) });
   const many = json.found.length > 1;
   // The file itself as one JSON document: the pointer says where, no line.
@@ -264,7 +265,7 @@ function readForms(task: ReadingTask, spent: Spent, tasks: Task[]): void {
 }
 
 /** Decodings whose readings are always read for values: what they decode starts afresh (base64, hex, decimal bytes, base32, Ascii85, a turned text), or they take quotes and line breaks out rather than open them. */
-const READ_WHOLE = new Set(["base64", "hex", "decimal bytes", "base32", "Ascii85", "rot13", "reversed", "each line reversed", "quoted in Markdown", "quoted-printable", "quotes doubled", "string literals joined"]);
+const READ_WHOLE = new Set(["base64", "hex", "decimal bytes", "base32", "Ascii85", "rot13", "reversed", "each line reversed", "quoted in Markdown", "quoted-printable", "quotes doubled", "string literals joined", ...RECASINGS.map((r) => r.how)]);
 
 /**
  * Queues each reading one decoding away from a text, once. A reading is read for values only
@@ -276,7 +277,7 @@ function decode(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks: 
   const shown = hasAllWords(task.reading.text, check.words);
   // Names written with an escape (hook&#95;event&#95;name, %5F) show once one decoding is undone.
   const behind = !shown && namesBehindEscapes(task.reading, check.words);
-  const readings = [...decodedReadings(task.reading, shown || behind), ...radixDecoded(task.reading), ...turnedBack(task.reading, check.words.turned), ...joinedShowingNames(task.reading, check.words)];
+  const readings = [...decodedReadings(task.reading, shown || behind), ...radixDecoded(task.reading), ...turnedBack(task.reading, check.words.turned), ...recasedBack(task.reading, check.words.recased), ...joinedShowingNames(task.reading, check.words)];
   for (const reading of readings) {
     if (spent.decoded.has(reading.text)) continue;
     const how = reading.decodings[reading.decodings.length - 1];

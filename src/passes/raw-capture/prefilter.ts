@@ -2,6 +2,7 @@ import { embeddedStarts, headlessInflated, isZip, kindOf, packedHistory, sealedK
 import { base64Runs, base64Text, byteListTexts, escapesUndone, hexTexts } from "./decodings.js";
 import { literalsJoined } from "./literal-joins.js";
 import { radixTexts, TURNS, type TurnedWords } from "./radix-text.js";
+import { namesRecased, recasedWords, type RecasedWords } from "./recased.js";
 import { utf16Readings } from "./wide-text.js";
 
 // Whether a text could hold a payload at all, answered cheaply from the signatures' member names,
@@ -16,6 +17,8 @@ export interface PayloadWords {
   first: string[];
   /** Each signature's names as rot13 and reversal write them: a payload turned so holds them all. */
   turned: TurnedWords;
+  /** Each signature's names as other case styles write them (hookEventName, SESSION_ID): a payload a serializer renamed so holds them all. */
+  recased: RecasedWords;
 }
 
 /** The words of signatures given as member pointers (/input/sessionID). */
@@ -24,10 +27,10 @@ export function payloadWords(signatures: { members: { pointer: string }[] }[]): 
   const bySignature = signatures.map((s) => [...new Set(s.members.flatMap((m) => tokens(m.pointer)))]);
   const first = [...new Set(signatures.flatMap((s) => s.members.map((m) => tokens(m.pointer)[0] as string)))];
   const turned = TURNS.map(({ how, turn }) => ({ how, bySignature: bySignature.map((names) => names.map(turn)) }));
-  return { bySignature, first, turned };
+  return { bySignature, first, turned, recased: recasedWords(bySignature) };
 }
 
-/** Whether a signature's every name shows turned by rot13 or reversal in a text. */
+/** Whether a signature's every name shows turned by rot13 or reversal, or written in another case style, in a text. */
 export function namesTurned(text: { includes(w: string): boolean }, words: PayloadWords): boolean {
   return words.turned.some((t) => t.bySignature.some((names) => names.every((w) => text.includes(w))));
 }
@@ -55,7 +58,7 @@ export function couldHoldPayload(bytes: Uint8Array, words: PayloadWords, level =
   const brace = buf.includes(0x7b);
   if (brace && (buf.includes(0x5c) || words.first.some((w) => buf.includes(w)))) return true;
   if (words.bySignature.some((names) => names.every((w) => buf.includes(w)))) return true;
-  if (namesTurned(buf, words)) return true;
+  if (namesTurned(buf, words) || namesRecased(buf, words.recased)) return true;
   const text = buf.toString("latin1");
   if (ENCODED_BRACE.test(text) || (brace && ENTITY.test(text))) return true;
   // Every name of a signature, one of them written with an escape (hook&#95;event&#95;name, %5F): undone by the payload check's own decoders.

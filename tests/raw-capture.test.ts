@@ -58,6 +58,18 @@ function ascii85(bytes: Buffer): string {
 }
 const rot13 = (text: string): string => text.replace(/[A-Za-z]/g, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c <= "Z" ? 65 : 97)));
 const reversed = (text: string): string => [...text].reverse().join("");
+/** As Go's fmt prints a map[string]any: keys sorted, strings bare, a slice in brackets. */
+const goPrint = (v: unknown): string =>
+  Array.isArray(v) ? `[${v.map(goPrint).join(" ")}]` : v !== null && typeof v === "object" ? `map[${Object.keys(v).sort().map((k) => `${k}:${goPrint((v as Record<string, unknown>)[k])}`).join(" ")}]` : v === null ? "<nil>" : String(v);
+/** As PHP's print_r prints an array: each member on its line, a nested array indented by eight. */
+const phpPrint = (v: unknown, indent: string): string => {
+  if (v === null || typeof v !== "object") return v === true ? "1" : v === false || v === null ? "" : String(v);
+  const rows = Object.entries(v).map(([k, x]) => `${indent}    [${k}] => ${phpPrint(x, `${indent}        `)}`);
+  return `Array\n${indent}(\n${rows.join("\n")}\n${indent})\n`;
+};
+/** Each member as an element, an array's items as <item> elements. */
+const xmlOf = (v: unknown): string =>
+  Array.isArray(v) ? v.map((x) => `<item>${xmlOf(x)}</item>`).join("") : v !== null && typeof v === "object" ? Object.entries(v).map(([k, x]) => `<${k}>${xmlOf(x)}</${k}>`).join("") : String(v).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 /** A value with each member renamed by `rename`, at any depth. */
 const renamed = (value: unknown, rename: (name: string) => string): unknown =>
   Array.isArray(value) ? value.map((v) => renamed(v, rename)) : value !== null && typeof value === "object" ? Object.fromEntries(Object.entries(value).map(([k, v]) => [rename(k), renamed(v, rename)])) : value;
@@ -516,8 +528,14 @@ const CLASSES: Record<string, Record<string, Writer>> = {
     "base64 of rot13": (p) => Buffer.from(rot13(JSON.stringify(p))).toString("base64"),
   },
 
+  "prints of other languages": {
+    "Go's fmt %v of a map": (p) => `payload: ${goPrint(p)}\n`,
+    "PHP's print_r": (p) => `received:\n${phpPrint(p, "")}`,
+    "XML elements": (p) => `<?xml version="1.0"?>\n<payload>${xmlOf(p)}</payload>\n`,
+  },
   "Python reprs, URL-encoding and base64": {
     "a Python repr": (p) => literal(p, { key: py, str: py, words: ["True", "False", "None"] }).replace(/\n\s*/g, " "),
+    "a Ruby hash as inspect writes it before Ruby 3.4 (:symbol=>value)": (p) => literal(p, { key: (k) => `:${/^[A-Za-z_]\w*$/.test(k) ? k : JSON.stringify(k)}`, str: (v) => JSON.stringify(v), words: ["true", "false", "nil"], sep: "=>" }).replace(/\n\s*/g, " "),
     "a Python 2 repr (u'' strings)": (p) => literal(p, { key: (k) => `u${py(k)}`, str: (v) => `u${py(v)}`, words: ["True", "False", "None"] }),
     "a Python repr in a log line": (p) => `DEBUG:hooks:payload=${literal(p, { key: py, str: py, words: ["True", "False", "None"] }).replace(/\n\s*/g, "")}\n`,
     "URL-encoded": (p) => encodeURIComponent(JSON.stringify(p)),
@@ -590,6 +608,16 @@ describe("raw captures written in other forms", () => {
     // A name of the style standing inside a longer one is none ("mySessionIdCache"), nor is code that names its variables so.
     const code = "const mySessionIdCache = new Map();\nconst transcriptPathFor = (cwd) => cwd;\nexport function hookEventNameOf(e) { return e.hookEventNameX; }\n";
     expect(payloadIn(Buffer.from(code), check)).toBeNull();
+  });
+
+  it("reads no payload in code or markup that only names the members: a Go map literal and an unrelated map's print, PHP's array(), a page that quotes the names in <code>, an XML schema", () => {
+    const none = {
+      "Go": 'm := map[string]any{"hook_event_name": e, "session_id": id, "cwd": dir}\nfmt.Println(map[string]int{"a": 1}) // map[a:1 b:2]\n',
+      "PHP": "$payload = array('hook_event_name' => $event, 'session_id' => $id, 'cwd' => getcwd());\nprint_r(array(1, 2));\n",
+      "a page": "<html><body><p>Each payload holds <code>hook_event_name</code>, <code>session_id</code> and <code>cwd</code>.</p></body></html>\n",
+      "a schema": '<xs:schema><xs:element name="hook_event_name" type="xs:string"/><xs:element name="session_id" type="xs:string"/><xs:element name="cwd"/></xs:schema>\n',
+    };
+    for (const [what, text] of Object.entries(none)) expect(payloadIn(Buffer.from(text), check), what).toBeNull();
   });
 
   it("finds a payload written as Python's dict(name=value, ...), as SQL's INSERT under named columns, or as a Markdown table of fields and their values; code, a schema and a table of what members mean are none", () => {

@@ -4,11 +4,12 @@ import { finding, type Finding } from "../findings.js";
 import type { HarnessCatalogue, PayloadRules } from "../types.js";
 import { CannotRead, decodedReadings, escapesUndone, numbersText, openings, type Reading } from "./raw-capture/decodings.js";
 import { keywordCalls, sqlRows } from "./raw-capture/calls.js";
+import { goMaps, phpPrints, xmlElements } from "./raw-capture/dumps.js";
 import { literalsJoined } from "./raw-capture/literal-joins.js";
 import { literalObjects } from "./raw-capture/literal.js";
 import { embeddedStarts, gzipMembers, inflated, isZip, kindOf, localEntry, MAX_EMBEDDED, MAX_INFLATED, MAX_INFLATIONS, packedHistory, sealedKind, stillCompressed, zipEntries } from "../compressed.js";
 import { radixDecoded, turnedBack } from "./raw-capture/radix-text.js";
-import { namesRecased, RECASINGS, recasedBack } from "./raw-capture/recased.js";
+import { foldedName, namesRecased } from "./raw-capture/recased.js";
 import { couldHoldPayload, namesTurned, payloadWords, type PayloadWords } from "./raw-capture/prefilter.js";
 import { utf16Readings } from "./raw-capture/wide-text.js";
 import { tomlDocuments } from "./raw-capture/toml.js";
@@ -58,14 +59,16 @@ export function namedLikeCapture(path: string, check: RawCaptureCheck): boolean 
   return kind === "capture" || kind === "unknown-event";
 }
 
-/** Every value at a member's tokens: a member named more than once in one object gives each of its values. */
-function valuesAt(value: unknown, tokens: string[]): unknown[] {
+/** Every value at a member's tokens: a member named more than once in one object gives each of its values. With `fold`, a member whose name differs only in case style counts ("hookEventName", "HOOK_EVENT_NAME"). */
+function valuesAt(value: unknown, tokens: string[], fold: boolean): unknown[] {
   let found: unknown[] = [value];
   for (const t of tokens) {
     const next: unknown[] = [];
     for (const cur of found) {
-      if (cur === null || typeof cur !== "object" || Array.isArray(cur) || !Object.hasOwn(cur, t)) continue;
-      for (const v of valuesOf((cur as Record<string, unknown>)[t])) next.push(v);
+      if (cur === null || typeof cur !== "object" || Array.isArray(cur)) continue;
+      const name = Object.hasOwn(cur, t) ? t : fold ? Object.keys(cur).find((k) => foldedName(k) === foldedName(t)) : undefined;
+      if (name === undefined) continue;
+      for (const v of valuesOf((cur as Record<string, unknown>)[name])) next.push(v);
     }
     found = next;
   }
@@ -78,8 +81,8 @@ function fits(v: unknown, m: RawCaptureCheck["signatures"][number]["members"][nu
   return m.is === "string" ? m.pattern === null || m.pattern.test(v) : m.events.has(v);
 }
 
-function matchesSignature(value: unknown, check: RawCaptureCheck): string | null {
-  for (const s of check.signatures) if (s.members.every((m) => valuesAt(value, m.tokens).some((v) => fits(v, m)))) return s.id;
+function matchesSignature(value: unknown, check: RawCaptureCheck, fold = false): string | null {
+  for (const s of check.signatures) if (s.members.every((m) => valuesAt(value, m.tokens, fold).some((v) => fits(v, m)))) return s.id;
   return null;
 }
 
@@ -96,8 +99,8 @@ class SearchTooCostly extends Error {}
 
 /** How far the searches may read, all told, as a multiple of the text's length. */
 const SEARCH_FACTOR = 16;
-/** How much text decodings may give, all told, as a multiple of the text's length: an ordinary file gives less than twice its length. */
-const DECODE_FACTOR = 4;
+/** How much text decodings may give, all told, as a multiple of the text's length: an ordinary file gives less than twice its length, a long Markdown document that quotes escapes of every kind (this README) about four. */
+const DECODE_FACTOR = 6;
 
 interface Spent {
   chars: number;
@@ -106,6 +109,8 @@ interface Spent {
   decoded: Set<string>;
   decodedChars: number;
   decodedLimit: number;
+  /** Whether a text read so far writes a signature's names in another case style: member names are then matched so too. */
+  recased: boolean;
 }
 
 function charge(spent: Spent, chars: number): void {
@@ -210,14 +215,19 @@ function hasAllWords(text: string, words: PayloadWords): boolean {
 }
 
 const asName = new Map<string, RegExp>();
-/** After a member name: a closing quote (two, in a CSV cell), spaces, then what follows a name (':', '=', '=>', a dotted name's '.', a TOML table's ']', a form's brackets, as they are or as %5B and %5D, the last of SQL's columns' ')'), or a table's next cell or line. */
-const AFTER_NAME = "[\"'`]{0,2}[ \\t]*(?:[:=.[\\](),;|\\t\\r\\n]|%5[BbDd]|$)";
+/** After a member name: a closing quote (two, in a CSV cell), spaces, then what follows a name (':', '=', '=>', a dotted name's '.', a TOML table's ']', a form's brackets, as they are or as %5B and %5D, the last of SQL's columns' ')', an XML tag's '>'), or a table's next cell or line. */
+const AFTER_NAME = "[\"'`]{0,2}[ \\t]*(?:[:=.[\\](),;|>\\t\\r\\n]|%5[BbDd]|$)";
 
 /** Whether `name` stands as a member name somewhere. One native search. */
 function standsAsName(text: string, name: string): boolean {
   let pattern = asName.get(name);
   if (pattern === undefined) asName.set(name, (pattern = new RegExp(name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + AFTER_NAME)));
   return pattern.test(text);
+}
+
+/** Whether every member name of one signature, written in another case style, stands as a member name. */
+function recasedNamesStand(text: string, words: PayloadWords): boolean {
+  return words.recased.some((style) => style.bySignature.some((names) => names.every((w) => standsAsName(text, w.recased))));
 }
 
 /** Whether every member name of one signature stands as a member name: else no form but JSON could hold a payload. */
@@ -229,11 +239,13 @@ function namesStand(text: string, words: PayloadWords): boolean {
 function readText(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks: Task[]): void {
   const { reading, pointer, level } = task;
   const text = reading.text;
-  const jsonLike = text.includes("{") && (text.includes("\\") || check.words.first.some((w) => text.includes(w)));
+  // Names a serializer wrote in another case style are matched so from here on (see valuesAt).
+  if (!spent.recased && namesRecased(text, check.words.recased)) spent.recased = true;
+  const jsonLike = text.includes("{") && (text.includes("\\") || check.words.first.some((w) => text.includes(w)) || spent.recased);
   const json = jsonLike ? jsonIn(text, spent, check.words) : { whole: false, found: [] };
-  // A JSON document is decoded no further, but one turned by rot13 is JSON still, its names turned, and so is one whose names a serializer re-cased.
-  if ((!json.whole || namesTurned(text, check.words) || namesRecased(text, check.words.recased)) && reading.decodings.length < MAX_DECODINGS) tasks.push({ kind: "decode", reading, pointer, level });
-  if (!json.whole && namesStand(text, check.words)) tasks.push({ kind: "forms", reading, pointer, level, json: new Map(json.found.map((f) => [f.at, f.end])) });
+  // A JSON document is decoded no further, but one turned by rot13 is JSON still, its names turned.
+  if ((!json.whole || namesTurned(text, check.words)) && reading.decodings.length < MAX_DECODINGS) tasks.push({ kind: "decode", reading, pointer, level });
+  if (!json.whole && (namesStand(text, check.words) || (spent.recased && recasedNamesStand(text, check.words)))) tasks.push({ kind: "forms", reading, pointer, level, json: new Map(json.found.map((f) => [f.at, f.end])) });
   const many = json.found.length > 1;
   // The file itself as one JSON document: the pointer says where, no line.
   const isFile = json.whole && level === 0 && reading.decodings.length === 0;
@@ -243,7 +255,7 @@ function readText(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks
   });
 }
 
-/** The objects a text writes in the forms that are not JSON: literals, YAML, TOML, name=value pairs, tables. */
+/** The objects a text writes in the forms that are not JSON: literals, YAML, TOML, name=value pairs, tables, Go's and PHP's prints, XML. */
 function readForms(task: ReadingTask, spent: Spent, tasks: Task[]): void {
   const { reading, pointer, level } = task;
   const text = reading.text;
@@ -261,11 +273,14 @@ function readForms(task: ReadingTask, spent: Spent, tasks: Task[]): void {
   add("sql", sqlRows(text));
   add("pairs", pairObjects(text));
   add("table", tableObjects(text));
+  add("go", goMaps(text));
+  add("php", phpPrints(text));
+  add("xml", xmlElements(text));
   charge(spent, counted.chars);
 }
 
 /** Decodings whose readings are always read for values: what they decode starts afresh (base64, hex, decimal bytes, base32, Ascii85, a turned text), or they take quotes and line breaks out rather than open them. */
-const READ_WHOLE = new Set(["base64", "hex", "decimal bytes", "base32", "Ascii85", "rot13", "reversed", "each line reversed", "quoted in Markdown", "quoted-printable", "quotes doubled", "string literals joined", ...RECASINGS.map((r) => r.how)]);
+const READ_WHOLE = new Set(["base64", "hex", "decimal bytes", "base32", "Ascii85", "rot13", "reversed", "each line reversed", "quoted in Markdown", "quoted-printable", "quotes doubled", "string literals joined"]);
 
 /**
  * Queues each reading one decoding away from a text, once. A reading is read for values only
@@ -277,7 +292,7 @@ function decode(task: ReadingTask, check: RawCaptureCheck, spent: Spent, tasks: 
   const shown = hasAllWords(task.reading.text, check.words);
   // Names written with an escape (hook&#95;event&#95;name, %5F) show once one decoding is undone.
   const behind = !shown && namesBehindEscapes(task.reading, check.words);
-  const readings = [...decodedReadings(task.reading, shown || behind), ...radixDecoded(task.reading), ...turnedBack(task.reading, check.words.turned), ...recasedBack(task.reading, check.words.recased), ...joinedShowingNames(task.reading, check.words)];
+  const readings = [...decodedReadings(task.reading, shown || behind), ...radixDecoded(task.reading), ...turnedBack(task.reading, check.words.turned), ...joinedShowingNames(task.reading, check.words)];
   for (const reading of readings) {
     if (spent.decoded.has(reading.text)) continue;
     const how = reading.decodings[reading.decodings.length - 1];
@@ -315,7 +330,7 @@ function arrayText(items: unknown[]): { text: string; how: string } | null {
 }
 
 /** Looks at one value: a payload, or its members and items queued, or (a string) its text queued for reading. */
-function lookAt(c: Candidate, check: RawCaptureCheck, tasks: Task[]): string | null {
+function lookAt(c: Candidate, check: RawCaptureCheck, tasks: Task[], fold: boolean): { signature: string; recased: boolean } | null {
   const { value, pointer, level, at } = c;
   if (value instanceof Alternatives) {
     for (const v of [...value.values].reverse()) tasks.push({ kind: "value", candidate: { ...c, value: v } });
@@ -333,7 +348,9 @@ function lookAt(c: Candidate, check: RawCaptureCheck, tasks: Task[]): string | n
   const spelt = Array.isArray(value) && level < NESTED_LEVELS ? arrayText(value) : null;
   if (spelt !== null && spelt.text.length >= MIN_PAYLOAD_CHARS) tasks.push({ kind: "text", reading: { text: spelt.text, rawAt: () => at, decodings: [...c.decodings, spelt.how] }, pointer, level: level + 1 });
   const hit = matchesSignature(value, check);
-  if (hit) return hit;
+  if (hit) return { signature: hit, recased: false };
+  const folded = fold ? matchesSignature(value, check, true) : null;
+  if (folded) return { signature: folded, recased: true };
   const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
   for (const [k, v] of entries.reverse()) tasks.push({ kind: "value", candidate: { ...c, value: v, pointer: `${pointer}/${escapePointerToken(k)}` } });
   return null;
@@ -348,11 +365,11 @@ function findPayload(text: string, check: RawCaptureCheck, spent: Spent): Payloa
     else if (task.kind === "forms") readForms(task, spent, tasks);
     else if (task.kind === "decode") decode(task, check, spent, tasks);
     else if (task.kind === "value") {
-      const signature = lookAt(task.candidate, check, tasks);
-      if (signature === null) continue;
+      const hit = lookAt(task.candidate, check, tasks, spent.recased);
+      if (hit === null) continue;
       const { pointer, at } = task.candidate;
-      const form = formOf(task.candidate);
-      return { signature, pointer, ...(at !== null ? { line: placeOf(text, at).line } : {}), ...(form !== "" ? { form } : {}) };
+      const form = [formOf(task.candidate), ...(hit.recased ? ["member names in another case style"] : [])].filter((p) => p !== "").join(", ");
+      return { signature: hit.signature, pointer, ...(at !== null ? { line: placeOf(text, at).line } : {}), ...(form !== "" ? { form } : {}) };
     }
   }
   return null;
@@ -454,7 +471,7 @@ function payloadText(bytes: Uint8Array, check: RawCaptureCheck): PayloadVerdict 
   // A byte that is not UTF-8 (a binary log, one stray byte) is read as U+FFFD: the payload beside it is still read.
   const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   const text = raw.startsWith("\ufeff") ? raw.slice(1) : raw;
-  const spent = { chars: 0, limit: SEARCH_FACTOR * text.length + (1 << 20), decoded: new Set<string>(), decodedChars: 0, decodedLimit: DECODE_FACTOR * text.length + (1 << 20) };
+  const spent = { chars: 0, limit: SEARCH_FACTOR * text.length + (1 << 20), decoded: new Set<string>(), decodedChars: 0, decodedLimit: DECODE_FACTOR * text.length + (1 << 20), recased: false };
   try {
     return findPayload(text, check, spent);
   } catch (err) {

@@ -2,7 +2,7 @@ import { putMember, tableIn } from "./repeated.js";
 // Object and array literals as people and programs write them outside strict JSON: JSON with
 // comments and JSON5 (comments, trailing commas, unquoted keys, single quotes, raw tabs and line
 // breaks in strings, NaN and Infinity), JavaScript and TypeScript object literals (undefined,
-// template strings without substitutions), Python and Ruby reprs (True, None, =>), YAML's flow
+// template strings without substitutions), Python and Ruby reprs (True, None, =>, :symbol names), YAML's flow
 // style (words without quotes are strings) and TOML's values (key = value in inline tables).
 // Only literals: a variable, a call or a spread makes the object around it unreadable, so code
 // that builds a payload from values is not one. One pass with an explicit stack, no recursion.
@@ -206,6 +206,8 @@ class LiteralReader {
   key(i: number): { key: string[]; end: number } {
     const text = this.text;
     const c = text.charCodeAt(i);
+    // A Ruby symbol as a name, as Hash#inspect writes it before Ruby 3.4 ({:session_id=>"..."}, {:"a b"=>1}).
+    if (c === 0x3a && this.mode === "literal" && i + 1 < text.length && text.charCodeAt(i + 1) !== 0x3a) return this.key(i + 1);
     if (c === 0x22 || c === 0x27 || c === 0x60 || (this.mode === "literal" && isPrefixedString(text, i))) {
       const s = this.string(i);
       return this.mode === "toml" ? this.dotted([String(s.value)], s.end) : { key: [String(s.value)], end: s.end };

@@ -73,6 +73,12 @@ const SPELT_SEPARATOR = String.raw`(?:u00(?:2[fF]|5[cC])|x(?:2[fF]|5[cC])|057|13
 const HTML_SEPARATOR = String.raw`(?:#(?:[xX]0*(?:2[fF]|5[cC])|0*(?:47|92))|sol|bsol);`;
 const ONE_SEP = String.raw`(?:\/|(?<!\\)\\+(?:${SPELT_SEPARATOR}|\/|(?!\\|${SPELT_SEPARATOR}))|%(?:25)*(?:2[fF]|5[cC])|&(?:(?:amp|AMP);)*${HTML_SEPARATOR})`;
 const ANY_SEP = `${ONE_SEP}+`;
+// A backslash only, in the same spellings: the separator of a root whose rules list no other (a
+// Windows share named without "$", "\\server\profiles\<owner>", whose words with slashes are a URL's).
+const ONE_BACKSLASH = String.raw`(?:(?<!\\)\\+(?:(?:u005[cC]|x5[cC]|134)|(?!\\|\/|${SPELT_SEPARATOR}))|%(?:25)*5[cC]|&(?:(?:amp|AMP);)*(?:#(?:[xX]0*5[cC]|0*92)|bsol);)`;
+const ANY_BACKSLASH = `${ONE_BACKSLASH}+`;
+/** Where a share written with backslashes only may begin: not inside a path or a word, as "\\\\proj\\\\home" inside an escaped Windows path would. */
+const SHARE_START = String.raw`(?<![A-Za-z0-9._:$~\-])`;
 /** A pattern's letters in either case: "home" also as "HOME" and "Home". */
 const eitherCase = (source: string): string => source.replace(/[A-Za-z]/g, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
 const STOP = String.raw`\/\\"'\x60<>|:;,=?*#%&(){}\[\]\x00-\x1f\x7f`;
@@ -159,14 +165,14 @@ function mountShape(prefix: string): ((segment: string) => boolean)[] {
 }
 
 
-function rootSource(root: string, sep: string, groups: string): string {
+function rootSource(root: string, sep: string, groups: string, one = ONE_SEP): string {
   const parts = root.split(/(\{drive\}|\{digits\}|\{name\}|\{group\}|\/)/).filter(Boolean);
   const body = parts
     .map((part, i) => {
       // A root's leading separators are one each ("//" is two): a run of them before it is read
       // up to its last, where the root begins; read whole from each separator of a run that ends
       // in no root, the run would be read once per separator. After a word, a run is one separator.
-      if (part === "/") return parts.slice(0, i).every((p) => p === "/") ? ONE_SEP : sep;
+      if (part === "/") return parts.slice(0, i).every((p) => p === "/") ? one : sep;
       if (part === "{drive}") return "[A-Za-z]";
       if (part === "{digits}") return "[0-9]{1,3}";
       // A name holds no separator, however spelt: one that could would meet the next in every way of cutting them.
@@ -400,20 +406,23 @@ function compilePatterns(rules: HomeRules): Patterns {
   const meta = new Map<string, RootMeta>();
   const listed = new Set(rules.domainFolders?.roots ?? []);
   // Every root takes either slash: a root's own separators document its platform, but a path
-  // written with the other one (WSL, a Windows tool) still names the same owner.
+  // written with the other one (WSL, a Windows tool) still names the same owner. A root whose only
+  // separator is a backslash is read with backslashes only, and not inside a path.
   const alternatives = [...rules.roots]
     .sort((a, b) => b.root.length - a.root.length)
     .map((r, i): Alternative => {
       // "/home/./ana" is ana's home too.
       // After "~", a name: also one in quotes or begun with a letter HTML names ("~'ann'", "~&eacute;ric").
-      const after = r.root === "~" ? String.raw`(?=[${INVISIBLE}]*(?:[A-Za-z${ABOVE_ASCII_LETTER}]|\\*['"\x60][${INVISIBLE}]*[${LETTER}]|&(?:amp;)*[A-Za-z]{2}))` : `${ANY_SEP}(?:\\.${ANY_SEP})*`;
-      const lead = r.root === "~" ? String.raw`(?<![${LETTER}_~.\-])` : r.root.startsWith("//") ? NOT_WEB_SHARE : "";
+      const backslashes = r.separators.length === 1 && r.separators[0] === "\\";
+      const any = backslashes ? ANY_BACKSLASH : ANY_SEP;
+      const after = r.root === "~" ? String.raw`(?=[${INVISIBLE}]*(?:[A-Za-z${ABOVE_ASCII_LETTER}]|\\*['"\x60][${INVISIBLE}]*[${LETTER}]|&(?:amp;)*[A-Za-z]{2}))` : `${any}(?:\\.${any})*`;
+      const lead = r.root === "~" ? String.raw`(?<![${LETTER}_~.\-])` : r.root.startsWith("//") ? `${NOT_WEB_SHARE}${backslashes ? SHARE_START : ""}` : "";
       const domains = listed.has(r.id);
       const windows = r.separators.includes("\\") || r.root.includes("{drive}");
       const notOwners = new Set((r.notOwners ?? []).map((w) => w.toLowerCase()));
       const record = { extension: r.extension?.toLowerCase(), notOwnersStartingWith: r.notOwnersStartingWith };
       meta.set(`r${i}`, { spaced: r.owner === "segment-with-spaces", tilde: r.root === "~", anchored: r.root.startsWith("/"), slug: false, domains, windows, notOwners, ...record });
-      return { source: `${lead}(?<r${i}>${rootSource(r.root, ANY_SEP, groups)}${after})`, word: rootWord(r.root) };
+      return { source: `${lead}(?<r${i}>${rootSource(r.root, any, groups, backslashes ? ONE_BACKSLASH : ONE_SEP)}${after})`, word: rootWord(r.root) };
     });
   const slugAlternatives = [...rules.slugs]
     .sort((a, b) => b.root.length - a.root.length)

@@ -165,9 +165,9 @@ describe("the anchor folders a host keeps in a home (rules/homes.json anchors)",
 });
 
 describe("the home grammar (rules/homes.json)", () => {
-  it("a web or object store's path through a folder a share may be named (profiles, userdata, Users) names no home; a hidden share's does", () => {
-    for (const text of ["copy to gs://bucket/userdata/demo-project", "assets from //cdn.example.com/profiles/demo-project", "wrote s3://lake/raw/Users/demo-project", "\\\\fs01\\profiles\\demo-project"]) expect(grammar.realOwners(text), text).toEqual([]);
-    for (const text of ["\\\\fs01\\userdata$\\ana\\x", "//nas/homes$/ana/x", "\\\\fs01\\d$\\home\\ana"]) expect(grammar.realOwners(text).map((o) => o.owner), text).toEqual(["ana"]);
+  it("a web or object store's path through a folder a share may be named (profiles, userdata, Users) names no home; a hidden share's does, and so does a share written with backslashes", () => {
+    for (const text of ["copy to gs://bucket/userdata/demo-project", "assets from //cdn.example.com/profiles/demo-project", "wrote s3://lake/raw/Users/demo-project", "C:\\\\src\\\\app\\\\profiles\\\\x.ts"]) expect(grammar.realOwners(text), text).toEqual([]);
+    for (const text of ["\\\\fs01\\userdata$\\ana\\x", "//nas/homes$/ana/x", "\\\\fs01\\d$\\home\\ana", "\\\\fs01\\profiles\\ana", "\\\\fs01\\UserData\\ana\\x"]) expect(grammar.realOwners(text).map((o) => o.owner), text).toEqual(["ana"]);
   });
 
   for (const root of [...rules.homes.roots, ...rules.homes.slugs]) {

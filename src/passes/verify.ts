@@ -1,4 +1,4 @@
-import { pushAll } from "../collections.js";
+import { append, pushAll } from "../collections.js";
 import { finding, type Finding } from "../findings.js";
 import { holds, parseRecord, RecordError, recordText, type ParsedBatch } from "../record/parse.js";
 import type { RepoLayout } from "../types.js";
@@ -116,7 +116,7 @@ export function acceptedRewritten(before: string, after: string, file: string, s
 /** The batches of each id, in the record's order. */
 function copiesOf(batches: ParsedBatch[]): Map<string, ParsedBatch[]> {
   const copies = new Map<string, ParsedBatch[]>();
-  for (const b of batches) copies.set(b.id, [...(copies.get(b.id) ?? []), b]);
+  for (const b of batches) append(copies, b.id, b);
   return copies;
 }
 

@@ -26,8 +26,8 @@ const MAILBOX = new RegExp(String.raw`(?:(?<![\p{L}\p{N}._%+-])(?!git@|x+@)[\p{L
 // not, a separator between each: a space, a dot, a dash, an underscore or a slash); or national,
 // begun with the trunk's 0 (00 is the international prefix) and written in groups with spaces or
 // dashes ("090-1234-5678", "06 12 34 56 78", "020 7946 0958"), nine to eleven digits in all. A
-// number stands apart from digits and from a group of digits it would continue ("12-415-555-2671", "v555.010.4477.2"), not from letters or a file's
-// extension ("tel-555-010-4477", "1-555-010-4477.vcf").
+// number stands apart from digits and from a group of digits it would continue ("12-415-555-2671",
+// "v555.010.4477.2"), not from letters or a file's extension ("tel-555-010-4477", "1-555-010-4477.vcf").
 const APART_BEFORE = String.raw`(?<!\d|\d[ .\p{Pd}_\/])`;
 const APART_AFTER = String.raw`(?!\d|[.\p{Pd}_\/ ]\d)`;
 // Bytes written in hex ("01-23-45-67-89-AB", a dump's "0a 01 02 03 04 05") are no national

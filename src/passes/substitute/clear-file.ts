@@ -119,13 +119,10 @@ function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, 
     }
     if (leaf.class === "free-text" && !leaf.known && !leaf.inDump) out.review.push(ctx.display.pointer(l.pointer));
     if (l.undocumented && !leaf.inDump) out.undocumented.push(ctx.display.pointer(l.pointer));
-    // Prose kept verbatim means a rule classed it wrongly, on any event; under a rule a repository
-    // added, in any class. A path is kept with its words ("/srv/My Project Files/a.md"), but one with
-    // no separator and no home's tilde that reads as prose ("Dr Nakamura results") is a phrase, not a path.
-    const proseKept = !leaf.inDump && (leaf.class === "enum" || leaf.class === "identifier" || leaf.class === "path" || (l.overlay && leaf.class !== "free-text"));
+    // Prose kept verbatim means a rule classed it wrongly, on any event; under a rule a repository added, in any class.
+    const proseKept = !leaf.inDump && (leaf.class === "enum" || leaf.class === "identifier" || (l.overlay && leaf.class !== "free-text"));
     const decoded = proseKept ? decodeJsonString(raw) : "";
-    const asPath = leaf.class === "path" && !l.overlay;
-    if (proseKept && (!asPath || !/[\\/~]/.test(decoded)) && (looksLikeProse(decoded) || (l.overlay && overlayKeepsProse(decoded)))) {
+    if (proseKept && (looksLikeProse(decoded) || (l.overlay && overlayKeepsProse(decoded)))) {
       out.refused.push(finding("unsubstituted-free-text", { file: capture.name, pointer: ctx.display.pointer(l.pointer), ...placeOf(doc.text, l.start) }, { event: capture.event, cls: leaf.class }));
     }
     if (raw !== original) out.edits.push({ start: l.start + 1, end: l.end - 1, raw });

@@ -1471,10 +1471,21 @@ export function tooLongName(names: Iterable<string>): { name: string; chars: num
   return null;
 }
 
-// What a shell reads as nothing inside a word: its quotes (an apostrophe spelt '\'' too), an empty
-// substitution or expansion.
-const SHELL_PARTS_G = /'\\''|\$\(\s*\)|\$\{\}|\\*["'\x60]/g;
+// What a shell may read as nothing inside a word: its quotes (an apostrophe spelt '\'' too, bash's
+// $'' and $""), a substitution or an expansion (empty, or of what may be empty: "${x:+}", "$(true)").
+const SHELL_PARTS_G = /'\\''|\$(?:''|""|\([^()\n]{0,64}\)|\{[^{}\n]{0,64}\})|\\*["'\x60]/g;
 const SHELL_PARTS = new RegExp(SHELL_PARTS_G.source);
+
+/**
+ * The words of a text as a shell joins them, what its quotes and expansions part read as nothing
+ * ("ke''nji", "ken\"ji", "ke'\''nji", "ke$()nji", "ke${x:+}nji"), and as their letters read; none
+ * where nothing parts them. A reading for names only: it joins a mailbox's parts as readily.
+ */
+export function shellJoined(text: string): string[] {
+  if (!SHELL_PARTS.test(text)) return [];
+  const joined = text.replace(SHELL_PARTS_G, "");
+  return [joined, plainLetters(joined)];
+}
 
 // What SPREAD_STOP stands for, left out of a text wherever it stands, the apostrophe a shell spelt kept as one.
 const SPREAD_BY = /[\\\x00-\x1f\x7f]+/g;
@@ -1501,11 +1512,6 @@ export function nameReadings(text: string): string[] {
     const tagged = tagsRead(text);
     if (tagged !== text) out.push(tagged, plainLetters(tagged));
     for (const undone of spellingsUndone(text, plainLetters, tagsRead)) if (undone !== text) out.push(undone);
-  }
-  // Parted by a shell's quotes, or by what a shell reads as nothing ("ke''nji", "ken\"ji", "ke'\''nji", "ke$()nji"): the word as the shell joins it.
-  if (SHELL_PARTS.test(text)) {
-    const joined = text.replace(SHELL_PARTS_G, "");
-    out.push(joined, plainLetters(joined));
   }
   // Spelt letter by letter ("j o r d a n", "J.O.R.D.A.N"), in any of the readings.
   for (const r of [text, ...out]) if (LETTER_BY_LETTER_TEST.test(r)) out.push(r.replace(LETTER_BY_LETTER, (run, before: string, between: string) => before + run.slice(before.length).split(between).join("")));
@@ -1550,7 +1556,7 @@ const PUNYCODE_LABELS = /xn--[a-z0-9-]+/gi;
 
 /** Whether a text spells a name only once an escape or another spelling is undone ("\\x7a" for "z" in a file's name, a host name's xn-- form). */
 export function spellsName(text: string, names: NamePattern): boolean {
-  return (MAY_SPELL.test(text) || PUNYCODE_LABEL.test(text) || LETTER_BY_LETTER_TEST.test(text) || SHELL_PARTS.test(text)) && nameReadings(text).some((r) => names.test(r));
+  return ((MAY_SPELL.test(text) || PUNYCODE_LABEL.test(text) || LETTER_BY_LETTER_TEST.test(text)) && nameReadings(text).some((r) => names.test(r))) || shellJoined(text).some((r) => names.test(r));
 }
 
 /**

@@ -1682,7 +1682,7 @@ describe("a taught name hidden from the eye or parted by a shell", () => {
     const plain = ["zo", "ella"].join("");
     const tags = (word: string): string => [...word].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join("");
     const escapedTags = [...plain].map((c) => `\\u{E00${c.charCodeAt(0).toString(16)}}`).join("");
-    const forms = [`by-${tags(plain)}`, `by-${escapedTags}`, "zo''ella", 'zo""ella', 'zoe"lla', "zo'\\''ella", "zo$()ella", "zo${}ella", "zo`echo -n`ella".replace("echo -n", "")];
+    const forms = [`by-${tags(plain)}`, `by-${escapedTags}`, "zo''ella", 'zo""ella', 'zoe"lla', "zo'\\''ella", "zo$()ella", "zo${}ella", "zo$''ella", "zo${x:+}ella", "zo`echo -n`ella".replace("echo -n", "")];
     const start = (cwd: string): object => ({ session_id: "s", hook_event_name: "SessionStart", cwd });
     const dir = tempDir();
     writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify(start(`/Users/${plain}/w`)));
@@ -1702,7 +1702,7 @@ describe("a taught name in letters that look like its own", () => {
   it("refuses one written with letters Unicode lists as confusable with Latin ones, or with a hook, a tail or a stroke added", () => {
     const plain = ["zo", "ella"].join("");
     // Listed as confusable: the estimated sign, the divides sign, Greek's sigma and Cyrillic's e with descender inside a Latin word; added a hook, a stroke: not listed.
-    const forms = ["zo\u212ella", "zoe\u2223la", "z\u03c3ella", "zo\u04bdlla", "\u0290oella", "zoe\ua749la"].map((f) => JSON.parse(`"${f}"`) as string);
+    const forms = ["zo\u212ella", "zoe\u2223la", "z\u03c3ella", "zo\u04bdlla", "\u0290oella", "zoe\ua749la", "zo\u1d92lla", "zoell\u1d8f"].map((f) => JSON.parse(`"${f}"`) as string);
     const start = (cwd: string): object => ({ session_id: "s", hook_event_name: "SessionStart", cwd });
     const dir = tempDir();
     writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify(start(`/Users/${plain}/w`)));

@@ -217,7 +217,11 @@ describe("clear substitute", () => {
       ["a phone number after a word and a dash", shaped({}, { modelID: "tel-415-555-0100" }), "/input/model/modelID"],
       ["a phone number with dots, before an extension", shaped({}, { modelID: "tel-415.555.0100.json" }), "/input/model/modelID"],
       ["a phone number with two separators", shaped({}, { modelID: "415-555 0100" }), "/input/model/modelID"],
-      ["a phone number with underscores", shaped({}, { modelID: "call_415_555_0100" }), "/input/model/modelID"],
+      ["a tel: address", shaped({}, { modelID: "tel:4155550100" }), "/input/model/modelID"],
+      ["an area code in brackets, no space after", shaped({}, { modelID: "(415)5550100" }), "/input/model/modelID"],
+      ["a national number in pairs with dots", shaped({}, { id: "06.12.34.56.78" }), "/input/model/id"],
+      ["a national number as an area code and a number", shaped({}, { id: "030 12345678" }), "/input/model/id"],
+      ["a national number with its area code in brackets", shaped({}, { id: "(0)20 7946 0958" }), "/input/model/id"],
       ["a national number begun with the trunk's 0", shaped({}, { id: "090-1234-5678" }), "/input/model/id"],
       ["a national number in pairs", shaped({}, { id: "06 12 34 56 78" }), "/input/model/id"],
       ["a national number in groups", shaped({}, { id: "020 7946 0958" }), "/input/model/id"],
@@ -247,7 +251,9 @@ describe("clear substitute", () => {
     const ids = tempDir();
     // Nor do bytes in hex, a date before a time, a version's groups, or a package's scope in quotes.
     const kept2 = { modelID: "01-23-45-67-89-AB", providerID: "v415.555.0100.2", variant: "01-12-2026 10:30" };
-    write(ids, "opencode_experimental_compaction_autocontinue_1.18.33.1.json", { ...shaped({ models: { '"qwik", "@builder.io/qwik"': {} } }, { id: "5b0c7e9a-0012-3456-7890-1d2e3f4a5b6c", ...kept2 }), cwd: "/srv/runs/0012/345678" });
+    // Nor numbers a path or a name writes between underscores or slashes (a tile's place, a frame's number).
+    const cwdKept = "/srv/tiles/256/512/1024/frame_001_002_0003.png";
+    write(ids, "opencode_experimental_compaction_autocontinue_1.18.33.1.json", { ...shaped({ models: { '"qwik", "@builder.io/qwik"': {} } }, { id: "5b0c7e9a-0012-3456-7890-1d2e3f4a5b6c", ...kept2 }), cwd: "/srv/runs/0012/345678", directory: cwdKept, worktree: "/srv/notes/stopping at `Object.prototype`, from '@builder.io/qwik'" });
     const idsKept = run(ids);
     expect(idsKept.code, JSON.stringify(idsKept.files[0]?.refused)).toBe(0);
   });

@@ -1,6 +1,6 @@
 import type { Display } from "../../display.js";
 import { finding, type Finding } from "../../findings.js";
-import { nameReadings, plainLetters, type HomeGrammar, type NamePattern } from "../../homes.js";
+import { nameReadings, plainLetters, shellJoined, type HomeGrammar, type NamePattern } from "../../homes.js";
 import { decodeJsonString, nestedReadings } from "../../json/escapes.js";
 import { placeOf, stringTokens } from "../../json/reader.js";
 import type { JsonDocument, LearnedName } from "../../types.js";
@@ -22,10 +22,12 @@ const MAILBOX = new RegExp(String.raw`(?:(?<![\p{L}\p{N}._%+-])(?!git@|x+@)[\p{L
 // A phone number: international (a plus or 00, then digits and the separators people write between
 // them; after 00 the country's code ends at a separator, and nothing joins the 00 to what is before
 // it as a group of an identifier or a path is joined, "…-0012-3456-7890-…" or "/0012/345678");
-// North American (the area code in brackets, or three, three and four digits, a 1 before them or
-// not, a separator between each: a space, a dot, a dash, an underscore or a slash); or national,
+// a tel: address; North American (the area code in brackets, or three, three and four digits, a 1
+// and a space or a dash before them or not, a space, a dot or a dash between each); or national,
 // begun with the trunk's 0 (00 is the international prefix) and written in groups with spaces or
-// dashes ("090-1234-5678", "06 12 34 56 78", "020 7946 0958"), nine to eleven digits in all. A
+// dashes ("090-1234-5678", "06 12 34 56 78", "020 7946 0958"), nine to eleven digits in all, in
+// pairs with dots ("06.12.34.56.78"), as an area code and a number ("030 12345678"), or with the
+// area code in brackets ("(030) 1234 5678", "(0)20 7946 0958"). A
 // number stands apart from digits and from a group of digits it would continue ("12-415-555-2671",
 // "v555.010.4477.2"), not from letters or a file's extension ("tel-555-010-4477", "1-555-010-4477.vcf").
 const APART_BEFORE = String.raw`(?<!\d|\d[ .\p{Pd}_\/])`;
@@ -34,13 +36,17 @@ const APART_AFTER = String.raw`(?!\d|[.\p{Pd}_\/ ]\d)`;
 // number, nor is a date before a time ("01-12-2026 10:30").
 const NOT_HEX_BEFORE = String.raw`(?<![0-9A-Fa-f]{2}[.\p{Pd}: ])`;
 const NOT_HEX_AFTER = String.raw`(?![.\p{Pd}: ][0-9A-Fa-f]{2})`;
-const NANP_SEP = String.raw`[. \p{Pd}_\/]`;
+const NANP_SEP = String.raw`[. \p{Pd}]`;
 const PHONE = new RegExp(
   [
     String.raw`\+\d[\d\s().\/\p{Pd}]{6,}\d`,
     String.raw`(?<![\p{L}\p{N}_.\/\p{Pd}])00[1-9]\d{0,3}\)?[\s.\/\p{Pd}]\(?\d[\d\s().\/\p{Pd}]{4,}\d`,
-    String.raw`\(\d{3}\)[\s\p{Pd}.]?\d{3}[\s\p{Pd}.]\d{4}`,
-    `${APART_BEFORE}(?:1${NANP_SEP})?\\d{3}${NANP_SEP}\\d{3}${NANP_SEP}\\d{4}${APART_AFTER}`,
+    String.raw`\btel:\+?[\d(][\d\s().\p{Pd}]{5,}\d`,
+    String.raw`\(\d{3}\)[\s\p{Pd}.]?\d{3}[\s\p{Pd}.]?\d{4}(?!\d)`,
+    `${APART_BEFORE}(?:1[ \\p{Pd}])?\\d{3}${NANP_SEP}\\d{3}${NANP_SEP}\\d{4}${APART_AFTER}`,
+    `${APART_BEFORE}0[1-9](?:\\.\\d{2}){4}${APART_AFTER}`,
+    `${APART_BEFORE}${NOT_HEX_BEFORE}0[1-9]\\d{1,3}[ \\p{Pd}]\\d{6,8}${APART_AFTER}${NOT_HEX_AFTER}`,
+    String.raw`\(0\d{0,4}\)\s?\d{1,4}[ \p{Pd}]?\d{3,4}[ \p{Pd}]?\d{3,4}(?!\d)`,
     `${APART_BEFORE}${NOT_HEX_BEFORE}(?=(?:[ \\p{Pd}]?\\d){9,11}${APART_AFTER})0[1-9]\\d{0,3}(?:[ \\p{Pd}]\\d{2,4}){2,4}${APART_AFTER}${NOT_HEX_AFTER}(?!:\\d)`,
   ].join("|"),
   "u",
@@ -122,7 +128,7 @@ export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: 
       findings.push(finding(isKey ? "contact-in-key" : "contact-left", where));
       continue;
     }
-    const name = names.pattern ? [...readings, ...readings.flatMap(nameReadings)].map((r) => names.pattern?.exec(r)?.[0]).find((m) => m !== undefined) : undefined;
+    const name = names.pattern ? [...readings, ...readings.flatMap(nameReadings), ...readings.flatMap(shellJoined)].map((r) => names.pattern?.exec(r)?.[0]).find((m) => m !== undefined) : undefined;
     if (name !== undefined) findings.push(isKey ? finding("home-in-key", where) : finding("user-name-left", where, { learned: learnedText(names, name, display) }));
   }
   return findings;

@@ -402,7 +402,7 @@ describe("clear substitute", () => {
       `https://hc-ping.com/${guid}`,
       `https://example.com/account/reset/${mixed}${mixed.slice(0, 12)}?lang=en`,
     ];
-    const kept = ["https://api.example.com/v1/models/claude-3-5-sonnet-20241022", "https://github.com/acme/widgets/blob/main/docs/README.md", "https://example.com/releases/v2.14.0/notes"];
+    const kept = ["https://api.example.com/v1/models/claude-3-5-sonnet-20241022", "https://github.com/acme/widgets/blob/main/docs/README.md", "https://example.com/releases/v2.14.0/notes", "https://github.com/acme/widgets/blob/main/src/components/UserProfileCard2.tsx"];
     [...urls, ...kept].forEach((url, i) => write(dir, `claude-code_elicitation_2_1_261.${i + 1}.json`, { session_id: "s", cwd: "/srv/w", hook_event_name: "Elicitation", mcp_server_name: "m", message: "Sign in", mode: "url", url }));
     const out = path.join(tempDir("clear-out-"), "cleared");
     const r = clearJson(["substitute", dir, "--out", out]);
@@ -414,6 +414,19 @@ describe("clear substitute", () => {
     });
     expect(cleared(0)).toMatch(/^https:\/\/hooks\.slack\.com\/workflows\/T0A1B2C3D\/A0A1B2C3D4E\/123456789012345678\/x+$/);
     kept.forEach((url, i) => expect(cleared(urls.length + i)).toBe(url));
+  });
+
+  it("url-v1 keeps every byte of what it keeps: escapes in the scheme, the host and the path stay as the capture wrote them", () => {
+    const dir = tempDir();
+    const hex = ["9f86d081884c7d65", "9a2feaa0c55ad015"].join("");
+    // Written by hand: a slash escaped, a letter as \u, and a caf\u00e9 in the path, as some JSON writers do.
+    const raw = `https:\\/\\/ex\\u0061mple.com\\/caf\\u00e9\\/share\\/${hex}?q=secret#frag`;
+    writeFileSync(path.join(dir, "claude-code_elicitation_2_1_261.1.json"), `{"session_id":"s","cwd":"/srv/w","hook_event_name":"Elicitation","mcp_server_name":"m","message":"Sign in","mode":"url","url":"${raw}"}`);
+    const out = path.join(tempDir("clear-out-"), "cleared");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code, JSON.stringify(r.json.findings)).toBe(0);
+    const text = readFileSync(path.join(out, "claude-code_elicitation_2_1_261.1.json"), "utf8");
+    expect(text).toContain(`"url":"https:\\/\\/ex\\u0061mple.com\\/caf\\u00e9\\/share\\/${"x".repeat(hex.length)}?q=xxxxxx#xxxx"`);
   });
 
   it("a value the rules class as a URL that does not read as one (no scheme://, a blank or a control character in it) is free text, replaced whole", () => {

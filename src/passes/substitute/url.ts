@@ -1,4 +1,4 @@
-import { decodeJsonString, encodeJsonString } from "../../json/escapes.js";
+import { decodeWithOffsets } from "../../json/escapes.js";
 import type { UrlRules } from "../../types.js";
 import { looksAssigned, SIGNATURE_NAME } from "../../scan-rules/sensitive-assignment.js";
 import { sensitive } from "../../scan-rules/sensitive-member.js";
@@ -16,17 +16,7 @@ export const URL_RULE = "url-v1";
 
 /** What no URL read in parts holds: a blank, a control character, a line or paragraph separator. A browser reads slashes past two after the scheme as two (https:///user:pw@host), and so does this. */
 const NOT_READ_AS_URL = /[\s\p{Cc}]/u;
-const URL_PARTS = /^([a-z][a-z0-9+.-]*:\/\/+)(?:([^@/?#]*)@)?([^/?#]*)([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/is;
-
-function clearQuery(query: string, keep: (value: string, name?: string) => boolean = () => false): string {
-  return query
-    .split("&")
-    .map((pair) => {
-      const eq = pair.indexOf("=");
-      return eq === -1 || keep(pair.slice(eq + 1), pair.slice(0, eq)) ? pair : `${pair.slice(0, eq + 1)}${sameLengthPlaceholder(pair.slice(eq + 1))}`;
-    })
-    .join("&");
-}
+const URL_PARTS = /^([a-z][a-z0-9+.-]*:\/\/+)(?:([^@/?#]*)@)?([^/?#]*)([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/dis;
 
 function decodedName(name: string): string {
   try {
@@ -48,31 +38,80 @@ function plainValue(value: string, name?: string): boolean {
   return !looksAssigned(v);
 }
 
-// A segment of the path that is a capability, not a word (a webhook's key, a reset link's token, a
-// shared document's id): a run of sixteen letters and digits or more that holds both, or a UUID.
-// Replaced at its length; the path's words, a version, a model's id with its date are kept.
+// A run in the path that is a capability, not a word (a webhook's key, a reset link's token, a
+// shared document's id): sixteen letters and digits or more, three of each at least, or a UUID;
+// a segment percent-encoded is read decoded, and replaced whole where it holds one. Replaced at its
+// length; the path's words, a file's name with a digit, a version, a model's id with its date are kept.
 const TOKEN_RUN = /[A-Za-z0-9]{16,}/g;
 const UUID = /[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}/;
-const isCapability = (segment: string): boolean => UUID.test(segment) || (segment.match(TOKEN_RUN) ?? []).some((run) => /[0-9]/.test(run) && /[A-Za-z]/.test(run));
-const clearPath = (path: string): string => path.replace(/[^/]+/g, (segment) => (isCapability(segment) ? sameLengthPlaceholder(segment) : segment));
+const WORD = /[A-Za-z0-9_-]+/g;
+const isToken = (run: string): boolean => (run.match(/[0-9]/g)?.length ?? 0) >= 3 && (run.match(/[A-Za-z]/g)?.length ?? 0) >= 3;
+
+type Range = [number, number];
+
+/** Where a text (of the URL, from `at`) holds a capability: the word holding it, its prefix with it ("ghp_…" whole, lest a placeholder keep a key's shape). */
+function capabilityRanges(text: string, at: number): Range[] {
+  const out: Range[] = [];
+  for (const m of text.matchAll(WORD)) if (UUID.test(m[0]) || (m[0].match(TOKEN_RUN) ?? []).some(isToken)) out.push([at + m.index, at + m.index + m[0].length]);
+  return out;
+}
+
+function pathRanges(path: string, at: number): Range[] {
+  const out: Range[] = [];
+  for (const m of path.matchAll(/[^/]+/g)) {
+    const segment = m[0];
+    const decoded = segment.includes("%") ? decodedName(segment) : segment;
+    if (decoded !== segment) {
+      if (capabilityRanges(decoded, 0).length > 0) out.push([at + m.index, at + m.index + segment.length]);
+    } else out.push(...capabilityRanges(segment, at + m.index));
+  }
+  return out;
+}
+
+/** The value of each pair of a query (from `at`) that `keep` does not keep. */
+function queryRanges(query: string, at: number, keep: (value: string, name?: string) => boolean): Range[] {
+  const out: Range[] = [];
+  let start = at;
+  for (const pair of query.split("&")) {
+    const eq = pair.indexOf("=");
+    if (eq !== -1 && !keep(pair.slice(eq + 1), pair.slice(0, eq))) out.push([start + eq + 1, start + pair.length]);
+    start += pair.length + 1;
+  }
+  return out;
+}
+
+/** The raw string content with each range of its decoded text replaced by a placeholder of that range's length; every other byte as written. */
+function replaced(raw: string, starts: number[] | null, decoded: string, ranges: Range[]): string {
+  const rawAt = (i: number): number => (starts ? (starts[i] as number) : i);
+  let out = "";
+  let copied = 0;
+  for (const [from, to] of [...ranges].sort((x, y) => x[0] - y[0])) {
+    if (from < copied || from === to) continue;
+    out += raw.slice(rawAt(copied), rawAt(from)) + sameLengthPlaceholder(decoded.slice(from, to));
+    copied = to;
+  }
+  return out + raw.slice(rawAt(copied));
+}
 
 export function urlRule(rules: UrlRules): SubstitutionRule {
   return {
     id: URL_RULE,
     prefilter: (raw, leaf) => leaf.class === "url" && raw !== "",
     apply(raw) {
-      const url = decodeJsonString(raw);
+      const { decoded: url, starts } = decodeWithOffsets(raw);
       const m = NOT_READ_AS_URL.test(url) ? null : URL_PARTS.exec(url);
-      if (!m) return /^x*$/.test(url) ? { raw, matched: false } : { raw: encodeJsonString(sameLengthPlaceholder(url), raw), matched: true };
+      if (!m) return /^x*$/.test(url) ? { raw, matched: false } : { raw: sameLengthPlaceholder(url), matched: true };
       const fixed = rules.fixedEndpoints.some((e) => url.startsWith(e)) && !/@/.test(url.split("/")[2] ?? "");
-      const [, scheme, user, host, pathPart, query, fragment] = m;
       const keep: (value: string, name?: string) => boolean = fixed ? plainValue : () => false;
-      const path = clearPath(pathPart as string);
-      const cleared =
-        `${scheme}${user !== undefined ? `${sameLengthPlaceholder(user)}@` : ""}${host}${path}` +
-        `${query !== undefined ? `?${clearQuery(query, keep)}` : ""}${fragment !== undefined ? `#${keep(fragment) ? fragment : sameLengthPlaceholder(fragment)}` : ""}`;
-      const matched = fixed ? cleared !== url : user !== undefined || query !== undefined || fragment !== undefined || path !== pathPart;
-      return { raw: cleared === url ? raw : encodeJsonString(cleared, raw), matched };
+      const [user, path, query, fragment] = [2, 4, 5, 6].map((g) => m.indices?.[g]);
+      const ranges: Range[] = [
+        ...(user ? [user] : []),
+        ...(path ? pathRanges(url.slice(path[0], path[1]), path[0]) : []),
+        ...(query ? queryRanges(url.slice(query[0], query[1]), query[0], keep) : []),
+        ...(fragment && !keep(url.slice(fragment[0], fragment[1])) ? [fragment] : []),
+      ].filter(([from, to]) => !/^x*$/.test(url.slice(from, to)));
+      const matched = fixed ? ranges.length > 0 : user !== undefined || query !== undefined || fragment !== undefined || ranges.length > 0;
+      return { raw: ranges.length === 0 ? raw : replaced(raw, starts, url, ranges), matched };
     },
   };
 }

@@ -1,5 +1,5 @@
 // Members as a language prints a value it was given, not as a literal it reads back: Go's
-// fmt %v of a map (map[cwd:/x hook_event_name:Stop]), PHP's print_r (Array ( [cwd] => /x )), and
+// fmt %v of a map (map[cwd:/x tool_name:Bash]), PHP's print_r (Array ( [cwd] => /x )), and
 // XML elements (<cwd>/x</cwd>). Every value a print gives is read as a string (a number as its
 // digits); what a reader cannot follow ends the object there, with the members read before.
 

@@ -85,6 +85,20 @@ function rewriteAccepted(root: string): void {
   g(root, "add", "fixtures", "CLEARANCE.md");
 }
 
+/** A commit of what is staged is refused naming `named`; made with --no-verify, `clear verify <args>` and a push to origin refuse it too, naming it. */
+function refusedAtEveryStep(root: string, message: string, named: string, verifyArgs: string[]): void {
+  const refused = g(root, "commit", "-qm", message);
+  expect(refused.code, refused.out).not.toBe(0);
+  expect(refused.out).toContain(named);
+  expect(g(root, "commit", "-qm", message, "--no-verify").code).toBe(0);
+  const verified = clear(["verify", ...verifyArgs], { cwd: root });
+  expect(verified.code, verified.stdout).toBe(1);
+  expect(verified.stdout).toContain(named);
+  const pushed = g(root, "push", "-q", "origin", "main");
+  expect(pushed.code, pushed.out).not.toBe(0);
+  expect(pushed.out).toContain(named);
+}
+
 /** Sets git's filter `name` (the same command both ways) and commits `.gitattributes` holding `attributes`. */
 function withFilter(root: string, name: string, command: string, attributes: string): void {
   g(root, "config", `filter.${name}.clean`, command);
@@ -461,16 +475,7 @@ describe("the gate, through installed hooks", () => {
     g(root, "config", "-f", ".gitmodules", "submodule.vendor/sub.ignore", "all");
     g(root, "config", "submodule.vendor/sub.ignore", "all");
     g(root, "add", ".gitmodules");
-    const refused = g(root, "commit", "-qm", "an ignored submodule");
-    expect(refused.code, refused.out).not.toBe(0);
-    expect(refused.out).toContain("vendor/sub/event.json");
-    expect(g(root, "commit", "-qm", "an ignored submodule", "--no-verify").code).toBe(0);
-    const range = clear(["verify", "--range", "HEAD~1..HEAD"], { cwd: root });
-    expect(range.code, range.stdout).toBe(1);
-    expect(range.stdout).toContain("vendor/sub/event.json");
-    const pushed = g(root, "push", "-q", "origin", "main");
-    expect(pushed.code, pushed.out).not.toBe(0);
-    expect(pushed.out).toContain("vendor/sub/event.json");
+    refusedAtEveryStep(root, "an ignored submodule", "vendor/sub/event.json", ["--range", "HEAD~1..HEAD"]);
   });
 
   it("verify of the working tree reads the files of a repository checked out inside it: a submodule's, tracked or not, and one git add -A would add as a submodule; a submodule never checked out holds nothing here and passes", () => {
@@ -530,17 +535,8 @@ describe("the gate, through installed hooks", () => {
     expect(g(root, "commit", "-qm", "an ordinary link").code).toBe(0);
     const blob = g(root, "hash-object", "-w", path.join(PROJECT_ROOT, "examples", "sitting", "claude-code_session_end_2.1.261.1.json")).out.trim();
     g(root, "update-index", "--add", "--cacheinfo", `120000,${blob},notes/link`);
-    const refused = g(root, "commit", "-qm", "a link");
-    expect(refused.code, refused.out).not.toBe(0);
-    expect(refused.out).toContain("notes/link");
-    expect(g(root, "commit", "-qm", "a link", "--no-verify").code).toBe(0);
-    const rev = clear(["verify", "--rev", "HEAD"], { cwd: root });
-    expect(rev.code, rev.stdout).toBe(1);
-    expect(rev.stdout).toContain("notes/link");
+    refusedAtEveryStep(root, "a link", "notes/link", ["--rev", "HEAD"]);
     expect(clear(["verify", "--rev", "HEAD~1"], { cwd: root }).code).toBe(0);
-    const pushed = g(root, "push", "-q", "origin", "main");
-    expect(pushed.code, pushed.out).not.toBe(0);
-    expect(pushed.out).toContain("notes/link");
   });
 
   it("verify --range names the range, not its last commit, for a rewrite that only the range as a whole makes", () => {

@@ -1677,43 +1677,36 @@ describe("an owner in quotes, or begun with what the readings leave as written, 
   });
 });
 
+/** Captures whose folder writes a form of the name /Users/<plain> teaches: each is refused as user-name-left at /cwd; `kept`, a folder written too, is not. */
+function expectEachFormRefused(plain: string, forms: string[], kept: string): void {
+  const start = (cwd: string): object => ({ session_id: "s", hook_event_name: "SessionStart", cwd });
+  const dir = tempDir();
+  writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify(start(`/Users/${plain}/w`)));
+  forms.forEach((form, i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 2}.json`), JSON.stringify(start(`/srv/${form}/docs`))));
+  writeFileSync(path.join(dir, "codex_session_start_0_171_0.99.json"), JSON.stringify(start(`/srv/${kept}/docs`)));
+  const out = path.join(tempDir(), "out");
+  const r = clearJson(["substitute", dir, "--out", out]);
+  expect(r.code).toBe(1);
+  expect(findingsOf(r, "user-name-left").map((f) => [f.file, f.pointer]).sort()).toEqual(forms.map((_, i) => [`codex_session_start_0_171_0.${i + 2}.json`, "/cwd"]).sort());
+  expect(readdirSync(out).sort()).toEqual(["codex_session_start_0_171_0.1.json", "codex_session_start_0_171_0.99.json"]);
+}
+
 describe("a taught name hidden from the eye or parted by a shell", () => {
   it("refuses one spelt in tag characters (as themselves or escaped), or parted by a shell's quotes or an empty substitution; quotes around words apart refuse nothing", () => {
     const plain = ["zo", "ella"].join("");
     const tags = (word: string): string => [...word].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join("");
     const escapedTags = [...plain].map((c) => `\\u{E00${c.charCodeAt(0).toString(16)}}`).join("");
     const forms = [`by-${tags(plain)}`, `by-${escapedTags}`, "zo''ella", 'zo""ella', 'zoe"lla', "zo'\\''ella", "zo$()ella", "zo${}ella", "zo$''ella", "zo${x:+}ella", "zo`echo -n`ella".replace("echo -n", "")];
-    const start = (cwd: string): object => ({ session_id: "s", hook_event_name: "SessionStart", cwd });
-    const dir = tempDir();
-    writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify(start(`/Users/${plain}/w`)));
-    forms.forEach((form, i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 2}.json`), JSON.stringify(start(`/srv/${form}/docs`))));
-    writeFileSync(path.join(dir, "codex_session_start_0_171_0.99.json"), JSON.stringify(start("/srv/'zo' 'ella'/docs")));
-    const out = path.join(tempDir(), "out");
-    const r = clearJson(["substitute", dir, "--out", out]);
-    expect(r.code).toBe(1);
-    const left = r.json.files as { name: string; refused?: { code: string; pointer: string }[] }[];
-    const refused = left.filter((f) => (f.refused ?? []).some((x) => x.code === "user-name-left" && x.pointer === "/cwd")).map((f) => f.name);
-    expect(refused.sort()).toEqual(forms.map((_, i) => `codex_session_start_0_171_0.${i + 2}.json`).sort());
-    expect(readdirSync(out).sort()).toEqual(["codex_session_start_0_171_0.1.json", "codex_session_start_0_171_0.99.json"]);
+    expectEachFormRefused(plain, forms, "'zo' 'ella'");
   });
 });
 
 describe("a taught name in letters that look like its own", () => {
   it("refuses one written with letters Unicode lists as confusable with Latin ones, or with a hook, a tail or a stroke added", () => {
-    const plain = ["zo", "ella"].join("");
     // Listed as confusable: the estimated sign, the divides sign, Greek's sigma and Cyrillic's e with descender inside a Latin word; added a hook, a stroke: not listed.
-    const forms = ["zo\u212ella", "zoe\u2223la", "z\u03c3ella", "zo\u04bdlla", "\u0290oella", "zoe\ua749la", "zo\u1d92lla", "zoell\u1d8f"].map((f) => JSON.parse(`"${f}"`) as string);
-    const start = (cwd: string): object => ({ session_id: "s", hook_event_name: "SessionStart", cwd });
-    const dir = tempDir();
-    writeFileSync(path.join(dir, "codex_session_start_0_171_0.1.json"), JSON.stringify(start(`/Users/${plain}/w`)));
-    forms.forEach((form, i) => writeFileSync(path.join(dir, `codex_session_start_0_171_0.${i + 2}.json`), JSON.stringify(start(`/srv/${form}/docs`))));
+    const forms = ["zo\u212ella", "zoe\u2223la", "z\u03c3ella", "zo\u04bdlla", "\u0290oella", "zoe\ua749la", "zo\u1d92lla", "zoell\u1d8f"];
     // A word all in Greek is Greek's, though its letters look Latin.
-    writeFileSync(path.join(dir, "codex_session_start_0_171_0.99.json"), JSON.stringify(start("/srv/\u03c3\u03bf\u03c6\u03af\u03b1/docs")));
-    const out = path.join(tempDir(), "out");
-    const r = clearJson(["substitute", dir, "--out", out]);
-    expect(r.code).toBe(1);
-    expect(findingsOf(r, "user-name-left").map((f) => f.file).sort()).toEqual(forms.map((_, i) => `codex_session_start_0_171_0.${i + 2}.json`).sort());
-    expect(readdirSync(out).sort()).toEqual(["codex_session_start_0_171_0.1.json", "codex_session_start_0_171_0.99.json"]);
+    expectEachFormRefused(["zo", "ella"].join(""), forms, "\u03c3\u03bf\u03c6\u03af\u03b1");
   });
 });
 

@@ -1,3 +1,4 @@
+import { pushAll } from "../../collections.js";
 import { decodeWithOffsets } from "../../json/escapes.js";
 import type { UrlRules } from "../../types.js";
 import { looksAssigned, SIGNATURE_NAME } from "../../scan-rules/sensitive-assignment.js";
@@ -63,7 +64,7 @@ function pathRanges(path: string, at: number): Range[] {
     const decoded = segment.includes("%") ? decodedName(segment) : segment;
     if (decoded !== segment) {
       if (capabilityRanges(decoded, 0).length > 0) out.push([at + m.index, at + m.index + segment.length]);
-    } else out.push(...capabilityRanges(segment, at + m.index));
+    } else pushAll(out, capabilityRanges(segment, at + m.index));
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // read text with (src/look-alike-table.ts). `node scripts/look-alikes.mjs <confusables>` writes it,
 // where <confusables> is Unicode's security data file confusables.txt ("0578 ; 006E ; MA ..." on
 // each line), or the same data as one JSON object of source character to target text. Kept: a
-// source of one character beyond ASCII, neither a mark nor one NFKD already reads as ASCII, whose
+// source of one character beyond Latin-1, neither a mark nor one NFKD already reads as ASCII, whose
 // target is one or two ASCII letters. Latin and common characters are read anywhere; those of other
 // scripts only in a word that holds a Latin letter (src/home-shown.ts).
 import { readFileSync, writeFileSync } from "node:fs";
@@ -33,7 +33,10 @@ function pairsOf(text) {
 const latin = {};
 const other = {};
 for (const [from, to] of pairsOf(readFileSync(source, "utf8").replace(/^\uFEFF/, ""))) {
-  if ([...from].length !== 1 || /^[\x00-\x7f]$/.test(from) || /\p{M}/u.test(from) || !/^[A-Za-z]{1,2}$/.test(to)) continue;
+  // Latin-1's characters are what any bytes read as Latin-1 give (a decoded hash, a binary file):
+  // its letters decompose or src/home-shown.ts lists them, and its signs (the multiplication sign's
+  // "x") read as letters would make every such text a reading to search.
+  if ([...from].length !== 1 || from.codePointAt(0) < 0x100 || /\p{M}/u.test(from) || !/^[A-Za-z]{1,2}$/.test(to)) continue;
   if (/^[\x00-\x7f]*$/.test(from.normalize("NFKD").replace(/\p{M}/gu, ""))) continue;
   (/\p{Script=Latin}|\p{Script=Common}/u.test(from) ? latin : other)[from] = to;
 }

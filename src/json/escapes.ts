@@ -57,6 +57,18 @@ export function encodeJsonString(text: string, like = ""): string {
   return out;
 }
 
+/** Raw string content with each range of the text it spells (in order, apart) written as `text`, encoded; every other byte as written. */
+export function spliceDecoded(raw: string, starts: number[] | null, edits: readonly { start: number; end: number; text: string }[]): string {
+  const at = (i: number): number => (starts ? (starts[i] as number) : i);
+  let out = "";
+  let copied = 0;
+  for (const e of edits) {
+    out += raw.slice(copied, at(e.start)) + encodeJsonString(e.text);
+    copied = at(e.end);
+  }
+  return out + raw.slice(copied);
+}
+
 // One level of escapes as text that is itself JSON (or a shell's quoting of it) writes them.
 const NESTED_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g;
 

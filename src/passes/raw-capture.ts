@@ -227,7 +227,7 @@ function standsAsName(text: string, name: string): boolean {
 
 /** Whether every member name of one signature, written in another case style, stands as a member name. */
 function recasedNamesStand(text: string, words: PayloadWords): boolean {
-  return words.recased.some((style) => style.bySignature.some((names) => names.every((w) => standsAsName(text, w.recased))));
+  return words.recased.some((style) => style.some((names) => names.every((w) => standsAsName(text, w))));
 }
 
 /** Whether every member name of one signature stands as a member name: else no form but JSON could hold a payload. */

@@ -30,7 +30,7 @@ export function payloadWords(signatures: { members: { pointer: string }[] }[]): 
   return { bySignature, first, turned, recased: recasedWords(bySignature) };
 }
 
-/** Whether a signature's every name shows turned by rot13 or reversal, or written in another case style, in a text. */
+/** Whether a signature's every name shows turned by rot13 or reversal in a text. */
 export function namesTurned(text: { includes(w: string): boolean }, words: PayloadWords): boolean {
   return words.turned.some((t) => t.bySignature.some((names) => names.every((w) => text.includes(w))));
 }

@@ -14,28 +14,26 @@ function wordsOf(name: string): string[] {
 
 const capital = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase();
 
-export const RECASINGS: { how: string; recase: (name: string) => string }[] = [
-  { how: "names in camelCase", recase: (n) => wordsOf(n).map((w, i) => (i === 0 ? w.toLowerCase() : capital(w))).join("") },
-  { how: "names in PascalCase", recase: (n) => wordsOf(n).map(capital).join("") },
-  { how: "names in upper case", recase: (n) => n.toUpperCase() },
-  { how: "names in upper snake case", recase: (n) => wordsOf(n).map((w) => w.toUpperCase()).join("_") },
-  { how: "names in kebab-case", recase: (n) => wordsOf(n).map((w) => w.toLowerCase()).join("-") },
+/** The styles: camelCase, PascalCase, upper case as written and with underscores between words, kebab-case. */
+const RECASINGS: ((name: string) => string)[] = [
+  (n) => wordsOf(n).map((w, i) => (i === 0 ? w.toLowerCase() : capital(w))).join(""),
+  (n) => wordsOf(n).map(capital).join(""),
+  (n) => n.toUpperCase(),
+  (n) => wordsOf(n).map((w) => w.toUpperCase()).join("_"),
+  (n) => wordsOf(n).map((w) => w.toLowerCase()).join("-"),
 ];
 
-/** For each style, the signatures some of whose names it writes otherwise: each name as the style writes it, and as the host does. */
-export type RecasedWords = { how: string; bySignature: { recased: string; name: string }[][] }[];
+/** For each style, the names of each signature it writes otherwise, as it writes them. */
+export type RecasedWords = string[][][];
 
 export function recasedWords(bySignature: string[][]): RecasedWords {
-  return RECASINGS.map(({ how, recase }) => {
-    // Only a name of several words is a style's to write: "Kind" and "VALUE" are any text's words.
-    const signatures = bySignature.filter((names) => names.some((n) => wordsOf(n).length > 1 && recase(n) !== n)).map((names) => names.map((name) => ({ recased: recase(name), name })));
-    return { how, bySignature: signatures };
-  });
+  // Only a name of several words is a style's to write: "Kind" and "VALUE" are any text's words.
+  return RECASINGS.map((recase) => bySignature.filter((names) => names.some((n) => wordsOf(n).length > 1 && recase(n) !== n)).map((names) => names.map(recase)));
 }
 
 /** Whether a signature's every name shows in a text written in one of the other styles. */
 export function namesRecased(text: { includes(w: string): boolean }, words: RecasedWords): boolean {
-  return words.some((style) => style.bySignature.some((names) => names.every((w) => text.includes(w.recased))));
+  return words.some((style) => style.some((names) => names.every((w) => text.includes(w))));
 }
 
 /** A member name as every case style writes it alike: letters in lower case, no underscore or dash ("hookEventName", "HOOK_EVENT_NAME" and "hook_event_name" are one). */

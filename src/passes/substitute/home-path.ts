@@ -1,4 +1,4 @@
-import { decodeWithOffsets, encodeJsonString } from "../../json/escapes.js";
+import { decodeWithOffsets, spliceDecoded } from "../../json/escapes.js";
 import type { HomeGrammar } from "../../homes.js";
 import { sameLengthPlaceholder, type SubstitutionRule } from "./rule.js";
 
@@ -37,12 +37,5 @@ function replaceOwners(grammar: HomeGrammar, raw: string): string | null {
   const { decoded, starts } = decodeWithOffsets(raw);
   const owners = grammar.owners(decoded);
   if (owners.length === 0) return null;
-  const at = (i: number): number => (starts ? (starts[i] as number) : i);
-  let out = "";
-  let copied = 0;
-  for (const o of owners.filter((x) => x.real)) {
-    out += raw.slice(copied, at(o.start)) + encodeJsonString(grammar.placeholder);
-    copied = at(o.end);
-  }
-  return out + raw.slice(copied);
+  return spliceDecoded(raw, starts, owners.filter((x) => x.real).map((o) => ({ start: o.start, end: o.end, text: grammar.placeholder })));
 }

@@ -1,14 +1,13 @@
 import { pushAll } from "../../collections.js";
-import { decodeWithOffsets } from "../../json/escapes.js";
+import { decodeWithOffsets, spliceDecoded } from "../../json/escapes.js";
 import type { UrlRules } from "../../types.js";
 import { looksAssigned, SIGNATURE_NAME } from "../../scan-rules/sensitive-assignment.js";
 import { sensitive } from "../../scan-rules/sensitive-member.js";
 import { sameLengthPlaceholder, type SubstitutionRule } from "./rule.js";
 
-// url-v1: a URL keeps its scheme, host and path; its user information, query values and fragment
-// are free text and become placeholder of the same length, and so does a segment of its path that
-// is a capability rather than a word. A fixed endpoint of the host is kept
-// whole, but for a query value or a fragment that looks like a secret (a signature, a key given
+// url-v1: a URL keeps its scheme, host and path, every byte as written; its user information, query
+// values and fragment are free text and become placeholder of the same length, and so does a word
+// of its path that is a capability rather than a word. A fixed endpoint of the host is kept whole, but for a query value or a fragment that looks like a secret (a signature, a key given
 // under any name): what is in the query is the caller's, whatever host it goes to. A value the
 // rules class as a URL that is not one read so (no scheme://, a blank or a control character in
 // it: a data: URL, text, credentials behind a slash too few) is free text, replaced whole.
@@ -81,19 +80,6 @@ function queryRanges(query: string, at: number, keep: (value: string, name?: str
   return out;
 }
 
-/** The raw string content with each range of its decoded text replaced by a placeholder of that range's length; every other byte as written. */
-function replaced(raw: string, starts: number[] | null, decoded: string, ranges: Range[]): string {
-  const rawAt = (i: number): number => (starts ? (starts[i] as number) : i);
-  let out = "";
-  let copied = 0;
-  for (const [from, to] of [...ranges].sort((x, y) => x[0] - y[0])) {
-    if (from < copied || from === to) continue;
-    out += raw.slice(rawAt(copied), rawAt(from)) + sameLengthPlaceholder(decoded.slice(from, to));
-    copied = to;
-  }
-  return out + raw.slice(rawAt(copied));
-}
-
 export function urlRule(rules: UrlRules): SubstitutionRule {
   return {
     id: URL_RULE,
@@ -112,7 +98,9 @@ export function urlRule(rules: UrlRules): SubstitutionRule {
         ...(fragment && !keep(url.slice(fragment[0], fragment[1])) ? [fragment] : []),
       ].filter(([from, to]) => !/^x*$/.test(url.slice(from, to)));
       const matched = fixed ? ranges.length > 0 : user !== undefined || query !== undefined || fragment !== undefined || ranges.length > 0;
-      return { raw: ranges.length === 0 ? raw : replaced(raw, starts, url, ranges), matched };
+      // In the URL's order, apart: the user, the path's words, the query's values, the fragment.
+      const edits = ranges.map(([start, end]) => ({ start, end, text: sameLengthPlaceholder(url.slice(start, end)) }));
+      return { raw: ranges.length === 0 ? raw : spliceDecoded(raw, starts, edits), matched };
     },
   };
 }

@@ -36,6 +36,7 @@ const ADVICE: Partial<Record<FindingCode, Advice>> = {
   "home-in-key": "leave the capture out: a member name is structure and is never rewritten",
   "home-left": "add a field rule that classes the member as a path or free text (rules/fields), then run again",
   "contact-in-key": "leave the capture out: a member name is structure and is never rewritten",
+  "contact-in-number": "leave the capture out, or capture the sitting again without the number: a number is never rewritten",
   "contact-left": "class the field as free text in rules/fields, or add a literal rule in clear.config.json that covers the value",
   "user-name-left": "add a field rule, or a literal rule in clear.config.json, that covers where the name stands",
   "unsubstituted-free-text": "correct the member's class in rules/fields",

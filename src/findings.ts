@@ -35,6 +35,7 @@ const CATALOGUE = {
   "home-in-key": block(() => "a member name carries a home directory or a user name; member names are structure and are never rewritten"),
   "home-left": block(() => "a home directory whose owner is not the placeholder is still here after substitution (perhaps spelled in escapes or nested JSON); nothing written"),
   "contact-in-key": block(() => "a member name carries a mailbox or a phone number; member names are structure and are never rewritten"),
+  "contact-in-number": block(() => "a number under a member that names a phone reads as a phone number; numbers are kept as the host wrote them and are never rewritten"),
   "contact-left": block(() => "a mailbox or a phone number is still here after substitution, where a rule kept the value; class the field as free text in rules/fields, or add a literal rule in clear.config.json"),
   "user-name-left": block((p: { learned: string }) => `a user name is still here outside any substituted span (${p.learned}); add a field rule or a literal rule in clear.config.json`),
   "unsubstituted-free-text": block((p: { event: string; cls: string }) => `reads as free text on a ${p.event} event but its field rule classes it ${p.cls}; fix the rule in rules/fields`),

@@ -258,6 +258,37 @@ describe("clear substitute", () => {
     expect(idsKept.code, JSON.stringify(idsKept.files[0]?.refused)).toBe(0);
   });
 
+  it("a phone number written as digits alone under a member that names a phone refuses the file, as a number, as a string a rule kept, or in JSON a kept string holds; counts and ids are kept", () => {
+    const digits = ["415", "555", "0100"].join("");
+    // The same OpenCode hook input as above: a provider's configuration, which a person wrote.
+    const shaped = (info: Record<string, unknown>, model: Record<string, unknown> = {}): object => ({
+      input: { sessionID: "ses_1", agent: "build", model: { id: "m-1", providerID: "p-1", ...model }, provider: { source: "config", info: { id: "p-1", models: { "m-1": {} }, ...info } } },
+      output: { enabled: true },
+    });
+    const refused: [string, object, string][] = [
+      ["a number", shaped({ phone: Number(digits) }), "contact-in-number"],
+      ["a number with its country's 1, in another case style", shaped({ homePhoneNumber: Number(`1${digits}`) }), "contact-in-number"],
+      ["a number in an array", shaped({ mobile_nos: [Number(digits)] }), "contact-in-number"],
+      ["a number, the member's name in capitals", shaped({ FAX: Number(digits) }), "contact-in-number"],
+      ["JSON in a kept string", shaped({}, { id: JSON.stringify({ tel: Number(digits) }) }), "contact-left"],
+      ["JSON in a kept string, the digits quoted", shaped({}, { id: JSON.stringify({ msisdn: `+${digits}` }) }), "contact-left"],
+    ];
+    for (const [what, body, code] of refused) {
+      const dir = tempDir();
+      write(dir, "opencode_experimental_compaction_autocontinue_1.18.33.1.json", body);
+      const { code: exit, files, json, out } = run(dir);
+      expect(exit, what).toBe(1);
+      expect((files[0]?.refused ?? []).map((f) => f.code), what).toContain(code);
+      expect(JSON.stringify(json), what).not.toContain(digits);
+      expect(readdirSync(out), what).toEqual([]);
+    }
+    // Digits under other names are counts, sizes and times; a member whose last word is no phone's is none.
+    const dir = tempDir();
+    write(dir, "opencode_experimental_compaction_autocontinue_1.18.33.1.json", shaped({ count: Number(digits), telemetry: Number(digits), cellCount: 12345678, phone: 42, smsSent: 1.5e9, phoneVerifiedAt: 1733567890, phone_count: 12345678 }));
+    const kept = run(dir);
+    expect(kept.code, JSON.stringify(kept.files[0]?.refused)).toBe(0);
+  });
+
   it("a home written from a tilde in a member name (~name, quoted, escaped) refuses the file, and the scan finds it there; in a value it is replaced", () => {
     const who = ["kris", "toffer"].join("");
     const keys = [`~${who}/notes`, `~'${who}'/x`, `~\\u006b${who.slice(1)}/x`, `cd ~${who}`];

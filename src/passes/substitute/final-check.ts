@@ -2,7 +2,7 @@ import type { Display } from "../../display.js";
 import { finding, type Finding } from "../../findings.js";
 import { nameReadings, plainLetters, shellJoined, type HomeGrammar, type NamePattern } from "../../homes.js";
 import { decodeJsonString, nestedReadings } from "../../json/escapes.js";
-import { placeOf, stringTokens } from "../../json/reader.js";
+import { placeOf, pointerTokens, stringTokens } from "../../json/reader.js";
 import type { JsonDocument, LearnedName } from "../../types.js";
 import { ENV_DUMP_PLACEHOLDER } from "./env-dump.js";
 
@@ -93,6 +93,35 @@ export function contactRanges(value: string): { start: number; end: number }[] {
   return written.length > 0 && !holdsContact(rest) ? written : [{ start: 0, end: value.length }];
 }
 
+// A phone number written as digits alone ("4155550100", 14155550100) is a run of digits like any
+// count, time or id, but not under a member that names it: a member whose last word (its case style
+// undone, a number's word after it left aside) is a phone's ("phone", "homePhone", "PHONENUMBER",
+// "tel", "mobile_no", "fax", "msisdn", "sms"; not "smsSent" nor "phoneVerifiedAt"), seven to
+// fifteen digits (a plus before them, blanks, dots, dashes or brackets between them), as a number
+// or a string, in the capture or in JSON a string holds.
+const PHONE_WORD = /^(?:[a-z]*phone|tel|mobile|fax|msisdn|whats?app|sms|landline)(?:no|nr|num|number)?(?:s|es)?$/;
+const NUMBER_WORD = /^(?:numbers?|nos?|nrs?|nums?|e164)$/;
+const PHONE_DIGITS = /^\+?\(?\d[\d ().\p{Pd}]*\d$/u;
+/** A member's words: its case style (camel, snake, kebab, dotted) undone, in lower case. */
+const memberWords = (name: string): string[] => name.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2").toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== "");
+function namesPhone(name: string): boolean {
+  const words = memberWords(name);
+  while (words.length > 1 && NUMBER_WORD.test(words[words.length - 1] as string)) words.pop();
+  return PHONE_WORD.test(words[words.length - 1] ?? "");
+}
+/** Whether a value written under a member named `name` is a phone number by its name. */
+export function phoneByMember(name: string, value: string): boolean {
+  if (!PHONE_DIGITS.test(value)) return false;
+  const digits = value.replace(/\D/g, "").length;
+  return digits >= 7 && digits <= 15 && namesPhone(name);
+}
+/** The member a value stands under: the last name of its pointer that is no array's index. */
+const memberOf = (pointer: string): string => pointerTokens(pointer).filter((t) => !/^(?:0|[1-9]\d*)$/.test(t)).pop() ?? "";
+/** A member and its value in JSON a text holds: a name in quotes, a colon, digits in quotes or none. */
+const MEMBER_DIGITS = /"((?:[^"\\]|\\.){1,80})"\s*:\s*("?)(\+?\(?\d[\d ().\p{Pd}]{5,30}\d)\2(?![\d.eE])/gu;
+/** Whether a text holds JSON whose member names a phone and whose value is one. */
+const holdsPhoneMember = (text: string): boolean => text.includes(":") && [...text.matchAll(MEMBER_DIGITS)].some((m) => phoneByMember(m[1] as string, m[3] as string));
+
 export interface KnownNames {
   pattern: NamePattern | null;
   /** Where each name was learned, by its lower-case spelling (never printed: only the place is). */
@@ -109,6 +138,11 @@ function learnedText(names: KnownNames, found: string, display: Display): string
 /** Refusals for one cleared document; places are given in the capture (`placesIn`), whose spans line up one for one. */
 export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: string, grammar: HomeGrammar, names: KnownNames, display: Display, structure: ReadonlySet<string> = new Set()): Finding[] {
   const findings: Finding[] = [];
+  // A number is kept as the host wrote it: one its member names a phone is refused, as it cannot be cleared.
+  cleared.spans.forEach((span, index) => {
+    if (span.kind !== "number" || !phoneByMember(memberOf(span.pointer), cleared.text.slice(span.start, span.end))) return;
+    findings.push(finding("contact-in-number", { file, pointer: display.pointer(span.pointer), ...placeOf(placesIn.text, placesIn.spans[index]?.start ?? 0) }));
+  });
   for (const { span, isKey, index } of stringTokens(cleared)) {
     const place = (isKey ? placesIn.keys : placesIn.spans)[index]?.start ?? 0;
     const text = decodeJsonString(cleared.text.slice(span.start + 1, span.end - 1));
@@ -124,7 +158,7 @@ export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: 
     if (isKey && structure.has(text)) continue;
     // A mailbox or a phone number is a person's, in whatever class a rule kept it (an enum, an
     // identifier, a path, a URL); in a member name, which is never rewritten, it cannot be cleared.
-    if (readings.some(holdsContact)) {
+    if (readings.some(holdsContact) || (!isKey && phoneByMember(memberOf(span.pointer), text)) || readings.some(holdsPhoneMember)) {
       findings.push(finding(isKey ? "contact-in-key" : "contact-left", where));
       continue;
     }

@@ -262,7 +262,7 @@ async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixture
   const blockers = [...blockersOf({ ...line, scan }), ...companions.findings];
   const written = blockers.length === 0 ? fixtures : [];
   const kit = line.sitting.kit;
-  const kitCheck = kit && setting.root ? kitPass(kit, await committedTransports(setting.root, setting.rules.transports, false), new Map(), setting.rules.transports.versionPattern).transports : null;
+  const kitCheck = kit && setting.root ? kitPass(kit, (await committedTransports(setting.root, setting.rules.transports, false)).files, new Map(), setting.rules.transports.versionPattern).transports : null;
   const id = batchId(line.captures);
   const mask = companionMask(line, setting, companions.values);
   const sidecarDigests = new Map(fixtures.map((f) => [f, sha256Hex(f.sidecar)]));

@@ -276,6 +276,75 @@ describe("clear verify and the kit", () => {
   });
 });
 
+describe("the committed transports are regular files with the kit's bytes and mode", () => {
+  /** The kit's hooks.json committed as a link whose target is those very bytes, a file named so beside it holding other hooks: git's bytes for the link are the kit's. */
+  function linkedAsTheKit(repo: string, kitDir: string, base: string): void {
+    const bytes = readFileSync(path.join(kitDir, "hooks/hooks.json"), "utf8");
+    write(repo, `${base}/${bytes}`, HOOKS("2.1.261").replace("lifecycle", "something-else"));
+    rmSync(path.join(repo, base, "hooks.json"), { force: true });
+    symlinkSync(bytes, path.join(repo, base, "hooks.json"));
+  }
+
+  it("at HEAD and in the working tree: a transport committed as a link (git holds its target as its bytes) is a finding, never equal; a link on the way in the working tree too", () => {
+    const { repo, kitDir } = setup();
+    commit(repo, { "hooks/hooks.json": HOOKS("2.1.261"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
+    linkedAsTheKit(repo, kitDir, "hooks");
+    execFileSync("git", ["add", "-A"], { cwd: repo });
+    execFileSync("git", ["commit", "-qm", "linked"], { cwd: repo });
+    expect(execFileSync("git", ["ls-tree", "HEAD", "hooks/hooks.json"], { cwd: repo, encoding: "utf8" })).toMatch(/^120000 /);
+    for (const flags of [[], ["--working-tree"]]) {
+      const r = clearJson(["verify-kit", "--kit", path.join(kitDir, "kit.json"), ...flags], { cwd: repo });
+      expect(r.code, flags.join()).toBe(1);
+      const findings = r.json.findings as { code: string; file: string }[];
+      expect(findings.filter((f) => f.code === "transport-not-a-file").map((f) => f.file), flags.join()).toEqual(["hooks/hooks.json"]);
+      expect((r.json.transports as { path: string; state: string }[]).find((t) => t.path === "hooks/hooks.json")?.state, flags.join()).toBe("missing");
+    }
+    // A folder on the transports' way linked elsewhere, in the working tree.
+    const other = setup();
+    commit(other.repo, { "hooks/hooks.json": HOOKS("2.1.261"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
+    const elsewhere = tempDir("clear-kit-elsewhere-");
+    write(elsewhere, "plugins/lifecycle.ts", PLUGIN("1.18.29"));
+    write(elsewhere, "plugins/more.ts", PLUGIN("1.18.29"));
+    rmSync(path.join(other.repo, ".opencode"), { recursive: true });
+    symlinkSync(elsewhere, path.join(other.repo, ".opencode"));
+    const r = clearJson(["verify-kit", "--kit", path.join(other.kitDir, "kit.json"), "--working-tree"], { cwd: other.repo });
+    expect(r.code).toBe(1);
+    expect((r.json.findings as { code: string; file: string }[]).filter((f) => f.code === "transport-not-a-file").map((f) => f.file)).toEqual([".opencode"]);
+  });
+
+  it("a transport committed with the kit's bytes but not its mode: exit 1, naming it", () => {
+    const { repo, kitDir } = setup();
+    commit(repo, { "hooks/hooks.json": HOOKS("2.1.261"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
+    execFileSync("git", ["update-index", "--chmod=+x", "hooks/hooks.json"], { cwd: repo });
+    execFileSync("git", ["commit", "-qm", "mode"], { cwd: repo });
+    const r = verify(repo, kitDir);
+    expect(r.code).toBe(1);
+    expect((r.json.findings as { code: string; file: string }[]).map((f) => [f.code, f.file])).toEqual([["transport-mode-differs", "hooks/hooks.json"]]);
+  });
+
+  it("a kit.json edited to name the committed bytes, no copy beside it: those bytes are held against the kit's head, and the copies' absence is said", () => {
+    const { repo, kitDir, head } = setup();
+    const changed = HOOKS("2.1.261").replace("lifecycle", "something-else");
+    commit(repo, { "hooks/hooks.json": changed, ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
+    const kit = JSON.parse(readFileSync(path.join(kitDir, "kit.json"), "utf8"));
+    Object.assign(kit.transports.find((t: { path: string }) => t.path === "hooks/hooks.json"), { sha256: createHash("sha256").update(changed).digest("hex"), bytes: Buffer.byteLength(changed) });
+    kit.head = head;
+    const alone = tempDir("clear-kit-alone-");
+    writeFileSync(path.join(alone, "kit.json"), JSON.stringify(kit));
+    const r = clearJson(["verify-kit", "--kit", path.join(alone, "kit.json")], { cwd: repo });
+    expect(r.code).toBe(1);
+    const findings = (r.json.findings as { code: string; file: string }[]).map((f) => [f.code, f.file]);
+    expect(findings).toContainEqual(["kit-not-from-head", "hooks/hooks.json"]);
+    expect(findings.filter(([code]) => code === "kit-copy-absent").map(([, file]) => file)).toEqual([".opencode/plugins/lifecycle.ts", "hooks/hooks.json"]);
+    // The kit as recorded, alone: its digests are the committed bytes' and its head's differ in version strings only.
+    commit(repo, { "hooks/hooks.json": HOOKS("2.1.261") });
+    writeFileSync(path.join(alone, "kit.json"), readFileSync(path.join(kitDir, "kit.json")));
+    const kept = clearJson(["verify-kit", "--kit", path.join(alone, "kit.json")], { cwd: repo });
+    expect(kept.code, JSON.stringify(kept.json.findings)).toBe(0);
+    expect((kept.json.findings as { code: string; severity: string }[]).every((f) => f.code === "kit-copy-absent" && f.severity === "note")).toBe(true);
+  });
+});
+
 describe("a kit is read without ever being led elsewhere", () => {
   it("verify-kit: a transport linked to /proc/self/environ and a binary linked to /dev/zero are findings, never read", () => {
     const { repo, kitDir } = setup();

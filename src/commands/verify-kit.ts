@@ -5,11 +5,11 @@ import { guarded, type Command } from "../command.js";
 import { blocks, finding, type Finding } from "../findings.js";
 import { sha256Hex } from "../digest.js";
 import { digestSafely, isRefusal, underSystemFolder } from "../io/safe-file.js";
-import { committedTransports, readKit, textAt } from "../io/kit.js";
+import { committedTransports, readKit, textAt, type CommittedTransport } from "../io/kit.js";
 import { readBelow, wayBelow } from "../lib/no-link.js";
 import { loadSetting } from "../io/setting.js";
 import type { Io } from "../types.js";
-import { kitPass, lineDiff, versionStringsOnly, type Side } from "../passes/kit.js";
+import { kitPass, lineDiff, versionStringsOnly, type Side, type TransportState } from "../passes/kit.js";
 import { sittingNames, type CompanionText } from "../passes/substitute/index.js";
 import { checkedValue } from "./checked-output.js";
 import { findingLine, printableLines } from "../render/human.js";
@@ -35,23 +35,42 @@ function wayFinding(kitDir: string, rel: string): Finding | "missing" | null {
 /** A transport is a small text file; a kit's copy larger than this is not one. */
 const TRANSPORT_MAX_BYTES = 16 * 1024 * 1024;
 
+/** The kit's own copies, by path: the text of each that is the bytes kit.json names (null for one that is not), whether it is executable, and which are absent. */
+interface KitCopies {
+  texts: Map<string, string | null>;
+  executable: Map<string, boolean>;
+  absent: Set<string>;
+}
+
 /**
  * The kit's own copies of its transports, beside kit.json, read without following a link on the
  * way or at the end, and checked to be the very file below the kit once open; refusals are findings.
  */
-function kitCopies(kit: Kit, kitDir: string, findings: Finding[]): Map<string, string | null> {
-  const out = new Map<string, string | null>();
+function kitCopies(kit: Kit, kitDir: string, findings: Finding[]): KitCopies {
+  const copies: KitCopies = { texts: new Map(), executable: new Map(), absent: new Set() };
   const system = underSystemFolder(kitDir);
   for (const t of kit.transports) {
     const read = system ? { refused: "not-a-file", at: ".", detail: "lies under /proc, /sys or /dev" } : readBelow(kitDir, t.path, TRANSPORT_MAX_BYTES);
     const refused = "bytes" in read ? null : refusalFinding(read, t.path);
     if (refused !== null && refused !== "missing") findings.push(refused);
+    if (refused === "missing") copies.absent.add(t.path);
     // A copy that is not the bytes kit.json names (a kit.json from another sitting, a copy edited since) speaks for nothing.
     const own = "bytes" in read && read.bytes.length === t.bytes && sha256Hex(read.bytes) === t.sha256;
     if ("bytes" in read && !own) findings.push(finding("kit-copy-differs", { file: t.path }));
-    out.set(t.path, own ? read.bytes.toString("utf8") : null);
+    copies.texts.set(t.path, own ? read.bytes.toString("utf8") : null);
+    if (own) copies.executable.set(t.path, read.executable);
   }
-  return out;
+  return copies;
+}
+
+/** Each transport committed with the kit's bytes but not its copy's mode: executable where the copy is not, or the other way. */
+function modeFindings(copies: KitCopies, committed: Map<string, CommittedTransport>, transports: TransportState[]): Finding[] {
+  return transports.flatMap((t) => {
+    const kitExec = copies.executable.get(t.path);
+    const side = committed.get(t.path);
+    if (t.state !== "equal" || kitExec === undefined || side === undefined || side.executable === kitExec) return [];
+    return [finding("transport-mode-differs", { file: t.path }, { how: side.executable ? "committed executable, the kit's copy is not" : "the kit's copy is executable, the committed one is not" })];
+  });
 }
 
 async function binaryFindings(kit: Kit, kitDir: string): Promise<Finding[]> {
@@ -65,12 +84,21 @@ async function binaryFindings(kit: Kit, kitDir: string): Promise<Finding[]> {
   return d.sha256 === kit.binary.sha256 && d.bytes === kit.binary.bytes ? [] : [finding("binary-differs", { file: kit.binary.path })];
 }
 
-function headFindings(kit: Kit, copies: Map<string, string | null>, root: string, versionPattern: string): Finding[] {
+/**
+ * Where the kit's head is a commit of the repository, each transport the kit holds against the
+ * head's: they differ in version strings only. The kit's own copy is its text; where no copy is
+ * beside kit.json, the committed bytes stand for it when they are the ones kit.json names (a kit.json
+ * edited to name other bytes is then held against its head all the same).
+ */
+function headFindings(kit: Kit, copies: KitCopies, committed: Map<string, CommittedTransport>, root: string, versionPattern: string): Finding[] {
   return kit.transports.flatMap((t) => {
     const atHead = textAt(root, kit.head, t.path);
-    const copy = copies.get(t.path) ?? null;
-    if (atHead === null || copy === null || versionStringsOnly(atHead, copy, versionPattern)) return [];
-    return [finding("kit-not-from-head", { file: t.path }, { how: lineDiff(atHead, copy, 4).join(" | ") })];
+    const side = committed.get(t.path);
+    const standIn = copies.absent.has(t.path) && side !== undefined && side.sha256 === t.sha256 && side.bytes === t.bytes ? side.text : null;
+    const copy = copies.texts.get(t.path) ?? standIn;
+    const absent = copies.absent.has(t.path) ? [finding("kit-copy-absent", { file: t.path })] : [];
+    if (atHead === null || copy === null || versionStringsOnly(atHead, copy, versionPattern)) return absent;
+    return [...absent, finding("kit-not-from-head", { file: t.path }, { how: lineDiff(atHead, copy, 4).join(" | ") })];
   });
 }
 
@@ -91,14 +119,14 @@ async function run(argv: string[], io: Io): Promise<number> {
   const refusals: Finding[] = [];
   const copies = kitCopies(kit, kitDir, refusals);
   const versions = setting.rules.transports.versionPattern;
-  const committed = await committedTransports(setting.root, setting.rules.transports, values["working-tree"] === true);
-  const result = kitPass(kit, committed, copies, versions);
-  const found = [...refusals, ...result.findings, ...headFindings(kit, copies, setting.root, versions), ...(await binaryFindings(kit, kitDir))];
+  const { files: committed, findings: notFiles } = await committedTransports(setting.root, setting.rules.transports, values["working-tree"] === true);
+  const result = kitPass(kit, committed, copies.texts, versions);
+  const found = [...refusals, ...notFiles, ...result.findings, ...modeFindings(copies, committed, result.transports), ...headFindings(kit, copies, committed, setting.root, versions), ...(await binaryFindings(kit, kitDir))];
   const ok = !blocks(found);
   // The diffs quote the transports' lines (a hook's command, its environment): what is printed of them is checked first.
   const root = setting.root;
   const atHead = kit.transports.map((t) => ({ file: t.path, text: textAt(root, kit.head, t.path) }));
-  const names = sittingNames([], setting.rules, setting.users, setting.display, quotedTexts(copies, committed, atHead, found));
+  const names = sittingNames([], setting.rules, setting.users, setting.display, quotedTexts(copies.texts, committed, atHead, found));
   const { transports, findings } = await checkedValue({ transports: result.transports, findings: found }, setting, names);
   if (values.json) writeJson(io, { command: "verify-kit", ok, transports, findings });
   else {

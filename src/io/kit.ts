@@ -6,7 +6,7 @@ import { escapeRegex } from "../regex.js";
 import type { Kit, KitFile, TransportRules } from "../types.js";
 import { finding, type Finding } from "../findings.js";
 import { digestSafely, isRefusal, readSafely, underSystemFolder, type Refusal } from "./safe-file.js";
-import { git, lsIndex, lsTree, readBlobs } from "./git.js";
+import { git, LINK_MODE, lsIndex, lsTree, readBlobs, SUBMODULE_MODE, type TreeEntry } from "./git.js";
 import { RulesError, validateAgainst } from "./load-rules.js";
 import { duplicateKeyAt, whyNotJson } from "./schema-errors.js";
 
@@ -123,20 +123,49 @@ function matcher(patterns: string[]): (p: string) => boolean {
   return (p) => res.some((r) => r.test(p));
 }
 
-/** The committed transports: at HEAD through git, or as they stand in the working tree. */
-export async function committedTransports(root: string, rules: TransportRules, workingTree: boolean): Promise<Map<string, { sha256: string; bytes: number; text: string | null }>> {
+/** A committed transport: its bytes' digest and size, its text, and whether it is committed executable. */
+export interface CommittedTransport {
+  sha256: string;
+  bytes: number;
+  text: string | null;
+  executable: boolean;
+}
+
+/** What git holds where a transport (or a folder on its way) stands, when it is no regular file: a link's bytes are where it points, a submodule's none. */
+function notAFile(e: TreeEntry): string | null {
+  if (e.mode === LINK_MODE) return "is committed as a symbolic link, whose bytes are the path it points to";
+  if (e.mode === SUBMODULE_MODE) return "is committed as a submodule";
+  return e.mode === "100644" || e.mode === "100755" ? null : `is committed with mode ${e.mode}`;
+}
+
+/** The leading folders of the patterns ("hooks" of "hooks/hooks.json"): a link committed there leads every transport below it elsewhere. */
+function folderSet(patterns: string[]): Set<string> {
+  return new Set(patterns.flatMap((p) => p.split("/").slice(0, -1).map((_, k, parts) => parts.slice(0, k + 1).join("/"))));
+}
+
+/**
+ * The committed transports: at HEAD through git, or as they stand in the working tree. A
+ * transport (or a folder on its way) that is a link, a submodule or no regular file is a finding,
+ * never one of them: its bytes are not a hook's.
+ */
+export async function committedTransports(root: string, rules: TransportRules, workingTree: boolean): Promise<{ files: Map<string, CommittedTransport>; findings: Finding[] }> {
   const patterns = transportPatterns(rules);
-  const out = new Map<string, { sha256: string; bytes: number; text: string | null }>();
+  const out = new Map<string, CommittedTransport>();
   if (workingTree) {
     const found = { files: [] as string[], findings: [] as Finding[] };
     for (const p of patterns) await matchPattern(root, p, found);
     for (const rel of [...new Set(found.files)].sort()) {
-      const bytes = await readSafely(path.join(root, rel));
-      if (!isRefusal(bytes)) out.set(rel, { sha256: sha256Hex(bytes), bytes: bytes.length, text: bytes.toString("utf8") });
+      const file = path.join(root, rel);
+      const bytes = await readSafely(file);
+      const mode = (await fs.lstat(file).catch(() => null))?.mode ?? 0;
+      if (isRefusal(bytes)) found.findings.push(transportRefused(rel, bytes.kind === "link" ? "is a symbolic link" : bytes.what));
+      else out.set(rel, { sha256: sha256Hex(bytes), bytes: bytes.length, text: bytes.toString("utf8"), executable: (mode & 0o111) !== 0 });
     }
-    return out;
+    // matchPattern speaks of a kit's folder; here the folder is the repository's.
+    return { files: out, findings: found.findings.map((f) => transportRefused(f.file ?? "", f.code === "kit-link" ? "is a symbolic link" : "is not a regular file")) };
   }
   const matches = matcher(patterns);
+  const folders = folderSet(patterns);
   const hasHead = (() => {
     try {
       git(["rev-parse", "--verify", "HEAD"], root);
@@ -145,14 +174,21 @@ export async function committedTransports(root: string, rules: TransportRules, w
       return false;
     }
   })();
-  const entries = (hasHead ? lsTree("HEAD", ["."], root) : lsIndex(["."], root)).filter((e) => matches(e.path));
+  const listed = (hasHead ? lsTree("HEAD", ["."], root) : lsIndex(["."], root)).filter((e) => matches(e.path) || folders.has(e.path));
+  const findings = listed.flatMap((e) => {
+    const why = notAFile(e);
+    return why === null ? [] : [transportRefused(e.path, why)];
+  });
+  const entries = listed.filter((e) => notAFile(e) === null && matches(e.path));
   const blobs = readBlobs(entries.map((e) => e.sha), root);
   for (const e of entries) {
     const bytes = blobs.get(e.sha) as Buffer;
-    out.set(e.path, { sha256: sha256Hex(bytes), bytes: bytes.length, text: bytes.toString("utf8") });
+    out.set(e.path, { sha256: sha256Hex(bytes), bytes: bytes.length, text: bytes.toString("utf8"), executable: e.mode === "100755" });
   }
-  return out;
+  return { files: out, findings };
 }
+
+const transportRefused = (file: string, what: string): Finding => finding("transport-not-a-file", { file }, { what });
 
 /** A file's text at a commit of the repository, or null when the commit or the file is not there. */
 export function textAt(root: string, rev: string, file: string): string | null {

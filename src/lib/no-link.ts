@@ -10,7 +10,8 @@ import path from "node:path";
 
 export type Refusal = "missing" | "link" | "not-a-file" | "oversize" | "unreadable";
 
-export type NoLinkRead = { bytes: Buffer } | { refused: Refusal; at: string; detail: string };
+/** The bytes of a regular file, with whether any of its execute bits is set; or why it was not read. */
+export type NoLinkRead = { bytes: Buffer; executable: boolean } | { refused: Refusal; at: string; detail: string };
 
 function lstatOrNull(p: string): Stats | null {
   try {
@@ -89,7 +90,7 @@ export function readBelow(base: string, rel: string, maxBytes: number): NoLinkRe
     let filled = 0;
     for (let n = -1; n !== 0 && filled <= stat.size; filled += n) n = readSync(fd, buffer, filled, stat.size + 1 - filled, filled);
     if (filled !== stat.size) return { refused: "unreadable", at: rel, detail: "changed size while being read" };
-    return { bytes: buffer.subarray(0, filled) };
+    return { bytes: buffer.subarray(0, filled), executable: (stat.mode & 0o111) !== 0 };
   } finally {
     closeSync(fd);
   }

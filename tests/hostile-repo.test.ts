@@ -495,6 +495,24 @@ describe("pre-push checks what the destination lacks", () => {
     expect(none.status).toBe(1);
   });
 
+  it("with no ref lines on standard input, a raw capture in git notes, or in a commit only a reflog still holds (its branch deleted), is not passed: any of them could be pushed by name", () => {
+    for (const where of ["notes", "deleted branch"] as const) {
+      const root = acceptedRepo();
+      const remote = bareRemote(root);
+      expect(g(root, "push", "-q", "origin", "main").code, where).toBe(0);
+      if (where === "notes") expect(g(root, "notes", "add", "-F", path.join(SITTING, RAW), "HEAD").code, where).toBe(0);
+      else {
+        rawOnBranch(root, "scratch");
+        g(root, "checkout", "-q", "main");
+        expect(g(root, "branch", "-q", "-D", "scratch").code, where).toBe(0);
+      }
+      const r = spawnSync(process.execPath, [CLI, "gate", "pre-push", "origin", remote], { cwd: root, input: "", encoding: "utf8" });
+      expect(r.status, where).toBe(1);
+      expect(r.stderr, where).toContain("raw-capture-committed");
+      expect(r.stderr, where).toContain("every commit of every local ref and reflog");
+    }
+  });
+
   it("a ref line of another shape on standard input refuses the push; a word of it is never handed to git as an option", () => {
     const root = acceptedRepo();
     const remote = bareRemote(root);

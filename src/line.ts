@@ -16,7 +16,7 @@ import { CONFIG_FILE, placesOf, repoPaths } from "./io/repo-tree.js";
 import type { Setting } from "./io/setting.js";
 import { inventoryContext, inventoryPass, unknownRecipes } from "./passes/inventory.js";
 import { identifiersOf, pairPass, placeholderTest } from "./passes/pair.js";
-import { holdsContact } from "./passes/substitute/final-check.js";
+import { holdsContact, withoutContacts } from "./passes/substitute/final-check.js";
 import { sittingNames, substitutePass, type CompanionText, type SittingNames, type Teacher } from "./passes/substitute/index.js";
 import type { ListedFixture } from "./record/parse.js";
 import type { Capture, CaptureEntry, FixtureOut, Inventory, JsonDocument, Kit, Pairing, ScanResult, Selection, Sitting, SittingInfo, Skipped, Substitution } from "./types.js";
@@ -225,8 +225,10 @@ async function refusedCompanionTexts(sitting: Sitting, scanOf: (inputs: { file: 
 export function companionMask(line: Pick<Line, "names">, setting: Setting, refused: ReadonlySet<string> = new Set()): (text: string) => string {
   const names = userNamePattern(line.names.checked);
   const grammar = line.names.grammar;
-  return (text) => {
-    if (refused.has(text)) return "[not written: it holds a secret shape or a contact]";
+  return (given) => {
+    if (refused.has(given)) return "[not written: it holds a secret shape or a contact]";
+    // A name or a path the record quotes (a capture folder, a stray file, an event a capture's name gives) may hold a mailbox or a phone number.
+    const text = withoutContacts(given);
     if (names !== null && namedBesideWords(withoutHomes(text, grammar), names)) return "[not written: it names a user the sitting taught]";
     const out = withoutHomes(setting.display.path(text), grammar);
     return names ? names.replace(out, grammar.placeholder) : out;

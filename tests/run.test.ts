@@ -370,6 +370,28 @@ describe("what the record quotes from sitting.json", () => {
     }
   });
 
+  it("a mailbox or a phone number in a name the record quotes (the capture folder, a stray file, an event a capture's name gives) or in a reason clear.config.json gives is starred, in the record and in what is printed", () => {
+    const mailbox = ["tv", "@", "fernmail", ".org"].join("");
+    const phone = ["+44", "20", "7946", "0958"].join(" ");
+    const root = repo();
+    const sitting = path.join(tempDir("clear-named-"), `notes ${mailbox} ${phone}`);
+    cpSync(path.join(root, "captures-inbox"), sitting, { recursive: true });
+    const end = readFileSync(path.join(sitting, "claude-code_session_end_2.1.261.1.json"));
+    writeFileSync(path.join(sitting, `${phone}.vcf`), end);
+    writeFileSync(path.join(sitting, `opencode_th.${mailbox}_1.0.0.1.json`), end);
+    // A declaration in force: Codex keeps its sessions under a folder named home.
+    writeFileSync(path.join(sitting, "codex_session_start_0_171_0.1.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", transcript_path: "/data/home/sessions/2026/05/01/rollout.jsonl" }));
+    writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ declarations: { notPersons: [{ segment: "sessions", reason: `CODEX_HOME, ask ${mailbox}` }] } }));
+    const r = clearJson(["run", sitting], { cwd: root });
+    const record = readFileSync(path.join(root, "CLEARANCE.md"), "utf8");
+    expect(record).toContain("- Capture folder: `");
+    expect(record).toContain("****************.vcf");
+    expect(record).toContain("- Declared not a person (clear.config.json): `sessions`: CODEX_HOME, ask ***************");
+    for (const text of [record, JSON.stringify(r.json)]) {
+      for (const word of [mailbox, phone, "fernmail.org", "7946"]) expect(text, word).not.toContain(word);
+    }
+  });
+
   it("a name's parted, reversed and romanized forms are found only as words of their own: ordinary paths that hold their letters across words stay clear", () => {
     const inbox = tempDir("clear-sitting-");
     cpSync(path.join(PROJECT_ROOT, "examples", "sitting"), inbox, { recursive: true });

@@ -224,12 +224,12 @@ function overrides(b: BatchInput): string[] {
     ...b.overlay.map((o) => `- Rules overlay: ${d(o.file)} sha256 ${d(o.sha256)}`),
     ...overlaidLines(b),
     ...b.policies.map((x) => `- Policy in force (clear.config.json): ${d(x.name)}: ${d(b.mask(x.reason))}`),
-    ...b.substitution.declarations.map((x) => `- Declared not a person (clear.config.json): ${d(x.segment)}: ${p(x.reason)}`),
-    ...b.scan.waived.map((w) => `- Waived (clear.config.json): ${d(w.rule)} ${d(w.file)} ${w.pointer !== undefined ? d(w.pointer) : ""} value sha256 ${d(w.sha256)}: ${p(w.reason)}`),
+    ...b.substitution.declarations.map((x) => `- Declared not a person (clear.config.json): ${d(x.segment)}: ${p(b.mask(x.reason))}`),
+    ...b.scan.waived.map((w) => `- Waived (clear.config.json): ${d(w.rule)} ${d(w.file)} ${w.pointer !== undefined ? d(w.pointer) : ""} value sha256 ${d(w.sha256)}: ${p(b.mask(w.reason))}`),
     ...b.scan.unusedWaivers.map((w) => `- A waiver that matched nothing: ${d(w.rule)} ${d(w.fixture)} ${d(w.pointer)}`),
   ];
   for (const f of selectedFiles(b)) {
-    pushAll(lines, f.report.exemptions.map((e) => `- Policy ${d(e.rule)} admits ${d(f.report.name)} ${d(e.pointer)}: ${p(e.reason)}; ${e.remainingCount} member names remain`));
+    pushAll(lines, f.report.exemptions.map((e) => `- Policy ${d(e.rule)} admits ${d(f.report.name)} ${d(e.pointer)}: ${p(b.mask(e.reason))}; ${e.remainingCount} member names remain`));
   }
   return section("### What a person asked for or declared", lines);
 }

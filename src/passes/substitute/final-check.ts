@@ -122,6 +122,15 @@ const MEMBER_DIGITS = /"((?:[^"\\]|\\.){1,80})"\s*:\s*("?)(\+?\(?\d[\d ().\p{Pd}
 /** Whether a text holds JSON whose member names a phone and whose value is one. */
 const holdsPhoneMember = (text: string): boolean => text.includes(":") && [...text.matchAll(MEMBER_DIGITS)].some((m) => phoneByMember(m[1] as string, m[3] as string));
 
+/** The text with each mailbox and phone number it holds starred out (the whole text where only a reading of it holds one): what is printed or recorded of a name or a path. */
+export function withoutContacts(value: string): string {
+  const ranges = contactRanges(value);
+  if (ranges.length === 0) return value;
+  const chars = value.split("");
+  for (const { start, end } of ranges) chars.fill("*", start, end);
+  return chars.join("");
+}
+
 export interface KnownNames {
   pattern: NamePattern | null;
   /** Where each name was learned, by its lower-case spelling (never printed: only the place is). */

@@ -83,6 +83,9 @@ export function anchoredOwners(rules: HomeRules, text: string): AnchoredOwner[] 
     while (start > 0 && text[start - 1] !== "/" && text[start - 1] !== "\\") start--;
     if (start === 0 || start === m.index) continue;
     const owner = text.slice(start, m.index);
+    // A reading that undid an escape a Windows path writes as a separator and a letter ("\thessaly"
+    // read as a tab and "hessaly") runs two folders into one: a segment holding a control character is no folder's name.
+    if (/[\x00-\x1f\x7f]/.test(owner)) continue;
     const path = pathStart(text, start);
     if (nobody.has(owner.toLowerCase()) || underTemporary(rules, text.slice(path, start))) continue;
     out.push({ owner, start, path, inRepository: inRepositories.has(m[0].slice(1).replace(/\\/g, "/").toLowerCase()) });

@@ -258,6 +258,21 @@ describe("clear substitute", () => {
     expect(idsKept.code, JSON.stringify(idsKept.files[0]?.refused)).toBe(0);
   });
 
+  it("a Windows sitting whose owner's name starts with a letter JSON reads after a backslash (\\t, \\n, \\r, \\b, \\f) clears: the host's folders below the home teach the owner alone, never Users, so no other value is refused", () => {
+    for (const owner of [["thes", "saly"], ["na", "dia"], ["ra", "chel"], ["bo", "b"], ["fra", "nk"]].map((p) => p.join(""))) {
+      const dir = tempDir();
+      const home = `C:\\Users\\${owner}`;
+      write(dir, "claude-code_session_start_2_1_261.1.json", { session_id: "s", transcript_path: `${home}\\.claude\\projects\\C--Users-${owner}-src-app\\0b1e.jsonl`, cwd: `${home}\\src\\app`, hook_event_name: "SessionStart", source: "startup" });
+      write(dir, "codex_session_start_0_171_0.1.json", { session_id: "s", hook_event_name: "SessionStart", transcript_path: `${home}\\.codex\\sessions\\2026\\05\\01\\rollout.jsonl`, cwd: "/opt/Users-guide/x" });
+      const { code, files, out } = run(dir);
+      expect(code, `${owner}: ${JSON.stringify(files.map((f) => f.refused))}`).toBe(0);
+      const written = readdirSync(out).map((name) => readFileSync(path.join(out, name), "utf8")).join("\n");
+      expect(written, owner).not.toContain(owner);
+      expect(written, owner).toContain("C:\\\\Users\\\\user\\\\.claude");
+      expect(written, owner).toContain("/opt/Users-guide/x");
+    }
+  });
+
   it("a phone number written as digits alone under a member that names a phone refuses the file, as a number, as a string a rule kept, or in JSON a kept string holds; counts and ids are kept", () => {
     const digits = ["415", "555", "0100"].join("");
     // The same OpenCode hook input as above: a provider's configuration, which a person wrote.

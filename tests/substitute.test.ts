@@ -218,6 +218,8 @@ describe("clear substitute", () => {
       ["a phone number with dots, before an extension", shaped({}, { modelID: "tel-415.555.0100.json" }), "/input/model/modelID"],
       ["a phone number with two separators", shaped({}, { modelID: "415-555 0100" }), "/input/model/modelID"],
       ["a tel: address", shaped({}, { modelID: "tel:4155550100" }), "/input/model/modelID"],
+      ["digits alone after a phone's word, in a path", { ...shaped({}, {}), cwd: "/srv/tel-4155550199/x" }, "/cwd"],
+      ["digits alone after a phone's word", shaped({}, { modelID: "Phone_14155550100" }), "/input/model/modelID"],
       ["an area code in brackets, no space after", shaped({}, { modelID: "(415)5550100" }), "/input/model/modelID"],
       ["a national number in pairs with dots", shaped({}, { id: "06.12.34.56.78" }), "/input/model/id"],
       ["a national number as an area code and a number", shaped({}, { id: "030 12345678" }), "/input/model/id"],

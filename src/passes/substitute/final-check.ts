@@ -22,7 +22,7 @@ const MAILBOX = new RegExp(String.raw`(?:(?<![\p{L}\p{N}._%+-])(?!git@|x+@)[\p{L
 // A phone number: international (a plus or 00, then digits and the separators people write between
 // them; after 00 the country's code ends at a separator, and nothing joins the 00 to what is before
 // it as a group of an identifier or a path is joined, "…-0012-3456-7890-…" or "/0012/345678");
-// a tel: address; North American (the area code in brackets, or three, three and four digits, a 1
+// a tel: address, or digits alone right after a phone's word ("tel-4155550199", "phone_14155550100"); North American (the area code in brackets, or three, three and four digits, a 1
 // and a space or a dash before them or not, a space, a dot or a dash between each); or national,
 // begun with the trunk's 0 (00 is the international prefix) and written in groups with spaces or
 // dashes ("090-1234-5678", "06 12 34 56 78", "020 7946 0958"), nine to eleven digits in all, in
@@ -42,6 +42,7 @@ const PHONE = new RegExp(
     String.raw`\+\d[\d\s().\/\p{Pd}]{6,}\d`,
     String.raw`(?<![\p{L}\p{N}_.\/\p{Pd}])00[1-9]\d{0,3}\)?[\s.\/\p{Pd}]\(?\d[\d\s().\/\p{Pd}]{4,}\d`,
     String.raw`\btel:\+?[\d(][\d\s().\p{Pd}]{5,}\d`,
+    String.raw`(?<![\p{L}\p{N}])(?:[Tt]el|TEL|[Pp]hone|PHONE|[Mm]obile|MOBILE|[Ff]ax|FAX)[:_.\p{Pd}]?\+?\d{7,15}(?!\d)`,
     String.raw`\(\d{3}\)[\s\p{Pd}.]?\d{3}[\s\p{Pd}.]?\d{4}(?!\d)`,
     `${APART_BEFORE}(?:1[ \\p{Pd}])?\\d{3}${NANP_SEP}\\d{3}${NANP_SEP}\\d{4}${APART_AFTER}`,
     `${APART_BEFORE}0[1-9](?:\\.\\d{2}){4}${APART_AFTER}`,

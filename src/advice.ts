@@ -75,6 +75,7 @@ const ADVICE: Partial<Record<FindingCode, Advice>> = {
   "kit-not-a-file": "keep only regular files in the kit",
   "binary-differs": "point --binary at the very binary the captures were made with",
   "transport-not-a-file": "commit the transport itself, as a regular file, where the rules place it",
+  "transport-checkout-changed": "take the attribute off the transport's path (.gitattributes, info/attributes), so every clone checks out the kit's bytes",
   "transport-mode-differs": "commit the transport with the kit's mode (git update-index --chmod=+x or -x), or record the kit again",
   "kit-copy-absent": "keep the kit's transports beside kit.json, as kit record found them, so they can be compared",
   "kit-copy-differs": "put the very transports the kit was recorded from beside kit.json, or record the kit again",

@@ -312,6 +312,16 @@ describe("the committed transports are regular files with the kit's bytes and mo
     expect((r.json.findings as { code: string; file: string }[]).filter((f) => f.code === "transport-not-a-file").map((f) => f.file)).toEqual([".opencode"]);
   });
 
+  it("a transport whose git attributes make a checkout write other bytes (eol=crlf, ident, a filter): exit 1 at HEAD, naming it", () => {
+    for (const attribute of ["text eol=crlf", "ident", "filter=crypt"]) {
+      const { repo, kitDir } = setup();
+      commit(repo, { "hooks/hooks.json": HOOKS("2.1.261"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29"), ".gitattributes": `hooks/hooks.json ${attribute}\n` });
+      const r = verify(repo, kitDir);
+      expect(r.code, attribute).toBe(1);
+      expect((r.json.findings as { code: string; file: string }[]).map((f) => [f.code, f.file]), attribute).toEqual([["transport-checkout-changed", "hooks/hooks.json"]]);
+    }
+  });
+
   it("a transport committed with the kit's bytes but not its mode: exit 1, naming it", () => {
     const { repo, kitDir } = setup();
     commit(repo, { "hooks/hooks.json": HOOKS("2.1.261"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });

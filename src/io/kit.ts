@@ -6,6 +6,8 @@ import { escapeRegex } from "../regex.js";
 import type { Kit, KitFile, TransportRules } from "../types.js";
 import { finding, type Finding } from "../findings.js";
 import { digestSafely, isRefusal, readSafely, underSystemFolder, type Refusal } from "./safe-file.js";
+import { pushAll } from "../collections.js";
+import { checkoutChangedPaths, filteredPaths, type AttributeSource } from "./git-filters.js";
 import { git, LINK_MODE, lsIndex, lsTree, readBlobs, SUBMODULE_MODE, type TreeEntry } from "./git.js";
 import { RulesError, validateAgainst } from "./load-rules.js";
 import { duplicateKeyAt, whyNotJson } from "./schema-errors.js";
@@ -180,6 +182,7 @@ export async function committedTransports(root: string, rules: TransportRules, w
     return why === null ? [] : [transportRefused(e.path, why)];
   });
   const entries = listed.filter((e) => notAFile(e) === null && matches(e.path));
+  pushAll(findings, checkoutFindings(root, entries.map((e) => e.path), hasHead ? { commit: "HEAD" } : { index: true }));
   const blobs = readBlobs(entries.map((e) => e.sha), root);
   for (const e of entries) {
     const bytes = blobs.get(e.sha) as Buffer;
@@ -189,6 +192,17 @@ export async function committedTransports(root: string, rules: TransportRules, w
 }
 
 const transportRefused = (file: string, what: string): Finding => finding("transport-not-a-file", { file }, { what });
+
+/**
+ * The committed transports a checkout writes in other bytes than git holds (their attributes give
+ * eol=crlf, an encoding, ident) or whose stored bytes are a filter's (git-crypt's, say): git's bytes
+ * equal to the kit's then say nothing of what a clone runs.
+ */
+function checkoutFindings(root: string, paths: string[], source: AttributeSource): Finding[] {
+  const changed = [...checkoutChangedPaths(root, paths, source)].map(([file, attribute]) => finding("transport-checkout-changed", { file }, { what: `its git attributes give it ${attribute}` }));
+  const filtered = [...filteredPaths(root, paths, source)].map(([file]) => finding("transport-checkout-changed", { file }, { what: "its git attributes give it a filter, whose clean side wrote what git holds" }));
+  return [...changed, ...filtered];
+}
 
 /** A file's text at a commit of the repository, or null when the commit or the file is not there. */
 export function textAt(root: string, rev: string, file: string): string | null {

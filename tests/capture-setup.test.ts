@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -186,6 +186,58 @@ describe("clear capture setup", () => {
     expect(readFileSync(path.join(project, ".codex", "hooks.json"), "utf8")).toBe("{}\n");
   });
 
+  it("refuses a link anywhere on the way to a file it writes (a host's folder, a folder below it, the file itself), naming it, and writes nothing", () => {
+    const base = tempDir("clear-setup-link-");
+    const elsewhere = path.join(base, "elsewhere");
+    mkdirSync(path.join(elsewhere, ".claude"), { recursive: true });
+    mkdirSync(path.join(elsewhere, "plugins"));
+    const cases = [
+      { harness: "claude-code", link: ".claude", to: path.join(elsewhere, ".claude") },
+      { harness: "opencode", link: ".opencode/plugins", to: path.join(elsewhere, "plugins") },
+      { harness: "codex", link: ".codex/hooks.json", to: path.join(elsewhere, "hooks.json") },
+    ] as const;
+    for (const [i, c] of cases.entries()) {
+      const project = path.join(base, `project-${i}`);
+      mkdirSync(path.dirname(path.join(project, c.link)), { recursive: true });
+      symlinkSync(c.to, path.join(project, c.link));
+      const sitting = path.join(base, `sitting-${i}`);
+      const r = clear(["capture", "setup", c.harness, "--project", project, "--into", sitting, "--host-version", VERSIONS[c.harness]]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.trim().split("\n")).toEqual([expect.stringContaining(`${path.join(project, c.link)} is a symbolic link`)]);
+      expect(existsSync(sitting)).toBe(false);
+    }
+    expect(readdirSync(elsewhere).sort()).toEqual([".claude", "plugins"]);
+    expect([readdirSync(path.join(elsewhere, ".claude")), readdirSync(path.join(elsewhere, "plugins"))]).toEqual([[], []]);
+  });
+
+  it("never writes kit.json through a link nor over a kit.json it did not write; one holding the very bytes it writes is left as it is", () => {
+    const base = tempDir("clear-setup-kit-");
+    const notes = path.join(base, "notes.txt");
+    writeFileSync(notes, "my notes\n");
+    const sitting = path.join(base, "sitting");
+    mkdirSync(sitting);
+    symlinkSync(notes, path.join(sitting, "kit.json"));
+    const linked = clear(["capture", "setup", "codex", "--project", path.join(base, "p1"), "--into", sitting, "--host-version", "0.169.0"]);
+    expect(linked.code).toBe(2);
+    expect(linked.stderr).toContain(`${path.join(sitting, "kit.json")} is a symbolic link`);
+    expect(readFileSync(notes, "utf8")).toBe("my notes\n");
+    expect(existsSync(path.join(base, "p1"))).toBe(false);
+    const project = path.join(base, "p2");
+    mkdirSync(project);
+    writeFileSync(path.join(project, "kit.json"), '{"mine":1}\n');
+    const other = clear(["capture", "setup", "codex", "--project", project, "--host-version", "0.169.0"]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain(`${path.join(project, "kit.json")} already exists with other content`);
+    expect(readdirSync(project)).toEqual(["kit.json"]);
+    expect(readFileSync(path.join(project, "kit.json"), "utf8")).toBe('{"mine":1}\n');
+    const again = path.join(base, "p3");
+    const first = clear(["capture", "setup", "codex", "--project", again, "--host-version", "0.169.0"]);
+    const kit = readFileSync(path.join(again, "kit.json"));
+    const second = clear(["capture", "setup", "codex", "--project", again, "--host-version", "0.169.0"]);
+    expect([first.code, second.code]).toEqual([0, 0]);
+    expect(readFileSync(path.join(again, "kit.json")).equals(kit)).toBe(true);
+  });
+
   it("makes a sitting folder not there yet (the README's way), refuses one inside a repository before writing anything, and judges a missing folder by what stands above it", () => {
     const base = tempDir("clear-setup-new-");
     const made = clear(["capture", "setup", "codex", "--project", path.join(base, "project"), "--into", path.join(base, "a", "sitting"), "--host-version", "0.169.0"]);
@@ -346,6 +398,36 @@ describe("clear capture start and status", () => {
     expect(pasted.stderr).not.toContain("someone");
   });
 
+  it("drive refuses a kit.json that is a link in the sitting before the host runs, and leaves no throwaway folder behind", () => {
+    const base = tempDir("clear-drive-kit-");
+    const notes = path.join(base, "notes.txt");
+    writeFileSync(notes, "my notes\n");
+    const sitting = path.join(base, "sitting");
+    mkdirSync(sitting);
+    symlinkSync(notes, path.join(sitting, "kit.json"));
+    const tmp = path.join(base, "tmp");
+    mkdirSync(tmp);
+    const r = clear(["capture", "drive", "codex", "--into", sitting, "--host-bin", fakeHost("0.169.0 (fake)"), "--isolate", "never"], { env: { TMPDIR: tmp } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${path.join(sitting, "kit.json")} is a symbolic link`);
+    expect(readFileSync(notes, "utf8")).toBe("my notes\n");
+    expect(readdirSync(sitting)).toEqual(["kit.json"]);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it("install never writes a file of the hosts' cache through a link", () => {
+    const cache = tempDir("clear-install-cache-");
+    const notes = path.join(tempDir("clear-install-notes-"), "notes.txt");
+    writeFileSync(notes, "my notes\n");
+    mkdirSync(path.join(cache, "codex-0.169.0"));
+    symlinkSync(notes, path.join(cache, "codex-0.169.0", "package.json"));
+    // Offline, so a refusal that did not come before npm fails fast instead of downloading the host.
+    const r = clear(["capture", "install", "codex"], { env: { CLEAR_HOSTS_CACHE: cache, npm_config_offline: "true" } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("package.json is a symbolic link");
+    expect(readFileSync(notes, "utf8")).toBe("my notes\n");
+  });
+
   it("start refuses a folder that already holds a sitting, or one inside a repository", () => {
     const host = fakeHost("2.1.328 (Claude Code)");
     const sitting = tempDir("clear-start-used-");
@@ -374,4 +456,13 @@ describe("clear capture dry-run", () => {
       expect(readdirSync(os.tmpdir()).filter((n) => n.startsWith("clear-dry-run-")).length).toBe(before);
     });
   }
+
+  it("leaves nothing in the temporary folder, the sink's once-only notice marker included", () => {
+    const tmp = tempDir("clear-dry-run-tmp-");
+    for (const harness of ["claude-code", "opencode"] as const) {
+      const r = clear(["capture", "dry-run", harness, "--host-version", VERSIONS[harness]], { env: { TMPDIR: tmp } });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+    }
+    expect(readdirSync(tmp)).toEqual([]);
+  });
 });

@@ -1,12 +1,13 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { UsageError } from "../errors.js";
+import { writeBelow } from "../lib/no-link.js";
 import { nameGrammar, parseCaptureName } from "../capture-name.js";
 import type { Rules } from "../types.js";
 import { DRIVERS, type DriveFolders } from "./drivers.js";
-import { HOST_PINS, npmStore, probeVersion, type Harness } from "./hosts.js";
+import { HOST_PINS, npmStore, probeVersion, type Harness, type VersionProbe } from "./hosts.js";
 import { startModelServer, type ModelRequest } from "./model-server.js";
 import type { DrivenRecipe, RecipeStep, StepRun } from "./recipes.js";
 import { fillScript, type Script } from "./script.js";
@@ -127,21 +128,28 @@ function stdinOf(run: StepRun, fill: (text: string) => string, prompt: string): 
   return { text: run.stdin.lines.map((line) => `${JSON.stringify(filled(line))}\n`).join(""), holdMs: run.stdin.holdMs };
 }
 
+/** A step's files in the throwaway project. The host ran there before: a link it left on the way is refused, never written through. */
+function writeStepFiles(project: string, files: Record<string, string>, fill: (text: string) => string, shown: (p: string) => string): void {
+  for (const [rel, text] of Object.entries(files)) {
+    const refused = writeBelow(project, rel, Buffer.from(fill(text)), "replace");
+    if (refused !== null)
+      throw new UsageError(`${shown(path.join(project, refused.at))} ${refused.detail}; a step's files are never written through a link`);
+  }
+}
+
 async function runStep(step: RecipeStep, o: DriveOptions, folders: DriveFolders, env: Record<string, string>): Promise<StepResult> {
   const run = step.run ?? {};
   const fill = (text: string): string => text.replace(/\{project\}/g, folders.project).replace(/\{home\}/g, folders.home);
-  const writeFiles = (files: Record<string, string>): void => {
-    for (const [rel, text] of Object.entries(files)) {
-      const target = path.join(folders.project, rel);
-      mkdirSync(path.dirname(target), { recursive: true });
-      writeFileSync(target, fill(text));
-    }
-  };
-  writeFiles(run.files ?? {});
+  writeStepFiles(folders.project, run.files ?? {}, fill, o.shown);
   let signal: (() => void) | null = null;
+  let duringRefused: unknown = null;
   const during = run.during
     ? setTimeout(() => {
-        writeFiles(run.during?.files ?? {});
+        try {
+          writeStepFiles(folders.project, run.during?.files ?? {}, fill, o.shown);
+        } catch (err) {
+          duringRefused = err;
+        }
         signal?.();
       }, run.during.afterMs)
     : null;
@@ -161,6 +169,7 @@ async function runStep(step: RecipeStep, o: DriveOptions, folders: DriveFolders,
     stdinOf(run, fill, prompt),
   );
   if (during) clearTimeout(during);
+  if (duringRefused !== null) throw duringRefused;
   if (run.settleMs) await new Promise((done) => setTimeout(done, run.settleMs));
   const after = eventsIn(o.into, o.rules);
   const fired = [...after]
@@ -227,14 +236,18 @@ export async function drive(o: DriveOptions): Promise<DriveReport> {
     modelUrl: "",
     npmStore: npmStore(),
   };
-  for (const d of [folders.home, folders.project]) mkdirSync(d, { recursive: true });
-  const version = probe.version ?? "unknown";
-  setupTransports(o.harness, folders.project, { version, rules: o.rules, kitDir: o.into, shown: o.shown });
-  const server = await startModelServer(
-    recipeScript(o.recipe, { project: folders.project, home: folders.home }),
-    DRIVERS[o.harness].models,
-  );
-  folders.modelUrl = server.url;
+  try {
+    for (const d of [folders.home, folders.project]) mkdirSync(d, { recursive: true });
+    setupTransports(o.harness, folders.project, { version: probe.version ?? "unknown", rules: o.rules, kitDir: o.into, shown: o.shown });
+    return await driveWithServer(o, probe, folders);
+  } finally {
+    // A refusal on the way (a kit.json that is a link) leaves no throwaway folder behind either.
+    if (!o.keep) rmSync(base, { recursive: true, force: true });
+  }
+}
+
+/** The sitting's record, the scripted model and the steps, in the throwaway folders setup has filled. */
+async function driveWithServer(o: DriveOptions, probe: VersionProbe, folders: DriveFolders): Promise<DriveReport> {
   const record: SittingRecord = {
     driver: "clear capture drive",
     method: `${HOST_PINS[o.harness].displayName} non-interactive runs against a scripted model on 127.0.0.1 (no model, no person); ${o.network}`,
@@ -247,16 +260,17 @@ export async function drive(o: DriveOptions): Promise<DriveReport> {
     hostBinarySha256: await fileSha256(o.hostBin),
     model: "scripted",
   };
-  writeSittingRecord(o.into, record);
+  writeSittingRecord(o.into, record, "create", o.shown);
+  const server = await startModelServer(recipeScript(o.recipe, { project: folders.project, home: folders.home }), DRIVERS[o.harness].models);
+  folders.modelUrl = server.url;
   const driver = DRIVERS[o.harness];
-  driver.prepare(folders);
-  const env = { ...driver.env(folders), [CAPTURE_DIR_VARIABLE]: o.into };
   let steps: StepResult[] = [];
   try {
+    driver.prepare(folders);
+    const env = { ...driver.env(folders), [CAPTURE_DIR_VARIABLE]: o.into };
     steps = await runSteps(o, folders, env, () => server.freshTurns());
   } finally {
     await server.close();
-    if (!o.keep) rmSync(base, { recursive: true, force: true });
   }
   const captured = [...eventsIn(o.into, o.rules).keys()].sort();
   const report: DriveReport = {
@@ -268,6 +282,6 @@ export async function drive(o: DriveOptions): Promise<DriveReport> {
     missing: o.recipe.events.filter((e) => !captured.includes(e)),
     requests: requestSummary(server.requests),
   };
-  writeSittingRecord(o.into, { ...record, endedAt: new Date().toISOString(), steps, modelRequests: report.requests });
+  writeSittingRecord(o.into, { ...record, endedAt: new Date().toISOString(), steps, modelRequests: report.requests }, "replace", o.shown);
   return report;
 }

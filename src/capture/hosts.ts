@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { writeBelow } from "../lib/no-link.js";
 import { VERSION_PATTERN } from "./sink.js";
 
 // The three hosts: the npm package and the version this project pins, where the pinned copy is
@@ -101,25 +102,31 @@ function npm(args: string[], cwd: string): void {
     );
 }
 
+/** A file of the tool's own below the cache folder (where the cache itself is, links and all, is the user's choice), never written through a link. */
+function writeInCache(cache: string, rel: string, text: string): void {
+  const refused = writeBelow(cache, rel, Buffer.from(text), "replace");
+  if (refused !== null) throw new Error(`${path.join(cache, refused.at)} ${refused.detail}; the hosts' cache is never written through a link`);
+}
+
 /** Installs the pinned host into the cache unless its binary already answers with the pinned version. */
 export function installPinned(harness: Harness, env: NodeJS.ProcessEnv = process.env): InstallResult {
   const pin = HOST_PINS[harness];
   const bin = pinnedBin(harness, env);
-  const dir = path.dirname(path.dirname(path.dirname(bin)));
+  const cache = hostsCache(env);
+  const folder = `${harness}-${pin.version}`;
+  const dir = path.join(cache, folder);
   const stored = path.join(dir, ".project-packages-stored");
   const before = existsSync(bin) ? probeVersion(bin) : null;
   const ready = before?.version === pin.version;
   if (!ready) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      path.join(dir, "package.json"),
-      `${JSON.stringify({ private: true, description: `the pinned ${pin.displayName} for clear capture drive` })}\n`,
-    );
+    mkdirSync(cache, { recursive: true });
+    const manifest = { private: true, description: `the pinned ${pin.displayName} for clear capture drive` };
+    writeInCache(cache, `${folder}/package.json`, `${JSON.stringify(manifest)}\n`);
     npm(["install", "--no-audit", "--no-fund", "--save-exact", `${pin.npmPackage}@${pin.version}`], dir);
   }
   if (!existsSync(stored)) {
     for (const p of pin.projectPackages) npm(["cache", "add", p, "--cache", npmStore(env)], dir);
-    writeFileSync(stored, `${pin.projectPackages.join("\n")}\n`);
+    writeInCache(cache, `${folder}/.project-packages-stored`, `${pin.projectPackages.join("\n")}\n`);
   }
   return { harness, bin, installed: !ready, probe: ready ? before : probeVersion(bin) };
 }

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../errors.js";
 import { validateAgainst } from "../io/load-rules.js";
+import { readBelow, wayBelow, writeBelow, type WriteRefusal } from "../lib/no-link.js";
 import type { Kit, KitFile, Rules } from "../types.js";
 import { HOST_PINS, type Harness } from "./hosts.js";
 import { prepareSittingFolder } from "./sitting.js";
@@ -48,15 +49,55 @@ export function checkProjectFolder(project: string, shown: (p: string) => string
     );
 }
 
-function writeTransport(project: string, file: TransportFile, shown: (p: string) => string): KitFile {
-  const target = path.join(project, ...file.path.split("/"));
-  if (existsSync(target) && readFileSync(target, "utf8") !== file.text) {
-    throw new UsageError(`${shown(target)} already exists with other content; setup writes into a fresh throwaway project folder`);
-  }
-  mkdirSync(path.dirname(target), { recursive: true });
-  writeFileSync(target, file.text);
-  return { path: file.path, sha256: sha256(file.text), bytes: Buffer.byteLength(file.text) };
+const NEVER_THROUGH = "setup never writes through a link or over a file it did not write";
+
+function writeRefusal(base: string, r: WriteRefusal, shown: (p: string) => string): UsageError {
+  return new UsageError(`${shown(path.join(base, r.at))} ${r.detail}; ${NEVER_THROUGH}`);
 }
+
+/** A file setup is to write, and whether it already stands there with these very bytes. */
+interface PlannedFile {
+  base: string;
+  rel: string;
+  text: string;
+  present: boolean;
+}
+
+/** True when anything stands at the path, a link included. */
+function standsAt(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Where a file setup writes stands now: absent, or a regular file already holding these bytes (a
+ * setup run again). A link on the way or at the file, or other bytes, is refused before anything
+ * is written.
+ */
+function planFile(base: string, rel: string, text: string, shown: (p: string) => string, otherwise: string): PlannedFile {
+  const way = wayBelow(base, rel);
+  if (way !== null && way.refused !== "missing") throw writeRefusal(base, way, shown);
+  const target = path.join(base, ...rel.split("/"));
+  if (way !== null || !standsAt(target)) return { base, rel, text, present: false };
+  const bytes = Buffer.from(text);
+  const read = readBelow(base, rel, bytes.length);
+  if ("refused" in read && read.refused !== "oversize") throw writeRefusal(base, read, shown);
+  if ("refused" in read || !read.bytes.equals(bytes)) throw new UsageError(`${shown(target)} already exists with other content; ${otherwise}`);
+  return { base, rel, text, present: true };
+}
+
+/** Writes a planned file by exclusive create: a link or a file put there since the plan is refused, never written through. */
+function writePlanned(file: PlannedFile, shown: (p: string) => string): void {
+  if (file.present) return;
+  const refused = writeBelow(file.base, file.rel, Buffer.from(file.text), "create");
+  if (refused !== null) throw writeRefusal(file.base, refused, shown);
+}
+
+const kitFileOf = (file: TransportFile): KitFile => ({ path: file.path, sha256: sha256(file.text), bytes: Buffer.byteLength(file.text) });
 
 export interface SetupResult {
   project: string;
@@ -79,17 +120,21 @@ export function setupTransports(
   project: string,
   opts: { version: string; rules: Rules; kitDir: string; shown: (p: string) => string },
 ): SetupResult {
-  checkProjectFolder(project, opts.shown);
-  // The sitting folder is made ready (or refused) before any transport is written.
-  if (path.resolve(opts.kitDir) !== path.resolve(project)) prepareSittingFolder(opts.kitDir, opts.shown);
-  mkdirSync(project, { recursive: true });
+  const { shown } = opts;
+  checkProjectFolder(project, shown);
   const call = sinkCall();
-  const files = transportsFor(harness, catalogueEvents(opts.rules, harness, opts.version), call, opts.version).map((f) =>
-    writeTransport(project, f, opts.shown),
-  );
-  const kit = kitOf(harness, opts.version, files, call);
+  const transports = transportsFor(harness, catalogueEvents(opts.rules, harness, opts.version), call, opts.version);
+  const kit = kitOf(harness, opts.version, transports.map(kitFileOf), call);
   validateAgainst("kit", kit, "kit.json");
-  const kitPath = path.join(opts.kitDir, "kit.json");
-  writeFileSync(kitPath, `${JSON.stringify(kit, null, 2)}\n`);
-  return { project, version: opts.version, kit, kitPath };
+  // Every file is judged before any is written, so a refusal leaves nothing behind.
+  const fresh = "setup writes into a fresh throwaway project folder";
+  const planned = transports.map((f) => planFile(project, f.path, f.text, shown, fresh));
+  // The sitting folder is made ready (or refused) before any transport is written.
+  if (path.resolve(opts.kitDir) !== path.resolve(project)) prepareSittingFolder(opts.kitDir, shown);
+  const kitText = `${JSON.stringify(kit, null, 2)}\n`;
+  const notOurs = "it is not the kit.json this setup writes, and setup never overwrites it: move it away or choose another folder";
+  const kitFile = planFile(opts.kitDir, "kit.json", kitText, shown, notOurs);
+  mkdirSync(project, { recursive: true });
+  for (const file of [...planned, kitFile]) writePlanned(file, shown);
+  return { project, version: opts.version, kit, kitPath: path.join(opts.kitDir, "kit.json") };
 }

@@ -1,9 +1,10 @@
 import { pushAll } from "../collections.js";
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { UsageError } from "../errors.js";
+import { writeBelow } from "../lib/no-link.js";
 import { printableLines } from "../render/human.js";
 import { nameGrammar, parseCaptureName } from "../capture-name.js";
 import type { Rules } from "../types.js";
@@ -52,8 +53,16 @@ export function prepareSittingFolder(dir: string, shown: (p: string) => string):
     throw new UsageError(`${shown(dir)} already holds ${present.length} entries; a sitting starts in an empty folder`);
 }
 
-export function writeSittingRecord(dir: string, record: SittingRecord): void {
-  writeFileSync(path.join(dir, "sitting.json"), `${JSON.stringify(record, null, 2)}\n`);
+/**
+ * sitting.json, never through a link: `create` at the start (refusing one that stands there), and
+ * `replace` for the record the driver completes at the end, over the file it wrote.
+ */
+export function writeSittingRecord(dir: string, record: SittingRecord, how: "create" | "replace", shown: (p: string) => string): void {
+  const refused = writeBelow(dir, "sitting.json", Buffer.from(`${JSON.stringify(record, null, 2)}\n`), how);
+  if (refused !== null)
+    throw new UsageError(
+      `${shown(path.join(dir, refused.at))} ${refused.detail}; a sitting's record is never written through a link or over a file it did not write`,
+    );
 }
 
 export function readSittingRecord(dir: string, shown: (p: string) => string): SittingRecord {

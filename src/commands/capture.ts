@@ -121,7 +121,7 @@ async function start(argv: string[], io: Io): Promise<number> {
     hostBinary: setting.display.path(bin),
     hostBinarySha256: resolved ? await fileSha256(resolved) : "not a file path; found on PATH",
   };
-  writeSittingRecord(into, record);
+  writeSittingRecord(into, record, "create", setting.display.path);
   const out = [
     `sitting started in ${setting.display.path(into)}: ${probe.line}`,
     "",

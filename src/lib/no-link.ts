@@ -1,4 +1,20 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, type Dirent, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  unlinkSync,
+  writeSync,
+  type Dirent,
+  type Stats,
+} from "node:fs";
 import path from "node:path";
 
 // Reading below a folder without ever being led elsewhere: every folder between the base and the
@@ -6,7 +22,8 @@ import path from "node:path";
 // a link (O_NOFOLLOW) and read only when fstat says it is a regular file. Where the system says
 // which file an open descriptor is (/proc/self/fd on Linux), that is checked too, so a folder
 // swapped for a link between the check and the open is caught. Fixtures and the record are read
-// this way by the library and by clear compare alike.
+// this way by the library and by clear compare alike. Files the tool writes below a folder it was
+// given (a capture kit's transports, a sitting's records) are written the same way round.
 
 export type Refusal = "missing" | "link" | "not-a-file" | "oversize" | "unreadable";
 
@@ -120,4 +137,80 @@ export function fileStandsBelow(base: string, rel: string): boolean {
   const parts = rel.split("/");
   if (folderProblem(base, parts)) return false;
   return lstatOrNull(path.join(base, rel))?.isFile() ?? false;
+}
+
+export type WriteRefusal = { refused: Refusal | "exists"; at: string; detail: string };
+
+/** Makes each missing folder of `rel` below `base` one at a time (mkdir never follows a link it is asked to make), refusing a link or a file on the way. */
+export function makeFoldersBelow(base: string, rel: string): WriteRefusal | null {
+  const parts = rel === "" ? [] : rel.split("/");
+  if (parts.some((p) => p === "." || p === ".." || p === "")) return { refused: "not-a-file", at: rel, detail: "is not a path below the folder" };
+  for (let k = 1; k <= parts.length; k++) {
+    const at = parts.slice(0, k).join("/");
+    const full = path.join(base, at);
+    if (lstatOrNull(full) === null) {
+      try {
+        mkdirSync(full);
+      } catch (err) {
+        // Made meanwhile by another: judged below like any folder that stood there.
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code !== "EEXIST") return { refused: "unreadable", at, detail: `could not be made (${code ?? "unknown error"})` };
+      }
+    }
+    const stat = lstatOrNull(full);
+    if (stat?.isSymbolicLink()) return { refused: "link", at, detail: "is a symbolic link; never written through" };
+    if (!stat?.isDirectory()) return { refused: "not-a-file", at, detail: "is not a folder" };
+  }
+  return null;
+}
+
+function openForWriting(file: string, at: string, how: "create" | "replace"): number | WriteRefusal {
+  const exclusive = how === "create" ? constants.O_EXCL : 0;
+  try {
+    return openSync(file, constants.O_WRONLY | constants.O_CREAT | exclusive | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") return { refused: "link", at, detail: "is a symbolic link; never written through" };
+    // O_EXCL refuses a link too, dangling or not: lstat says which it met.
+    if (code === "EEXIST" && lstatOrNull(file)?.isSymbolicLink()) return { refused: "link", at, detail: "is a symbolic link; never written through" };
+    if (code === "EEXIST") return { refused: "exists", at, detail: "already exists" };
+    if (code === "ENXIO" || code === "EISDIR") return { refused: "not-a-file", at, detail: `is not a regular file (${code})` };
+    return { refused: "unreadable", at, detail: `could not be opened for writing (${code ?? "unknown error"})` };
+  }
+}
+
+/**
+ * Writes `bytes` to `rel` below `base`, its folders made on the way, never through a link: a
+ * folder on the way or the file itself that is a link is refused, and so is a file whose open
+ * descriptor the system places elsewhere (a folder swapped for a link meanwhile). `create` makes
+ * the file or refuses one that stands there; `replace` writes over a regular file in place.
+ */
+export function writeBelow(base: string, rel: string, bytes: Uint8Array, how: "create" | "replace"): WriteRefusal | null {
+  const parts = rel.split("/");
+  if (parts.some((p) => p === "." || p === ".." || p === "")) return { refused: "not-a-file", at: rel, detail: "is not a path below the folder" };
+  const folders = makeFoldersBelow(base, parts.slice(0, -1).join("/"));
+  if (folders) return folders;
+  const fd = openForWriting(path.join(base, rel), rel, how);
+  if (typeof fd !== "number") return fd;
+  try {
+    const opened = openedPath(fd);
+    const realBase = opened === null ? null : realOrNull(base);
+    if (opened !== null && realBase !== null && opened !== path.join(realBase, ...parts)) {
+      // Only a file this open made is removed: one that stood there keeps its bytes.
+      if (how === "create") unlinkSync(opened);
+      return { refused: "link", at: rel, detail: "was reached through a link swapped in while it was opened; never written through" };
+    }
+    if (!fstatSync(fd).isFile()) return { refused: "not-a-file", at: rel, detail: "is not a regular file" };
+    try {
+      ftruncateSync(fd, 0);
+      for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+    } catch (err) {
+      // A file this call made and could not fill (a full disk) is not left half written.
+      if (how === "create") unlinkSync(path.join(base, rel));
+      throw err;
+    }
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -238,6 +238,21 @@ describe("clear capture setup", () => {
     expect(readFileSync(path.join(again, "kit.json")).equals(kit)).toBe(true);
   });
 
+  it("refuses a project that is the user's home ($HOME, by its real path) or a folder above it, writing nothing there", () => {
+    const base = tempDir("clear-setup-home-");
+    const home = path.join(base, "home", "user");
+    mkdirSync(home, { recursive: true });
+    symlinkSync(home, path.join(base, "to-home"));
+    for (const project of [home, path.join(base, "home"), path.join(base, "to-home")]) {
+      const r = clear(["capture", "setup", "codex", "--project", project, "--host-version", "0.169.0"], { env: { HOME: home } });
+      expect(r.code, project).toBe(2);
+      expect(r.stderr).toMatch(/is your home folder or holds it; .*: use a throwaway project folder$/m);
+    }
+    expect(readdirSync(home)).toEqual([]);
+    const below = clear(["capture", "setup", "codex", "--project", path.join(home, "scratch"), "--host-version", "0.169.0"], { env: { HOME: home } });
+    expect(below.code, below.stderr).toBe(0);
+  });
+
   it("makes a sitting folder not there yet (the README's way), refuses one inside a repository before writing anything, and judges a missing folder by what stands above it", () => {
     const base = tempDir("clear-setup-new-");
     const made = clear(["capture", "setup", "codex", "--project", path.join(base, "project"), "--into", path.join(base, "a", "sitting"), "--host-version", "0.169.0"]);

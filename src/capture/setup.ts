@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../errors.js";
@@ -37,7 +38,31 @@ export function catalogueEvents(rules: Rules, harness: Harness, version = "unkno
 
 const sha256 = (bytes: Buffer | string): string => createHash("sha256").update(bytes).digest("hex");
 
-/** Refuses a project folder inside any git repository (the user's among them). */
+/** A path's real path, a part not made yet judged by the nearest folder above it that exists. */
+function realPathOf(p: string): string {
+  const rest: string[] = [];
+  for (let at = path.resolve(p); ; at = path.dirname(at)) {
+    try {
+      return path.join(realpathSync(at), ...rest.reverse());
+    } catch {
+      if (path.dirname(at) === at) return path.resolve(p);
+      rest.push(path.basename(at));
+    }
+  }
+}
+
+/** The user's home as every source names it: the passwd entry too, since $HOME may be set to another folder. */
+function userHomes(): string[] {
+  const homes = [os.homedir(), process.env.HOME ?? ""];
+  try {
+    homes.push(os.userInfo().homedir);
+  } catch {
+    // no passwd entry for this uid: the other two stand
+  }
+  return homes.filter((h) => h !== "");
+}
+
+/** Refuses a project folder inside any git repository (the user's among them), and the user's home or a folder above it. */
 export function checkProjectFolder(project: string, shown: (p: string) => string): void {
   // A folder not made yet is judged by the nearest folder above it that exists.
   let at = project;
@@ -47,6 +72,15 @@ export function checkProjectFolder(project: string, shown: (p: string) => string
     throw new UsageError(
       `${shown(project)} is inside a git repository (${shown(repo)}); transports for a sitting go into a throwaway folder outside every repository`,
     );
+  // Hooks written into a home (~/.claude/settings.json, ~/.codex/hooks.json) would run in every session of that user.
+  const real = realPathOf(project);
+  for (const home of userHomes()) {
+    const below = path.relative(real, realPathOf(home));
+    if (below === "" || (below !== ".." && !below.startsWith("../") && !path.isAbsolute(below)))
+      throw new UsageError(
+        `${shown(project)} is your home folder or holds it; hooks written there would run in every session you start: use a throwaway project folder`,
+      );
+  }
 }
 
 const NEVER_THROUGH = "setup never writes through a link or over a file it did not write";

@@ -39,7 +39,7 @@ function commandFor(text: string, event: string): string {
 async function throughPlugin(
   pluginFile: string,
   payload: unknown,
-  dir: string,
+  env: NodeJS.ProcessEnv,
 ): Promise<{ stdout: string; stderr: string; code: number | null }> {
   const runner = [
     `const m = await import(${JSON.stringify(pathToFileURL(pluginFile).href)});`,
@@ -47,7 +47,7 @@ async function throughPlugin(
     `await hooks.event(${JSON.stringify(payload)});`,
   ].join("\n");
   const r = spawnSync(process.execPath, ["--input-type=module", "-e", runner], {
-    env: { ...process.env, [CAPTURE_DIR_VARIABLE]: dir },
+    env,
     encoding: "utf8",
   });
   return { stdout: r.stdout, stderr: r.stderr, code: r.status };
@@ -68,13 +68,15 @@ export async function dryRun(harness: Harness, version: string, call: SinkCall, 
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, transport.text);
     const bytes = Buffer.from(JSON.stringify(synthetic.payload));
+    // The sink's marker that says the notice once lands in the scratch folder and goes with it.
+    const env = { ...process.env, TMPDIR: scratch, [CAPTURE_DIR_VARIABLE]: dir };
     const r =
       harness === "opencode"
-        ? await throughPlugin(file, synthetic.payload, dir)
+        ? await throughPlugin(file, synthetic.payload, env)
         : (({ stdout, stderr, status }) => ({ stdout, stderr, code: status }))(
             spawnSync("/bin/sh", ["-c", commandFor(transport.text, synthetic.event)], {
               input: bytes,
-              env: { ...process.env, [CAPTURE_DIR_VARIABLE]: dir },
+              env,
               encoding: "utf8",
             }),
           );

@@ -226,7 +226,10 @@ function shown(dir: string): string {
 
 /**
  * Whether this is the sitting's first notice: an exclusive create of a marker named after the
- * folder's identity, beside the system's temporary files, so concurrent hooks say it once.
+ * folder's identity, so concurrent hooks say it once. Each hook is a process of its own, so the
+ * marker outlives every one of them; it stands beside the system's temporary files, not in the
+ * sitting, which holds captures, sitting.json and kit.json only (any other entry is a finding).
+ * The tool's own sittings (a dry run, a driven one) give their hooks a TMPDIR they remove.
  */
 function firstNotice(dir: string): boolean {
   try {

@@ -218,6 +218,8 @@ describe("clear substitute", () => {
       ["a phone number with dots, before an extension", shaped({}, { modelID: "tel-415.555.0100.json" }), "/input/model/modelID"],
       ["a phone number with two separators", shaped({}, { modelID: "415-555 0100" }), "/input/model/modelID"],
       ["a tel: address", shaped({}, { modelID: "tel:4155550100" }), "/input/model/modelID"],
+      ["a mailbox in base64", shaped({}, { id: Buffer.from(mailbox).toString("base64") }), "/input/model/id"],
+      ["a phone number in hex, after a prefix", shaped({}, { modelID: `m-${Buffer.from("+1 415 555 0100").toString("hex")}` }), "/input/model/modelID"],
       ["digits alone after a phone's word, in a path", { ...shaped({}, {}), cwd: "/srv/tel-4155550199/x" }, "/cwd"],
       ["digits alone after a phone's word", shaped({}, { modelID: "Phone_14155550100" }), "/input/model/modelID"],
       ["an area code in brackets, no space after", shaped({}, { modelID: "(415)5550100" }), "/input/model/modelID"],

@@ -4,6 +4,7 @@ import { nameReadings, plainLetters, shellJoined, type HomeGrammar, type NamePat
 import { decodeJsonString, nestedReadings } from "../../json/escapes.js";
 import { placeOf, pointerTokens, stringTokens } from "../../json/reader.js";
 import type { JsonDocument, LearnedName } from "../../types.js";
+import { forEachByteRun } from "../../scan-rules/byte-runs.js";
 import { ENV_DUMP_PLACEHOLDER } from "./env-dump.js";
 
 // The last word on a cleared file, independent of the rules that cleared it: every string and
@@ -132,6 +133,16 @@ export function withoutContacts(value: string): string {
   return chars.join("");
 }
 
+/** Whether a text holds a mailbox or a phone number written in base64 or hex (an id a rule kept that spells one): each run of encoded bytes is read as text. */
+export function holdsEncodedContact(value: string): boolean {
+  let found = false;
+  forEachByteRun(value, (d) => {
+    found = holdsContactAsWritten(d.bytes.toString("utf8"));
+    return found ? "stop" : "next";
+  });
+  return found;
+}
+
 export interface KnownNames {
   pattern: NamePattern | null;
   /** Where each name was learned, by its lower-case spelling (never printed: only the place is). */
@@ -168,7 +179,7 @@ export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: 
     if (isKey && structure.has(text)) continue;
     // A mailbox or a phone number is a person's, in whatever class a rule kept it (an enum, an
     // identifier, a path, a URL); in a member name, which is never rewritten, it cannot be cleared.
-    if (readings.some(holdsContact) || (!isKey && phoneByMember(memberOf(span.pointer), text)) || readings.some(holdsPhoneMember)) {
+    if (readings.some(holdsContact) || (!isKey && phoneByMember(memberOf(span.pointer), text)) || readings.some(holdsPhoneMember) || readings.some(holdsEncodedContact)) {
       findings.push(finding(isKey ? "contact-in-key" : "contact-left", where));
       continue;
     }

@@ -93,6 +93,27 @@ describe("clear pair", () => {
     });
   }
 
+  it("one call id in two sessions is two calls: each pairs within its session, and selection keeps a pre and a post of one session; a file that carries no session joins either", () => {
+    const call = "toolu_scripted_1_0";
+    const claude = (event: string, session: string, n: number): [string, object] => [`claude-code_${event}_2.1.261.${n}.json`, { session_id: session, hook_event_name: event === "pre_tool_use" ? "PreToolUse" : "PostToolUse", tool_name: "Bash", tool_use_id: call, ...(event === "pre_tool_use" ? { tool_input: { command: "ls" } } : { tool_response: { stdout: n === 2 ? "a" : "a longer output" } }) }];
+    const dir = sitting(Object.fromEntries([claude("pre_tool_use", "ses-a", 1), claude("post_tool_use", "ses-a", 1), claude("pre_tool_use", "ses-b", 2), claude("post_tool_use", "ses-b", 2), claude("pre_tool_use", "ses-c", 3)]));
+    expect(pair(dir).pairs.map((p) => [p.id, p.files])).toEqual([
+      [call, ["claude-code_post_tool_use_2.1.261.1.json", "claude-code_pre_tool_use_2.1.261.1.json"]],
+      [call, ["claude-code_post_tool_use_2.1.261.2.json", "claude-code_pre_tool_use_2.1.261.2.json"]],
+    ]);
+    const chosen = clearJson(["select", dir]).json.selected as { file: string }[];
+    const sessions = chosen.filter((c) => /_tool_use_/.test(c.file)).map((c) => (JSON.parse(readFileSync(path.join(dir, c.file), "utf8")) as { session_id: string }).session_id);
+    expect(sessions.length).toBe(2);
+    expect(new Set(sessions).size).toBe(1);
+    // OpenCode's call id lies within its message: two messages, two calls; a tool hook carries no message and joins the first.
+    const oc = sitting({
+      "opencode_message_part_updated_1_18_29.1.json": { type: "message.part.updated", properties: { part: { id: "prt_1", messageID: "msg_1", type: "tool", callID: "call_1" } } },
+      "opencode_message_part_updated_1_18_29.2.json": { type: "message.part.updated", properties: { part: { id: "prt_2", messageID: "msg_2", type: "tool", callID: "call_1" } } },
+      "opencode_tool_execute_before_1_18_29.1.json": { input: { tool: "bash", sessionID: "ses_1", callID: "call_1" }, output: { args: { command: "ls" } } },
+    });
+    expect(pair(oc).pairs.map((p) => [p.scope, p.files])).toEqual([["callID", ["opencode_message_part_updated_1_18_29.1.json", "opencode_tool_execute_before_1_18_29.1.json"]]]);
+  });
+
   it("an identifier every file shares pairs nothing, and says so", () => {
     const dir = sitting({
       "codex_session_start_0_153_0.1.json": { session_id: S, hook_event_name: "SessionStart" },

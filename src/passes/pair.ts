@@ -5,7 +5,8 @@ import type { Capture, Pair, Pairing, PairingRuleSet, PairingScope, Rules, Scope
 
 // Pairing: which files belong to one host operation, by the host's own identifiers only, never by
 // field values or arrival order. A file takes part only at its finest scope, so a coarser scope
-// never joins files that a finer scope separates. A placeholder id pairs nothing.
+// never joins files that a finer scope separates, and an id pairs only files whose enclosing scopes
+// agree (one tool call id in two sessions is two calls). A placeholder id pairs nothing.
 
 export interface FileIds {
   name: string;
@@ -121,6 +122,32 @@ function unpairedReason(f: FileIds, scope: PairingScope | undefined, uninformati
   return { file: f.name, scope: scope.scope, reason: `no other file's finest identifier is its ${scope.scope} ${named}${more}` };
 }
 
+/**
+ * Whether two files that carry one id stand in different operations all the same: a scope the id
+ * lies within (its session, its message) that both carry, with no value in common. A scripted
+ * model's call ids start again with every session, and a host's stub ids repeat.
+ */
+function apart(a: FileIds, b: FileIds, scope: string, parentOf: Map<string, string | undefined>): boolean {
+  const seen = new Set<string>();
+  for (let at = parentOf.get(scope); at !== undefined && !seen.has(at); at = parentOf.get(at)) {
+    seen.add(at);
+    const [x, y] = [a.ids.get(at), b.ids.get(at)];
+    if (x !== undefined && y !== undefined && !x.some((v) => y.includes(v))) return true;
+  }
+  return false;
+}
+
+/** The files that carry one id, parted into the operations they stand in: a file joins the first whose every file it is not apart from (one that carries no enclosing scope joins any). */
+function operations(carriers: FileIds[], scope: string, parentOf: Map<string, string | undefined>): FileIds[][] {
+  const out: FileIds[][] = [];
+  for (const f of carriers) {
+    const joined = out.find((op) => op.every((g) => !apart(f, g, scope, parentOf)));
+    if (joined) joined.push(f);
+    else out.push([f]);
+  }
+  return out;
+}
+
 function pairHarness(harness: string, batch: FileIds[], scopes: PairingScope[], shown: (id: string) => string): { pairs: Pair[]; unpaired: Unpaired[]; counts: ScopeCount[]; finest: Map<string, { scope: string; id: string }> } {
   // A file that carries no identifier says nothing about which file goes with which, so it never
   // decides whether an identifier is shared by every file (an event stream's server.connected).
@@ -133,14 +160,16 @@ function pairHarness(harness: string, batch: FileIds[], scopes: PairingScope[], 
   const pairs: Pair[] = [];
   const finest = new Map<string, { scope: string; id: string }>();
   for (const scope of scopes) {
-    const groups = new Map<string, string[]>();
+    const groups = new Map<string, FileIds[]>();
     for (const f of batch.filter((x) => finestOf.get(x.name)?.includes(scope))) {
-      for (const v of f.ids.get(scope.scope) as string[]) append(groups, v, f.name);
+      for (const v of f.ids.get(scope.scope) as string[]) append(groups, v, f);
     }
-    for (const [id, members] of [...groups.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
-      if (members.length < 2 || uninformative(scope.scope, id)) continue;
-      pairs.push({ harness, scope: scope.scope, id: shown(id), files: members });
-      for (const m of members) if (!finest.has(m)) finest.set(m, { scope: scope.scope, id: shown(id) });
+    for (const [id, carriers] of [...groups.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+      if (carriers.length < 2 || uninformative(scope.scope, id)) continue;
+      for (const members of operations(carriers, scope.scope, parentOf).filter((c) => c.length > 1).map((c) => c.map((f) => f.name))) {
+        pairs.push({ harness, scope: scope.scope, id: shown(id), files: members });
+        for (const m of members) if (!finest.has(m)) finest.set(m, { scope: scope.scope, id: shown(id) });
+      }
     }
   }
   const unpaired = batch.filter((f) => !finest.has(f.name)).map((f) => unpairedReason(f, finestOf.get(f.name)?.[0], uninformative, shown));

@@ -81,6 +81,8 @@ export type HarnessCatalogue = {
   versionPattern: string;
   /** The member (a JSON pointer) in which every payload of this host names its event. A payload without a string there, or naming another event than its file name, is refused (event-mismatch). None where the host's payloads do not name their event. */
   eventMember?: string;
+  /** Members (JSON pointers) in which some payloads of this host name their event and others have none (OpenCode's bus events, bare or as its plugin's event hook wraps them; its other hooks name none): a payload holding a string at one of them that is not its file name's event is refused (event-mismatch); one holding none there is not judged by them. */
+  eventNamedAt?: string[];
   events: {
     event: string;
     stem: string;

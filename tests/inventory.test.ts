@@ -305,6 +305,28 @@ describe("clear inventory", () => {
     }
   });
 
+  it("refuses an OpenCode payload whose event, bare or as the plugin's event hook wraps it, is another than its file's; a hook that names no event is not judged by it", () => {
+    const created = { type: "session.created", properties: { info: { id: "ses_1" } } };
+    const hook = { input: { tool: "bash", sessionID: "ses_1", callID: "call_1" }, output: { args: { command: "ls" } } };
+    const dir = tempDir();
+    const files: Record<string, object> = {
+      "opencode_session_created_1_18_29.1.json": { ...created, type: "session.deleted" },
+      "opencode_session_created_1_18_29.2.json": { event: { ...created, type: "session.deleted" } },
+      "opencode_tool_execute_before_1_18_29.1.json": created,
+      "opencode_session_created_1_18_29.3.json": created,
+      "opencode_session_created_1_18_29.4.json": { event: created },
+      "opencode_tool_execute_before_1_18_29.2.json": hook,
+    };
+    for (const [name, body] of Object.entries(files)) writeFileSync(path.join(dir, name), JSON.stringify(body));
+    const inv = clearJson(["inventory", dir]);
+    const mismatched = (inv.json.findings as FindingRow[]).filter((f) => f.code === "event-mismatch").map((f) => [f.file, f.pointer, f.message]);
+    expect(mismatched).toEqual([
+      ["opencode_session_created_1_18_29.1.json", "/type", "the file name says session.created but the payload names session.deleted"],
+      ["opencode_session_created_1_18_29.2.json", "/event/type", "the file name says session.created but the payload names session.deleted"],
+      ["opencode_tool_execute_before_1_18_29.1.json", "/type", "the file name says tool.execute.before but the payload names session.created"],
+    ]);
+  });
+
   it("learns names from a file the sitting holds that is no capture, so a file name spelling its owner is starred wherever it is printed", () => {
     const owner = ["tam", "sin"].join("");
     const dir = tempDir();

@@ -5,7 +5,7 @@ import type { Display } from "../display.js";
 import { finding, type Finding } from "../findings.js";
 import { placeOf, stringAt } from "../json/reader.js";
 import { isUnder, judgeRefusals, type EnvDumpPolicy } from "../refusals.js";
-import type { Capture, CaptureEntry, CaptureName, FieldInfo, Inventory, InventoryFile, JsonDocument, MissingEvent, ReadProblem, Recipe, Rules, Sitting } from "../types.js";
+import type { Capture, CaptureEntry, CaptureName, FieldInfo, HarnessCatalogue, Inventory, InventoryFile, JsonDocument, MissingEvent, ReadProblem, Recipe, Rules, Sitting } from "../types.js";
 
 // Inventory: what a sitting holds, what its recipe expected, what is missing or broken.
 
@@ -80,6 +80,7 @@ function fieldFindings(capture: Capture, name: CaptureName, file: string, ctx: I
  */
 function eventMismatch(doc: JsonDocument, name: CaptureName, file: string, ctx: InventoryContext): Finding | null {
   const harness = ctx.rules.harnesses.find((h) => h.harness === name.harness);
+  if (harness?.eventNamedAt !== undefined && harness.eventMember === undefined) return namedAtMismatch(doc, name, file, harness);
   const pointer = harness?.eventMember ?? "/hook_event_name";
   const span = doc.spans.find((s) => s.pointer === pointer);
   const said = span?.kind === "string" ? stringAt(doc.text, span.start, span.end) : undefined;
@@ -88,6 +89,18 @@ function eventMismatch(doc: JsonDocument, name: CaptureName, file: string, ctx: 
   if (said !== undefined) return finding("event-mismatch", { file, pointer }, { named: name.hostEvent, payload: harness?.events.some((e) => e.event === said) ? said : "an event the catalogue does not know" });
   if (harness?.eventMember === undefined) return null;
   return finding("event-mismatch", { file, pointer }, { named: name.hostEvent, payload: span === undefined ? "nothing (the member is missing)" : `a ${span.kind}, not an event's name` });
+}
+
+/** Where a host names the event of some payloads only (eventNamedAt): one that names another event than its file there. */
+function namedAtMismatch(doc: JsonDocument, name: CaptureName, file: string, harness: HarnessCatalogue): Finding | null {
+  for (const pointer of harness.eventNamedAt ?? []) {
+    const span = doc.spans.find((s) => s.pointer === pointer);
+    if (span?.kind !== "string") continue;
+    const said = stringAt(doc.text, span.start, span.end);
+    if (name.hostEvent === undefined || said === name.hostEvent) continue;
+    return finding("event-mismatch", { file, pointer }, { named: name.hostEvent, payload: harness.events.some((e) => e.event === said) ? said : "an event the catalogue does not know" });
+  }
+  return null;
 }
 
 /** Inventories one capture entry (companions are handled by the pipeline). */

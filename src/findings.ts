@@ -74,6 +74,7 @@ const CATALOGUE = {
   "kit-not-from-head": block((p: { how: string }) => `the kit's transport differs from its head's by more than version strings: ${p.how}`),
   // select: which capture stands for each event
   "no-clearable-capture": block((p: { harness: string; version: string; event: string; why: string }) => `${p.harness} ${p.version} ${p.event}: every capture of it was refused or unreadable (this one: ${p.why}); nothing can stand for it`),
+  "pair-split": note((p: { scope: string; event: string }) => `chosen, but no other capture chosen is of its ${p.scope} operation (the ${p.event} chosen is another operation's): its fixture stands apart`),
   "pair-not-kept": note((p: { first: string; second: string }) => `no ${p.first} and ${p.second} of one operation can both be chosen; the chosen ones are not a pair`),
 } as const;
 

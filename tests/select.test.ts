@@ -43,6 +43,25 @@ describe("clear select", () => {
     expect(start.notChosen).toEqual([{ file: "claude-code_session_start_2_1_261.2.json", bytes: expect.any(Number), why: "larger" }]);
   });
 
+  it("never breaks an operation silently: a chosen PostToolBatch of another call than the pre and post chosen is a note naming it; two spellings of one capture's name tie by name, and say so", () => {
+    const call = (id: string, command: string): Record<string, object> => ({
+      [`claude-code_pre_tool_use_2_1_261.${id === "toolu_A" ? 1 : 2}.json`]: { session_id: "s", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, tool_use_id: id },
+      [`claude-code_post_tool_use_2_1_261.${id === "toolu_A" ? 1 : 2}.json`]: { session_id: "s", hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command }, tool_response: { stdout: "a" }, tool_use_id: id },
+      [`claude-code_post_tool_batch_2_1_261.${id === "toolu_A" ? 1 : 2}.json`]: { session_id: "s", hook_event_name: "PostToolBatch", tool_calls: [{ tool_name: "Bash", tool_input: { command }, tool_use_id: id }] },
+    });
+    // Call A's pre and post are the smaller; call B's batch event is.
+    const dir = sitting({ ...call("toolu_A", "ls"), ...call("toolu_B", "ls -la") });
+    writeFileSync(path.join(dir, "claude-code_post_tool_batch_2_1_261.2.json"), JSON.stringify({ session_id: "s", hook_event_name: "PostToolBatch", tool_calls: [{ tool_use_id: "toolu_B" }] }));
+    const { code, json } = clearJson(["select", dir]);
+    expect(code).toBe(0);
+    const chosen = Object.fromEntries((json.selected as Selected[]).map((s) => [s.event, s.file]));
+    expect(chosen).toEqual({ pre_tool_use: "claude-code_pre_tool_use_2_1_261.1.json", post_tool_use: "claude-code_post_tool_use_2_1_261.1.json", post_tool_batch: "claude-code_post_tool_batch_2_1_261.2.json" });
+    expect((json.findings as { code: string; file: string }[]).map((f) => [f.code, f.file])).toEqual([["pair-split", "claude-code_post_tool_batch_2_1_261.2.json"]]);
+    const twice = sitting({ "codex_session_start_0_153_0.1.json": { session_id: "s", hook_event_name: "SessionStart" }, "codex_session_start_0.153.0.1.json": { session_id: "s", hook_event_name: "SessionStart" } });
+    const tied = (clearJson(["select", twice]).json.selected as Selected[])[0]!;
+    expect(tied.notChosen.map((n) => n.why)).toEqual(["same size and .n, later name"]);
+  });
+
   it("records --choose as an override, and refuses a name that is not a capture here", () => {
     const dir = sitting(files);
     const { json } = clearJson(["select", dir, "--choose", "claude-code_session_start_2_1_261.2.json"]);

@@ -1,4 +1,4 @@
-import { append } from "../collections.js";
+import { append, pushAll } from "../collections.js";
 import { finding, type Finding } from "../findings.js";
 import type { Capture, Pair, Pairing, Rules, SelectedFixture, Selection, Substitution } from "../types.js";
 
@@ -65,7 +65,9 @@ function notChosenWhy(c: Capture, chosen: Choice): string {
   const size = c.size < chosen.file.size ? "smaller" : c.size > chosen.file.size ? "larger" : "same size";
   if (chosen.override) return `${size}; another capture was chosen with --choose`;
   if (chosen.why.startsWith("keeps")) return `${size}; the chosen one keeps its pair`;
-  return size === "same size" ? "same size, later .n" : size;
+  if (size !== "same size") return size;
+  // Two spellings of one event's name (a version's dots or underscores, a host's alias) may share a counter: the name decides then.
+  return c.n === chosen.file.n ? "same size and .n, later name" : "same size, later .n";
 }
 
 /** The selection pass. Pure. `overrides` are capture names given with --choose. */
@@ -101,5 +103,28 @@ export function selectPass(captures: Capture[], substitution: Substitution, pair
     const f = chosen.file;
     selected.push({ harness: f.harness, event: f.event, version: f.version, file: f.name, bytes: f.size, why: chosen.why, override: chosen.override, notChosen });
   }
+  pushAll(findings, splitPairs(selected, pairing, captures, rules));
   return { selected, findings };
+}
+
+/**
+ * Each chosen capture that stands apart from the operation the others chosen keep: one in no
+ * operation with another chosen capture, though an operation of its own has a member whose event
+ * had another capture chosen (a PostToolBatch of another call than the pre and post chosen).
+ * Never silent: a note names it.
+ */
+function splitPairs(selected: SelectedFixture[], pairing: Pairing, captures: Capture[], rules: Rules): Finding[] {
+  const chosen = new Set(selected.map((s) => s.file));
+  // Two events the rules keep as a pair are kept or said not kept (pair-not-kept) already.
+  const kept = (harness: string, a: string, b: string): boolean => (rules.pairing.find((p) => p.harness === harness)?.keep ?? []).some(([x, y]) => (x === a && y === b) || (x === b && y === a));
+  const byName = new Map(captures.map((c) => [c.name, c]));
+  const chosenFor = new Map(selected.map((s) => [groupKey(s.harness, s.version, s.event), s.file]));
+  const out: Finding[] = [];
+  for (const file of [...chosen].sort()) {
+    const own = pairing.pairs.filter((p) => p.files.includes(file));
+    if (own.some((p) => p.files.some((f) => f !== file && chosen.has(f)))) continue;
+    const apart = own.flatMap((p) => p.files.map((f) => ({ pair: p, member: byName.get(f) }))).find(({ member }) => member !== undefined && member.name !== file && chosenFor.has(groupKey(member.harness, member.version, member.event)) && !kept(member.harness, member.event, byName.get(file)?.event ?? ""));
+    if (apart?.member) out.push(finding("pair-split", { file }, { scope: apart.pair.scope, event: apart.member.event }));
+  }
+  return out;
 }

@@ -8,6 +8,7 @@ export type AdviceCase = "sitting" | "run" | "commit" | "push" | "verify";
 type Advice = string | Partial<Record<AdviceCase | "else", string>>;
 
 const ADVICE: Partial<Record<FindingCode, Advice>> = {
+  "recipe-unmatched": "name the recipe of the host the sitting recorded (--recipe, or sitting.json's recipe), or capture that host",
   "extra-capture": "nothing, unless a repeat should stand for its event: clear select says which was chosen, and --choose FILE overrides it",
   "counter-gap": "make sure no capture was taken out of the sitting; a sink numbers each event's captures without a gap",
   "unknown-field": "where the guess is wrong, add a field rule for the member in the repository's rules/fields (a member name no rule spells is shown as [masked]; the line and column place it in the capture)",

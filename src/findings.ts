@@ -28,6 +28,7 @@ const CATALOGUE = {
   "invalid-sitting": block((p: { detail: string }) => `sitting.json does not match its schema: ${p.detail}`),
   "invalid-kit": block((p: { detail: string }) => `kit.json does not match its schema: ${p.detail}`),
   "no-captures": block(() => "the folder holds no capture file"),
+  "recipe-unmatched": note((p: { recipe: string; harness: string }) => `the recipe ${p.recipe} is ${p.harness}'s, and the sitting holds no capture of ${p.harness}: none of its events is here`),
   "extra-capture": note((p: { n: number; event: string }) => `repeat .${p.n} of ${p.event}; selection chooses among repeats`),
   "counter-gap": note((p: { detail: string }) => `${p.detail}; a sink never skips a number, so a file may have been removed`),
   "unknown-field": note((p: { guess: string }) => `no field rule for this pointer; guessed ${p.guess}${p.guess === "free-text" ? " (will be substituted)" : ""}`),

@@ -71,6 +71,19 @@ describe("clear inventory", () => {
     expect(bad.stderr).toContain('no recipe named "no-such-recipe"');
   });
 
+  it("a recipe named twice expects its events once; one named for a host the sitting holds nothing of is a note saying so", () => {
+    const dir = tempDir();
+    codexSitting(dir);
+    const twice = clearJson(["inventory", dir, "--recipe", "codex-full"]);
+    const again = clearJson(["inventory", dir, "--recipe", "codex-full", "--recipe", "codex-full"]);
+    expect(again.json.missing).toEqual(twice.json.missing);
+    expect(again.json.recipes).toEqual(["codex-full"]);
+    const other = clearJson(["inventory", dir, "--recipe", "claude-code-measured"]);
+    expect((other.json.findings as FindingRow[]).filter((f) => f.code === "recipe-unmatched").map((f) => [f.severity, f.message])).toEqual([
+      ["note", "the recipe claude-code-measured is claude-code's, and the sitting holds no capture of claude-code: none of its events is here"],
+    ]);
+  });
+
   it("expects what the recipe sitting.json names (a driven sitting's), unless --recipe says otherwise, in inventory and clear run", () => {
     const dir = tempDir();
     codexSitting(dir);

@@ -135,7 +135,7 @@ export function inventoryEntry(entry: CaptureEntry, ctx: InventoryContext, withF
  * the sitting followed, for its harness, and each other harness's default.
  */
 function recipesFor(rules: Rules, recipeNames: string[], followed: string | undefined): Recipe[] {
-  if (recipeNames.length > 0) return recipeNames.flatMap((n) => rules.recipes.filter((r) => r.name === n));
+  if (recipeNames.length > 0) return [...new Set(recipeNames)].flatMap((n) => rules.recipes.filter((r) => r.name === n));
   const named = followed === undefined ? undefined : rules.recipes.find((r) => r.name === followed);
   return [...(named ? [named] : []), ...rules.recipes.filter((r) => r.default && r.harness !== named?.harness)];
 }
@@ -246,6 +246,9 @@ export function inventoryPass(sitting: Sitting, ctx: InventoryContext, recipeNam
     findings.push(finding("invalid-sitting", { file: "sitting.json", pointer: "/recipe" }, { detail: "it names a recipe these rules do not hold (pass --recipe to choose one)" }));
   const missing = missingEvents(files, recipes);
   for (const m of missing) findings.push(finding("missing-event", {}, m));
+  // A recipe a person named (--recipe, sitting.json) for a host the sitting holds nothing of: no version to say its events missing at, so it is said.
+  const named = new Set(recipeNames.length > 0 ? recipeNames : followed === undefined ? [] : [followed]);
+  for (const r of recipes.filter((x) => named.has(x.name) && !files.some((f) => f.harness === x.harness))) findings.push(finding("recipe-unmatched", {}, { recipe: r.name, harness: r.harness }));
   pushAll(findings, repeatFindings(files));
   pushAll(findings, caseFindings(files));
   pushAll(findings, versionFindings(files, sitting, ctx.rules));

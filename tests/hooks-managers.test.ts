@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -358,5 +358,69 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
     const before = userHookRuns(root);
     expect(commitDocs(root, "after\n").code).toBe(0);
     expect(userHookRuns(root)).toBeGreaterThan(before);
+  });
+
+  const legacyTitle = "the pre-commit framework at a push of a tag or of notes, which its own code lets through unrun: the gate's pre-push.legacy refuses it, in both install orders; status fails without it; uninstall takes only it out";
+  it.skipIf(!PRE_COMMIT_PRESENT)(`${legacyTitle}${PRE_COMMIT_PRESENT ? "" : ` (skipped: ${PRE_COMMIT_SKIP_REASON})`}`, () => {
+    const capture = path.join(PROJECT_ROOT, "examples", "sitting", "claude-code_pre_tool_use_2.1.261.1.json");
+    for (const order of ["clear first", "manager first"] as const) {
+      const root = repoWithRemote("clear-pre-commit-legacy-");
+      CASES[2]!.configure(root);
+      git(root, "add", "-A");
+      git(root, "commit", "-qm", "the team's hooks", "--no-verify");
+      if (order === "manager first") expect(run(root, ["pre-commit", "install", "-t", "pre-commit", "-t", "pre-push"], { PRE_COMMIT_HOME }).code).toBe(0);
+      expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
+      if (order === "clear first") expect(run(root, ["pre-commit", "install", "-t", "pre-commit", "-t", "pre-push"], { PRE_COMMIT_HOME }).code).toBe(0);
+      git(root, "add", "-A");
+      expect(env(root, "commit", "-qm", "the gate").code).toBe(0);
+      expect(env(root, "push", "-q", "origin", "main").code).toBe(0);
+      git(root, "tag", "-a", "v1", "-F", capture);
+      const tag = env(root, "push", "origin", "v1");
+      expect(tag.code, `${order}: ${tag.out}`).not.toBe(0);
+      expect(tag.out).toContain("clear gate: this push is refused");
+      git(root, "notes", "add", "-F", capture, "HEAD");
+      const notes = env(root, "push", "origin", "refs/notes/commits");
+      expect(notes.code, notes.out).not.toBe(0);
+      expect(git(root, "ls-remote", "origin").out).not.toMatch(/refs\/(tags|notes)\//);
+      const legacy = path.join(root, ".git", "hooks", "pre-push.legacy");
+      rmSync(legacy);
+      const status = clearTool(root, "hooks", "status");
+      expect(status.code, status.out).toBe(1);
+      expect(status.out).toContain("pre-push.legacy, which the pre-commit framework runs first, is not there");
+      expect(status.out).toContain("npx fixture-clear hooks install --yes");
+      expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
+      expect(clearTool(root, "hooks", "uninstall", "--yes").code).toBe(0);
+      expect(existsSync(legacy)).toBe(false);
+      expect(existsSync(path.join(root, ".git", "hooks", "pre-push"))).toBe(true); // the framework's own hook stays
+    }
+  });
+
+  const takenTitle = "the pre-commit framework's pre-push.legacy that is the user's own hook (moved there by pre-commit install) is never overwritten: install and status say to keep it as pre-push.pre-clear, after which the gate's runs it first and uninstall gives it back";
+  it.skipIf(!PRE_COMMIT_PRESENT)(`${takenTitle}${PRE_COMMIT_PRESENT ? "" : ` (skipped: ${PRE_COMMIT_SKIP_REASON})`}`, () => {
+    const root = repoWithRemote("clear-pre-commit-taken-");
+    CASES[2]!.configure(root);
+    git(root, "add", "-A");
+    git(root, "commit", "-qm", "the team's hooks", "--no-verify");
+    const own = path.join(root, ".git", "hooks", "pre-push");
+    const ownText = `#!/bin/sh\necho own >> "$(git rev-parse --git-dir)/own-pre-push.log"\n`;
+    writeFileSync(own, ownText, { mode: 0o755 });
+    expect(run(root, ["pre-commit", "install", "-t", "pre-commit", "-t", "pre-push"], { PRE_COMMIT_HOME }).code).toBe(0);
+    const legacy = `${own}.legacy`;
+    expect(readFileSync(legacy, "utf8")).toBe(ownText);
+    const refused = clearTool(root, "hooks", "install", "--yes");
+    expect(refused.code, refused.out).toBe(1);
+    expect(refused.out).toContain("rename it to pre-push.pre-clear");
+    expect(readFileSync(legacy, "utf8")).toBe(ownText);
+    expect(clearTool(root, "hooks", "status").code).toBe(1);
+    renameSync(legacy, `${own}.pre-clear`);
+    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
+    expect(clearTool(root, "hooks", "status").code).toBe(0);
+    git(root, "add", "-A");
+    expect(env(root, "commit", "-qm", "the gate").code).toBe(0);
+    git(root, "tag", "-a", "v1", "-F", path.join(PROJECT_ROOT, "examples", "sitting", "claude-code_pre_tool_use_2.1.261.1.json"));
+    expect(env(root, "push", "origin", "main", "v1").code).not.toBe(0);
+    expect(readFileSync(path.join(root, ".git", "own-pre-push.log"), "utf8")).toBe("own\n"); // run once, by the gate's pre-push.legacy
+    expect(clearTool(root, "hooks", "uninstall", "--yes").code).toBe(0);
+    expect(readFileSync(legacy, "utf8")).toBe(ownText);
   });
 });

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import type { Plan } from "./plan.js";
 import { lstatOrNull } from "../repo.js";
-import { readText } from "./detect.js";
+import { PRE_COMMIT_SIGN, readText } from "./detect.js";
 import { gateScript, HOOKS, MARK, recordedInstall, type HookName, type Installed } from "./shell.js";
 
 // The gate written straight into git's hooks folder, where no manager is used. A hook that was
@@ -90,11 +90,16 @@ export function plainInstall(dir: string, installed: Installed, plan: Plan, show
  * it), and puts back the hook it kept last in its place. With `keepRunning`, a hook git still runs
  * stays: it guards until the manager installs its own, which then moves it aside.
  */
-export function plainUnwrap(dir: string, plan: Plan, keepRunning = false): void {
+export function plainUnwrap(dir: string, plan: Plan, keepRunning = false, spare?: string): void {
   for (const hook of HOOKS) {
     const kept = keptHooks(dir, hook);
     for (const suffix of keepRunning ? MOVED_BY_MANAGER : ["", ...MOVED_BY_MANAGER]) {
       const file = path.join(dir, `${hook}${suffix}`);
+      // The gate's own pre-push.legacy, which the pre-commit framework runs first, stays (preCommitLegacy), and so do the hooks it runs.
+      if (file === spare) {
+        kept.length = 0;
+        continue;
+      }
       if (!isOurs(readText(file))) continue;
       if (!setAsideIfChanged(dir, file, hook, plan)) plan.steps.push({ kind: "remove", file });
       const back = suffix === "" || suffix === ".legacy" ? kept.pop() : undefined;
@@ -107,4 +112,36 @@ export function plainUnwrap(dir: string, plan: Plan, keepRunning = false): void 
       plan.notes.push(`${hook}: ${name}, kept at an earlier install, is left in git's hooks folder; it ran only through this tool's hook`);
     }
   }
+}
+
+/** The hook the pre-commit framework runs as <hook>.legacy before its own: at a push, with git's stdin and arguments. */
+export const LEGACY_HOOK: HookName = "pre-push";
+
+export const INSTALL_YES = "run npx fixture-clear hooks install --yes";
+
+/** What to do where git's hooks folder holds a pre-push.legacy this tool did not write. */
+export function legacyTakenAdvice(): string {
+  return `rename it to ${LEGACY_HOOK}.pre-clear (the gate's ${LEGACY_HOOK}.legacy runs it first, with git's refs), then ${INSTALL_YES}`;
+}
+
+/**
+ * The gate as the pre-commit framework's pre-push.legacy, which it runs first with git's stdin and
+ * arguments: at a push whose commits every remote-tracking ref holds (a tag, notes) it runs no hook
+ * of its own, and names only the first ref to those it runs. A file there this tool did not write is left, and said.
+ */
+export function preCommitLegacy(dir: string, installed: Installed, plan: Plan): void {
+  const file = path.join(dir, `${LEGACY_HOOK}.legacy`);
+  const there = lstatOrNull(file);
+  if (there !== null && (there.isSymbolicLink() || !isOurs(readText(file)))) {
+    plan.notes.push(`${LEGACY_HOOK}.legacy: a hook this tool did not write is there, which the pre-commit framework runs first; the gate's was not written, so a push of a tag or notes goes unchecked: ${legacyTakenAdvice()}`);
+    return;
+  }
+  const own = readText(path.join(dir, LEGACY_HOOK));
+  // pre-commit install moves a hook it finds onto pre-push.legacy, over the gate's.
+  if (own !== null && !isOurs(own) && !PRE_COMMIT_SIGN.test(own)) {
+    plan.notes.push(`${LEGACY_HOOK}: a hook of yours is there, which pre-commit install will move onto ${LEGACY_HOOK}.legacy, over the gate's; after it, ${legacyTakenAdvice()}`);
+  }
+  setAsideIfChanged(dir, file, LEGACY_HOOK, plan);
+  plan.steps.push({ kind: "write", file, text: gateScript(LEGACY_HOOK, { installed, kept: keptHooks(dir, LEGACY_HOOK) }), executable: true });
+  plan.notes.push(`${LEGACY_HOOK}.legacy: the gate, in git's hooks folder, which the pre-commit framework runs first at every push (a tag's or notes' too)`);
 }

@@ -2,7 +2,8 @@ import { accessSync, constants, existsSync } from "node:fs";
 import path from "node:path";
 import { BLOCK_MARK } from "./blocks.js";
 import { HOOKS_PATH_EMPTY, huskyDirOf, installedIn, LEFTHOOK_SIGN, PRE_COMMIT_SIGN, lefthookConfig, lefthookLocalConfigs, PRE_COMMIT_CONFIG, readText, type Repo } from "./detect.js";
-import { isIntact, isOurs, keptHooks } from "./plain.js";
+import { INSTALL_YES, isIntact, isOurs, keptHooks, LEGACY_HOOK, legacyTakenAdvice } from "./plain.js";
+import { lstatOrNull } from "../repo.js";
 import { gateScript, HOOKS, recordedInstall, WRAPPER_DIR, type HookName } from "./shell.js";
 import { callLine, callLineReach, preCommitInstall, wrapperFile } from "./wiring.js";
 import { LEFTHOOK_SCRIPT, lefthookEntry, yamlObject, preCommitHook } from "./yaml-edit.js";
@@ -113,8 +114,26 @@ function preCommitState(repo: Repo, hook: HookName, file: string, via: string): 
     return no(hook, `${via} (the pre-commit framework): ${PRE_COMMIT_CONFIG} has no ${hook} stage hook that runs ${WRAPPER_DIR}/${hook} always; ${AGAIN}`);
   }
   const state = wrapperState(repo, hook, path.join(repo.root, WRAPPER_DIR, hook), `${via} (the pre-commit framework, ${PRE_COMMIT_CONFIG})`);
+  if (hook === LEGACY_HOOK) return withLegacyGate(repo, state, `${file}.legacy`, legacy);
   if (isOurs(legacy)) state.says.push(`  it also runs ${hook}.legacy, this tool's earlier hook, a second time; ${AGAIN} to take it out`);
   return state;
+}
+
+/**
+ * pre-push under the pre-commit framework: its own code runs no hook at a push whose commits every
+ * remote-tracking ref holds (a tag, notes), but runs <hook>.legacy first, always. Only with the gate there is every push checked.
+ */
+function withLegacyGate(repo: Repo, state: HookState, file: string, text: string | null): HookState {
+  const shown = rel(repo, file);
+  const unchecked = "without the gate there, a push of a tag or of notes runs no hook of the pre-commit framework and goes unchecked";
+  if (lstatOrNull(file) === null) return no(state.hook, ...state.says, `  ${shown}, which the pre-commit framework runs first, is not there: ${unchecked}; ${INSTALL_YES}`);
+  if (!isOurs(text) || lstatOrNull(file)!.isSymbolicLink()) {
+    return no(state.hook, ...state.says, `  ${shown}, which the pre-commit framework runs first, is a hook this tool did not write: ${unchecked}; ${legacyTakenAdvice()}`);
+  }
+  if (!executable(file)) return no(state.hook, ...state.says, `  the pre-commit framework skips ${shown}: it is not executable; ${unchecked}; ${INSTALL_YES}`);
+  const legacy = plainState(repo, state.hook, file, text!, `  the pre-commit framework runs ${shown} first`);
+  if (!legacy.reaches) return no(state.hook, ...state.says, ...legacy.says);
+  return { ...state, says: [...state.says, ...legacy.says] };
 }
 
 function plainState(repo: Repo, hook: HookName, file: string, text: string, via: string): HookState {

@@ -7,7 +7,7 @@ import { BLOCK_MARK, findBlocks, insertBlock, removeBlock } from "./blocks.js";
 import { huskyDirOf, LEFTHOOK_SIGN, lefthookConfig, PRE_COMMIT_CONFIG, PRE_COMMIT_SIGN, readText, type Manager, type Repo } from "./detect.js";
 import { emptyPlan, type Plan } from "./plan.js";
 import { gateLineReach, type Reach } from "./reach.js";
-import { isOurs, plainInstall, plainUnwrap } from "./plain.js";
+import { isOurs, LEGACY_HOOK, plainInstall, plainUnwrap, preCommitLegacy } from "./plain.js";
 import { gateScript, HOOKS, WRAPPER_DIR, type HookName, type Installed } from "./shell.js";
 import { LEFTHOOK_SCRIPT, lefthookAdd, lefthookHandLines, lefthookLanguage, yamlObject, preCommitAdd, removeMarked } from "./yaml-edit.js";
 
@@ -158,8 +158,10 @@ export function installPlan(repo: Repo, manager: Manager, installed: Installed):
     plainInstall(manager.place, installed, plan, shown.startsWith("..") || path.isAbsolute(shown) ? manager.place : shown);
     return plan;
   }
-  // A copy of this tool's hook that the manager moved aside would run the gate a second time.
-  plainUnwrap(repo.ownHooksDir, plan, repo.hooksPath === null);
+  // A copy of this tool's hook that the manager moved aside would run the gate a second time; but the pre-commit framework's pre-push.legacy is the gate's.
+  const legacy = manager.kind === "pre-commit" ? path.join(repo.ownHooksDir, `${LEGACY_HOOK}.legacy`) : undefined;
+  plainUnwrap(repo.ownHooksDir, plan, repo.hooksPath === null, legacy);
+  if (manager.kind === "pre-commit") preCommitLegacy(repo.ownHooksDir, installed, plan);
   for (const hook of HOOKS) plan.steps.push({ kind: "write", file: ownWrapper(repo, manager, hook), text: gateScript(hook), executable: true });
   wireManager(repo, manager, plan);
   pushAll(plan.notes, managerToDo(repo, manager));

@@ -177,6 +177,30 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
     expect(git(root, "commit", "-qm", "fixtures").code).not.toBe(0);
   });
 
+  it("husky whose prepare script names its folder (husky .config/husky), before husky has run: install writes the gate into that folder, not .husky/; once husky runs, the gate does; uninstall gives the folder's hook back byte for byte", () => {
+    const root = repoWithRemote("clear-husky-folder-");
+    writeFileSync(path.join(root, "package.json"), `${JSON.stringify({ name: "app", scripts: { prepare: "husky .config/husky" } }, null, 2)}\n`);
+    mkdirSync(path.join(root, ".config", "husky"), { recursive: true });
+    const userHook = path.join(root, ".config", "husky", "pre-commit");
+    writeFileSync(userHook, `${USER_HOOK}\n`);
+    git(root, "add", "-A");
+    git(root, "commit", "-qm", "the team's hooks", "--no-verify");
+    const wired = clearTool(root, "hooks", "install", "--yes");
+    expect(wired.code, wired.out).toBe(0);
+    expect(wired.out).toContain(".config/husky/pre-commit: changed");
+    expect(existsSync(path.join(root, ".husky"))).toBe(false);
+    expect(run(root, [...managers.husky, ".config/husky"]).code).toBe(0);
+    const status = clearTool(root, "hooks", "status");
+    expect(status.code, status.out).toBe(0);
+    git(root, "add", "-A");
+    expect(git(root, "commit", "-qm", "the gate").code).toBe(0);
+    expect(userHookRuns(root)).toBeGreaterThan(0);
+    expectRefusedAtCommitAndPush(root);
+    git(root, "reset", "-q", "--hard", "HEAD~1");
+    expect(clearTool(root, "hooks", "uninstall", "--yes").code).toBe(0);
+    expect(readFileSync(userHook, "utf8")).toBe(`${USER_HOOK}\n`);
+  });
+
   it("husky in a new worktree, where its generated .husky/_ is not there yet: install names husky and writes nothing into .husky/_; once husky runs there, the gate does", () => {
     const root = repoWithRemote("clear-husky-worktree-");
     CASES[0]!.configure(root);

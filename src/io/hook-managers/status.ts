@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import path from "node:path";
 import { BLOCK_MARK } from "./blocks.js";
-import { HOOKS_PATH_EMPTY, huskyDirOf, installedIn, LEFTHOOK_SIGN, PRE_COMMIT_SIGN, lefthookConfig, lefthookLocalConfigs, PRE_COMMIT_CONFIG, readText, type Repo } from "./detect.js";
+import { HOOKS_PATH_EMPTY, huskyDirOf, huskyFolder, installedIn, LEFTHOOK_SIGN, PRE_COMMIT_SIGN, lefthookConfig, lefthookLocalConfigs, PRE_COMMIT_CONFIG, readText, type Repo } from "./detect.js";
 import { INSTALL_YES, isIntact, isOurs, keptHooks, LEGACY_HOOK, legacyTakenAdvice } from "./plain.js";
 import { lstatOrNull } from "../repo.js";
 import { gateScript, HOOKS, recordedInstall, WRAPPER_DIR, type HookName } from "./shell.js";
@@ -179,10 +179,11 @@ export function idleManagers(repo: Repo, states: HookState[]): string[] {
   if (existsSync(path.join(repo.root, PRE_COMMIT_CONFIG)) && !said.includes("pre-commit framework")) {
     notes.push(`${PRE_COMMIT_CONFIG} is here, but git does not run it: pre-commit install`);
   }
-  if (existsSync(path.join(repo.root, ".husky")) && !said.includes("(husky)")) {
-    notes.push(".husky/ is here, but git does not run husky: npx husky (npm install runs it through prepare)");
+  const husky = huskyFolder(repo.root);
+  if (existsSync(path.join(repo.root, husky)) && !said.includes("(husky)")) {
+    notes.push(`${husky}/ is here, but git does not run husky: npx husky${husky === ".husky" ? "" : ` ${husky}`} (npm install runs it through prepare)`);
   }
-  const marked = HOOKS.some((h) => (readText(path.join(repo.root, ".husky", h)) ?? "").includes(BLOCK_MARK));
-  if (marked && !said.includes("(husky)")) notes.push("  the gate's lines in .husky/ run once husky is installed");
+  const marked = HOOKS.some((h) => (readText(path.join(repo.root, husky, h)) ?? "").includes(BLOCK_MARK));
+  if (marked && !said.includes("(husky)")) notes.push(`  the gate's lines in ${husky}/ run once husky is installed`);
   return notes;
 }

@@ -4,7 +4,7 @@ import { UsageError } from "../../errors.js";
 import { lstatOrNull } from "../repo.js";
 import path from "node:path";
 import { BLOCK_MARK, findBlocks, insertBlock, removeBlock } from "./blocks.js";
-import { huskyDirOf, LEFTHOOK_SIGN, lefthookConfig, PRE_COMMIT_CONFIG, PRE_COMMIT_SIGN, readText, type Manager, type Repo } from "./detect.js";
+import { huskyDirOf, huskyFolder, LEFTHOOK_SIGN, lefthookConfig, PRE_COMMIT_CONFIG, PRE_COMMIT_SIGN, readText, type Manager, type Repo } from "./detect.js";
 import { emptyPlan, type Plan } from "./plan.js";
 import { gateLineReach, type Reach } from "./reach.js";
 import { isOurs, LEGACY_HOOK, plainInstall, plainUnwrap, preCommitLegacy } from "./plain.js";
@@ -169,7 +169,7 @@ export function installPlan(repo: Repo, manager: Manager, installed: Installed):
 }
 
 function lineFilesOf(repo: Repo): string[] {
-  const dirs = [path.join(repo.root, ".husky"), huskyDirOf(repo.hooksDir), repo.hooksPath !== null && inWorkTree(repo, repo.hooksDir) ? repo.hooksDir : null];
+  const dirs = [path.join(repo.root, ".husky"), path.resolve(repo.root, huskyFolder(repo.root)), huskyDirOf(repo.hooksDir), repo.hooksPath !== null && inWorkTree(repo, repo.hooksDir) ? repo.hooksDir : null];
   return [...new Set(dirs.filter((d): d is string => d !== null))].flatMap((d) => HOOKS.map((h) => path.join(d, h)));
 }
 

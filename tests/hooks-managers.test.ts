@@ -447,4 +447,35 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
     expect(clearTool(root, "hooks", "uninstall", "--yes").code).toBe(0);
     expect(readFileSync(legacy, "utf8")).toBe(ownText);
   });
+
+  const namedTitle = "the pre-commit framework installed with another config (pre-commit install -c): status reads the config the installed hook names, says where it cannot tell, and install wires the gate into that config";
+  it.skipIf(!PRE_COMMIT_PRESENT)(`${namedTitle}${PRE_COMMIT_PRESENT ? "" : ` (skipped: ${PRE_COMMIT_SKIP_REASON})`}`, () => {
+    const root = repoWithRemote("clear-pre-commit-named-");
+    const team = readFileSync(path.join(root, CASES[2]!.configure(root)), "utf8");
+    git(root, "add", "-A");
+    git(root, "commit", "-qm", "the team's hooks", "--no-verify");
+    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
+    expect(CASES[2]!.install(root).code).toBe(0);
+    expect(clearTool(root, "hooks", "status").code).toBe(0);
+    writeFileSync(path.join(root, ".pre-commit-ci.yaml"), team);
+    const installCi = ["pre-commit", "install", "-f", "-c", ".pre-commit-ci.yaml", "-t", "pre-commit", "-t", "pre-push"];
+    expect(run(root, installCi, { PRE_COMMIT_HOME }).code).toBe(0);
+    const other = clearTool(root, "hooks", "status");
+    expect(other.code, other.out).toBe(1);
+    expect(other.out).toContain(".pre-commit-ci.yaml has no pre-commit stage hook");
+    const hook = path.join(root, ".git", "hooks", "pre-commit");
+    writeFileSync(hook, readFileSync(hook, "utf8").replace(/^ARGS=.*$/m, "ARGS=(hook-impl --hook-type=pre-commit)"));
+    const unknown = clearTool(root, "hooks", "status");
+    expect(unknown.code, unknown.out).toBe(1);
+    expect(unknown.out).toContain("which config it reads cannot be told");
+    expect(run(root, installCi, { PRE_COMMIT_HOME }).code).toBe(0);
+    const wired = clearTool(root, "hooks", "install", "--yes");
+    expect(wired.code, wired.out).toBe(0);
+    expect(wired.out).toContain(".pre-commit-ci.yaml: changed");
+    expect(clearTool(root, "hooks", "status").code).toBe(0);
+    git(root, "add", "-A");
+    expect(env(root, "commit", "-qm", "the gate").code).toBe(0);
+    stageUnacceptedFixtures(root);
+    expect(env(root, "commit", "-qm", "fixtures").code).not.toBe(0);
+  });
 });

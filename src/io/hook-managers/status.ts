@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import path from "node:path";
 import { BLOCK_MARK } from "./blocks.js";
-import { HOOKS_PATH_EMPTY, huskyDirOf, huskyFolder, installedIn, LEFTHOOK_SIGN, PRE_COMMIT_SIGN, lefthookConfig, lefthookLocalConfigs, PRE_COMMIT_CONFIG, readText, type Repo } from "./detect.js";
+import { HOOKS_PATH_EMPTY, huskyDirOf, huskyFolder, installedIn, LEFTHOOK_SIGN, PRE_COMMIT_SIGN, lefthookConfig, lefthookLocalConfigs, PRE_COMMIT_CONFIG, preCommitConfigNamed, readText, type Repo } from "./detect.js";
 import { INSTALL_YES, isIntact, isOurs, keptHooks, LEGACY_HOOK, legacyTakenAdvice } from "./plain.js";
 import { lstatOrNull } from "../repo.js";
 import { gateScript, HOOKS, recordedInstall, WRAPPER_DIR, type HookName } from "./shell.js";
@@ -99,7 +99,11 @@ function lefthookState(repo: Repo, hook: HookName, via: string): HookState {
 }
 
 function preCommitState(repo: Repo, hook: HookName, file: string, via: string): HookState {
-  const config = path.join(repo.root, PRE_COMMIT_CONFIG);
+  // The config the installed hook names (pre-commit install -c), which need not be the default one.
+  const named = preCommitConfigNamed(readText(file) ?? "");
+  if (named === null) return no(hook, `${via} (the pre-commit framework): which config it reads cannot be told from it (no one --config= in its ARGS line); reinstall it: ${preCommitInstall([hook])}`);
+  const config = path.resolve(repo.root, named);
+  const shownConfig = rel(repo, config);
   const js = yamlObject(readText(config) ?? "");
   const entry = js === null ? undefined : preCommitHook(js, hook);
   const stages = Array.isArray(entry?.stages) ? (entry!.stages as unknown[]).map(String) : [];
@@ -107,13 +111,13 @@ function preCommitState(repo: Repo, hook: HookName, file: string, via: string): 
   const legacy = readText(`${file}.legacy`);
   if (entry === undefined && isOurs(legacy)) {
     const state = plainState(repo, hook, `${file}.legacy`, legacy!, `${via} (the pre-commit framework), which runs ${hook}.legacy in migration mode`);
-    state.says.push(`  ${AGAIN} to wire the gate into ${PRE_COMMIT_CONFIG} instead`);
+    state.says.push(`  ${AGAIN} to wire the gate into ${shownConfig} instead`);
     return state;
   }
   if (entry === undefined || !stageOk || entry.entry !== `sh ${WRAPPER_DIR}/${hook}` || entry.always_run !== true || entry.pass_filenames !== false) {
-    return no(hook, `${via} (the pre-commit framework): ${PRE_COMMIT_CONFIG} has no ${hook} stage hook that runs ${WRAPPER_DIR}/${hook} always; ${AGAIN}`);
+    return no(hook, `${via} (the pre-commit framework): ${shownConfig} has no ${hook} stage hook that runs ${WRAPPER_DIR}/${hook} always; ${AGAIN}`);
   }
-  const state = wrapperState(repo, hook, path.join(repo.root, WRAPPER_DIR, hook), `${via} (the pre-commit framework, ${PRE_COMMIT_CONFIG})`);
+  const state = wrapperState(repo, hook, path.join(repo.root, WRAPPER_DIR, hook), `${via} (the pre-commit framework, ${shownConfig})`);
   if (hook === LEGACY_HOOK) return withLegacyGate(repo, state, `${file}.legacy`, legacy);
   if (isOurs(legacy)) state.says.push(`  it also runs ${hook}.legacy, this tool's earlier hook, a second time; ${AGAIN} to take it out`);
   return state;

@@ -4,7 +4,7 @@ import { UsageError } from "../../errors.js";
 import { lstatOrNull } from "../repo.js";
 import path from "node:path";
 import { BLOCK_MARK, findBlocks, insertBlock, removeBlock } from "./blocks.js";
-import { huskyDirOf, huskyFolder, LEFTHOOK_SIGN, lefthookConfig, PRE_COMMIT_CONFIG, PRE_COMMIT_SIGN, readText, type Manager, type Repo } from "./detect.js";
+import { huskyDirOf, huskyFolder, LEFTHOOK_SIGN, lefthookConfig, PRE_COMMIT_CONFIG, preCommitConfigOf, PRE_COMMIT_SIGN, readText, type Manager, type Repo } from "./detect.js";
 import { emptyPlan, type Plan } from "./plan.js";
 import { gateLineReach, type Reach } from "./reach.js";
 import { isOurs, LEGACY_HOOK, plainInstall, plainUnwrap, preCommitLegacy } from "./plain.js";
@@ -199,6 +199,8 @@ export function uninstallPlan(repo: Repo): Plan {
     [lefthookConfig(repo.root), "lefthook"],
     [path.join(repo.root, PRE_COMMIT_CONFIG), "pre-commit"],
   ];
+  const named = preCommitConfigOf(repo);
+  if (named !== path.join(repo.root, PRE_COMMIT_CONFIG)) configs.push([named, "pre-commit"]);
   for (const [file, kind] of configs) {
     const text = file === null ? null : readText(file);
     if (file === null || text === null || !text.includes(BLOCK_MARK)) continue;

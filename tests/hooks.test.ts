@@ -207,6 +207,26 @@ describe("clear hooks in git's own hooks folder", () => {
     expect(kept.filter((t) => t.includes("a line of my own"))).toHaveLength(1);
   });
 
+  it("uninstall leaves a hook file the user wrote, with its bytes as they were (a bare shebang, an empty file), and takes out only a file install created", () => {
+    const root = repoWithRemote("clear-hooks-user-file-");
+    mkdirSync(path.join(root, ".husky"));
+    const bare = path.join(root, ".husky", "pre-commit");
+    writeFileSync(bare, "#!/bin/sh\n");
+    git(root, "add", "-A");
+    git(root, "commit", "-qm", "the team's hooks", "--no-verify");
+    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
+    const created = path.join(root, ".husky", "pre-push");
+    expect(readFileSync(created, "utf8")).toContain("sh .clear/hooks/pre-push");
+    expect(clearTool(root, "hooks", "uninstall", "--yes").code).toBe(0);
+    expect(readFileSync(bare, "utf8")).toBe("#!/bin/sh\n");
+    expect(existsSync(created)).toBe(false);
+    writeFileSync(created, "");
+    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
+    expect(clearTool(root, "hooks", "uninstall", "--yes").code).toBe(0);
+    expect(readFileSync(created, "utf8")).toBe("");
+    expect(readFileSync(bare, "utf8")).toBe("#!/bin/sh\n");
+  });
+
   it("says when nothing of this tool is installed", () => {
     const root = repoWithRemote("clear-hooks-");
     const r = clearTool(root, "hooks", "uninstall");

@@ -53,11 +53,18 @@ function inWorkTree(repo: Repo, dir: string): boolean {
   return r !== "" && !r.startsWith("..") && !path.isAbsolute(r) && r.split(path.sep)[0] !== ".git";
 }
 
+/** The first lines of a shell hook install created, which no file the user wrote holds: uninstall takes such a file out whole, and leaves any other. */
+const CREATED_LINE = "# clear: created by clear hooks install, which takes this file out on uninstall";
+
+function createdStub(shebang: boolean): string {
+  return `${shebang ? "#!/bin/sh\n" : ""}${CREATED_LINE}\n`;
+}
+
 /** Adds the gate's line at the end of a shell hook; where nothing shows that line would run, the lines to add are printed instead. */
 function addCallTo(file: string, hook: HookName, plan: Plan, shebang: boolean): void {
   const before = readText(file);
   const has = before !== null && before.split("\n").includes(callLine(hook));
-  const base = before ?? (shebang ? "#!/bin/sh\n" : "");
+  const base = before ?? createdStub(shebang);
   const after = has ? base : insertBlock(base, base.length, 0, [callLine(hook)]);
   const reach = gateLineReach(after, callLine(hook), shebang);
   if (reach.kind === "not-shell") {
@@ -180,8 +187,9 @@ function unwireLineFile(file: string, plan: Plan): void {
   let after = before;
   for (const block of ours.reverse()) after = removeBlock(after, block);
   if (after === before) return;
-  const empty = after.trim() === "" || after === "#!/bin/sh\n";
-  plan.steps.push({ kind: "edit", file, before, after: empty ? null : after });
+  // Only a file install created goes; one the user wrote stays, with its bytes as they were (a bare "#!/bin/sh" too).
+  const created = after === createdStub(false) || after === createdStub(true);
+  plan.steps.push({ kind: "edit", file, before, after: created ? null : after });
 }
 
 export function uninstallPlan(repo: Repo): Plan {

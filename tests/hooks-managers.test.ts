@@ -201,6 +201,33 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
     expect(readFileSync(userHook, "utf8")).toBe(`${USER_HOOK}\n`);
   });
 
+  it("husky whose hook sets PATH or a GIT_ variable above the gate's line (a committed tools/bin/sh that exits 0, another index): status says the gate is not reliably reached, exit 1", () => {
+    const root = repoWithRemote("clear-husky-env-");
+    CASES[0]!.configure(root);
+    mkdirSync(path.join(root, "tools", "bin"), { recursive: true });
+    writeFileSync(path.join(root, "tools", "bin", "sh"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    expect(CASES[0]!.install(root).code).toBe(0);
+    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
+    git(root, "add", "-A");
+    expect(git(root, "commit", "-qm", "the gate").code).toBe(0);
+    const hook = path.join(root, ".husky", "pre-commit");
+    const wired = readFileSync(hook, "utf8");
+    writeFileSync(hook, `MYPATH=1 echo "$PATH" "\${GIT_DIR:-.git}" >/dev/null\n${wired}`);
+    expect(clearTool(root, "hooks", "status").code).toBe(0); // reading them, or a name that only ends in PATH, changes nothing
+    const lines = ['export PATH="$PWD/tools/bin:$PATH"', "export GIT_INDEX_FILE=.git/other-index", "GIT_DIR=/elsewhere", "unset GIT_INDEX_FILE", ": ${PATH:=/tmp}", "declare -x PATH=/tmp", 'v=PA""TH\nexport "$v=/tmp"'];
+    for (const line of lines) {
+      writeFileSync(hook, `${line}\n${wired}`);
+      const status = clearTool(root, "hooks", "status");
+      expect(status.code, line).toBe(1);
+      expect(status.out, line).toContain("pre-commit: DOES NOT reach the gate");
+    }
+    // Why: with the committed sh first on PATH, the gate's line runs it and the commit goes through.
+    writeFileSync(hook, `${lines[0]}\n${wired}`);
+    expect(clearTool(root, "hooks", "status").out).toContain("its line 1 sets PATH or a GIT_ variable");
+    stageUnacceptedFixtures(root);
+    expect(git(root, "commit", "-qm", "fixtures").code).toBe(0);
+  });
+
   it("husky in a new worktree, where its generated .husky/_ is not there yet: install names husky and writes nothing into .husky/_; once husky runs there, the gate does", () => {
     const root = repoWithRemote("clear-husky-worktree-");
     CASES[0]!.configure(root);

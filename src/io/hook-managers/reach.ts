@@ -4,9 +4,12 @@
 // redirections, pipes and lists), none of them a word that ends the script, skips, branches, loops
 // or changes what `sh` means. A line that leaves a quote, a heredoc, a group or a substitution
 // open, or carries on to the next, is not read. Where git runs the file itself, its first line
-// must name a POSIX-family shell, or nothing. Pure.
+// must name a POSIX-family shell, or nothing. A line that sets or exports PATH or a GIT_ variable
+// (which programs the gate's line finds, which repository and index git reads) does not pass on
+// either: the gate would run, but not reliably as itself on what is committed. Pure.
 
-export type Reach = { kind: "reached"; line: number } | { kind: "absent" } | { kind: "not-shell" } | { kind: "blocked"; line: number; gate: number };
+/** `changes`: the line in the way changes what the gate's line runs or reads, rather than ending or skipping it. */
+export type Reach = { kind: "reached"; line: number } | { kind: "absent" } | { kind: "not-shell" } | { kind: "blocked"; line: number; gate: number; changes: boolean };
 
 const SH_SHEBANG = /^#!\s*\S*\/(?:env[ \t]+)?(?:sh|bash|dash|ash|ksh|zsh)(?:[ \t].*)?$/;
 
@@ -24,6 +27,12 @@ const SUBSTITUTION = /\$\([^()'"`\\]*\)|`[^`'"\\]*`/g;
 const QUOTED = /'[^']*'|"(?:[^"\\$`]|\\.|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$[?#@*0-9])*"/g;
 
 const QUOTE_MARK = "\u0001";
+
+/** PATH or a GIT_ variable named as a word (`export PATH`, `GIT_DIR=x`, `unset GIT_INDEX_FILE`) or set in an expansion (`${PATH:=x}`). */
+const GATE_ENVIRONMENT = /(?<![$\w{])(?:PATH|GIT_\w*)(?!\w)|\$\{(?:PATH|GIT_\w*):?=/;
+
+/** Commands that set a variable named by an argument: one built of quotes or expansions (export "$v=x") may name any. */
+const SETTERS = new Set(["export", "readonly", "declare", "typeset", "local", "unset", "read", "getopts", "printf", "mapfile", "readarray", "let"]);
 /** A command's name written out in letters, digits and the marks a path or a program's name holds; or the test command. */
 const PLAIN_NAME = /^(?:[A-Za-z0-9_./+:@%,-]+|\[)$/;
 
@@ -46,7 +55,9 @@ function passesOn(line: string): boolean {
         continue;
       }
       // The command's name, written out: one built of quotes, variables or patterns ("ex""it", $c, e*t) may be any word.
-      return PLAIN_NAME.test(word) && !STOPS.has(word) && !STOPS.has(word.slice(word.lastIndexOf("/") + 1));
+      const name = word.slice(word.lastIndexOf("/") + 1);
+      if (SETTERS.has(name) && words.slice(i + 1).some((w) => w.includes("$") || w.includes(QUOTE_MARK))) return false;
+      return PLAIN_NAME.test(word) && !STOPS.has(word) && !STOPS.has(name);
     }
     return true;
   });
@@ -58,6 +69,8 @@ export function gateLineReach(text: string, callLine: string, runsItself: boolea
   const gate = lines.indexOf(callLine);
   if (gate === -1) return { kind: "absent" };
   if (runsItself && lines[0]?.startsWith("#!") && !SH_SHEBANG.test(lines[0])) return { kind: "not-shell" };
-  const stop = lines.slice(0, gate).findIndex((l) => !passesOn(l));
-  return stop === -1 ? { kind: "reached", line: gate + 1 } : { kind: "blocked", line: stop + 1, gate: gate + 1 };
+  const changes = (l: string): boolean => !/^[ \t]*#/.test(l) && GATE_ENVIRONMENT.test(l);
+  const stop = lines.slice(0, gate).findIndex((l) => !passesOn(l) || changes(l));
+  if (stop === -1) return { kind: "reached", line: gate + 1 };
+  return { kind: "blocked", line: stop + 1, gate: gate + 1, changes: changes(lines[stop]!) };
 }

@@ -60,7 +60,10 @@ function shellFileState(repo: Repo, hook: HookName, file: string, via: string, r
   const reach = callLineReach(readText(file) ?? "", hook, runsItself);
   if (reach.kind === "absent") return no(hook, `${via}: it does not run the gate (no line "${callLine(hook)}" of its own); ${AGAIN}`);
   if (reach.kind === "not-shell") return no(hook, `${via}: its first line has another program than sh read it, and the gate's line is shell; run the gate from a shell hook`);
-  if (reach.kind === "blocked") return no(hook, `${via}: its line ${reach.line} may end it or carry it past the gate's line ${reach.gate}; move the gate's lines above line ${reach.line}`);
+  if (reach.kind === "blocked") {
+    const why = reach.changes ? "sets PATH or a GIT_ variable, which changes what the gate's line runs or reads, so it does not reliably reach the gate" : `may end it or carry it past the gate's line ${reach.gate}`;
+    return no(hook, `${via}: its line ${reach.line} ${why}; move the gate's lines above line ${reach.line}`);
+  }
   return wrapperState(repo, hook, path.join(repo.root, WRAPPER_DIR, hook), via);
 }
 

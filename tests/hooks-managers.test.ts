@@ -355,6 +355,41 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
     expect(git(root, "commit", "-qm", "skipped by a local config").code).toBe(0);
   });
 
+  it("lefthook settings that skip the gate's script or change what it runs (exclude_tags naming one of its tags, an rc file, a lefthook program, an env setting PATH): status says the gate does not run, in the local or the shared config", () => {
+    const settings: Record<string, string> = {
+      "excluded by a tag": "pre-commit:\n  exclude_tags: [slow]\n  scripts:\n    clear-gate.sh:\n      tags: [slow]\n",
+      "excluded by a tag in a string": "pre-commit:\n  exclude_tags: slow\n  scripts:\n    clear-gate.sh:\n      tags: fast slow\n",
+      "an rc file": "rc: .lefthookrc\n",
+      "another program than lefthook": 'lefthook: "true"\n',
+      "an env of its own": "pre-commit:\n  scripts:\n    clear-gate.sh:\n      env:\n        PATH: tools/bin\n",
+    };
+    const root = repoWithRemote("clear-lefthook-settings-");
+    CASES[1]!.configure(root);
+    expect(CASES[1]!.install(root).code).toBe(0);
+    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
+    expect(CASES[1]!.install(root).code).toBe(0); // its pre-push hook, now that the config has one
+    expect(clearTool(root, "hooks", "status").code).toBe(0);
+    const shared = path.join(root, "lefthook.yml");
+    const wired = readFileSync(shared, "utf8");
+    const local = path.join(root, "lefthook-local.yml");
+    for (const [what, text] of Object.entries(settings)) {
+      writeFileSync(local, text);
+      const status = clearTool(root, "hooks", "status");
+      expect(status.code, what).toBe(1);
+      expect(status.out, what).toContain("pre-commit: DOES NOT reach the gate");
+      rmSync(local);
+    }
+    writeFileSync(shared, `rc: .lefthookrc\n${wired}`);
+    expect(clearTool(root, "hooks", "status").code).toBe(1);
+    writeFileSync(shared, wired);
+    writeFileSync(local, "pre-commit:\n  exclude_tags: [fast]\n  scripts:\n    clear-gate.sh:\n      tags: [slow]\n");
+    expect(clearTool(root, "hooks", "status").code).toBe(0); // a tag the gate's script does not carry
+    // lefthook does skip the gate under the first: what status says is what happens.
+    writeFileSync(local, settings["excluded by a tag"]!);
+    stageUnacceptedFixtures(root);
+    expect(git(root, "commit", "-qm", "skipped by a tag").code).toBe(0);
+  });
+
   it("lefthook whose config is TOML or JSON is lefthook all the same: install never writes the gate into git's hooks folder, where lefthook's next install moves it aside; it asks for the lines by hand", () => {
     const root = repoWithRemote("clear-lefthook-toml-");
     writeFileSync(path.join(root, "lefthook.toml"), `[pre-commit.commands.user]\nrun = '${USER_HOOK}'\n`);

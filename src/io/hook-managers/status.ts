@@ -70,6 +70,29 @@ function shellFileState(repo: Repo, hook: HookName, file: string, via: string, r
 /** A condition set (skip, only) that can keep lefthook from running what it is set on. */
 const conditioned = (on: Record<string, unknown>): boolean => (on.skip !== undefined && on.skip !== false) || on.only !== undefined;
 
+/** A config's list of words, as lefthook reads a list or a string of them (tags: [a, b], or "a b"). */
+function wordsOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(String);
+  return typeof value === "string" ? value.split(/[\s,]+/).filter(Boolean) : [];
+}
+
+/**
+ * A lefthook setting, merged from every config, that keeps the gate's script from running or
+ * changes what it runs: exclude_tags naming it or one of its tags, an `rc` file sourced first, a
+ * `lefthook` that replaces the program the hooks run, or an `env` of its own setting PATH or a GIT_ variable.
+ */
+function lefthookSettingInTheWay(layers: Record<string, unknown>[], section: Record<string, unknown>, entry: Record<string, unknown>): string | null {
+  const excluded = wordsOf(section.exclude_tags);
+  const tagged = [LEFTHOOK_SCRIPT, ...wordsOf(entry.tags)].filter((t) => excluded.includes(t));
+  if (tagged.length > 0) return `exclude_tags names ${tagged.join(", ")}, so lefthook skips clear-gate.sh`;
+  if (layers.some((l) => l.rc !== undefined)) return "an rc file, which lefthook sources before the gate and may change what it runs, is set";
+  if (layers.some((l) => l.lefthook !== undefined)) return "a lefthook setting names another program for the hooks to run than lefthook";
+  const env = entry.env !== null && typeof entry.env === "object" ? Object.keys(entry.env) : [];
+  const changed = env.filter((name) => name === "PATH" || name.startsWith("GIT_"));
+  if (changed.length > 0) return `clear-gate.sh's env sets ${changed.join(", ")}, which changes what the gate runs or reads`;
+  return null;
+}
+
 function lefthookState(repo: Repo, hook: HookName, via: string): HookState {
   const config = lefthookConfig(repo.root);
   const js = config === null ? null : yamlObject(readText(config) ?? "");
@@ -90,7 +113,8 @@ function lefthookState(repo: Repo, hook: HookName, via: string): HookState {
   }
   const sources = [config, ...locals].map((f) => rel(repo, f)).join(", ");
   if (conditioned(entry) || conditioned(section)) return no(hook, `${via} (lefthook): a skip or only condition set on clear-gate.sh or on ${hook} in ${sources} can keep lefthook from running the gate; take it out`);
-  if (JSON.stringify(section.exclude_tags ?? []).includes(LEFTHOOK_SCRIPT)) return no(hook, `${via} (lefthook): ${hook}'s exclude_tags in ${sources} names clear-gate.sh; take it out`);
+  const inTheWay = lefthookSettingInTheWay(layers, section, entry);
+  if (inTheWay !== null) return no(hook, `${via} (lefthook): ${inTheWay} in ${sources}; take it out`);
   if (layers.some((l, i) => l.extends !== undefined || l.remotes !== undefined || (i > 0 && l.source_dir !== undefined))) {
     return no(hook, `${via} (lefthook): ${sources} takes in other configs or moves the scripts' folder (extends, remotes, a local source_dir), which this tool does not follow`);
   }

@@ -63,7 +63,8 @@ function companion<T>(entry: CaptureEntry | undefined, kind: "sitting" | "kit"):
   const code = kind === "sitting" ? "invalid-sitting" : "invalid-kit";
   if (entry.kind === "unreadable") {
     if (entry.entryKind === "symlink") return { value: null, findings: [finding("symlink", { file })] };
-    return { value: null, findings: [finding(code, { file }, { detail: entry.problem ? entry.problem.message : "is not a regular file" })] };
+    const at = entry.problem ? { pointer: entry.problem.pointer, line: entry.problem.line, column: entry.problem.column } : {};
+    return { value: null, findings: [finding(code, { file, ...at }, { detail: entry.problem ? entry.problem.message : "is not a regular file" })] };
   }
   try {
     validateAgainst(kind, entry.doc.value, file, true);

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { clear, clearJson, folderDigest, PASTURE_FIXTURES, PASTURE_PRESENT, PASTURE_SKIP_REASON, PROJECT_ROOT, sha256, tempDir } from "./helpers.js";
@@ -110,6 +110,13 @@ describe("clear inventory", () => {
     expect(unknown.code).toBe(1);
     expect(unknown.json.findings).toContainEqual(expect.objectContaining({ code: "invalid-sitting", file: "sitting.json", pointer: "/recipe" }));
     expect(clearJson(["inventory", dir, "--recipe", "codex-measured"]).code).toBe(0);
+    // A sitting.json or kit.json that is not JSON is said with the line and column where it stops being JSON.
+    for (const file of ["sitting.json", "kit.json"]) {
+      writeFileSync(path.join(dir, file), '{"driver": "x",\n  "method" a}');
+      const broken = clearJson(["inventory", dir, "--recipe", "codex-measured"]);
+      expect(broken.json.findings, file).toContainEqual(expect.objectContaining({ code: file === "kit.json" ? "invalid-kit" : "invalid-sitting", file, line: 2, column: 12 }));
+      rmSync(path.join(dir, file));
+    }
   });
 
   it("blocks an unknown version and a version that disagrees with sitting.json", () => {

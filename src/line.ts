@@ -269,7 +269,7 @@ async function recorded(line: Omit<Line, "fixtures" | "scan" | "batch">, fixture
   const id = batchId(line.captures);
   const mask = companionMask(line, setting, companions.values);
   const sidecarDigests = new Map(fixtures.map((f) => [f, sha256Hex(f.sidecar)]));
-  const input = { ...line, sittingShown: sittingShownFrom(setting.root, line.sitting.dir, setting.display.path), scan, fixtures: written, planned: fixtures, blockers, kitCheck, mask, sidecarDigest: (f: FixtureOut) => sidecarDigests.get(f) ?? sha256Hex(f.sidecar), overrides: { choose: options.choose ?? [], recipes: options.recipes ?? [] }, overlay: setting.rules.overlay, overlaid: setting.rules.overlaid, policies: policiesOf(setting) };
+  const input = { ...line, sittingShown: sittingShownFrom(setting.root, line.sitting.dir, setting.display.path), scan, fixtures: written, planned: fixtures, blockers, kitCheck, mask, sidecarDigest: (f: FixtureOut) => sidecarDigests.get(f) ?? sha256Hex(f.sidecar), overrides: { choose: [...new Set(options.choose ?? [])], recipes: [...new Set(options.recipes ?? [])] }, overlay: setting.rules.overlay, overlaid: setting.rules.overlaid, policies: policiesOf(setting) };
   // The record's own words and the rules' member names may spell a name the sitting taught ("name"):
   // the guard looks for homes and secret shapes; names are masked where each text is written.
   const guard = scanEngine(setting.rules.secrets, line.names.grammar, null, setting.rules.knownMembers);

@@ -57,6 +57,10 @@ describe("clear run --choose", () => {
     expect(batch).toMatch(/\(`pre_tool_use`, \d+ bytes, chosen by hand\) and its provenance sidecar/);
     const human = clear(["run", "--choose", larger], { cwd: root });
     expect(human.stdout).toContain(`--choose ${larger}`);
+    // One capture named twice, by its name and by its path, is one override.
+    const twice = clearJson(["run", "--choose", larger, "--choose", path.join("captures-inbox", larger)], { cwd: root });
+    expect(twice.json.overrides).toEqual({ choose: [larger], recipes: [] });
+    expect(read(root, "CLEARANCE.md").split("- Chosen by hand (--choose)").length).toBe(2);
   });
 
   it("a --choose of a capture the tool refused is exit 2 naming it and why, and nothing is written", () => {

@@ -37,7 +37,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   setting.progress = progressFor(io, values.json);
   if (setting.root === null) throw new UsageError("clear run works inside a git repository (or give --root DIR)");
   const sittingDir = path.resolve(io.cwd, positionals[0] ?? path.join(setting.root, repoPaths(setting.config).capturesInbox));
-  const overrides = { choose: (values.choose ?? []).map((c) => captureNameOf(c, sittingDir, io.cwd)), recipes: values.recipe ?? [] };
+  const overrides = { choose: [...new Set((values.choose ?? []).map((c) => captureNameOf(c, sittingDir, io.cwd)))], recipes: [...new Set(values.recipe ?? [])] };
   const result = await clearIntoRepo(setting, setting.root, sittingDir, overrides);
   // File names, paths and what a person chose come from the sitting: what is printed of them is checked first.
   const { names, ...plain } = result;

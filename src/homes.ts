@@ -873,6 +873,11 @@ class Alternation {
   readonly #from: number[];
   readonly #found: (RegExpExecArray | null | undefined)[];
 
+  /** The source of each pattern searched, in order. */
+  get sources(): string[] {
+    return this.#patterns.map((p) => p.source);
+  }
+
   /** `most`: how many alternatives, and how many characters of source, one pattern joins at most (an alternative longer than that stands alone). */
   constructor(sources: readonly string[], flags: string, most = { alternatives: ALTERNATIVES_PER_PATTERN, chars: Infinity }) {
     const groups: string[][] = [];
@@ -1267,6 +1272,11 @@ export class NamePattern {
   /** The first find in `text` at `from` or after it. */
   exec(text: string, from = 0): RegExpExecArray | null {
     return this.#search.exec(text, from);
+  }
+
+  /** The patterns the names are searched in, each of a few alternatives and a few thousand characters at most. */
+  get parts(): string[] {
+    return this.#search.sources;
   }
 
   test(text: string): boolean {

@@ -76,6 +76,17 @@ function setup(harness: keyof typeof VERSIONS): { project: string; sitting: stri
   return { project, sitting, code: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** A sitting folder whose kit.json is a link to a person's notes beside it. */
+function sittingWithLinkedKit(prefix: string): { base: string; notes: string; sitting: string } {
+  const base = tempDir(prefix);
+  const notes = path.join(base, "notes.txt");
+  writeFileSync(notes, "my notes\n");
+  const sitting = path.join(base, "sitting");
+  mkdirSync(sitting);
+  symlinkSync(notes, path.join(sitting, "kit.json"));
+  return { base, notes, sitting };
+}
+
 describe("clear capture setup", () => {
   const rules = loadRules();
   let types: { sdk: string; plugin: string } | null = null;
@@ -211,12 +222,7 @@ describe("clear capture setup", () => {
   });
 
   it("never writes kit.json through a link nor over a kit.json it did not write; one holding the very bytes it writes is left as it is", () => {
-    const base = tempDir("clear-setup-kit-");
-    const notes = path.join(base, "notes.txt");
-    writeFileSync(notes, "my notes\n");
-    const sitting = path.join(base, "sitting");
-    mkdirSync(sitting);
-    symlinkSync(notes, path.join(sitting, "kit.json"));
+    const { base, notes, sitting } = sittingWithLinkedKit("clear-setup-kit-");
     const linked = clear(["capture", "setup", "codex", "--project", path.join(base, "p1"), "--into", sitting, "--host-version", "0.169.0"]);
     expect(linked.code).toBe(2);
     expect(linked.stderr).toContain(`${path.join(sitting, "kit.json")} is a symbolic link`);
@@ -414,12 +420,7 @@ describe("clear capture start and status", () => {
   });
 
   it("drive refuses a kit.json that is a link in the sitting before the host runs, and leaves no throwaway folder behind", () => {
-    const base = tempDir("clear-drive-kit-");
-    const notes = path.join(base, "notes.txt");
-    writeFileSync(notes, "my notes\n");
-    const sitting = path.join(base, "sitting");
-    mkdirSync(sitting);
-    symlinkSync(notes, path.join(sitting, "kit.json"));
+    const { base, notes, sitting } = sittingWithLinkedKit("clear-drive-kit-");
     const tmp = path.join(base, "tmp");
     mkdirSync(tmp);
     const r = clear(["capture", "drive", "codex", "--into", sitting, "--host-bin", fakeHost("0.169.0 (fake)"), "--isolate", "never"], { env: { TMPDIR: tmp } });

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -136,6 +136,17 @@ function uninstalls(root: string, configFile: string, original: string): void {
   expect(userHookRuns(root)).toBeGreaterThan(before); // the manager still runs the team's hook
 }
 
+/** A repository with a remote, lefthook configured and installed, and the gate wired through it (status says so). */
+function wiredLefthook(prefix: string): string {
+  const root = repoWithRemote(prefix);
+  CASES[1]!.configure(root);
+  expect(CASES[1]!.install(root).code).toBe(0);
+  expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
+  expect(CASES[1]!.install(root).code).toBe(0); // its pre-push hook, now that the config has one
+  expect(clearTool(root, "hooks", "status").code).toBe(0);
+  return root;
+}
+
 describe("clear hooks with hook managers", () => {
   beforeAll(() => {
     managers = hookManagers();
@@ -201,7 +212,27 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
     expect(readFileSync(userHook, "utf8")).toBe(`${USER_HOOK}\n`);
   });
 
-  it("husky whose hook sets PATH or a GIT_ variable above the gate's line (a committed tools/bin/sh that exits 0, another index): status says the gate is not reliably reached, exit 1", () => {
+  it("husky whose prepare script names a folder outside the repository (../x, /etc) is refused, exit 2, nothing written; husky 8's husky install <folder> is read as that folder", () => {
+    for (const prepare of ["husky ../victim/.husky", "husky /etc", "husky install ../victim/.husky", "husky $HOOKS"]) {
+      const base = tempDir("clear-husky-outside-");
+      const root = path.join(base, "repo");
+      mkdirSync(root);
+      git(root, "init", "-q");
+      writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "app", scripts: { prepare } }));
+      const r = clearTool(root, "hooks", "install", "--yes");
+      expect(r.code, prepare).toBe(2);
+      expect(r.out, prepare).toContain("not a plain folder below the repository");
+      expect(readdirSync(base), prepare).toEqual(["repo"]);
+    }
+    const root = repoWithRemote("clear-husky8-folder-");
+    writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "app", scripts: { prepare: "husky install .config/husky" } }));
+    const wired = clearTool(root, "hooks", "install", "--yes");
+    expect(wired.code, wired.out).toBe(0);
+    expect(existsSync(path.join(root, ".config", "husky", "pre-commit"))).toBe(true);
+    expect(existsSync(path.join(root, ".husky"))).toBe(false);
+  });
+
+  it("husky whose hook sets a variable the gate depends on above the gate's line (PATH to a committed tools/bin/sh that exits 0, another index, NODE_OPTIONS, BASH_ENV, HOME): status says the gate is not reliably reached, exit 1; a line that only reads or names one passes", () => {
     const root = repoWithRemote("clear-husky-env-");
     CASES[0]!.configure(root);
     mkdirSync(path.join(root, "tools", "bin"), { recursive: true });
@@ -212,9 +243,11 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
     expect(git(root, "commit", "-qm", "the gate").code).toBe(0);
     const hook = path.join(root, ".husky", "pre-commit");
     const wired = readFileSync(hook, "utf8");
-    writeFileSync(hook, `MYPATH=1 echo "$PATH" "\${GIT_DIR:-.git}" >/dev/null\n${wired}`);
-    expect(clearTool(root, "hooks", "status").code).toBe(0); // reading them, or a name that only ends in PATH, changes nothing
-    const lines = ['export PATH="$PWD/tools/bin:$PATH"', "export GIT_INDEX_FILE=.git/other-index", "GIT_DIR=/elsewhere", "unset GIT_INDEX_FILE", ": ${PATH:=/tmp}", "declare -x PATH=/tmp", 'v=PA""TH\nexport "$v=/tmp"'];
+    // Reading them, naming them in words, a name that only ends in PATH, or a variable set for one command alone changes nothing.
+    writeFileSync(hook, `MYPATH=1 echo "$PATH" "\${GIT_DIR:-.git}" >/dev/null\nprintf "Running checks in PATH order\\n"\nexport NODE_ENV="test"\nNODE_OPTIONS=--max-old-space-size=4096 true # GIT_DIR\n${wired}`);
+    const kept = clearTool(root, "hooks", "status");
+    expect(kept.code, kept.out).toBe(0);
+    const lines = ['export PATH="$PWD/tools/bin:$PATH"', "export GIT_INDEX_FILE=.git/other-index", "GIT_DIR=/elsewhere", "unset GIT_INDEX_FILE", ": ${PATH:=/tmp}", "declare -x PATH=/tmp", 'v=PA""TH\nexport "$v=/tmp"', "export NODE_OPTIONS=--require=./x.js", "export BASH_ENV=./x.sh", "HOME=/tmp/h", "export LD_PRELOAD=/tmp/x.so", "printf -v PATH /tmp"];
     for (const line of lines) {
       writeFileSync(hook, `${line}\n${wired}`);
       const status = clearTool(root, "hooks", "status");
@@ -223,7 +256,7 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
     }
     // Why: with the committed sh first on PATH, the gate's line runs it and the commit goes through.
     writeFileSync(hook, `${lines[0]}\n${wired}`);
-    expect(clearTool(root, "hooks", "status").out).toContain("its line 1 sets PATH or a GIT_ variable");
+    expect(clearTool(root, "hooks", "status").out).toContain("its line 1 sets a variable the gate depends on");
     stageUnacceptedFixtures(root);
     expect(git(root, "commit", "-qm", "fixtures").code).toBe(0);
   });
@@ -325,12 +358,7 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
       "lefthook-local.toml": "[pre-commit]\nskip = true\n",
       ".lefthook-local.yml": "source_dir: elsewhere/\n",
     };
-    const root = repoWithRemote("clear-lefthook-local-");
-    CASES[1]!.configure(root);
-    expect(CASES[1]!.install(root).code).toBe(0);
-    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
-    expect(CASES[1]!.install(root).code).toBe(0);
-    expect(clearTool(root, "hooks", "status").code).toBe(0);
+    const root = wiredLefthook("clear-lefthook-local-");
     writeFileSync(path.join(root, "lefthook-local.yml"), "pre-commit:\n  commands:\n    mine:\n      run: 'true'\n");
     expect(clearTool(root, "hooks", "status").code).toBe(0);
     stageUnacceptedFixtures(root);
@@ -362,13 +390,10 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
       "an rc file": "rc: .lefthookrc\n",
       "another program than lefthook": 'lefthook: "true"\n',
       "an env of its own": "pre-commit:\n  scripts:\n    clear-gate.sh:\n      env:\n        PATH: tools/bin\n",
+      "an env running code first": "pre-commit:\n  scripts:\n    clear-gate.sh:\n      runner: bash\n      env:\n        BASH_ENV: ./x.sh\n",
+      "an env of node's": "pre-commit:\n  scripts:\n    clear-gate.sh:\n      env:\n        NODE_OPTIONS: --require=./x.js\n",
     };
-    const root = repoWithRemote("clear-lefthook-settings-");
-    CASES[1]!.configure(root);
-    expect(CASES[1]!.install(root).code).toBe(0);
-    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
-    expect(CASES[1]!.install(root).code).toBe(0); // its pre-push hook, now that the config has one
-    expect(clearTool(root, "hooks", "status").code).toBe(0);
+    const root = wiredLefthook("clear-lefthook-settings-");
     const shared = path.join(root, "lefthook.yml");
     const wired = readFileSync(shared, "utf8");
     const local = path.join(root, "lefthook-local.yml");

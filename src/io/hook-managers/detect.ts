@@ -124,10 +124,26 @@ export function huskyFolder(root: string): string {
   for (const command of (prepareScript(root) ?? "").split(/&&|\|\||[;|&]/)) {
     const words = command.trim().split(/\s+/);
     const at = words.findIndex((w) => w === "husky" || w.endsWith("/husky"));
-    const dir = at === -1 ? undefined : words[at + 1];
-    if (at !== -1) return dir === undefined || dir === "install" || dir === "init" ? ".husky" : dir.replace(/\/+$/, "");
+    if (at === -1) continue;
+    // husky 9 takes the folder first (husky .config/husky); husky 8 after install (husky install .config/husky).
+    const dir = words[at + 1] === "install" ? words[at + 2] : words[at + 1] === "init" ? undefined : words[at + 1];
+    return dir === undefined ? ".husky" : inRepositoryFolder(dir);
   }
   return ".husky";
+}
+
+/**
+ * A folder package.json's prepare script names for husky, as written: one below the repository,
+ * never one that climbs out of it or starts at the root (a committed package.json would have
+ * install write hooks elsewhere on the machine), nor one built of quotes or variables.
+ */
+function inRepositoryFolder(dir: string): string {
+  const plain = dir.replace(/\/+$/, "");
+  const parts = plain.split("/");
+  if (plain === "" || path.isAbsolute(plain) || parts.some((p) => p === ".." || p === "") || !/^[A-Za-z0-9._/-]+$/.test(plain) || plain.startsWith("-")) {
+    throw new UsageError("package.json's prepare script names a folder for husky that is not a plain folder below the repository; name one below it (husky .husky)");
+  }
+  return parts.filter((p) => p !== ".").join("/") || ".husky";
 }
 
 /** What a hook script lefthook or the pre-commit framework installed holds. */

@@ -4,9 +4,9 @@
 // redirections, pipes and lists), none of them a word that ends the script, skips, branches, loops
 // or changes what `sh` means. A line that leaves a quote, a heredoc, a group or a substitution
 // open, or carries on to the next, is not read. Where git runs the file itself, its first line
-// must name a POSIX-family shell, or nothing. A line that sets or exports PATH or a GIT_ variable
-// (which programs the gate's line finds, which repository and index git reads) does not pass on
-// either: the gate would run, but not reliably as itself on what is committed. Pure.
+// must name a POSIX-family shell, or nothing. A line that sets or exports a variable the gate's line
+// depends on (GATE_ENVIRONMENT: which programs it finds, which repository and index git reads, code
+// run first) does not pass on either: the gate would run, but not reliably as itself on what is committed. Pure.
 
 /** `changes`: the line in the way changes what the gate's line runs or reads, rather than ending or skipping it. */
 export type Reach = { kind: "reached"; line: number } | { kind: "absent" } | { kind: "not-shell" } | { kind: "blocked"; line: number; gate: number; changes: boolean };
@@ -28,11 +28,20 @@ const QUOTED = /'[^']*'|"(?:[^"\\$`]|\\.|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$[?#@*0
 
 const QUOTE_MARK = "\u0001";
 
-/** PATH or a GIT_ variable named as a word (`export PATH`, `GIT_DIR=x`, `unset GIT_INDEX_FILE`) or set in an expansion (`${PATH:=x}`). */
-const GATE_ENVIRONMENT = /(?<![$\w{])(?:PATH|GIT_\w*)(?!\w)|\$\{(?:PATH|GIT_\w*):?=/;
+/**
+ * The variables that change what the gate's line runs or reads: which programs it finds (PATH),
+ * which repository, index and configuration git reads (GIT_*, HOME, XDG_CONFIG_HOME), code a shell
+ * or node runs first (BASH_ENV, ENV, NODE_OPTIONS, NODE_PATH, LD_*, DYLD_*), how the shell parts
+ * words (IFS, SHELLOPTS, BASHOPTS), npm's own settings, and what the gate itself reads (PRE_COMMIT*,
+ * CLEAR_*). A variable set for one command alone (`NODE_ENV=test npx x`) is that command's.
+ */
+export const GATE_ENVIRONMENT = /^(?:PATH|GIT_\w*|HOME|XDG_CONFIG_HOME|BASH_ENV|ENV|NODE_OPTIONS|NODE_PATH|LD_\w+|DYLD_\w+|IFS|SHELLOPTS|BASHOPTS|PRE_COMMIT\w*|CLEAR_\w*|npm_config_\w+|NPM_CONFIG_\w+)$/;
+
+/** A default given in an expansion (`${PATH:=x}`, `${HOME=x}`) sets the variable where it is unset or empty. */
+const DEFAULT_SET = /\$\{([A-Za-z_][A-Za-z0-9_]*):?=/g;
 
 /** Commands that set a variable named by an argument: one built of quotes or expansions (export "$v=x") may name any. */
-const SETTERS = new Set(["export", "readonly", "declare", "typeset", "local", "unset", "read", "getopts", "printf", "mapfile", "readarray", "let"]);
+const SETTERS = new Set(["export", "readonly", "declare", "typeset", "local", "unset", "read", "getopts", "mapfile", "readarray", "let"]);
 /** A command's name written out in letters, digits and the marks a path or a program's name holds; or the test command. */
 const PLAIN_NAME = /^(?:[A-Za-z0-9_./+:@%,-]+|\[)$/;
 
@@ -56,12 +65,35 @@ function passesOn(line: string): boolean {
       }
       // The command's name, written out: one built of quotes, variables or patterns ("ex""it", $c, e*t) may be any word.
       const name = word.slice(word.lastIndexOf("/") + 1);
-      if (SETTERS.has(name) && words.slice(i + 1).some((w) => w.includes("$") || w.includes(QUOTE_MARK))) return false;
+      // printf sets a variable only with -v (bash); its format in quotes is what it prints.
+      const sets = SETTERS.has(name) || (name === "printf" && words[i + 1] === "-v");
+      if (sets && words.slice(i + 1).some((w) => /[$\u0001]/.test(w.split("=")[0] as string))) return false;
       return PLAIN_NAME.test(word) && !STOPS.has(word) && !STOPS.has(name);
     }
     return true;
   });
 }
+
+/** The variables a line sets for the shell itself (and so for the gate's line below it): bare assignments, a setter's names, defaults given in expansions. */
+function namesSet(line: string): string[] {
+  if (/^[ \t]*(#.*)?$/.test(line)) return [];
+  const names = [...line.matchAll(DEFAULT_SET)].map((m) => m[1] as string);
+  let bare = line;
+  for (let before = ""; before !== bare; ) [before, bare] = [bare, bare.replace(SUBSTITUTION, QUOTE_MARK)];
+  bare = bare.replace(QUOTED, QUOTE_MARK).replace(/[ \t]+#.*$/, "");
+  for (const command of bare.split(/;|&&|\|\||\||(?<![<>])&/)) {
+    const words = command.trim().split(/[ \t]+/).filter(Boolean);
+    const assigned = words.findIndex((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+    // Assignments alone set the shell's own variables; before a command, only that command's.
+    if (assigned === -1) names.push(...words.map((w) => w.slice(0, w.indexOf("="))));
+    const name = (words[assigned] ?? "").replace(/^.*\//, "");
+    if (SETTERS.has(name) || (name === "printf" && words[assigned + 1] === "-v")) names.push(...words.slice(assigned + 1).filter((w) => !w.startsWith("-")).map((w) => w.split("=")[0] as string));
+  }
+  return names;
+}
+
+/** Whether a line sets a variable that changes what the gate's line runs or reads. */
+const changesGate = (line: string): boolean => namesSet(line).some((n) => GATE_ENVIRONMENT.test(n));
 
 /** Where `callLine` stands in `text`, alone and unindented, and whether every line above it passes on to it. */
 export function gateLineReach(text: string, callLine: string, runsItself: boolean): Reach {
@@ -69,8 +101,8 @@ export function gateLineReach(text: string, callLine: string, runsItself: boolea
   const gate = lines.indexOf(callLine);
   if (gate === -1) return { kind: "absent" };
   if (runsItself && lines[0]?.startsWith("#!") && !SH_SHEBANG.test(lines[0])) return { kind: "not-shell" };
-  const changes = (l: string): boolean => !/^[ \t]*#/.test(l) && GATE_ENVIRONMENT.test(l);
-  const stop = lines.slice(0, gate).findIndex((l) => !passesOn(l) || changes(l));
+
+  const stop = lines.slice(0, gate).findIndex((l) => !passesOn(l) || changesGate(l));
   if (stop === -1) return { kind: "reached", line: gate + 1 };
-  return { kind: "blocked", line: stop + 1, gate: gate + 1, changes: changes(lines[stop]!) };
+  return { kind: "blocked", line: stop + 1, gate: gate + 1, changes: changesGate(lines[stop]!) };
 }

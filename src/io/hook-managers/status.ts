@@ -6,6 +6,7 @@ import { INSTALL_YES, isIntact, isOurs, keptHooks, LEGACY_HOOK, legacyTakenAdvic
 import { lstatOrNull } from "../repo.js";
 import { gateScript, HOOKS, recordedInstall, WRAPPER_DIR, type HookName } from "./shell.js";
 import { callLine, callLineReach, preCommitInstall, wrapperFile } from "./wiring.js";
+import { GATE_ENVIRONMENT } from "./reach.js";
 import { LEFTHOOK_SCRIPT, lefthookEntry, yamlObject, preCommitHook } from "./yaml-edit.js";
 
 // What git will actually run for each hook, followed through the manager to the gate: the
@@ -61,7 +62,7 @@ function shellFileState(repo: Repo, hook: HookName, file: string, via: string, r
   if (reach.kind === "absent") return no(hook, `${via}: it does not run the gate (no line "${callLine(hook)}" of its own); ${AGAIN}`);
   if (reach.kind === "not-shell") return no(hook, `${via}: its first line has another program than sh read it, and the gate's line is shell; run the gate from a shell hook`);
   if (reach.kind === "blocked") {
-    const why = reach.changes ? "sets PATH or a GIT_ variable, which changes what the gate's line runs or reads, so it does not reliably reach the gate" : `may end it or carry it past the gate's line ${reach.gate}`;
+    const why = reach.changes ? "sets a variable the gate depends on (PATH, GIT_*, HOME, NODE_OPTIONS, BASH_ENV and the like), which changes what the gate's line runs or reads, so it does not reliably reach the gate" : `may end it or carry it past the gate's line ${reach.gate}`;
     return no(hook, `${via}: its line ${reach.line} ${why}; move the gate's lines above line ${reach.line}`);
   }
   return wrapperState(repo, hook, path.join(repo.root, WRAPPER_DIR, hook), via);
@@ -79,7 +80,7 @@ function wordsOf(value: unknown): string[] {
 /**
  * A lefthook setting, merged from every config, that keeps the gate's script from running or
  * changes what it runs: exclude_tags naming it or one of its tags, an `rc` file sourced first, a
- * `lefthook` that replaces the program the hooks run, or an `env` of its own setting PATH or a GIT_ variable.
+ * `lefthook` that replaces the program the hooks run, or an `env` of its own setting a variable the gate depends on (GATE_ENVIRONMENT).
  */
 function lefthookSettingInTheWay(layers: Record<string, unknown>[], section: Record<string, unknown>, entry: Record<string, unknown>): string | null {
   const excluded = wordsOf(section.exclude_tags);
@@ -88,7 +89,7 @@ function lefthookSettingInTheWay(layers: Record<string, unknown>[], section: Rec
   if (layers.some((l) => l.rc !== undefined)) return "an rc file, which lefthook sources before the gate and may change what it runs, is set";
   if (layers.some((l) => l.lefthook !== undefined)) return "a lefthook setting names another program for the hooks to run than lefthook";
   const env = entry.env !== null && typeof entry.env === "object" ? Object.keys(entry.env) : [];
-  const changed = env.filter((name) => name === "PATH" || name.startsWith("GIT_"));
+  const changed = env.filter((name) => GATE_ENVIRONMENT.test(name));
   if (changed.length > 0) return `clear-gate.sh's env sets ${changed.join(", ")}, which changes what the gate runs or reads`;
   return null;
 }

@@ -70,7 +70,7 @@ function addCallTo(file: string, hook: HookName, plan: Plan, shebang: boolean): 
   if (reach.kind === "not-shell") {
     plan.steps.push({ kind: "manual", file, reason: "its first line has another program than sh read it", lines: [`run the gate from it as "${callLine(hook)}" would in sh`] });
   } else if (reach.kind === "blocked") {
-    const reason = `its line ${reach.line} ${reach.changes ? "sets PATH or a GIT_ variable, which would change what a line added below it runs or reads" : "may end it or carry it past a line added below it"}`;
+    const reason = `its line ${reach.line} ${reach.changes ? "sets a variable the gate depends on (PATH, GIT_*, HOME, NODE_OPTIONS, BASH_ENV and the like), which would change what a line added below it runs or reads" : "may end it or carry it past a line added below it"}`;
     plan.steps.push({ kind: "manual", file, reason: `${reason}; put them above line ${reach.line}`, lines: [BLOCK_MARK, callLine(hook)] });
   } else if (!has) plan.steps.push({ kind: "edit", file, before, after, executable: before === null && shebang });
 }

@@ -336,6 +336,8 @@ describe("clear inventory", () => {
       "opencode_session_created_1_18_29.3.json": created,
       "opencode_session_created_1_18_29.4.json": { event: created },
       "opencode_tool_execute_before_1_18_29.2.json": hook,
+      // A recorder's wrapper around the plugin's event hook.
+      "opencode_session_created_1_18_29.5.json": { capturedAt: "2026-08-03T11:15:37.974Z", kind: "session.created", value: { event: { ...created, type: "session.deleted" } } },
     };
     for (const [name, body] of Object.entries(files)) writeFileSync(path.join(dir, name), JSON.stringify(body));
     const inv = clearJson(["inventory", dir]);
@@ -343,6 +345,7 @@ describe("clear inventory", () => {
     expect(mismatched).toEqual([
       ["opencode_session_created_1_18_29.1.json", "/type", "the file name says session.created but the payload names session.deleted"],
       ["opencode_session_created_1_18_29.2.json", "/event/type", "the file name says session.created but the payload names session.deleted"],
+      ["opencode_session_created_1_18_29.5.json", "/value/event/type", "the file name says session.created but the payload names session.deleted"],
       ["opencode_tool_execute_before_1_18_29.1.json", "/type", "the file name says tool.execute.before but the payload names session.created"],
     ]);
   });

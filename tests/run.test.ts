@@ -374,7 +374,7 @@ describe("what the record quotes from sitting.json", () => {
     const mailbox = ["tv", "@", "fernmail", ".org"].join("");
     const phone = ["+44", "20", "7946", "0958"].join(" ");
     const root = repo();
-    const sitting = path.join(tempDir("clear-named-"), `notes ${mailbox} ${phone}`);
+    const sitting = path.join(tempDir("clear-named-"), `notes ${mailbox} ${phone} telephone-4155550188 PHONE=4155550177`);
     cpSync(path.join(root, "captures-inbox"), sitting, { recursive: true });
     const end = readFileSync(path.join(sitting, "claude-code_session_end_2.1.261.1.json"));
     writeFileSync(path.join(sitting, `${phone}.vcf`), end);
@@ -388,7 +388,7 @@ describe("what the record quotes from sitting.json", () => {
     expect(record).toContain("****************.vcf");
     expect(record).toContain("- Declared not a person (clear.config.json): `sessions`: CODEX_HOME, ask ***************");
     for (const text of [record, JSON.stringify(r.json)]) {
-      for (const word of [mailbox, phone, "fernmail.org", "7946"]) expect(text, word).not.toContain(word);
+      for (const word of [mailbox, phone, "fernmail.org", "7946", "4155550188", "4155550177"]) expect(text, word).not.toContain(word);
     }
   });
 

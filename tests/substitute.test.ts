@@ -222,6 +222,10 @@ describe("clear substitute", () => {
       ["a phone number in hex, after a prefix", shaped({}, { modelID: `m-${Buffer.from("+1 415 555 0100").toString("hex")}` }), "/input/model/modelID"],
       ["digits alone after a phone's word, in a path", { ...shaped({}, {}), cwd: "/srv/tel-4155550199/x" }, "/cwd"],
       ["digits alone after a phone's word", shaped({}, { modelID: "Phone_14155550100" }), "/input/model/modelID"],
+      ["digits alone after a phone's word, any case, after =", shaped({}, { modelID: "PHONE=4155550100" }), "/input/model/modelID"],
+      ["digits alone right after a word ending in a phone's", shaped({}, { modelID: "mobilePhone4155550199" }), "/input/model/modelID"],
+      ["a mailbox with its at sign spelt out, in base64", shaped({}, { id: Buffer.from(mailbox.replace("@", "(at)")).toString("base64") }), "/input/model/id"],
+      ["a mailbox in base64 of base64", shaped({}, { id: Buffer.from(Buffer.from(mailbox).toString("base64")).toString("base64") }), "/input/model/id"],
       ["an area code in brackets, no space after", shaped({}, { modelID: "(415)5550100" }), "/input/model/modelID"],
       ["a national number in pairs with dots", shaped({}, { id: "06.12.34.56.78" }), "/input/model/id"],
       ["a national number as an area code and a number", shaped({}, { id: "030 12345678" }), "/input/model/id"],
@@ -284,11 +288,18 @@ describe("clear substitute", () => {
       input: { sessionID: "ses_1", agent: "build", model: { id: "m-1", providerID: "p-1", ...model }, provider: { source: "config", info: { id: "p-1", models: { "m-1": {} }, ...info } } },
       output: { enabled: true },
     });
-    const refused: [string, object, string][] = [
+    const refused: [string, object | string, string][] = [
       ["a number", shaped({ phone: Number(digits) }), "contact-in-number"],
       ["a number with its country's 1, in another case style", shaped({ homePhoneNumber: Number(`1${digits}`) }), "contact-in-number"],
       ["a number in an array", shaped({ mobile_nos: [Number(digits)] }), "contact-in-number"],
       ["a number, the member's name in capitals", shaped({ FAX: Number(digits) }), "contact-in-number"],
+      ["a number under a numbered member", shaped({ phone2: Number(digits) }), "contact-in-number"],
+      ["a number under another language's word", shaped({ telefono: Number(digits) }), "contact-in-number"],
+      ["a number under a phone's part", shaped({ phone: { number: Number(digits) } }), "contact-in-number"],
+      ["a number in exponent form, under cell", `{"input":{"sessionID":"ses_1","agent":"build"},"output":{"enabled":true},"cell":4.1555501e9}`, "contact-in-number"],
+      ["a Python dict in a kept string", shaped({}, { id: `{'phone': '${digits}'}` }), "contact-left"],
+      ["a list in JSON in a kept string", shaped({}, { id: JSON.stringify({ phones: [digits] }) }), "contact-left"],
+      ["JSON in base64 in a kept string", shaped({}, { id: Buffer.from(JSON.stringify({ phone: digits })).toString("base64") }), "contact-left"],
       ["JSON in a kept string", shaped({}, { id: JSON.stringify({ tel: Number(digits) }) }), "contact-left"],
       ["JSON in a kept string, the digits quoted", shaped({}, { id: JSON.stringify({ msisdn: `+${digits}` }) }), "contact-left"],
     ];
@@ -303,7 +314,7 @@ describe("clear substitute", () => {
     }
     // Digits under other names are counts, sizes and times; a member whose last word is no phone's is none.
     const dir = tempDir();
-    write(dir, "opencode_experimental_compaction_autocontinue_1.18.33.1.json", shaped({ count: Number(digits), telemetry: Number(digits), cellCount: 12345678, phone: 42, smsSent: 1.5e9, phoneVerifiedAt: 1733567890, phone_count: 12345678 }));
+    write(dir, "opencode_experimental_compaction_autocontinue_1.18.33.1.json", shaped({ count: Number(digits), telemetry: Number(digits), cellCount: 12345678, phone: 42, smsSent: 1.5e9, phoneVerifiedAt: 1733567890, phone_count: 12345678, phone_number_id: 123456789012345, hotel: { id: Number(digits) }, phones: { verified_at: 1733567890 } }));
     const kept = run(dir);
     expect(kept.code, JSON.stringify(kept.files[0]?.refused)).toBe(0);
   });

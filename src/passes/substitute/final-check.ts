@@ -2,10 +2,11 @@ import type { Display } from "../../display.js";
 import { finding, type Finding } from "../../findings.js";
 import { nameReadings, plainLetters, shellJoined, type HomeGrammar, type NamePattern } from "../../homes.js";
 import { decodeJsonString, nestedReadings } from "../../json/escapes.js";
-import { placeOf, pointerTokens, stringTokens } from "../../json/reader.js";
+import { placeOf, stringTokens } from "../../json/reader.js";
 import type { JsonDocument, LearnedName } from "../../types.js";
 import { forEachByteRun } from "../../scan-rules/byte-runs.js";
 import { ENV_DUMP_PLACEHOLDER } from "./env-dump.js";
+import { holdsPhoneMember, membersOf, numberIsPhone, phoneByMembers } from "./phone-members.js";
 
 // The last word on a cleared file, independent of the rules that cleared it: every string and
 // every member name is decoded fully, strings nested in strings included, and the file is refused
@@ -43,7 +44,6 @@ const PHONE = new RegExp(
     String.raw`\+\d[\d\s().\/\p{Pd}]{6,}\d`,
     String.raw`(?<![\p{L}\p{N}_.\/\p{Pd}])00[1-9]\d{0,3}\)?[\s.\/\p{Pd}]\(?\d[\d\s().\/\p{Pd}]{4,}\d`,
     String.raw`\btel:\+?[\d(][\d\s().\p{Pd}]{5,}\d`,
-    String.raw`(?<![\p{L}\p{N}])(?:[Tt]el|TEL|[Pp]hone|PHONE|[Mm]obile|MOBILE|[Ff]ax|FAX)[:_.\p{Pd}]?\+?\d{7,15}(?!\d)`,
     String.raw`\(\d{3}\)[\s\p{Pd}.]?\d{3}[\s\p{Pd}.]?\d{4}(?!\d)`,
     `${APART_BEFORE}(?:1[ \\p{Pd}])?\\d{3}${NANP_SEP}\\d{3}${NANP_SEP}\\d{4}${APART_AFTER}`,
     `${APART_BEFORE}0[1-9](?:\\.\\d{2}){4}${APART_AFTER}`,
@@ -54,8 +54,13 @@ const PHONE = new RegExp(
   "u",
 );
 
+// Digits alone right after a phone's word, in any letter case ("tel-4155550199", "Phone 14155550100",
+// "PHONE=4155550100", "mobilePhone4155550199", "cell_4155550199"): tel, cell, fax and sms only where a
+// word begins (a hotel's, a cancelled's letters are none).
+const PHONE_AFTER_WORD = /(?:(?<![\p{L}\p{N}])(?:tel|cell|fax|sms)|phone|mobile|msisdn|whats?app|telefono|telefon)[\s:_.#=\/\p{Pd}]{0,3}\+?\d{7,15}(?!\d)/iu;
+
 /** Whether a text holds a mailbox or a phone number: a person's, whatever field or member name holds it. */
-const holdsContactAsWritten = (value: string): boolean => MAILBOX.test(value) || PHONE.test(value);
+const holdsContactAsWritten = (value: string): boolean => MAILBOX.test(value) || PHONE.test(value) || PHONE_AFTER_WORD.test(value);
 
 // An at sign and a dot spelt out as people do to keep a mailbox from a robot: "(at)", "[at]",
 // "{dot}", " AT ", "-at-", "_dot_", HTML's names for them, and the signs set apart by blanks
@@ -89,40 +94,11 @@ export function holdsContact(value: string): boolean {
  */
 export function contactRanges(value: string): { start: number; end: number }[] {
   if (!holdsContact(value)) return [];
-  const written = [...value.matchAll(new RegExp(MAILBOX.source, "gu")), ...value.matchAll(new RegExp(PHONE.source, "gu"))].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  const written = [...value.matchAll(new RegExp(MAILBOX.source, "gu")), ...value.matchAll(new RegExp(PHONE.source, "gu")), ...value.matchAll(new RegExp(PHONE_AFTER_WORD.source, "giu"))].map((m) => ({ start: m.index, end: m.index + m[0].length }));
   let rest = value;
   for (const w of written) rest = rest.slice(0, w.start) + " ".repeat(w.end - w.start) + rest.slice(w.end);
   return written.length > 0 && !holdsContact(rest) ? written : [{ start: 0, end: value.length }];
 }
-
-// A phone number written as digits alone ("4155550100", 14155550100) is a run of digits like any
-// count, time or id, but not under a member that names it: a member whose last word (its case style
-// undone, a number's word after it left aside) is a phone's ("phone", "homePhone", "PHONENUMBER",
-// "tel", "mobile_no", "fax", "msisdn", "sms"; not "smsSent" nor "phoneVerifiedAt"), seven to
-// fifteen digits (a plus before them, blanks, dots, dashes or brackets between them), as a number
-// or a string, in the capture or in JSON a string holds.
-const PHONE_WORD = /^(?:[a-z]*phone|tel|mobile|fax|msisdn|whats?app|sms|landline)(?:no|nr|num|number)?(?:s|es)?$/;
-const NUMBER_WORD = /^(?:numbers?|nos?|nrs?|nums?|e164)$/;
-const PHONE_DIGITS = /^\+?\(?\d[\d ().\p{Pd}]*\d$/u;
-/** A member's words: its case style (camel, snake, kebab, dotted) undone, in lower case. */
-const memberWords = (name: string): string[] => name.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2").toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== "");
-function namesPhone(name: string): boolean {
-  const words = memberWords(name);
-  while (words.length > 1 && NUMBER_WORD.test(words[words.length - 1] as string)) words.pop();
-  return PHONE_WORD.test(words[words.length - 1] ?? "");
-}
-/** Whether a value written under a member named `name` is a phone number by its name. */
-export function phoneByMember(name: string, value: string): boolean {
-  if (!PHONE_DIGITS.test(value)) return false;
-  const digits = value.replace(/\D/g, "").length;
-  return digits >= 7 && digits <= 15 && namesPhone(name);
-}
-/** The member a value stands under: the last name of its pointer that is no array's index. */
-const memberOf = (pointer: string): string => pointerTokens(pointer).filter((t) => !/^(?:0|[1-9]\d*)$/.test(t)).pop() ?? "";
-/** A member and its value in JSON a text holds: a name in quotes, a colon, digits in quotes or none. */
-const MEMBER_DIGITS = /"((?:[^"\\]|\\.){1,80})"\s*:\s*("?)(\+?\(?\d[\d ().\p{Pd}]{5,30}\d)\2(?![\d.eE])/gu;
-/** Whether a text holds JSON whose member names a phone and whose value is one. */
-const holdsPhoneMember = (text: string): boolean => text.includes(":") && [...text.matchAll(MEMBER_DIGITS)].some((m) => phoneByMember(m[1] as string, m[3] as string));
 
 /** The text with each mailbox and phone number it holds starred out (the whole text where only a reading of it holds one): what is printed or recorded of a name or a path. */
 export function withoutContacts(value: string): string {
@@ -134,10 +110,12 @@ export function withoutContacts(value: string): string {
 }
 
 /** Whether a text holds a mailbox or a phone number written in base64 or hex (an id a rule kept that spells one): each run of encoded bytes is read as text. */
-export function holdsEncodedContact(value: string): boolean {
+export function holdsEncodedContact(value: string, depth = 0): boolean {
   let found = false;
   forEachByteRun(value, (d) => {
-    found = holdsContactAsWritten(d.bytes.toString("utf8"));
+    // Text in UTF-16 (every other byte naught) is read so too; and bytes encoded once more are read again, once.
+    const texts = [d.bytes.toString("utf8"), ...(d.bytes.includes(0) ? [d.bytes.toString("utf16le")] : [])];
+    found = texts.some((t) => holdsContact(t) || holdsPhoneMember(t) || (depth === 0 && holdsEncodedContact(t, 1)));
     return found ? "stop" : "next";
   });
   return found;
@@ -161,7 +139,7 @@ export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: 
   const findings: Finding[] = [];
   // A number is kept as the host wrote it: one its member names a phone is refused, as it cannot be cleared.
   cleared.spans.forEach((span, index) => {
-    if (span.kind !== "number" || !phoneByMember(memberOf(span.pointer), cleared.text.slice(span.start, span.end))) return;
+    if (span.kind !== "number" || !numberIsPhone(span.pointer, cleared.text.slice(span.start, span.end))) return;
     findings.push(finding("contact-in-number", { file, pointer: display.pointer(span.pointer), ...placeOf(placesIn.text, placesIn.spans[index]?.start ?? 0) }));
   });
   for (const { span, isKey, index } of stringTokens(cleared)) {
@@ -179,7 +157,7 @@ export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: 
     if (isKey && structure.has(text)) continue;
     // A mailbox or a phone number is a person's, in whatever class a rule kept it (an enum, an
     // identifier, a path, a URL); in a member name, which is never rewritten, it cannot be cleared.
-    if (readings.some(holdsContact) || (!isKey && phoneByMember(memberOf(span.pointer), text)) || readings.some(holdsPhoneMember) || readings.some(holdsEncodedContact)) {
+    if (readings.some(holdsContact) || (!isKey && phoneByMembers(membersOf(span.pointer), text)) || readings.some(holdsPhoneMember) || readings.some(holdsEncodedContact)) {
       findings.push(finding(isKey ? "contact-in-key" : "contact-left", where));
       continue;
     }

@@ -1,0 +1,65 @@
+import { pointerTokens } from "../../json/reader.js";
+
+// A phone number written as digits alone ("4155550100", 14155550100) is a run of digits like any
+// count, time or id, but not under a member that names it: a member whose last word (its case style
+// undone, digits after it and a number's word after it left aside) is a phone's, in English or in
+// the words other languages use ("phone", "homePhone", "PHONENUMBER", "phone2", "tel", "mobile_no",
+// "cell", "fax", "msisdn", "sms", "telefono", "handy"; not "smsSent" nor "phoneVerifiedAt"), or a
+// part of one (`{"phone": {"number": …}}`); seven to fifteen digits (a plus before them, blanks,
+// dots, dashes or brackets between them), as a number or a string, in a capture or in JSON (or a
+// Python dict) a string holds.
+
+const PHONE_WORD = /^(?:\p{L}*phone|tel|t[eé]l[eé]fon[oe]?|telefonnummer|mobile?|cell|cellular|celular|cellulare|handy|m[oó]vil|fax|msisdn|whats?app|sms|landline)(?:no|nr|num|number)?(?:s|es)?$/u;
+const NUMBER_WORD = /^(?:numbers?|nos?|nrs?|nums?|e164)$/;
+/** The member under a phone's that holds its number: `{"phone": {"number": …}}`, `{"phones": {"home": …}}`. */
+const PHONE_PART = /^(?:numbers?|value|home|work|office|mobile|cell|main|primary|personal|private|business|e164|national|international|digits|full|formatted|raw|landline|fax)$/;
+const PHONE_DIGITS = /^\+?\(?\d[\d ().\p{Pd}]*\d$/u;
+
+/** A member's words: its case style (camel, snake, kebab, dotted) undone, in lower case, each without the digits that end it ("phone2"). */
+function memberWords(name: string): string[] {
+  const words = name.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2").toLowerCase().split(/[^\p{L}\p{N}]+/u);
+  return words.map((w) => w.replace(/\d+$/, "")).filter((w) => w !== "");
+}
+
+function namesPhone(name: string): boolean {
+  const words = memberWords(name);
+  while (words.length > 1 && NUMBER_WORD.test(words[words.length - 1] as string)) words.pop();
+  return PHONE_WORD.test(words[words.length - 1] ?? "");
+}
+
+/** Whether members, outermost first, name a phone: the innermost does, or it is a part of one the one around it names. */
+function pathNamesPhone(members: string[]): boolean {
+  const [inner, outer] = [members[members.length - 1] ?? "", members[members.length - 2]];
+  return namesPhone(inner) || (outer !== undefined && memberWords(inner).every((w) => PHONE_PART.test(w)) && namesPhone(outer));
+}
+
+/** A number as JSON writes it, as its digits where it is a whole one ("4.1555501e9" is 4155550100). */
+function numberDigits(text: string): string {
+  if (/^-?\d+$/.test(text)) return text.replace("-", "");
+  const value = Number(text);
+  return Number.isInteger(value) && Math.abs(value) < 1e15 ? String(Math.abs(value)) : "";
+}
+
+/** Whether a value (a string's text, or a number's digits) under these members is a phone number by their names. */
+export function phoneByMembers(members: string[], value: string): boolean {
+  if (!PHONE_DIGITS.test(value)) return false;
+  const digits = value.replace(/\D/g, "").length;
+  return digits >= 7 && digits <= 15 && pathNamesPhone(members);
+}
+
+/** The members a pointer names, array indexes left out. */
+export const membersOf = (pointer: string): string[] => pointerTokens(pointer).filter((t) => !/^(?:0|[1-9]\d*)$/.test(t));
+
+/** Whether a JSON number at `pointer` is a phone number by its members' names. */
+export const numberIsPhone = (pointer: string, text: string): boolean => phoneByMembers(membersOf(pointer), numberDigits(text));
+
+/** A member and its value: a name in double or single quotes, a colon (or =), digits in quotes or none, in a list or not. */
+const MEMBER_DIGITS = /(["'])((?:(?!\1)[^\\]|\\.){1,80})\1\s*[:=]\s*(?:\[\s*)?(["']?)(\+?\(?\d[\d ().\p{Pd}]{5,30}\d)\3(?![\d.eE])/gu;
+/** The same one object down: a phone's member holding an object whose member holds the number. */
+const NESTED_DIGITS = /(["'])((?:(?!\1)[^\\]|\\.){1,80})\1\s*:\s*\{[^{}]{0,300}?(["'])((?:(?!\3)[^\\]|\\.){1,40})\3\s*:\s*(["']?)(\+?\(?\d[\d ().\p{Pd}]{5,30}\d)\5(?![\d.eE])/gu;
+
+/** Whether a text holds JSON (or a Python dict) whose member names a phone and whose value is one. */
+export function holdsPhoneMember(text: string): boolean {
+  if (!/[:=]/.test(text)) return false;
+  return [...text.matchAll(MEMBER_DIGITS)].some((m) => phoneByMembers([m[2] as string], m[4] as string)) || [...text.matchAll(NESTED_DIGITS)].some((m) => phoneByMembers([m[2] as string, m[4] as string], m[6] as string));
+}

@@ -83,9 +83,11 @@ describe("clear substitute", () => {
     for (const name of refused.filter((n) => !byScan.has(n)))
       expect((files.find((f) => f.name === name)?.refused ?? []).map((r) => r.code), name).toEqual([expect.stringMatching(/^(?:contact-left|user-name-left)$/)]);
     expect([...byScan].filter((n) => !refused.includes(n as string))).toEqual([]);
-    // One value is a home, /home/control-owner/project: the base64 of "control@..." in another is that name.
-    const byName = refused.filter((n) => files.find((f) => f.name === n)?.refused.some((r) => r.code === "user-name-left"));
-    expect(byScan.size + byName.length).toBeGreaterThan(values.length - 3);
+    // One value is a home, /home/control-owner/project: the base64 of "control@..." in another is that
+    // name, and a mailbox: the final check, which reads encoded values for contacts, refuses it first.
+    const byFinalCheck = refused.filter((n) => !byScan.has(n));
+    expect(byScan.size).toBeGreaterThan(values.length - 4);
+    expect(byScan.size + byFinalCheck.length).toBeGreaterThan(values.length - 3);
     expect(written.filter((n) => refused.includes(n))).toEqual([]);
     for (const f of found) expect(f.pointer).toBe("/tool_use_id");
     expect(JSON.stringify(json)).not.toContain(values[0]);

@@ -224,6 +224,14 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
       expect(r.out, prepare).toContain("not a plain folder below the repository");
       expect(readdirSync(base), prepare).toEqual(["repo"]);
     }
+    // A redirection in the prepare script is the shell's, not a folder.
+    for (const prepare of ["husky >/dev/null", "husky install 2>/dev/null || true", "husky 1>&2"]) {
+      const quiet = repoWithRemote("clear-husky-quiet-");
+      writeFileSync(path.join(quiet, "package.json"), JSON.stringify({ name: "app", scripts: { prepare } }));
+      const r = clearTool(quiet, "hooks", "install", "--yes");
+      expect(r.code, `${prepare}: ${r.out}`).toBe(0);
+      expect(existsSync(path.join(quiet, ".husky", "pre-commit")), prepare).toBe(true);
+    }
     const root = repoWithRemote("clear-husky8-folder-");
     writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "app", scripts: { prepare: "husky install .config/husky" } }));
     const wired = clearTool(root, "hooks", "install", "--yes");
@@ -247,7 +255,7 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
     writeFileSync(hook, `MYPATH=1 echo "$PATH" "\${GIT_DIR:-.git}" >/dev/null\nprintf "Running checks in PATH order\\n"\nexport NODE_ENV="test"\nNODE_OPTIONS=--max-old-space-size=4096 true # GIT_DIR\n${wired}`);
     const kept = clearTool(root, "hooks", "status");
     expect(kept.code, kept.out).toBe(0);
-    const lines = ['export PATH="$PWD/tools/bin:$PATH"', "export GIT_INDEX_FILE=.git/other-index", "GIT_DIR=/elsewhere", "unset GIT_INDEX_FILE", ": ${PATH:=/tmp}", "declare -x PATH=/tmp", 'v=PA""TH\nexport "$v=/tmp"', "export NODE_OPTIONS=--require=./x.js", "export BASH_ENV=./x.sh", "HOME=/tmp/h", "export LD_PRELOAD=/tmp/x.so", "printf -v PATH /tmp"];
+    const lines = ['export PATH="$PWD/tools/bin:$PATH"', "export GIT_INDEX_FILE=.git/other-index", "GIT_DIR=/elsewhere", "unset GIT_INDEX_FILE", ": ${PATH:=/tmp}", "declare -x PATH=/tmp", 'v=PA""TH\nexport "$v=/tmp"', "export NODE_OPTIONS=--require=./x.js", "export BASH_ENV=./x.sh", "HOME=/tmp/h", "export LD_PRELOAD=/tmp/x.so", "printf -v PATH /tmp", "export GIT_INDEX_FILE+=.x", "declare -n p=PATH", "let x=GIT_INDEX_FILE=0", ": $[GIT_INDEX_FILE=0]", "a[GIT_DIR=1]=2"];
     for (const line of lines) {
       writeFileSync(hook, `${line}\n${wired}`);
       const status = clearTool(root, "hooks", "status");

@@ -495,7 +495,7 @@ describe("pre-push checks what the destination lacks", () => {
     expect(none.status).toBe(1);
   });
 
-  it("with no ref lines on standard input, a raw capture in git notes is not passed; a commit only a reflog holds (amended away) or another remote's ref does not refuse the push", () => {
+  it("with no ref lines on standard input, a raw capture in git notes or under any other local ref is not passed; a commit only a reflog holds (amended away) or another remote's ref does not refuse the push", () => {
     const root = acceptedRepo();
     const remote = bareRemote(root);
     expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
@@ -517,7 +517,15 @@ describe("pre-push checks what the destination lacks", () => {
     const r = push();
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("raw-capture-committed");
-    expect(r.stderr).toContain("every local branch, tag and note");
+    expect(r.stderr).toContain("every local ref");
+    // Under a ref of no usual namespace, as under the notes.
+    expect(g(root, "update-ref", "-d", "refs/notes/commits").code).toBe(0);
+    expect(push().status).toBe(0);
+    rawOnBranch(root, "wip");
+    g(root, "checkout", "-q", "main");
+    expect(g(root, "update-ref", "refs/wip/x", "wip").code).toBe(0);
+    expect(g(root, "branch", "-q", "-D", "wip").code).toBe(0);
+    expect(push().status).toBe(1);
   });
 
   it("a ref line of another shape on standard input refuses the push; a word of it is never handed to git as an option", () => {

@@ -298,10 +298,16 @@ describe("clear substitute", () => {
       ["a number under a numbered member", shaped({ phone2: Number(digits) }), "contact-in-number"],
       ["a number under another language's word", shaped({ telefono: Number(digits) }), "contact-in-number"],
       ["a number under a phone's part", shaped({ phone: { number: Number(digits) } }), "contact-in-number"],
+      ["a number under a phone's E.164 part", shaped({ mobile: { e164: Number(`1${digits}`) } }), "contact-in-number"],
+      ["a number under a Cyrillic word", shaped({ [["теле", "фон"].join("")]: Number(digits) }), "contact-in-number"],
+      ["a number under WhatsApp's wa_id", shaped({ wa_id: Number(`1${digits}`) }), "contact-in-number"],
+      ["a number under a caller's number", shaped({ caller: { number: Number(digits) } }), "contact-in-number"],
       ["a number in exponent form, under cell", `{"input":{"sessionID":"ses_1","agent":"build"},"output":{"enabled":true},"cell":4.1555501e9}`, "contact-in-number"],
       ["a Python dict in a kept string", shaped({}, { id: `{'phone': '${digits}'}` }), "contact-left"],
       ["a list in JSON in a kept string", shaped({}, { id: JSON.stringify({ phones: [digits] }) }), "contact-left"],
       ["JSON in base64 in a kept string", shaped({}, { id: Buffer.from(JSON.stringify({ phone: digits })).toString("base64") }), "contact-left"],
+      ["a list of objects in JSON in a kept string", shaped({}, { id: JSON.stringify({ phones: [{ number: digits }] }) }), "contact-left"],
+      ["a number's word between, in a kept string", shaped({}, { id: `phone_no_${digits}` }), "contact-left"],
       ["JSON in a kept string", shaped({}, { id: JSON.stringify({ tel: Number(digits) }) }), "contact-left"],
       ["JSON in a kept string, the digits quoted", shaped({}, { id: JSON.stringify({ msisdn: `+${digits}` }) }), "contact-left"],
     ];
@@ -316,7 +322,7 @@ describe("clear substitute", () => {
     }
     // Digits under other names are counts, sizes and times; a member whose last word is no phone's is none.
     const dir = tempDir();
-    write(dir, "opencode_experimental_compaction_autocontinue_1.18.33.1.json", shaped({ count: Number(digits), telemetry: Number(digits), cellCount: 12345678, phone: 42, smsSent: 1.5e9, phoneVerifiedAt: 1733567890, phone_count: 12345678, phone_number_id: 123456789012345, hotel: { id: Number(digits) }, phones: { verified_at: 1733567890 } }));
+    write(dir, "opencode_experimental_compaction_autocontinue_1.18.33.1.json", shaped({ count: Number(digits), telemetry: Number(digits), cellCount: 12345678, phone: 42, smsSent: 1.5e9, phoneVerifiedAt: 1733567890, phone_count: 12345678, phone_number_id: 123456789012345, hotel: { id: Number(digits) }, phones: { verified_at: 1733567890 }, microphone: 12345678, cells: 12345678, customer_number: 12345678 }, { id: "iphone_1701234567", modelID: "smartphone-20240115" }));
     const kept = run(dir);
     expect(kept.code, JSON.stringify(kept.files[0]?.refused)).toBe(0);
   });

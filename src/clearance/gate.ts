@@ -363,8 +363,8 @@ export interface PushInput {
 /**
  * The commits a push sends that its destination lacks: from git's ref lines; else from the
  * pre-commit framework's PRE_COMMIT_FROM_REF/TO_REF, which name one ref of the push, and every
- * local branch, tag and note the named remote does not have, so that a hook manager that passes no
- * ref lines never lets a push of them through unchecked.
+ * local ref the named remote does not have, so that a hook manager that passes no ref lines never
+ * lets a push of one through unchecked.
  */
 export async function commitsToPush(root: string, push: PushInput, check: Judge): Promise<{ commits: string[]; how: string; findings: Finding[]; replaced: Replaced[] }> {
   const { commits, how, objects, replaced } = pushedCommits(root, push);
@@ -400,10 +400,14 @@ function notCommits(root: string, objects: { ref: string; sha: string }[]): Find
   });
 }
 
-/** Every local branch, tag and note with the object it names. */
+/** Every local ref (another remote's aside) with the object it names. */
 function localRefs(root: string): { ref: string; sha: string }[] {
-  const out = git(["for-each-ref", "--format=%(objectname) %(refname)", "refs/heads", "refs/tags", "refs/notes"], root).toString("utf8");
-  return out.split("\n").filter(Boolean).map((l) => ({ sha: l.slice(0, l.indexOf(" ")), ref: l.slice(l.indexOf(" ") + 1) }));
+  const out = git(["for-each-ref", "--format=%(objectname) %(refname)"], root).toString("utf8");
+  return out
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => ({ sha: l.slice(0, l.indexOf(" ")), ref: l.slice(l.indexOf(" ") + 1) }))
+    .filter((r) => !r.ref.startsWith("refs/remotes/"));
 }
 
 const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -450,13 +454,13 @@ function pushedCommits(root: string, push: PushInput): { commits: string[]; how:
   // The pre-commit framework names one pushed ref of the push (the first with commits to send): the others are among the local ones.
   const to = push.env.PRE_COMMIT_TO_REF;
   if (to) add(to, push.env.PRE_COMMIT_FROM_REF);
-  // Which refs a push without ref lines sends is not known: every local branch, tag and note (notes
-  // are pushed as a ref too) is checked where the destination lacks it. Not another remote's refs,
-  // which came from elsewhere, nor what only a reflog or the stash holds: a commit amended away
-  // would otherwise refuse every push until its reflog expired.
+  // Which refs a push without ref lines sends is not known: every local ref (branches, tags, notes,
+  // the stash, any other below refs/) is checked where the destination lacks it, as any may be pushed
+  // by its name. Not another remote's refs, which came from elsewhere, nor what only a reflog holds:
+  // a commit amended away would otherwise refuse every push until its reflog expired.
   const head = headCommit(root) === null ? [] : ["HEAD"];
-  for (const c of revList(["--branches", "--tags", "--glob=refs/notes/*", ...head, ...(known.length > 0 ? ["--not", ...known] : [])], root)) wanted.add(c);
-  const every = `every local branch, tag and note ${known.length > 0 ? `that ${remote ?? "the destination"} does not have` : had === null ? "(what the destination has could not be asked of it)" : "(the destination has none of their commits)"}`;
+  for (const c of revList(["--exclude=refs/remotes/*", "--all", ...head, ...(known.length > 0 ? ["--not", ...known] : [])], root)) wanted.add(c);
+  const every = `every local ref ${known.length > 0 ? `that ${remote ?? "the destination"} does not have` : had === null ? "(what the destination has could not be asked of it)" : "(the destination has none of their commits)"}`;
   const how = to ? `PRE_COMMIT_FROM_REF..PRE_COMMIT_TO_REF, and ${every}` : `no ref lines came on standard input, so ${every}`;
   const from = push.env.PRE_COMMIT_FROM_REF;
   const replaced = to && from && !ZERO.test(from) ? [{ from, to }] : [];

@@ -53,7 +53,7 @@ What the installed git hooks run. pre-commit checks what is staged (the index, n
 tree). pre-push checks every commit the destination does not have yet (by the ref lines git gives
 on standard input and, for a ref new to it, what the destination says it has, asked of it with git
 ls-remote; with no ref lines, the pre-commit framework's PRE_COMMIT_FROM_REF/TO_REF, and every
-local branch, tag and note the destination lacks), so a commit made
+local ref the destination lacks), so a commit made
 with --no-verify still cannot leave the machine. Refused: a fixture no accepted batch lists with
 its digest, a link where the tool's own files stand, and a raw capture anywhere in the tree, by
 its name or by its content. A refusal says each kind of finding once: how many, the first files

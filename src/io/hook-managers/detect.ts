@@ -121,8 +121,9 @@ function prepareScript(root: string): string | null {
  * (husky 9: `husky [dir]`; `husky install` takes none), else `.husky`, the one it makes by default.
  */
 export function huskyFolder(root: string): string {
-  for (const command of (prepareScript(root) ?? "").split(/&&|\|\||[;|&]/)) {
-    const words = command.trim().split(/\s+/);
+  for (const command of (prepareScript(root) ?? "").split(/&&|\|\||;|\||(?<![<>])&/)) {
+    // A redirection (>/dev/null, 2>&1, "> log") is the shell's, not an argument of husky's.
+    const words = command.trim().replace(/\d*[<>]+&?\s*\S+/g, " ").split(/\s+/).filter(Boolean);
     const at = words.findIndex((w) => w === "husky" || w.endsWith("/husky"));
     if (at === -1) continue;
     // husky 9 takes the folder first (husky .config/husky); husky 8 after install (husky install .config/husky).

@@ -74,20 +74,37 @@ function passesOn(line: string): boolean {
   });
 }
 
-/** The variables a line sets for the shell itself (and so for the gate's line below it): bare assignments, a setter's names, defaults given in expansions. */
+/** A listed variable's name anywhere in a word (`p=PATH` of a nameref, `a[GIT_DIR=0]` of a subscript), not read through an expansion. */
+const LISTED_IN = new RegExp(`(?<![\\w$])(?:${GATE_ENVIRONMENT.source.slice(4, -2)})(?!\\w)`);
+/** Arithmetic (`$((…))`, `$[…]`, `((…))`), which may assign to any variable it names. */
+const ARITHMETIC = /\$\(\([^)]*\)\)|\$\[[^\]]*\]|\(\([^)]*\)\)/g;
+
+/**
+ * The variables a line sets for the shell itself (and so for the gate's line below it): bare
+ * assignments (`NAME=`, `NAME+=`, `NAME[i]=`), defaults given in expansions, and, for a command
+ * that sets what its arguments name (export, declare -n, let, printf -v…) or arithmetic, every
+ * listed name it holds: where that one is set cannot be told.
+ */
 function namesSet(line: string): string[] {
   if (/^[ \t]*(#.*)?$/.test(line)) return [];
   const names = [...line.matchAll(DEFAULT_SET)].map((m) => m[1] as string);
+  for (const m of line.matchAll(ARITHMETIC)) if (LISTED_IN.test(m[0])) names.push(LISTED_IN.exec(m[0])?.[0] as string);
   let bare = line;
   for (let before = ""; before !== bare; ) [before, bare] = [bare, bare.replace(SUBSTITUTION, QUOTE_MARK)];
   bare = bare.replace(QUOTED, QUOTE_MARK).replace(/[ \t]+#.*$/, "");
   for (const command of bare.split(/;|&&|\|\||\||(?<![<>])&/)) {
     const words = command.trim().split(/[ \t]+/).filter(Boolean);
-    const assigned = words.findIndex((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
-    // Assignments alone set the shell's own variables; before a command, only that command's.
-    if (assigned === -1) names.push(...words.map((w) => w.slice(0, w.indexOf("="))));
+    const assigned = words.findIndex((w) => !/^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/.test(w));
+    // Assignments alone set the shell's own variables; before a command, only that command's (but a subscript's arithmetic runs in the shell).
+    for (const w of assigned === -1 ? words : words.slice(0, assigned)) {
+      const at = /^([A-Za-z_][A-Za-z0-9_]*)((?:\[[^\]]*\])?)/.exec(w) as RegExpExecArray;
+      if (assigned === -1) names.push(at[1] as string);
+      if (LISTED_IN.test(at[2] as string)) names.push(LISTED_IN.exec(at[2] as string)?.[0] as string);
+    }
     const name = (words[assigned] ?? "").replace(/^.*\//, "");
-    if (SETTERS.has(name) || (name === "printf" && words[assigned + 1] === "-v")) names.push(...words.slice(assigned + 1).filter((w) => !w.startsWith("-")).map((w) => w.split("=")[0] as string));
+    if (SETTERS.has(name) || (name === "printf" && words[assigned + 1] === "-v")) {
+      for (const w of words.slice(assigned + 1)) if (LISTED_IN.test(w)) names.push(LISTED_IN.exec(w)?.[0] as string);
+    }
   }
   return names;
 }

@@ -121,7 +121,7 @@ function lefthookState(repo: Repo, hook: HookName, via: string): HookState {
   }
   const state = wrapperState(repo, hook, wrapperFile(repo, { kind: "lefthook", place: config }, hook), `${via} (lefthook, ${rel(repo, config)})`);
   if (hook === "pre-push" && entry.use_stdin !== true) {
-    state.says.push("  without use_stdin: true lefthook hands it no refs, so it checks every local branch, tag and note");
+    state.says.push("  without use_stdin: true lefthook hands it no refs, so it checks every local ref");
   }
   return state;
 }

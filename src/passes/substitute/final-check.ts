@@ -44,6 +44,8 @@ const PHONE = new RegExp(
     String.raw`\+\d[\d\s().\/\p{Pd}]{6,}\d`,
     String.raw`(?<![\p{L}\p{N}_.\/\p{Pd}])00[1-9]\d{0,3}\)?[\s.\/\p{Pd}]\(?\d[\d\s().\/\p{Pd}]{4,}\d`,
     String.raw`\btel:\+?[\d(][\d\s().\p{Pd}]{5,}\d`,
+    // A vCard's TEL line, its types between ("TEL;type=CELL;type=pref:+1 415 555 0199").
+    String.raw`(?<![\p{L}\p{N}])[Tt][Ee][Ll](?:;[^:\n]{0,80})?:\s?\+?[\d(][\d\s().\p{Pd}]{5,}\d`,
     String.raw`\(\d{3}\)[\s\p{Pd}.]?\d{3}[\s\p{Pd}.]?\d{4}(?!\d)`,
     `${APART_BEFORE}(?:1[ \\p{Pd}])?\\d{3}${NANP_SEP}\\d{3}${NANP_SEP}\\d{4}${APART_AFTER}`,
     `${APART_BEFORE}0[1-9](?:\\.\\d{2}){4}${APART_AFTER}`,
@@ -54,13 +56,26 @@ const PHONE = new RegExp(
   "u",
 );
 
-// Digits alone right after a phone's word, in any letter case ("tel-4155550199", "Phone 14155550100",
-// "PHONE=4155550100", "mobilePhone4155550199", "cell_4155550199"): tel, cell, fax and sms only where a
-// word begins (a hotel's, a cancelled's letters are none).
-const PHONE_AFTER_WORD = /(?:(?<![\p{L}\p{N}])(?:tel|cell|fax|sms)|phone|mobile|msisdn|whats?app|telefono|telefon)[\s:_.#=\/\p{Pd}]{0,3}\+?\d{7,15}(?!\d)/iu;
+// Digits alone right after a phone's word where a word begins, in any letter case, a number's word
+// or a few marks between ("tel-4155550199", "Phone 14155550100", "PHONE=4155550100", "phone_no_…",
+// "mobilePhone4155550199", "phone(…)", "<phone>…"): not a word that only ends in one (an iPhone's,
+// a smartphone's id), nor digits that read as a date or a Unix time ("sms-1701234567"), which no
+// North American number begins with a 1 as.
+const PHONE_AFTER_WORD = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])(?:(?:tele|home|work|office|mobile|cell|main|primary|my|contact)?phone|tel|cell|cel|mobile|fax|sms|msisdn|whats?app|handy|telefono|telefon|telefoon|телефон)s?(?:[\s:_.#=\/\p{Pd}]{0,2}(?:no|nr|num|number|nummer)\.?)?[\s:_.#=\/\p{Pd}(\[,"'<>]{0,4}\+?(\d{7,15})(?!\d)`,
+  "giu",
+);
+const DATE = /^(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:\d\d){0,3}$/;
+/** Digits that read as a date (and a time), or as a Unix time in seconds or milliseconds. */
+const readsAsTime = (digits: string): boolean => (DATE.test(digits) && digits.length % 2 === 0) || (/^1/.test(digits) && (digits.length === 10 || digits.length === 13));
+/** Where digits right after a phone's word stand in a text (none that read as a time). */
+function phonesAfterWord(value: string): { start: number; end: number }[] {
+  PHONE_AFTER_WORD.lastIndex = 0;
+  return [...value.matchAll(PHONE_AFTER_WORD)].filter((m) => !readsAsTime(m[1] as string)).map((m) => ({ start: m.index, end: m.index + m[0].length }));
+}
 
 /** Whether a text holds a mailbox or a phone number: a person's, whatever field or member name holds it. */
-const holdsContactAsWritten = (value: string): boolean => MAILBOX.test(value) || PHONE.test(value) || PHONE_AFTER_WORD.test(value);
+const holdsContactAsWritten = (value: string): boolean => MAILBOX.test(value) || PHONE.test(value) || phonesAfterWord(value).length > 0;
 
 // An at sign and a dot spelt out as people do to keep a mailbox from a robot: "(at)", "[at]",
 // "{dot}", " AT ", "-at-", "_dot_", HTML's names for them, and the signs set apart by blanks
@@ -94,7 +109,7 @@ export function holdsContact(value: string): boolean {
  */
 export function contactRanges(value: string): { start: number; end: number }[] {
   if (!holdsContact(value)) return [];
-  const written = [...value.matchAll(new RegExp(MAILBOX.source, "gu")), ...value.matchAll(new RegExp(PHONE.source, "gu")), ...value.matchAll(new RegExp(PHONE_AFTER_WORD.source, "giu"))].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  const written = [...[...value.matchAll(new RegExp(MAILBOX.source, "gu")), ...value.matchAll(new RegExp(PHONE.source, "gu"))].map((m) => ({ start: m.index, end: m.index + m[0].length })), ...phonesAfterWord(value)];
   let rest = value;
   for (const w of written) rest = rest.slice(0, w.start) + " ".repeat(w.end - w.start) + rest.slice(w.end);
   return written.length > 0 && !holdsContact(rest) ? written : [{ start: 0, end: value.length }];
@@ -113,12 +128,24 @@ export function withoutContacts(value: string): string {
 export function holdsEncodedContact(value: string, depth = 0): boolean {
   let found = false;
   forEachByteRun(value, (d) => {
-    // Text in UTF-16 (every other byte naught) is read so too; and bytes encoded once more are read again, once.
+    // Text in UTF-16 (every other byte naught) is read so too; bytes encoded again are read again, twice
+    // more. Only text is read with an at sign's spellings undone: random bytes spell " at " and a dot now and then.
     const texts = [d.bytes.toString("utf8"), ...(d.bytes.includes(0) ? [d.bytes.toString("utf16le")] : [])];
-    found = texts.some((t) => holdsContact(t) || holdsPhoneMember(t) || (depth === 0 && holdsEncodedContact(t, 1)));
+    const asText = (t: string): boolean => !/[\x00-\x08\x0e-\x1f\ufffd]/.test(t);
+    found = texts.some((t) => (asText(t) ? holdsContact(t) : holdsContactAsWritten(t)) || holdsPhoneMember(t) || (depth < 2 && holdsEncodedContact(t, depth + 1)));
     return found ? "stop" : "next";
   });
   return found;
+}
+
+/** A text with its percent-escapes undone, where they are whole; the text itself where none is. */
+function percentDecoded(text: string): string {
+  if (!text.includes("%")) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 export interface KnownNames {
@@ -157,7 +184,7 @@ export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: 
     if (isKey && structure.has(text)) continue;
     // A mailbox or a phone number is a person's, in whatever class a rule kept it (an enum, an
     // identifier, a path, a URL); in a member name, which is never rewritten, it cannot be cleared.
-    if (readings.some(holdsContact) || (!isKey && phoneByMembers(membersOf(span.pointer), text)) || readings.some(holdsPhoneMember) || readings.some(holdsEncodedContact)) {
+    if (readings.some(holdsContact) || (!isKey && phoneByMembers(membersOf(span.pointer), text)) || readings.some((r) => holdsPhoneMember(r) || holdsPhoneMember(percentDecoded(r))) || readings.some(holdsEncodedContact)) {
       findings.push(finding(isKey ? "contact-in-key" : "contact-left", where));
       continue;
     }

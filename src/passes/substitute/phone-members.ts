@@ -9,28 +9,48 @@ import { pointerTokens } from "../../json/reader.js";
 // dots, dashes or brackets between them), as a number or a string, in a capture or in JSON (or a
 // Python dict) a string holds.
 
-const PHONE_WORD = /^(?:\p{L}*phone|tel|t[eé]l[eé]fon[oe]?|telefonnummer|mobile?|cell|cellular|celular|cellulare|handy|m[oó]vil|fax|msisdn|whats?app|sms|landline)(?:no|nr|num|number)?(?:s|es)?$/u;
-const NUMBER_WORD = /^(?:numbers?|nos?|nrs?|nums?|e164)$/;
+const PHONE_WORD = /^(?:(?:tele|home|work|office|mobile|cell|cellular|main|primary|my|contact|personal|private|business)?phones?|tel|t[eé]l[eé]fon[oe]?|telefoon|телефон|电话|mobiles?|cell|cellular|celular|cellulare|handy|m[oó]vil|fax|msisdn|whats?app|sms|landline)(?:no|nr|num|number|nummer|numero|número)?$/u;
+/** Words that name a phone only with a number's word after them ("contact_number", "caller": {"number": …}). */
+const WITH_NUMBER = /^(?:contact|caller|callee|dial|recipient|emergency)$/;
+const NUMBER_WORD = /^(?:numbers?|nos?|nrs?|nums?|nummer|numero|número|e164)$/;
 /** The member under a phone's that holds its number: `{"phone": {"number": …}}`, `{"phones": {"home": …}}`. */
-const PHONE_PART = /^(?:numbers?|value|home|work|office|mobile|cell|main|primary|personal|private|business|e164|national|international|digits|full|formatted|raw|landline|fax)$/;
+const PHONE_PART = /^(?:numbers?|value|home|work|office|mobile|cell|main|primary|personal|private|business|local|e164|national|international|digits|full|formatted|raw|landline|fax)$/;
 const PHONE_DIGITS = /^\+?\(?\d[\d ().\p{Pd}]*\d$/u;
 
-/** A member's words: its case style (camel, snake, kebab, dotted) undone, in lower case, each without the digits that end it ("phone2"). */
+/** A member's words: its case style (camel, snake, kebab, dotted) undone, in lower case, each without the digits that end it ("phone2"; "e164" is a word). */
 function memberWords(name: string): string[] {
   const words = name.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2").toLowerCase().split(/[^\p{L}\p{N}]+/u);
-  return words.map((w) => w.replace(/\d+$/, "")).filter((w) => w !== "");
+  return words.map((w) => (NUMBER_WORD.test(w) || PHONE_PART.test(w) ? w : w.replace(/\d+$/, ""))).filter((w) => w !== "");
 }
 
 function namesPhone(name: string): boolean {
   const words = memberWords(name);
-  while (words.length > 1 && NUMBER_WORD.test(words[words.length - 1] as string)) words.pop();
-  return PHONE_WORD.test(words[words.length - 1] ?? "");
+  // WhatsApp's wa_id is the person's phone number.
+  if (words.join(" ") === "wa id") return true;
+  let numbered = false;
+  while (words.length > 1 && NUMBER_WORD.test(words[words.length - 1] as string)) {
+    words.pop();
+    numbered = true;
+  }
+  const last = words[words.length - 1] ?? "";
+  return PHONE_WORD.test(last) || (numbered && WITH_NUMBER.test(last));
 }
+
+/** Whether a member, by its own words, names a part of a phone ("number", "home", "e164"). */
+const namesPart = (name: string): boolean => {
+  const words = memberWords(name);
+  return words.length > 0 && words.every((w) => PHONE_PART.test(w) || NUMBER_WORD.test(w));
+};
 
 /** Whether members, outermost first, name a phone: the innermost does, or it is a part of one the one around it names. */
 function pathNamesPhone(members: string[]): boolean {
-  const [inner, outer] = [members[members.length - 1] ?? "", members[members.length - 2]];
-  return namesPhone(inner) || (outer !== undefined && memberWords(inner).every((w) => PHONE_PART.test(w)) && namesPhone(outer));
+  // Inward from the member that holds the value: parts of a phone ({"phone": {"number": {"value": …}}}), then what they are parts of.
+  for (let at = members.length - 1, depth = 0; at >= 0 && depth < 3; at--, depth++) {
+    const name = members[at] as string;
+    if (namesPhone(name) || (depth > 0 && WITH_NUMBER.test(memberWords(name).join(" ")))) return true;
+    if (!namesPart(name)) return false;
+  }
+  return false;
 }
 
 /** A number as JSON writes it, as its digits where it is a whole one ("4.1555501e9" is 4155550100). */
@@ -54,12 +74,14 @@ export const membersOf = (pointer: string): string[] => pointerTokens(pointer).f
 export const numberIsPhone = (pointer: string, text: string): boolean => phoneByMembers(membersOf(pointer), numberDigits(text));
 
 /** A member and its value: a name in double or single quotes, a colon (or =), digits in quotes or none, in a list or not. */
-const MEMBER_DIGITS = /(["'])((?:(?!\1)[^\\]|\\.){1,80})\1\s*[:=]\s*(?:\[\s*)?(["']?)(\+?\(?\d[\d ().\p{Pd}]{5,30}\d)\3(?![\d.eE])/gu;
+const MEMBER_DIGITS = /(["'])((?:(?!\1)[^\\]|\\.){1,80})\1\s*[:=]\s*(?:\[\s*)?(["']?)(\+?\(?\d[\d ().\p{Pd}]{5,30}\d|\d\.\d+[eE]\+?\d{1,2})\3(?![\d.eE])/gu;
 /** The same one object down: a phone's member holding an object whose member holds the number. */
-const NESTED_DIGITS = /(["'])((?:(?!\1)[^\\]|\\.){1,80})\1\s*:\s*\{[^{}]{0,300}?(["'])((?:(?!\3)[^\\]|\\.){1,40})\3\s*:\s*(["']?)(\+?\(?\d[\d ().\p{Pd}]{5,30}\d)\5(?![\d.eE])/gu;
+const NESTED_DIGITS = /(["'])((?:(?!\1)[^\\]|\\.){1,80})\1\s*:\s*(?:\[\s*)?\{[^{}]{0,300}?(["'])((?:(?!\3)[^\\]|\\.){1,40})\3\s*:\s*(["']?)(\+?\(?\d[\d ().\p{Pd}]{5,30}\d|\d\.\d+[eE]\+?\d{1,2})\5(?![\d.eE])/gu;
 
 /** Whether a text holds JSON (or a Python dict) whose member names a phone and whose value is one. */
 export function holdsPhoneMember(text: string): boolean {
   if (!/[:=]/.test(text)) return false;
-  return [...text.matchAll(MEMBER_DIGITS)].some((m) => phoneByMembers([m[2] as string], m[4] as string)) || [...text.matchAll(NESTED_DIGITS)].some((m) => phoneByMembers([m[2] as string, m[4] as string], m[6] as string));
+  // A number in exponent form is its digits.
+  const digits = (v: string): string => (/[eE]/.test(v) ? numberDigits(v) : v);
+  return [...text.matchAll(MEMBER_DIGITS)].some((m) => phoneByMembers([m[2] as string], digits(m[4] as string))) || [...text.matchAll(NESTED_DIGITS)].some((m) => phoneByMembers([m[2] as string, m[4] as string], digits(m[6] as string)));
 }

@@ -252,10 +252,10 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
     const hook = path.join(root, ".husky", "pre-commit");
     const wired = readFileSync(hook, "utf8");
     // Reading them, naming them in words, a name that only ends in PATH, or a variable set for one command alone changes nothing.
-    writeFileSync(hook, `MYPATH=1 echo "$PATH" "\${GIT_DIR:-.git}" >/dev/null\nprintf "Running checks in PATH order\\n"\nexport NODE_ENV="test"\nNODE_OPTIONS=--max-old-space-size=4096 true # GIT_DIR\n${wired}`);
+    writeFileSync(hook, `MYPATH=1 echo "$PATH" "\${GIT_DIR:-.git}" >/dev/null\nprintf "Running checks in PATH order\\n"\nexport NODE_ENV="test"\nNODE_OPTIONS=--max-old-space-size=4096 true # GIT_DIR\nset -eu\nexec 1>&2\n${wired}`);
     const kept = clearTool(root, "hooks", "status");
     expect(kept.code, kept.out).toBe(0);
-    const lines = ['export PATH="$PWD/tools/bin:$PATH"', "export GIT_INDEX_FILE=.git/other-index", "GIT_DIR=/elsewhere", "unset GIT_INDEX_FILE", ": ${PATH:=/tmp}", "declare -x PATH=/tmp", 'v=PA""TH\nexport "$v=/tmp"', "export NODE_OPTIONS=--require=./x.js", "export BASH_ENV=./x.sh", "HOME=/tmp/h", "export LD_PRELOAD=/tmp/x.so", "printf -v PATH /tmp", "export GIT_INDEX_FILE+=.x", "declare -n p=PATH", "let x=GIT_INDEX_FILE=0", ": $[GIT_INDEX_FILE=0]", "a[GIT_DIR=1]=2"];
+    const lines = ['export PATH="$PWD/tools/bin:$PATH"', "export GIT_INDEX_FILE=.git/other-index", "GIT_DIR=/elsewhere", "unset GIT_INDEX_FILE", ": ${PATH:=/tmp}", "declare -x PATH=/tmp", 'v=PA""TH\nexport "$v=/tmp"', "export NODE_OPTIONS=--require=./x.js", "export BASH_ENV=./x.sh", "HOME=/tmp/h", "export LD_PRELOAD=/tmp/x.so", "printf -v PATH /tmp", "export GIT_INDEX_FILE+=.x", "declare -n p=PATH", "let x=GIT_INDEX_FILE=0", ": $[GIT_INDEX_FILE=0]", "a[GIT_DIR=1]=2", "export HUSKY=0", "shift", "set -n", "exec sh"];
     for (const line of lines) {
       writeFileSync(hook, `${line}\n${wired}`);
       const status = clearTool(root, "hooks", "status");

@@ -264,6 +264,8 @@ describe("clear substitute", () => {
     // Nor numbers a path or a name writes between underscores or slashes (a tile's place, a frame's number).
     const cwdKept = "/srv/tiles/256/512/1024/frame_001_002_0003.png";
     write(ids, "opencode_experimental_compaction_autocontinue_1.18.33.1.json", { ...shaped({ models: { '"qwik", "@builder.io/qwik"': {} } }, { id: "5b0c7e9a-0012-3456-7890-1d2e3f4a5b6c", ...kept2 }), cwd: "/srv/runs/0012/345678", directory: cwdKept, worktree: "/srv/notes/stopping at `Object.prototype`, from '@builder.io/qwik'" });
+    // Nor a UUID one of whose groups begins with 0 and runs into letters, nor an image's scale after an at sign.
+    write(ids, "opencode_experimental_compaction_autocontinue_1.18.33.2.json", { ...shaped({}, { id: "f14c0513-0591-47b1-bc52-b98d88d6b19b" }), cwd: "/app/static/logo@2x.png" });
     const idsKept = run(ids);
     expect(idsKept.code, JSON.stringify(idsKept.files[0]?.refused)).toBe(0);
   });

@@ -17,7 +17,7 @@ const SH_SHEBANG = /^#!\s*\S*\/(?:env[ \t]+)?(?:sh|bash|dash|ash|ksh|zsh)(?:[ \t
 const STOPS = new Set([
   "exit", "exec", "return", "break", "continue", "if", "then", "else", "elif", "fi", "case", "esac", "for", "while", "until", "do",
   "done", "select", "function", "trap", "kill", "eval", "source", ".", "set", "alias", "unalias", "hash", "command", "builtin",
-  "enable", "shopt", "cd", "pushd", "popd", "logout", "suspend",
+  "enable", "shopt", "cd", "pushd", "popd", "logout", "suspend", "shift",
 ]);
 
 /** husky 4 to 8's first line: its helper ends the hook only under its own skip switch (HUSKY=0). */
@@ -35,7 +35,7 @@ const QUOTE_MARK = "\u0001";
  * words (IFS, SHELLOPTS, BASHOPTS), npm's own settings, and what the gate itself reads (PRE_COMMIT*,
  * CLEAR_*). A variable set for one command alone (`NODE_ENV=test npx x`) is that command's.
  */
-export const GATE_ENVIRONMENT = /^(?:PATH|GIT_\w*|HOME|XDG_CONFIG_HOME|BASH_ENV|ENV|NODE_OPTIONS|NODE_PATH|LD_\w+|DYLD_\w+|IFS|SHELLOPTS|BASHOPTS|PRE_COMMIT\w*|CLEAR_\w*|npm_config_\w+|NPM_CONFIG_\w+)$/;
+export const GATE_ENVIRONMENT = /^(?:PATH|GIT_\w*|HOME|XDG_CONFIG_HOME|BASH_ENV|ENV|NODE_OPTIONS|NODE_PATH|LD_\w+|DYLD_\w+|IFS|SHELLOPTS|BASHOPTS|PRE_COMMIT\w*|CLEAR_\w*|HUSKY\w*|npm_config_\w+|NPM_CONFIG_\w+)$/;
 
 /** A default given in an expansion (`${PATH:=x}`, `${HOME=x}`) sets the variable where it is unset or empty. */
 const DEFAULT_SET = /\$\{([A-Za-z_][A-Za-z0-9_]*):?=/g;
@@ -44,6 +44,17 @@ const DEFAULT_SET = /\$\{([A-Za-z_][A-Za-z0-9_]*):?=/g;
 const SETTERS = new Set(["export", "readonly", "declare", "typeset", "local", "unset", "read", "getopts", "mapfile", "readarray", "let"]);
 /** A command's name written out in letters, digits and the marks a path or a program's name holds; or the test command. */
 const PLAIN_NAME = /^(?:[A-Za-z0-9_./+:@%,-]+|\[)$/;
+
+/**
+ * `set` with only the options that make a failing command end the hook with its failure, or that
+ * trace (-e, -u, -x, -v, -f, -o pipefail; never -n, which runs nothing after it, nor `set --`), and
+ * `exec` with only redirections (`exec 1>&2`), which moves the output and runs no other program.
+ */
+function harmless(word: string, args: string[]): boolean {
+  const named = /^(?:pipefail|errexit|nounset|xtrace)$/;
+  if (word === "set") return args.length > 0 && args.every((a, k) => /^[-+][euxvf]+$/.test(a) || (/^[-+][euxvf]*o$/.test(a) && named.test(args[k + 1] ?? "")) || (named.test(a) && /^[-+][euxvf]*o$/.test(args[k - 1] ?? "")));
+  return word === "exec" && args.length > 0 && args.every((a) => /^[0-9]*(?:>|>>|<|>&|<&)[0-9-]*$/.test(a) || /^[0-9]*>&?[0-9]+$/.test(a));
+}
 
 /** True when a line above the gate's line certainly neither ends the script nor keeps the shell from reading the next line. */
 function passesOn(line: string): boolean {
@@ -65,6 +76,7 @@ function passesOn(line: string): boolean {
       }
       // The command's name, written out: one built of quotes, variables or patterns ("ex""it", $c, e*t) may be any word.
       const name = word.slice(word.lastIndexOf("/") + 1);
+      if (harmless(word, words.slice(i + 1))) return true;
       // printf sets a variable only with -v (bash); its format in quotes is what it prints.
       const sets = SETTERS.has(name) || (name === "printf" && words[i + 1] === "-v");
       if (sets && words.slice(i + 1).some((w) => /[$\u0001]/.test(w.split("=")[0] as string))) return false;

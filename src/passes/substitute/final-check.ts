@@ -6,7 +6,7 @@ import { placeOf, stringTokens } from "../../json/reader.js";
 import type { JsonDocument, LearnedName } from "../../types.js";
 import { forEachByteRun } from "../../scan-rules/byte-runs.js";
 import { ENV_DUMP_PLACEHOLDER } from "./env-dump.js";
-import { holdsPhoneMember, membersOf, numberIsPhone, phoneByMembers } from "./phone-members.js";
+import { holdsPhoneMember, membersOf, numberIsPhone, phoneAtEnds, phoneByMembers, readsAsTime } from "./phone-members.js";
 
 // The last word on a cleared file, independent of the rules that cleared it: every string and
 // every member name is decoded fully, strings nested in strings included, and the file is refused
@@ -20,7 +20,7 @@ import { holdsPhoneMember, membersOf, numberIsPhone, phoneByMembers } from "./ph
 // and is no host; git@ is the SSH remote's user, nobody's mailbox, and x…@ is a URL's user
 // information that substitution already replaced.
 const LABEL = String.raw`[\p{L}\p{N}_](?:[\p{L}\p{N}_-]*[\p{L}\p{N}])?`;
-const MAILBOX = new RegExp(String.raw`(?:(?<![\p{L}\p{N}._%+-])(?!git@|x+@)[\p{L}\p{N}._%+-]+|"[\p{L}\p{N}._%+-]+(?: [\p{L}\p{N}._%+-]+){0,4}")@(?:(?:${LABEL}\.)+\p{L}{2,}|\[[0-9A-Fa-f.:]+\])`, "u");
+const MAILBOX = new RegExp(String.raw`(?:(?<![\p{L}\p{N}._%+-])(?!git@|x+@)[\p{L}\p{N}._%+-]+|"[\p{L}\p{N}._%+-]+(?: [\p{L}\p{N}._%+-]+){0,4}")@(?!\d+(?:\.\d+)?x\.)(?:(?:${LABEL}\.)+\p{L}{2,}|\[[0-9A-Fa-f.:]+\])`, "u");
 // A phone number: international (a plus or 00, then digits and the separators people write between
 // them; after 00 the country's code ends at a separator, and nothing joins the 00 to what is before
 // it as a group of an identifier or a path is joined, "…-0012-3456-7890-…" or "/0012/345678");
@@ -36,8 +36,9 @@ const APART_BEFORE = String.raw`(?<!\d|\d[ .\p{Pd}_\/])`;
 const APART_AFTER = String.raw`(?!\d|[.\p{Pd}_\/ ]\d)`;
 // Bytes written in hex ("01-23-45-67-89-AB", a dump's "0a 01 02 03 04 05") are no national
 // number, nor is a date before a time ("01-12-2026 10:30").
-const NOT_HEX_BEFORE = String.raw`(?<![0-9A-Fa-f]{2}[.\p{Pd}: ])`;
-const NOT_HEX_AFTER = String.raw`(?![.\p{Pd}: ][0-9A-Fa-f]{2})`;
+// Nor is a run glued to letters, as a UUID's groups are ("f14c0513-0591-47b1-…").
+const NOT_HEX_BEFORE = String.raw`(?<![0-9A-Fa-f]{2}[.\p{Pd}: ]|\p{L})`;
+const NOT_HEX_AFTER = String.raw`(?![.\p{Pd}: ][0-9A-Fa-f]{2}|\p{L})`;
 const NANP_SEP = String.raw`[. \p{Pd}]`;
 const PHONE = new RegExp(
   [
@@ -62,12 +63,9 @@ const PHONE = new RegExp(
 // a smartphone's id), nor digits that read as a date or a Unix time ("sms-1701234567"), which no
 // North American number begins with a 1 as.
 const PHONE_AFTER_WORD = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(?:(?:tele|home|work|office|mobile|cell|main|primary|my|contact)?phone|tel|cell|cel|mobile|fax|sms|msisdn|whats?app|handy|telefono|telefon|telefoon|телефон)s?(?:[\s:_.#=\/\p{Pd}]{0,2}(?:no|nr|num|number|nummer)\.?)?[\s:_.#=\/\p{Pd}(\[,"'<>]{0,4}\+?(\d{7,15})(?!\d)`,
+  String.raw`(?<![\p{L}\p{N}])(?:(?:tele|home|work|office|mobile|cell|main|primary|my|contact)?phone|tel|cell|cel|mobile|fax|sms|msisdn|whats?app|wa\.me|callto|handy|telefono|telefon|telefoon|телефон)s?(?:[\s:_.#=\/\p{Pd}]{0,2}(?:no|nr|num|number|nummer)\.?)?[\s:_.#=\/\p{Pd}(\[,"'<>]{0,4}\+?(\d{7,15})(?!\d)`,
   "giu",
 );
-const DATE = /^(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:\d\d){0,3}$/;
-/** Digits that read as a date (and a time), or as a Unix time in seconds or milliseconds. */
-const readsAsTime = (digits: string): boolean => (DATE.test(digits) && digits.length % 2 === 0) || (/^1/.test(digits) && (digits.length === 10 || digits.length === 13));
 /** Where digits right after a phone's word stand in a text (none that read as a time). */
 function phonesAfterWord(value: string): { start: number; end: number }[] {
   PHONE_AFTER_WORD.lastIndex = 0;
@@ -184,7 +182,7 @@ export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: 
     if (isKey && structure.has(text)) continue;
     // A mailbox or a phone number is a person's, in whatever class a rule kept it (an enum, an
     // identifier, a path, a URL); in a member name, which is never rewritten, it cannot be cleared.
-    if (readings.some(holdsContact) || (!isKey && phoneByMembers(membersOf(span.pointer), text)) || readings.some((r) => holdsPhoneMember(r) || holdsPhoneMember(percentDecoded(r))) || readings.some(holdsEncodedContact)) {
+    if (readings.some(holdsContact) || (!isKey && (phoneByMembers(membersOf(span.pointer), text) || phoneAtEnds(membersOf(span.pointer), text))) || readings.some((r) => holdsPhoneMember(r) || holdsPhoneMember(percentDecoded(r))) || readings.some(holdsEncodedContact)) {
       findings.push(finding(isKey ? "contact-in-key" : "contact-left", where));
       continue;
     }

@@ -60,6 +60,19 @@ function numberDigits(text: string): string {
   return Number.isInteger(value) && Math.abs(value) < 1e15 ? String(Math.abs(value)) : "";
 }
 
+const DATE = /^(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:\d\d){0,3}$/;
+/** Digits that read as a date (and a time), or as a Unix time in seconds or milliseconds, which no North American number begins with a 1 as. */
+export const readsAsTime = (digits: string): boolean => (DATE.test(digits) && digits.length % 2 === 0) || (/^1/.test(digits) && (digits.length === 10 || digits.length === 13));
+
+/** Members that hold a message's or a call's ends (WhatsApp's messages[].from, Twilio's To), a phone where they hold one in full: a string of ten to fifteen digits alone. */
+const ENDS = new Set(["from", "to", "sender", "recipient", "destination", "callerid", "callee", "e164", "canonicalform"]);
+
+/** Whether a string under these members is a phone number by where it stands: ten to fifteen digits alone under a message's or a call's end. */
+export function phoneAtEnds(members: string[], value: string): boolean {
+  const name = (members[members.length - 1] ?? "").toLowerCase().replace(/[^a-z0-9]/g, "");
+  return ENDS.has(name) && /^\+?\d{10,15}$/.test(value) && !readsAsTime(value.replace("+", ""));
+}
+
 /** Whether a value (a string's text, or a number's digits) under these members is a phone number by their names. */
 export function phoneByMembers(members: string[], value: string): boolean {
   if (!PHONE_DIGITS.test(value)) return false;
@@ -70,8 +83,11 @@ export function phoneByMembers(members: string[], value: string): boolean {
 /** The members a pointer names, array indexes left out. */
 export const membersOf = (pointer: string): string[] => pointerTokens(pointer).filter((t) => !/^(?:0|[1-9]\d*)$/.test(t));
 
-/** Whether a JSON number at `pointer` is a phone number by its members' names. */
-export const numberIsPhone = (pointer: string, text: string): boolean => phoneByMembers(membersOf(pointer), numberDigits(text));
+/** Whether a JSON number at `pointer` is a phone number by its members' names: ten to fifteen digits (a count of a few million under "mobile" is a count), not a time. */
+export function numberIsPhone(pointer: string, text: string): boolean {
+  const digits = numberDigits(text);
+  return digits.length >= 10 && !readsAsTime(digits) && phoneByMembers(membersOf(pointer), digits);
+}
 
 /** A member and its value: a name in double or single quotes, a colon (or =), digits in quotes or none, in a list or not. */
 const MEMBER_DIGITS = /(["'])((?:(?!\1)[^\\]|\\.){1,80})\1\s*[:=]\s*(?:\[\s*)?(["']?)(\+?\(?\d[\d ().\p{Pd}]{5,30}\d|\d\.\d+[eE]\+?\d{1,2})\3(?![\d.eE])/gu;

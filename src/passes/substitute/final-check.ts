@@ -124,6 +124,21 @@ export function withoutContacts(value: string): string {
 
 /** Whether a text holds a mailbox or a phone number written in base64 or hex (an id a rule kept that spells one): each run of encoded bytes is read as text. */
 export function holdsEncodedContact(value: string, depth = 0): boolean {
+  if (depth > 0) return encodedContact(value, depth);
+  // A sitting repeats its values (a session's id, a transcript's path in every capture): each distinct one is decoded once.
+  let known = encodedSeen.get(value);
+  if (known === undefined) {
+    if (encodedSeen.size >= ENCODED_KEPT) encodedSeen.clear();
+    encodedSeen.set(value, (known = encodedContact(value, 0)));
+  }
+  return known;
+}
+
+/** How many values' encoded readings are kept: a sitting of a million distinct values holds no more than this. */
+const ENCODED_KEPT = 1 << 14;
+const encodedSeen = new Map<string, boolean>();
+
+function encodedContact(value: string, depth: number): boolean {
   let found = false;
   forEachByteRun(value, (d) => {
     // Text in UTF-16 (every other byte naught) is read so too; bytes encoded again are read again, twice

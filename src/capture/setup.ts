@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../errors.js";
 import { validateAgainst } from "../io/load-rules.js";
+import { lstatOrNull } from "../io/repo.js";
 import { readBelow, wayBelow, writeBelow, type WriteRefusal } from "../lib/no-link.js";
 import type { Kit, KitFile, Rules } from "../types.js";
 import { HOST_PINS, type Harness } from "./hosts.js";
@@ -97,16 +98,6 @@ interface PlannedFile {
   present: boolean;
 }
 
-/** True when anything stands at the path, a link included. */
-function standsAt(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Where a file setup writes stands now: absent, or a regular file already holding these bytes (a
  * setup run again). A link on the way or at the file, or other bytes, is refused before anything
@@ -116,7 +107,7 @@ function planFile(base: string, rel: string, text: string, shown: (p: string) =>
   const way = wayBelow(base, rel);
   if (way !== null && way.refused !== "missing") throw writeRefusal(base, way, shown);
   const target = path.join(base, ...rel.split("/"));
-  if (way !== null || !standsAt(target)) return { base, rel, text, present: false };
+  if (way !== null || lstatOrNull(target) === null) return { base, rel, text, present: false };
   const bytes = Buffer.from(text);
   const read = readBelow(base, rel, bytes.length);
   if ("refused" in read && read.refused !== "oversize") throw writeRefusal(base, read, shown);

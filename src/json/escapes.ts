@@ -190,3 +190,13 @@ export function inputOffset(level: DecodedLevel, i: number): number {
   const lo = lastAtOrBelow(level.breaksAt, i);
   return (level.rawStarts[lo] as number) + (i - (level.breaksAt[lo] as number));
 }
+
+/** A text with its percent-escapes undone, where they are whole; the text as it is where one is broken. */
+export function percentDecoded(text: string): string {
+  if (!text.includes("%")) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,7 +1,7 @@
 import type { Display } from "../../display.js";
 import { finding, type Finding } from "../../findings.js";
 import { nameReadings, plainLetters, shellJoined, type HomeGrammar, type NamePattern } from "../../homes.js";
-import { decodeJsonString, nestedReadings } from "../../json/escapes.js";
+import { decodeJsonString, nestedReadings, percentDecoded } from "../../json/escapes.js";
 import { placeOf, stringTokens } from "../../json/reader.js";
 import type { JsonDocument, LearnedName } from "../../types.js";
 import { forEachByteRun } from "../../scan-rules/byte-runs.js";
@@ -24,7 +24,7 @@ const MAILBOX = new RegExp(String.raw`(?:(?<![\p{L}\p{N}._%+-])(?!git@|x+@)[\p{L
 // A phone number: international (a plus or 00, then digits and the separators people write between
 // them; after 00 the country's code ends at a separator, and nothing joins the 00 to what is before
 // it as a group of an identifier or a path is joined, "…-0012-3456-7890-…" or "/0012/345678");
-// a tel: address, or digits alone right after a phone's word ("tel-4155550199", "phone_14155550100"); North American (the area code in brackets, or three, three and four digits, a 1
+// a tel: address; a vCard's TEL line; North American (the area code in brackets, or three, three and four digits, a 1
 // and a space or a dash before them or not, a space, a dot or a dash between each); or national,
 // begun with the trunk's 0 (00 is the international prefix) and written in groups with spaces or
 // dashes ("090-1234-5678", "06 12 34 56 78", "020 7946 0958"), nine to eleven digits in all, in
@@ -151,14 +151,14 @@ function encodedContact(value: string, depth: number): boolean {
   return found;
 }
 
-/** A text with its percent-escapes undone, where they are whole; the text itself where none is. */
-function percentDecoded(text: string): string {
-  if (!text.includes("%")) return text;
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
+/**
+ * Whether a string's readings hold a mailbox or a phone number: as written, in JSON (or a Python
+ * dict) it holds, percent-encoded or not, in base64 or hex; or, for a value (`members` given, null
+ * for a member name), by the members it stands under.
+ */
+function holdsContactIn(readings: string[], members: string[] | null, text: string): boolean {
+  if (members !== null && (phoneByMembers(members, text) || phoneAtEnds(members, text))) return true;
+  return readings.some((r) => holdsContact(r) || holdsPhoneMember(r) || holdsPhoneMember(percentDecoded(r)) || holdsEncodedContact(r));
 }
 
 export interface KnownNames {
@@ -197,7 +197,7 @@ export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: 
     if (isKey && structure.has(text)) continue;
     // A mailbox or a phone number is a person's, in whatever class a rule kept it (an enum, an
     // identifier, a path, a URL); in a member name, which is never rewritten, it cannot be cleared.
-    if (readings.some(holdsContact) || (!isKey && (phoneByMembers(membersOf(span.pointer), text) || phoneAtEnds(membersOf(span.pointer), text))) || readings.some((r) => holdsPhoneMember(r) || holdsPhoneMember(percentDecoded(r))) || readings.some(holdsEncodedContact)) {
+    if (holdsContactIn(readings, isKey ? null : membersOf(span.pointer), text)) {
       findings.push(finding(isKey ? "contact-in-key" : "contact-left", where));
       continue;
     }

@@ -1,5 +1,5 @@
 import { pushAll } from "../../collections.js";
-import { decodeWithOffsets, spliceDecoded } from "../../json/escapes.js";
+import { decodeWithOffsets, percentDecoded, spliceDecoded } from "../../json/escapes.js";
 import type { UrlRules } from "../../types.js";
 import { looksAssigned, SIGNATURE_NAME } from "../../scan-rules/sensitive-assignment.js";
 import { sensitive } from "../../scan-rules/sensitive-member.js";
@@ -18,14 +18,6 @@ export const URL_RULE = "url-v1";
 const NOT_READ_AS_URL = /[\s\p{Cc}]/u;
 const URL_PARTS = /^([a-z][a-z0-9+.-]*:\/\/+)(?:([^@/?#]*)@)?([^/?#]*)([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/dis;
 
-function decodedName(name: string): string {
-  try {
-    return decodeURIComponent(name);
-  } catch {
-    return name;
-  }
-}
-
 /**
  * A fixed endpoint's query value or fragment kept as the host sent it: one that does not look like
  * a secret (`beta=true`, `region=eu-west`), under a name that names none (a password, a token, a
@@ -33,7 +25,7 @@ function decodedName(name: string): string {
  */
 function plainValue(value: string, name?: string): boolean {
   const eq = value.indexOf("=");
-  const [n, v] = name === undefined && eq > 0 ? [decodedName(value.slice(0, eq)), value.slice(eq + 1)] : [decodedName(name ?? ""), value];
+  const [n, v] = name === undefined && eq > 0 ? [percentDecoded(value.slice(0, eq)), value.slice(eq + 1)] : [percentDecoded(name ?? ""), value];
   if (n !== "" && (sensitive(n) || SIGNATURE_NAME.test(n))) return false;
   return !looksAssigned(v);
 }
@@ -60,7 +52,7 @@ function pathRanges(path: string, at: number): Range[] {
   const out: Range[] = [];
   for (const m of path.matchAll(/[^/]+/g)) {
     const segment = m[0];
-    const decoded = segment.includes("%") ? decodedName(segment) : segment;
+    const decoded = percentDecoded(segment);
     if (decoded !== segment) {
       if (capabilityRanges(decoded, 0).length > 0) out.push([at + m.index, at + m.index + segment.length]);
     } else pushAll(out, capabilityRanges(segment, at + m.index));

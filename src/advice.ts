@@ -48,6 +48,7 @@ const ADVICE: Partial<Record<FindingCode, Advice>> = {
   "control-silent": "the scan's rules do not reach the files; correct rules/secrets before running again",
   "no-clearable-capture": "where a field rule of the repository's rules/fields classes the member the refusal names, correct that rule; else capture the event again",
   "record-unreadable": "restore CLEARANCE.md to the shape the tool wrote (git diff shows the edit)",
+  "accept-not-counted": "write ACCEPT in capitals, alone on a line of its own, under the batch's User acceptance heading, with no comment, code, link or raw HTML above it in that section",
   "batch-edited": "restore the batch as the tool wrote it (git diff shows the edit; git restore --source=HEAD -- <record> where the last commit holds it); a batch that carries ACCEPT is never replaced, so a new clear run does not undo the edit",
   "accepted-batch-rewritten": "restore the batch as it was accepted (git diff shows the change); to accept other bytes, clear them with clear run into a new batch and write ACCEPT under that one; to take fixtures out, take them out with their batch in a commit of its own",
   "fixture-not-accepted": {

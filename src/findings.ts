@@ -50,6 +50,7 @@ const CATALOGUE = {
   // verify and gate: what may be committed and pushed
   "record-unreadable": block((p: { detail: string }) => p.detail),
   "batch-edited": block((p: { id: string }) => `batch ${p.id} carries ACCEPT, but its text changed after it was written; its acceptance no longer counts until its text is restored`),
+  "accept-not-counted": note((p: { id: string; why: string }) => `batch ${p.id}: a line under its User acceptance heading reads like ACCEPT but does not count: ${p.why}`),
   "accepted-batch-rewritten": block((p: { id: string; how: string; since: string }) => `batch ${p.id} ${p.how} in ${p.since}; an accepted batch is never rewritten, so its ACCEPT does not carry over to this text`),
   "fixture-not-accepted": block(() => "no accepted batch lists this fixture"),
   "fixture-changed": block(() => "its bytes differ from the digest its accepted batch lists; restore it or clear it again in a new batch"),

@@ -687,6 +687,27 @@ describe("the record holds", () => {
     }
   });
 
+  it("ACCEPT counts with a person's notes around it; where a line reads like ACCEPT and does not count, verify says which and why", () => {
+    const root = repo();
+    expect(clear(["run"], { cwd: root }).code).toBe(0);
+    const file = path.join(root, "CLEARANCE.md");
+    const pending = readFileSync(file, "utf8");
+    const under = (acceptance: string): void => writeFileSync(file, pending.replace("The tool never does. -->\n", `The tool never does. -->\n${acceptance}\n`));
+    const lineOf = (text: string): number => readFileSync(file, "utf8").split("\n").indexOf(text) + 1;
+    under("I read every fixture `session_end.json` too.\nACCEPT");
+    const quoted = clearJson(["verify"], { cwd: root });
+    expect(quoted.code).toBe(1);
+    const unread = (quoted.json.findings as { code: string; severity: string; line?: number; message: string }[]).filter((f) => f.code === "accept-not-counted");
+    expect(unread).toEqual([expect.objectContaining({ severity: "note", line: lineOf("ACCEPT") })]);
+    expect(unread[0]?.message).toMatch(/a line above it in the section holds <, a backtick/);
+    under("accept");
+    expect(clearJson(["verify"], { cwd: root }).json.findings).toContainEqual(expect.objectContaining({ code: "accept-not-counted", line: lineOf("accept"), message: expect.stringMatching(/only in capitals, alone on its line/) }));
+    under("I read every fixture.\nACCEPT\n\nLooks right to me.");
+    expect(verifyCodes(root)).toEqual({ code: 0, codes: [] });
+    g(root, "add", "fixtures", "CLEARANCE.md");
+    expect(g(root, "commit", "-qm", "accepted").code).toBe(0);
+  });
+
   it("clear run on an accepted, unchanged sitting says so and writes nothing", () => {
     const root = acceptedRepo();
     const before = readFileSync(path.join(root, "CLEARANCE.md"));

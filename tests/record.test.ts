@@ -149,9 +149,12 @@ function recordWith(acceptance: string, above = "", id = "b-000000000000"): stri
 const acceptedBy = (acceptance: string, above = ""): boolean => holds(parseRecord(recordWith(acceptance, above)).batches[0] as never);
 
 describe("ACCEPT as CommonMark reads it", () => {
-  it("counts ACCEPT alone, as a paragraph of its own", () => {
+  it("counts ACCEPT alone on its line, whatever else a person writes under the heading", () => {
     expect(acceptedBy("ACCEPT")).toBe(true);
     expect(acceptedBy("\nACCEPT\n\nreviewed the fixtures")).toBe(true);
+    expect(acceptedBy("\nI read every fixture.\n\nACCEPT")).toBe(true);
+    expect(acceptedBy("\nI read it\nACCEPT")).toBe(true);
+    expect(acceptedBy("\nACCEPT\nlooks fine to me")).toBe(true);
   });
 
   const notAcceptance: Record<string, string> = {
@@ -172,8 +175,10 @@ describe("ACCEPT as CommonMark reads it", () => {
     "a CDATA section": "<![CDATA[\nACCEPT\n]]>",
     "a setext heading": "\nACCEPT\n======",
     "a setext h2": "\nACCEPT\n---",
-    "a paragraph it continues": "\nI read it\nACCEPT",
-    "a paragraph that continues it": "\nACCEPT\nbut not the scan",
+    "a list item's paragraph it continues": "\n- I read it\nACCEPT",
+    "a quote's paragraph it continues": "\n> I read it\nACCEPT",
+    "a code span above it": "\nI read `it\nACCEPT\n`",
+    "a comment opened in a line above it": "\nI read it <!--\nACCEPT\n-->",
     "a list item": "\n- ACCEPT",
     "a quote": "\n> ACCEPT",
     "another heading's section": "\n## Notes\n\nACCEPT",

@@ -65,6 +65,7 @@ export function readRecordListing(record: string | Uint8Array, file: string): Re
   try {
     for (const b of parseRecord(typeof record === "string" ? record : recordText(record, file), file).batches) {
       if (b.accepted && !holds(b)) findings.push(finding("batch-edited", { file, line: b.line }, { id: b.id }));
+      if (b.acceptanceUnread) findings.push(finding("accept-not-counted", { file, line: b.acceptanceUnread.line }, { id: b.id, why: b.acceptanceUnread.why }));
       if (!holds(b)) continue;
       if (b.kit.named && b.kit.transports === 0) findings.push(finding("kit-not-quoted", { file, line: b.line }, { id: b.id }));
       for (const f of b.fixtures) listed.set(f.path, f.sha256);

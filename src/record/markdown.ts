@@ -161,11 +161,3 @@ function markSetextHeading(out: BlockLine[], level: number): void {
     if (starts) break;
   }
 }
-
-/** A line that is a paragraph of its own: it starts one, and the next line does not continue it. */
-export function standsAlone(blocks: BlockLine[], i: number): boolean {
-  const line = blocks[i];
-  if (!line || line.kind !== "text" || !line.startsParagraph) return false;
-  const next = blocks[i + 1];
-  return next === undefined || (next.kind !== "text" && next.kind !== "setext");
-}

@@ -2,12 +2,12 @@ import { isUtf8 } from "node:buffer";
 import { sha256Hex } from "../digest.js";
 import { RecordError } from "../errors.js";
 import { ACCEPT_WORD, MARKER_START, SHAPES } from "./grammar.js";
-import { blockLines, isBlank, standsAlone, type BlockLine } from "./markdown.js";
+import { blockLines, type BlockLine } from "./markdown.js";
 
 // The one reader of CLEARANCE.md. A batch starts at its marker, a one-line comment carrying its
 // id and digest; the digest covers every line after the marker up to the batch's acceptance
 // heading, so editing any of them undoes the acceptance. A batch is accepted when ACCEPT stands
-// alone as a paragraph under its own "## User acceptance" heading: outside comments, raw HTML and
+// alone on its line under its own "## User acceptance" heading: outside comments, raw HTML and
 // code (fenced with backticks or tildes, or indented), as CommonMark reads the document. Line
 // endings (CRLF, CR) and a byte order mark are normalised once, here.
 
@@ -27,6 +27,8 @@ export interface ParsedBatch {
   fixtures: ListedFixture[];
   /** Whether the batch names a kit, and how many transports it quotes. */
   kit: { named: boolean; transports: number };
+  /** Where the batch is not accepted: the first line under its heading that reads like ACCEPT (1-based), and why it does not count. */
+  acceptanceUnread?: { line: number; why: string };
 }
 
 export interface ParsedRecord {
@@ -96,17 +98,58 @@ function markerLines(lines: string[], blocks: BlockLine[], file: string): number
 }
 
 const ACCEPTANCE_NOTE = SHAPES.acceptanceNote.render({});
+/** White space as any renderer may read it: a no-break, ideographic or zero-width space too. */
+const LEADING_SPACE = /^[\s\u200b\ufeff]/u;
+/** A list item's or a quote's first line, after any white space: a line a container may claim, with the lines that carry its paragraph on. */
+const OPENS_CONTAINER = /^[\s\u200b\ufeff]*(?:>|[-+*](?:\s|$)|\d{1,9}[.)](?:\s|$))/u;
+/**
+ * What can open a block or an inline span that runs on over later lines (raw HTML or a comment, a
+ * fence, code, a link's text, destination or title, math), inside which a line would not be text a
+ * reader sees.
+ */
+const OPENS_SPAN = /[<`~[$]/;
+
+/** Whether ACCEPT stands under a batch's heading; where it does not, the first line there that reads like it, and why it does not count. */
+interface Acceptance {
+  accepted: boolean;
+  unread?: { line: number; why: string };
+}
+
+const LOOKS_LIKE_ACCEPT = /accept/i;
 
 /**
- * The one line where ACCEPT can stand: the first below the acceptance heading that is neither
- * blank (spaces and tabs, as CommonMark counts them) nor the tool's own note, so that nothing
- * written above ACCEPT can open a block (raw HTML, a list, a quote, a fence) that a renderer
- * would show it inside. Found once, however many lines below it read ACCEPT.
+ * Whether ACCEPT stands under the heading, lines `from` to `to`: alone on its line, as text at the
+ * top level of the section, outside comments, raw HTML and code, wherever in the section and
+ * whatever a person wrote below it. Renderers differ on what opens raw HTML, so what stands above
+ * it is trusted only while it opens nothing that runs on: no line above it but the tool's own note
+ * holds a character that can open a block or a span. In a paragraph that a list item or a quote
+ * starts or interrupts, or that starts indented, a line that carries it on may be the container's.
+ * A line of a setext heading is a heading. One pass, however many lines read ACCEPT.
  */
-function acceptLine(lines: string[], heading: number, end: number): number {
-  let k = heading + 1;
-  while (k < end && (lines[k] === ACCEPTANCE_NOTE || isBlank(lines[k] as string))) k++;
-  return k;
+function acceptanceIn(lines: string[], blocks: BlockLine[], from: number, to: number): Acceptance {
+  let topLevel = false;
+  let spanAbove = false;
+  let unread: Acceptance["unread"];
+  for (let i = from; i < to; i++) {
+    const line = lines[i] as string;
+    if (line === ACCEPTANCE_NOTE) continue;
+    const block = blocks[i] as BlockLine;
+    if (block.kind === "text") {
+      if (block.startsParagraph) topLevel = !LEADING_SPACE.test(line);
+      if (OPENS_CONTAINER.test(line)) topLevel = false;
+      if (!spanAbove && topLevel && line === ACCEPT_WORD) return { accepted: true };
+    }
+    if (unread === undefined && LOOKS_LIKE_ACCEPT.test(line)) unread = { line: i + 1, why: whyNotCounted(line, block, spanAbove, topLevel) };
+    if (OPENS_SPAN.test(line)) spanAbove = true;
+  }
+  return unread === undefined ? { accepted: false } : { accepted: false, unread };
+}
+
+function whyNotCounted(line: string, block: BlockLine, spanAbove: boolean, topLevel: boolean): string {
+  if (line !== ACCEPT_WORD) return "ACCEPT counts only in capitals, alone on its line, with nothing else on that line";
+  if (block.kind !== "text") return "it stands inside a comment, raw HTML, code or a heading";
+  if (spanAbove) return "a line above it in the section holds <, a backtick, ~, [ or $, which can open raw HTML, a comment, code, a link or math that a renderer shows it inside";
+  return topLevel ? "it is not read as text at the top of the section" : "its paragraph starts indented, or as a list item or a quote, which a renderer may show it inside";
 }
 
 function readBatch(lines: string[], blocks: BlockLine[], start: number, end: number, file: string): ParsedBatch {
@@ -121,8 +164,7 @@ function readBatch(lines: string[], blocks: BlockLine[], start: number, end: num
     const b = blocks[i] as BlockLine;
     if (b.kind === "heading" && (b.level ?? 9) <= 2) sectionEnd = i;
   }
-  const at = acceptLine(lines, heading, sectionEnd);
-  const accepted = at < sectionEnd && lines[at] === ACCEPT_WORD && standsAlone(blocks, at);
+  const { accepted, unread } = acceptanceIn(lines, blocks, heading + 1, sectionEnd);
   const body = lines.slice(start + 1, heading);
   const fixtures: ListedFixture[] = [];
   let kitNamed = false;
@@ -136,7 +178,8 @@ function readBatch(lines: string[], blocks: BlockLine[], start: number, end: num
     if (line.startsWith(SHAPES.kitHead.prefix) && SHAPES.kitHead.read(line)) kitNamed = true;
     if (line.startsWith(SHAPES.transportQuote.prefix) && SHAPES.transportQuote.read(line)) transports++;
   }
-  return { id: marker.id, line: start + 1, digestClaimed: marker.digest, digestActual: batchDigest(body), accepted, fixtures, kit: { named: kitNamed, transports } };
+  const batch: ParsedBatch = { id: marker.id, line: start + 1, digestClaimed: marker.digest, digestActual: batchDigest(body), accepted, fixtures, kit: { named: kitNamed, transports } };
+  return unread === undefined ? batch : { ...batch, acceptanceUnread: unread };
 }
 
 /** Reads a record; throws RecordError naming the line when it is in a shape this tool does not know. */

@@ -161,6 +161,33 @@ describe("no link where the tool's own files stand", () => {
   });
 });
 
+describe("no link where the tool's own files stand, in a working tree no commit holds yet", () => {
+  it("an untracked link at captures-inbox, fixtures or CLEARANCE.md (or where clear.config.json moves the inbox) is symlink-in-repo for verify; one at clear.config.json stops it (exit 2), naming the link", () => {
+    const elsewhere = tempDir("clear-linked-");
+    const layouts: [string, string | null][] = [["captures-inbox", null], ["fixtures", null], ["CLEARANCE.md", null], ["inbox/raw", JSON.stringify({ paths: { capturesInbox: "inbox/raw" } })]];
+    for (const [place, config] of layouts) {
+      const root = tempDir("clear-fresh-link-");
+      g(root, "init", "-q", "-b", "main");
+      if (config !== null) writeFileSync(path.join(root, "clear.config.json"), config);
+      mkdirSync(path.dirname(path.join(root, place)), { recursive: true });
+      symlinkSync(elsewhere, path.join(root, place));
+      const r = clearJson(["verify"], { cwd: root });
+      expect(r.code, place).toBe(1);
+      expect(r.json.findings, place).toEqual([expect.objectContaining({ code: "symlink-in-repo", file: place, severity: "block" })]);
+      // Staged, it is said once.
+      g(root, "add", "-A");
+      expect(verifyCodes(root).codes, place).toEqual(["symlink-in-repo"]);
+    }
+    const root = tempDir("clear-fresh-link-");
+    g(root, "init", "-q", "-b", "main");
+    writeFileSync(path.join(elsewhere, "config.json"), "{}");
+    symlinkSync(path.join(elsewhere, "config.json"), path.join(root, "clear.config.json"));
+    const r = clearJson(["verify"], { cwd: root });
+    expect(r.code).toBe(2);
+    expect(String(r.json.error)).toMatch(/clear\.config\.json: is a symbolic link/);
+  });
+});
+
 describe("exact paths", () => {
   for (const name of ["pre\ttool.json", "pre\ntool.json", "-rf.json", "\"quoted\".json", "ñandú é.json"]) {
     it(`a fixture path ${JSON.stringify(name)} that no batch lists: refused at commit, at push and by verify`, () => {

@@ -310,6 +310,8 @@ export async function guardedFromWorkingTree(root: string, layout: RepoLayout, l
   const changedEarly = askedEarly === null ? null : later(askedEarly.then((paths) => checkoutChangedPathsLater(root, paths)));
   for (const a of above) if (lstatOrNull(path.join(root, a))?.isSymbolicLink()) disk.links.push(a);
   for (const place of [layout.fixtures, layout.clearance, CONFIG_FILE]) if (!disk.links.some((l) => under(place, l))) await walkDisk(root, place, disk);
+  // The inbox's files are read as the index holds them, but a link standing where it stands is refused tracked or not.
+  const inboxLinked = !disk.links.some((l) => under(layout.capturesInbox, l)) && lstatOrNull(path.join(root, layout.capturesInbox))?.isSymbolicLink() === true;
   // An index git is still listing is awaited only once the disk is read.
   const index = await listed;
   const inbox = sortEntries(index ? index.filter((e) => under(e.path, layout.capturesInbox)) : lsIndex([layout.capturesInbox], root), layout);
@@ -327,7 +329,7 @@ export async function guardedFromWorkingTree(root: string, layout: RepoLayout, l
     checkoutChanged,
     inbox: inbox.inbox,
     exempt: [...readAsStored(root, exempt, { worktree: true }), ...readAsStored(root, inbox.exempt.map((e) => ({ path: e.path, bytes: storedBytes(inboxBlobs, e.sha) })), { index: true })],
-    links: [...disk.links, ...inbox.links],
+    links: [...new Set([...disk.links, ...(inboxLinked ? [layout.capturesInbox] : []), ...inbox.links])],
     notFiles: [...disk.notFiles, ...inbox.notFiles],
     record: null,
     ...(record && { recordReading: recordReading(root, gitBlobId(record), layout.clearance, () => readRecordListing(Buffer.from(record), layout.clearance)) }),

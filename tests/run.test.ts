@@ -326,6 +326,29 @@ describe("clear verify", () => {
     });
   }
 
+  it("a --rev or a --range end that is no commit of the repository: exit 2 saying which option gave it, the value said back masked", () => {
+    const root = accepted();
+    execFileSync("git", ["add", "fixtures", "CLEARANCE.md"], { cwd: root });
+    execFileSync("git", ["commit", "-qm", "accepted", "--no-verify"], { cwd: root });
+    const key = ["gh", "p_", "abcdefghijklmnopqrstuvwxyz0123456789"].join("");
+    const cases: [string[], string][] = [
+      [["--rev", "nosuch"], "--rev: nosuch is not a commit in this repository"],
+      [["--rev=-x"], "--rev: -x is not a commit in this repository"],
+      [["--rev", key], "--rev: ghp_****"],
+      [["--range", "nosuch..HEAD"], "--range (its BASE end): nosuch is not a commit in this repository"],
+      [["--range", `HEAD..${key}`], "--range (its HEAD end): ghp_****"],
+    ];
+    for (const [args, said] of cases) {
+      const r = clearJson(["verify", ...args], { cwd: root });
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(String(r.json.error), args.join(" ")).toContain(said);
+      expect(r.stderr, args.join(" ")).toContain(said);
+      expect(r.stderr + JSON.stringify(r.json), args.join(" ")).not.toContain(key.slice(4, 20));
+      expect(r.stderr, args.join(" ")).not.toContain("Needed a single revision");
+    }
+    expect(clearJson(["verify", "--rev", "HEAD"], { cwd: root }).code).toBe(0);
+  });
+
   it("does not count an ACCEPT under another heading", () => {
     const root = repo();
     clear(["run"], { cwd: root });

@@ -296,7 +296,7 @@ async function objectFindings(label: string, bytes: Buffer, check: Judge): Promi
 
 /** `verify --rev`: one commit's places, and every file of its tree for raw captures. */
 export async function checkTree(root: string, rev: string, check: Judge, judgesOf?: CommitJudges): Promise<Finding[]> {
-  const commit = git(["rev-parse", "--verify", `${rev}^{commit}`], root).toString("utf8").trim();
+  const commit = commitNamed(root, rev, "--rev");
   const config = configAt(root, commit);
   const layout = repoPaths(config);
   const tree = wholeTree(root, commit);
@@ -477,14 +477,24 @@ export function commitsInRange(root: string, [base, head]: [string, string]): st
   return commits;
 }
 
+/**
+ * The commit a name given on the command line stands for; where it stands for none, a usage error
+ * saying which option gave it. The name is said back as every error says back the command line
+ * (command.ts: a secret shape starred after its key prefix, a home's owner as the placeholder).
+ */
+function commitNamed(root: string, rev: string, option: string): string {
+  const commit = rev.startsWith("-") ? null : gitMaybe(commitOf(rev), root);
+  if (commit === null) throw new UsageError(`${option}: ${rev} is not a commit in this repository (fetch the history it needs, or give a commit it has)`);
+  return commit.toString("utf8").trim();
+}
+
 /** A range's two ends, BASE and HEAD, each a commit of this repository. */
 export function rangeEnds(root: string, range: string): [string, string] {
   const cut = range.indexOf("..");
   const [base, head] = [range.slice(0, cut), range.slice(cut + 2)];
   if (cut <= 0 || head === "" || head.startsWith(".") || /\s/.test(range)) throw new UsageError(`--range takes BASE..HEAD (two commits), not "${range}"`);
-  for (const rev of [base, head]) {
-    if (gitMaybe(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`], root) === null) throw new UsageError(`--range: ${rev} is not a commit of this repository (fetch the history it needs)`);
-  }
+  commitNamed(root, base, "--range (its BASE end)");
+  commitNamed(root, head, "--range (its HEAD end)");
   return [base, head];
 }
 

@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -8,7 +8,7 @@ import { makeDisplay, maskFound, NAME_MASK } from "../src/display.js";
 import { homeGrammar } from "../src/homes.js";
 import { loadRules } from "../src/io/load-rules.js";
 import { join, scanEngine, scanPass } from "../src/passes/scan.js";
-import { clear, clearJson, PROJECT_ROOT, tempDir } from "./helpers.js";
+import { clear, clearJson, CLI, PROJECT_ROOT, tempDir } from "./helpers.js";
 
 const rules = loadRules();
 const engine = scanEngine(rules.secrets, homeGrammar(rules.homes), null);
@@ -122,6 +122,37 @@ describe("clear scan", () => {
       expect(out.ok, args[0]).toBe(false);
       expect(out.skipped.map((k) => k.reason), args[0]).toEqual(["not a regular file (a FIFO, a socket or a device); never read"]);
     }
+  });
+
+  // The tests run as root, which lists any folder: the scan runs as nobody, where setpriv can start it so.
+  const asNobody = process.getuid?.() === 0 && spawnSync("setpriv", ["--version"]).status === 0;
+  it.skipIf(!asNobody)(`a path given that cannot be read at all (a folder it cannot list, a file it cannot open) is exit 2, naming it, with nothing scanned; one under a folder given is not scanned, exit 1${asNobody ? "" : " (skipped: needs root and setpriv to run as another user)"}`, () => {
+    const dir = tempDir("clear-scan-locked-");
+    mkdirSync(path.join(dir, "locked"));
+    mkdirSync(path.join(dir, "open"));
+    writeFileSync(path.join(dir, "open", "a.json"), "{}");
+    writeFileSync(path.join(dir, "shut.json"), "{}");
+    spawnSync("chmod", ["a+rx", dir]);
+    spawnSync("chmod", ["000", path.join(dir, "locked"), path.join(dir, "shut.json")]);
+    const scan = (...args: string[]): { code: number | null; stdout: string; stderr: string } => {
+      const r = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, CLI, "scan", ...args], { cwd: dir, encoding: "utf8" });
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    for (const [given, reason] of [["locked", "a folder that could not be listed (EACCES)"], ["shut.json", "a file that could not be opened (EACCES)"]] as const) {
+      for (const args of [[given], ["open", given], [given, "--json"]]) {
+        const r = scan(...args);
+        expect(r.code, args.join(" ")).toBe(2);
+        expect(r.stderr, args.join(" ")).toContain(`${path.join(dir, given)}: ${reason}`);
+        if (args.includes("--json")) expect(JSON.parse(r.stdout), args.join(" ")).toMatchObject({ ok: false, error: expect.stringContaining(`${given}: ${reason}`) });
+        else expect(r.stdout, args.join(" ")).toBe("");
+      }
+    }
+    // Inside a folder given, a folder it cannot list is a file the scan did not reach: named, exit 1.
+    const inside = scan(".", "--json");
+    expect(inside.code).toBe(1);
+    expect((JSON.parse(inside.stdout) as { skipped: { file: string; reason: string }[] }).skipped).toEqual(
+      expect.arrayContaining([{ file: expect.stringMatching(/locked$/), reason: "a folder that could not be listed (EACCES)" }]),
+    );
   });
 
   it("never says clean a file named in bytes that are not UTF-8, though a file stands under the name it is shown by (U+FFFD)", () => {

@@ -29,16 +29,18 @@ export const HELP = {
 
 Harnesses: ${HARNESSES.join(", ")}.
 `,
-  "compare": `clear compare <dir-a> <dir-b> [--json]
-clear compare <harness> <version-a> <version-b> [--root DIR] [--json]
+  "compare": `clear compare <dir-a> <dir-b> [--json] [--verbose]
+clear compare <harness> <version-a> <version-b> [--root DIR] [--json] [--verbose]
 
 What changed in the payloads between two host versions: two fixture folders, or two versions of
 one harness in the repository's fixtures folder (fixtures/<harness>/<version>/). Per event: the
 events present in one side only; members added and removed, by JSON pointer (every item of an
 array as one shape, written *); members whose class changed (string to object, enum to free
 text); enum values new or gone. Reads the fixtures only, never through a link, and prints member
-names the rules do not spell as [masked]. Exit 0 when both sides were read whole, 1 when a
-fixture could not be read (named), 2 on usage errors and a folder that cannot be read at all.
+names the rules do not spell as [masked]. Findings (a fixture not read) are grouped by code with
+their first files and what to do; --verbose lists every one. Exit 0 when both sides were read
+whole, 1 when a fixture could not be read (named), 2 on usage errors and a folder that cannot be
+read at all.
 `,
   "demo": `clear demo [--keep]
 
@@ -145,7 +147,8 @@ line, column, JSON pointer and what may be shown of the value (a key's fixed pre
 a name). Waivers in clear.config.json are applied and listed. Every scan also scans a planted
 control, plain and escaped, and fails unless every rule fires on it. Findings are grouped by
 rule with their first files and what to do; --verbose lists every one. Exit 0 when clean, 1 on a
-finding, a file not scanned, or a silent control; 2 on usage errors.
+finding, a file not scanned, or a silent control; 2 on usage errors and on a path given that
+cannot be read at all (a folder it cannot list, a file it cannot open), named; nothing is scanned.
 `,
   "select": `clear select <capture-dir> [--choose FILE]... [--json] [--verbose] [--root DIR]
 

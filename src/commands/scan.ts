@@ -25,6 +25,9 @@ interface Listed {
 async function inputsOf(paths: string[], io: Io, base: string, maxBytes: number, display: (p: string) => string): Promise<Listed> {
   const listed = await listFiles(paths, io.cwd, new Set(["node_modules", ".git"]));
   if (listed.missing.length > 0) throw new UsageError(`clear scan: no such file or folder: ${listed.missing.join(", ")}`);
+  // A path given that cannot be read at all is no finding of a scan that ran: nothing is scanned, and each is named as printed.
+  const said = listed.unreadable.map((u) => `${display(path.resolve(io.cwd, u.given))}: ${u.reason}`);
+  if (said.length > 0) throw new UsageError(`clear scan: cannot be read at all: ${said.join("; ")}; nothing scanned`);
   const inside = new Set<string>();
   // Inside the repository a path is shown relative to it, outside it whole; either way as any printed path is.
   const where = (p: string): { file: string; repoPath?: string } => {

@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { promises as fs } from "node:fs";
+import { constants, promises as fs } from "node:fs";
 import path from "node:path";
 
 // Lists the files under the paths given to a command, never following a link: a link is
@@ -11,8 +11,10 @@ export interface Listed {
   files: string[];
   links: string[];
   missing: string[];
-  /** Folders that could not be listed (no permission), with why. */
+  /** Folders under a path given that could not be listed (no permission), with why. */
   unlisted: { folder: string; reason: string }[];
+  /** Paths given that could not be read at all: a folder that could not be listed, a file that could not be opened. */
+  unreadable: { given: string; reason: string }[];
   /** What is neither a file, a folder nor a link (a FIFO, a socket, a device): never read, so never said clean. */
   others: string[];
   /**
@@ -24,14 +26,17 @@ export interface Listed {
 
 /** Lists what stands at and under each path; folders named in `skipFolders` (node_modules, .git) are not entered. */
 export async function listFiles(paths: string[], cwd: string, skipFolders: ReadonlySet<string> = new Set()): Promise<Listed> {
-  const out: Listed = { files: [], links: [], missing: [], unlisted: [], others: [], notUtf8: [] };
+  const out: Listed = { files: [], links: [], missing: [], unlisted: [], unreadable: [], others: [], notUtf8: [] };
   for (const given of paths) {
     const abs = path.resolve(cwd, given);
     const stat = await fs.lstat(abs).catch(() => null);
     if (!stat) out.missing.push(given);
     else if (stat.isSymbolicLink()) out.links.push(abs);
-    else if (stat.isFile()) out.files.push(abs);
-    else if (stat.isDirectory()) await walk(abs, skipFolders, out);
+    else if (stat.isFile()) {
+      const denied = await fs.access(abs, constants.R_OK).then(() => null, (err: NodeJS.ErrnoException) => err.code ?? "error");
+      if (denied === null) out.files.push(abs);
+      else out.unreadable.push({ given, reason: `a file that could not be opened (${denied})` });
+    } else if (stat.isDirectory()) await walk(abs, skipFolders, out, given);
     else out.others.push(abs);
   }
   out.files = [...new Set(out.files)].sort();
@@ -41,13 +46,16 @@ export async function listFiles(paths: string[], cwd: string, skipFolders: Reado
   return out;
 }
 
-/** Every file and link under a folder, without recursion: a tree thousands of folders deep is listed too. */
-async function walk(root: string, skipFolders: ReadonlySet<string>, out: Listed): Promise<void> {
+/** Every file and link under a folder, without recursion: a tree thousands of folders deep is listed too. `given`, the folder as the command line names it. */
+async function walk(root: string, skipFolders: ReadonlySet<string>, out: Listed, given: string): Promise<void> {
   const folders = [root];
   for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
     // Names are listed as bytes: one that is not UTF-8 would read as a name with U+FFFD, which names no file or another one.
     const entries = await fs.readdir(folder, { withFileTypes: true, encoding: "buffer" }).catch((err: NodeJS.ErrnoException) => {
-      out.unlisted.push({ folder, reason: `a folder that could not be listed (${err.code ?? "error"})` });
+      const reason = `a folder that could not be listed (${err.code ?? "error"})`;
+      // The folder given itself is an input not read at all; one under it, a file the scan did not reach.
+      if (folder === root) out.unreadable.push({ given, reason });
+      else out.unlisted.push({ folder, reason });
       return [];
     });
     for (const entry of entries) {

@@ -43,6 +43,15 @@ describe("clear select", () => {
     expect(start.notChosen).toEqual([{ file: "claude-code_session_start_2_1_261.2.json", bytes: expect.any(Number), why: "larger" }]);
   });
 
+  it("--json lists every capture not chosen at the top level too, each with file, bytes and the event it was passed over for, as each selected[] entry lists it", () => {
+    const { json } = clearJson(["select", sitting(files)]);
+    const selected = json.selected as (Selected & { harness: string; version: string })[];
+    const perEvent = selected.flatMap((s) => s.notChosen.map((n) => ({ harness: s.harness, event: s.event, version: s.version, ...n })));
+    expect(perEvent).toHaveLength(2);
+    expect(json.notChosen).toEqual(perEvent);
+    expect(json.notChosen).toContainEqual({ harness: "claude-code", event: "session_start", version: "2.1.261", file: "claude-code_session_start_2_1_261.2.json", bytes: expect.any(Number), why: "larger" });
+  });
+
   it("never breaks an operation silently: a chosen PostToolBatch of another call than the pre and post chosen is a note naming it; two spellings of one capture's name tie by name, and say so", () => {
     const call = (id: string, command: string): Record<string, object> => ({
       [`claude-code_pre_tool_use_2_1_261.${id === "toolu_A" ? 1 : 2}.json`]: { session_id: "s", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, tool_use_id: id },

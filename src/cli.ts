@@ -26,22 +26,29 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 const HELP = `clear: clear raw captured hook payloads into committed test fixtures with provenance
 
 Usage:
-  clear inventory  <capture-dir> [--recipe NAME]... [--json] [--fields]
-  clear pair       <capture-dir> [--json]
-  clear substitute <capture-dir> --out <dir> [--user NAME]... [--json]
-  clear select     <capture-dir> [--choose FILE]... [--json]
-  clear scan       <path>... [--json] [--sarif FILE]
-  clear run        [<capture-dir>] [--root DIR] [--choose FILE]... [--recipe NAME]... [--json]
-  clear verify     [--root DIR] [--rev REV] [--json]
-  clear gate       pre-commit | pre-push
+  clear inventory  <capture-dir> [--recipe NAME]... [--json] [--verbose] [--fields]
+  clear pair       <capture-dir> [--json] [--verbose]
+  clear substitute <capture-dir> --out <dir> [--user NAME]... [--json] [--verbose]
+  clear select     <capture-dir> [--choose FILE]... [--json] [--verbose]
+  clear scan       <path>... [--json] [--verbose] [--sarif FILE]
+  clear run        [<capture-dir>] [--root DIR] [--choose FILE]... [--recipe NAME]... [--json] [--verbose]
+  clear verify     [--root DIR] [--rev REV | --range BASE..HEAD] [--json] [--verbose]
+  clear gate       pre-commit | pre-push [--verbose]
   clear hooks      install | status | uninstall [--root DIR]
-  clear kit record <kit-dir> --head <sha> [--binary PATH] [--out FILE]
-  clear verify-kit --kit <kit.json> [--root DIR] [--json]
+  clear kit record <kit-dir> --head <sha> [--binary PATH] [--out FILE] [--verbose]
+  clear verify-kit --kit <kit.json> [--root DIR] [--json] [--verbose]
   clear review     [<capture-dir>] [--root DIR] [--port N]
-  clear compare    <dir-a> <dir-b> | <harness> <version-a> <version-b> [--json]
+  clear compare    <dir-a> <dir-b> | <harness> <version-a> <version-b> [--json] [--verbose]
   clear demo       [--keep]
-  clear capture    hook | setup | start | status | dry-run | drive | install   (clear capture --help)
+  clear capture    hook <harness> <Event> [--host-version V]
+  clear capture    setup <harness> --project DIR
+  clear capture    start <harness> --into DIR [--driver TEXT] [--method TEXT]
+  clear capture    status DIR [--recipe NAME] [--json] [--verbose]
+  clear capture    dry-run <harness>
+  clear capture    drive | install                     (every flag: clear capture --help)
   clear --help | clear <command> --help | clear --version
+
+--verbose lists every line and every finding where the summary groups them by code.
 
 No command but clear capture writes inside a capture directory; none follows a symlink or deletes a capture.
 Exit codes: 0 clean, 1 something blocks, 2 usage error or unreadable input.

@@ -372,6 +372,23 @@ describe("clear capture start and status", () => {
     expect(text).toContain("  not clearable  codex_pre_tool_use_0.169.0.1.json: refused-class");
   });
 
+  it("status names the first five entries that are not captures or carry another version; --verbose names every one", () => {
+    const host = fakeHost("0.169.0 (fake)");
+    const sitting = tempDir("clear-status-");
+    writeFileSync(path.join(sitting, "sitting.json"), JSON.stringify({ versionLine: "0.169.0 (fake)", startedAt: "2026-01-01T00:00:00Z", harness: "codex", recipe: "codex-driven", hostVersion: "0.169.0" }));
+    const strays = Array.from({ length: 7 }, (_, i) => `stray-${i}.txt`);
+    const others = Array.from({ length: 7 }, (_, i) => `codex_stop_0.168.0.${i + 1}.json`);
+    for (const name of [...strays, ...others]) writeFileSync(path.join(sitting, name), "{}");
+    const short = clear(["capture", "status", sitting, "--host-bin", host]);
+    expect(short.code).toBe(1);
+    expect(short.stdout).toContain(`7 entries are not captures: ${strays.slice(0, 5).join(", ")}, ... (--verbose lists every one)`);
+    expect(short.stdout).toContain(`(${others.slice(0, 5).join(", ")}, ... (--verbose lists every one)).`);
+    const every = clear(["capture", "status", sitting, "--host-bin", host, "--verbose"]);
+    expect(every.code).toBe(1);
+    expect(every.stdout).toContain(`7 entries are not captures: ${strays.join(", ")}\n`);
+    expect(every.stdout).toContain(`(${others.join(", ")}).`);
+  });
+
   it("status prints no secret shape sitting.json states and no name the captures teach, in the version or in any entry's name", () => {
     const host = fakeHost("0.169.0 (fake)");
     const sitting = tempDir("clear-status-");

@@ -15,6 +15,21 @@ describe("the clear command line", () => {
       expect(r.code, c).toBe(0);
       expect(r.stdout).toContain(`clear ${c}`);
     }
+    // Every flag the contract lists for a command stands in the top-level help, and --verbose wherever a command takes it.
+    for (const usage of [
+      "clear verify     [--root DIR] [--rev REV | --range BASE..HEAD] [--json] [--verbose]",
+      "clear run        [<capture-dir>] [--root DIR] [--choose FILE]... [--recipe NAME]... [--json] [--verbose]",
+      "clear verify-kit --kit <kit.json> [--root DIR] [--json] [--verbose]",
+      "clear compare    <dir-a> <dir-b> | <harness> <version-a> <version-b> [--json] [--verbose]",
+      "clear capture    hook <harness> <Event> [--host-version V]",
+      "clear capture    setup <harness> --project DIR",
+      "clear capture    start <harness> --into DIR [--driver TEXT] [--method TEXT]",
+      "clear capture    status DIR [--recipe NAME] [--json] [--verbose]",
+      "clear capture    dry-run <harness>",
+    ]) expect(help.stdout).toContain(`  ${usage}\n`);
+    for (const [command, usage] of [["run", "[--json] [--verbose]"], ["compare", "[--json] [--verbose]"], ["verify-kit", "[--json] [--verbose]"], ["kit", "[--verbose]"], ["capture", "status DIR [--recipe NAME] [--host-bin BIN] [--json] [--verbose]"]] as const) {
+      expect(clear([command, "--help"]).stdout, command).toContain(usage);
+    }
     const version = clear(["--version"]);
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")).version);
   });

@@ -219,6 +219,23 @@ describe("what clear compare prints and reads", () => {
     expect(above.json.error).toMatch(/fixtures\/claude-code is a symbolic link/);
   });
 
+  it("findings are grouped by code with their first files; --verbose lists every one", () => {
+    const repo = tempDir("clear-compare-verbose-");
+    cpSync(path.join(root, "fixtures"), path.join(repo, "fixtures"), { recursive: true });
+    const [a, b] = ["2.1.261", "2.1.283"].map((v) => path.join(repo, "fixtures", "claude-code", v)) as [string, string];
+    for (const name of ["stop.json", "notification.json"]) symlinkSync(path.join(b, "session_end.json"), path.join(b, name));
+    const short = clear(["compare", a, b]);
+    expect(short.code).toBe(1);
+    expect(short.stdout).toContain("\nFindings by code: 2 blocking, 0 notes\n  BLOCK symlink-in-repo: 2 findings in 2 files\n");
+    expect(short.stdout).toContain("--verbose lists every finding.");
+    const every = clear(["compare", a, b, "--verbose"]);
+    expect(every.code).toBe(1);
+    expect(every.stdout.split("\n").filter((l) => /^BLOCK symlink-in-repo +\S*2\.1\.283\/(stop|notification)\.json: /.test(l))).toHaveLength(2);
+    // What the comparison says is the same either way.
+    const facts = (out: string): string => out.slice(0, out.indexOf("unchanged:"));
+    expect(facts(every.stdout)).toBe(facts(short.stdout));
+  });
+
   it("a fixture that does not parse is a finding naming it; other entries are counted, not compared", () => {
     const dir = tempDir("clear-compare-bad-");
     cpSync(path.join(root, "fixtures", "claude-code", "2.1.261"), dir, { recursive: true });

@@ -368,8 +368,13 @@ describe("a kit is read without ever being led elsewhere", () => {
     expect(r.signal).toBeNull();
     expect(r.status).toBe(1);
     expect(`${r.stdout}${r.stderr}`).not.toContain(secret);
-    expect(r.stdout).toMatch(/kit-link\s+hooks\/hooks\.json/);
-    expect(r.stdout).toMatch(/kit-link\s+bin\/pasture/);
+    // Grouped by code by default; --verbose lists every finding.
+    expect(r.stdout).toContain("  BLOCK kit-link: 2 findings in 2 files\n");
+    expect(r.stdout).toContain("--verbose lists every finding.");
+    const every = spawnSync(process.execPath, [CLI, "verify-kit", "--kit", path.join(kitDir, "kit.json"), "--verbose"], { cwd: repo, encoding: "utf8", timeout: 30_000 });
+    expect(every.status).toBe(1);
+    expect(every.stdout).toMatch(/^BLOCK kit-link\s+hooks\/hooks\.json/m);
+    expect(every.stdout).toMatch(/^BLOCK kit-link\s+bin\/pasture/m);
   });
 
   it("verify-kit: a committed transport's name holding a terminal escape or a line break is printed escaped, on its own line", () => {
@@ -393,7 +398,7 @@ describe("a kit is read without ever being led elsewhere", () => {
       rmSync(path.join(kitDir, folder), { recursive: true });
       symlinkSync(elsewhere, path.join(kitDir, folder));
       for (const json of [false, true]) {
-        const r = spawnSync(process.execPath, [CLI, "verify-kit", "--kit", path.join(kitDir, "kit.json"), ...(json ? ["--json"] : [])], { cwd: repo, encoding: "utf8", timeout: 30_000 });
+        const r = spawnSync(process.execPath, [CLI, "verify-kit", "--kit", path.join(kitDir, "kit.json"), json ? "--json" : "--verbose"], { cwd: repo, encoding: "utf8", timeout: 30_000 });
         expect(r.status, folder).toBe(1);
         expect(`${r.stdout}${r.stderr}`, folder).not.toContain(secret);
         const file = folder === "hooks" ? "hooks/hooks.json" : "bin/pasture";
@@ -420,7 +425,11 @@ describe("a kit is read without ever being led elsewhere", () => {
       const r = spawnSync(process.execPath, [CLI, "kit", "record", kitDir, "--head", "abcdef1"], { cwd: kitDir, encoding: "utf8", timeout: 30_000 });
       expect(r.signal, plant).toBeNull();
       expect(r.status, plant).toBe(1);
-      expect(r.stdout, plant).toMatch(plant === "fifo" ? /kit-not-a-file/ : /kit-link/);
+      const code = plant === "fifo" ? "kit-not-a-file" : "kit-link";
+      expect(r.stdout, plant).toContain(`  BLOCK ${code}: 1 finding in 1 file\n`);
+      const every = spawnSync(process.execPath, [CLI, "kit", "record", kitDir, "--head", "abcdef1", "--verbose"], { cwd: kitDir, encoding: "utf8", timeout: 30_000 });
+      expect(every.status, plant).toBe(1);
+      expect(every.stdout, plant).toMatch(new RegExp(`^BLOCK ${code} +\\.opencode`, "m"));
       expect(existsSync(path.join(kitDir, "kit.json")), plant).toBe(false);
     }
   });

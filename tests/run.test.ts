@@ -128,6 +128,20 @@ describe("clear run", () => {
     expect(record).not.toContain("### Files and digests");
   });
 
+  it("--verbose lists every finding that blocks after the verdict, which counts them by code", () => {
+    const root = repo();
+    writeFileSync(path.join(root, "captures-inbox", "claude-code_stop_2.1.261.1.json"), "{ broken");
+    writeFileSync(path.join(root, "captures-inbox", "claude-code_stop_2.1.261.2.json"), "[ broken");
+    const short = clear(["run"], { cwd: root });
+    expect(short.code).toBe(1);
+    expect(short.stdout).toMatch(/BLOCKED, no fixture written \(2 findings: invalid-json ×2;/);
+    expect(short.stdout).not.toMatch(/^BLOCK invalid-json/m);
+    const every = clear(["run", "--verbose"], { cwd: root });
+    expect(every.code).toBe(1);
+    const lines = every.stdout.split("\n").filter((l) => /^BLOCK invalid-json +claude-code_stop_2\.1\.261\.[12]\.json/.test(l));
+    expect(lines).toHaveLength(2);
+  });
+
   it("a key the host sent as numbers (a byte array substitution keeps as it stands) is found by the scan, and no fixture is written", () => {
     const root = repo();
     const inbox = path.join(root, "captures-inbox");

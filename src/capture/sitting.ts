@@ -145,7 +145,16 @@ export function statusOf(
   };
 }
 
-export function statusText(s: SittingStatus): string {
+/** How many entries of a list a short status names. */
+const NAMED = 5;
+
+/** The first few names of a list, saying where the rest are; every one with --verbose. */
+function firstFew(names: string[], verbose: boolean): string {
+  if (verbose || names.length <= NAMED) return names.join(", ");
+  return `${names.slice(0, NAMED).join(", ")}, ... (--verbose lists every one)`;
+}
+
+export function statusText(s: SittingStatus, verbose = false): string {
   const lines: string[] = [];
   if (s.moved)
     lines.push(
@@ -154,7 +163,7 @@ export function statusText(s: SittingStatus): string {
     );
   if (s.otherVersions.length > 0)
     lines.push(
-      `STOP: ${s.otherVersions.length} captures are named with a version other than ${s.startedWith ?? "unknown"} (${s.otherVersions.slice(0, 5).join(", ")}).`,
+      `STOP: ${s.otherVersions.length} captures are named with a version other than ${s.startedWith ?? "unknown"} (${firstFew(s.otherVersions, verbose)}).`,
     );
   lines.push(
     `${s.harness} ${s.startedWith ?? "unknown"}, recipe ${s.recipe}: ` +
@@ -166,7 +175,7 @@ export function statusText(s: SittingStatus): string {
   );
   pushAll(lines, s.missing.map((e) => `  missing   ${e}${s.unusable.some((u) => u.event === e) ? " (captured, but not clearable: see below)" : ""}`));
   pushAll(lines, s.unusable.map((u) => `  not clearable  ${u.file}: ${u.code} (clear inventory says why)`));
-  if (s.notCaptures.length > 0) lines.push(`  ${s.notCaptures.length} entries are not captures: ${s.notCaptures.slice(0, 5).join(", ")}`);
+  if (s.notCaptures.length > 0) lines.push(`  ${s.notCaptures.length} entries are not captures: ${firstFew(s.notCaptures, verbose)}`);
   // A folder's entry names and a host's answer to --version are printed as data: one line each, no control.
   return printableLines(lines);
 }

@@ -140,7 +140,7 @@ async function start(argv: string[], io: Io): Promise<number> {
 async function status(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(
     argv,
-    { recipe: { type: "string" }, "host-bin": { type: "string" }, json: { type: "boolean" } },
+    { recipe: { type: "string" }, "host-bin": { type: "string" }, json: { type: "boolean" }, verbose: { type: "boolean" } },
     1,
     "capture status",
   );
@@ -158,7 +158,7 @@ async function status(argv: string[], io: Io): Promise<number> {
   const s = await checkedValue(statusOf(readdirSync(dir), setting.rules, record, recipe, probe, blocked), setting, namesOf(captures, setting));
   const ok = !s.moved && s.otherVersions.length === 0 && s.missing.length === 0;
   if (values.json) writeJson(io, { command: "capture status", ok, ...s });
-  else io.stdout(statusText(s));
+  else io.stdout(statusText(s, values.verbose === true));
   return ok ? 0 : 1;
 }
 

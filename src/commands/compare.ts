@@ -114,7 +114,7 @@ function shapesOf(side: Side, setting: Setting, findings: Finding[], teachers: T
 }
 
 async function run(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, root: { type: "string" } }, 3, "compare");
+  const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, verbose: { type: "boolean" }, root: { type: "string" } }, 3, "compare");
   if (positionals.length < 2) throw new UsageError("clear compare takes two fixture folders, or a harness and two versions");
   const setting = loadSetting(values.root, io.cwd);
   const sides = positionals.length === 2 ? positionals.map((p) => folderSide(p, io, setting.display)) : versionSides(positionals, setting);
@@ -128,7 +128,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   // Enum values and event names are the folders' words, and a folder compared may be one no scan has read: checked before they are printed.
   const report = await checkedValue({ a: strip(a), b: strip(b), comparison, ignored: before.ignored + after.ignored, findings }, setting, sittingNames(teachers, setting.rules, setting.users, setting.display));
   if (values.json) writeJson(io, comparisonJson(report, setting.display));
-  else io.stdout(renderComparison(report, setting.display));
+  else io.stdout(renderComparison(report, setting.display, values.verbose === true));
   return findings.some((f) => f.severity === "block") ? 1 : 0;
 }
 

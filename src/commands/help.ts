@@ -15,9 +15,10 @@ export const HELP = {
       of every file written (in SITTING, else in DIR).
   clear capture start <harness> --into DIR [--driver TEXT] [--method TEXT] [--recipe NAME] [--host-bin BIN]
       Probes <host> --version, writes DIR/sitting.json and prints the recipe's steps as a checklist.
-  clear capture status DIR [--recipe NAME] [--host-bin BIN] [--json]
+  clear capture status DIR [--recipe NAME] [--host-bin BIN] [--json] [--verbose]
       Which of the recipe's events are captured, missing or repeated; a host version that moved
-      since start is a stop. Exit 1 while anything is missing or the version moved.
+      since start is a stop. Names the first few entries that are not captures or carry another
+      version; --verbose names every one. Exit 1 while anything is missing or the version moved.
   clear capture dry-run <harness> [--host-version V] [--host-bin BIN]
       One synthetic payload through the transport's exact hook command into a temporary folder,
       checked and removed.
@@ -90,7 +91,7 @@ and event, and findings grouped by code with their first files and what to do; -
 every capture and every finding, and --fields adds every JSON pointer with its class.
 Never writes. Exit 0 when nothing blocks, 1 when a finding blocks, 2 when the folder cannot be read.
 `,
-  "kit": `clear kit record <kit-dir> --head <sha> [--binary PATH] [--out FILE] [--root-edit TEXT]... [--host-version HARNESS=VERSION]...
+  "kit": `clear kit record <kit-dir> --head <sha> [--binary PATH] [--out FILE] [--root-edit TEXT]... [--host-version HARNESS=VERSION]... [--verbose]
 
 Hashes a sitting's kit: the hook binary (by default the one executable file under <kit-dir>/bin/)
 and every generated transport found in the kit folder (rules/transports.json: Claude
@@ -98,6 +99,7 @@ hooks/hooks.json; Codex .codex/hooks.json and .codex/hooks/events/*.sh; OpenCode
 .opencode/plugins/*.ts), and writes kit.json (default <kit-dir>/kit.json) with the head commit,
 the version edits and the host versions it was built for. A link, a device, a FIFO or anything
 under /proc in the kit is never read: it is a finding, and no kit.json is written (exit 1).
+Findings are grouped by code with their first files and what to do; --verbose lists every one.
 `,
   "pair": `clear pair <capture-dir> [--json] [--verbose] [--root DIR]
 
@@ -120,15 +122,16 @@ the path it will be committed at with its provenance sidecar and its substituted
 raw value of one span is sent only when you reveal it), the pairs, the scan and its reach control.
 Nothing raw is written to disk or cached. Ctrl-C ends it.
 `,
-  "run": `clear run [<capture-dir>] [--root DIR] [--choose FILE]... [--recipe NAME]... [--json]
+  "run": `clear run [<capture-dir>] [--root DIR] [--choose FILE]... [--recipe NAME]... [--json] [--verbose]
 
 Every pass in order on a sitting (default: captures-inbox/ of the repository): inventory, pair,
 substitute, select, scan, digest. Then the selected fixtures and their provenance sidecars are
 written under fixtures/<harness>/<version>/ and a batch is appended to CLEARANCE.md (replacing the
 batch still awaiting acceptance; a batch that carries ACCEPT is never touched). When an accepted
 batch already holds this sitting's very fixtures, nothing is written. When anything blocks, no
-fixture is written, the batch says why, and the exit code is 1. The tool never writes ACCEPT. One
-run at a time per repository: a second one exits 2 and changes nothing. A link where fixtures/,
+fixture is written, the batch says why (the verdict counts the findings by code; --verbose lists
+every one), and the exit code is 1. The tool never writes ACCEPT. One run at a time per
+repository: a second one exits 2 and changes nothing. A link where fixtures/,
 CLEARANCE.md, captures-inbox/ or clear.config.json stand is refused before anything is read.
 
 --choose FILE takes that capture (by its name, or its path in the sitting) for its event instead of
@@ -173,13 +176,14 @@ What each rule changed is counted over every file, refusals grouped by code; --v
 every file.
 Exit 0 when every capture was cleared, 1 when one was refused or unreadable, 2 on usage errors.
 `,
-  "verify-kit": `clear verify-kit --kit <kit.json> [--root DIR] [--working-tree] [--json]
+  "verify-kit": `clear verify-kit --kit <kit.json> [--root DIR] [--working-tree] [--json] [--verbose]
 
 Proves the committed transports (at HEAD, or in the working tree with --working-tree) are the
 kit's bytes: each is equal, differs (with the lines, and whether in version strings only, where
 the kit's own copy is beside kit.json), missing, or extra. Where the kit's head is a commit of the
 repository, checks that the kit's transports differ from that head's only in version strings.
-Checks the binary's digest where the binary is present. Exit 0 when all are equal, 1 otherwise,
+Checks the binary's digest where the binary is present. Findings are grouped by code with their
+first files and what to do; --verbose lists every one. Exit 0 when all are equal, 1 otherwise,
 2 when kit.json breaks its schema (naming the pointer).
 `,
   "verify": `clear verify [--root DIR] [--rev REV | --range BASE..HEAD] [--json] [--verbose]

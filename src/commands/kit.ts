@@ -7,12 +7,12 @@ import { loadSetting } from "../io/setting.js";
 import type { Io } from "../types.js";
 import { writeAtomic } from "../io/write-atomic.js";
 import { printable } from "../record/data.js";
-import { findingLine } from "../render/human.js";
+import { findingsText, printableLines } from "../render/human.js";
 
 async function run(argv: string[], io: Io): Promise<number> {
   const [action, ...rest] = argv;
   if (action !== "record") throw new UsageError("clear kit takes record");
-  const { values, positionals } = parseFlags(rest, { head: { type: "string" }, binary: { type: "string" }, out: { type: "string" }, "root-edit": { type: "string", multiple: true }, "host-version": { type: "string", multiple: true } }, 1, "kit record");
+  const { values, positionals } = parseFlags(rest, { verbose: { type: "boolean" }, head: { type: "string" }, binary: { type: "string" }, out: { type: "string" }, "root-edit": { type: "string", multiple: true }, "host-version": { type: "string", multiple: true } }, 1, "kit record");
   const dir = positionals[0];
   if (dir === undefined) throw new UsageError("clear kit record needs the kit folder");
   if (values.head === undefined || !/^[0-9a-f]{7,64}$/.test(values.head)) throw new UsageError("clear kit record needs --head <commit sha> (hex, 7 to 64 digits)");
@@ -26,7 +26,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const kitDir = path.resolve(io.cwd, dir);
   const { kit, findings } = await recordKit(kitDir, values.head, { binary: values.binary && path.resolve(io.cwd, values.binary), rootEdits: values["root-edit"] ?? [], hostVersions }, setting.rules.transports);
   if (findings.length > 0) {
-    io.stdout(`${[...findings.map(findingLine), "kit.json NOT written: a kit must hold its own bytes (no links, no devices, no FIFOs)"].join("\n")}\n`);
+    io.stdout(printableLines([...findingsText(findings, "sitting", values.verbose === true), "kit.json NOT written: a kit must hold its own bytes (no links, no devices, no FIFOs)"]));
     return 1;
   }
   const out = path.resolve(io.cwd, values.out ?? path.join(dir, "kit.json"));

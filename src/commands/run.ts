@@ -7,12 +7,13 @@ import { loadSetting, progressFor } from "../io/setting.js";
 import type { Io } from "../types.js";
 import { groupFindings, type Finding } from "../findings.js";
 import { plural } from "../render/grouped.js";
-import { printableLines } from "../render/human.js";
+import { findingsText, printableLines } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import { checkedValue } from "./checked-output.js";
 
 const FLAGS = {
   json: { type: "boolean" },
+  verbose: { type: "boolean" },
   root: { type: "string" },
   choose: { type: "string", multiple: true },
   recipe: { type: "string", multiple: true },
@@ -51,7 +52,11 @@ async function run(argv: string[], io: Io): Promise<number> {
   const scan = { findings: r.scan.findings.length, control: r.scan.control };
   const { batch, alreadyAccepted, restored, replaced, fixtures } = r;
   if (values.json) writeJson(io, { command: "run", ok, batch, alreadyAccepted, restored, replaced, fixtures, findings: r.blockers, scan, overrides: r.overrides, overlay: setting.rules.overlay });
-  else io.stdout(printableLines([said, ...(r.alreadyAccepted ? [] : overridesSaid(r.overrides))]));
+  else {
+    // The verdict counts what blocks by code; --verbose lists every finding after it.
+    const every = values.verbose === true ? findingsText(r.blockers, "run", true) : [];
+    io.stdout(printableLines([said, ...every, ...(r.alreadyAccepted ? [] : overridesSaid(r.overrides))]));
+  }
   return ok ? 0 : 1;
 }
 

@@ -12,7 +12,7 @@ import type { Io } from "../types.js";
 import { kitPass, lineDiff, versionStringsOnly, type Side, type TransportState } from "../passes/kit.js";
 import { sittingNames, type CompanionText } from "../passes/substitute/index.js";
 import { checkedValue } from "./checked-output.js";
-import { findingLine, printableLines } from "../render/human.js";
+import { findingsText, printableLines } from "../render/human.js";
 import { writeJson } from "../render/json.js";
 import type { Kit } from "../types.js";
 
@@ -109,7 +109,7 @@ function quotedTexts(copies: Map<string, string | null>, committed: Map<string, 
 }
 
 async function run(argv: string[], io: Io): Promise<number> {
-  const { values } = parseFlags(argv, { kit: { type: "string" }, root: { type: "string" }, json: { type: "boolean" }, "working-tree": { type: "boolean" } }, 0, "verify-kit");
+  const { values } = parseFlags(argv, { kit: { type: "string" }, root: { type: "string" }, json: { type: "boolean" }, verbose: { type: "boolean" }, "working-tree": { type: "boolean" } }, 0, "verify-kit");
   if (values.kit === undefined) throw new UsageError("clear verify-kit needs --kit <kit.json>");
   const setting = loadSetting(values.root, io.cwd);
   if (setting.root === null) throw new UsageError("clear verify-kit works inside a git repository (or give --root DIR)");
@@ -132,7 +132,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   else {
     // A committed path is the repository's data: written escaped, on its own line, as every printed name is.
     const lines = transports.flatMap((t) => [`${t.state.padEnd(8)} ${t.path}${t.versionStringsOnly === true ? " (version strings only)" : ""}`, ...(t.diff ?? []).map((d) => `           ${d}`)]);
-    io.stdout(printableLines([...lines, ...findings.map(findingLine), ok ? "the committed transports are the kit's bytes" : "the committed transports are NOT the kit's bytes"]));
+    io.stdout(printableLines([...lines, ...findingsText(findings, "verify", values.verbose === true), ok ? "the committed transports are the kit's bytes" : "the committed transports are NOT the kit's bytes"]));
   }
   return ok ? 0 : 1;
 }

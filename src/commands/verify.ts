@@ -31,22 +31,20 @@ interface RangeFindings {
 async function verifyText(findings: Finding[], commits: { commit: string; findings: Finding[] }[] | undefined, range: RangeFindings | undefined, verbose: boolean, ok: boolean): Promise<string> {
   const verdict = ok ? "verified: every fixture accepted, no raw capture, no link" : "NOT verified";
   if (findings.length === 0 && (commits === undefined || commits.length === 0)) return `${printable(verdict)}\n`;
-  const [{ findingLine, printableLines, refusalGroups }, { findingsSummary, groupLines }] = await Promise.all([import("../render/human.js"), import("../render/grouped.js")]);
+  const [{ EVERY_FINDING, findingLine, findingsText, printableLines, refusalGroups }, { groupLines }] = await Promise.all([import("../render/human.js"), import("../render/grouped.js")]);
   const whole = range === undefined ? [] : [{ commit: null, about: `range ${range.range} as a whole`, findings: range.findings }];
   if (verbose) {
     const byCommit = (c: { commit: string | null; about?: string; findings: Finding[] }): string[] => [
       `${c.about ?? `commit ${(c.commit ?? "").slice(0, 12)}`}:`,
       ...c.findings.map((f) => `  ${findingLine(f)}`),
     ];
-    const lines = commits ? [...commits, ...whole].flatMap(byCommit) : findings.map(findingLine);
+    const lines = commits ? [...commits, ...whole].flatMap(byCommit) : findingsText(findings, "verify", true);
     return printableLines([...lines, verdict]);
   }
   if (findings.length === 0) return printableLines([verdict]);
-  const over = `in ${commits?.length ?? 0} commits${whole.length > 0 ? ` and the range ${range?.range} as a whole` : ""}`;
-  const grouped = commits
-    ? [`Findings by code, ${over}:`, ...groupLines(refusalGroups([...commits, ...whole], "verify", false))]
-    : findingsSummary(findings, "verify");
-  return printableLines([...grouped, "--verbose lists every finding.", verdict]);
+  if (!commits) return printableLines([...findingsText(findings, "verify", false), verdict]);
+  const over = `in ${commits.length} commits${whole.length > 0 ? ` and the range ${range?.range} as a whole` : ""}`;
+  return printableLines([`Findings by code, ${over}:`, ...groupLines(refusalGroups([...commits, ...whole], "verify", false)), EVERY_FINDING, verdict]);
 }
 
 const FLAGS = {

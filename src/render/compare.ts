@@ -4,7 +4,7 @@ import type { Finding } from "../findings.js";
 import { escapePointerToken } from "../json/reader.js";
 import type { Comparison, EnumValue, EventComparison, ShapeTokens } from "../passes/compare.js";
 import { printable } from "../record/data.js";
-import { findingLine } from "./human.js";
+import { findingsText } from "./human.js";
 
 // clear compare's two outputs, the same facts in each: pointers shown through the project's
 // masking (a member name the rules do not spell is [masked]; `*` is any item of an array), an
@@ -82,8 +82,8 @@ function eventLines(e: EventComparison, display: Display): string[] {
   ];
 }
 
-/** Human output: the events in one side only, then each event that changed with its facts, then those that did not. */
-export function renderComparison(report: ComparisonReport, display: Display): string {
+/** Human output: the events in one side only, then each event that changed with its facts, then those that did not; findings grouped by code, or with --verbose a line each. */
+export function renderComparison(report: ComparisonReport, display: Display, verbose = false): string {
   const { a, b, comparison: c } = report;
   const names = (events: string[]): string => (events.length === 0 ? "none" : events.map((e) => display.path(e)).join(", "));
   const lines = [`compare ${a.label} (${a.events} events) with ${b.label} (${b.events} events)`];
@@ -97,6 +97,6 @@ export function renderComparison(report: ComparisonReport, display: Display): st
   }
   lines.push(`unchanged: ${names(unchanged)}`);
   if (report.ignored > 0) lines.push(`not compared: ${report.ignored} entr${report.ignored === 1 ? "y" : "ies"} neither a fixture nor a sidecar`);
-  pushAll(lines, report.findings.map(findingLine));
+  pushAll(lines, findingsText(report.findings, "verify", verbose));
   return `${lines.map(printable).join("\n")}\n`;
 }

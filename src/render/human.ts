@@ -43,6 +43,18 @@ function findingsBlock(findings: Finding[]): string[] {
   return findings.length === 0 ? [] : ["Findings:", ...findings.map((f) => `  ${findingLine(f)}`)];
 }
 
+/** The line that closes a summary of findings: where the rest is. */
+export const EVERY_FINDING = "--verbose lists every finding.";
+
+/**
+ * A command's findings as it prints them: grouped by code with a count, the first files and what
+ * to do, or with --verbose a line each. Nothing where there is none: the verdict says so.
+ */
+export function findingsText(findings: Finding[], where: AdviceCase, verbose: boolean): string[] {
+  if (verbose) return findings.map(findingLine);
+  return findings.length === 0 ? [] : [...findingsSummary(findings, where), EVERY_FINDING];
+}
+
 /** At most MAX_ROWS rows; past that, the first ones and a line counting the rest. */
 function capped(rows: string[][], rest: (hidden: string[][]) => string[]): string[][] {
   if (rows.length <= MAX_ROWS) return rows;

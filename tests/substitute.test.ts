@@ -768,6 +768,17 @@ describe("free-text-v1's length", () => {
     const cleared = readFileSync(path.join(out, "codex_user_prompt_submit_0_153_0.1.json"), "utf8");
     expect(cleared).toBe('{"session_id":"s","turn_id":"t","prompt":"xxxxxx","last_assistant_message":"xxxxxxxxx"}');
   });
+  it("is the length the capture holds, whatever an earlier rule did: a home the free text names, replaced first, does not shorten it", () => {
+    const dir = tempDir();
+    const owner = `${U}ita`;
+    const prompt = `look in /home/${owner}/notes and C:\\\\Users\\\\${owner}\\\\x`;
+    write(dir, "codex_user_prompt_submit_0_153_0.1.json", `{"session_id":"s","turn_id":"t","cwd":"/home/${owner}/w","prompt":"${prompt}"}`);
+    const { out, files } = run(dir);
+    const cleared = readFileSync(path.join(out, "codex_user_prompt_submit_0_153_0.1.json"), "utf8");
+    expect(cleared).toBe(`{"session_id":"s","turn_id":"t","cwd":"/home/user/w","prompt":"${"x".repeat(prompt.length)}"}`);
+    expect(files[0]?.rules.map((r) => r.rule)).toEqual(["home-path-v1", "free-text-v1"]);
+    expect(run(out).files[0]?.clearedBytes).toBe(Buffer.byteLength(cleared));
+  });
 });
 
 describe("a learned name joined to other characters", () => {

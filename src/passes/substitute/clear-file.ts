@@ -93,8 +93,8 @@ function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, 
       if (l.overlay) out.keptByOverlay++;
       continue;
     }
-    const leaf: Leaf = { pointer: l.pointer, class: l.class, known: l.known, inDump: dumps.some((d) => isUnder(l.pointer, d)), ...(hints && { mayHoldHome: hints[l.index] === 1 }) };
     const original = doc.text.slice(l.start + 1, l.end - 1);
+    const leaf: Leaf = { pointer: l.pointer, class: l.class, known: l.known, inDump: dumps.some((d) => isUnder(l.pointer, d)), asWritten: original, ...(hints && { mayHoldHome: hints[l.index] === 1 }) };
     let raw = original;
     const changedBy: string[] = [];
     for (const rule of ctx.registry) {

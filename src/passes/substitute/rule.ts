@@ -12,6 +12,8 @@ export interface Leaf {
   inDump: boolean;
   /** Whether its text as the capture holds it may hold a home, as learning found (Capture.homeHints); unknown where learning did not read it. */
   mayHoldHome?: boolean;
+  /** Its raw content as the capture holds it, before any rule ran: what a same-length placeholder is as long as. */
+  asWritten?: string;
 }
 
 export interface RuleResult {
@@ -33,8 +35,9 @@ export const unchanged = (raw: string): RuleResult => ({ raw, matched: false });
  * Same raw length: the number of characters between the quotes as written in the file (an
  * escape counts as the characters it is written with), so length limits survive.
  */
-export function sameLengthPlaceholder(raw: string): string {
-  return /^x*$/.test(raw) ? raw : "x".repeat(codePoints(raw));
+export function sameLengthPlaceholder(raw: string, asWritten = raw): string {
+  const length = codePoints(asWritten);
+  return raw.length === length && /^x*$/.test(raw) ? raw : "x".repeat(length);
 }
 
 const SURROGATE = /[\ud800-\udfff]/;

@@ -44,7 +44,7 @@ export function maskId(value: string): string {
 /** What a finding shows in place of a home owner or a user name: nothing of it, not its length. */
 export const NAME_MASK = "[name]";
 
-// The fixed beginnings of key shapes: printing them says which kind of key it is, nothing of it.
+// The fixed beginnings of key shapes: a value that starts with one is a key, and its finding gives its SHA-256 for a waiver.
 const KEY_PREFIX = new RegExp(
   [
     "^(?:sk-ant-|sk-proj-|sk-svcacct-|sk-admin-|[sr]k_live_|AIza|eyJ|-----BEGIN|A3T[A-Z0-9]|AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA",
@@ -53,15 +53,21 @@ const KEY_PREFIX = new RegExp(
   ].join(""),
 );
 
+/** A value shorter than this shows none of its characters: four would be half of it or more. */
+const SHOWN_FROM = 8;
+
 /**
- * A found value as it may be printed: where it starts with a key shape's fixed prefix, that
- * prefix (four characters at most) and stars; any other value, stars only; a name, NAME_MASK.
+ * A found value as it may be printed, as the contract has it: its first four characters and a star
+ * for each other one (a control character or a space among the four is starred too); a value of
+ * fewer than SHOWN_FROM characters, stars only; a name, NAME_MASK. `keyShape`: it starts with a key
+ * shape's fixed prefix, which says which kind of key it is.
  */
 export function maskFound(value: string, isName: boolean): { masked: string; keyShape: boolean } {
   if (isName) return { masked: NAME_MASK, keyShape: false };
   const chars = [...value];
-  const shown = Math.min(4, KEY_PREFIX.exec(value)?.[0].length ?? 0);
-  return { masked: chars.slice(0, shown).join("") + "*".repeat(Math.max(0, chars.length - shown)), keyShape: shown > 0 };
+  const shown = chars.length >= SHOWN_FROM ? 4 : 0;
+  const head = chars.slice(0, shown).map((c) => (UNSHOWN.test(c) ? "*" : c)).join("");
+  return { masked: head + "*".repeat(chars.length - shown), keyShape: KEY_PREFIX.test(value) };
 }
 
 /** A long pointer cut in its middle for human output; `--json` keeps it whole. */

@@ -546,7 +546,7 @@ describe("a value a text assigns to a credential's name", () => {
     const env = json.findings.filter((f) => path.basename(f.file) === "env.json" && f.rule === "clear/sensitive-assignment");
     expect(env.reduce((n, f) => n + f.masked.length, 0)).toBeGreaterThanOrEqual(value.length + aws.length);
     for (const name of Object.keys(nothing)) expect(found(`none ${name}`), name).toEqual([]);
-    for (const f of json.findings) expect(f.masked).toMatch(/^\*+$/);
+    for (const f of json.findings) expect(f.masked).toMatch(/^.{4}\*{4,}$/u);
     const printed = [r.stdout, r.stderr, readFileSync(sarif, "utf8")].join("\n");
     expect(printed).not.toContain(value.slice(0, 8));
     expect(printed).not.toContain(aws.slice(0, 8));
@@ -610,10 +610,13 @@ describe("a value a text assigns to a credential's name", () => {
 });
 
 describe("what a finding shows of its value", () => {
-  it("a key shape's fixed prefix, four characters at most; nothing of any other value; never any of a name", () => {
+  it("the value with all but its first four characters masked, as the contract has it; nothing of a value under eight characters, nor of a name", () => {
     expect(maskFound(join(["gh", "p_abcdefgh"]), false)).toEqual({ masked: "ghp_********", keyShape: true });
-    expect(maskFound(join(["h", "f_abcdefgh"]), false)).toEqual({ masked: "hf_********", keyShape: true });
-    expect(maskFound("Zq8rT2vLm9xW", false)).toEqual({ masked: "************", keyShape: false });
+    expect(maskFound(join(["h", "f_abcdefgh"]), false)).toEqual({ masked: "hf_a*******", keyShape: true });
+    expect(maskFound("Zq8rT2vLm9xW", false)).toEqual({ masked: "Zq8r********", keyShape: false });
+    expect(maskFound("Zq8rT2v", false)).toEqual({ masked: "*******", keyShape: false });
+    expect(maskFound(" \u0007q8rT2vLm", false)).toEqual({ masked: "**q8******", keyShape: false });
+    expect(maskFound("Zq8r😀T2vLm9xW", false).masked).toBe("Zq8r*********");
     expect(maskFound(join(["gh", "p_abc"]), true)).toEqual({ masked: NAME_MASK, keyShape: false });
   });
 

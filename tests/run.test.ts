@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseRecord } from "../src/record/parse.js";
@@ -215,6 +215,54 @@ describe("clear run", () => {
     expect(admitted.json.findings).toEqual([]);
     expect(admitted.code).toBe(0);
     expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).toContain("- Policy in force (clear.config.json): `env-dump-v1`: `the shell hook reads the variable names`");
+  });
+});
+
+describe("a run that replaces a pending batch", () => {
+  const fixture = (root: string, event: string): string => path.join(root, "fixtures", "claude-code", "2.1.261", `${event}.json`);
+  const sidecar = (root: string, event: string): string => path.join(root, "fixtures", "claude-code", "2.1.261", `${event}.provenance.json`);
+
+  it("takes out the files the replaced batch wrote that the new one does not, so verify passes once the new batch is accepted; a file a person changed since, and one an accepted batch lists, are kept", () => {
+    const root = repo();
+    expect(clearJson(["run"], { cwd: root }).code).toBe(0);
+    // The person edits one fixture of the pending batch; then two events leave the sitting.
+    const edited = `${readFileSync(fixture(root, "pre_compact"), "utf8")}\n`;
+    writeFileSync(fixture(root, "pre_compact"), edited);
+    rmSync(path.join(root, "captures-inbox", "claude-code_session_end_2.1.261.1.json"));
+    rmSync(path.join(root, "captures-inbox", "claude-code_pre_compact_2.1.261.1.json"));
+    const again = clearJson(["run"], { cwd: root });
+    expect(again.code).toBe(0);
+    expect(again.json.replaced).toMatch(/^b-/);
+    expect([...(again.json.removed as string[])].sort()).toEqual(["fixtures/claude-code/2.1.261/pre_compact.provenance.json", "fixtures/claude-code/2.1.261/session_end.json", "fixtures/claude-code/2.1.261/session_end.provenance.json"]);
+    expect(existsSync(fixture(root, "session_end"))).toBe(false);
+    expect(existsSync(sidecar(root, "session_end"))).toBe(false);
+    expect(readFileSync(fixture(root, "pre_compact"), "utf8")).toBe(edited);
+    // The file the person changed is theirs to take out: verify names it, and only it.
+    accept(root);
+    const verified = (): { code: number; found: string[][] } => {
+      const v = clearJson(["verify"], { cwd: root });
+      return { code: v.code, found: (v.json.findings as { code: string; file?: string }[]).map((f) => [f.code, f.file ?? ""]) };
+    };
+    expect(verified()).toEqual({ code: 1, found: [["fixture-not-accepted", "fixtures/claude-code/2.1.261/pre_compact.json"]] });
+    rmSync(fixture(root, "pre_compact"));
+    expect(verified()).toEqual({ code: 0, found: [] });
+  });
+
+  it("keeps a file an accepted batch lists, though the replaced batch wrote it", () => {
+    const root = repo();
+    expect(clearJson(["run"], { cwd: root }).code).toBe(0);
+    accept(root);
+    // A pending batch writes session_end anew (the session ended otherwise); then session_end leaves the sitting.
+    const capture = path.join(root, "captures-inbox", "claude-code_session_end_2.1.261.1.json");
+    writeFileSync(capture, readFileSync(capture, "utf8").replace("prompt_input_exit", "clear"));
+    const pending = clearJson(["run"], { cwd: root });
+    expect(pending.json.replaced).toBeNull();
+    rmSync(capture);
+    const r = clearJson(["run"], { cwd: root });
+    expect(r.json.replaced).toBe(pending.json.batch);
+    expect(r.json.removed).toEqual([]);
+    expect(existsSync(fixture(root, "session_end"))).toBe(true);
+    expect(clear(["run"], { cwd: root }).stdout).not.toContain("taken out");
   });
 });
 

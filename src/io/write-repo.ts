@@ -1,5 +1,6 @@
 import { lstatSync, mkdirSync, promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
+import { sha256Hex } from "../digest.js";
 import { OutputError } from "../errors.js";
 import { inPool, syncDir, writeAtomic } from "./write-atomic.js";
 
@@ -59,4 +60,27 @@ export async function writeRepoFiles(root: string, files: { path: string; bytes:
     }
     throw err;
   }
+}
+
+/**
+ * Removes the repository files given that still hold the bytes of the digest given with each (a
+ * file changed since, a link, or anything but a file is left as it is), then flushes their
+ * folders; the paths removed, in the order given.
+ */
+export async function removeRepoFiles(root: string, files: { path: string; sha256: string }[]): Promise<string[]> {
+  const removed: string[] = [];
+  for (const f of files) {
+    let bytes: Buffer | null;
+    try {
+      bytes = readRepoFile(root, f.path);
+    } catch (err) {
+      if (err instanceof OutputError) continue;
+      throw err;
+    }
+    if (bytes === null || sha256Hex(bytes) !== f.sha256) continue;
+    await fs.rm(path.join(root, f.path));
+    removed.push(f.path);
+  }
+  await Promise.all([...new Set(removed.map((p) => path.posix.dirname(p)))].map((d) => syncDir(path.join(root, d))));
+  return removed;
 }

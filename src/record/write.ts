@@ -55,3 +55,16 @@ export function alreadyAccepted(existing: string | null, id: string, fixtures: {
   const same = holding.find((b) => b.id === id && key(b.fixtures) === key(fixtures));
   return same && fixtures.every((f) => latest.get(f.path) === same) ? same : null;
 }
+
+/**
+ * The files the pending batch `replaced` listed that the new batch does not write and no accepted
+ * batch (its digest holding) lists: the tool wrote them, no one accepted them, and once the batch
+ * is replaced none lists them.
+ */
+export function leftByReplaced(existing: string, replaced: string, writing: ReadonlySet<string>, file: string): { path: string; sha256: string }[] {
+  const batches = parseRecord(existing, file).batches;
+  const last = batches.at(-1);
+  if (last === undefined || last.id !== replaced || last.accepted) return [];
+  const accepted = new Set(batches.filter((b) => b.accepted && b.digestClaimed === b.digestActual).flatMap((b) => b.fixtures.map((f) => f.path)));
+  return last.fixtures.filter((f) => !writing.has(f.path) && !accepted.has(f.path)).map((f) => ({ path: f.path, sha256: f.sha256 }));
+}

@@ -289,6 +289,13 @@ function fakeHost(line: string): string {
 }
 
 describe("clear capture start and status", () => {
+  it("status of a sitting clear capture start did not begin (the bundled example) is exit 2 naming what its sitting.json lacks", () => {
+    const r = clear(["capture", "status", path.join(PROJECT_ROOT, "examples", "sitting")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/sitting\.json: not written by clear capture start \(it gives no harness and no recipe\)/);
+    expect(r.stderr).not.toMatch(/versionLine/);
+  });
+
   it("start probes --version, writes sitting.json from the flags and prints the checklist; status is live and a moved host is a stop", () => {
     const host = fakeHost("0.169.0 (fake)");
     const sitting = path.join(tempDir("clear-start-"), "sitting");

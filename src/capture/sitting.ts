@@ -75,9 +75,10 @@ export function readSittingRecord(dir: string, shown: (p: string) => string): Si
       `${shown(file)}: cannot be read (${(err as NodeJS.ErrnoException).code ?? "not JSON"}); was the sitting started with clear capture start?`,
     );
   }
-  const r = value as Partial<SittingRecord>;
-  if (typeof r.harness !== "string" || typeof r.recipe !== "string" || typeof r.versionLine !== "string") {
-    throw new UsageError(`${shown(file)}: not written by clear capture start (no harness, recipe or versionLine)`);
+  const r = (value !== null && typeof value === "object" ? value : {}) as Partial<SittingRecord>;
+  const lacking = (["harness", "recipe", "versionLine"] as const).filter((k) => typeof r[k] !== "string");
+  if (lacking.length > 0) {
+    throw new UsageError(`${shown(file)}: not written by clear capture start (it gives no ${lacking.join(" and no ")}); clear capture status reads a sitting that clear capture start began`);
   }
   return r as SittingRecord;
 }

@@ -79,10 +79,18 @@ export function classifier(ruleSet: FieldRuleSet | undefined, overlay: ReadonlyM
     }
     return list;
   };
+  const applies = (r: FieldRule, event: string, tokens: readonly string[]): boolean => (r.events === undefined || r.events.includes(event)) && matchesPattern(r.pointer, tokens);
+  // A subtree of what a model or a person wrote: its member names are theirs, so a rule for a name
+  // found anywhere ("/**/path") says nothing of a tool's argument called path.
+  const authored = rules.filter((r) => r.authored === true && r.class === "free-text" && r.pointer.endsWith("/**"));
+  const spells = (r: FieldRule, subtree: FieldRule): boolean => r.pointer.startsWith(subtree.pointer.slice(0, -2));
   const ruleFor = (event: string, tokens: readonly string[]): FieldRule | null => {
+    const under = authored.filter((s) => applies(s, event, tokens));
     for (const i of candidatesFor(tokens.at(-1) ?? "")) {
       const r = rules[i] as FieldRule;
-      if ((r.events === undefined || r.events.includes(event)) && matchesPattern(r.pointer, tokens)) return r;
+      if (!applies(r, event, tokens)) continue;
+      // A number's, a switch's or null's rule keeps no string, so it needs no overruling.
+      if (r.class === "free-text" || !STRING_CLASSES.has(r.class) || under.every((s) => spells(r, s))) return r;
     }
     return null;
   };

@@ -59,6 +59,8 @@ export type FieldRuleSet = {
     class: "identifier" | "path" | "free-text" | "enum" | "timestamp" | "url" | "number" | "bool" | "null";
     events?: string[];
     note?: string;
+    /** On a free-text rule whose pointer ends in /**: the subtree holds what a model or a person wrote (a tool's arguments), so its member names are theirs. Under it a rule of another class applies only where its pointer spells this subtree (begins with this pointer short of its /**); a rule for a member name wherever it stands (path, time, url) does not, and the leaf is free text. */
+    authored?: true;
     examples: {
       event: string;
       pointer: string;

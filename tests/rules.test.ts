@@ -61,6 +61,13 @@ describe("rules as data", () => {
       }
     });
 
+    it(`${set.harness}: an authored subtree is free text under a pointer ending in /**, and the tool input of each shape the harness sends is one`, () => {
+      const authored = set.rules.filter((r) => r.authored);
+      for (const r of authored) expect([r.class, r.pointer.endsWith("/**")], r.pointer).toEqual(["free-text", true]);
+      const toolInput = { "claude-code": ["/tool_input/**", "/tool_calls/*/tool_input/**"], codex: ["/tool_input/**"], opencode: ["/output/args/**", "/input/**", "/**/part/state/input/**", "/**/properties/input/**"] }[set.harness] ?? [];
+      for (const pointer of toolInput) expect(authored.map((r) => r.pointer), pointer).toContain(pointer);
+    });
+
     it(`${set.harness}: a value a rule lists as not its own never survives verbatim (substituted or refused)`, () => {
       for (const rule of set.rules.filter((r) => r.notValues)) {
         const ex = rule.examples[0]!;

@@ -673,6 +673,30 @@ describe("clear substitute", () => {
     expect(r.files[0]?.refused.map((x) => [x.code, x.pointer])).toEqual([["unsubstituted-free-text", "/tool_name"]]);
   });
 
+  it("a tool's arguments are what the model wrote: a rule for a member name anywhere in a payload (path, time, snapshot, url, version, name) keeps none of them, in any harness's shape", () => {
+    const dir = tempDir();
+    const args = { path: "salary of Jane Roe is 240k", timestamp: "Jane Roe fired for cause", snapshot: "JaneRoe_SSN_078051120", url: "https://www.google.com/search?hide+assets+from+divorce", time: { created: "Jane Roe resigned" }, version: "Jane Roe v2", slug: "jane-roe-dossier", modelID: "JaneRoe", properties: { name: "Jane Roe", type: "dossier" } };
+    write(dir, "opencode_tool_execute_before_1.18.29.1.json", { input: { tool: "mcp_hr", sessionID: "ses_a1", callID: "call_1" }, output: { args } });
+    write(dir, "opencode_tool_execute_after_1.18.29.1.json", { input: { tool: "mcp_hr", sessionID: "ses_a1", callID: "call_1", args }, output: { title: "t", output: "o", metadata: {} } });
+    write(dir, "opencode_tool_execute_after_2.0.20.1.json", { tool: "mcp_hr", sessionID: "ses_a1", agent: "build", messageID: "msg_1", id: "call_1", input: args, status: "completed" });
+    write(dir, "opencode_message_part_updated_1.18.29.1.json", { type: "message.part.updated", properties: { part: { id: "prt_1", sessionID: "ses_a1", messageID: "msg_1", type: "tool", callID: "call_1", tool: "mcp_hr", state: { status: "running", input: args } } } });
+    write(dir, "claude-code_post_tool_batch_2.1.261.1.json", { session_id: "s", cwd: "/srv/w", hook_event_name: "PostToolBatch", tool_calls: [{ tool_name: "mcp__hr__note", tool_use_id: "t", tool_input: args }] });
+    write(dir, "codex_pre_tool_use_0.153.0.1.json", { session_id: "s", turn_id: "t", cwd: "/srv/w", hook_event_name: "PreToolUse", tool_name: "mcp__hr__note", tool_use_id: "t", tool_input: args });
+    const r = run(dir);
+    expect(r.code, JSON.stringify(r.json.findings)).toBe(0);
+    const leaves = (node: unknown): string[] => (typeof node === "string" ? [node] : node && typeof node === "object" ? Object.values(node).flatMap(leaves) : []);
+    for (const name of readdirSync(r.out)) {
+      const text = readFileSync(path.join(r.out, name), "utf8");
+      for (const value of leaves(args)) expect(text, `${name} kept ${value}`).not.toContain(value);
+      expect(text, name).not.toMatch(/Jane|Roe|078051120|divorce/);
+    }
+    // What the host wrote beside them stays: the tool hook's session, call and tool before OpenCode 2, a part's ids.
+    const before = JSON.parse(readFileSync(path.join(r.out, "opencode_tool_execute_before_1.18.29.1.json"), "utf8")) as { input: unknown };
+    expect(before.input).toEqual({ tool: "mcp_hr", sessionID: "ses_a1", callID: "call_1" });
+    const part = JSON.parse(readFileSync(path.join(r.out, "opencode_message_part_updated_1.18.29.1.json"), "utf8")) as { properties: { part: Record<string, unknown> } };
+    expect([part.properties.part.id, part.properties.part.callID, part.properties.part.tool]).toEqual(["prt_1", "call_1", "mcp_hr"]);
+  });
+
   it("substitutes free text in a field no rule knows, and asks for review", () => {
     const dir = tempDir();
     write(dir, "codex_stop_0_153_0.1.json", { session_id: "s", turn_id: "t", new_field: "a sentence the host added" });

@@ -487,6 +487,27 @@ describe("clear substitute", () => {
     kept.forEach((url, i) => expect(cleared(urls.length + i)).toBe(url));
   });
 
+  it("a part of a URL's query with no = is a value, and so is a path segment's parameter: each is replaced at its length, the names and the path kept", () => {
+    const dir = tempDir();
+    const secret = ["R9SPofbciOx9", "gy1CJdObOIRpFqaDZeV7"].join("");
+    const urls = [
+      ["https://idp.example/reset?JaneRoeResetToken078051120", `https://idp.example/reset?${"x".repeat("JaneRoeResetToken078051120".length)}`],
+      ["https://example.com/x?a=1&JaneRoeD", "https://example.com/x?a=x&xxxxxxxx"],
+      ["https://www.google.com/search?hide+assets+from+divorce", `https://www.google.com/search?${"x".repeat("hide+assets+from+divorce".length)}`],
+      ["https://shop.example/cart;jsess=s5sec/items?", "https://shop.example/cart;jsess=xxxxx/items?"],
+      ["https://shop.example/doc;JaneRoe;v=2", "https://shop.example/doc;xxxxxxx;v=x"],
+      ["https://example.com/x?a=1&&b=#", "https://example.com/x?a=x&&b=#"],
+      // A fixed endpoint keeps a bare word of its query as it keeps a plain value, but not a secret's shape.
+      ["https://api.anthropic.com/v1/messages?beta", "https://api.anthropic.com/v1/messages?beta"],
+      [`https://api.openai.com/v1/models?${secret}`, `https://api.openai.com/v1/models?${"x".repeat(secret.length)}`],
+    ];
+    urls.forEach(([url], i) => write(dir, `claude-code_elicitation_2_1_261.${i + 1}.json`, { session_id: "s", cwd: "/srv/w", hook_event_name: "Elicitation", mcp_server_name: "m", message: "Sign in", mode: "url", url }));
+    const out = path.join(tempDir("clear-out-"), "cleared");
+    const r = clearJson(["substitute", dir, "--out", out]);
+    expect(r.code, JSON.stringify(r.json.findings)).toBe(0);
+    urls.forEach(([url, want], i) => expect(JSON.parse(readFileSync(path.join(out, `claude-code_elicitation_2_1_261.${i + 1}.json`), "utf8")).url, url).toBe(want));
+  });
+
   it("url-v1 keeps every byte of what it keeps: escapes in the scheme, the host and the path stay as the capture wrote them", () => {
     const dir = tempDir();
     const hex = ["9f86d081884c7d65", "9a2feaa0c55ad015"].join("");

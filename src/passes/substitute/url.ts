@@ -6,7 +6,8 @@ import { sensitive } from "../../scan-rules/sensitive-member.js";
 import { sameLengthPlaceholder, type SubstitutionRule } from "./rule.js";
 
 // url-v1: a URL keeps its scheme, host and path, every byte as written; its user information, query
-// values and fragment are free text and become placeholder of the same length, and so does a word
+// values (a part of the query with no "=" is one), a path segment's parameter values (";jsessionid=…")
+// and fragment are free text and become placeholder of the same length, and so does a word
 // of its path that is a capability rather than a word. A fixed endpoint of the host is kept whole, but for a query value or a fragment that looks like a secret (a signature, a key given
 // under any name): what is in the query is the caller's, whatever host it goes to. A value the
 // rules class as a URL that is not one read so (no scheme://, a blank or a control character in
@@ -51,22 +52,38 @@ function capabilityRanges(text: string, at: number): Range[] {
 function pathRanges(path: string, at: number): Range[] {
   const out: Range[] = [];
   for (const m of path.matchAll(/[^/]+/g)) {
-    const segment = m[0];
+    // A segment's parameters (";jsessionid=…") are the caller's, as a query's values are.
+    const semicolon = m[0].indexOf(";");
+    const segment = semicolon === -1 ? m[0] : m[0].slice(0, semicolon);
     const decoded = percentDecoded(segment);
     if (decoded !== segment) {
       if (capabilityRanges(decoded, 0).length > 0) out.push([at + m.index, at + m.index + segment.length]);
     } else pushAll(out, capabilityRanges(segment, at + m.index));
+    if (semicolon !== -1) pushAll(out, parameterRanges(m[0].slice(semicolon + 1), at + m.index + semicolon + 1));
   }
   return out;
 }
 
-/** The value of each pair of a query (from `at`) that `keep` does not keep. */
+/** A segment's parameters (from `at`): each value whole, and a name's capability as in the path. */
+function parameterRanges(parameters: string, at: number): Range[] {
+  const out: Range[] = [];
+  let start = at;
+  for (const part of parameters.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq !== -1) pushAll(out, capabilityRanges(part.slice(0, eq), start));
+    out.push([eq === -1 ? start : start + eq + 1, start + part.length]);
+    start += part.length + 1;
+  }
+  return out;
+}
+
+/** The value of each pair of a query (from `at`) that `keep` does not keep; a part with no "=" ("?hide+assets", "&JaneRoe") is a value with no name, whole. */
 function queryRanges(query: string, at: number, keep: (value: string, name?: string) => boolean): Range[] {
   const out: Range[] = [];
   let start = at;
   for (const pair of query.split("&")) {
     const eq = pair.indexOf("=");
-    if (eq !== -1 && !keep(pair.slice(eq + 1), pair.slice(0, eq))) out.push([start + eq + 1, start + pair.length]);
+    if (eq === -1 ? !keep(pair) : !keep(pair.slice(eq + 1), pair.slice(0, eq))) out.push([eq === -1 ? start : start + eq + 1, start + pair.length]);
     start += pair.length + 1;
   }
   return out;

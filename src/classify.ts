@@ -27,7 +27,7 @@ function classOfKind(kind: ValueKind): FieldClass | null {
 
 const URL_SHAPE = /^[a-z][a-z0-9+.-]*:\/\/\S*$/i;
 const TIMESTAMP_SHAPE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
-const PATH_SHAPE = /^(\/|~\/|\.\.?\/|[A-Za-z]:[\\/]|home\/|Users\/)\S*$/;
+const PATH_SHAPE = /^(\/|~\/|\.\.?\/|[A-Za-z]:[\\/]|home\/|Users\/)[^\s\p{Cc}]*$/u;
 const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**

@@ -41,6 +41,12 @@ function spellings(user: string, rnd: () => number): string[] {
   ];
 }
 
+/** What a path member holds reads as a path (one line, its blanks beside a separator), else it is refused as prose: the planted home with its random text made one. */
+function asPath(text: string): string {
+  const line = text.replace(/[\p{Cc}\u2028\u2029]/gu, "");
+  return /\s/.test(line) && !/[/\\]/.test(line) ? `/${line}` : line;
+}
+
 interface Gen {
   value: unknown;
   text: string;
@@ -88,7 +94,7 @@ function generator(rnd: () => number, users: string[]): () => Gen {
         const leafIsString = PATH_KEYS.includes(key) || FREE_KEYS.includes(key) || ID_KEYS.includes(key);
         members.push([key, leafIsString ? { value: "", text: "" } : gen(depth - 1)]);
         if (leafIsString) {
-          const s = ID_KEYS.includes(key) ? `id-${Math.floor(rnd() * 1e6)}` : PATH_KEYS.includes(key) || rnd() < 0.4 ? planted() : randomString();
+          const s = ID_KEYS.includes(key) ? `id-${Math.floor(rnd() * 1e6)}` : PATH_KEYS.includes(key) ? asPath(planted()) : rnd() < 0.4 ? planted() : randomString();
           members[members.length - 1] = [key, { value: s, text: encodeString(s) }];
         }
       }

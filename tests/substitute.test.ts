@@ -270,6 +270,20 @@ describe("clear substitute", () => {
     expect(idsKept.code, JSON.stringify(idsKept.files[0]?.refused)).toBe(0);
   });
 
+  it("a screenshot's name, \"at\" a clock time, is no mailbox: a path to one is kept, and the same words before a host are refused", () => {
+    const dir = tempDir();
+    const shot = "/srv/w/shots/Screenshot 2026-05-01 at 10.22.33.png";
+    write(dir, "claude-code_pre_tool_use_2.1.261.1.json", { session_id: "s", transcript_path: "/srv/t.jsonl", cwd: "/srv/w", hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: shot }, tool_use_id: "toolu_01" });
+    const kept = run(dir);
+    expect(kept.code).toBe(0);
+    expect(readFileSync(path.join(kept.out, "claude-code_pre_tool_use_2.1.261.1.json"), "utf8")).toContain(shot);
+    const other = tempDir();
+    write(other, "claude-code_pre_tool_use_2.1.261.1.json", { session_id: "s", transcript_path: "/srv/t.jsonl", cwd: "/srv/w", hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: "/srv/w/shots/jane at example.com.png" }, tool_use_id: "toolu_01" });
+    const refused = run(other);
+    expect(refused.code).toBe(1);
+    expect(JSON.stringify(refused.json.findings)).toContain("contact-left");
+  });
+
   it("a Windows sitting whose owner's name starts with a letter JSON reads after a backslash (\\t, \\n, \\r, \\b, \\f) clears: the host's folders below the home teach the owner alone, never Users, so no other value is refused", () => {
     for (const owner of [["thes", "saly"], ["na", "dia"], ["ra", "chel"], ["bo", "b"], ["fra", "nk"]].map((p) => p.join(""))) {
       const dir = tempDir();

@@ -77,8 +77,9 @@ const holdsContactAsWritten = (value: string): boolean => MAILBOX.test(value) ||
 
 // An at sign and a dot spelt out as people do to keep a mailbox from a robot: "(at)", "[at]",
 // "{dot}", " AT ", "-at-", "_dot_", HTML's names for them, and the signs set apart by blanks
-// ("name @ host . org").
-const AT_SPELT = /\s*[([{<]\s*at\s*[)\]}>]\s*|\s+at\s+|(?<=[\p{L}\p{N}])[-_]at[-_](?=[\p{L}\p{N}])|&commat;|(?<=[\p{L}\p{N}])(?:\s+@\s*|@\s+)(?=[\p{L}\p{N}])/giu;
+// ("name @ host . org"). " at " before a clock time is a time: a screenshot's name ("Screenshot
+// 2026-05-01 at 10.22.33.png") names no mailbox.
+const AT_SPELT = /\s*[([{<]\s*at\s*[)\]}>]\s*|\s+at\s+(?!\d{1,2}[.:]\d{2}(?:[.:]\d{2})?(?!\d))|(?<=[\p{L}\p{N}])[-_]at[-_](?=[\p{L}\p{N}])|&commat;|(?<=[\p{L}\p{N}])(?:\s+@\s*|@\s+)(?=[\p{L}\p{N}])/giu;
 const DOT_SPELT = /\s*[([{<]\s*dot\s*[)\]}>]\s*|\s+dot\s+|(?<=[\p{L}\p{N}])[-_]dot[-_](?=[\p{L}\p{N}])|&period;|(?<=[\p{L}\p{N}])\s+\.\s*(?=[\p{L}\p{N}])/giu;
 
 /** The text with an at sign and a dot spelt out (or set apart by blanks) written as themselves, and digits of every script as ASCII ones; the text itself where it spells none. */

@@ -57,6 +57,8 @@ export interface Classifier {
   classify(event: string, tokens: readonly string[], kind: ValueKind, value: unknown): Classification;
   /** The same, reading the value only where the class depends on it (an enum's value, a leaf no rule names). */
   classifyRead(event: string, tokens: readonly string[], kind: ValueKind, read: () => unknown): Classification;
+  /** The rule a pointer falls under on an event, whatever its value: for an object or an array too. */
+  ruleAt(event: string, tokens: readonly string[]): FieldRule | null;
 }
 
 export function classifier(ruleSet: FieldRuleSet | undefined, overlay: ReadonlyMap<FieldRule, string> = new Map()): Classifier {
@@ -97,11 +99,15 @@ export function classifier(ruleSet: FieldRuleSet | undefined, overlay: ReadonlyM
   // The rule a pointer falls under depends on the event and the pointer alone: found once for each,
   // keyed by the tokens array that tokensOf hands out once per pointer.
   const found = new WeakMap<readonly string[], Map<string, FieldRule | null>>();
-  const classifyRead = (event: string, tokens: readonly string[], kind: ValueKind, read: () => unknown): Classification => {
+  const ruleAt = (event: string, tokens: readonly string[]): FieldRule | null => {
     let byEvent = found.get(tokens);
     if (!byEvent) found.set(tokens, (byEvent = new Map()));
     let rule = byEvent.get(event);
     if (rule === undefined) byEvent.set(event, (rule = ruleFor(event, tokens)));
+    return rule;
+  };
+  const classifyRead = (event: string, tokens: readonly string[], kind: ValueKind, read: () => unknown): Classification => {
+    const rule = ruleAt(event, tokens);
     const byKind = classOfKind(kind);
     if (rule) {
       // A string class on a number, bool or null leaf means the leaf's own type.
@@ -118,6 +124,7 @@ export function classifier(ruleSet: FieldRuleSet | undefined, overlay: ReadonlyM
     overlaid: (rule) => rule !== null && overlay.has(rule),
     classify: (event, tokens, kind, value) => classifyRead(event, tokens, kind, () => value),
     classifyRead,
+    ruleAt,
   };
 }
 
@@ -143,7 +150,7 @@ export function leafValue(doc: JsonDocument, kind: ValueKind, start: number, end
 
 // Pointers repeat across the captures of a sitting: each one's tokens are made once.
 const tokenCache = new Map<string, readonly string[]>();
-function tokensOf(pointer: string): readonly string[] {
+export function tokensOf(pointer: string): readonly string[] {
   let t = tokenCache.get(pointer);
   if (!t) {
     t = Object.freeze(pointerTokens(pointer));

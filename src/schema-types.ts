@@ -61,6 +61,8 @@ export type FieldRuleSet = {
     note?: string;
     /** On a free-text rule whose pointer ends in /**: the subtree holds what a model or a person wrote (a tool's arguments), so its member names are theirs. Under it a rule of another class applies only where its pointer spells this subtree (begins with this pointer short of its /**); a rule for a member name wherever it stands (path, time, url) does not, and the leaf is free text. */
     authored?: true;
+    /** The value here is what a tool returned (its output, its error, its metadata): a tool response whose output is above refusals.json's toolResponse.maxBytes is refused, its outputs summed per response. */
+    toolOutput?: boolean;
     examples: {
       event: string;
       pointer: string;
@@ -314,6 +316,7 @@ export type Recipe = {
 export type RefusalRules = {
   toolResponse: {
     maxBytes: number;
+    /** Where one tool response sits. What the field rules mark toolOutput is summed per response: per the shortest of these that holds it, else on its own. */
     pointers: {
       harness: string;
       pointer: string;
@@ -322,7 +325,12 @@ export type RefusalRules = {
   };
   envDump: {
     minMembers: number;
+    /** A name spelled the way environment variables conventionally are (upper case, npm's, the proxies): minMembers of them make a dump. */
     memberPattern: string;
+    /** Any name a variable may have (mixed or lower case, Windows' ProgramFiles(x86)): minMembers of them, each holding a string, make a dump when minKnownNames of them are known names. */
+    namePattern: string;
+    minKnownNames: number;
+    /** Well-known variable names, compared without case; the record names these where they remain. */
     knownNames: string[];
   };
   promptEvents: string[];

@@ -195,6 +195,8 @@ export interface JudgedRefusals {
   refused: Finding[];
   /** Pointers of environment dumps the env-dump-v1 policy admits. */
   dumps: string[];
+  /** Those of them that are lists of NAME=value strings: each string keeps its name. */
+  assignmentLists: string[];
   /** Pointers of every environment dump, admitted or not: their members are variables, not fields. */
   envDumps: string[];
   exemptions: Exemption[];

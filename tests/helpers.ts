@@ -87,8 +87,9 @@ const bundledRules = (): Rules => (bundled ??= loadRules());
 export function captureOf(text: string, name: string, harness: string, event: string, rules: Rules = bundledRules()): Capture {
   const bytes = Buffer.from(text, "utf8");
   const doc = scanJson(text, { maxDepth: 256 });
-  const leaves = classifyDocument(doc, event, classifier(rules.fields.find((f) => f.harness === harness)));
-  const refusals = judgeRefusals(doc, { file: name, harness, event }, rules.refusals, null, makeDisplay(rules, [], null));
+  const fields = classifier(rules.fields.find((f) => f.harness === harness));
+  const leaves = classifyDocument(doc, event, fields);
+  const refusals = judgeRefusals(doc, { file: name, harness, event }, rules.refusals, fields, null, makeDisplay(rules, [], null));
   return { name, harness, event, hostEvent: undefined, version: "0.0.0", n: 1, size: bytes.length, sha256: sha256(bytes), doc, leaves, refusals };
 }
 

@@ -210,6 +210,39 @@ describe("clear inventory", () => {
     expect(human.stdout).toContain("symlink");
   });
 
+  it("inventory, substitute, select and run refuse the same tool outputs and environments, wherever a host carries them", () => {
+    const dir = tempDir();
+    const write = (name: string, body: object): void => writeFileSync(path.join(dir, name), JSON.stringify(body));
+    const call = { tool: "bash", sessionID: "ses_1", callID: "call_1" };
+    const half = "y".repeat(2500);
+    write("opencode_tool_execute_after_2.0.21.1.json", { ...call, agent: "build", messageID: "msg_1", id: "call_1", input: { command: "ls" }, status: "completed", result: { output: "y".repeat(5000) } });
+    write("opencode_tool_execute_after_1.18.29.1.json", { input: call, output: { title: "ls", output: half, metadata: { preview: half } } });
+    write("opencode_session_next_shell_ended_2.0.21.1.json", { event: { id: "evt_1", type: "session.next.shell.ended", properties: { sessionID: "ses_1", output: "y".repeat(5000) } } });
+    write("opencode_session_next_tool_success_2.0.21.1.json", { event: { id: "evt_2", type: "session.next.tool.success", properties: { sessionID: "ses_1", result: { output: "y".repeat(5000) } } } });
+    write("claude-code_post_tool_use_failure_2.1.261.1.json", { session_id: "s", hook_event_name: "PostToolUseFailure", tool_name: "Bash", tool_use_id: "toolu_1", error: "y".repeat(6000), is_interrupt: false });
+    const windows = ["ALLUSERSPROFILE", "APPDATA", "CommonProgramFiles", "CommonProgramFiles(x86)", "CommonProgramW6432", "COMPUTERNAME", "ComSpec", "DriverData", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "LOGONSERVER", "NUMBER_OF_PROCESSORS", "OS", "Path", "PATHEXT", "PROCESSOR_ARCHITECTURE", "PROCESSOR_IDENTIFIER", "PROCESSOR_LEVEL", "PROCESSOR_REVISION", "ProgramData", "ProgramFiles", "ProgramFiles(x86)", "ProgramW6432", "PSModulePath", "PUBLIC", "SystemDrive", "SystemRoot", "TEMP", "USERPROFILE", "windir"];
+    write("opencode_shell_env_1.18.29.1.json", { input: { cwd: "C:/p" }, output: { env: Object.fromEntries(windows.map((n) => [n, `v-${n.length}`])) } });
+    write("opencode_shell_env_1.18.29.2.json", { input: { cwd: "/tmp" }, output: { env: ["PATH", "HOME", "SHELL", "LANG", "TERM", "PWD", "SHLVL", "EDITOR", "PAGER", "HOSTNAME", "LOGNAME", "TMPDIR", "npm_config_cache", "npm_execpath", "npm_node_execpath", "npm_lifecycle_event", "npm_package_name", "http_proxy", "https_proxy", "no_proxy"].map((n) => `${n}=v`) } });
+    const expected = [
+      ["claude-code_post_tool_use_failure_2.1.261.1.json", "/error"],
+      ["opencode_session_next_shell_ended_2.0.21.1.json", "/event/properties/output"],
+      ["opencode_session_next_tool_success_2.0.21.1.json", "/event/properties/result"],
+      ["opencode_shell_env_1.18.29.1.json", "/output/env"],
+      ["opencode_shell_env_1.18.29.2.json", "/output/env"],
+      ["opencode_tool_execute_after_1.18.29.1.json", "/output"],
+      ["opencode_tool_execute_after_2.0.21.1.json", "/result"],
+    ];
+    const root = tempDir();
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    const verdicts = [clearJson(["inventory", dir]), clearJson(["substitute", dir, "--out", path.join(tempDir(), "out")]), clearJson(["select", dir]), clearJson(["run", dir, "--root", root])];
+    for (const r of verdicts) {
+      type Row = { code: string; file?: string; pointer?: string };
+      const rows = [...(r.json.findings as Row[]), ...((r.json.files as { refused?: Row[] }[] | undefined) ?? []).flatMap((f) => f.refused ?? [])];
+      const refused = new Set(rows.filter((f) => f.code === "refused-class").map((f) => JSON.stringify([f.file, f.pointer])));
+      expect([r.code, [...refused].sort()], String(r.json.command)).toEqual([1, expected.map((e) => JSON.stringify(e)).sort()]);
+    }
+  });
+
   it("notes counters a sink would not have skipped, without walking a hostile one", () => {
     const dir = tempDir();
     codexSitting(dir);

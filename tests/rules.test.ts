@@ -85,14 +85,14 @@ describe("rules as data", () => {
     for (const ex of rules.refusals.examples) {
       const fill = "bytes" in ex.fill ? "y".repeat(ex.fill.bytes) : Object.fromEntries(Array.from({ length: ex.fill.members }, (_, i) => [`VAR_${i}`, "v"]));
       const doc = scanJson(JSON.stringify(payloadAt(ex.pointer, fill)), { maxDepth: 256 });
-      const found = findRefusals(doc, ex.harness, ex.event, rules.refusals);
+      const found = findRefusals(doc, ex, rules.refusals, classifier(rules.fields.find((f) => f.harness === ex.harness)));
       expect(found.length > 0, `${ex.harness} ${ex.event} ${ex.pointer} ${JSON.stringify(ex.fill)}`).toBe(ex.refused);
     }
   });
 
   it("refused classes: a string of tool output is measured in its own UTF-8 bytes, not in its JSON quotes and escapes", () => {
     const limit = rules.refusals.toolResponse.maxBytes;
-    const found = (text: string): string[] => findRefusals(scanJson(text, { maxDepth: 256 }), "codex", "post_tool_use", rules.refusals).map((r) => r.detail);
+    const found = (text: string): string[] => findRefusals(scanJson(text, { maxDepth: 256 }), { harness: "codex", event: "post_tool_use" }, rules.refusals, classifier(rules.fields.find((f) => f.harness === "codex"))).map((r) => r.detail);
     const at = (output: string): string => JSON.stringify({ hook_event_name: "PostToolUse", tool_response: output });
     // At the limit, in two-byte characters, written as they are or as \u escapes: kept.
     expect(found(at("é".repeat(limit / 2)))).toEqual([]);
@@ -101,6 +101,70 @@ describe("rules as data", () => {
     // One byte past it: refused, saying the output's own size.
     expect(found(at(`${"é".repeat(limit / 2)}x`))).toEqual([expect.stringContaining(`tool output of ${limit + 1} bytes`)]);
     expect(found(at(`${"\n".repeat(limit)}x`))).toEqual([expect.stringContaining(`tool output of ${limit + 1} bytes`)]);
+  });
+
+  it("refused classes: tool output is what the field rules mark toolOutput, summed per tool response, on every harness", () => {
+    const limit = rules.refusals.toolResponse.maxBytes;
+    const refusedAt = (harness: string, event: string, payload: object): string[] =>
+      findRefusals(scanJson(JSON.stringify(payload), { maxDepth: 256 }), { harness, event }, rules.refusals, classifier(rules.fields.find((f) => f.harness === harness)))
+        .filter((r) => r.kind === "tool-response")
+        .map((r) => r.pointer);
+    const big = "y".repeat(limit + 904);
+    const half = "y".repeat(limit / 2 + 100);
+    const ids = { tool: "bash", sessionID: "ses_1", callID: "call_1" };
+    // OpenCode's tool hook, in each shape it has had: result.output, a bare output, output.output.
+    expect(refusedAt("opencode", "tool_execute_after", { input: ids, result: { output: big } })).toEqual(["/result"]);
+    expect(refusedAt("opencode", "tool_execute_after", { input: ids, output: big })).toEqual(["/output"]);
+    expect(refusedAt("opencode", "tool_execute_after", { input: ids, output: { title: "t", output: big, metadata: {} } })).toEqual(["/output"]);
+    // Its event stream: a shell's output, a tool's result, a part's state.
+    expect(refusedAt("opencode", "session_next_shell_ended", { event: { type: "session.next.shell.ended", properties: { sessionID: "ses_1", output: big } } })).toEqual(["/event/properties/output"]);
+    expect(refusedAt("opencode", "session_next_tool_success", { event: { type: "session.next.tool.success", properties: { sessionID: "ses_1", result: { output: big } } } })).toEqual(["/event/properties/result"]);
+    // One response split over members weighs what it weighs together, as Claude's whole tool_response does.
+    expect(refusedAt("opencode", "tool_execute_after", { input: ids, output: { title: "t", output: half, metadata: { preview: half } } })).toEqual(["/output"]);
+    const part = (state: object): object => ({ event: { type: "message.part.updated", properties: { part: { id: "prt_1", type: "tool", state } } } });
+    expect(refusedAt("opencode", "message_part_updated", part({ status: "completed", output: half, metadata: { preview: half } }))).toEqual(["/event/properties/part/state"]);
+    expect(refusedAt("claude-code", "post_tool_use", { tool_response: { stdout: half, stderr: half } })).toEqual(["/tool_response"]);
+    // A failed tool's error is its output.
+    expect(refusedAt("claude-code", "post_tool_use_failure", { tool_name: "Bash", error: "y".repeat(6000) })).toEqual(["/error"]);
+    expect(refusedAt("opencode", "tool_execute_after", { input: ids, status: "error", error: { message: big } })).toEqual(["/error"]);
+    // Under the limit, each response on its own: kept. Two responses of one batch are not summed together.
+    const small = "y".repeat(limit / 2 - 100);
+    expect(refusedAt("opencode", "tool_execute_after", { input: ids, output: { title: "t", output: small, metadata: { preview: small } } })).toEqual([]);
+    expect(refusedAt("claude-code", "post_tool_use_failure", { error: "y".repeat(limit) })).toEqual([]);
+    expect(refusedAt("claude-code", "post_tool_batch", { tool_calls: [{ tool_response: { stdout: half } }, { tool_response: { stdout: half } }] })).toEqual([]);
+    // What is not tool output is not measured as one: a tool's input, an error outside a tool, a shell's environment.
+    expect(refusedAt("claude-code", "pre_tool_use", { tool_input: { content: big } })).toEqual([]);
+    expect(refusedAt("claude-code", "stop_failure", { error: big })).toEqual([]);
+    expect(refusedAt("opencode", "shell_env", { input: { cwd: "/tmp" }, output: { env: { NOTE: big } } })).toEqual([]);
+  });
+
+  it("refused classes: an environment is a dump whatever the case of its names, as an object or a list of NAME=value strings; an object of many lower-case members is not one", () => {
+    const dumpsAt = (harness: string, event: string, payload: object): string[] =>
+      findRefusals(scanJson(JSON.stringify(payload), { maxDepth: 256 }), { harness, event }, rules.refusals, classifier(rules.fields.find((f) => f.harness === harness)))
+        .filter((r) => r.kind === "env-dump")
+        .map((r) => r.pointer);
+    const value = (name: string): string => `v-${name.length}`;
+    const windows = ["ALLUSERSPROFILE", "APPDATA", "CommonProgramFiles", "CommonProgramFiles(x86)", "CommonProgramW6432", "COMPUTERNAME", "ComSpec", "DriverData", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "LOGONSERVER", "NUMBER_OF_PROCESSORS", "OS", "Path", "PATHEXT", "PROCESSOR_ARCHITECTURE", "PROCESSOR_IDENTIFIER", "PROCESSOR_LEVEL", "PROCESSOR_REVISION", "ProgramData", "ProgramFiles", "ProgramFiles(x86)", "ProgramW6432", "PSModulePath", "PUBLIC", "SystemDrive", "SystemRoot", "TEMP", "USERPROFILE", "windir"];
+    expect(windows.length).toBe(31);
+    expect(dumpsAt("opencode", "shell_env", { input: { cwd: "C:/p" }, output: { env: Object.fromEntries(windows.map((n) => [n, value(n)])) } })).toEqual(["/output/env"]);
+    const upper = ["PATH", "HOME", "SHELL", "LANG", "TERM", "PWD", "SHLVL", "EDITOR", "PAGER", "HOSTNAME", "LOGNAME", "TMPDIR", "COLORTERM", "DISPLAY", "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_SESSION_TYPE", "NODE_ENV"];
+    const npm = ["npm_config_user_agent", "npm_config_cache", "npm_config_prefix", "npm_execpath", "npm_node_execpath", "npm_lifecycle_event", "npm_package_name", "npm_package_version", "http_proxy", "no_proxy"];
+    expect(upper.length + npm.length).toBe(29);
+    expect(dumpsAt("claude-code", "session_start", { env: Object.fromEntries([...upper, ...npm].map((n) => [n, value(n)])) })).toEqual(["/env"]);
+    const lower = ["path", "home", "user", "shell", "lang", "term", "pwd", "oldpwd", "editor", "pager", "hostname", "logname", "tmpdir", "display", "shlvl", "colorterm", "mail", "manpath", "infopath", "histsize", "histfile", "visual", "browser", "less", "lscolors"];
+    expect(lower.length).toBe(25);
+    expect(dumpsAt("codex", "session_start", { env: Object.fromEntries(lower.map((n) => [n, value(n)])) })).toEqual(["/env"]);
+    expect(dumpsAt("opencode", "shell_env", { output: { env: [...upper, ...npm].map((n) => `${n}=${value(n)}`) } })).toEqual(["/output/env"]);
+    expect(dumpsAt("opencode", "shell_env", { output: { env: windows.map((n) => `${n}=${value(n)}`) } })).toEqual(["/output/env"]);
+    // Not a dump: fewer variables than the threshold; many lower-case members that are no environment's.
+    expect(dumpsAt("claude-code", "session_start", { env: Object.fromEntries(upper.slice(0, rules.refusals.envDump.minMembers - 1).map((n) => [n, value(n)])) })).toEqual([]);
+    const schemaProperties = Object.fromEntries(lower.map((n) => [n, { type: "string", description: n }]));
+    expect(dumpsAt("claude-code", "pre_tool_use", { tool_input: { schema: { type: "object", properties: schemaProperties } } })).toEqual([]);
+    const words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliett", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor", "whiskey", "xray", "yankee", "zulu"];
+    expect(dumpsAt("claude-code", "pre_tool_use", { tool_input: Object.fromEntries(words.map((n) => [n, value(n)])) })).toEqual([]);
+    // A tool input naming a few well-known variables among many words is still no environment.
+    expect(dumpsAt("claude-code", "pre_tool_use", { tool_input: Object.fromEntries([...words, "path", "user", "shell"].map((n) => [n, value(n)])) })).toEqual([]);
+    expect(dumpsAt("claude-code", "pre_tool_use", { tool_input: { lines: words.map((n) => `${n}=${value(n)}`) } })).toEqual([]);
   });
 
   it("refuses a rules file that breaks its schema, naming the file and the JSON pointer", () => {

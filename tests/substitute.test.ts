@@ -415,6 +415,34 @@ describe("clear substitute", () => {
     expect(admitted.files[0]?.exemptions).toEqual([{ rule: "env-dump-v1", pointer: "/env", reason: "the hook reads the variable names", remainingCount: 22, remaining: [] }]);
   });
 
+  it("admits a Windows environment and a list of NAME=value strings by env-dump-v1 as it admits any dump: values become the placeholder, names remain", () => {
+    const dir = tempDir();
+    const windows = ["ALLUSERSPROFILE", "APPDATA", "CommonProgramFiles", "CommonProgramFiles(x86)", "CommonProgramW6432", "COMPUTERNAME", "ComSpec", "DriverData", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "LOGONSERVER", "NUMBER_OF_PROCESSORS", "OS", "Path", "PATHEXT", "PROCESSOR_ARCHITECTURE", "PROCESSOR_IDENTIFIER", "PROCESSOR_LEVEL", "PROCESSOR_REVISION", "ProgramData", "ProgramFiles", "ProgramFiles(x86)", "ProgramW6432", "PSModulePath", "PUBLIC", "SystemDrive", "SystemRoot", "TEMP", "USERPROFILE", "windir"];
+    const env = Object.fromEntries(windows.map((n) => [n, `C:\\Users\\${U}\\${n}`]));
+    write(dir, "opencode_shell_env_1_18_29.1.json", { input: { cwd: "C:/p" }, output: { env } });
+    const lines = ["PATH", "HOME", "SHELL", "LANG", "TERM", "PWD", "SHLVL", "EDITOR", "PAGER", "LOGNAME", "TMPDIR", "npm_config_cache", "npm_execpath", "npm_node_execpath", "npm_lifecycle_event", "npm_package_name", "http_proxy", "https_proxy", "no_proxy", "XDG_DATA_HOME"].map((n) => `${n}=/home/${U}/${n}`);
+    write(dir, "opencode_shell_env_1_18_29.2.json", { input: { cwd: "/tmp" }, output: { env: lines } });
+    const refused = run(dir);
+    expect(refused.code).toBe(1);
+    expect(refused.files.map((f) => f.refused.map((r) => [r.code, r.pointer]))).toEqual([[["refused-class", "/output/env"]], [["refused-class", "/output/env"]]]);
+    const root = tempDir();
+    write(root, "clear.config.json", { policies: { "env-dump-v1": { reason: "the hook reads the variable names" } } });
+    const admitted = run(dir, ["--root", root]);
+    expect(admitted.code).toBe(0);
+    const object = JSON.parse(readFileSync(path.join(admitted.out, "opencode_shell_env_1_18_29.1.json"), "utf8"));
+    expect(Object.keys(object.output.env)).toEqual(windows);
+    expect(new Set(Object.values(object.output.env))).toEqual(new Set(["[env-dump-v1]"]));
+    const list = JSON.parse(readFileSync(path.join(admitted.out, "opencode_shell_env_1_18_29.2.json"), "utf8"));
+    expect(list.output.env).toEqual(lines.map((l) => `${l.slice(0, l.indexOf("="))}=[env-dump-v1]`));
+    expect(admitted.files.map((f) => f.rules.map((r) => r.rule))).toEqual([["home-path-v1", "env-dump-v1"], ["home-path-v1", "env-dump-v1"]]);
+    const [windowsExemption, listExemption] = admitted.files.flatMap((f) => f.exemptions);
+    expect(windowsExemption).toMatchObject({ rule: "env-dump-v1", pointer: "/output/env", remainingCount: 31 });
+    expect(windowsExemption?.remaining).toEqual(expect.arrayContaining(["ComSpec", "Path", "ProgramFiles(x86)", "SystemRoot", "USERPROFILE", "windir"]));
+    expect(listExemption).toMatchObject({ rule: "env-dump-v1", pointer: "/output/env", remainingCount: 20 });
+    expect(listExemption?.remaining).toEqual(expect.arrayContaining(["PATH", "http_proxy", "npm_execpath"]));
+    expect(readFileSync(path.join(admitted.out, "opencode_shell_env_1_18_29.2.json"), "utf8")).not.toContain(U);
+  });
+
   it("keeps an open enum's value only where it reads as a name: one holding a control character or a line break, or longer than a name, is free text with a note", () => {
     const dir = tempDir();
     const ESC = "\u001b";

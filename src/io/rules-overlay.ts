@@ -223,12 +223,14 @@ function layRefusals(parts: RuleParts, r: RefusalRules, shown: string): void {
   const limits: [string, number, number][] = [
     ["/toolResponse/maxBytes", r.toolResponse.maxBytes, b.toolResponse.maxBytes],
     ["/envDump/minMembers", r.envDump.minMembers, b.envDump.minMembers],
+    ["/envDump/minKnownNames", r.envDump.minKnownNames, b.envDump.minKnownNames],
   ];
   for (const [at, own, theirs] of limits) {
     if (own > theirs) throw refused(shown, at, `is above the bundled ${theirs}; an overlay may lower a limit, never raise it`);
   }
   const kept: [string, unknown, unknown][] = [
     ["/envDump/memberPattern", r.envDump.memberPattern, b.envDump.memberPattern],
+    ["/envDump/namePattern", r.envDump.namePattern, b.envDump.namePattern],
     ["/envDump/knownNames", r.envDump.knownNames, b.envDump.knownNames],
     ["/placeholderIds", r.placeholderIds, b.placeholderIds],
   ];
@@ -238,7 +240,7 @@ function layRefusals(parts: RuleParts, r: RefusalRules, shown: string): void {
   parts.refusals = {
     ...b,
     toolResponse: { maxBytes: r.toolResponse.maxBytes, pointers: union(b.toolResponse.pointers, r.toolResponse.pointers) },
-    envDump: { ...b.envDump, minMembers: r.envDump.minMembers },
+    envDump: { ...b.envDump, minMembers: r.envDump.minMembers, minKnownNames: r.envDump.minKnownNames },
     promptEvents: union(b.promptEvents, r.promptEvents),
     examples: union(b.examples, r.examples),
   };

@@ -121,8 +121,9 @@ export function inventoryEntry(entry: CaptureEntry, ctx: InventoryContext, withF
     return { file: inv, findings };
   }
   inv.valid = true;
-  const leaves = classifyDocument(entry.doc, name.event, ctx.classifiers.get(name.harness) as Classifier);
-  const refusals = judgeRefusals(entry.doc, { file, harness: name.harness, event: name.event }, ctx.rules.refusals, ctx.policy, ctx.display);
+  const fields = ctx.classifiers.get(name.harness) as Classifier;
+  const leaves = classifyDocument(entry.doc, name.event, fields);
+  const refusals = judgeRefusals(entry.doc, { file, harness: name.harness, event: name.event }, ctx.rules.refusals, fields, ctx.policy, ctx.display);
   const capture: Capture = { name: file, harness: name.harness, event: name.event, hostEvent: name.hostEvent, version: name.version, n: name.n, size: entry.size, sha256: entry.sha256, doc: entry.doc, leaves, refusals };
   const checked = fieldFindings(capture, name, file, ctx);
   if (!withFields) checked.fields = [];

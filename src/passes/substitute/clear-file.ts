@@ -124,7 +124,7 @@ function ruleList(rules: string[]): readonly string[] {
 
 const noLeaves = (): Leaves => ({ edits: [], kept: {}, keptByOverlay: 0, examples: [], review: [], undocumented: [], refused: [], spans: [] });
 
-function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, applied: Applications): Leaves {
+function substituteLeaves(capture: Capture, dumps: string[], assignmentLists: string[], ctx: ClearContext, applied: Applications): Leaves {
   const out = noLeaves();
   const { doc } = capture;
   const hints = capture.homeHints?.rules === ctx.rules.homes ? capture.homeHints.mayHold : null;
@@ -134,8 +134,9 @@ function substituteLeaves(capture: Capture, dumps: string[], ctx: ClearContext, 
       if (l.overlay) out.keptByOverlay++;
       continue;
     }
+    const assignment = assignmentLists.includes(l.pointer.slice(0, l.pointer.lastIndexOf("/")));
     const original = doc.text.slice(l.start + 1, l.end - 1);
-    const leaf: Leaf = { pointer: l.pointer, class: l.class, known: l.known, inDump: dumps.some((d) => isUnder(l.pointer, d)), asWritten: original, ...(hints && { mayHoldHome: hints[l.index] === 1 }) };
+    const leaf: Leaf = { pointer: l.pointer, class: l.class, known: l.known, inDump: dumps.some((d) => isUnder(l.pointer, d)), asWritten: original, ...(assignment && { assignment }), ...(hints && { mayHoldHome: hints[l.index] === 1 }) };
     let raw = original;
     const changedBy: string[] = [];
     for (const rule of ctx.registry) {
@@ -200,7 +201,7 @@ export function clearFile(capture: Capture, ctx: ClearContext): ClearedFile {
   const applied = new Applications();
   const exempt = capture.refusals;
   // A capture of a refused class is not cleared at all: no rule is said to have changed it, and nothing in it is for review.
-  const leaves = exempt.refused.length > 0 ? noLeaves() : substituteLeaves(capture, exempt.dumps, ctx, applied);
+  const leaves = exempt.refused.length > 0 ? noLeaves() : substituteLeaves(capture, exempt.dumps, exempt.assignmentLists, ctx, applied);
   // A capture substitution left as it is needs no second reading: its document is the cleared text's.
   const text = leaves.edits.length === 0 ? capture.doc.text : splice(capture.doc.text, leaves.edits);
   const checked = leaves.edits.length === 0 ? { cleared: capture.doc, refused: [] } : recheck(text, capture.doc, capture.name);

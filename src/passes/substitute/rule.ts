@@ -10,6 +10,8 @@ export interface Leaf {
   known: boolean;
   /** Under an environment dump admitted by the env-dump-v1 policy. */
   inDump: boolean;
+  /** A NAME=value string of an admitted dump that is a list of them: its name remains, as a member name does. */
+  assignment?: boolean;
   /** Whether its text as the capture holds it may hold a home, as learning found (Capture.homeHints); unknown where learning did not read it. */
   mayHoldHome?: boolean;
   /** Its raw content as the capture holds it, before any rule ran: what a same-length placeholder is as long as. */

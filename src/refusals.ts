@@ -163,6 +163,13 @@ function envDumps(doc: JsonDocument, rules: RefusalRules): Refusal[] {
   return found.sort((a, b) => a.start - b.start);
 }
 
+/** A NAME=value string's "NAME=" as written, where the name is written plainly (no escape in it) and reads as a variable's; else "". */
+export function assignedNameAsWritten(raw: string, rules: RefusalRules): string {
+  const cut = raw.indexOf("=");
+  const written = raw.slice(0, cut + 1);
+  return cut > 0 && !written.includes("\\") && assignedName(written, envNames(rules)) !== null ? written : "";
+}
+
 export function findRefusals(doc: JsonDocument, where: { harness: string; event: string }, rules: RefusalRules, fields: Classifier): Refusal[] {
   return [...toolResponses(doc, where, rules, fields), ...envDumps(doc, rules)];
 }

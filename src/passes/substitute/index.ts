@@ -75,7 +75,7 @@ function refuseTooLong(learnedAt: Map<string, LearnedName>, display: Display): v
 
 /** The registry, in the order the rules apply. */
 export function registry(rules: Rules, grammar: HomeGrammar, literals: Literal[]): SubstitutionRule[] {
-  return [homePathRule(grammar), ...literals.map(literalRule), envDumpRule, urlRule(rules.urls), freeTextRule];
+  return [homePathRule(grammar), ...literals.map(literalRule), envDumpRule(rules.refusals), urlRule(rules.urls), freeTextRule];
 }
 
 /** An owner's names (itself and the words of it a text may write alone), each with where it was first seen. */

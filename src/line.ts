@@ -516,7 +516,7 @@ export async function clearIntoRepo(setting: Setting, root: string, captureDir: 
     readsBack(next.text, b.id, paths.clearance);
     await writeRepoFiles(root, [...files, { path: paths.clearance, bytes: Buffer.from(next.text) }]);
     // What the replaced batch wrote and this one does not is listed by none now: taken out where it still holds the bytes that batch wrote.
-    const left = existing === null || next.replaced === null ? [] : leftByReplaced(existing, next.replaced, new Set(files.map((f) => f.path)), paths.clearance);
+    const left = existing === null || next.replaced === null ? [] : leftByReplaced(existing, next.replaced, new Set(files.map((f) => f.path)), paths.clearance, paths.fixtures);
     return { ...result, alreadyAccepted: false, restored: [], replaced: next.replaced, removed: await removeRepoFiles(root, left) };
   });
 }

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -260,6 +261,30 @@ describe("a run that replaces a pending batch", () => {
     expect(verified()).toEqual({ code: 1, found: [["fixture-not-accepted", "fixtures/claude-code/2.1.261/pre_compact.json"]] });
     rmSync(fixture(root, "pre_compact"));
     expect(verified()).toEqual({ code: 0, found: [] });
+  });
+
+  it("takes out only fixtures' paths the tool writes: a pending batch's row edited to name another file of the repository (its digest worked out again) takes out nothing", () => {
+    const root = repo();
+    writeFileSync(path.join(root, "notes.json"), "{}\n");
+    mkdirSync(path.join(root, "fixtures", "claude-code"), { recursive: true });
+    writeFileSync(path.join(root, "fixtures", "claude-code", "notes.json"), "{}\n");
+    expect(clearJson(["run"], { cwd: root }).code).toBe(0);
+    const record = path.join(root, "CLEARANCE.md");
+    const sha = createHash("sha256").update("{}\n").digest("hex");
+    const listed = "fixtures/claude-code/2.1.261/session_end.json";
+    for (const other of ["notes.json", "fixtures/claude-code/notes.json", "fixtures/claude-code/2.1.261/../../../notes.json"]) {
+      // The row names another file with its digest, and the batch's digest is worked out again, as anyone can.
+      let text = readFileSync(record, "utf8").replace(new RegExp(`\\| \`${listed}\` \\|([^\\n]*?)\`[0-9a-f]{64}\` \\| (\\d+) \\|\\n`), (_, mid: string) => `| \`${other}\` |${mid}\`${sha}\` | 3 |\n`);
+      const batch = parseRecord(text).batches.at(-1);
+      text = text.replace(`sha256:${batch?.digestClaimed}`, `sha256:${batch?.digestActual}`);
+      writeFileSync(record, text);
+      expect(parseRecord(text).batches.at(-1)?.fixtures.map((f) => f.path)).toContain(other);
+      const again = clearJson(["run"], { cwd: root });
+      expect(again.json.replaced).toBe(batch?.id);
+      expect(again.json.removed).toEqual([]);
+      expect(readFileSync(path.join(root, "notes.json"), "utf8")).toBe("{}\n");
+      expect(readFileSync(path.join(root, "fixtures", "claude-code", "notes.json"), "utf8")).toBe("{}\n");
+    }
   });
 
   it("keeps a file an accepted batch lists, though the replaced batch wrote it", () => {

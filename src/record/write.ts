@@ -59,12 +59,26 @@ export function alreadyAccepted(existing: string | null, id: string, fixtures: {
 /**
  * The files the pending batch `replaced` listed that the new batch does not write and no accepted
  * batch (its digest holding) lists: the tool wrote them, no one accepted them, and once the batch
- * is replaced none lists them.
+ * is replaced none lists them. Only a batch whose digest holds says what the tool wrote, and only
+ * a fixture's or a sidecar's path under the fixtures folder (`fixtures`) is one: a row edited to
+ * name another file of the repository, or one above it, names nothing to take out.
  */
-export function leftByReplaced(existing: string, replaced: string, writing: ReadonlySet<string>, file: string): { path: string; sha256: string }[] {
+export function leftByReplaced(existing: string, replaced: string, writing: ReadonlySet<string>, file: string, fixtures: string): { path: string; sha256: string }[] {
   const batches = parseRecord(existing, file).batches;
   const last = batches.at(-1);
-  if (last === undefined || last.id !== replaced || last.accepted) return [];
+  if (last === undefined || last.id !== replaced || last.accepted || last.digestClaimed !== last.digestActual) return [];
   const accepted = new Set(batches.filter((b) => b.accepted && b.digestClaimed === b.digestActual).flatMap((b) => b.fixtures.map((f) => f.path)));
-  return last.fixtures.filter((f) => !writing.has(f.path) && !accepted.has(f.path)).map((f) => ({ path: f.path, sha256: f.sha256 }));
+  return last.fixtures.filter((f) => isFixturePath(f.path, fixtures) && !writing.has(f.path) && !accepted.has(f.path)).map((f) => ({ path: f.path, sha256: f.sha256 }));
+}
+
+/** A path as the tool writes a fixture or its sidecar: <fixtures>/<harness>/<version>/<event>.json, in plain segments. */
+function isFixturePath(p: string, fixtures: string): boolean {
+  const parts = p.split("/");
+  const base = fixtures.split("/");
+  return (
+    parts.length === base.length + 3 &&
+    base.every((b, i) => parts[i] === b) &&
+    parts.every((s) => s !== "" && s !== "." && s !== ".." && !s.includes("\\")) &&
+    /\.json$/.test(parts.at(-1) as string)
+  );
 }

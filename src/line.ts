@@ -415,8 +415,8 @@ export interface RunResult {
   restored: string[];
   /** The pending batch this one replaced, if any. */
   replaced: string | null;
-  /** Files that replaced batch wrote, still as it wrote them, that this one does not write and no accepted batch lists: taken out. */
-  removed: string[];
+  /** Files that replaced batch wrote, still as it wrote them, that this one does not write and no accepted batch lists: no batch lists them now. */
+  unlisted: string[];
   fixtures: string[];
   blockers: Finding[];
   scan: ScanResult;
@@ -494,7 +494,7 @@ function chosenOncePerEvent(captures: Capture[], choose: string[]): void {
 /** `clear run`: the whole line, then the fixtures, their sidecars and the batch written, all or nothing, one run at a time. */
 export async function clearIntoRepo(setting: Setting, root: string, captureDir: string | undefined, options: LineOptions = {}): Promise<RunResult> {
   const paths = repoPaths(setting.config);
-  const [{ withRunLock }, { readRepoFile, removeRepoFiles, writeRepoFiles }, { alreadyAccepted, leftByReplaced, withBatch, readsBack }, { recordText }] = await Promise.all([import("./io/run-lock.js"), import("./io/write-repo.js"), import("./record/write.js"), import("./record/parse.js")]);
+  const [{ withRunLock }, { readRepoFile, stillAsWritten, writeRepoFiles }, { alreadyAccepted, leftByReplaced, withBatch, readsBack }, { recordText }] = await Promise.all([import("./io/run-lock.js"), import("./io/write-repo.js"), import("./record/write.js"), import("./record/parse.js")]);
   await refuseWritingInside(captureDir ?? path.join(root, paths.capturesInbox), root, paths, setting);
   return withRunLock(root, async () => {
     await refuseLinks(root, paths);
@@ -510,13 +510,13 @@ export async function clearIntoRepo(setting: Setting, root: string, captureDir: 
       const restore: typeof files = [];
       for (const f of files) if (!readRepoFile(root, f.path)?.equals(f.bytes)) restore.push(f);
       if (restore.length > 0) await writeRepoFiles(root, restore);
-      return { ...result, alreadyAccepted: true, restored: restore.map((f) => f.path), replaced: null, removed: [] };
+      return { ...result, alreadyAccepted: true, restored: restore.map((f) => f.path), replaced: null, unlisted: [] };
     }
     const next = withBatch(existing, b.text, paths.clearance);
     readsBack(next.text, b.id, paths.clearance);
     await writeRepoFiles(root, [...files, { path: paths.clearance, bytes: Buffer.from(next.text) }]);
-    // What the replaced batch wrote and this one does not is listed by none now: taken out where it still holds the bytes that batch wrote.
+    // What the replaced batch wrote and this one does not is listed by none now: named, and left where it stands (another sitting's fixtures, say, that a compare still reads).
     const left = existing === null || next.replaced === null ? [] : leftByReplaced(existing, next.replaced, new Set(files.map((f) => f.path)), paths.clearance, paths.fixtures);
-    return { ...result, alreadyAccepted: false, restored: [], replaced: next.replaced, removed: await removeRepoFiles(root, left) };
+    return { ...result, alreadyAccepted: false, restored: [], replaced: next.replaced, unlisted: stillAsWritten(root, left) };
   });
 }

@@ -235,9 +235,8 @@ describe("clear run", () => {
 
 describe("a run that replaces a pending batch", () => {
   const fixture = (root: string, event: string): string => path.join(root, "fixtures", "claude-code", "2.1.261", `${event}.json`);
-  const sidecar = (root: string, event: string): string => path.join(root, "fixtures", "claude-code", "2.1.261", `${event}.provenance.json`);
 
-  it("takes out the files the replaced batch wrote that the new one does not, so verify passes once the new batch is accepted; a file a person changed since, and one an accepted batch lists, are kept", () => {
+  it("names the files the replaced batch wrote that the new one does not, and leaves them: verify refuses them until they are taken out", () => {
     const root = repo();
     expect(clearJson(["run"], { cwd: root }).code).toBe(0);
     // The person edits one fixture of the pending batch; then two events leave the sitting.
@@ -248,22 +247,31 @@ describe("a run that replaces a pending batch", () => {
     const again = clearJson(["run"], { cwd: root });
     expect(again.code).toBe(0);
     expect(again.json.replaced).toMatch(/^b-/);
-    expect([...(again.json.removed as string[])].sort()).toEqual(["fixtures/claude-code/2.1.261/pre_compact.provenance.json", "fixtures/claude-code/2.1.261/session_end.json", "fixtures/claude-code/2.1.261/session_end.provenance.json"]);
-    expect(existsSync(fixture(root, "session_end"))).toBe(false);
-    expect(existsSync(sidecar(root, "session_end"))).toBe(false);
+    // The edited one is the person's: not named as the batch's, though left too.
+    const unlisted = ["fixtures/claude-code/2.1.261/pre_compact.provenance.json", "fixtures/claude-code/2.1.261/session_end.json", "fixtures/claude-code/2.1.261/session_end.provenance.json"];
+    expect([...(again.json.unlisted as string[])].sort()).toEqual(unlisted);
+    for (const f of unlisted) expect(existsSync(path.join(root, f))).toBe(true);
     expect(readFileSync(fixture(root, "pre_compact"), "utf8")).toBe(edited);
-    // The file the person changed is theirs to take out: verify names it, and only it.
     accept(root);
-    const verified = (): { code: number; found: string[][] } => {
+    const verified = (): { code: number; found: string[] } => {
       const v = clearJson(["verify"], { cwd: root });
-      return { code: v.code, found: (v.json.findings as { code: string; file?: string }[]).map((f) => [f.code, f.file ?? ""]) };
+      return { code: v.code, found: (v.json.findings as { code: string; file?: string }[]).map((f) => `${f.code} ${f.file ?? ""}`).sort() };
     };
-    expect(verified()).toEqual({ code: 1, found: [["fixture-not-accepted", "fixtures/claude-code/2.1.261/pre_compact.json"]] });
-    rmSync(fixture(root, "pre_compact"));
+    expect(verified()).toEqual({ code: 1, found: [...unlisted, "fixtures/claude-code/2.1.261/pre_compact.json"].sort().map((f) => `fixture-not-accepted ${f}`) });
+    for (const f of [...unlisted, "fixtures/claude-code/2.1.261/pre_compact.json"]) rmSync(path.join(root, f));
     expect(verified()).toEqual({ code: 0, found: [] });
   });
 
-  it("takes out only fixtures' paths the tool writes: a pending batch's row edited to name another file of the repository (its digest worked out again) takes out nothing", () => {
+  it("says in its verdict which files no batch lists now", () => {
+    const root = repo();
+    expect(clearJson(["run"], { cwd: root }).code).toBe(0);
+    rmSync(path.join(root, "captures-inbox", "claude-code_session_end_2.1.261.1.json"));
+    const r = clear(["run"], { cwd: root });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("2 files it wrote are listed by no batch now and left as they stand: fixtures/claude-code/2.1.261/session_end.json, fixtures/claude-code/2.1.261/session_end.provenance.json; verify refuses them until taken out or cleared again");
+  });
+
+  it("names only fixtures' paths the tool writes: a pending batch's row edited to name another file of the repository (its digest worked out again) names nothing", () => {
     const root = repo();
     writeFileSync(path.join(root, "notes.json"), "{}\n");
     mkdirSync(path.join(root, "fixtures", "claude-code"), { recursive: true });
@@ -281,7 +289,7 @@ describe("a run that replaces a pending batch", () => {
       expect(parseRecord(text).batches.at(-1)?.fixtures.map((f) => f.path)).toContain(other);
       const again = clearJson(["run"], { cwd: root });
       expect(again.json.replaced).toBe(batch?.id);
-      expect(again.json.removed).toEqual([]);
+      expect(again.json.unlisted).toEqual([]);
       expect(readFileSync(path.join(root, "notes.json"), "utf8")).toBe("{}\n");
       expect(readFileSync(path.join(root, "fixtures", "claude-code", "notes.json"), "utf8")).toBe("{}\n");
     }
@@ -299,9 +307,8 @@ describe("a run that replaces a pending batch", () => {
     rmSync(capture);
     const r = clearJson(["run"], { cwd: root });
     expect(r.json.replaced).toBe(pending.json.batch);
-    expect(r.json.removed).toEqual([]);
+    expect(r.json.unlisted).toEqual([]);
     expect(existsSync(fixture(root, "session_end"))).toBe(true);
-    expect(clear(["run"], { cwd: root }).stdout).not.toContain("taken out");
   });
 });
 

@@ -47,11 +47,11 @@ async function run(argv: string[], io: Io): Promise<number> {
   const said = r.alreadyAccepted
     ? `batch ${r.batch} is already accepted in ${r.recordPath} with these very fixtures; ${r.restored.length > 0 ? `${r.restored.length} of its files were missing or changed and are written back with the accepted bytes` : "nothing written"}`
     : ok
-      ? `batch ${r.batch}: ${plural(r.fixtures.length, "fixture")} written${r.replaced ? ` (it replaces the pending batch ${r.replaced}${removedSaid(r.removed)})` : ""}${r.missing > 0 ? `; ${plural(r.missing, "event")} the recipe expects ${r.missing === 1 ? "is" : "are"} not in it (the batch names them)` : ""}; read ${r.recordPath} and write ACCEPT under the batch's acceptance heading`
-      : `batch ${r.batch}: BLOCKED, no fixture written (${blockersSaid(r.blockers)}; see ${r.recordPath})${r.replaced ? `; it replaces the pending batch ${r.replaced}${removedSaid(r.removed)}` : ""}`;
+      ? `batch ${r.batch}: ${plural(r.fixtures.length, "fixture")} written${r.replaced ? ` (it replaces the pending batch ${r.replaced}${unlistedSaid(r.unlisted)})` : ""}${r.missing > 0 ? `; ${plural(r.missing, "event")} the recipe expects ${r.missing === 1 ? "is" : "are"} not in it (the batch names them)` : ""}; read ${r.recordPath} and write ACCEPT under the batch's acceptance heading`
+      : `batch ${r.batch}: BLOCKED, no fixture written (${blockersSaid(r.blockers)}; see ${r.recordPath})${r.replaced ? `; it replaces the pending batch ${r.replaced}${unlistedSaid(r.unlisted)}` : ""}`;
   const scan = { findings: r.scan.findings.length, control: r.scan.control };
-  const { batch, alreadyAccepted, restored, replaced, removed, fixtures } = r;
-  if (values.json) writeJson(io, { command: "run", ok, batch, alreadyAccepted, restored, replaced, removed, fixtures, findings: r.blockers, scan, overrides: r.overrides, overlay: setting.rules.overlay });
+  const { batch, alreadyAccepted, restored, replaced, unlisted, fixtures } = r;
+  if (values.json) writeJson(io, { command: "run", ok, batch, alreadyAccepted, restored, replaced, unlisted, fixtures, findings: r.blockers, scan, overrides: r.overrides, overlay: setting.rules.overlay });
   else {
     // The verdict counts what blocks by code; --verbose lists every finding after it.
     const every = values.verbose === true ? findingsText(r.blockers, "run", true) : [];
@@ -60,9 +60,11 @@ async function run(argv: string[], io: Io): Promise<number> {
   return ok ? 0 : 1;
 }
 
-/** The files of a replaced batch taken out, said in a few words. */
-function removedSaid(removed: string[]): string {
-  return removed.length === 0 ? "" : `; ${plural(removed.length, "file")} it wrote and this one does not ${removed.length === 1 ? "is" : "are"} taken out`;
+/** The files of a replaced batch no batch lists now, said with what to do. */
+function unlistedSaid(unlisted: string[]): string {
+  if (unlisted.length === 0) return "";
+  const named = unlisted.length <= 3 ? `: ${unlisted.join(", ")}` : ` (run --json lists them)`;
+  return `; ${plural(unlisted.length, "file")} it wrote ${unlisted.length === 1 ? "is" : "are"} listed by no batch now and left as ${unlisted.length === 1 ? "it stands" : "they stand"}${named}; verify refuses ${unlisted.length === 1 ? "it" : "them"} until taken out or cleared again`;
 }
 
 /** The overrides a person gave, said after the verdict; nothing when there are none. */

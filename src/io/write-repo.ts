@@ -62,25 +62,15 @@ export async function writeRepoFiles(root: string, files: { path: string; bytes:
   }
 }
 
-/**
- * Removes the repository files given that still hold the bytes of the digest given with each (a
- * file changed since, a link, or anything but a file is left as it is), then flushes their
- * folders; the paths removed, in the order given.
- */
-export async function removeRepoFiles(root: string, files: { path: string; sha256: string }[]): Promise<string[]> {
-  const removed: string[] = [];
-  for (const f of files) {
-    let bytes: Buffer | null;
+/** The repository files given that still hold the bytes of the digest given with each (a file changed since, a link, or anything but a file is not one); in the order given. */
+export function stillAsWritten(root: string, files: { path: string; sha256: string }[]): string[] {
+  return files.flatMap((f) => {
     try {
-      bytes = readRepoFile(root, f.path);
+      const bytes = readRepoFile(root, f.path);
+      return bytes !== null && sha256Hex(bytes) === f.sha256 ? [f.path] : [];
     } catch (err) {
-      if (err instanceof OutputError) continue;
+      if (err instanceof OutputError) return [];
       throw err;
     }
-    if (bytes === null || sha256Hex(bytes) !== f.sha256) continue;
-    await fs.rm(path.join(root, f.path));
-    removed.push(f.path);
-  }
-  await Promise.all([...new Set(removed.map((p) => path.posix.dirname(p)))].map((d) => syncDir(path.join(root, d))));
-  return removed;
+  });
 }

@@ -61,8 +61,8 @@ export interface Classifier {
   ruleAt(event: string, tokens: readonly string[]): FieldRule | null;
 }
 
-export function classifier(ruleSet: FieldRuleSet | undefined, overlay: ReadonlyMap<FieldRule, string> = new Map()): Classifier {
-  const rules = ruleSet?.rules ?? [];
+/** The rule a pointer falls under on an event: the first whose pattern and events match, but where what a model or a person wrote overrules it. */
+function ruleFinder(rules: readonly FieldRule[]): (event: string, tokens: readonly string[]) => FieldRule | null {
   // Rules indexed by the member name their pattern ends with; a pattern ending in a wildcard is
   // tried for every leaf. Order is kept: the first rule that matches wins.
   const byLast = new Map<string, number[]>();
@@ -96,6 +96,11 @@ export function classifier(ruleSet: FieldRuleSet | undefined, overlay: ReadonlyM
     }
     return null;
   };
+  return ruleFor;
+}
+
+export function classifier(ruleSet: FieldRuleSet | undefined, overlay: ReadonlyMap<FieldRule, string> = new Map()): Classifier {
+  const ruleFor = ruleFinder(ruleSet?.rules ?? []);
   // The rule a pointer falls under depends on the event and the pointer alone: found once for each,
   // keyed by the tokens array that tokensOf hands out once per pointer.
   const found = new WeakMap<readonly string[], Map<string, FieldRule | null>>();

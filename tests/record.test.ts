@@ -178,6 +178,8 @@ describe("ACCEPT as CommonMark reads it", () => {
     "a list item's paragraph it continues": "\n- I read it\nACCEPT",
     "a quote's paragraph it continues": "\n> I read it\nACCEPT",
     "a code span above it": "\nI read `it\nACCEPT\n`",
+    "a table's row": "\n| a |\n|---|\nACCEPT",
+    "a table's head": "\nACCEPT\n|---|",
     "a comment opened in a line above it": "\nI read it <!--\nACCEPT\n-->",
     "a list item": "\n- ACCEPT",
     "a quote": "\n> ACCEPT",

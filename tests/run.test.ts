@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseRecord } from "../src/record/parse.js";
@@ -293,6 +293,21 @@ describe("a run that replaces a pending batch", () => {
       expect(readFileSync(path.join(root, "notes.json"), "utf8")).toBe("{}\n");
       expect(readFileSync(path.join(root, "fixtures", "claude-code", "notes.json"), "utf8")).toBe("{}\n");
     }
+  });
+
+  it("reads nothing behind a link: a folder of the replaced batch's files moved out and linked back is not named, and nothing there changes", () => {
+    const root = repo();
+    expect(clearJson(["run"], { cwd: root }).code).toBe(0);
+    const outside = path.join(tempDir(), "moved");
+    renameSync(path.join(root, "fixtures", "claude-code"), outside);
+    symlinkSync(outside, path.join(root, "fixtures", "claude-code"));
+    const before = folderDigest(outside);
+    const codex = tempDir();
+    writeFileSync(path.join(codex, "codex_session_start_0.153.0.1.json"), JSON.stringify({ session_id: "019a0000-0000-7000-8000-000000000001", transcript_path: null, cwd: "/srv/w", hook_event_name: "SessionStart", model: "gpt-5", source: "startup" }));
+    const r = clearJson(["run", codex], { cwd: root });
+    expect(r.json.replaced).toMatch(/^b-/);
+    expect(r.json.unlisted).toEqual([]);
+    expect(folderDigest(outside)).toBe(before);
   });
 
   it("keeps a file an accepted batch lists, though the replaced batch wrote it", () => {

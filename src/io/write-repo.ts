@@ -62,9 +62,21 @@ export async function writeRepoFiles(root: string, files: { path: string; bytes:
   }
 }
 
-/** The repository files given that still hold the bytes of the digest given with each (a file changed since, a link, or anything but a file is not one); in the order given. */
+/** Whether a folder on the way to `rel` under `root` is a link (or no folder): what lies below it is not the repository's to read. */
+function linkOnTheWay(root: string, rel: string): boolean {
+  let cur = root;
+  for (const part of rel.split("/").slice(0, -1)) {
+    cur = path.join(cur, part);
+    const stat = lstatSync(cur, { throwIfNoEntry: false });
+    if (stat === undefined || !stat.isDirectory()) return true;
+  }
+  return false;
+}
+
+/** The repository files given that still hold the bytes of the digest given with each (a file changed since, one behind a link, a link, or anything but a file is not one); in the order given. */
 export function stillAsWritten(root: string, files: { path: string; sha256: string }[]): string[] {
   return files.flatMap((f) => {
+    if (linkOnTheWay(root, f.path)) return [];
     try {
       const bytes = readRepoFile(root, f.path);
       return bytes !== null && sha256Hex(bytes) === f.sha256 ? [f.path] : [];

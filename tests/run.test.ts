@@ -173,20 +173,6 @@ describe("clear run", () => {
     expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).not.toContain(key.slice(4, 20));
   });
 
-  it("a prompt event whose cwd is prose, not a path, is refused naming file and pointer, and no fixture holds it", () => {
-    const root = repo();
-    const inbox = path.join(root, "inbox-prose-path");
-    mkdirSync(inbox);
-    const prose = "please wire 40k to Jane Roe tonight";
-    writeFileSync(path.join(inbox, "claude-code_user_prompt_submit_2.1.261.1.json"), JSON.stringify({ session_id: "5b0c7e9a-3f1d-4c2e-9a8b-1d2e3f4a5b6c", transcript_path: "/tmp/t.jsonl", cwd: prose, hook_event_name: "UserPromptSubmit", prompt_id: "0f4e2a71-8c3b-4d5e-a6f7-0b1c2d3e4f50", prompt: "hi" }));
-    const r = clearJson(["run", inbox], { cwd: root });
-    expect(r.code).toBe(1);
-    // The sitting's only capture of its event: the run says none is left to stand for it, and why.
-    expect(r.json.findings).toEqual([expect.objectContaining({ code: "no-clearable-capture", file: "claude-code_user_prompt_submit_2.1.261.1.json", pointer: "/cwd", message: expect.stringContaining("unsubstituted-free-text") })]);
-    expect(existsSync(path.join(root, "fixtures"))).toBe(false);
-    expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).not.toContain("Jane Roe");
-  });
-
   it("a record gives each refused capture its own reason, where the reasons differ", () => {
     const root = repo();
     const inbox = path.join(root, "inbox-refused");

@@ -761,33 +761,18 @@ describe("clear substitute", () => {
     expect([part.properties.part.id, part.properties.part.callID, part.properties.part.tool]).toEqual(["prt_1", "call_1", "mcp_hr"]);
   });
 
-  it("refuses, on any event, a value a rule classes as a path or a time that does not read as one, naming file and pointer; real paths (blanks beside a separator, ~, relative, other scripts) and times are kept", () => {
+  it("refuses, on any event, a value a rule classes as a time that does not read as one (words, or one word that is no zone's), naming file and pointer; real times are kept", () => {
     const dir = tempDir();
-    const prose = "please wire 40k to Jane Roe tonight";
-    write(dir, "claude-code_user_prompt_submit_2.1.261.1.json", { session_id: "5b0c7e9a-3f1d-4c2e-9a8b-1d2e3f4a5b6c", transcript_path: "/tmp/t.jsonl", cwd: prose, hook_event_name: "UserPromptSubmit", prompt_id: "0f4e2a71-8c3b-4d5e-a6f7-0b1c2d3e4f50", prompt: "hi" });
-    write(dir, "claude-code_stop_2.1.261.1.json", { session_id: "s", cwd: "/srv/w", hook_event_name: "Stop", file_path: prose });
-    write(dir, "codex_pre_tool_use_0.153.0.1.json", { session_id: "s", turn_id: "t", cwd: "/srv/w", hook_event_name: "PreToolUse", tool_name: "shell", tool_use_id: "c", tool_input: { command: "ls", workdir: prose } });
-    write(dir, "opencode_session_created_1.18.29.1.json", { event: { id: "e", type: "session.created", properties: { sessionID: "ses_1", info: { id: "ses_1", directory: prose, title: "t", time: { created: 1764403200000 } } } } });
-    write(dir, "opencode_session_updated_1.18.29.1.json", { event: { id: "e", type: "session.updated", properties: { sessionID: "ses_1", info: { id: "ses_1", directory: "/srv/w", title: "t", time: { created: "Jane Roe fired for cause" } } } } });
-    // Real paths and times, blanks and all: kept, and their files cleared.
-    const paths = ["C:\\Users\\Public\\My Documents\\Program Files (x86)", "~", "~/Library/Application Support/Code", "src/notes/a b.md", "notes for the team.md", "/srv/проекты/日本語のフォルダ", ".", ""];
-    paths.forEach((file_path, i) => write(dir, `claude-code_file_changed_2.1.261.${i + 1}.json`, { session_id: "s", cwd: "/srv/w", hook_event_name: "FileChanged", file_path, event: "change" }));
-    const times = ["2026-11-29T08:00:00.123Z", "2026-11-29 08:00:00+01:00", "1764403200", "Sat, 29 Nov 2026 08:00:00 GMT"];
+    const words = ["Jane Roe fired for cause", "PIN 4242", "CVV 737 Dec 25"];
+    words.forEach((created, i) => write(dir, `opencode_session_updated_1.18.29.${i + 1}.json`, { event: { id: "e", type: "session.updated", properties: { sessionID: "ses_1", info: { id: "ses_1", directory: "/srv/w", title: "t", time: { created } } } } }));
+    const times = ["2026-11-29T08:00:00.123Z", "2026-11-29 08:00:00+01:00", "1764403200", "Sat, 29 Nov 2026 08:00:00 GMT", "Sat, 29 Nov 2026 08:00:00 PST"];
     times.forEach((created, i) => write(dir, `opencode_session_updated_1.18.30.${i + 1}.json`, { event: { id: "e", type: "session.updated", properties: { sessionID: "ses_1", info: { id: "ses_1", directory: "/srv/w", title: "t", time: { created } } } } }));
     const r = run(dir);
     expect(r.code).toBe(1);
     const refused = r.files.flatMap((f) => f.refused.map((x) => [x.code, x.file, x.pointer]));
-    expect(refused).toEqual([
-      ["unsubstituted-free-text", "claude-code_stop_2.1.261.1.json", "/file_path"],
-      ["unsubstituted-free-text", "claude-code_user_prompt_submit_2.1.261.1.json", "/cwd"],
-      ["unsubstituted-free-text", "codex_pre_tool_use_0.153.0.1.json", "/tool_input/workdir"],
-      ["unsubstituted-free-text", "opencode_session_created_1.18.29.1.json", "/event/properties/info/directory"],
-      ["unsubstituted-free-text", "opencode_session_updated_1.18.29.1.json", "/event/properties/info/time/created"],
-    ]);
+    expect(refused).toEqual(words.map((_, i) => ["unsubstituted-free-text", `opencode_session_updated_1.18.29.${i + 1}.json`, "/event/properties/info/time/created"]));
     expect(r.files.filter((f) => f.refused.length > 0).every((f) => f.clearedBytes === null)).toBe(true);
-    paths.forEach((file_path, i) => expect((JSON.parse(readFileSync(path.join(r.out, `claude-code_file_changed_2.1.261.${i + 1}.json`), "utf8")) as { file_path: string }).file_path).toBe(file_path));
     times.forEach((created, i) => expect(readFileSync(path.join(r.out, `opencode_session_updated_1.18.30.${i + 1}.json`), "utf8")).toContain(JSON.stringify(created)));
-    for (const name of readdirSync(r.out)) expect(readFileSync(path.join(r.out, name), "utf8")).not.toMatch(/Jane Roe/);
   });
 
   it("substitutes free text in a field no rule knows, and asks for review", () => {

@@ -41,21 +41,8 @@ export function looksLikeProse(value: string): boolean {
 /** Spaces, and the invisible characters that join words without one (zero-width, word joiner). */
 const SPACE = /[\s\p{Cf}]/u;
 
-/** A control character or a line or paragraph separator: in no file's name a host sends. */
-const NOT_IN_A_PATH = /[\p{Cc}\u2028\u2029]/u;
-/** A file's extension ends it: "notes for the team.md", "Copy of report (2).docx". */
-const EXTENSION = /\.(?=\p{N}*\p{L})[\p{L}\p{N}]{1,10}$/u;
-
-/**
- * Whether a value a rule classes as a path reads as one: on one line, and where it holds a blank
- * ("C:\\Program Files", "~/My Notes", "~/Library/Application Support") a separator or a file's extension
- * stands with it; a run of words alone ("please wire it tonight") is no folder a host names.
- */
-export function readsAsPath(value: string): boolean {
-  if (NOT_IN_A_PATH.test(value)) return false;
-  return !SPACE.test(value) || /[/\\]/.test(value) || EXTENSION.test(value);
-}
-
+/** A control character or a line or paragraph separator: in no time a host sends. */
+const NOT_IN_A_TIME = /[\p{Cc}\u2028\u2029]/u;
 /** The words a date or a time is written with: months, weekdays, noon's sides, UTC and its letters. */
 const TIME_WORDS = new Set(
   ["t", "z", "utc", "gmt", "am", "pm", "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mon", "tue", "wed", "thu", "fri", "sat", "sun"].concat(
@@ -63,16 +50,19 @@ const TIME_WORDS = new Set(
   ),
 );
 
+/** Time zones as their abbreviations are written after a time. */
+const ZONES = new Set(["PST", "PDT", "MST", "MDT", "CST", "CDT", "EST", "EDT", "AKST", "AKDT", "HST", "CET", "CEST", "EET", "EEST", "WET", "WEST", "BST", "IST", "JST", "KST", "HKT", "SGT", "AEST", "AEDT", "ACST", "AWST", "NZST", "NZDT", "MSK"]);
+
 /**
  * Whether a value a rule classes as a time reads as one: digits on one line, short, its words only
- * a date's and a time's (ISO 8601, a Unix time, "Mon, 07 Dec 2026 12:00:00 GMT"), and one zone's
- * capitals at most ("PST"); "Jane Roe fired for cause" is no time.
+ * a date's and a time's (ISO 8601, a Unix time, "Mon, 07 Dec 2026 12:00:00 GMT"), and one time
+ * zone's abbreviation at most ("PST"); "Jane Roe fired for cause" and "PIN 4242" are no time.
  */
 export function readsAsTime(value: string): boolean {
   if (value === "") return true;
-  if (value.length > 64 || NOT_IN_A_PATH.test(value) || !/\p{N}/u.test(value)) return false;
+  if (value.length > 64 || NOT_IN_A_TIME.test(value) || !/\p{N}/u.test(value)) return false;
   const others = (value.match(/\p{L}+/gu) ?? []).filter((word) => !TIME_WORDS.has(word.toLowerCase()));
-  return others.length === 0 || (others.length === 1 && /^[A-Z]{2,5}$/.test(others[0] as string));
+  return others.length === 0 || (others.length === 1 && ZONES.has(others[0] as string));
 }
 
 /** Under a rule a repository added, a value kept verbatim in any class holds no space, mailbox or phone number: "Alice Walker" is a name, not an id, a path or a time. */
@@ -80,9 +70,12 @@ const OVERLAY_MAILBOX = /[^\s@\uFF20]+[@\uFF20]\p{L}/u;
 const OVERLAY_PHONE = /\+\d[\d().\s-]{6,}\d/u;
 const overlayKeepsProse = (value: string): boolean => SPACE.test(value) || OVERLAY_MAILBOX.test(value) || OVERLAY_PHONE.test(value) || holdsContact(value);
 
-/** A value kept in its class that is not what the class holds: prose as an enum or an id, words that are no path, no time. */
+/**
+ * A value kept in its class that is not what the class holds: prose as an enum or an id, words that
+ * are no time. A path is not judged here: the home grammar reads any text a path field carries (a
+ * shell line, a path in quotes or escapes), and what it holds besides homes is the scan's.
+ */
 function readsAsProse(cls: FieldClass, value: string): boolean {
-  if (cls === "path") return !readsAsPath(value);
   if (cls === "timestamp") return !readsAsTime(value);
   return (cls === "enum" || cls === "identifier") && looksLikeProse(value);
 }
@@ -162,8 +155,8 @@ function substituteLeaves(capture: Capture, dumps: string[], assignmentLists: st
     if (leaf.class === "free-text" && !leaf.known && !leaf.inDump) out.review.push(ctx.display.pointer(l.pointer));
     if (l.undocumented && !leaf.inDump) out.undocumented.push(ctx.display.pointer(l.pointer));
     // Prose kept verbatim means a rule classed it wrongly, on any event; under a rule a repository added, in any class.
-    // A path or a time is kept only where it reads as one.
-    const proseKept = !leaf.inDump && (leaf.class === "enum" || leaf.class === "identifier" || leaf.class === "path" || leaf.class === "timestamp" || (l.overlay && leaf.class !== "free-text"));
+    // A time is kept only where it reads as one.
+    const proseKept = !leaf.inDump && (leaf.class === "enum" || leaf.class === "identifier" || leaf.class === "timestamp" || (l.overlay && leaf.class !== "free-text"));
     const decoded = proseKept ? decodeJsonString(raw) : "";
     if (proseKept && (readsAsProse(leaf.class, decoded) || (l.overlay && overlayKeepsProse(decoded)))) {
       out.refused.push(finding("unsubstituted-free-text", { file: capture.name, pointer: ctx.display.pointer(l.pointer), ...placeOf(doc.text, l.start) }, { event: capture.event, cls: leaf.class }));

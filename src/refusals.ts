@@ -46,7 +46,7 @@ function responseOf(pointer: string, tokens: readonly string[], responses: reado
  */
 function toolResponses(doc: JsonDocument, where: { harness: string; event: string }, rules: RefusalRules, fields: Classifier): Refusal[] {
   const responses = rules.toolResponse.pointers.filter((p) => p.harness === where.harness && (p.events === undefined || p.events.includes(where.event)));
-  const sums = new Map<string, { bytes: number; outputs: number }>();
+  const sums = new Map<string, { bytes: number; outputs: number; texts: Set<string> }>();
   let measured: string | null = null;
   for (const span of doc.spans) {
     // Spans come parent first: what lies under a measured output is in its bytes already.
@@ -55,10 +55,14 @@ function toolResponses(doc: JsonDocument, where: { harness: string; event: strin
     if (fields.ruleAt(where.event, tokens)?.toolOutput !== true) continue;
     measured = span.pointer;
     const response = responseOf(span.pointer, tokens, responses);
-    const sum = sums.get(response) ?? { bytes: 0, outputs: 0 };
+    const sum = sums.get(response) ?? { bytes: 0, outputs: 0, texts: new Set<string>() };
+    sums.set(response, sum);
+    // One output a host writes twice in a response (OpenCode's state.output and metadata.output) is counted once.
+    const text = doc.text.slice(span.start, span.end);
+    if (sum.texts.has(text)) continue;
+    sum.texts.add(text);
     sum.bytes += outputBytes(doc, span);
     sum.outputs += 1;
-    sums.set(response, sum);
   }
   const found: Refusal[] = [];
   for (const [response, { bytes, outputs }] of sums) {

@@ -111,6 +111,7 @@ describe("rules as data", () => {
         .map((r) => r.pointer);
     const big = "y".repeat(limit + 904);
     const half = "y".repeat(limit / 2 + 100);
+    const otherHalf = "z".repeat(limit / 2 + 100);
     const ids = { tool: "bash", sessionID: "ses_1", callID: "call_1" };
     // OpenCode's tool hook, in each shape it has had: result.output, a bare output, output.output.
     expect(refusedAt("opencode", "tool_execute_after", { input: ids, result: { output: big } })).toEqual(["/result"]);
@@ -120,10 +121,12 @@ describe("rules as data", () => {
     expect(refusedAt("opencode", "session_next_shell_ended", { event: { type: "session.next.shell.ended", properties: { sessionID: "ses_1", output: big } } })).toEqual(["/event/properties/output"]);
     expect(refusedAt("opencode", "session_next_tool_success", { event: { type: "session.next.tool.success", properties: { sessionID: "ses_1", result: { output: big } } } })).toEqual(["/event/properties/result"]);
     // One response split over members weighs what it weighs together, as Claude's whole tool_response does.
-    expect(refusedAt("opencode", "tool_execute_after", { input: ids, output: { title: "t", output: half, metadata: { preview: half } } })).toEqual(["/output"]);
+    expect(refusedAt("opencode", "tool_execute_after", { input: ids, output: { title: "t", output: half, metadata: { preview: otherHalf } } })).toEqual(["/output"]);
     const part = (state: object): object => ({ event: { type: "message.part.updated", properties: { part: { id: "prt_1", type: "tool", state } } } });
-    expect(refusedAt("opencode", "message_part_updated", part({ status: "completed", output: half, metadata: { preview: half } }))).toEqual(["/event/properties/part/state"]);
-    expect(refusedAt("claude-code", "post_tool_use", { tool_response: { stdout: half, stderr: half } })).toEqual(["/tool_response"]);
+    expect(refusedAt("opencode", "message_part_updated", part({ status: "completed", output: half, metadata: { preview: otherHalf } }))).toEqual(["/event/properties/part/state"]);
+    // One output a host writes twice in a response (OpenCode's state.output and metadata.output) is counted once.
+    expect(refusedAt("opencode", "message_part_updated", part({ status: "completed", output: half, metadata: { output: half } }))).toEqual([]);
+    expect(refusedAt("claude-code", "post_tool_use", { tool_response: { stdout: half, stderr: otherHalf } })).toEqual(["/tool_response"]);
     // A failed tool's error is its output.
     expect(refusedAt("claude-code", "post_tool_use_failure", { tool_name: "Bash", error: "y".repeat(6000) })).toEqual(["/error"]);
     expect(refusedAt("opencode", "tool_execute_after", { input: ids, status: "error", error: { message: big } })).toEqual(["/error"]);

@@ -11,8 +11,9 @@ const display = makeDisplay(rules, [], null);
 
 /** Clears one payload in memory; the cleared text, or null when it was refused. */
 export function clearOnce(text, doc) {
-  const leaves = classifyDocument(doc, "stop", classifier(rules.fields.find((f) => f.harness === "codex")));
-  const refusals = judgeRefusals(doc, { file: "f.json", harness: "codex", event: "stop" }, rules.refusals, null, display);
+  const fields = classifier(rules.fields.find((f) => f.harness === "codex"));
+  const leaves = classifyDocument(doc, "stop", fields);
+  const refusals = judgeRefusals(doc, { file: "f.json", harness: "codex", event: "stop" }, rules.refusals, fields, null, display);
   const capture = { name: "f.json", harness: "codex", event: "stop", hostEvent: undefined, version: "0.0.0", n: 1, size: Buffer.byteLength(text), sha256: "", doc, leaves, refusals };
   const [file] = substitutePass([capture], rules, { users: [], literals: [] }, display).files;
   return file.cleared ? Buffer.from(file.cleared).toString("utf8") : null;

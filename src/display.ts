@@ -53,7 +53,7 @@ const KEY_PREFIX = new RegExp(
   ].join(""),
 );
 
-/** A value shorter than this shows none of its characters: four would be half of it or more. */
+/** A value shorter than this shows none of its characters: four would be more than half of it. */
 const SHOWN_FROM = 8;
 
 /**

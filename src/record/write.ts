@@ -1,4 +1,4 @@
-import { parseRecord, RecordError, type ParsedBatch } from "./parse.js";
+import { holds, parseRecord, RecordError, type ParsedBatch } from "./parse.js";
 
 // How a new batch joins the record: appended after everything already there, or in place of the
 // last batch when that one still awaits acceptance. A batch that carries ACCEPT (even one whose
@@ -49,7 +49,7 @@ export function readsBack(text: string, id: string, file: string): void {
 export function alreadyAccepted(existing: string | null, id: string, fixtures: { path: string; sha256: string }[], file: string): ParsedBatch | null {
   if (existing === null || fixtures.length === 0) return null;
   const key = (list: { path: string; sha256: string }[]): string => list.map((f) => `${f.path}\u0000${f.sha256}`).sort().join("\n");
-  const holding = parseRecord(existing, file).batches.filter((b) => b.accepted && b.digestClaimed === b.digestActual);
+  const holding = parseRecord(existing, file).batches.filter(holds);
   const latest = new Map<string, ParsedBatch>();
   for (const b of holding) for (const f of b.fixtures) latest.set(f.path, b);
   const same = holding.find((b) => b.id === id && key(b.fixtures) === key(fixtures));
@@ -61,13 +61,13 @@ export function alreadyAccepted(existing: string | null, id: string, fixtures: {
  * batch (its digest holding) lists: the tool wrote them, no one accepted them, and once the batch
  * is replaced none lists them. Only a batch whose digest holds says what the tool wrote, and only
  * a fixture's or a sidecar's path under the fixtures folder (`fixtures`) is one: a row edited to
- * name another file of the repository, or one above it, names nothing to take out.
+ * name another file of the repository, or one above it, names nothing.
  */
 export function leftByReplaced(existing: string, replaced: string, writing: ReadonlySet<string>, file: string, fixtures: string): { path: string; sha256: string }[] {
   const batches = parseRecord(existing, file).batches;
   const last = batches.at(-1);
   if (last === undefined || last.id !== replaced || last.accepted || last.digestClaimed !== last.digestActual) return [];
-  const accepted = new Set(batches.filter((b) => b.accepted && b.digestClaimed === b.digestActual).flatMap((b) => b.fixtures.map((f) => f.path)));
+  const accepted = new Set(batches.filter(holds).flatMap((b) => b.fixtures.map((f) => f.path)));
   return last.fixtures.filter((f) => isFixturePath(f.path, fixtures) && !writing.has(f.path) && !accepted.has(f.path)).map((f) => ({ path: f.path, sha256: f.sha256 }));
 }
 

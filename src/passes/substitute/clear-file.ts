@@ -58,7 +58,7 @@ const ZONES = new Set(["PST", "PDT", "MST", "MDT", "CST", "CDT", "EST", "EDT", "
  * a date's and a time's (ISO 8601, a Unix time, "Mon, 07 Dec 2026 12:00:00 GMT"), and one time
  * zone's abbreviation at most ("PST"); "Jane Roe fired for cause" and "PIN 4242" are no time.
  */
-export function readsAsTime(value: string): boolean {
+export function readsAsTimestamp(value: string): boolean {
   if (value === "") return true;
   if (value.length > 64 || NOT_IN_A_TIME.test(value) || !/\p{N}/u.test(value)) return false;
   const others = (value.match(/\p{L}+/gu) ?? []).filter((word) => !TIME_WORDS.has(word.toLowerCase()));
@@ -76,7 +76,7 @@ const overlayKeepsProse = (value: string): boolean => SPACE.test(value) || OVERL
  * shell line, a path in quotes or escapes), and what it holds besides homes is the scan's.
  */
 function readsAsProse(cls: FieldClass, value: string): boolean {
-  if (cls === "timestamp") return !readsAsTime(value);
+  if (cls === "timestamp") return !readsAsTimestamp(value);
   return (cls === "enum" || cls === "identifier") && looksLikeProse(value);
 }
 

@@ -36,6 +36,7 @@ const ADVICE: Partial<Record<FindingCode, Advice>> = {
   "invalid-kit": "record the kit again with clear kit record",
   "no-captures": "give the folder a sitting writes its captures into",
   "home-in-key": "leave the capture out: a member name is structure and is never rewritten",
+  "home-owner-unclear": "give the owner's name with --user or in clear.config.json's users, then run again",
   "home-left": "add a field rule that classes the member as a path or free text (rules/fields), then run again",
   "contact-in-key": "leave the capture out: a member name is structure and is never rewritten",
   "contact-in-number": "leave the capture out, or capture the sitting again without the number: a number is never rewritten",

@@ -35,6 +35,7 @@ const CATALOGUE = {
   // substitute: what cannot be cleared
   "home-in-key": block(() => "a member name carries a home directory or a user name; member names are structure and are never rewritten"),
   "home-left": block(() => "a home directory whose owner is not the placeholder is still here after substitution (perhaps spelled in escapes or nested JSON); nothing written"),
+  "home-owner-unclear": block(() => "a Claude project slug names a home whose owner no home elsewhere in the sitting names whole, and the owner's name may go on past the dash where substitution stopped (a slug such as -home-first-last-proj); nothing written"),
   "contact-in-key": block(() => "a member name carries a mailbox or a phone number; member names are structure and are never rewritten"),
   "contact-in-number": block(() => "a number under a member that names a phone reads as a phone number; numbers are kept as the host wrote them and are never rewritten"),
   "contact-left": block(() => "a mailbox or a phone number is still here after substitution, where a rule kept the value; class the field as free text in rules/fields, or add a literal rule in clear.config.json"),

@@ -42,6 +42,11 @@ export interface OwnerSpan {
   /** A slug's owner whose letters may run into the next folder's: replaced and found, never learned as a name. */
   untaught?: true;
   /**
+   * A slug's owner no settled name spells whole, with more of the slug after it ("-home-<first>-<last>-proj"):
+   * where the owner ends is not known, so a value that holds one cannot be shown clear.
+   */
+  runsOn?: true;
+  /**
    * Read right after a backslash in a Windows path: what an escape its first characters spell
    * ("C:\Users\0401234", "\x20ann") is the folder's own name there, which Windows never unescapes.
    */
@@ -432,13 +437,19 @@ function compilePatterns(rules: HomeRules): Patterns {
   return { roots: new RootSearch(alternatives, "g"), slugs: new RootSearch(slugAlternatives, "gi"), meta, slug };
 }
 
+interface GrammarOptions {
+  anywhere?: boolean;
+  /** Names among `known` that a run-on slug alone taught: they extend an owner but do not settle where a slug's owner ends. */
+  unsettled?: string[];
+}
+
 /**
  * Builds the grammar; `known` user names (and their slug spellings) extend an owner a generic segment would cut.
  * `anywhere` reads every root wherever it stands, for masking what the tool prints, where a folder too many costs nothing.
  */
-export function homeGrammar(rules: HomeRules, known: string[] = [], options: { anywhere?: boolean } = {}): HomeGrammar {
+export function homeGrammar(rules: HomeRules, known: string[] = [], options: GrammarOptions = {}): HomeGrammar {
   // Built once per rules, names and reading: display, substitution and the scan share one.
-  const key = `${options.anywhere === true}\u0000${[...known].sort().join("\u0000")}`;
+  const key = `${options.anywhere === true}\u0000${[...known].sort().join("\u0000")}\u0001${[...(options.unsettled ?? [])].sort().join("\u0000")}`;
   let built = grammars.get(rules);
   if (!built) grammars.set(rules, (built = new Map()));
   let grammar = built.get(key);
@@ -501,6 +512,8 @@ function firstAndLongest(found: OwnerSpan[]): OwnerSpan[] {
 /** What a walk over a text needs of its grammar. */
 interface WalkContext {
   knownForms: string[];
+  /** The known names (and their slug spellings) in lower case that say where a slug's owner ends. */
+  settledForms: ReadonlySet<string>;
   isOwner: (name: string) => boolean;
   stands: (text: string, from: number, at: number) => boolean;
   domainFolder: (segment: string) => boolean;
@@ -1021,11 +1034,27 @@ function collect(ctx: WalkContext, text: string, search: RootSearch, breaks: Reg
     out.push(owner);
     const member = root.domains && ctx.domainFolder(owner.owner) ? domainMember(ctx, text, from, owner.end, root) : null;
     if (member) out.push(member);
+    if (root.slug && slugRunsOn(ctx, text, member ?? owner)) (member ?? owner).runsOn = true;
     if (!root.slug) pushAll(out, climbed(text, (member ?? owner).end, starts, ctx.knownForms, ctx.isOwner, root.windows || owner.windowsFolder === true));
     starts.ownerEnd = (out[out.length - 1] as OwnerSpan).end;
     // The path as it stands where the owner ends: a drive's colon ("C:\\Users") is a break before it.
     starts.homeIn = starts.at(starts.ownerEnd);
   }
+}
+
+/** The known names and their slug spellings, in lower case, but those a run-on slug alone taught. */
+function settledForms(known: string[], unsettled: string[]): Set<string> {
+  const left = new Set(unsettled.map((n) => n.toLowerCase()));
+  return new Set(known.filter((n) => !left.has(n.toLowerCase())).flatMap(nameSpellings).map((n) => n.toLowerCase()));
+}
+
+/**
+ * Whether a slug's owner is someone no settled name spells whole, with more of the slug after it:
+ * its letters may go on past the dash. An owner begun with dashes (letters a slug cannot write)
+ * already takes the folder after them with it.
+ */
+function slugRunsOn(ctx: WalkContext, text: string, o: OwnerSpan): boolean {
+  return o.real && o.untaught !== true && /^-+[A-Za-z0-9]/.test(text.slice(o.end, o.end + 64)) && !ctx.settledForms.has(o.owner.toLowerCase());
 }
 
 const ENDS_OWNER = new RegExp(String.raw`[${STOP}\s]`);
@@ -1085,7 +1114,7 @@ function merged(text: string, found: OwnerSpan[], decoded: OwnerSpan[], isOwner:
   return out;
 }
 
-function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: boolean }): HomeGrammar {
+function buildGrammar(rules: HomeRules, known: string[], options: GrammarOptions): HomeGrammar {
   const notOwners = new Set([...rules.notOwners, ...(rules.declared ?? []).map((d) => d.segment)].map((n) => n.toLowerCase()));
   const { roots, slugs, meta, slug } = patterns(rules);
   const mounts = rules.position.mounts.map(mountShape);
@@ -1100,6 +1129,7 @@ function buildGrammar(rules: HomeRules, known: string[], options: { anywhere?: b
   };
   const ctx: WalkContext = {
     knownForms: [...new Set(known.flatMap(nameSpellings))].sort((a, b) => b.length - a.length),
+    settledForms: settledForms(known, options.unsettled ?? []),
     isOwner,
     stands: (text, from, at) => standsIn(text, from, at, mounts, deepest),
     domainFolder: domainTest(rules),

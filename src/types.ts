@@ -330,6 +330,8 @@ export interface ClearedFile {
 export interface LearnedName {
   file: string;
   pointer: string;
+  /** Taught only by a Claude project slug whose owner may run on into the next folder's name: it does not settle where such an owner ends. */
+  runsOn?: true;
 }
 
 export interface Substitution {

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { accountNames } from "../src/account-names.js";
@@ -527,7 +527,8 @@ describe("a space above ASCII beside an owner", () => {
 
   it("leaves no owner after one in a cleared file, end to end", () => {
     const owner = ["zq", "vex"].join("");
-    const cwds = SPACES_ABOVE_ASCII.flatMap((space) => [`see${space}~${owner}/notes`, `in${space}-home-${owner}-proj`]);
+    // The home beside the slugs says where the owner ends in them ("-home-<owner>-proj").
+    const cwds = [`/home/${owner}/proj`, ...SPACES_ABOVE_ASCII.flatMap((space) => [`see${space}~${owner}/notes`, `in${space}-home-${owner}-proj`])];
     const { r, cleared } = substituteCwds(cwds);
     expect(r.code, JSON.stringify(r.json.findings)).toBe(0);
     for (const c of cleared) expect(c).not.toContain(owner);
@@ -709,13 +710,42 @@ describe("homes by position, end to end", () => {
     const homes = owners.map(([first, rest]) => (first.includes(" ") ? `C:\\Users\\${first}${rest}` : `/Users/${first}${rest}`));
     const dir = tempDir();
     homes.forEach((home, i) => write(dir, { [`codex_session_start_0_171_0.${i + 1}.json`]: { session_id: "s", hook_event_name: "SessionStart", cwd: `${home}/p`, transcript_path: `${home}/.claude/projects/${slug(`${home}/p`)}/s.jsonl` } }));
-    // A slug alone, under a temporary folder: its owner's first letter is a dash.
+    // A slug alone, under a temporary folder: its owner's first letter is a dash. Where its owner
+    // ends is known only by the name given, as "-p" may be more of it.
     write(dir, { "codex_session_start_0_171_0.9.json": { session_id: "s", hook_event_name: "SessionStart", transcript_path: `/tmp/claude/${slug("/home/\u00d3lafur/p")}/s.jsonl` } });
+    const unclear = clearJson(["substitute", dir, "--out", path.join(tempDir(), "out")]);
+    expect((unclear.json.findings as { code: string; file: string }[]).filter((f) => f.code === "home-owner-unclear").map((f) => f.file)).toEqual(["codex_session_start_0_171_0.9.json"]);
     const out = path.join(tempDir(), "out");
-    const r = clearJson(["substitute", dir, "--out", out]);
+    const r = clearJson(["substitute", dir, "--out", out, "--user", "\u00d3lafur"]);
     expect(r.code).toBe(0);
     owners.forEach(([, rest], i) => expect(readFileSync(path.join(out, `codex_session_start_0_171_0.${i + 1}.json`), "utf8"), homes[i]).not.toContain(rest));
     expect(JSON.parse(readFileSync(path.join(out, "codex_session_start_0_171_0.9.json"), "utf8")).transcript_path).toBe("/tmp/claude/-home-user-p/s.jsonl");
+  });
+
+  it("a Claude project slug alone whose owner's name may go on past a dash is refused, naming file and pointer, until a name given or a home beside it says where it ends", () => {
+    const [first, last] = ["zqana", "vexly"];
+    const slugAlone = { session_id: "s", hook_event_name: "SessionStart", transcript_path: `/tmp/claude/-home-${first}-${last}-proj/s.jsonl` };
+    const dir = tempDir();
+    write(dir, { "codex_session_start_0_171_0.1.json": slugAlone });
+    const out = path.join(tempDir(), "out");
+    const refused = clearJson(["substitute", dir, "--out", out]);
+    expect(refused.code).toBe(1);
+    expect((refused.json.findings as { code: string; file: string; pointer: string }[]).map((f) => [f.code, f.file, f.pointer])).toContainEqual(["home-owner-unclear", "codex_session_start_0_171_0.1.json", "/transcript_path"]);
+    expect(existsSync(path.join(out, "codex_session_start_0_171_0.1.json"))).toBe(false);
+    expect(JSON.stringify(refused.json) + refused.stderr).not.toContain(last);
+    // The name given says where the owner ends.
+    const given = clearJson(["substitute", dir, "--out", path.join(tempDir(), "out"), "--user", `${first}-${last}`]);
+    expect(given.code).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(given.json.out as string, "codex_session_start_0_171_0.1.json"), "utf8")).transcript_path).toBe("/tmp/claude/-home-user-proj/s.jsonl");
+    // So does the owner's home in another capture of the sitting.
+    write(dir, { "codex_session_start_0_171_0.2.json": { session_id: "s", hook_event_name: "SessionStart", cwd: `/home/${first}-${last}/proj` } });
+    const beside = clearJson(["substitute", dir, "--out", path.join(tempDir(), "out")]);
+    expect(beside.code).toBe(0);
+    expect(readFileSync(path.join(beside.json.out as string, "codex_session_start_0_171_0.1.json"), "utf8")).not.toMatch(new RegExp(`${first}|${last}`));
+    // A slug that ends with its owner leaves nothing to go on.
+    const ends = tempDir();
+    write(ends, { "codex_session_start_0_171_0.1.json": { ...slugAlone, transcript_path: `/tmp/claude/-home-${first}/s.jsonl` } });
+    expect(clearJson(["substitute", ends, "--out", path.join(tempDir(), "out")]).code).toBe(0);
   });
 
   it("where the tool cannot tell, it refuses; a person's declaration in clear.config.json says the segment is nobody, and the result lists it", () => {

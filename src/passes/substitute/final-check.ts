@@ -175,6 +175,14 @@ function learnedText(names: KnownNames, found: string, display: Display): string
   return `a name learned from ${at.file} at ${display.pointer(at.pointer)}`;
 }
 
+/** Whether a value as the capture holds it names a slug's owner whose name may go on past the dash substitution stopped at (homes.ts, runsOn). */
+function slugOwnerUnclear(grammar: HomeGrammar, placesIn: JsonDocument, index: number): boolean {
+  const span = placesIn.spans[index];
+  if (span === undefined) return false;
+  const raw = placesIn.text.slice(span.start + 1, span.end - 1);
+  return grammar.mayHold(raw) && grammar.owners(decodeJsonString(raw)).some((o) => o.runsOn === true);
+}
+
 /** Refusals for one cleared document; places are given in the capture (`placesIn`), whose spans line up one for one. */
 export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: string, grammar: HomeGrammar, names: KnownNames, display: Display, structure: ReadonlySet<string> = new Set()): Finding[] {
   const findings: Finding[] = [];
@@ -192,6 +200,11 @@ export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: 
     // A home after a tilde in a value is substitution's to replace, as it reads it; in a member name, which substitution never changes, it is refused.
     if (readings.some((r) => grammar.realOwners(r).some((o) => isKey || !o.unlearned))) {
       findings.push(finding(isKey ? "home-in-key" : "home-left", where));
+      continue;
+    }
+    // Substitution replaced a slug's owner up to a dash, and the owner's name may go on past it.
+    if (!isKey && slugOwnerUnclear(grammar, placesIn, index)) {
+      findings.push(finding("home-owner-unclear", where));
       continue;
     }
     // A member name the rules spell is the host's own structure, not a person, even where a sitting taught that word as an owner.

@@ -55,10 +55,13 @@ export function sittingNames(captures: readonly Teacher[], rules: Rules, users: 
   }
   refuseTooLong(learnedAt, display);
   const all = [...new Set([...learnedAt.keys(), ...users])];
-  const grammar = homeGrammar(rules.homes, all);
+  // A name only a slug taught, where its end was not known, does not say where a slug's owner ends.
+  const given = new Set(users.map((u) => u.toLowerCase()));
+  const unsettled = [...learnedAt].filter(([name, at]) => at.runsOn === true && !given.has(name)).map(([name]) => name);
+  const grammar = homeGrammar(rules.homes, all, { unsettled });
   // A learned name of one letter would refuse every file with that letter standing alone; its homes are still replaced.
-  const given = users.flatMap((u) => [u, ...ownerNames(u).slice(1)]);
-  const checked = [...new Set([...[...learnedAt.keys()].filter((n) => n.length >= 2), ...given])].filter((n) => grammar.isOwner(n));
+  const givenNames = users.flatMap((u) => [u, ...ownerNames(u).slice(1)]);
+  const checked = [...new Set([...[...learnedAt.keys()].filter((n) => n.length >= 2), ...givenNames])].filter((n) => grammar.isOwner(n));
   return { all, checked, learnedAt, grammar };
 }
 
@@ -80,7 +83,14 @@ export function registry(rules: Rules, grammar: HomeGrammar, literals: Literal[]
 
 /** An owner's names (itself and the words of it a text may write alone), each with where it was first seen. */
 function learn(learned: Map<string, LearnedName>, owner: OwnerSpan, at: LearnedName): void {
-  for (const name of spanNames(owner)) if (!learned.has(name)) learned.set(name, at);
+  for (const name of spanNames(owner)) teach(learned, name, owner.runsOn ? { ...at, runsOn: true } : at);
+}
+
+/** A name where it was first seen; a name only a slug that may run on had taught is settled by any other teacher, and keeps its place. */
+function teach(learned: Map<string, LearnedName>, name: string, at: LearnedName): void {
+  const before = learned.get(name);
+  if (before === undefined) learned.set(name, at);
+  else if (before.runsOn && !at.runsOn) learned.set(name, { file: before.file, pointer: before.pointer });
 }
 
 /** The owners a text's readings name: by the roots' rules, and by the anchor folders a host keeps in a home (home-anchors.ts). Whether the text may hold a home by the roots' words. */
@@ -93,7 +103,7 @@ function learnFrom(learned: Map<string, LearnedName>, raw: string, grammar: Home
     if (byRoots) {
       for (const o of grammar.realOwners(reading).filter((x) => !x.unlearned)) {
         learn(learned, o, at);
-        for (const name of hashedOwners(reading, o)) if (!learned.has(name)) learned.set(name, at);
+        for (const name of hashedOwners(reading, o)) teach(learned, name, at);
       }
     }
     if (byAnchors) learnAnchored(learned, reading, grammar, rules, at);
@@ -118,7 +128,7 @@ function learnAccount(learned: Map<string, LearnedName>, account: string, gramma
   let nobody = nobodies.get(rules);
   if (!nobody) nobodies.set(rules, (nobody = new Set((rules.anchors?.notOwners ?? []).map((n) => n.toLowerCase()))));
   if (!grammar.isOwner(account) || nobody.has(account.toLowerCase())) return;
-  for (const name of ownerNames(account)) if (!learned.has(name)) learned.set(name, at);
+  for (const name of ownerNames(account)) teach(learned, name, at);
 }
 
 /** Where a tool call's response is the output of its command: Claude Code's stdout, Codex's text, OpenCode's output and result (a text part of its content). */
@@ -166,7 +176,7 @@ function learnAnchored(learned: Map<string, LearnedName>, text: string, grammar:
     const inHome = homes.filter((o) => o.end >= a.path && o.end <= a.start);
     const oneLevelDown = !a.inRepository && inHome.some((o) => SEPARATORS_ONLY.test(text.slice(o.end, a.start)));
     if (!grammar.isOwner(a.owner) || (inHome.length > 0 && !oneLevelDown)) continue;
-    for (const name of ownerNames(a.owner)) if (!learned.has(name)) learned.set(name, at);
+    for (const name of ownerNames(a.owner)) teach(learned, name, at);
   }
 }
 

@@ -748,6 +748,17 @@ describe("homes by position, end to end", () => {
     expect(clearJson(["substitute", ends, "--out", path.join(tempDir(), "out")]).code).toBe(0);
   });
 
+  it("a learned name of a few letters base64- or hex-encoded whole into a kept identifier refuses the file", () => {
+    const owner = ["zq", "vo"].join("");
+    const encoded = [Buffer.from(owner).toString("base64"), Buffer.from(owner).toString("hex"), `toolu_${Buffer.from(`${owner} `).toString("base64url")}`];
+    const dir = tempDir();
+    encoded.forEach((id, i) => write(dir, { [`codex_pre_tool_use_0_171_0.${i + 1}.json`]: { session_id: "s", turn_id: "t", hook_event_name: "PreToolUse", cwd: `/home/${owner}/p`, tool_use_id: id } }));
+    const r = clearJson(["substitute", dir, "--out", path.join(tempDir(), "out")]);
+    expect(r.code).toBe(1);
+    const refused = (r.json.findings as { code: string; file: string; pointer: string }[]).filter((f) => f.code === "user-name-left");
+    expect(refused.map((f) => [f.file, f.pointer]).sort()).toEqual(encoded.map((_, i) => [`codex_pre_tool_use_0_171_0.${i + 1}.json`, "/tool_use_id"]));
+  });
+
   it("where the tool cannot tell, it refuses; a person's declaration in clear.config.json says the segment is nobody, and the result lists it", () => {
     const dir = tempDir();
     write(dir, {

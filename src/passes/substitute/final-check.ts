@@ -162,6 +162,26 @@ function holdsContactIn(readings: string[], members: string[] | null, text: stri
   return readings.some((r) => holdsContact(r) || holdsPhoneMember(r) || holdsPhoneMember(percentDecoded(r)) || holdsEncodedContact(r));
 }
 
+// Runs of base64 (either alphabet) or hex too short for the scan's readings (byte-runs.ts reads
+// eight characters of base64 and sixteen of hex, six bytes of text): a short name encoded whole
+// into a kept value ("<base64 of the name>" as an id) spells it in a few bytes.
+const SHORT_BASE64 = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{3,12}={0,2}(?![A-Za-z0-9+/=])|(?<![\w-])[\w-]{3,12}(?![\w-])/g;
+const PRINTABLE = /^[\x20-\x7e]{2,}$/;
+
+/** What each short run of base64 or hex in a text spells, where that is printable text. */
+function shortlyEncoded(text: string): string[] {
+  if (text.length > 4096) return [];
+  const out = new Set<string>();
+  for (const [run] of text.matchAll(SHORT_BASE64)) {
+    const hex = /^(?:[0-9A-Fa-f]{2}){2,8}$/.test(run) ? [Buffer.from(run, "hex")] : [];
+    for (const bytes of [...hex, Buffer.from(run, "base64"), Buffer.from(run, "base64url")]) {
+      const spelt = bytes.toString("latin1");
+      if (PRINTABLE.test(spelt)) out.add(spelt);
+    }
+  }
+  return [...out];
+}
+
 export interface KnownNames {
   pattern: NamePattern | null;
   /** Where each name was learned, by its lower-case spelling (never printed: only the place is). */
@@ -215,7 +235,7 @@ export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: 
       findings.push(finding(isKey ? "contact-in-key" : "contact-left", where));
       continue;
     }
-    const name = names.pattern ? [...readings, ...readings.flatMap(nameReadings), ...readings.flatMap(shellJoined)].map((r) => names.pattern?.exec(r)?.[0]).find((m) => m !== undefined) : undefined;
+    const name = names.pattern ? [...readings, ...readings.flatMap(nameReadings), ...readings.flatMap(shellJoined), ...readings.flatMap(shortlyEncoded)].map((r) => names.pattern?.exec(r)?.[0]).find((m) => m !== undefined) : undefined;
     if (name !== undefined) findings.push(isKey ? finding("home-in-key", where) : finding("user-name-left", where, { learned: learnedText(names, name, display) }));
   }
   return findings;

@@ -13,7 +13,7 @@ const ADVICE: Partial<Record<FindingCode, Advice>> = {
   "counter-gap": "make sure no capture was taken out of the sitting; a sink numbers each event's captures without a gap",
   "unknown-field": "where the guess is wrong, add a field rule for the member in the repository's rules/fields (a member name no rule spells is shown as [masked]; the line and column place it in the capture)",
   "review-free-text": "read the cleared value; where the member is not free text, add a field rule for it in rules/fields",
-  "undocumented-value": "where the host documents the value, add it to the enum's rule in rules/fields",
+  "undocumented-value": "where the host documents the value, add it to its rule in rules/fields (an enum's values, a shape)",
   "pair-split": "choose the capture of that operation with --choose where its fixture should stand with the others, or leave it to stand for its own operation",
   "pair-not-kept": "capture the operation again so that both of its events can be cleared, or choose one operation's captures with --choose",
   "missing-event": "capture the event again (clear capture status DIR lists what a recipe still lacks), or name the recipe that fits with --recipe",

@@ -18,6 +18,19 @@ const STRING_CLASSES: ReadonlySet<FieldClass> = new Set(["identifier", "path", "
 const ENUM_WORD = /^[^\x00-\x1f\x7f-\x9f\u2028\u2029]{0,200}$/;
 const isEnumWord = (value: string, values: readonly string[] | undefined): boolean => (values ? values.includes(value) : ENUM_WORD.test(value));
 
+const shapes = new Map<string, RegExp>();
+function shapeOf(pattern: string): RegExp {
+  let shape = shapes.get(pattern);
+  if (!shape) shapes.set(pattern, (shape = new RegExp(pattern, "u")));
+  return shape;
+}
+
+/** Whether a string is what its rule keeps: an enum's documented value (else a word of one), and of the shape the rule gives, where it gives one. */
+function keepsValue(rule: FieldRule, value: string): boolean {
+  if (rule.class === "enum" && !isEnumWord(value, rule.values)) return false;
+  return rule.shape === undefined || shapeOf(rule.shape).test(value);
+}
+
 function classOfKind(kind: ValueKind): FieldClass | null {
   if (kind === "number") return "number";
   if (kind === "bool") return "bool";
@@ -47,7 +60,7 @@ export interface Classification {
   class: FieldClass;
   known: boolean;
   rule: FieldRule | null;
-  /** An enum's value outside the values the host documents: classed free text, fail-closed. */
+  /** An enum's value outside the values the host documents, or a value not of its rule's shape: classed free text, fail-closed. */
   undocumented?: boolean;
 }
 
@@ -61,7 +74,17 @@ export interface Classifier {
   ruleAt(event: string, tokens: readonly string[]): FieldRule | null;
 }
 
-/** The rule a pointer falls under on an event: the first whose pattern and events match, but where what a model or a person wrote overrules it. */
+/** An enum whose rule lists the values the host documents: what it keeps can only be one of them. */
+const isClosedEnum = (r: FieldRule): boolean => r.class === "enum" && r.values !== undefined;
+
+// What a tool returned, as subtrees: its member names are the tool's, so a rule for a name found
+// anywhere ("/**/reason", "/**/version") says nothing of a member of that name in a tool's output.
+// There the value is free text unless a rule spells the output's pointer or lists the values it keeps.
+function toolOutputSubtrees(rules: readonly FieldRule[]): FieldRule[] {
+  return rules.filter((r) => r.toolOutput === true && r.class === "free-text").map((r) => (r.pointer.endsWith("/**") ? r : { ...r, pointer: `${r.pointer}/**` }));
+}
+
+/** The rule a pointer falls under on an event: the first whose pattern and events match, but where what a model or a person wrote, or what a tool returned, overrules it. */
 function ruleFinder(rules: readonly FieldRule[]): (event: string, tokens: readonly string[]) => FieldRule | null {
   // Rules indexed by the member name their pattern ends with; a pattern ending in a wildcard is
   // tried for every leaf. Order is kept: the first rule that matches wins.
@@ -85,14 +108,17 @@ function ruleFinder(rules: readonly FieldRule[]): (event: string, tokens: readon
   // A subtree of what a model or a person wrote: its member names are theirs, so a rule for a name
   // found anywhere ("/**/path") says nothing of a tool's argument called path.
   const authored = rules.filter((r) => r.authored === true && r.class === "free-text" && r.pointer.endsWith("/**"));
+  const outputs = toolOutputSubtrees(rules);
   const spells = (r: FieldRule, subtree: FieldRule): boolean => r.pointer.startsWith(subtree.pointer.slice(0, -2));
   const ruleFor = (event: string, tokens: readonly string[]): FieldRule | null => {
     const under = authored.filter((s) => applies(s, event, tokens));
+    const inOutput = outputs.filter((s) => applies(s, event, tokens));
     for (const i of candidatesFor(tokens.at(-1) ?? "")) {
       const r = rules[i] as FieldRule;
       if (!applies(r, event, tokens)) continue;
       // A number's, a switch's or null's rule keeps no string, so it needs no overruling.
-      if (r.class === "free-text" || !STRING_CLASSES.has(r.class) || under.every((s) => spells(r, s))) return r;
+      if (r.class === "free-text" || !STRING_CLASSES.has(r.class)) return r;
+      if (under.every((s) => spells(r, s)) && (isClosedEnum(r) || inOutput.every((s) => spells(r, s)))) return r;
     }
     return null;
   };
@@ -119,7 +145,7 @@ export function classifier(ruleSet: FieldRuleSet | undefined, overlay: ReadonlyM
       if (byKind !== null && STRING_CLASSES.has(rule.class)) return { class: byKind, known: true, rule };
       // A string where the rule expects a number, a switch or null is not kept on the rule's word.
       if (byKind === null && !STRING_CLASSES.has(rule.class)) return { class: "free-text", known: true, rule };
-      if (rule.class === "enum" && !isEnumWord(String(read()), rule.values)) return { class: "free-text", known: true, rule, undocumented: true };
+      if ((rule.class === "enum" || rule.shape !== undefined) && !keepsValue(rule, String(read()))) return { class: "free-text", known: true, rule, undocumented: true };
       return { class: rule.class, known: true, rule };
     }
     if (byKind !== null) return { class: byKind, known: false, rule: null };

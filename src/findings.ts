@@ -44,7 +44,7 @@ const CATALOGUE = {
   "substitution-broke-json": block(() => "the cleared text does not parse; nothing written"),
   "substitution-changed-shape": block(() => "the cleared payload does not have the capture's shape; nothing written"),
   "review-free-text": note(() => "no field rule; looked like free text and was substituted"),
-  "undocumented-value": note(() => "a value outside the values its enum's rule documents (rules/fields); it may be a person's own word, so it was substituted as free text"),
+  "undocumented-value": note(() => "a value outside what its field rule documents (an enum's values, a shape; rules/fields); it may be a person's own word, so it was substituted as free text"),
   // scan and run
   "secret-found": block((p: { rule: string; masked: string }) => `a secret shape (${p.rule}) is in the cleared output: ${p.masked}`),
   "control-silent": block((p: { rules: string }) => `the scan's planted control did not turn red for ${p.rules}; the scan cannot be trusted to reach the files`),

@@ -71,6 +71,8 @@ export type FieldRuleSet = {
     }[];
     /** For an enum: the values the host documents (its published types, else its documentation, named in the note). A value outside them may be a person's own word (a custom agent's name): it is substituted as free text, with a note. */
     values?: string[];
+    /** A regular expression (JavaScript, with the u flag) a string value must match to be of this rule's class, as an enum's value must be one of its values: where the host's value has a shape (a version's digits, an id's prefix) a value of another shape may be a person's own word (a tool's argument of the same name), so it is substituted as free text, with a note. */
+    shape?: string;
     /** Values a leaf at this pointer must not be taken as: the rules test checks the rule does not give them its class. */
     notValues?: string[];
   }[];

@@ -260,11 +260,11 @@ describe("clear substitute", () => {
     expect(readFileSync(path.join(kept.out, "opencode_experimental_compaction_autocontinue_1.18.33.1.json"), "utf8")).toContain('"claude-3-5-sonnet@20240620":{}');
     // An identifier or a path one of whose groups of digits begins with 00 holds no phone number.
     const ids = tempDir();
-    // Nor do bytes in hex, a date before a time, a version's groups, or a package's scope in quotes.
-    const kept2 = { modelID: "01-23-45-67-89-AB", providerID: "v415.555.0100.2", variant: "01-12-2026 10:30" };
+    // Nor do bytes in hex, a date before a time (in a path: an enum's word has no blank), a version's groups, or a package's scope in quotes.
+    const kept2 = { modelID: "01-23-45-67-89-AB", providerID: "v415.555.0100.2" };
     // Nor numbers a path or a name writes between underscores or slashes (a tile's place, a frame's number).
     const cwdKept = "/srv/tiles/256/512/1024/frame_001_002_0003.png";
-    write(ids, "opencode_experimental_compaction_autocontinue_1.18.33.1.json", { ...shaped({ models: { '"qwik", "@builder.io/qwik"': {} } }, { id: "5b0c7e9a-0012-3456-7890-1d2e3f4a5b6c", ...kept2 }), cwd: "/srv/runs/0012/345678", directory: cwdKept, worktree: "/srv/notes/stopping at `Object.prototype`, from '@builder.io/qwik'" });
+    write(ids, "opencode_experimental_compaction_autocontinue_1.18.33.1.json", { ...shaped({ models: { '"qwik", "@builder.io/qwik"': {} } }, { id: "5b0c7e9a-0012-3456-7890-1d2e3f4a5b6c", ...kept2 }), cwd: "/srv/runs/0012/345678", directory: cwdKept, subdirectory: "/srv/runs/01-12-2026 10:30", worktree: "/srv/notes/stopping at `Object.prototype`, from '@builder.io/qwik'" });
     // Nor a UUID one of whose groups begins with 0 and runs into letters, nor an image's scale after an at sign.
     write(ids, "opencode_experimental_compaction_autocontinue_1.18.33.2.json", { ...shaped({}, { id: "f14c0513-0591-47b1-bc52-b98d88d6b19b" }), cwd: "/app/static/logo@2x.png" });
     const idsKept = run(ids);
@@ -719,12 +719,12 @@ describe("clear substitute", () => {
 
   it("refuses prose kept verbatim on any event because a rule classes it as an enum or identifier", () => {
     const dir = tempDir();
-    write(dir, "claude-code_user_prompt_expansion_2_1_261.1.json", { session_id: "s", hook_event_name: "UserPromptExpansion", command_name: "please read my private notes aloud", prompt: "/probe" });
+    write(dir, "claude-code_user_prompt_expansion_2_1_261.1.json", { session_id: "s", hook_event_name: "UserPromptExpansion", command_source: "please read my private notes aloud", prompt: "/probe" });
     write(dir, "claude-code_pre_tool_use_2_1_261.1.json", { session_id: "s", hook_event_name: "PreToolUse", tool_name: "a tool with a long name", tool_use_id: "t" });
     const r = run(dir);
     expect(r.code).toBe(1);
     const refused = r.files.find((f) => f.name.includes("user_prompt_expansion"))?.refused ?? [];
-    expect(refused.map((x) => [x.code, x.pointer])).toEqual([["unsubstituted-free-text", "/command_name"]]);
+    expect(refused.map((x) => [x.code, x.pointer])).toEqual([["unsubstituted-free-text", "/command_source"]]);
     // Not only on prompt events: a tool name that reads as prose is refused too.
     expect(r.files.find((f) => f.name.includes("pre_tool_use"))?.refused.map((x) => [x.code, x.pointer])).toEqual([["unsubstituted-free-text", "/tool_name"]]);
   });
@@ -860,6 +860,78 @@ describe.skipIf(!PASTURE_PRESENT)(`clear substitute on pasture's real payloads${
       expect(legacyWithUser).toBeGreaterThan(0);
     });
   }
+});
+
+describe("a value a rule keeps as it stands is of its class", () => {
+  const expectNoneOf = (out: string): void => {
+    for (const name of readdirSync(out)) expect(readFileSync(path.join(out, name), "utf8"), name).not.toMatch(/Jane|Roe|fired|AliceSmith/i);
+  };
+
+  it("what a tool returned is free text under a rule for a member name found anywhere (reason, version, slug, path, an id), in OpenCode's output, result and part state", () => {
+    const dir = tempDir();
+    const said = { reason: "Jane Roe was fired for cause", version: "Jane Roe", slug: "jane-roe-fired", path: "Jane Roe was fired", sessionID: "JaneRoeFired", permission: "fired", time: { created: "Jane Roe 2026" } };
+    write(dir, "opencode_tool_execute_after_1.18.29.1.json", { input: { tool: "bash", sessionID: "ses_a1", callID: "call_1" }, output: { title: "t", output: "o", metadata: said } });
+    write(dir, "opencode_tool_execute_after_2.0.20.1.json", { tool: "write", sessionID: "ses_a1", agent: "build", messageID: "msg_1", id: "call_1", input: {}, status: "completed", result: { output: { operation: "write" }, ...said } });
+    write(dir, "opencode_tool_execute_after_2.0.21.1.json", { tool: "edit", sessionID: "ses_a1", agent: "build", messageID: "msg_1", id: "call_1", input: {}, status: "error", error: { _tag: "Tool.Error", message: "m", error: said } });
+    write(dir, "opencode_message_part_updated_1.18.29.1.json", { type: "message.part.updated", properties: { part: { id: "prt_1", sessionID: "ses_a1", messageID: "msg_1", type: "tool", callID: "call_1", tool: "bash", state: { status: "completed", input: {}, output: "o", metadata: said } } } });
+    const r = run(dir);
+    expect(r.code, JSON.stringify(r.json.findings)).toBe(0);
+    expectNoneOf(r.out);
+    // What the host wrote beside the output, and what a rule spells under it, stays.
+    const result = readFileSync(path.join(r.out, "opencode_tool_execute_after_2.0.20.1.json"), "utf8");
+    expect(result).toContain('"sessionID":"ses_a1"');
+    expect(result).toContain('"operation":"write"');
+    expect(readFileSync(path.join(r.out, "opencode_tool_execute_after_2.0.21.1.json"), "utf8")).toContain('"_tag":"Tool.Error"');
+  });
+
+  it("refuses, naming file and pointer, an enum's or an id's value with a blank in it and a path that is words with nothing of a path; a file's name with a blank is kept", () => {
+    const dir = tempDir();
+    write(dir, "claude-code_pre_tool_use_2.1.261.1.json", { session_id: "s", hook_event_name: "PreToolUse", tool_name: "Jane Roe", tool_input: { command: "ls" }, tool_use_id: "t" });
+    write(dir, "claude-code_post_tool_use_2.1.261.1.json", { session_id: "s", hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { command: "ls" }, tool_response: { filePath: "Jane Roe was fired for cause" }, tool_use_id: "t" });
+    write(dir, "codex_pre_tool_use_0.153.0.1.json", { session_id: "s", turn_id: "Jane Roe", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "t" });
+    const r = run(dir);
+    expect(r.code).toBe(1);
+    const refusedIn = (name: string): (string | undefined)[][] => (r.files.find((f) => f.name === name)?.refused ?? []).map((x) => [x.code, x.pointer]);
+    expect(refusedIn("claude-code_pre_tool_use_2.1.261.1.json")).toEqual([["unsubstituted-free-text", "/tool_name"]]);
+    expect(refusedIn("claude-code_post_tool_use_2.1.261.1.json")).toEqual([["unsubstituted-free-text", "/tool_response/filePath"]]);
+    expect(refusedIn("codex_pre_tool_use_0.153.0.1.json")).toEqual([["unsubstituted-free-text", "/turn_id"]]);
+    expect(JSON.stringify(r.json)).not.toMatch(/Jane|Roe/);
+    const kept = tempDir();
+    write(kept, "claude-code_post_tool_use_2.1.261.1.json", { session_id: "s", hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { command: "ls" }, tool_response: { filePath: "/srv/w/My Notes/a b.md" }, tool_use_id: "t" });
+    write(kept, "claude-code_post_tool_use_2.1.261.2.json", { session_id: "s", hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { command: "ls" }, tool_response: { filePath: "meeting notes.md" }, tool_use_id: "t2" });
+    expect(run(kept).code).toBe(0);
+  });
+
+  it("a name a person gives (a slash command's, an MCP server's) is free text", () => {
+    const dir = tempDir();
+    write(dir, "claude-code_user_prompt_expansion_2.1.261.1.json", { session_id: "s", hook_event_name: "UserPromptExpansion", expansion_type: "slash_command", command_name: "fire-jane-roe", mcp_server_name: "roe-hr", prompt: "/fire-jane-roe" });
+    write(dir, "claude-code_pre_tool_use_2.1.261.1.json", { session_id: "s", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, mcp_server: { name: "jane-roe-files", source: "project" }, tool_use_id: "t" });
+    write(dir, "opencode_mcp_tools_changed_1.18.29.1.json", { type: "mcp.tools.changed", properties: { server: "jane-roe-files" } });
+    const r = run(dir);
+    expect(r.code, JSON.stringify(r.json.findings)).toBe(0);
+    expectNoneOf(r.out);
+  });
+
+  it("an id or a version not of the shape its rule gives is free text, with a note: OpenCode 2's tool arguments named like a host's ids, an Agent tool's id that is words", () => {
+    const dir = tempDir();
+    write(dir, "opencode_tool_execute_before_2.0.20.1.json", { tool: "task", sessionID: "ses_a1", agent: "build", messageID: "msg_1", id: "call_1", input: { sessionID: "AliceSmithDiary", messageID: "JaneRoe", tool: "Jane Roe" } });
+    write(dir, "opencode_tool_execute_before_1.18.29.1.json", { input: { tool: "bash", sessionID: "ses_a1", callID: "call_1" }, output: { args: { command: "ls" } } });
+    write(dir, "opencode_session_created_1.18.29.1.json", { type: "session.created", properties: { sessionID: "ses_a1", info: { id: "ses_a1", version: "JaneRoe" } } });
+    write(dir, "claude-code_post_tool_use_2.1.261.1.json", { session_id: "s", hook_event_name: "PostToolUse", tool_name: "Agent", tool_input: { prompt: "p" }, tool_response: { agentId: "JaneRoeFired", status: "completed" }, tool_use_id: "t" });
+    const r = run(dir);
+    expect(r.code, JSON.stringify(r.json.findings)).toBe(0);
+    expectNoneOf(r.out);
+    const notes = (r.json.findings as Finding[]).filter((f) => f.code === "undocumented-value").map((f) => [f.file, f.pointer]);
+    expect(notes).toEqual(
+      expect.arrayContaining([
+        ["opencode_tool_execute_before_2.0.20.1.json", "/input/sessionID"],
+        ["opencode_session_created_1.18.29.1.json", "/properties/info/version"],
+        ["claude-code_post_tool_use_2.1.261.1.json", "/tool_response/agentId"],
+      ]),
+    );
+    // The host's own ids and versions keep their shape, and are kept.
+    expect(readFileSync(path.join(r.out, "opencode_tool_execute_before_1.18.29.1.json"), "utf8")).toContain('"sessionID":"ses_a1"');
+  });
 });
 
 describe("free-text-v1's length", () => {

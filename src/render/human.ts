@@ -213,7 +213,7 @@ export function renderPairing(p: Pairing, verbose = false): string {
 function substitutionFileLines(f: Substitution["files"][number]["report"]): string[] {
   const lines = [f.name, ...f.rules.map((r) => `  ${r.rule}: ${r.pointers.map((p) => shortPointer(p)).join(", ")}`)];
   pushAll(lines, f.review.map((p) => `  review: ${shortPointer(p)} had no field rule and looked like free text; substituted`));
-  pushAll(lines, f.undocumented.map((p) => `  note: ${shortPointer(p)} held a value outside its enum's documented values; substituted as free text`));
+  pushAll(lines, f.undocumented.map((p) => `  note: ${shortPointer(p)} held a value outside what its field rule documents (an enum's values, a shape); substituted as free text`));
   for (const e of f.exemptions) {
     const shown = e.remaining.length > 0 ? ` (common ones: ${e.remaining.join(", ")})` : "";
     lines.push(`  exemption ${e.rule} at ${e.pointer}: ${e.reason}; every value is the placeholder, what remains is ${e.remainingCount} member names${shown}`);
@@ -254,7 +254,7 @@ function substitutionGroups(s: Substitution): Group[] {
     return items.length === 0 ? [] : [{ title: `${what}: ${plural(items.length, "value")}`, count: items.length, items, advice }];
   };
   pushAll(groups, placed("substituted as free text with no field rule (review)", (r) => r.review, adviceFor("review-free-text", "sitting")));
-  pushAll(groups, placed("an enum's undocumented value, substituted as free text", (r) => r.undocumented, adviceFor("undocumented-value", "sitting")));
+  pushAll(groups, placed("a value its field rule does not document, substituted as free text", (r) => r.undocumented, adviceFor("undocumented-value", "sitting")));
   pushAll(groups, placed("admitted by an opt-in policy (exemption)", (r) => r.exemptions.map((e) => e.pointer), null));
   return groups;
 }

@@ -70,14 +70,26 @@ const OVERLAY_MAILBOX = /[^\s@\uFF20]+[@\uFF20]\p{L}/u;
 const OVERLAY_PHONE = /\+\d[\d().\s-]{6,}\d/u;
 const overlayKeepsProse = (value: string): boolean => SPACE.test(value) || OVERLAY_MAILBOX.test(value) || OVERLAY_PHONE.test(value) || holdsContact(value);
 
+/** What a path holds that words do not: a separator, a home's tilde, a glob's star, or a file's extension at its end. */
+const PATH_MARK = /[/\\~*]|\.[\p{L}\p{N}]{1,8}$/u;
+
 /**
- * A value kept in its class that is not what the class holds: prose as an enum or an id, words that
- * are no time. A path is not judged here: the home grammar reads any text a path field carries (a
- * shell line, a path in quotes or escapes), and what it holds besides homes is the scan's.
+ * Whether a value a rule classes as a path reads as one: words with a blank between them and
+ * nothing of a path ("Jane Roe was fired for cause") are none. What else a path holds is not
+ * judged here: the home grammar reads any text a path field carries, and the scan the rest.
+ */
+export function readsAsPath(value: string): boolean {
+  return !SPACE.test(value) || PATH_MARK.test(value);
+}
+
+/**
+ * A value kept in its class that is not what the class holds: a blank in an enum or an id (a host's
+ * word and a host's id are one word: "Jane Roe" is a name), words that are no time or no path.
  */
 function readsAsProse(cls: FieldClass, value: string): boolean {
   if (cls === "timestamp") return !readsAsTimestamp(value);
-  return (cls === "enum" || cls === "identifier") && looksLikeProse(value);
+  if (cls === "path") return !readsAsPath(value);
+  return (cls === "enum" || cls === "identifier") && (SPACE.test(value) || looksLikeProse(value));
 }
 
 interface Leaves {
@@ -156,7 +168,7 @@ function substituteLeaves(capture: Capture, dumps: string[], assignmentLists: st
     if (l.undocumented && !leaf.inDump) out.undocumented.push(ctx.display.pointer(l.pointer));
     // Prose kept verbatim means a rule classed it wrongly, on any event; under a rule a repository added, in any class.
     // A time is kept only where it reads as one.
-    const proseKept = !leaf.inDump && (leaf.class === "enum" || leaf.class === "identifier" || leaf.class === "timestamp" || (l.overlay && leaf.class !== "free-text"));
+    const proseKept = !leaf.inDump && (leaf.class === "enum" || leaf.class === "identifier" || leaf.class === "timestamp" || leaf.class === "path" || (l.overlay && leaf.class !== "free-text"));
     const decoded = proseKept ? decodeJsonString(raw) : "";
     if (proseKept && (readsAsProse(leaf.class, decoded) || (l.overlay && overlayKeepsProse(decoded)))) {
       out.refused.push(finding("unsubstituted-free-text", { file: capture.name, pointer: ctx.display.pointer(l.pointer), ...placeOf(doc.text, l.start) }, { event: capture.event, cls: leaf.class }));

@@ -530,7 +530,7 @@ describe("clear substitute", () => {
     kept.forEach((url, i) => expect(cleared(urls.length + i)).toBe(url));
   });
 
-  it("a part of a URL's query with no = is a value, and so is a path segment's parameter: each is replaced at its length, the names and the path kept", () => {
+  it("a part of a URL's query with no = is a value, and so is a path segment's parameter: each is replaced at its length, the names that read as names and the path kept", () => {
     const dir = tempDir();
     const secret = ["R9SPofbciOx9", "gy1CJdObOIRpFqaDZeV7"].join("");
     const urls = [
@@ -540,6 +540,11 @@ describe("clear substitute", () => {
       ["https://shop.example/cart;jsess=s5sec/items?", "https://shop.example/cart;jsess=xxxxx/items?"],
       ["https://shop.example/doc;JaneRoe;v=2", "https://shop.example/doc;xxxxxxx;v=x"],
       ["https://example.com/x?a=1&&b=#", "https://example.com/x?a=x&&b=#"],
+      // A name that reads as no name (a number in it, blanks, a mailbox) is the caller's words as a value is.
+      ["https://example.com/x?SSN_078051120=1&utm_source=a&page[size]=2", "https://example.com/x?xxxxxxxxxxxxx=x&utm_source=x&page[size]=x"],
+      ["https://example.com/x?fire+jane+roe=1&jane%40example.org=2", "https://example.com/x?xxxxxxxxxxxxx=x&xxxxxxxxxxxxxxxxxx=x"],
+      ["https://shop.example/doc;SSN_078051120=1;v=2", "https://shop.example/doc;xxxxxxxxxxxxx=x;v=x"],
+      ["https://api.anthropic.com/v1/messages?beta=true&SSN_078051120=1", "https://api.anthropic.com/v1/messages?beta=true&xxxxxxxxxxxxx=1"],
       // A fixed endpoint keeps a bare word of its query as it keeps a plain value, but not a secret's shape.
       ["https://api.anthropic.com/v1/messages?beta", "https://api.anthropic.com/v1/messages?beta"],
       [`https://api.openai.com/v1/models?${secret}`, `https://api.openai.com/v1/models?${"x".repeat(secret.length)}`],

@@ -64,25 +64,40 @@ function pathRanges(path: string, at: number): Range[] {
   return out;
 }
 
-/** A segment's parameters (from `at`): each value whole, and a name's capability as in the path. */
+/**
+ * A parameter's name that reads as one: a letter first, then letters, digits and `_ . - $ [ ]`, no
+ * run of four digits. Any other ("SSN_078051120", "hide+assets", a mailbox) is the caller's words
+ * as a value is, and is replaced whole at its length.
+ */
+const PARAMETER_NAME = /^[\p{L}_$][\p{L}\p{N}_.$[\]-]{0,63}$/u;
+const readsAsName = (name: string): boolean => {
+  const decoded = percentDecoded(name);
+  return PARAMETER_NAME.test(decoded) && !/\p{N}{4}/u.test(decoded);
+};
+
+/** What of a parameter's name (from `at`) is replaced: all of it where it reads as no name; else its capability, as in the path. */
+const nameRanges = (name: string, at: number): Range[] => (readsAsName(name) ? capabilityRanges(name, at) : [[at, at + name.length]]);
+
+/** A segment's parameters (from `at`): each value whole, and a name as nameRanges says. */
 function parameterRanges(parameters: string, at: number): Range[] {
   const out: Range[] = [];
   let start = at;
   for (const part of parameters.split(";")) {
     const eq = part.indexOf("=");
-    if (eq !== -1) pushAll(out, capabilityRanges(part.slice(0, eq), start));
+    if (eq !== -1) pushAll(out, nameRanges(part.slice(0, eq), start));
     out.push([eq === -1 ? start : start + eq + 1, start + part.length]);
     start += part.length + 1;
   }
   return out;
 }
 
-/** The value of each pair of a query (from `at`) that `keep` does not keep; a part with no "=" ("?hide+assets", "&JaneRoe") is a value with no name, whole. */
+/** The value of each pair of a query (from `at`) that `keep` does not keep, and of its name what nameRanges says; a part with no "=" ("?hide+assets", "&JaneRoe") is a value with no name, whole. */
 function queryRanges(query: string, at: number, keep: (value: string, name?: string) => boolean): Range[] {
   const out: Range[] = [];
   let start = at;
   for (const pair of query.split("&")) {
     const eq = pair.indexOf("=");
+    if (eq > 0) pushAll(out, nameRanges(pair.slice(0, eq), start));
     if (eq === -1 ? !keep(pair) : !keep(pair.slice(eq + 1), pair.slice(0, eq))) out.push([eq === -1 ? start : start + eq + 1, start + pair.length]);
     start += pair.length + 1;
   }

@@ -889,6 +889,21 @@ describe("a value a rule keeps as it stands is of its class", () => {
     expect(readFileSync(path.join(r.out, "opencode_tool_execute_after_2.0.21.1.json"), "utf8")).toContain('"_tag":"Tool.Error"');
   });
 
+  it("so is what a tool, a provider or a model wrote in OpenCode's other subtrees: a request's metadata, an error's data, a provider's metadata, questions and answers", () => {
+    const dir = tempDir();
+    const said = { reason: "fired", version: "1.2", sessionID: "JaneRoeFired", slug: "jane-roe", path: "Jane.Roe", status: "fired" };
+    write(dir, "opencode_permission_asked_1.18.29.1.json", { type: "permission.asked", properties: { id: "per_1", sessionID: "ses_a1", permission: "edit", metadata: said } });
+    write(dir, "opencode_session_error_1.18.29.1.json", { type: "session.error", properties: { sessionID: "ses_a1", error: { name: "UnknownError", data: { message: "m", ...said } } } });
+    write(dir, "opencode_question_asked_1.18.29.1.json", { type: "question.asked", properties: { id: "que_1", sessionID: "ses_a1", questions: [{ question: "q", header: "h", options: [{ label: "l", description: "d", ...said }] }] } });
+    write(dir, "opencode_message_updated_1.18.29.1.json", { type: "message.updated", properties: { info: { id: "msg_1", sessionID: "ses_a1", role: "assistant", providerMetadata: { p: said } } } });
+    const r = run(dir);
+    expect(r.code, JSON.stringify(r.json.findings)).toBe(0);
+    expectNoneOf(r.out);
+    // The host's own members beside them stay.
+    expect(readFileSync(path.join(r.out, "opencode_permission_asked_1.18.29.1.json"), "utf8")).toContain('"permission":"edit"');
+    expect(readFileSync(path.join(r.out, "opencode_session_error_1.18.29.1.json"), "utf8")).toContain('"name":"UnknownError"');
+  });
+
   it("refuses, naming file and pointer, an enum's or an id's value with a blank in it and a path that is words with nothing of a path; a file's name with a blank is kept", () => {
     const dir = tempDir();
     write(dir, "claude-code_pre_tool_use_2.1.261.1.json", { session_id: "s", hook_event_name: "PreToolUse", tool_name: "Jane Roe", tool_input: { command: "ls" }, tool_use_id: "t" });

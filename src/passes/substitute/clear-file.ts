@@ -9,6 +9,7 @@ import type { Capture, ChangeExample, ClearedFile, ClearedReport, FieldClass, Js
 import { withDocument } from "../../json/with-document.js";
 import { changeExample } from "./example.js";
 import { finalCheck, holdsContact, type KnownNames } from "./final-check.js";
+import { HOME_RULE } from "./home-path.js";
 import type { Leaf, SubstitutionRule } from "./rule.js";
 
 // Clearing one capture, in named steps: substitute its leaves (classified and judged for refused
@@ -168,7 +169,9 @@ function substituteLeaves(capture: Capture, dumps: string[], assignmentLists: st
     if (l.undocumented && !leaf.inDump) out.undocumented.push(ctx.display.pointer(l.pointer));
     // Prose kept verbatim means a rule classed it wrongly, on any event; under a rule a repository added, in any class.
     // A time is kept only where it reads as one.
-    const proseKept = !leaf.inDump && (leaf.class === "enum" || leaf.class === "identifier" || leaf.class === "timestamp" || leaf.class === "path" || (l.overlay && leaf.class !== "free-text"));
+    // A path the home rule changed held a home, so it reads as a path whatever else it holds.
+    const pathKept = leaf.class === "path" && !changedBy.includes(HOME_RULE);
+    const proseKept = !leaf.inDump && (leaf.class === "enum" || leaf.class === "identifier" || leaf.class === "timestamp" || pathKept || (l.overlay && leaf.class !== "free-text"));
     const decoded = proseKept ? decodeJsonString(raw) : "";
     if (proseKept && (readsAsProse(leaf.class, decoded) || (l.overlay && overlayKeepsProse(decoded)))) {
       out.refused.push(finding("unsubstituted-free-text", { file: capture.name, pointer: ctx.display.pointer(l.pointer), ...placeOf(doc.text, l.start) }, { event: capture.event, cls: leaf.class }));

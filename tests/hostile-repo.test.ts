@@ -393,6 +393,46 @@ describe("raw captures are recognised by what they are", () => {
     });
   }
 
+  it("a raw capture written as a file's name, or spread over folder names, is refused at commit, at push, by verify --rev, --range and on disk, and no output prints the name", () => {
+    const prompt = "move the launch to friday";
+    const payload = JSON.stringify({ hook_event_name: "UserPromptSubmit", session_id: "5b0c7e9a-3f1d", prompt });
+    // A name holds no slash: spread over folders, the payload's own slashes are the separators.
+    const spread = `{"hook_event_name":"UserPromptSubmit","session_id":"5b0c7e9a-3f1d","prompt":"${prompt}","cwd":"/srv/app"}`.split("/");
+    const plants: Record<string, (root: string) => string> = {
+      "a file's name": (root) => (writeFileSync(path.join(root, "notes", payload), "notes\n"), `notes/${payload}`),
+      "folder names": (root) => {
+        mkdirSync(path.join(root, "notes", ...spread.slice(0, -1)), { recursive: true });
+        writeFileSync(path.join(root, "notes", ...spread), "notes\n");
+        return ["notes", ...spread].join("/");
+      },
+      "an unaccepted fixture's name": (root) => (writeFileSync(path.join(root, "fixtures", `${payload}.json`), "{}"), `fixtures/${payload}.json`),
+    };
+    for (const [how, plant] of Object.entries(plants)) {
+      const root = acceptedRepo();
+      const base = g(root, "rev-parse", "HEAD").out.trim();
+      bareRemote(root);
+      expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+      mkdirSync(path.join(root, "notes"));
+      const name = plant(root);
+      g(root, "add", "--", name);
+      const commit = g(root, "commit", "-qm", "notes");
+      expect(commit.code, how).not.toBe(0);
+      expect(commit.out, how).toContain("its name holds a payload of a known host");
+      sneak(root, "notes");
+      const push = g(root, "push", "-q", "origin", "main");
+      expect(push.code, how).not.toBe(0);
+      const outputs = [commit.out, push.out];
+      for (const args of [["--rev", "HEAD"], ["--range", `${base}..HEAD`], []]) {
+        const r = clearJson(["verify", ...args], { cwd: root });
+        expect(r.code, `${how}: verify ${args.join(" ")}`).toBe(1);
+        const findings = r.json.findings as { code: string; file?: string }[];
+        expect(findings, `${how}: verify ${args.join(" ")}`).toContainEqual(expect.objectContaining({ code: "raw-capture-committed", file: expect.stringMatching(/^.{4}… \(a name of \d+ characters, not shown: it holds the payload\)$/u) }));
+        outputs.push(JSON.stringify(r.json), clear(["verify", ...args], { cwd: root }).stdout);
+      }
+      for (const out of outputs) expect(out, how).not.toContain(prompt.split(" ").slice(-2).join(" "));
+    }
+  });
+
   it("a README and a .gitignore that hold no payload stay exempt; a documentation commit passes", () => {
     const root = acceptedRepo();
     writeFileSync(path.join(root, "fixtures", "README.md"), "# Fixtures\n\nCleared by clear run.\n");

@@ -37,6 +37,8 @@ export function stagedIsPlainlyClear(cwd: string): boolean {
   const words = bundledPayloadWords();
   // A Git LFS pointer stands for bytes this path does not read: the whole gate reads its object.
   const plain = words !== null && brought.every((c) => blobs.has(c.sha) && !mayBeLfsPointer(blobs.get(c.sha) as Buffer) && !couldHoldPayload(blobs.get(c.sha) as Buffer, words));
+  // The names travel with the bytes: a name that could hold a payload (a file named after a prompt) goes to the whole gate.
+  if (plain && couldHoldPayload(Buffer.from(brought.map((c) => c.path).join("\n"), "utf8"), words)) return false;
   // A path a filter stores (git-crypt, say) is bytes the filter wrote: the whole gate refuses it.
   return plain && filteredPaths(root, brought.map((c) => c.path), { index: true }).size === 0;
 }

@@ -209,6 +209,60 @@ async function guardedFindings(state: GuardedState, check: () => Promise<RawCapt
   for (const p of [...listed.keys()].sort()) if (!present.has(p)) findings.push(finding("fixture-missing", { file: p }));
 }
 
+/** What the names of the files a change brings are checked as: one text, a name a line. */
+const NAMES_LABEL = "the names of the files it brings";
+/** A character a name's shown start may not hold: a control, one that shows nothing or turns text around, a blank. */
+const UNSHOWN = /[\p{C}\s]/u;
+
+/** A name that holds a payload, as a finding shows it: its first four characters and its length. */
+function shownName(name: string): string {
+  const chars = [...name];
+  const head = chars.slice(0, 4).map((c) => (UNSHOWN.test(c) ? "*" : c)).join("");
+  return `${head}… (a name of ${chars.length} characters, not shown: it holds the payload)`;
+}
+
+/** How many names holding a payload are looked for, one after another, in one check. */
+const MAX_NAMES_FOUND = 64;
+
+/** The first name that holds a payload, read with the rest as one text, a name a line; null where none does. */
+async function nameHolding(names: string[], check: () => Promise<RawCaptureJudge>): Promise<{ name: string; why: string } | null> {
+  if (names.length === 0) return null;
+  const f = await rawCapture(NAMES_LABEL, Buffer.from(names.join("\n"), "utf8"), check);
+  if (f === null) return null;
+  // The line a payload starts at tells the name; a payload that is the whole text starts at the first.
+  let [at, line] = [0, 1];
+  for (const [i, name] of names.entries()) {
+    if (line > (f.line ?? 1)) break;
+    at = i;
+    line += name.split("\n").length;
+  }
+  const why = f.message.includes("cannot be shown") ? "the names of its files cannot be shown to hold no payload" : "its name holds a payload of a known host";
+  return { name: names[at] as string, why };
+}
+
+/**
+ * The names of the files a change brings travel with it as their bytes do, and a name can hold a
+ * payload (a file named after a prompt, a capture spread over folder names): the names (and those
+ * the findings give) are read as one text, a name a line, and each name found to hold one is
+ * refused, shown by its start alone, in its own finding and in every other that names it.
+ */
+async function namesFindings(names: string[], findings: Finding[], check: () => Promise<RawCaptureJudge>, memory?: ClearMemory): Promise<Finding[]> {
+  // Each name found clear before is known by itself: a file taken away or added leaves the others known.
+  const nameBytes = (name: string): Buffer => Buffer.from(name, "utf8");
+  let [left, out] = [names.filter((name) => !memory?.isClear(NAMES_LABEL, nameBytes(name))), findings];
+  for (let n = 0; n < MAX_NAMES_FOUND; n++) {
+    const found = await nameHolding(left, check);
+    if (found === null) {
+      for (const name of left) memory?.remember(NAMES_LABEL, nameBytes(name));
+      break;
+    }
+    const shown = shownName(found.name);
+    out = [...out.map((x) => (x.file === found.name ? { ...x, file: shown } : x)), finding("raw-capture-committed", { file: shown }, { why: found.why })];
+    left = left.filter((name) => name !== found.name);
+  }
+  return out;
+}
+
 /**
  * `check` is asked for only where a change brings a file with content (or one named .json): a change of links, deletions and empty files loads no rules.
  * `memory`, where given, answers for a file found clear before and keeps each file found clear now.
@@ -221,5 +275,7 @@ export async function verifyPass(tree: TreeToVerify, check: () => Promise<RawCap
     const f = await candidateFinding(c, check, memory);
     if (f) findings.push(f);
   }
-  return findings;
+  const named = findings.flatMap((f) => (f.file === undefined ? [] : [f.file]));
+  // In one order however the files were listed, so that a text found clear once is known again.
+  return namesFindings([...new Set([...tree.candidates.map((c) => c.path), ...named])].sort(), findings, check, memory);
 }

@@ -405,6 +405,13 @@ describe("raw captures are recognised by what they are", () => {
         writeFileSync(path.join(root, "notes", ...spread), "notes\n");
         return ["notes", ...spread].join("/");
       },
+      // A slash in the base64 is a folder's end: the name is read from each folder on, too.
+      "base64 of it as a file's name under a folder": (root) => {
+        const name = path.join("notes", Buffer.from(payload).toString("base64"));
+        mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+        writeFileSync(path.join(root, name), "notes\n");
+        return name.split(path.sep).join("/");
+      },
       "an unaccepted fixture's name": (root) => (writeFileSync(path.join(root, "fixtures", `${payload}.json`), "{}"), `fixtures/${payload}.json`),
     };
     for (const [how, plant] of Object.entries(plants)) {

@@ -5,6 +5,7 @@ import { filteredPaths } from "../io/git-filters.js";
 import { mayBeLfsPointer } from "../io/lfs-pointer.js";
 import { foldedPath } from "../io/path-fold.js";
 import { gitTopLevel } from "../io/top-level.js";
+import { readingsOfName } from "../passes/raw-capture/name-readings.js";
 import { couldHoldPayload, payloadWords, type PayloadWords } from "../passes/raw-capture/prefilter.js";
 
 // The pre-commit gate's fast path, which every commit of a repository pays for: a commit that
@@ -38,7 +39,7 @@ export function stagedIsPlainlyClear(cwd: string): boolean {
   // A Git LFS pointer stands for bytes this path does not read: the whole gate reads its object.
   const plain = words !== null && brought.every((c) => blobs.has(c.sha) && !mayBeLfsPointer(blobs.get(c.sha) as Buffer) && !couldHoldPayload(blobs.get(c.sha) as Buffer, words));
   // The names travel with the bytes: a name that could hold a payload (a file named after a prompt) goes to the whole gate.
-  if (plain && couldHoldPayload(Buffer.from(brought.map((c) => c.path).join("\n"), "utf8"), words)) return false;
+  if (plain && couldHoldPayload(Buffer.from(brought.flatMap((c) => readingsOfName(c.path)).join("\n"), "utf8"), words)) return false;
   // A path a filter stores (git-crypt, say) is bytes the filter wrote: the whole gate refuses it.
   return plain && filteredPaths(root, brought.map((c) => c.path), { index: true }).size === 0;
 }

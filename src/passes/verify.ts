@@ -1,6 +1,7 @@
 import { append, pushAll } from "../collections.js";
 import { finding, type Finding } from "../findings.js";
 import { holds, parseRecord, RecordError, recordText, type ParsedBatch } from "../record/parse.js";
+import { readingsOfName } from "./raw-capture/name-readings.js";
 import type { RepoLayout } from "../types.js";
 
 // The one implementation of "accepted", for clear verify and the gate alike, over a tree read
@@ -227,14 +228,15 @@ const MAX_NAMES_FOUND = 64;
 /** The first name that holds a payload, read with the rest as one text, a name a line; null where none does. */
 async function nameHolding(names: string[], check: () => Promise<RawCaptureJudge>): Promise<{ name: string; why: string } | null> {
   if (names.length === 0) return null;
-  const f = await rawCapture(NAMES_LABEL, Buffer.from(names.join("\n"), "utf8"), check);
+  const readings = names.map(readingsOfName);
+  const f = await rawCapture(NAMES_LABEL, Buffer.from(readings.map((r) => r.join("\n")).join("\n"), "utf8"), check);
   if (f === null) return null;
   // The line a payload starts at tells the name; a payload that is the whole text starts at the first.
   let [at, line] = [0, 1];
-  for (const [i, name] of names.entries()) {
+  for (const [i, texts] of readings.entries()) {
     if (line > (f.line ?? 1)) break;
     at = i;
-    line += name.split("\n").length;
+    for (const text of texts) line += text.split("\n").length;
   }
   const why = f.message.includes("cannot be shown") ? "the names of its files cannot be shown to hold no payload" : "its name holds a payload of a known host";
   return { name: names[at] as string, why };

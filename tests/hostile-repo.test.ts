@@ -367,6 +367,10 @@ describe("raw captures are recognised by what they are", () => {
     "saved as captures-inbox/README.md": (root) => cpSync(path.join(SITTING, RAW), path.join(root, "captures-inbox", "README.md")),
     "as JSON Lines in a log": (root) => writeFileSync(path.join(root, "session.log"), `started\n${readFileSync(path.join(SITTING, RAW), "utf8").replace(/\n/g, " ")}\n`),
     "wrapped in another object": (root) => writeFileSync(path.join(root, "wrapped.json"), JSON.stringify({ capturedAt: "t", value: JSON.parse(readFileSync(path.join(SITTING, RAW), "utf8")) })),
+    // Base64 glued to a word by a separator: read from the word's start it decodes out of step.
+    "as base64 in a URL's path in a log": (root) =>
+      writeFileSync(path.join(root, "access.log"), `GET https://paste.example.invalid/raw/${readFileSync(path.join(SITTING, RAW)).toString("base64")} 200\n`),
+    "as base64 after an id and a dash": (root) => writeFileSync(path.join(root, "upload.txt"), `upload_id-${readFileSync(path.join(SITTING, RAW)).toString("base64")}\n`),
     // What Windows PowerShell 5 writes for `Get-Content capture.json > notes.txt`.
     "saved as UTF-16 with a byte order mark, under a name no check reads": (root) =>
       writeFileSync(path.join(root, "notes.txt"), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(readFileSync(path.join(SITTING, RAW), "utf8"), "utf16le")])),

@@ -1,4 +1,5 @@
 import { inflatedThrough, isZip, readsAsText as isText, sealedKind } from "../../compressed.js";
+import { tailsOf } from "./base64-tails.js";
 import { pushAll } from "../../collections.js";
 import { inputOffset, type DecodedLevel } from "../../json/escapes.js";
 import { byteLists, listBytes } from "../../byte-lists.js";
@@ -311,7 +312,7 @@ export function base64Runs(text: string): Run[] {
   for (let m = BASE64_RUN.exec(text); m !== null; m = BASE64_RUN.exec(text)) {
     const run = wrapped(text, m.index, runEnd(text, m.index + m[0].length));
     BASE64_RUN.lastIndex = run.end;
-    if (bothCases(run.body)) runs.push({ start: m.index, end: run.end, body: run.body });
+    if (bothCases(run.body)) runs.push({ start: m.index, end: run.end, body: run.body }, ...tailsOf({ start: m.index, end: run.end, body: run.body }));
     for (const literal of run.literals) if (bothCases(literal.body)) runs.push(literal);
   }
   return runs;

@@ -168,9 +168,20 @@ function holdsContactIn(readings: string[], members: string[] | null, text: stri
 const SHORT_BASE64 = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{3,12}={0,2}(?![A-Za-z0-9+/=])|(?<![\w-])[\w-]{3,12}(?![\w-])/g;
 const PRINTABLE = /^[\x20-\x7e]{2,}$/;
 
+/** What each text's short runs spell, by the text: a sitting's kept values repeat from capture to capture. */
+const spelledBy = new Map<string, string[]>();
+
 /** What each short run of base64 or hex in a text spells, where that is printable text. */
 function shortlyEncoded(text: string): string[] {
-  if (text.length > 4096) return [];
+  let spelled = spelledBy.get(text);
+  if (spelled === undefined) {
+    if (spelledBy.size >= 8192) spelledBy.clear();
+    spelledBy.set(text, (spelled = shortRunsSpell(text)));
+  }
+  return spelled;
+}
+
+function shortRunsSpell(text: string): string[] {
   const out = new Set<string>();
   for (const [run] of text.matchAll(SHORT_BASE64)) {
     const hex = /^(?:[0-9A-Fa-f]{2}){2,8}$/.test(run) ? [Buffer.from(run, "hex")] : [];

@@ -990,6 +990,28 @@ describe("a broken rules folder of the repository", () => {
     expect(bundle).not.toMatch(/\bimport\(/);
   });
 
+  it("a repository whose rules folder lays rules over the bundled ones has each commit read by the whole gate, which reads them", () => {
+    const root = repo();
+    // Node names each module it loads: the whole gate's own module shows whether it ran.
+    const wholeGate = (): boolean => {
+      const r = spawnSync(process.execPath, [CLI, "gate", "pre-commit"], { cwd: root, encoding: "utf8", env: { ...process.env, NODE_DEBUG: "esm" } });
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+      return /Storing \S*\/dist\/clearance\/gate\.js/.test(r.stderr);
+    };
+    writeFileSync(path.join(root, "notes.md"), "notes\n");
+    g(root, "add", "notes.md");
+    expect(wholeGate()).toBe(false);
+    const catalogue = { ...JSON.parse(readFileSync(path.join(PROJECT_ROOT, "rules", "harnesses", "codex.json"), "utf8")), harness: "acme", aliases: [], displayName: "Acme" };
+    mkdirSync(path.join(root, "rules", "harnesses"), { recursive: true });
+    writeFileSync(path.join(root, "rules", "harnesses", "acme.json"), JSON.stringify(catalogue, null, 2));
+    g(root, "add", "rules");
+    expect(g(root, "commit", "-qm", "rules: acme").code).toBe(0);
+    // The same plain change, in a repository with rules of its own: the whole gate reads it.
+    writeFileSync(path.join(root, "notes.md"), "more notes\n");
+    g(root, "add", "notes.md");
+    expect(wholeGate()).toBe(true);
+  });
+
   it("a commit of accepted fixtures imports neither the output's check, substitution, the scan's rules, the renderers of findings nor node:crypto; verify of them neither", () => {
     const root = repo();
     cleared(root, "ACCEPT");

@@ -4,6 +4,7 @@ import { readBlobs, stagedChanges } from "../io/git.js";
 import { filteredPaths } from "../io/git-filters.js";
 import { mayBeLfsPointer } from "../io/lfs-pointer.js";
 import { foldedPath } from "../io/path-fold.js";
+import { holdsRules, isBundledRules } from "../io/rules-dir.js";
 import { gitTopLevel } from "../io/top-level.js";
 import { readingsOfName } from "../passes/raw-capture/name-readings.js";
 import { couldHoldPayload, payloadWords, type PayloadWords } from "../passes/raw-capture/prefilter.js";
@@ -25,6 +26,9 @@ const under = (p: string, place: string): boolean => foldedPath(p) === place || 
 export function stagedIsPlainlyClear(cwd: string): boolean {
   const root = gitTopLevel(cwd);
   if (root === null || existsSync(path.join(root, "clear.config.json"))) return false;
+  // A repository's own rules may name captures the bundled payload rules do not (a harness's
+  // catalogue): the whole gate reads them, as this path reads the bundled ones alone.
+  if (ownRules(path.join(root, "rules"))) return false;
   const changes = stagedChanges(root);
   // A tilde and a digit may be an NTFS short name of a place (CLEARA~1.MD): the whole gate reads it.
   // The root's .gitattributes reaches the fixtures: what it says of them is the whole gate's to judge.
@@ -53,3 +57,6 @@ function bundledPayloadWords(): PayloadWords | null {
     return null;
   }
 }
+
+/** Whether a folder lays rules over the bundled ones: this project's own rules folder is the bundled one. */
+const ownRules = (dir: string): boolean => holdsRules(dir) && !isBundledRules(dir);

@@ -163,6 +163,30 @@ describe("clear scan finds a key in base64 that starts at any offset of a longer
   });
 });
 
+/** Bytes of a text in base32 (RFC 4648), in capitals, padded with '=' to whole groups of eight. */
+function base32(text: string): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  const bits = [...Buffer.from(text)].map((b) => b.toString(2).padStart(8, "0")).join("");
+  const out = (bits.match(/.{1,5}/g) ?? []).map((five) => alphabet[parseInt(five.padEnd(5, "0"), 2)]).join("");
+  return out.padEnd(Math.ceil(out.length / 8) * 8, "=");
+}
+
+describe("clear scan finds a key written in base32", () => {
+  it("in capitals or lower case, padded or not, glued to an id's prefix, a URL's path or letters of its own case, wrapped at 76 as base32(1) wraps it", () => {
+    const encodings: Record<string, (s: string) => string> = {
+      upper: (s) => base32(s),
+      lower: (s) => base32(s).toLowerCase(),
+      unpadded: (s) => base32(s).replace(/=+$/, ""),
+      text: (s) => base32(inText(s, 17)),
+      wrapped: (s) => wrapped(base32(inText(s, 40)), 76, "\n"),
+    };
+    for (const prefix of ["sess_", "id-", "v1/", "https://example.com/blob/", "ABC", "QWERTYUIOPASDF"]) {
+      encodings[`after-${prefix.length}`] = (s) => `${prefix}${base32(s)}`;
+    }
+    expectEachFound(casesOf(encodings));
+  });
+});
+
 describe("clear scan reads a run each place it stands", () => {
   it("the same base64 key twice in one string, among the same noise repeated, is found at both places", async () => {
     const rules = loadRules();

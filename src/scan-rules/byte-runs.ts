@@ -1,6 +1,7 @@
 import type { DecodedBytes } from "./byte-text.js";
 import { lastAtOrBelow } from "../collections.js";
 import { hexDumps } from "../hex-dumps.js";
+import { base32Bytes, base32Runs } from "../radix.js";
 
 // Runs of a text that encode bytes, all found in one pass with no regular expression (a run may be
 // megabytes long): base64 and base64url, also wrapped over lines as MIME and PEM wrap them and read
@@ -8,6 +9,8 @@ import { hexDumps } from "../hex-dumps.js";
 // offsets; and hex written as a byte dump (67:68:70, 67 68 70, 0x67, 0x68, lines of xxd -p). A dump
 // whose lines carry an offset and the text beside the digits (xxd, hexdump -C, od -tx1) is read by
 // the values floor's dump reader (hex-dumps.ts), line after line, each byte kept at its digits.
+// Base32 (RFC 4648, either case, glued to a prefix or wrapped over lines) is read as well: an id or
+// a URL's path may hold a key in it.
 
 /** Shortest base64 and hex runs read: shorter ones decode to a handful of characters at most. */
 const MIN_BASE64 = 8;
@@ -300,6 +303,44 @@ function hexBytes(text: string, [start, end]: Span, shift: number): DecodedBytes
   return { bytes, sourceAt: (j) => (j >= bytes.length ? end : from + 2 * j), group: 1 };
 }
 
+/** A base32 character of either case. */
+const BASE32_CHAR = /[A-Za-z2-7]/;
+/** Shortest base32 run read: the base32 of a key of twenty characters. */
+const MIN_BASE32 = 32;
+/** A run of base32 characters of one case on one line, wherever it starts: glued to a prefix (an id's "sess_", a URL's path) too. */
+const BASE32_LINE_RUN = new RegExp(`[A-Z2-7]{${MIN_BASE32},}|[a-z2-7]{${MIN_BASE32},}`, "g");
+
+/**
+ * Gives `visit` each base32 run of a text, decoded: a run on one line from each of the eight
+ * offsets a glued prefix of its own letters may shift it by, and a run wrapped over lines
+ * (radix.ts) from its first character. A run of letters alone is a word, not base32.
+ */
+function forEachBase32Run(text: string, visit: (bytes: DecodedBytes) => Visited): Visited {
+  // Found before any is visited: a visit reads what the run spells, and so this search again.
+  const lineRuns = [...text.matchAll(BASE32_LINE_RUN)].filter((m) => /[2-7]/.test(m[0]));
+  for (const m of lineRuns) {
+    for (let shift = 0; shift < 8 && m[0].length - shift >= MIN_BASE32; shift++) {
+      const visited = visit(base32Read(text, { start: m.index + shift, body: m[0].slice(shift) }));
+      if (visited === "stop") return visited;
+      if (visited === "nextRun") break;
+    }
+  }
+  for (const run of base32Runs(text)) {
+    const wrapped = text.slice(run.start, run.start + run.body.length) !== run.body;
+    if (wrapped && visit(base32Read(text, run)) === "stop") return "stop";
+  }
+  return "next";
+}
+
+/** The bytes of a base32 run (radix.ts), each byte mapped to the character its bits start in (a wrapped run's line breaks stepped over). */
+function base32Read(text: string, run: { start: number; body: string }): DecodedBytes {
+  const bytes = base32Bytes(run.body);
+  const at: number[] = [];
+  for (let k = run.start; at.length < run.body.length && k < text.length; k++) if (BASE32_CHAR.test(text.charAt(k))) at.push(k);
+  const end = (at[at.length - 1] ?? run.start) + 1;
+  return { bytes, sourceAt: (j) => (j >= bytes.length ? end : (at[Math.floor((8 * j) / 5)] ?? end)), group: 5 };
+}
+
 /** The bytes of a dump's words, each byte mapped to its digits. */
 function dumpBytes(text: string, words: Span[]): DecodedBytes {
   const bytes: number[] = [];
@@ -349,7 +390,7 @@ export type Visited = "stop" | "next" | "nextRun";
 
 /**
  * Gives `visit` every run of a text that encodes bytes, decoded: base64 from each of four
- * offsets, hex from each of two, byte dumps, and dumps of lines (each of their readings).
+ * offsets, hex from each of two, byte dumps, dumps of lines (each of their readings), and base32.
  */
 export function forEachByteRun(text: string, visit: (bytes: DecodedBytes) => Visited): void {
   if (text.length < MIN_BASE64) return;
@@ -372,6 +413,7 @@ export function forEachByteRun(text: string, visit: (bytes: DecodedBytes) => Vis
     }
   }
   for (const dump of runs.dumps) if (visit(dumpBytes(text, dump)) === "stop") return;
+  if (forEachBase32Run(text, visit) === "stop") return;
   // A dump of lines is a dump of words in each line: where the text holds none, it holds no dump of lines.
   // Its readings put its bytes in other orders (each word's reversed, offsets left out): one that is text whole says nothing of the next.
   for (const dump of runs.dumps.length === 0 ? [] : hexDumps(text)) {

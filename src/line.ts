@@ -314,7 +314,8 @@ async function withoutSecretValues(render: (mask: (text: string) => string) => s
   const first = render(mask);
   const found = (await guardScan([{ file: "the batch", text: first }])).findings;
   if (found.length === 0) return { text: first, clean: true };
-  const values = found.map((f) => first.slice(offsetOf(first, f.line, f.column), offsetOf(first, f.endLine, f.endColumn))).filter((v) => v.length > 0);
+  // A finding may end past its line's end (an encoded run read to the end of its line): the value is written within one line.
+  const values = found.map((f) => first.slice(offsetOf(first, f.line, f.column), offsetOf(first, f.endLine, f.endColumn)).replace(/^[\r\n]+|[\r\n]+$/g, "")).filter((v) => v.length > 0);
   return { text: render((text) => values.reduce((out, v) => out.split(v).join("[a secret shape, not written]"), mask(text))), clean: false };
 }
 

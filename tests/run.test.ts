@@ -157,6 +157,21 @@ describe("clear run", () => {
     expect(existsSync(path.join(root, "fixtures"))).toBe(false);
   });
 
+  it("a key in base64 as a session's id, which the record quotes where no other file shares it, is a finding at its fixture and pointer (exit 1), and the record does not hold it", () => {
+    const root = repo();
+    const inbox = path.join(root, "captures-inbox");
+    const file = path.join(inbox, readdirSync(inbox).find((n) => n.startsWith("claude-code_session_start_2")) as string);
+    const payload = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    const encoded = Buffer.from(["gh", "p_", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"].join("")).toString("base64");
+    writeFileSync(file, JSON.stringify({ ...payload, session_id: encoded }));
+    const r = clearJson(["run"], { cwd: root });
+    expect(r.code).toBe(1);
+    const found = (r.json.findings as { code: string; file: string; pointer: string }[]).filter((f) => f.code === "secret-found").map((f) => [f.file, f.pointer]);
+    expect(found).toEqual([["fixtures/claude-code/2.1.261/session_start.json", "/session_id"]]);
+    expect(existsSync(path.join(root, "fixtures"))).toBe(false);
+    expect(readFileSync(path.join(root, "CLEARANCE.md"), "utf8")).not.toContain(encoded.slice(4, 24));
+  });
+
   it("a key in a value substitution keeps (an id), with a terminal's colours inside it, is found by the scan, and no fixture is written; in a URL's path, percent-encoded twice, it is replaced as a capability", () => {
     const root = repo();
     const inbox = path.join(root, "inbox-kept");

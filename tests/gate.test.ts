@@ -966,12 +966,14 @@ describe("a broken rules folder of the repository", () => {
     });
   }
 
-  it("the fast path sends a staged change under rules/ on to the whole gate, and lets a plain commit through without loading any rules", () => {
+  it("the fast path sends a staged change, under rules/ or not, on to the whole gate where the repository has rules of its own: a broken folder of them is named", () => {
     const root = withRules("recipes/mine.json", '{ "name": 7 }\n');
     writeFileSync(path.join(root, "NOTES.md"), "notes\n");
     g(root, "add", "NOTES.md");
-    // The fast path (exactly "gate pre-commit") settles a commit that touches nothing of the tool's: no rules are read.
-    expect(clear(["gate", "pre-commit"], { cwd: root }).code).toBe(0);
+    // A plain commit too: the repository's rules may name captures the bundled ones do not.
+    const plain = clear(["gate", "pre-commit"], { cwd: root });
+    expect(plain.code, plain.stdout + plain.stderr).toBe(2);
+    expect(plain.stderr).toMatch(/rules\/recipes\/mine\.json: does not match recipe\.schema\.json/);
     writeFileSync(path.join(root, "rules", "README.md"), "our rules\n");
     g(root, "add", "-f", "rules/README.md");
     const r = clear(["gate", "pre-commit"], { cwd: root });

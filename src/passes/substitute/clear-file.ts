@@ -79,7 +79,7 @@ const PATH_MARK = /[/\\~*]|\.[\p{L}\p{N}]{1,8}$/u;
  * nothing of a path ("Jane Roe was fired for cause") are none. What else a path holds is not
  * judged here: the home grammar reads any text a path field carries, and the scan the rest.
  */
-export function readsAsPath(value: string): boolean {
+function readsAsPath(value: string): boolean {
   return !SPACE.test(value) || PATH_MARK.test(value);
 }
 

@@ -6,8 +6,12 @@ interface Run {
   body: string;
 }
 
-/** Encoded text has both cases. */
-const bothCases = (body: string): boolean => /[a-z]/.test(body) && /[A-Z]/.test(body);
+/** Encoded text has both cases; a run of one case is a word, a path or a hash in hex. */
+export const bothCases = (body: string): boolean => /[a-z]/.test(body) && /[A-Z]/.test(body);
+
+/** A tail this long, in both cases, may be base64 of a payload. */
+const ENCODED_TAIL = 24;
+export const mayBeEncodedTail = (body: string): boolean => body.length >= ENCODED_TAIL && bothCases(body);
 
 /** How far into a run a word and a separator before base64 are looked for. */
 const MAX_TAIL_START = 64;
@@ -26,7 +30,7 @@ export function tailsOf(run: Run): Run[] {
   for (let i = 0; i < Math.min(MAX_TAIL_START, run.body.length); i++) {
     if (!SEPARATOR.test(run.body.charAt(i))) continue;
     const body = run.body.slice(i + 1);
-    if (body.length >= 24 && bothCases(body) && startsAsText(body)) tails.push({ start: run.start + i + 1, end: run.end, body });
+    if (mayBeEncodedTail(body) && startsAsText(body)) tails.push({ start: run.start + i + 1, end: run.end, body });
   }
   return tails;
 }

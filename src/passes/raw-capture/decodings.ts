@@ -1,5 +1,5 @@
 import { inflatedThrough, isZip, readsAsText as isText, sealedKind } from "../../compressed.js";
-import { tailsOf } from "./base64-tails.js";
+import { bothCases, tailsOf } from "./base64-tails.js";
 import { pushAll } from "../../collections.js";
 import { inputOffset, type DecodedLevel } from "../../json/escapes.js";
 import { byteLists, listBytes } from "../../byte-lists.js";
@@ -301,9 +301,6 @@ function wrapped(text: string, start: number, end: number): { end: number; body:
 // that long, shorter than the smallest payload once encoded, from its first character: the
 // look-behind keeps a short run from being tried at each of its characters, so the search is linear.
 const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24}/g;
-
-/** Encoded text has both cases; a run of one case is a word, a path or a hash in hex. */
-const bothCases = (body: string): boolean => /[a-z]/.test(body) && /[A-Z]/.test(body);
 
 /** Each run of base64 characters long enough to hold a payload, as its start, end and characters (a wrapped run's lines joined; a run cut into literals, joined and literal by literal). One native search for where runs start. */
 export function base64Runs(text: string): Run[] {

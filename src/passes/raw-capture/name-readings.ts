@@ -1,8 +1,6 @@
 // How the names of the files a change brings are read for raw captures, by the gate's fast path
 // and by the verify pass alike.
-
-/** A tail this long, in both cases, may be base64 of a payload. */
-const ENCODED_TAIL = 24;
+import { mayBeEncodedTail } from "./base64-tails.js";
 
 /**
  * A name, and each tail of it after a slash that may be base64: read from the folders' start, base64
@@ -12,7 +10,7 @@ export function readingsOfName(name: string): string[] {
   const texts = [name];
   for (let i = name.indexOf("/"); i !== -1; i = name.indexOf("/", i + 1)) {
     const tail = name.slice(i + 1);
-    if (tail.length >= ENCODED_TAIL && /[a-z]/.test(tail) && /[A-Z]/.test(tail)) texts.push(tail);
+    if (mayBeEncodedTail(tail)) texts.push(tail);
   }
   return texts;
 }

@@ -173,6 +173,23 @@ describe("loadFixture refuses what is not the accepted fixture, naming it", () =
     expect(r.stdout).not.toContain(home);
   });
 
+  it("shows the runner's home as ~ where it is reached through a link, and wherever a message holds it (a file: URL with a host)", () => {
+    const home = tempDir("clear-real-home-");
+    installInto(home);
+    const linked = path.join(tempDir("clear-home-link-"), "home");
+    symlinkSync(home, linked);
+    const url = `file://elsewhere${linked}/fixtures/a/1.0.0/b.json`;
+    const loads = `() => loadFixture("fixtures/a/1.0.0/b.json"), () => loadFixture(${JSON.stringify(url)}, { root: process.cwd() })`;
+    const script = `import { loadFixture } from "fixture-clear";\nfor (const load of [${loads}]) try { load(); } catch (err) { console.log(err.message); }\n`;
+    writeFileSync(path.join(home, "client.mjs"), script);
+    // Node runs the file, and the system gives the current directory, by their real paths: the home as the runner's HOME names it is a link to them.
+    const r = spawnSync(process.execPath, [path.join(linked, "client.mjs")], { cwd: linked, encoding: "utf8", env: { ...process.env, HOME: linked } });
+    expect(r.stdout, r.stderr).toContain("fixture-clear: no git repository above the calling file ~/client.mjs or the current directory ~;");
+    expect(r.stdout).toContain('"file://elsewhere~/fixtures/a/1.0.0/b.json" is not a file: URL of a path on this machine');
+    expect(r.stdout).not.toContain(home);
+    expect(r.stdout).not.toContain(linked);
+  });
+
 
   it("a changed byte", () => {
     const root = copy();

@@ -1,4 +1,6 @@
+import { realpathSync } from "node:fs";
 import os from "node:os";
+import path from "node:path";
 
 // What the library throws: one error class, whose message names the fixture (as CLEARANCE.md
 // lists it, from the repository's root) and says what to do, and whose code a test may match.
@@ -35,7 +37,7 @@ export class FixtureError extends Error {
   readonly fixture: string | null;
 
   constructor(code: FixtureProblem, fixture: string | null, message: string) {
-    super(printable(`fixture-clear: ${fixture === null ? "" : `${fixture}: `}${message}`));
+    super(printable(withoutHome(`fixture-clear: ${fixture === null ? "" : `${fixture}: `}${message}`)));
     this.code = code;
     this.fixture = fixture;
   }
@@ -46,9 +48,41 @@ export function fixFor(refused: string, regular: string): string {
   return refused === "unreadable" ? "let the user running the tests read it (its permissions, or those of a folder above it)" : `${regular} (put the file itself there)`;
 }
 
+/**
+ * The runner's home as a path in a message may spell it: as the system gives it, and as it resolves
+ * where a link leads to it (a calling file, the current directory and a root are real paths).
+ */
+function homesOf(): string[] {
+  const given = os.homedir();
+  if (!given) return [];
+  const home = path.resolve(given);
+  let real = home;
+  try {
+    real = realpathSync(home);
+  } catch {
+    // A home that is not there is masked as given.
+  }
+  return [...new Set([home, real])].filter((h) => h !== path.parse(h).root);
+}
+
+const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Where a home in a message starts a path: not within another path (a home under /srv), or just after a file: URL's host. */
+const PATH_START = String.raw`(?:(?<![A-Za-z0-9._-])|(?<=file://[^/\s"]*))`;
+const PATH_END = "(?![A-Za-z0-9._-])";
+
+/**
+ * A message with the runner's home shown as ~ wherever it stands whole, as everywhere in the tool:
+ * not where its name runs on ("<home>s") or where it stands under another folder. The longer
+ * spelling is tried first.
+ */
+function withoutHome(text: string): string {
+  const homes = homesOf().sort((a, b) => b.length - a.length);
+  if (homes.length === 0) return text;
+  return text.replace(new RegExp(`${PATH_START}(?:${homes.map(escapeRegex).join("|")})${PATH_END}`, "g"), "~");
+}
+
 /** A path safe to put in a message: the runner's home shown as ~, as everywhere in the tool. */
 export function shownPath(p: string): string {
-  const home = os.homedir();
-  if (!home || home === "/") return p;
-  return p === home || p.startsWith(`${home}/`) ? `~${p.slice(home.length)}` : p;
+  return withoutHome(p);
 }

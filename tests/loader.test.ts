@@ -191,6 +191,13 @@ describe("loadFixture refuses what is not the accepted fixture, naming it", () =
   });
 
 
+  it("hands over a buffer of exactly the accepted bytes: its ArrayBuffer holds no byte more", () => {
+    const fixture = loadFixture(PRE_TOOL_USE("2.1.9"), { root: accepted });
+    const onDisk = readFileSync(path.join(accepted, PRE_TOOL_USE("2.1.9")));
+    expect([fixture.raw.byteOffset, fixture.raw.buffer.byteLength]).toEqual([0, onDisk.length]);
+    expect(Buffer.from(fixture.raw.buffer).equals(onDisk)).toBe(true);
+  });
+
   it("a changed byte", () => {
     const root = copy();
     const file = path.join(root, PRE_TOOL_USE("2.1.9"));

@@ -63,10 +63,6 @@ function openFile(file: string, at: string): number | { refused: Refusal; at: st
   }
 }
 
-/**
- * Reads `rel` (a path below `base`, with / between its parts) whole, or says why not. A file
- * larger than `maxBytes` is not read.
- */
 /** The file an open descriptor is, as the system resolved it; null where the system does not say. */
 function openedPath(fd: number): string | null {
   try {
@@ -84,6 +80,10 @@ function realOrNull(p: string): string | null {
   }
 }
 
+/**
+ * Reads `rel` (a path below `base`, with / between its parts) whole, or says why not. A file
+ * larger than `maxBytes` is not read.
+ */
 export function readBelow(base: string, rel: string, maxBytes: number): NoLinkRead {
   const parts = rel.split("/");
   if (parts.some((p) => p === "." || p === "..")) return { refused: "not-a-file", at: rel, detail: "is not a path below the folder" };
@@ -101,13 +101,15 @@ export function readBelow(base: string, rel: string, maxBytes: number): NoLinkRe
     const stat = fstatSync(fd);
     if (!stat.isFile()) return { refused: "not-a-file", at: rel, detail: "is not a regular file" };
     if (stat.size > maxBytes) return { refused: "oversize", at: rel, detail: `${stat.size} bytes, above ${maxBytes}` };
-    // One byte more than the size is asked for, so a file that grew while being read shows. The
-    // bytes are handed to callers: a buffer of their own, never a slice of Node's shared pool.
-    const buffer = Buffer.allocUnsafeSlow(stat.size + 1);
+    // The bytes are handed to callers: a buffer of their own and of exactly their size, never a
+    // slice of Node's shared pool nor of a larger buffer (its .buffer would hold bytes the file has not).
+    const buffer = Buffer.allocUnsafeSlow(stat.size);
     let filled = 0;
-    for (let n = -1; n !== 0 && filled <= stat.size; filled += n) n = readSync(fd, buffer, filled, stat.size + 1 - filled, filled);
-    if (filled !== stat.size) return { refused: "unreadable", at: rel, detail: "changed size while being read" };
-    return { bytes: buffer.subarray(0, filled), executable: (stat.mode & 0o111) !== 0 };
+    for (let n = -1; n !== 0 && filled < stat.size; filled += n) n = readSync(fd, buffer, filled, stat.size - filled, filled);
+    // One byte more than the size is asked for, so a file that grew while being read shows.
+    const grew = readSync(fd, Buffer.alloc(1), 0, 1, filled) !== 0;
+    if (filled !== stat.size || grew) return { refused: "unreadable", at: rel, detail: "changed size while being read" };
+    return { bytes: buffer, executable: (stat.mode & 0o111) !== 0 };
   } finally {
     closeSync(fd);
   }

@@ -578,6 +578,16 @@ describe("a hostile query, a careless path", () => {
     expectProblem(() => loadFixture(codex("0.9.0"), { root }), "not-accepted", "fixtures/codex/0.9.0/stop.json", says);
   });
 
+  it("lists only a fixture whose event is a snake-case stem, so that each item listed loads as it is given", () => {
+    const root = handRepo([codex("0.9.0"), { ...codex("0.9.0"), event: "Stop" }, { ...codex("0.9.0"), event: "session.start" }]);
+    const listed = listFixtures({}, { root });
+    expect(listed.map((f) => f.path)).toEqual(["fixtures/codex/0.9.0/stop.json"]);
+    for (const item of listed) expect(loadFixture(item, { root }).path).toBe(item.path);
+    for (const hostName of ["fixtures/codex/0.9.0/Stop.json", "fixtures/codex/0.9.0/session.start.json"]) {
+      expectProblem(() => loadFixture(hostName, { root }), "query", hostName, /not a fixture of this repository: fixtures are fixtures\/<harness>\/<version>\/<snake_event>\.json/);
+    }
+  });
+
   it("reads each part of a query once: a getter that answers differently later cannot lead the path elsewhere", () => {
     let reads = 0;
     const query = {

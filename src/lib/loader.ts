@@ -58,7 +58,8 @@ function fixturePathOf(layout: Layout, q: FixtureQuery): string {
 /**
  * The harness, version and event of a path from the repository's root, when it names a fixture of
  * the layout. A folder named `latest` holds none: a query's `latest` is the newest version, so a
- * fixture there could be listed under one path and loaded from another.
+ * fixture there could be listed under one path and loaded from another. An event is a snake-case
+ * stem, as a query asks for it, so that each fixture listed can be asked for as it is listed.
  */
 function fixtureOfPath(rel: string, layout: Layout): FixtureQuery | null {
   const prefix = `${layout.fixtures}/`;
@@ -66,7 +67,7 @@ function fixtureOfPath(rel: string, layout: Layout): FixtureQuery | null {
   const [harness, version, file] = parts;
   if (parts.length !== 3 || !file?.endsWith(".json") || file.endsWith(".provenance.json") || version === LATEST) return null;
   const fixture = { harness: harness as string, version: version as string, event: file.slice(0, -".json".length) };
-  return [fixture.harness, fixture.version, fixture.event].every((p) => SAFE_SEGMENT.test(p)) ? fixture : null;
+  return [fixture.harness, fixture.version].every((p) => SAFE_SEGMENT.test(p)) && SNAKE.test(fixture.event) ? fixture : null;
 }
 
 /** A query's part as a message shows it, without calling any code of the caller's (an object's toString may throw, or be missing). */

@@ -4,7 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { compareHostVersions, FixtureError, listFixtures, loadFixture, type FixtureProblem, type FixtureQuery, type Where } from "../src/lib/index.js";
 import { batchDigest } from "../src/record/parse.js";
 import { SHAPES } from "../src/record/grammar.js";
@@ -465,6 +465,27 @@ describe("the record and the layout", () => {
     writeFileSync(path.join(bad, "clear.config.json"), JSON.stringify({ paths: { fixtures: "../elsewhere" } }));
     const refused = thrown(() => loadFixture(PRE_TOOL_USE("2.1.9"), { root: bad }));
     expect(refused.message).toMatch(/clear\.config\.json: paths\.fixtures is not a path relative to the repository root/);
+  });
+
+  it("refuses a record whose folder was swapped for a link after the record was read, in the same process", () => {
+    const root = gitRepo();
+    writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ paths: { clearance: "docs/record.md" } }));
+    mkdirSync(path.join(root, "docs"));
+    clearVersion(root, "2.1.9");
+    acceptPending(root, "docs/record.md");
+    const fixture = PRE_TOOL_USE("2.1.9");
+    // Read as a record written long enough ago that its stamp vouches for its bytes (the clock moved on, not the file).
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 60_000 });
+    try {
+      expect(loadFixture(fixture, { root }).path).toBe(fixture);
+      // Moving the folder changes no time of the record: the same file, reached through a link.
+      renameSync(path.join(root, "docs"), path.join(root, "elsewhere"));
+      symlinkSync(path.join(root, "elsewhere"), path.join(root, "docs"));
+      expectProblem(() => loadFixture(fixture, { root }), "link", fixture, /: docs is a symbolic link; never followed; the record is read only from a regular file/);
+      expect(thrown(() => listFixtures({}, { root })).code).toBe("link");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("reads a record whose acceptance section holds many blank lines and then many ACCEPT lines run together at once", () => {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { sha256Hex } from "../digest.js";
 import { FixtureError, fixFor, shownPath } from "./errors.js";
 import { CONFIG_FILE, layoutOf, type FixtureLayout } from "./layout.js";
-import { readBelow } from "./no-link.js";
+import { readBelow, wayBelow } from "./no-link.js";
 import { indexRecord, type Listing, type RecordIndex } from "./record-index.js";
 
 // A repository as the library sees it: its layout, read once, and its record, read once and
@@ -85,7 +85,8 @@ export function recordOf(repo: Repository, fixture: string | null): RecordIndex 
   }
   const stamp = `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
   const known = repo.record;
-  if (known?.stamp === stamp && !known.racy) return known.index;
+  // A folder on the way swapped for a link leaves the record's own stamp as it was: the way is checked at each load.
+  if (known?.stamp === stamp && !known.racy && wayBelow(repo.root, name) === null) return known.index;
   const readAt = Date.now();
   const read = readBelow(repo.root, name, MAX_RECORD_BYTES);
   if ("refused" in read) {

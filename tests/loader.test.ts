@@ -9,7 +9,7 @@ import { compareHostVersions, FixtureError, listFixtures, loadFixture, type Fixt
 import { batchDigest } from "../src/record/parse.js";
 import { SHAPES } from "../src/record/grammar.js";
 import { acceptedRepo, acceptPending, clearVersion, gitRepo, installInto } from "./fixture-repo.js";
-import { PROJECT_ROOT, sha256, tempDir } from "./helpers.js";
+import { clear, PROJECT_ROOT, sha256, tempDir } from "./helpers.js";
 
 // The library entry, `import { loadFixture, listFixtures } from "fixture-clear"`: in temporary
 // repositories whose fixtures came from real clear runs, under vitest and node:test as a hook
@@ -465,6 +465,11 @@ describe("the record and the layout", () => {
     writeFileSync(path.join(bad, "clear.config.json"), JSON.stringify({ paths: { fixtures: "../elsewhere" } }));
     const refused = thrown(() => loadFixture(PRE_TOOL_USE("2.1.9"), { root: bad }));
     expect(refused.message).toMatch(/clear\.config\.json: paths\.fixtures is not a path relative to the repository root/);
+    // A config clear verify refuses (its schema refuses an empty part) is refused here too, though the place it names reads the same.
+    writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ paths: { fixtures: "test/data", clearance: "docs//record.md" } }));
+    const emptyPart = thrown(() => loadFixture("test/data/claude-code/2.1.9/session_end.json", { root }));
+    expect([emptyPart.code, emptyPart.message]).toEqual(["config", expect.stringMatching(/clear\.config\.json: paths\.clearance is not a path relative to the repository root/)]);
+    expect(clear(["verify", "--root", root]).stderr).toMatch(/config\.schema\.json at \/paths\/clearance/);
   });
 
   it("refuses a record whose folder was swapped for a link after the record was read, in the same process", () => {

@@ -15,7 +15,9 @@ export interface FixtureLayout {
 }
 
 const INSIDE = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\\]{1,200}$/u;
-const LEAVES = /^\/|^[A-Za-z]:|(^|\/)\.\.?(\/|$)/;
+// As the config's schema has it: an empty part ("docs//record.md") is refused too, so that the
+// loader never honours a config that clear verify refuses.
+const LEAVES = /^\/|^[A-Za-z]:|(^|\/)\.\.?(\/|$)|\/\//;
 
 function configPath(value: unknown, key: string, fallback: string): string {
   if (value === undefined) return fallback;

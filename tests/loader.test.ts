@@ -446,6 +446,18 @@ describe("what loadFixture is given, however wrong, ends in a FixtureError", () 
       expect(got.message, file).toMatch(/let the user running the tests read it/);
       spawnSync("chmod", ["644", path.join(root, file)]);
     }
+    // A folder above the fixture, or above the record, that the user may not look into hides them: neither is said to be missing.
+    mkdirSync(path.join(root, "docs"));
+    renameSync(path.join(root, "CLEARANCE.md"), path.join(root, "docs", "record.md"));
+    writeFileSync(path.join(root, "clear.config.json"), JSON.stringify({ paths: { clearance: "docs/record.md" } }));
+    spawnSync("chmod", ["-R", "a+rX", root]);
+    for (const folder of ["fixtures", "fixtures/claude-code/2.1.9", "docs"]) {
+      spawnSync("chmod", ["000", path.join(root, folder)]);
+      const got = load();
+      expect(got.code, folder).toBe("unreadable");
+      expect(got.message, folder).toMatch(/could not be (?:looked at|opened) \(EACCES\); let the user running the tests read it \(its permissions, or those of a folder above it\)/);
+      spawnSync("chmod", ["755", path.join(root, folder)]);
+    }
     expect(load()).toEqual({});
   });
 });

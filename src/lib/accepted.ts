@@ -3,7 +3,7 @@ import path from "node:path";
 import { sha256Hex } from "../digest.js";
 import { FixtureError, fixFor, shownPath } from "./errors.js";
 import { CONFIG_FILE, layoutOf, type FixtureLayout } from "./layout.js";
-import { readBelow, wayBelow } from "./no-link.js";
+import { readBelow, wayBelow, type Refusal } from "./no-link.js";
 import { indexRecord, type Listing, type RecordIndex } from "./record-index.js";
 
 // A repository as the library sees it: its layout, read once, and its record, read once and
@@ -72,13 +72,22 @@ export function repositoryAt(root: string): Repository {
   return fresh;
 }
 
+/** Why the record could not be read as it stands: a link, a file this user may not read, no regular file. */
+function recordRefused(read: { refused: Refusal; at: string; detail: string }, fixture: string | null): FixtureError {
+  const code = read.refused === "link" ? "link" : read.refused === "unreadable" ? "unreadable" : "record";
+  return new FixtureError(code, fixture, `${read.at} ${read.detail}; ${fixFor(read.refused, "the record is read only from a regular file")}`);
+}
+
 /** The record's index, read again when the file's identity, size or times moved, or when they cannot tell yet; `fixture` is named in errors. */
 export function recordOf(repo: Repository, fixture: string | null): RecordIndex {
   const name = repo.layout.record;
   let stat;
   try {
     stat = lstatSync(path.join(repo.root, name));
-  } catch {
+  } catch (err) {
+    // A folder on the way this user may not look into (EACCES) hides the record: it is not said to be missing.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") throw recordRefused({ refused: "unreadable", at: name, detail: `could not be looked at (${code ?? "unknown error"})` }, fixture);
     const why = `no fixture counts as accepted until ${RUN} writes a batch and a person writes ACCEPT under it`;
     const other = "(or pass { root } to read another repository)";
     throw new FixtureError("record", fixture, `${name} is not there in the repository ${shownPath(repo.root)}: ${why} ${other}`);
@@ -89,10 +98,7 @@ export function recordOf(repo: Repository, fixture: string | null): RecordIndex 
   if (known?.stamp === stamp && !known.racy && wayBelow(repo.root, name) === null) return known.index;
   const readAt = Date.now();
   const read = readBelow(repo.root, name, MAX_RECORD_BYTES);
-  if ("refused" in read) {
-    const code = read.refused === "link" ? "link" : read.refused === "unreadable" ? "unreadable" : "record";
-    throw new FixtureError(code, fixture, `${read.at} ${read.detail}; ${fixFor(read.refused, "the record is read only from a regular file")}`);
-  }
+  if ("refused" in read) throw recordRefused(read, fixture);
   const index = known?.bytes.equals(read.bytes) ? known.index : indexRecord(read.bytes, name, fixture);
   // A time ahead of this clock (another machine's, on a shared disk) is racy too, until this clock passes it.
   repo.record = { stamp, index, bytes: read.bytes, racy: readAt - Math.max(stat.mtimeMs, stat.ctimeMs) < RACY_MS };

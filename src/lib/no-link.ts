@@ -38,12 +38,23 @@ function lstatOrNull(p: string): Stats | null {
   }
 }
 
-/** The first folder on the way from `base` to `rel` that is missing, a link or not a folder. */
+/** What stands at `p`, a link not followed; or why nothing can be said: the error's code. */
+function lstatOrCode(p: string): Stats | string {
+  try {
+    return lstatSync(p);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code ?? "unknown error";
+  }
+}
+
+/** The first folder on the way from `base` to `rel` that is missing, a link or not a folder, or that a folder above keeps this user from looking at. */
 function folderProblem(base: string, parts: string[]): { refused: Refusal; at: string; detail: string } | null {
   for (let k = 1; k < parts.length; k++) {
     const at = parts.slice(0, k).join("/");
-    const stat = lstatOrNull(path.join(base, at));
-    if (stat === null) return { refused: "missing", at, detail: "no such folder" };
+    const stat = lstatOrCode(path.join(base, at));
+    // A folder this user may not look into (EACCES) hides what stands there: that is no proof it is missing.
+    if (stat === "ENOENT" || stat === "ENOTDIR") return { refused: "missing", at, detail: "no such folder" };
+    if (typeof stat === "string") return { refused: "unreadable", at, detail: `could not be looked at (${stat})` };
     if (stat.isSymbolicLink()) return { refused: "link", at, detail: "is a symbolic link; never followed" };
     if (!stat.isDirectory()) return { refused: "not-a-file", at, detail: "is not a folder" };
   }

@@ -133,7 +133,7 @@ describe("the gate, through installed hooks", () => {
     expect(g(root, "commit", "-qm", "accepted").code).toBe(0);
   });
 
-  for (const how of ["<!-- ACCEPT -->", "```\nACCEPT\n```", "ACCEPTED", " accept"]) {
+  for (const how of ["<!-- ACCEPT -->", "```\nACCEPT\n```", "ACCEPTED", " accept", "I read it\n:-\nACCEPT"]) {
     it(`refuses ACCEPT written as ${JSON.stringify(how)}`, () => {
       const root = repo();
       cleared(root, how);

@@ -108,6 +108,12 @@ const OPENS_CONTAINER = /^[\s\u200b\ufeff]*(?:>|[-+*](?:\s|$)|\d{1,9}[.)](?:\s|$
  * would not be text a reader sees.
  */
 const OPENS_SPAN = /[<`~[$|]/;
+/**
+ * A table's delimiter row that holds no pipe (":-", "-:", ":-:"): GitHub's renderer makes a table of
+ * one column of it, the line above it its head and the lines below it in its paragraph its rows.
+ * Hyphens alone are a setext underline, which the block reader knows.
+ */
+const PIPELESS_DELIMITER_ROW = /^[ \t]*(?::-+:?|-+:)[ \t]*$/;
 
 /** Whether ACCEPT stands under a batch's heading; where it does not, the first line there that reads like it, and why it does not count. */
 interface Acceptance {
@@ -122,11 +128,12 @@ const LOOKS_LIKE_ACCEPT = /accept/i;
  * top level of the section, outside comments, raw HTML and code, wherever in the section and
  * whatever a person wrote below it. Renderers differ on what opens raw HTML, so what stands above
  * it is trusted only while it opens nothing that runs on: no line above it but the tool's own note
- * holds a character that can open a block or a span, or starts indented (a list item's later
- * paragraph, which a line that carries it on stays in). In a paragraph that a list item or a quote
- * starts or interrupts, a line that carries it on may be the container's. A line of a setext
- * heading is a heading; a line below it in its paragraph that holds a pipe may make it a table's
- * head. One pass, however many lines read ACCEPT.
+ * holds a character that can open a block or a span, is a table's delimiter row, or starts
+ * indented (a list item's later paragraph, which a line that carries it on stays in). In a
+ * paragraph that a list item or a quote starts or interrupts, a line that carries it on may be the
+ * container's. A line of a setext
+ * heading is a heading; a line below it in its paragraph that holds a pipe, or is a delimiter row
+ * without one, may make it a table's head. One pass, however many lines read ACCEPT.
  */
 function acceptanceIn(lines: string[], blocks: BlockLine[], from: number, to: number): Acceptance {
   let topLevel = false;
@@ -142,20 +149,21 @@ function acceptanceIn(lines: string[], blocks: BlockLine[], from: number, to: nu
       if (!spanAbove && topLevel && line === ACCEPT_WORD && !headsTable(lines, blocks, i + 1, to)) return { accepted: true };
     }
     if (unread === undefined && LOOKS_LIKE_ACCEPT.test(line)) unread = { line: i + 1, why: whyNotCounted(line, block, spanAbove, topLevel) };
-    if (OPENS_SPAN.test(line) || (block.kind !== "blank" && LEADING_SPACE.test(line))) spanAbove = true;
+    if (OPENS_SPAN.test(line) || PIPELESS_DELIMITER_ROW.test(line) || (block.kind !== "blank" && LEADING_SPACE.test(line))) spanAbove = true;
   }
   return unread === undefined ? { accepted: false } : { accepted: false, unread };
 }
 
-/** Whether the line after ACCEPT carries its paragraph on with a pipe: a table's delimiter row, which makes ACCEPT the table's head. */
+/** Whether the line after ACCEPT carries its paragraph on with a pipe, or is a delimiter row without one: a table's delimiter row, which makes ACCEPT the table's head. */
 function headsTable(lines: string[], blocks: BlockLine[], next: number, to: number): boolean {
-  return next < to && blocks[next]?.kind === "text" && blocks[next]?.startsParagraph === false && (lines[next] as string).includes("|");
+  const line = lines[next] as string;
+  return next < to && blocks[next]?.kind === "text" && blocks[next]?.startsParagraph === false && (line.includes("|") || PIPELESS_DELIMITER_ROW.test(line));
 }
 
 function whyNotCounted(line: string, block: BlockLine, spanAbove: boolean, topLevel: boolean): string {
   if (line !== ACCEPT_WORD) return "ACCEPT counts only in capitals, alone on its line, with nothing else on that line";
   if (block.kind !== "text") return "it stands inside a comment, raw HTML, code or a heading";
-  if (spanAbove) return "a line above it in the section holds <, a backtick, ~, [, $ or |, or starts indented, which can open raw HTML, a comment, code, a link, math, a table or a list item's paragraph that a renderer shows it inside";
+  if (spanAbove) return "a line above it in the section holds <, a backtick, ~, [, $ or |, is a table's delimiter row (:-, -: or :-:), or starts indented, which can open raw HTML, a comment, code, a link, math, a table or a list item's paragraph that a renderer shows it inside";
   return topLevel ? "it is not read as text at the top of the section" : "its paragraph starts indented, or as a list item or a quote, which a renderer may show it inside";
 }
 

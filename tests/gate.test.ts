@@ -141,6 +141,22 @@ describe("the gate, through installed hooks", () => {
     });
   }
 
+  it("refuses a record holding a NUL, which git shows as a binary file with none of its batches or ACCEPT in a diff, at commit and in verify, naming the line", () => {
+    const root = repo();
+    cleared(root, "ACCEPT");
+    const file = path.join(root, "CLEARANCE.md");
+    writeFileSync(file, readFileSync(file, "utf8").replace("# Clearance record\n", "# Clearance record\n\n\u0000\n"));
+    g(root, "add", "CLEARANCE.md");
+    expect(g(root, "diff", "--cached", "--numstat", "--", "CLEARANCE.md").out).toMatch(/^-\t-\t/);
+    const committed = g(root, "commit", "-qm", "nul");
+    expect(committed.code).not.toBe(0);
+    expect(committed.out).toContain("CLEARANCE.md line 3: holds a NUL character");
+    // A record verify cannot read is an error (exit 2), as any record in a shape the tool does not know.
+    const verified = clear(["verify"], { cwd: root });
+    expect(verified.code).toBe(2);
+    expect(verified.stderr).toContain("CLEARANCE.md line 3: holds a NUL character");
+  });
+
   it("refuses a fixture byte changed after ACCEPT, and a record line edited after ACCEPT", () => {
     const root = repo();
     cleared(root, "ACCEPT");

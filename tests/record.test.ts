@@ -211,6 +211,9 @@ describe("the record's reader refuses what it does not know, naming the line", (
   it("a line that starts like a marker but is not one", () => {
     expect(() => parseRecord(`<!-- clear:batch b-1 -->\n`)).toThrow(/line 1: starts like a batch marker/);
   });
+  it("a NUL character, which makes git show the record as a binary file", () => {
+    expect(() => parseRecord(recordWith("ACCEPT", "I read it\u0000"))).toThrow(/line 5: holds a NUL character/);
+  });
   it("a marker inside a code block", () => {
     expect(() => parseRecord(`\`\`\`\n${SHAPES.marker.render({ id: "b-000000000000", digest: "0".repeat(64) })}\n\`\`\`\n`)).toThrow(/line 2: a batch marker inside a code block opened at line 1/);
   });

@@ -197,9 +197,20 @@ function readBatch(lines: string[], blocks: BlockLine[], start: number, end: num
   return unread === undefined ? batch : { ...batch, acceptanceUnread: unread };
 }
 
+/**
+ * A NUL makes git take the record for a binary file: a diff, a pull request and the repository's
+ * page show none of its lines, so no one reading the change sees a batch or its ACCEPT. The tool
+ * never writes one.
+ */
+function refuseNul(lines: string[], file: string): void {
+  const at = lines.findIndex((line) => line.includes("\u0000"));
+  if (at !== -1) throw new RecordError(`${file} line ${at + 1}: holds a NUL character, which makes git show the record as a binary file, with none of its batches or ACCEPT in a diff; remove it`);
+}
+
 /** Reads a record; throws RecordError naming the line when it is in a shape this tool does not know. */
 export function parseRecord(text: string, file = "CLEARANCE.md"): ParsedRecord {
   const { lines, starts, eol } = splitLines(text);
+  refuseNul(lines, file);
   const blocks = blockLines(lines);
   const markers = markerLines(lines, blocks, file);
   const batches = markers.map((m, k) => readBatch(lines, blocks, m, markers[k + 1] ?? lines.length, file));

@@ -214,6 +214,11 @@ describe("the record's reader refuses what it does not know, naming the line", (
   it("a NUL character, which makes git show the record as a binary file", () => {
     expect(() => parseRecord(recordWith("ACCEPT", "I read it\u0000"))).toThrow(/line 5: holds a NUL character/);
   });
+  it("a control character, as in an escape sequence that hides the lines after it in a terminal", () => {
+    expect(() => parseRecord(recordWith("\u001b[8m\nACCEPT"))).toThrow(/line 10: holds the control character U\+001B/);
+    expect(() => parseRecord(recordWith("ACCEPT", "I read it\u009b8m"))).toThrow(/line 5: holds the control character U\+009B/);
+    expect(holds(parseRecord(recordWith("ACCEPT", "a\ttab")).batches[0] as never)).toBe(true);
+  });
   it("a marker inside a code block", () => {
     expect(() => parseRecord(`\`\`\`\n${SHAPES.marker.render({ id: "b-000000000000", digest: "0".repeat(64) })}\n\`\`\`\n`)).toThrow(/line 2: a batch marker inside a code block opened at line 1/);
   });

@@ -197,20 +197,27 @@ function readBatch(lines: string[], blocks: BlockLine[], start: number, end: num
   return unread === undefined ? batch : { ...batch, acceptanceUnread: unread };
 }
 
+/** A control character but the tab: the tool never writes one (a value's is written as an escape). */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
 /**
- * A NUL makes git take the record for a binary file: a diff, a pull request and the repository's
- * page show none of its lines, so no one reading the change sees a batch or its ACCEPT. The tool
- * never writes one.
+ * A NUL makes git take the record for a binary file, so a diff, a pull request and the repository's
+ * page show none of its lines; an escape sequence makes a terminal (cat, git diff) show other text
+ * or none. Either way no one reading it sees a batch or its ACCEPT as the tool reads them.
  */
-function refuseNul(lines: string[], file: string): void {
-  const at = lines.findIndex((line) => line.includes("\u0000"));
-  if (at !== -1) throw new RecordError(`${file} line ${at + 1}: holds a NUL character, which makes git show the record as a binary file, with none of its batches or ACCEPT in a diff; remove it`);
+function refuseControls(lines: string[], file: string): void {
+  const at = lines.findIndex((line) => CONTROL.test(line));
+  if (at === -1) return;
+  const found = CONTROL.exec(lines[at] as string)?.[0] ?? "";
+  const code = found.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0");
+  const what = found === "\u0000" ? "a NUL character, which makes git show the record as a binary file" : `the control character U+${code}, which can change what a terminal shows`;
+  throw new RecordError(`${file} line ${at + 1}: holds ${what}, with none of its batches or ACCEPT as the tool reads them; remove it`);
 }
 
 /** Reads a record; throws RecordError naming the line when it is in a shape this tool does not know. */
 export function parseRecord(text: string, file = "CLEARANCE.md"): ParsedRecord {
   const { lines, starts, eol } = splitLines(text);
-  refuseNul(lines, file);
+  refuseControls(lines, file);
   const blocks = blockLines(lines);
   const markers = markerLines(lines, blocks, file);
   const batches = markers.map((m, k) => readBatch(lines, blocks, m, markers[k + 1] ?? lines.length, file));

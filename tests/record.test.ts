@@ -219,6 +219,10 @@ describe("the record's reader refuses what it does not know, naming the line", (
     expect(() => parseRecord(recordWith("ACCEPT", "I read it\u009b8m"))).toThrow(/line 5: holds the control character U\+009B/);
     expect(holds(parseRecord(recordWith("ACCEPT", "a\ttab")).batches[0] as never)).toBe(true);
   });
+  it("a bidirectional control, which shows the ACCEPT after it in its paragraph turned around", () => {
+    expect(() => parseRecord(recordWith("I read it\u202e\nACCEPT"))).toThrow(/line 10: holds the bidirectional control U\+202E/);
+    expect(() => parseRecord(recordWith("\u2067\nACCEPT"))).toThrow(/line 10: holds the bidirectional control U\+2067/);
+  });
   it("a marker inside a code block", () => {
     expect(() => parseRecord(`\`\`\`\n${SHAPES.marker.render({ id: "b-000000000000", digest: "0".repeat(64) })}\n\`\`\`\n`)).toThrow(/line 2: a batch marker inside a code block opened at line 1/);
   });

@@ -197,21 +197,28 @@ function readBatch(lines: string[], blocks: BlockLine[], start: number, end: num
   return unread === undefined ? batch : { ...batch, acceptanceUnread: unread };
 }
 
-/** A control character but the tab: the tool never writes one (a value's is written as an escape). */
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+/** A control character but the tab, or a bidirectional control: the tool never writes one (a value's is written as an escape). */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+/** What a character CONTROL finds does to a reader of the record. */
+function controlDoes(found: string): string {
+  const code = `U+${found.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+  if (found === "\u0000") return "a NUL character, which makes git show the record as a binary file";
+  if (found >= "\u202a") return `the bidirectional control ${code}, which makes a renderer show the text after it in its paragraph (an ACCEPT too) in another order`;
+  return `the control character ${code}, which can change what a terminal shows`;
+}
 
 /**
  * A NUL makes git take the record for a binary file, so a diff, a pull request and the repository's
  * page show none of its lines; an escape sequence makes a terminal (cat, git diff) show other text
- * or none. Either way no one reading it sees a batch or its ACCEPT as the tool reads them.
+ * or none; a bidirectional override turns the text after it around. Either way no one reading it
+ * sees a batch or its ACCEPT as the tool reads them.
  */
 function refuseControls(lines: string[], file: string): void {
   const at = lines.findIndex((line) => CONTROL.test(line));
   if (at === -1) return;
   const found = CONTROL.exec(lines[at] as string)?.[0] ?? "";
-  const code = found.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0");
-  const what = found === "\u0000" ? "a NUL character, which makes git show the record as a binary file" : `the control character U+${code}, which can change what a terminal shows`;
-  throw new RecordError(`${file} line ${at + 1}: holds ${what}, with none of its batches or ACCEPT as the tool reads them; remove it`);
+  throw new RecordError(`${file} line ${at + 1}: holds ${controlDoes(found)}, with none of its batches or ACCEPT as the tool reads them; remove it`);
 }
 
 /** Reads a record; throws RecordError naming the line when it is in a shape this tool does not know. */

@@ -218,7 +218,7 @@ function refuseControls(lines: string[], file: string): void {
   const at = lines.findIndex((line) => CONTROL.test(line));
   if (at === -1) return;
   const found = CONTROL.exec(lines[at] as string)?.[0] ?? "";
-  throw new RecordError(`${file} line ${at + 1}: holds ${controlDoes(found)}, with none of its batches or ACCEPT as the tool reads them; remove it`);
+  throw new RecordError(`${file} line ${at + 1}: holds ${controlDoes(found)}, so a person would not read its batches and ACCEPT as the tool does; remove it`);
 }
 
 /** Reads a record; throws RecordError naming the line when it is in a shape this tool does not know. */

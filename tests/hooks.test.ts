@@ -402,6 +402,29 @@ describe("clear hooks with core.hooksPath set by hand", () => {
     expect(status.out).toContain("core.hooksPath is set to an empty value");
   });
 
+  it("--root naming a folder below the top of the working tree, or the .git folder, is refused for install, status and uninstall: exit 2, nothing written; hooks run at the top, where scripts written below it are never found", () => {
+    const root = repoWithRemote("clear-hooks-subroot-");
+    mkdirSync(path.join(root, "sub", "node_modules", ".bin"), { recursive: true });
+    symlinkSync(CLI, path.join(root, "sub", "node_modules", ".bin", "fixture-clear"));
+    mkdirSync(path.join(root, ".githooks"));
+    git(root, "config", "core.hooksPath", ".githooks");
+    for (const hook of ["pre-commit", "pre-push"]) {
+      writeFileSync(path.join(root, ".githooks", hook), `#!/bin/sh\nsh .clear/hooks/${hook}${hook === "pre-push" ? ' "$@"' : ""} || exit $?\n`);
+      chmodSync(path.join(root, ".githooks", hook), 0o755);
+    }
+    for (const [at, action] of [["sub", "install"], ["sub", "status"], ["sub", "uninstall"], [".git", "install"], [".git", "status"]]) {
+      const r = clearTool(root, "hooks", action!, "--yes", "--root", at!);
+      expect(r.code, `${at} ${action}: ${r.out}`).toBe(2);
+      expect(r.out).toContain(`--root ${at} is not the top of its repository's working tree`);
+      expect(r.out).not.toContain("reaches the gate");
+    }
+    expect(existsSync(path.join(root, "sub", ".clear"))).toBe(false);
+    expect(existsSync(path.join(root, ".git", ".clear"))).toBe(false);
+    expect(clearTool(root, "hooks", "status", "--root", ".").code).toBe(1);
+    expect(clearTool(path.join(root, "sub"), "hooks", "install", "--yes").code).toBe(0);
+    expect(clearTool(root, "hooks", "status", "--root", root).code).toBe(0);
+  });
+
   it("a core.hooksPath naming the repository's own hooks folder, in any spelling, is as if unset: the gate's hook goes into .git/hooks and status follows it", () => {
     const spellings = (root: string): string[] => [".git/hooks", "./.git//hooks/", path.join(root, ".git", "hooks"), path.join(root, ".git", "hooks", "..", "hooks")];
     for (const [i, missing] of [[0, false], [1, true], [2, false], [3, true]] as const) {

@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import os from "node:os";
 import { printableLines } from "../render/human.js";
 import { parseFlags, UsageError } from "../cli-args.js";
@@ -7,14 +8,30 @@ import { makeDisplay } from "../display.js";
 import { loadRules } from "../io/load-rules.js";
 import { hookStatus, installHooks, uninstallHooks, type HooksResult } from "../io/hooks.js";
 import { repoRoot } from "../io/repo.js";
+import { gitTopLevel } from "../io/top-level.js";
 import type { Io } from "../types.js";
+
+/**
+ * The repository whose hooks are wired: the top of its working tree. git runs hooks there, so the
+ * scripts and manager configs of a folder below it (or of the .git folder) would never be found,
+ * and status would follow files no hook runs.
+ */
+function hooksRoot(rootFlag: string | undefined, cwd: string): string {
+  const root = repoRoot(rootFlag, cwd);
+  if (root === null) throw new UsageError("clear hooks works inside a git repository (or give --root DIR)");
+  const top = gitTopLevel(root);
+  if (top === null || realpathSync(top) !== realpathSync(root)) {
+    const where = top === null ? "it is in no git working tree" : `that is ${top}`;
+    throw new UsageError(`clear hooks: --root ${rootFlag} is not the top of its repository's working tree (${where}); give the top, where git runs hooks`);
+  }
+  return root;
+}
 
 async function run(argv: string[], io: Io): Promise<number> {
   const flags = { root: { type: "string" }, yes: { type: "boolean" }, manager: { type: "string" } } as const;
   const { values, positionals } = parseFlags(argv, flags, 1, "hooks");
   const action = positionals[0];
-  const root = repoRoot(values.root, io.cwd);
-  if (root === null) throw new UsageError("clear hooks works inside a git repository (or give --root DIR)");
+  const root = hooksRoot(values.root, io.cwd);
   if (values.manager !== undefined && !MANAGER_KINDS.includes(values.manager as ManagerKind)) {
     throw new UsageError(`clear hooks: --manager takes ${MANAGER_KINDS.join(", ")}`);
   }

@@ -423,6 +423,26 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
     expect(git(root, "commit", "-qm", "skipped by a tag").code).toBe(0);
   });
 
+  it("lefthook settings brought in by a YAML merge key (<<: *anchor), which lefthook reads as written there: a skip on the hook or on the gate's script is seen, and status says the gate does not run", () => {
+    const root = wiredLefthook("clear-lefthook-merge-key-");
+    const local = path.join(root, "lefthook-local.yml");
+    const merged: Record<string, string> = {
+      "on the hook": "x-common: &common\n  skip: true\npre-commit:\n  <<: *common\n",
+      "on the gate's script": "x-common: &common\n  skip: true\npre-commit:\n  scripts:\n    clear-gate.sh:\n      <<: *common\n",
+      "an env of its own": "x-env: &env\n  env:\n    PATH: tools/bin\npre-commit:\n  scripts:\n    clear-gate.sh:\n      <<: *env\n",
+    };
+    for (const [what, text] of Object.entries(merged)) {
+      writeFileSync(local, text);
+      const status = clearTool(root, "hooks", "status");
+      expect(status.code, `${what}: ${status.out}`).toBe(1);
+      expect(status.out, what).toContain("pre-commit: DOES NOT reach the gate");
+    }
+    // lefthook does skip the gate so: what status says is what happens.
+    writeFileSync(local, merged["on the hook"]!);
+    stageUnacceptedFixtures(root);
+    expect(git(root, "commit", "-qm", "skipped through a merge key").code).toBe(0);
+  });
+
   it("lefthook whose config is TOML or JSON is lefthook all the same: install never writes the gate into git's hooks folder, where lefthook's next install moves it aside; it asks for the lines by hand", () => {
     const root = repoWithRemote("clear-lefthook-toml-");
     writeFileSync(path.join(root, "lefthook.toml"), `[pre-commit.commands.user]\nrun = '${USER_HOOK}'\n`);

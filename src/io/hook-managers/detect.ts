@@ -26,9 +26,8 @@ export interface Manager {
 }
 
 // lefthook also reads its config as TOML or JSON: such a repository uses lefthook all the same, though this tool edits only YAML.
-const LEFTHOOK_CONFIGS = ["lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml", ".config/lefthook.yml", ".config/lefthook.yaml"].concat(
-  ["", ".", ".config/"].flatMap((dir) => ["toml", "json", "jsonc"].map((ext) => `${dir}lefthook.${ext}`)),
-);
+// In the order lefthook 2 looks for them, each extension in turn; it reads the first it finds, and no other.
+const LEFTHOOK_CONFIGS = ["yml", "yaml", "json", "jsonc", "toml"].flatMap((ext) => ["lefthook", ".lefthook", ".config/lefthook"].map((name) => `${name}.${ext}`));
 export const PRE_COMMIT_CONFIG = ".pre-commit-config.yaml";
 
 export const HOOKS_PATH_EMPTY = "core.hooksPath is set to an empty value, so git runs no hook of this repository; unset it (git config --unset core.hooksPath), then run clear hooks install";
@@ -80,9 +79,13 @@ export function lefthookLocalConfigs(root: string): string[] {
   return LEFTHOOK_LOCAL_CONFIGS.map((f) => path.join(root, f)).filter((f) => existsSync(f));
 }
 
+/** Every main lefthook config there, the one lefthook 2 reads first. */
+export function lefthookConfigs(root: string): string[] {
+  return LEFTHOOK_CONFIGS.map((f) => path.join(root, f)).filter((f) => existsSync(f));
+}
+
 export function lefthookConfig(root: string): string | null {
-  const found = LEFTHOOK_CONFIGS.map((f) => path.join(root, f)).find((f) => existsSync(f));
-  return found ?? null;
+  return lefthookConfigs(root)[0] ?? null;
 }
 
 /** husky's generated folder (`<dir>/_`, whose helper `h` runs `<dir>/<hook>`). */

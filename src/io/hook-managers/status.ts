@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import path from "node:path";
 import { BLOCK_MARK } from "./blocks.js";
-import { HOOKS_PATH_EMPTY, huskyDirOf, huskyFolder, installedIn, LEFTHOOK_SIGN, PRE_COMMIT_SIGN, lefthookConfig, lefthookLocalConfigs, PRE_COMMIT_CONFIG, preCommitConfigNamed, readText, type Repo } from "./detect.js";
+import { HOOKS_PATH_EMPTY, huskyDirOf, huskyFolder, installedIn, LEFTHOOK_SIGN, PRE_COMMIT_SIGN, lefthookConfig, lefthookConfigs, lefthookLocalConfigs, PRE_COMMIT_CONFIG, preCommitConfigNamed, readText, type Repo } from "./detect.js";
 import { INSTALL_YES, isIntact, isOurs, keptHooks, LEGACY_HOOK, legacyTakenAdvice } from "./plain.js";
 import { lstatOrNull } from "../repo.js";
 import { gateScript, HOOKS, recordedInstall, WRAPPER_DIR, type HookName } from "./shell.js";
@@ -105,6 +105,9 @@ function lefthookState(repo: Repo, hook: HookName, via: string): HookState {
   const layers = [js, ...localJs].filter((l): l is Record<string, unknown> => l !== null);
   const entry: Record<string, unknown> = Object.assign({}, ...layers.map((l) => lefthookEntry(l, hook) ?? {}));
   const section: Record<string, unknown> = Object.assign({}, ...layers.map((l) => (typeof l[hook] === "object" && l[hook] !== null ? l[hook] : {})));
+  // lefthook reads one main config and ignores the rest; which one, its documentation leaves open.
+  const mains = lefthookConfigs(repo.root).map((f) => rel(repo, f));
+  if (mains.length > 1) return no(hook, `${via} (lefthook): lefthook reads only one of ${mains.join(", ")}, and which is not settled (lefthook 2 takes ${mains[0]}); keep one of them`);
   if (config !== null && js === null) {
     return no(hook, `${via} (lefthook): ${rel(repo, config)} is not YAML this tool can read, so whether lefthook runs the gate is not known here; make it YAML, then ${AGAIN}`);
   }

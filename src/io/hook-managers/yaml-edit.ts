@@ -16,7 +16,8 @@ export type YamlEdit = { ok: true; text: string } | { ok: false; reason: string;
 type Json = Record<string, unknown>;
 
 function parsed(text: string): { doc: Document; js: Json } | null {
-  const doc = parseDocument(text);
+  // lefthook and the pre-commit framework read a merge key (<<: *anchor) as the keys it brings in: so does this tool.
+  const doc = parseDocument(text, { merge: true });
   if (doc.errors.length > 0) return null;
   const js = doc.toJS() as unknown;
   return { doc, js: js !== null && typeof js === "object" && !Array.isArray(js) ? (js as Json) : {} };

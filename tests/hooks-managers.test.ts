@@ -443,6 +443,28 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
     expect(git(root, "commit", "-qm", "skipped through a merge key").code).toBe(0);
   });
 
+  it("lefthook with two main configs reads only one of them: install wires the one lefthook 2 reads (.config/lefthook.yml before lefthook.yaml), and status says which one runs is not settled", () => {
+    const root = repoWithRemote("clear-lefthook-two-configs-");
+    mkdirSync(path.join(root, ".config"));
+    writeFileSync(path.join(root, ".config", "lefthook.yml"), `pre-commit:\n  commands:\n    user:\n      run: ${USER_HOOK}\n`);
+    writeFileSync(path.join(root, "lefthook.yaml"), "pre-commit:\n  commands:\n    other:\n      run: echo other\n");
+    expect(CASES[1]!.install(root).code).toBe(0);
+    const installed = clearTool(root, "hooks", "install", "--yes");
+    expect(readFileSync(path.join(root, ".config", "lefthook.yml"), "utf8")).toContain("clear-gate.sh");
+    expect(readFileSync(path.join(root, "lefthook.yaml"), "utf8")).not.toContain("clear-gate.sh");
+    expect(CASES[1]!.install(root).code).toBe(0);
+    const status = clearTool(root, "hooks", "status");
+    expect(status.code, status.out).toBe(1);
+    expect(status.out).toContain("pre-commit: DOES NOT reach the gate");
+    expect(status.out).toContain("lefthook reads only one of .config/lefthook.yml, lefthook.yaml");
+    expect(installed.out).toContain("lefthook reads only one of");
+    // Once the other is gone, the one install wired is lefthook's, and the gate runs.
+    rmSync(path.join(root, "lefthook.yaml"));
+    expect(clearTool(root, "hooks", "status").code).toBe(0);
+    stageUnacceptedFixtures(root);
+    expect(git(root, "commit", "-qm", "fixtures, not accepted").code).toBe(1);
+  });
+
   it("lefthook whose config is TOML or JSON is lefthook all the same: install never writes the gate into git's hooks folder, where lefthook's next install moves it aside; it asks for the lines by hand", () => {
     const root = repoWithRemote("clear-lefthook-toml-");
     writeFileSync(path.join(root, "lefthook.toml"), `[pre-commit.commands.user]\nrun = '${USER_HOOK}'\n`);

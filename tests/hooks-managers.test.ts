@@ -458,9 +458,24 @@ describe("a hook manager arriving after clear hooks install wrote git's own hook
     expect(status.out).toContain("pre-commit: DOES NOT reach the gate");
     expect(status.out).toContain("lefthook reads only one of .config/lefthook.yml, lefthook.yaml");
     expect(installed.out).toContain("lefthook reads only one of");
+    // The gate's lines where an earlier version wrote them, in the other config: uninstall takes them out of each.
+    const before = readFileSync(path.join(root, "lefthook.yaml"), "utf8");
+    writeFileSync(path.join(root, "lefthook.yaml"), readFileSync(path.join(root, ".config", "lefthook.yml"), "utf8"));
+    expect(clearTool(root, "hooks", "uninstall", "--yes").code).toBe(0);
+    for (const file of [".config/lefthook.yml", "lefthook.yaml"]) expect(readFileSync(path.join(root, file), "utf8"), file).not.toContain("clear-gate.sh");
+    writeFileSync(path.join(root, "lefthook.yaml"), before);
+    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(1);
     // Once the other is gone, the one install wired is lefthook's, and the gate runs.
     rmSync(path.join(root, "lefthook.yaml"));
     expect(clearTool(root, "hooks", "status").code).toBe(0);
+    // So with its local configs: lefthook merges one, the first it finds, and this one skips the gate.
+    writeFileSync(path.join(root, "lefthook-local.yml"), "pre-commit:\n  scripts:\n    clear-gate.sh:\n      skip: true\n");
+    writeFileSync(path.join(root, ".lefthook-local.yml"), "pre-commit:\n  scripts:\n    clear-gate.sh:\n      skip: false\n");
+    const locals = clearTool(root, "hooks", "status");
+    expect(locals.code, locals.out).toBe(1);
+    expect(locals.out).toContain("lefthook reads only one of lefthook-local.yml, .lefthook-local.yml");
+    rmSync(path.join(root, "lefthook-local.yml"));
+    rmSync(path.join(root, ".lefthook-local.yml"));
     stageUnacceptedFixtures(root);
     expect(git(root, "commit", "-qm", "fixtures, not accepted").code).toBe(1);
   });

@@ -72,8 +72,8 @@ export function readText(file: string): string | null {
   }
 }
 
-/** lefthook's per-developer configs, merged over the shared one (lefthook reads more formats than YAML). */
-const LEFTHOOK_LOCAL_CONFIGS = ["", ".", ".config/"].flatMap((dir) => ["yml", "yaml", "toml", "json", "jsonc"].map((ext) => `${dir}lefthook-local.${ext}`));
+/** lefthook's per-developer configs, the first of which it merges over the shared one, in the order it looks for them (it reads more formats than YAML). */
+const LEFTHOOK_LOCAL_CONFIGS = ["yml", "yaml", "json", "jsonc", "toml"].flatMap((ext) => ["lefthook-local", ".lefthook-local", ".config/lefthook-local"].map((name) => `${name}.${ext}`));
 
 export function lefthookLocalConfigs(root: string): string[] {
   return LEFTHOOK_LOCAL_CONFIGS.map((f) => path.join(root, f)).filter((f) => existsSync(f));

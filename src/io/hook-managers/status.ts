@@ -94,6 +94,15 @@ function lefthookSettingInTheWay(layers: Record<string, unknown>[], section: Rec
   return null;
 }
 
+/** lefthook reads one main config and one local one, the first it finds of each, and ignores the rest: which one, its documentation leaves open. */
+function lefthookUnsettled(repo: Repo): string | null {
+  for (const found of [lefthookConfigs(repo.root), lefthookLocalConfigs(repo.root)]) {
+    const shown = found.map((f) => rel(repo, f));
+    if (shown.length > 1) return `lefthook reads only one of ${shown.join(", ")}, and which is not settled (lefthook 2 takes ${shown[0]}); keep one of them`;
+  }
+  return null;
+}
+
 function lefthookState(repo: Repo, hook: HookName, via: string): HookState {
   const config = lefthookConfig(repo.root);
   const js = config === null ? null : yamlObject(readText(config) ?? "");
@@ -105,9 +114,8 @@ function lefthookState(repo: Repo, hook: HookName, via: string): HookState {
   const layers = [js, ...localJs].filter((l): l is Record<string, unknown> => l !== null);
   const entry: Record<string, unknown> = Object.assign({}, ...layers.map((l) => lefthookEntry(l, hook) ?? {}));
   const section: Record<string, unknown> = Object.assign({}, ...layers.map((l) => (typeof l[hook] === "object" && l[hook] !== null ? l[hook] : {})));
-  // lefthook reads one main config and ignores the rest; which one, its documentation leaves open.
-  const mains = lefthookConfigs(repo.root).map((f) => rel(repo, f));
-  if (mains.length > 1) return no(hook, `${via} (lefthook): lefthook reads only one of ${mains.join(", ")}, and which is not settled (lefthook 2 takes ${mains[0]}); keep one of them`);
+  const unsettled = lefthookUnsettled(repo);
+  if (unsettled !== null) return no(hook, `${via} (lefthook): ${unsettled}`);
   if (config !== null && js === null) {
     return no(hook, `${via} (lefthook): ${rel(repo, config)} is not YAML this tool can read, so whether lefthook runs the gate is not known here; make it YAML, then ${AGAIN}`);
   }

@@ -4,7 +4,7 @@ import { UsageError } from "../../errors.js";
 import { lstatOrNull } from "../repo.js";
 import path from "node:path";
 import { BLOCK_MARK, findBlocks, insertBlock, removeBlock } from "./blocks.js";
-import { huskyDirOf, huskyFolder, LEFTHOOK_SIGN, lefthookConfig, PRE_COMMIT_CONFIG, preCommitConfigOf, PRE_COMMIT_SIGN, readText, type Manager, type Repo } from "./detect.js";
+import { huskyDirOf, huskyFolder, LEFTHOOK_SIGN, lefthookConfig, lefthookConfigs, PRE_COMMIT_CONFIG, preCommitConfigOf, PRE_COMMIT_SIGN, readText, type Manager, type Repo } from "./detect.js";
 import { emptyPlan, type Plan } from "./plan.js";
 import { gateLineReach, type Reach } from "./reach.js";
 import { isOurs, LEGACY_HOOK, plainInstall, plainUnwrap, preCommitLegacy } from "./plain.js";
@@ -203,8 +203,9 @@ export function uninstallPlan(repo: Repo): Plan {
     }
   }
   for (const file of lineFilesOf(repo)) unwireLineFile(file, plan);
+  // Every lefthook config there: one an install wired may no longer be the one lefthook reads first.
   const configs: [string | null, "lefthook" | "pre-commit"][] = [
-    [lefthookConfig(repo.root), "lefthook"],
+    ...lefthookConfigs(repo.root).map((file): [string, "lefthook"] => [file, "lefthook"]),
     [path.join(repo.root, PRE_COMMIT_CONFIG), "pre-commit"],
   ];
   const named = preCommitConfigOf(repo);

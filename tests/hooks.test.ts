@@ -68,6 +68,25 @@ describe("clear hooks in git's own hooks folder", () => {
     expect(readFileSync(path.join(root, ".git", "hooks", "pre-commit.pre-clear"), "utf8")).toContain("first");
   });
 
+  it("says where a hook it keeps reads its own path ($0), whose name changes once it is kept as <hook>.pre-clear (husky 4 and overcommit run by their name): at install and in status", () => {
+    const root = repoWithRemote("clear-hooks-own-name-");
+    const log = path.join(root, ".git", "ran.log");
+    const hook = path.join(root, ".git", "hooks", "pre-commit");
+    writeFileSync(hook, `#!/bin/sh\nhook_name=$(basename "$0")\necho "$hook_name" >> '${log}'\n`);
+    chmodSync(hook, 0o755);
+    foreignHook(path.join(root, ".git", "hooks", "pre-push"), "pushed", log);
+    const installed = clearTool(root, "hooks", "install");
+    expect(installed.code, installed.out).toBe(0);
+    expect(installed.out).toContain("pre-commit: the hook that was there reads its own path ($0 or the like), whose name is now pre-commit.pre-clear");
+    expect(installed.out).not.toContain("pre-push: the hook that was there reads");
+    expect(commitDocs(root, "docs\n").code).toBe(0);
+    expect(readFileSync(log, "utf8")).toBe("pre-commit.pre-clear\n");
+    const status = clearTool(root, "hooks", "status");
+    expect(status.code, status.out).toBe(0);
+    expect(status.out).toContain("it runs pre-commit.pre-clear first, the hook that was there before; it reads its own path");
+    expect(status.out).not.toContain("pre-push.pre-clear first, the hook that was there before; it reads");
+  });
+
   it("never writes through a link: a hook linked to a file not there yet is kept, and a linked .clear folder is refused with nothing written", () => {
     const root = repoWithRemote("clear-hook-link-");
     mkdirSync(path.join(root, "scripts"));

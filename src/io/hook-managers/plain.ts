@@ -12,6 +12,21 @@ import { gateScript, HOOKS, MARK, recordedInstall, type HookName, type Installed
 /** Where a manager moved a hook it found: lefthook to .old, the pre-commit framework to .legacy. */
 const MOVED_BY_MANAGER = [".old", ".legacy"];
 
+/**
+ * A hook that reads its own path ($0, BASH_SOURCE, a script language's own): kept as <hook>.pre-clear,
+ * its name is another, and one that runs by its name (husky 4, overcommit) may do nothing.
+ */
+const READS_OWN_NAME = /\$\{?0(?![0-9])|BASH_SOURCE|__FILE__|__file__|__filename|\$PROGRAM_NAME|sys\.argv\[0\]|process\.argv\[1\]/;
+
+export function readsOwnName(text: string | null): boolean {
+  return text !== null && READS_OWN_NAME.test(text);
+}
+
+/** What to say of a kept hook that reads its own path, whose name is now `name`. */
+export function ownNameNote(name: string): string {
+  return `reads its own path ($0 or the like), whose name is now ${name}: where it goes by its name, as husky 4's and overcommit's hooks do, it now does nothing; check it still does what it did, or install that manager again instead`;
+}
+
 export function isOurs(text: string | null): boolean {
   return text !== null && text.includes(MARK);
 }
@@ -74,6 +89,7 @@ export function plainInstall(dir: string, installed: Installed, plan: Plan, show
       const name = nextKeptName(kept, hook);
       plan.steps.push({ kind: "rename", from: file, to: path.join(dir, name) });
       plan.notes.push(`${hook}: the hook that was there is kept as ${name} and runs first; its failure fails the ${hook === "pre-push" ? "push" : "commit"}`);
+      if (readsOwnName(text)) plan.notes.push(`${hook}: the hook that was there ${ownNameNote(name)}`);
       kept.push(name);
     }
     // A copy of this tool's hook that a manager moved aside would run twice, or chain in a loop.

@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync } from "node:fs";
 import path from "node:path";
 import { BLOCK_MARK } from "./blocks.js";
 import { HOOKS_PATH_EMPTY, huskyDirOf, huskyFolder, installedIn, LEFTHOOK_SIGN, PRE_COMMIT_SIGN, lefthookConfig, lefthookConfigs, lefthookLocalConfigs, PRE_COMMIT_CONFIG, preCommitConfigNamed, readText, type Repo } from "./detect.js";
-import { INSTALL_YES, isIntact, isOurs, keptHooks, LEGACY_HOOK, legacyTakenAdvice } from "./plain.js";
+import { INSTALL_YES, isIntact, isOurs, keptHooks, LEGACY_HOOK, legacyTakenAdvice, ownNameNote, readsOwnName } from "./plain.js";
 import { lstatOrNull } from "../repo.js";
 import { gateScript, HOOKS, recordedInstall, WRAPPER_DIR, type HookName } from "./shell.js";
 import { callLine, callLineReach, preCommitInstall, wrapperFile } from "./wiring.js";
@@ -188,7 +188,8 @@ function plainState(repo: Repo, hook: HookName, file: string, text: string, via:
   if (!existsSync(path.join(repo.root, "node_modules", ".bin", "fixture-clear")) && !existsSync(recorded.cli)) {
     return no(hook, `${via}, this tool's hook; neither this repository's fixture-clear nor the one that wrote it is there; ${AGAIN}`);
   }
-  const says = [`${via}, this tool's hook: the gate runs`, ...kept.map((k) => `  it runs ${k} first, the hook that was there before`)];
+  const keptSays = (k: string): string => `  it runs ${k} first, the hook that was there before${readsOwnName(readText(path.join(path.dirname(file), k))) ? `; it ${ownNameNote(k)}` : ""}`;
+  const says = [`${via}, this tool's hook: the gate runs`, ...kept.map(keptSays)];
   return yes(hook, ...says);
 }
 

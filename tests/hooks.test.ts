@@ -326,6 +326,33 @@ describe("clear hooks with core.hooksPath set by hand", () => {
     expect(existsSync(path.join(root, ".clear"))).toBe(false);
   });
 
+  it("a pre-push hook that reads a line of standard input above the gate's line takes the first ref git hands the gate: install prints the lines to put above it, and status says the gate is not reached", () => {
+    const root = repoWithRemote("clear-hookspath-read-");
+    mkdirSync(path.join(root, ".githooks"));
+    git(root, "config", "core.hooksPath", ".githooks");
+    const pushHook = path.join(root, ".githooks", "pre-push");
+    for (const reader of ["read local_ref local_sha remote_ref remote_sha", "IFS= read -r line", "mapfile -n 1 refs", "x=1; /usr/bin/read y"]) {
+      writeFileSync(pushHook, `#!/bin/sh\n${reader}\necho "pushing"\n`);
+      chmodSync(pushHook, 0o755);
+      const installed = clearTool(root, "hooks", "install", "--yes");
+      expect(installed.code, `${reader}: ${installed.out}`).toBe(1);
+      expect(installed.out, reader).toContain("reads standard input, where git hands the gate the refs pushed");
+      expect(readFileSync(pushHook, "utf8"), reader).not.toContain(".clear/hooks/pre-push");
+      // Added below it by hand, the gate's line would check only the refs left.
+      appendFileSync(pushHook, `sh .clear/hooks/pre-push "$@" || exit $?\n`);
+      const status = clearTool(root, "hooks", "status");
+      expect(status.code, reader).toBe(1);
+      expect(status.out, reader).toContain("pre-push: DOES NOT reach the gate");
+      expect(status.out, reader).toContain("its line 2 reads standard input");
+    }
+    // At pre-commit, git hands the hook nothing on standard input: a read there takes nothing from the gate.
+    writeFileSync(pushHook, `#!/bin/sh\nsh .clear/hooks/pre-push "$@" || exit $?\nread line\n`);
+    writeFileSync(path.join(root, ".githooks", "pre-commit"), "#!/bin/sh\nread line\n");
+    chmodSync(path.join(root, ".githooks", "pre-commit"), 0o755);
+    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
+    expect(clearTool(root, "hooks", "status").code).toBe(0);
+  });
+
   it("fails an install whose hook git would skip: a hook of the folder that is not executable, named with what to do", () => {
     const root = repoWithRemote("clear-hookspath-");
     mkdirSync(path.join(root, ".githooks"));

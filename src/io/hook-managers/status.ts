@@ -6,7 +6,7 @@ import { INSTALL_YES, isIntact, isOurs, keptHooks, LEGACY_HOOK, legacyTakenAdvic
 import { lstatOrNull } from "../repo.js";
 import { gateScript, HOOKS, recordedInstall, WRAPPER_DIR, type HookName } from "./shell.js";
 import { callLine, callLineReach, preCommitInstall, wrapperFile } from "./wiring.js";
-import { GATE_ENVIRONMENT } from "./reach.js";
+import { blockedWhy, GATE_ENVIRONMENT } from "./reach.js";
 import { LEFTHOOK_SCRIPT, lefthookEntry, yamlObject, preCommitHook } from "./yaml-edit.js";
 
 // What git will actually run for each hook, followed through the manager to the gate: the
@@ -62,7 +62,7 @@ function shellFileState(repo: Repo, hook: HookName, file: string, via: string, r
   if (reach.kind === "absent") return no(hook, `${via}: it does not run the gate (no line "${callLine(hook)}" of its own); ${AGAIN}`);
   if (reach.kind === "not-shell") return no(hook, `${via}: its first line has another program than sh read it, and the gate's line is shell; run the gate from a shell hook`);
   if (reach.kind === "blocked") {
-    const why = reach.changes ? "sets a variable the gate depends on (PATH, GIT_*, HOME, NODE_OPTIONS, BASH_ENV and the like), which changes what the gate's line runs or reads, so it does not reliably reach the gate" : `may end it or carry it past the gate's line ${reach.gate}`;
+    const why = reach.changes ? `${blockedWhy(reach, "the gate's line")}, so it does not reliably reach the gate` : blockedWhy(reach, `the gate's line ${reach.gate}`);
     return no(hook, `${via}: its line ${reach.line} ${why}; move the gate's lines above line ${reach.line}`);
   }
   return wrapperState(repo, hook, path.join(repo.root, WRAPPER_DIR, hook), via);

@@ -6,7 +6,7 @@ import path from "node:path";
 import { BLOCK_MARK, findBlocks, insertBlock, removeBlock } from "./blocks.js";
 import { huskyDirOf, huskyFolder, LEFTHOOK_SIGN, lefthookConfig, lefthookConfigs, PRE_COMMIT_CONFIG, preCommitConfigOf, PRE_COMMIT_SIGN, readText, type Manager, type Repo } from "./detect.js";
 import { emptyPlan, type Plan } from "./plan.js";
-import { gateLineReach, type Reach } from "./reach.js";
+import { blockedWhy, gateLineReach, type Reach } from "./reach.js";
 import { isOurs, LEGACY_HOOK, plainInstall, plainUnwrap, preCommitLegacy } from "./plain.js";
 import { gateScript, HOOKS, WRAPPER_DIR, type HookName, type Installed } from "./shell.js";
 import { LEFTHOOK_SCRIPT, lefthookAdd, lefthookHandLines, lefthookLanguage, yamlObject, preCommitAdd, removeMarked } from "./yaml-edit.js";
@@ -31,8 +31,9 @@ function guardedCallLine(hook: HookName): string {
  * plain line, or the guarded one install prints for a hooks folder shared by other repositories.
  */
 export function callLineReach(text: string, hook: HookName, runsItself: boolean): Reach {
-  const plain = gateLineReach(text, callLine(hook), runsItself);
-  return plain.kind === "absent" ? gateLineReach(text, guardedCallLine(hook), runsItself) : plain;
+  const refsOnStdin = hook === "pre-push";
+  const plain = gateLineReach(text, callLine(hook), runsItself, refsOnStdin);
+  return plain.kind === "absent" ? gateLineReach(text, guardedCallLine(hook), runsItself, refsOnStdin) : plain;
 }
 
 export function lefthookSourceDir(root: string): string {
@@ -66,11 +67,11 @@ function addCallTo(file: string, hook: HookName, plan: Plan, shebang: boolean): 
   const has = before !== null && before.split("\n").includes(callLine(hook));
   const base = before ?? createdStub(shebang);
   const after = has ? base : insertBlock(base, base.length, 0, [callLine(hook)]);
-  const reach = gateLineReach(after, callLine(hook), shebang);
+  const reach = gateLineReach(after, callLine(hook), shebang, hook === "pre-push");
   if (reach.kind === "not-shell") {
     plan.steps.push({ kind: "manual", file, reason: "its first line has another program than sh read it", lines: [`run the gate from it as "${callLine(hook)}" would in sh`] });
   } else if (reach.kind === "blocked") {
-    const reason = `its line ${reach.line} ${reach.changes ? "sets a variable the gate depends on (PATH, GIT_*, HOME, NODE_OPTIONS, BASH_ENV and the like), which would change what a line added below it runs or reads" : "may end it or carry it past a line added below it"}`;
+    const reason = `its line ${reach.line} ${blockedWhy(reach, "a line added below it")}`;
     plan.steps.push({ kind: "manual", file, reason: `${reason}; put them above line ${reach.line}`, lines: [BLOCK_MARK, callLine(hook)] });
   } else if (!has) plan.steps.push({ kind: "edit", file, before, after, executable: before === null && shebang });
 }

@@ -131,9 +131,9 @@ const LOOKS_LIKE_ACCEPT = /accept/i;
  * holds a character that can open a block or a span, is a table's delimiter row, or starts
  * indented (a list item's later paragraph, which a line that carries it on stays in). In a
  * paragraph that a list item or a quote starts or interrupts, a line that carries it on may be the
- * container's. A line of a setext
- * heading is a heading; a line below it in its paragraph that holds a pipe, or is a delimiter row
- * without one, may make it a table's head. One pass, however many lines read ACCEPT.
+ * container's. A line of a setext heading is a heading; a line below it in its paragraph that holds
+ * a pipe, or is a delimiter row without one, may make it a table's head. One pass, however many
+ * lines read ACCEPT.
  */
 function acceptanceIn(lines: string[], blocks: BlockLine[], from: number, to: number): Acceptance {
   let topLevel = false;

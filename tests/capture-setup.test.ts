@@ -379,6 +379,23 @@ describe("clear capture start and status", () => {
     expect(text).toContain("  not clearable  codex_pre_tool_use_0.169.0.1.json: refused-class");
   });
 
+  it("status reads sitting.json only as a regular file in the sitting: a link to a record elsewhere and a FIFO are exit 2 naming it, never followed nor waited on", () => {
+    const host = fakeHost("0.169.0 (fake)");
+    const record = JSON.stringify({ versionLine: "0.169.0 (fake)", startedAt: "2026-01-01T00:00:00Z", harness: "codex", recipe: "codex-driven", hostVersion: "0.169.0" });
+    const elsewhere = path.join(tempDir("clear-status-elsewhere-"), "record.json");
+    writeFileSync(elsewhere, record);
+    const linked = tempDir("clear-status-");
+    symlinkSync(elsewhere, path.join(linked, "sitting.json"));
+    const viaLink = clear(["capture", "status", linked, "--host-bin", host], { timeout: 20_000 });
+    expect(viaLink.code).toBe(2);
+    expect(viaLink.stderr).toMatch(/sitting\.json.*symbolic link; never followed/);
+    const fifo = tempDir("clear-status-");
+    execFileSync("mkfifo", [path.join(fifo, "sitting.json")]);
+    const viaFifo = clear(["capture", "status", fifo, "--host-bin", host], { timeout: 20_000 });
+    expect(viaFifo.code).toBe(2);
+    expect(viaFifo.stderr).toMatch(/sitting\.json.*not a regular file/);
+  });
+
   it("status names the first five entries that are not captures or carry another version; --verbose names every one", () => {
     const host = fakeHost("0.169.0 (fake)");
     const sitting = tempDir("clear-status-");

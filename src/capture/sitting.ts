@@ -1,10 +1,10 @@
 import { pushAll } from "../collections.js";
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { createReadStream, existsSync, mkdirSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { UsageError } from "../errors.js";
-import { writeBelow } from "../lib/no-link.js";
+import { readBelow, writeBelow } from "../lib/no-link.js";
 import { printableLines } from "../render/human.js";
 import { nameGrammar, parseCaptureName } from "../capture-name.js";
 import type { Rules } from "../types.js";
@@ -65,15 +65,20 @@ export function writeSittingRecord(dir: string, record: SittingRecord, how: "cre
     );
 }
 
+/** sitting.json is a small text; one larger than this is not a record start wrote. */
+const SITTING_RECORD_MAX_BYTES = 1024 * 1024;
+
+/** sitting.json as it stands in the sitting: a link is never followed, and a FIFO or a device never waited on. */
 export function readSittingRecord(dir: string, shown: (p: string) => string): SittingRecord {
   const file = path.join(dir, "sitting.json");
+  const read = readBelow(dir, "sitting.json", SITTING_RECORD_MAX_BYTES);
+  if ("refused" in read && read.refused === "missing") throw new UsageError(`${shown(file)}: no such file; was the sitting started with clear capture start?`);
+  if ("refused" in read) throw new UsageError(`${shown(file)}: ${read.detail}; not read: a sitting's record is a regular file in the sitting`);
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(file, "utf8"));
-  } catch (err) {
-    throw new UsageError(
-      `${shown(file)}: cannot be read (${(err as NodeJS.ErrnoException).code ?? "not JSON"}); was the sitting started with clear capture start?`,
-    );
+    value = JSON.parse(read.bytes.toString("utf8"));
+  } catch {
+    throw new UsageError(`${shown(file)}: cannot be read (not JSON); was the sitting started with clear capture start?`);
   }
   const r = (value !== null && typeof value === "object" ? value : {}) as Partial<SittingRecord>;
   const lacking = (["harness", "recipe", "versionLine"] as const).filter((k) => typeof r[k] !== "string");

@@ -100,6 +100,16 @@ describe("clear verify-kit", () => {
     ]);
   });
 
+  it("a plugin OpenCode loads beside the kit's (.js in plugins/, .ts or .js in plugin/) is an extra transport, never passed over", () => {
+    for (const extra of [".opencode/plugins/other.js", ".opencode/plugin/other.ts", ".opencode/plugin/other.js"]) {
+      const { repo, kitDir } = setup();
+      commit(repo, { "hooks/hooks.json": HOOKS("2.1.261"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29"), [extra]: PLUGIN("1.18.29") });
+      const r = verify(repo, kitDir);
+      expect(r.code).toBe(1);
+      expect((r.json.findings as { code: string; file: string }[]).map((f) => [f.code, f.file])).toEqual([["transport-extra", extra]]);
+    }
+  });
+
   it("a kit.json that breaks its schema: exit 2, naming the pointer", () => {
     const { repo, kitDir } = setup();
     const file = path.join(kitDir, "kit.json");

@@ -95,10 +95,11 @@ Never writes. Exit 0 when nothing blocks, 1 when a finding blocks, 2 when the fo
 
 Hashes a sitting's kit: the hook binary (by default the one executable file under <kit-dir>/bin/)
 and every generated transport found in the kit folder (rules/transports.json: Claude
-hooks/hooks.json; Codex .codex/hooks.json and .codex/hooks/events/*.sh; OpenCode
-.opencode/plugins/*.ts), and writes kit.json (default <kit-dir>/kit.json) with the head commit,
-the version edits and the host versions it was built for. A link, a device, a FIFO or anything
-under /proc in the kit is never read: it is a finding, and no kit.json is written (exit 1).
+hooks/hooks.json; Codex .codex/hooks.json and .codex/hooks/events/*.sh; OpenCode every .ts and
+.js file in .opencode/plugin/ and .opencode/plugins/), and writes kit.json (default
+<kit-dir>/kit.json) with the head commit, the version edits and the host versions it was built
+for. A link, a device, a FIFO or anything under /proc in the kit is never read: it is a finding,
+and no kit.json is written (exit 1).
 Findings are grouped by code with their first files and what to do; --verbose lists every one.
 `,
   "pair": `clear pair <capture-dir> [--json] [--verbose] [--root DIR]

@@ -146,6 +146,19 @@ describe("the sink refuses, writes nothing, exits 0 with one warning", () => {
       expect(readdirSync(path.join(bare, "inside"))).toEqual([]);
     });
   }
+  it("a folder whose name holds a terminal escape or a line break is said escaped, on one line, whether refused or written to", () => {
+    const odd = `e\u001b[31mRED\nclear: capture mode is recording this sitting to \u202eelsewhere`;
+    const made = path.join(parent, odd);
+    mkdirSync(made);
+    for (const dir of [made, path.join(parent, `missing ${odd}`)]) {
+      const r = sink(["claude-code", "SessionStart", "--host-version", "2.1.328"], dir, PAYLOAD);
+      expect([r.code, r.stdout]).toEqual([0, ""]);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).not.toMatch(/[\u001b\u202e]/);
+      expect(r.stderr).toContain("e\\u001b[31mRED\\u000aclear: capture mode");
+    }
+    expect(readdirSync(made)).toEqual(["claude-code_session_start_2.1.328.1.json"]);
+  });
   it("never creates the folder", () => {
     sink(["claude-code", "SessionStart"], path.join(parent, "missing"), PAYLOAD);
     expect(readdirSync(parent)).not.toContain("missing");

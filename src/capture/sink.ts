@@ -218,10 +218,14 @@ export function readPayload(): { bytes: Buffer } | { problem: string } {
   }
 }
 
-/** A folder as it may be printed: the runner's home as `~`. */
+/** Controls, format characters (bidirectional overrides among them), lone surrogates, line and paragraph separators. */
+const UNSAFE_IN_WARNING = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
+
+/** A folder as it may be printed: the runner's home as `~`, and a character that could move the terminal or start a line as a visible \uXXXX escape. */
 function shown(dir: string): string {
   const home = os.homedir();
-  return home && home !== "/" && (dir === home || dir.startsWith(`${home}/`)) ? `~${dir.slice(home.length)}` : dir;
+  const homed = home && home !== "/" && (dir === home || dir.startsWith(`${home}/`)) ? `~${dir.slice(home.length)}` : dir;
+  return homed.replace(UNSAFE_IN_WARNING, (ch) => `\\u${(ch.codePointAt(0) as number).toString(16).padStart(4, "0")}`);
 }
 
 /**

@@ -152,6 +152,34 @@ describe("clear capture setup", () => {
     expect(typeCheck(whole(OPENCODE_PLUGIN_HOOKS.filter((h) => h !== "shell.env"))).code).not.toBe(0);
   });
 
+  it("OpenCode: a hook input that cannot be serialised (a cycle, a BigInt) is said on standard error in a sitting, never dropped without a word", () => {
+    const { project, code } = setup("opencode");
+    expect(code).toBe(0);
+    const plugin = path.join(project, ".opencode", "plugins", "clear-capture.js");
+    const sitting = tempDir("clear-unserialisable-");
+    const call = (dir: string | undefined) => {
+      const env: Record<string, string | undefined> = { ...process.env, CLEAR_CAPTURE_DIR: dir };
+      if (dir === undefined) delete env.CLEAR_CAPTURE_DIR;
+      return spawnSync(
+        process.execPath,
+        [
+          "--input-type=module",
+          "-e",
+          `const m = await import(${JSON.stringify(plugin)}); const h = await m.ClearCapture({}); const cyclic = {}; cyclic.self = cyclic; await h["chat.params"](cyclic, {}); await h["tool.execute.before"]({ size: 1n }, {});`,
+        ],
+        { encoding: "utf8", env },
+      );
+    };
+    const inSitting = call(sitting);
+    expect([inSitting.status, inSitting.stdout]).toEqual([0, ""]);
+    expect(inSitting.stderr.trim().split("\n")).toEqual([
+      "clear capture: the chat.params input could not be serialised; nothing was written",
+      "clear capture: the tool.execute.before input could not be serialised; nothing was written",
+    ]);
+    expect(readdirSync(sitting)).toEqual([]);
+    expect(call(undefined).stderr).toBe("");
+  });
+
   it("Codex: .codex/hooks.json with a command hook for every catalogued event, and a word on trust", () => {
     const { project, code, stdout } = setup("codex");
     expect(code).toBe(0);

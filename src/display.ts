@@ -60,12 +60,13 @@ const SHOWN_FROM = 8;
  * A found value as it may be printed, as the contract has it: its first four characters and a star
  * for each other one (a control character or a space among the four is starred too); a value of
  * fewer than SHOWN_FROM characters, stars only; a name, NAME_MASK. `keyShape`: it starts with a key
- * shape's fixed prefix, which says which kind of key it is.
+ * shape's fixed prefix, which says which kind of key it is. `nameInside`: a name was found within
+ * the value, and its first four characters could spell part of it: none is shown.
  */
-export function maskFound(value: string, isName: boolean): { masked: string; keyShape: boolean } {
+export function maskFound(value: string, isName: boolean, nameInside = false): { masked: string; keyShape: boolean } {
   if (isName) return { masked: NAME_MASK, keyShape: false };
   const chars = [...value];
-  const shown = chars.length >= SHOWN_FROM ? 4 : 0;
+  const shown = chars.length >= SHOWN_FROM && !nameInside ? 4 : 0;
   const head = chars.slice(0, shown).map((c) => (UNSHOWN.test(c) ? "*" : c)).join("");
   return { masked: head + "*".repeat(chars.length - shown), keyShape: KEY_PREFIX.test(value) };
 }

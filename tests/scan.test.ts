@@ -679,4 +679,23 @@ describe("clear scan prints no user name, in whole or in part", () => {
     expect(given.stdout + given.stderr + JSON.stringify(taught.json)).not.toMatch(new RegExp(owner, "i"));
     expect(clear(["scan", path.join(root, "c.json")], { cwd: root }).code).toBe(0);
   });
+
+  it("a secret's first characters are never a name's: a password that starts with a taught or given name shows none of it, human, --json and SARIF", () => {
+    const root = tempDir("clear-secret-named-");
+    const owner = "Qvmtzrk";
+    const given = "Bxo";
+    const password = (name: string): string => [name, "Xk29Qz8LmW4pT7vR"].join("-");
+    writeFileSync(path.join(root, "a.json"), JSON.stringify({ cwd: `/home/${owner}/proj`, password: password(owner) }));
+    writeFileSync(path.join(root, "b.json"), JSON.stringify({ password: password(given) }));
+    const sarif = path.join(root, "out.sarif");
+    const human = clear(["scan", root, "--user", given, "--verbose", "--sarif", sarif], { cwd: root });
+    const json = clearJson(["scan", root, "--user", given], { cwd: root });
+    expect([human.code, json.code]).toEqual([1, 1]);
+    const rules = (json.json.findings as { rule: string }[]).map((f) => f.rule);
+    expect(rules.filter((r) => r === "clear/sensitive-member")).toHaveLength(2);
+    const printed = [human.stdout, human.stderr, JSON.stringify(json.json), readFileSync(sarif, "utf8")].join("\n").toLowerCase();
+    for (const name of [owner, given]) {
+      for (let i = 0; i + 3 <= name.length; i++) expect(printed, name.slice(i, i + 3)).not.toContain(name.slice(i, i + 3).toLowerCase());
+    }
+  });
 });

@@ -337,13 +337,13 @@ const NAME_MESSAGE = "a home directory's owner or a known user name (never shown
 
 /** A finding, with what waivers are matched on: the raw pointer and the value's SHA-256. */
 
-function foundOf(input: ScanInput, readings: SourceReadings, found: Hit, display: Display): Found {
+function foundOf(input: ScanInput, readings: SourceReadings, found: Hit, display: Display, nameInside: boolean): Found {
   // A pattern that runs on past a string's closing quote (a connection string's database part) stops there.
   const hit = { ...found, end: Math.min(found.end, readings.stringEnd(found.start) ?? found.end) };
   const value = decodedValue(input.text.slice(hit.start, hit.end));
   const valueSha256 = sha256Hex(Buffer.from(value, "utf8"));
   const isName = hit.rule === HOME_OWNER_RULE;
-  const { masked, keyShape } = maskFound(value, isName);
+  const { masked, keyShape } = maskFound(value, isName, nameInside);
   const start = placeOf(input.text, hit.start);
   const end = placeOf(input.text, hit.end);
   const message = isName ? NAME_MESSAGE : hit.rule === ESCAPE_DEPTH_RULE ? ESCAPE_DEPTH_DESCRIPTION : `a secret shape (${hit.rule})`;
@@ -356,7 +356,11 @@ function foundOf(input: ScanInput, readings: SourceReadings, found: Hit, display
 
 async function scanOne(input: ScanInput, engine: ScanEngine, display: Display): Promise<Found[]> {
   const { hits, readings } = await hitsOf(input.text, engine, false, input.document);
-  return onePerPlace(hits).map((h) => foundOf(input, readings, h, display));
+  const kept = onePerPlace(hits);
+  // A secret that a name stands in (a password that starts with its owner's name) shows none of its characters.
+  const names = kept.filter((h) => h.rule === HOME_OWNER_RULE);
+  const nameIn = (h: Hit): boolean => names.some((n) => n.start < h.end && h.start < n.end);
+  return kept.map((h) => foundOf(input, readings, h, display, nameIn(h)));
 }
 
 /** What some of an engine's rules did on the control: which fired on the plain copy, and whose planted value they found escaped. */

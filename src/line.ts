@@ -13,7 +13,8 @@ import { listCaptureDir, readCaptureEntries } from "./io/read-capture-dir.js";
 import { sittingShownFrom } from "./io/repo.js";
 import { isInside } from "./io/write-atomic.js";
 import { CONFIG_FILE, placesOf, repoPaths } from "./io/repo-tree.js";
-import type { Setting } from "./io/setting.js";
+import { runnerHome, type Setting } from "./io/setting.js";
+import { makeDisplay } from "./display.js";
 import { inventoryContext, inventoryPass, unknownRecipes } from "./passes/inventory.js";
 import { identifiersOf, pairPass, placeholderTest } from "./passes/pair.js";
 import { holdsContact, withoutContacts } from "./passes/substitute/final-check.js";
@@ -131,12 +132,16 @@ function inventoried(sitting: Sitting, setting: Setting, options: LineOptions): 
   return result;
 }
 
-function paired(captures: Capture[], inventory: Inventory, setting: Setting): { pairing: Pairing; pairIds: Map<string, string[]> } {
+function paired(captures: Capture[], inventory: Inventory, setting: Setting, names: SittingNames): { pairing: Pairing; pairIds: Map<string, string[]> } {
   say(setting, captures.length, `pairing ${captures.length} captures`);
   const isPlaceholder = placeholderTest(setting.rules);
   const files = captures.map((c) => identifiersOf(c, setting.rules.pairing.find((p) => p.harness === c.harness), isPlaceholder));
   const pairIds = new Map(files.map((f) => [f.name, [...f.ids.values()].flat()]));
-  return { pairing: pairPass(files, setting.rules, skippedOf(inventory), setting.display.id), pairIds };
+  // A masked id shows its first characters, which could begin a name the sitting teaches: it is masked by a display that knows
+  // its names. An id shown whole is checked with the rest of the output, where a name in it is starred.
+  const knowing = makeDisplay(setting.rules, names.checked, runnerHome().home);
+  const shown = (id: string): string => (setting.display.id(id) === id ? id : knowing.id(id));
+  return { pairing: pairPass(files, setting.rules, skippedOf(inventory), shown), pairIds };
 }
 
 /** What later passes need of a capture once it is cleared: its name, size and digest, not its document. */
@@ -378,10 +383,10 @@ export async function runLine(setting: Setting, dir: string, until: Stage, optio
   const empty = { pairing: pairPass([], setting.rules), substitution: { userNames: 0, declarations: [], files: [], skipped: [], findings: [] }, selection: { selected: [], findings: [] } };
   const line: Line = { sitting, inventory, captures, ...empty, names: sittingNames([], setting.rules, [], setting.display), fixtures: [], scan: { files: 0, findings: [], waived: [], unusedWaivers: [], control: { red: false, rules: [], silent: [] } }, batch: { id: "", digest: "", text: "", blockers: [], listed: [] } };
   if (until === "inventory") return line;
-  const { pairing, pairIds } = paired(captures, inventory, setting);
+  line.names = sittingNames(teachersOf(sitting, captures), setting.rules, setting.users, setting.display, companionTexts(sitting));
+  const { pairing, pairIds } = paired(captures, inventory, setting, line.names);
   line.pairing = pairing;
   if (until === "pair") return line;
-  line.names = sittingNames(teachersOf(sitting, captures), setting.rules, setting.users, setting.display, companionTexts(sitting));
   pushAll(line.inventory.findings, namedVersions(captures, line.names.checked));
   line.substitution = substituted(captures, inventory, line.names, setting, options.keepDocuments === true);
   if (until === "substitute") return line;

@@ -201,6 +201,18 @@ describe("clear pair", () => {
     }
   });
 
+  it("an identifier masked for its length or an unseen character shows none of a learned name, in pair, select and review's model alike", () => {
+    const name = "Qvmtzrk";
+    const home = (id: string): Record<string, unknown> => ({ session_id: S, cwd: `/home/${name}/p`, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: id });
+    for (const id of [`${name}${"A".repeat(130)}`, `${name}\u202e01`]) {
+      const dir = sitting({ "claude-code_pre_tool_use_2_1_261.1.json": home(id), "claude-code_post_tool_use_2_1_261.1.json": { ...home(id), hook_event_name: "PostToolUse", tool_response: { stdout: "" } } });
+      const { pairs, json } = pair(dir);
+      expect(pairs).toHaveLength(1);
+      const printed = [JSON.stringify(json), clear(["pair", dir, "--verbose"]).stdout, clear(["select", dir]).stdout, JSON.stringify(clearJson(["select", dir]).json)].join("\n").toLowerCase();
+      for (let i = 0; i + 3 <= name.length; i++) expect(printed, name.slice(i, i + 3)).not.toContain(name.slice(i, i + 3).toLowerCase());
+    }
+  });
+
   it("an identifier holding a mailbox or a phone number, in any spelling, is starred in what pair prints", () => {
     const user = ["wren", "abernathy"].join(".");
     const ids = [`${user}@example.com`, `ref ${user}&#64;example.com`, `${user}\uff20example.com`, `mailto:${user}@corp.example.org`, "call +1 (555) 010-4477"];

@@ -128,7 +128,8 @@ function inventoried(sitting: Sitting, setting: Setting, options: LineOptions): 
   // Each entry's document now lives on its capture; the listing is not held twice. A file read as
   // JSON that is no capture stays: the names it teaches are looked for too (teachersOf).
   const taken = new Set(result.captures.map((c) => c.name));
-  sitting.entries = sitting.entries.filter((e) => e.kind === "readable" && !taken.has(e.name) && !isCompanion(e.name));
+  // A file that did not parse keeps its text: it teaches names (teachingTexts).
+  sitting.entries = sitting.entries.filter((e) => (e.kind === "readable" ? !taken.has(e.name) && !isCompanion(e.name) : e.text !== undefined));
   return result;
 }
 
@@ -184,6 +185,12 @@ export function companionTexts(sitting: Sitting): CompanionText[] {
     if (kit.binary) out.push({ file: "kit.json", pointer: "/binary/path", value: kit.binary.path });
   }
   return out;
+}
+
+/** What teaches a sitting's names besides its documents: the texts of sitting.json and kit.json, and of every file read whole that did not parse (a capture cut short names its home too). */
+export function teachingTexts(sitting: Sitting): CompanionText[] {
+  const unparsed = sitting.entries.flatMap((e) => (e.kind === "unreadable" && e.text !== undefined ? [{ file: e.name, pointer: "", value: e.text }] : []));
+  return [...companionTexts(sitting), ...unparsed];
 }
 
 /** The texts of sitting.json and kit.json that hold a secret shape: refused, each a finding naming the field, never written. */
@@ -383,7 +390,7 @@ export async function runLine(setting: Setting, dir: string, until: Stage, optio
   const empty = { pairing: pairPass([], setting.rules), substitution: { userNames: 0, declarations: [], files: [], skipped: [], findings: [] }, selection: { selected: [], findings: [] } };
   const line: Line = { sitting, inventory, captures, ...empty, names: sittingNames([], setting.rules, [], setting.display), fixtures: [], scan: { files: 0, findings: [], waived: [], unusedWaivers: [], control: { red: false, rules: [], silent: [] } }, batch: { id: "", digest: "", text: "", blockers: [], listed: [] } };
   if (until === "inventory") return line;
-  line.names = sittingNames(teachersOf(sitting, captures), setting.rules, setting.users, setting.display, companionTexts(sitting));
+  line.names = sittingNames(teachersOf(sitting, captures), setting.rules, setting.users, setting.display, teachingTexts(sitting));
   const { pairing, pairIds } = paired(captures, inventory, setting, line.names);
   line.pairing = pairing;
   if (until === "pair") return line;

@@ -65,7 +65,16 @@ export interface ReadProblem {
 /** One directory entry: a file read whole and parsed, or something that could not be. */
 export type CaptureEntry =
   | { kind: "readable"; name: string; size: number; sha256: string; doc: JsonDocument }
-  | { kind: "unreadable"; name: string; size: number; entryKind: EntryKind; problem: ReadProblem | null; sha256: string | null };
+  | {
+      kind: "unreadable";
+      name: string;
+      size: number;
+      entryKind: EntryKind;
+      problem: ReadProblem | null;
+      sha256: string | null;
+      /** Bytes read whole that did not parse, as UTF-8: the owners of the homes they name are the sitting's names all the same. */
+      text?: string;
+    };
 
 /** A sitting read once at the edge: every entry, and its companions validated. */
 export interface Sitting {

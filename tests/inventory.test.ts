@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { clear, clearJson, folderDigest, PASTURE_FIXTURES, PASTURE_PRESENT, PASTURE_SKIP_REASON, PROJECT_ROOT, sha256, tempDir } from "./helpers.js";
@@ -24,6 +24,20 @@ function codexSitting(dir: string): void {
 }
 
 describe("clear inventory", () => {
+  it("learns the owner of a home in a capture that does not parse or is not UTF-8, and prints no file named after it, in inventory, pair and select", () => {
+    const dir = tempDir("clear-unparsed-");
+    cpSync(path.join(PROJECT_ROOT, "examples", "sitting"), dir, { recursive: true });
+    const owners = ["Zqxwvy", "Plmokn"];
+    writeFileSync(path.join(dir, "claude-code_pre_tool_use_2.1.261.5.json"), `{"cwd":"/home/${owners[0]}/p", `);
+    writeFileSync(path.join(dir, "claude-code_pre_tool_use_2.1.261.6.json"), Buffer.concat([Buffer.from([0xff]), Buffer.from(`{"cwd":"/home/${owners[1]}/p"}`)]));
+    for (const owner of owners) writeFileSync(path.join(dir, `${owner.toLowerCase()}-notes.txt`), "notes");
+    const runs = [["inventory", dir, "--verbose"], ["inventory", dir, "--json"], ["pair", dir, "--verbose"], ["select", dir, "--json"]].map((args) => clear(args));
+    for (const r of runs) expect(r.code, r.stderr).toBe(1);
+    const printed = runs.map((r) => r.stdout + r.stderr).join("\n").toLowerCase();
+    expect(printed).toContain("-notes.txt");
+    for (const owner of owners) expect(printed).not.toContain(owner.toLowerCase());
+  });
+
   it("lists every capture with its name parts, size, digest and field classes", () => {
     const dir = tempDir();
     codexSitting(dir);

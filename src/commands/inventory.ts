@@ -3,7 +3,7 @@ import { guarded, type Command } from "../command.js";
 import { blocks } from "../findings.js";
 import { loadSetting, progressFor } from "../io/setting.js";
 import type { Io } from "../types.js";
-import { companionRefusals, companionTexts, runLine, teachersOf } from "../line.js";
+import { companionRefusals, runLine, teachersOf, teachingTexts } from "../line.js";
 import { pushAll } from "../collections.js";
 import { renderInventory } from "../render/human.js";
 import { writeJson } from "../render/json.js";
@@ -27,7 +27,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const line = await runLine(setting, requireDir(positionals[0], "inventory"), "inventory", { recipes, fields: true });
   pushAll(line.inventory.findings, await companionRefusals(line, setting));
   // File names, member names and the folder's own path may spell what the sitting holds: what is printed of them is checked first.
-  const inventory = await checkedValue({ ...line.inventory, dir: setting.display.path(line.inventory.dir) }, setting, sittingNames(teachersOf(line.sitting, line.captures), setting.rules, setting.users, setting.display, companionTexts(line.sitting)));
+  const inventory = await checkedValue({ ...line.inventory, dir: setting.display.path(line.inventory.dir) }, setting, sittingNames(teachersOf(line.sitting, line.captures), setting.rules, setting.users, setting.display, teachingTexts(line.sitting)));
   const blocked = blocks(inventory.findings);
   if (values.json) writeJson(io, { command: "inventory", ok: !blocked, ...inventory });
   else io.stdout(renderInventory(inventory, inventory.dir, values.fields === true, values.verbose === true));

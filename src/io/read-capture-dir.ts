@@ -203,7 +203,7 @@ export function readCaptureEntry(dirPath: string, listed: { name: string; entryK
   if (!read.bytes) return { kind: "unreadable", name, size: read.size, entryKind, problem: read.problem ?? null, sha256: null };
   const sha256 = sha256Hex(read.bytes);
   const parsed = parseCaptureBytes(read.bytes, limits);
-  if (!parsed.doc) return { kind: "unreadable", name, size: read.size, entryKind, problem: parsed.problem ?? null, sha256 };
+  if (!parsed.doc) return { kind: "unreadable", name, size: read.size, entryKind, problem: parsed.problem ?? null, sha256, text: Buffer.from(read.bytes).toString("utf8") };
   // The bytes are not kept: the document's text is the same content, and a sitting is held once.
   return { kind: "readable", name, size: read.size, sha256, doc: parsed.doc };
 }

@@ -169,6 +169,22 @@ describe("what clear compare prints and reads", () => {
     }
   });
 
+  it("learns the owner of a home in a file that does not parse, and prints no file named after it", () => {
+    const parent = path.join(tempDir("clear-compare-cut-"), "claude-code");
+    const owner = ["qvmt", "zrk"].join("");
+    for (const version of ["1.0.0", "1.0.1"]) {
+      mkdirSync(path.join(parent, version), { recursive: true });
+      writeFileSync(path.join(parent, version, "session_start.json"), JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", source: "startup" }));
+    }
+    writeFileSync(path.join(parent, "1.0.1", `${owner}_notes.json`), `{"cwd":"/home/${owner}/p", `);
+    for (const json of [false, true]) {
+      const r = clear(["compare", path.join(parent, "1.0.0"), path.join(parent, "1.0.1"), ...(json ? ["--json"] : [])]);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toContain("_notes.json");
+      expect((r.stdout + r.stderr).toLowerCase()).not.toContain(owner);
+    }
+  });
+
   it("prints an enum value whole only where its rule documents it, and never a member named with digits, in folders of raw captures", () => {
     const parent = path.join(tempDir("clear-compare-raw-"), "claude-code");
     const tool = ["mcp", "payroll", "internal", "query"].join("__");

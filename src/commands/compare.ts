@@ -13,7 +13,7 @@ import { comparePass, shapeOf, type FixtureShape } from "../passes/compare.js";
 import { comparisonJson, renderComparison, type ComparedSide } from "../render/compare.js";
 import { writeJson } from "../render/json.js";
 import type { Io, ReadProblem } from "../types.js";
-import { sittingNames, type Teacher } from "../passes/substitute/index.js";
+import { sittingNames, type CompanionText, type Teacher } from "../passes/substitute/index.js";
 import { checkedValue } from "./checked-output.js";
 
 interface Side extends ComparedSide {
@@ -82,8 +82,14 @@ function harnessOf(side: Side, folder: FixtureFolder, setting: Setting): string 
   return setting.rules.harnesses.find((h) => names.includes(h.harness))?.harness ?? null;
 }
 
-/** The shapes of a side's fixtures; each one read is added to `teachers`, whose homes teach the names its printed words are checked for. */
-function shapesOf(side: Side, setting: Setting, findings: Finding[], teachers: Teacher[]): { shapes: Map<string, FixtureShape>; ignored: number } {
+/** What teaches the names the printed words are checked for: each fixture read, and the text of each that does not parse. */
+interface Teaching {
+  docs: Teacher[];
+  texts: CompanionText[];
+}
+
+/** The shapes of a side's fixtures; each one read is added to `teaching`, whose homes teach the names its printed words are checked for. */
+function shapesOf(side: Side, setting: Setting, findings: Finding[], teaching: Teaching): { shapes: Map<string, FixtureShape>; ignored: number } {
   const folder = readFixtureFolder(side.base, side.rel, setting.limits.maxFileBytes);
   if ("refused" in folder) {
     const where = folder.at === side.rel ? "" : `${folder.at} `;
@@ -105,9 +111,11 @@ function shapesOf(side: Side, setting: Setting, findings: Finding[], teachers: T
   const shapes = new Map<string, FixtureShape>();
   for (const f of folder.fixtures) {
     const parsed = parseCaptureBytes(f.bytes, setting.limits);
-    if (parsed.doc) teachers.push({ name: side.fileOf(f.name), doc: parsed.doc });
+    if (parsed.doc) teaching.docs.push({ name: side.fileOf(f.name), doc: parsed.doc });
     if (parsed.doc) shapes.set(f.event, shapeOf(parsed.doc, f.event, c));
-    else findings.push(problemFinding(parsed.problem as ReadProblem, side.fileOf(f.name), setting.display));
+    // A fixture cut short names its home all the same, and the file named after its owner is printed.
+    else teaching.texts.push({ file: side.fileOf(f.name), pointer: "", value: f.bytes.toString("utf8") });
+    if (!parsed.doc) findings.push(problemFinding(parsed.problem as ReadProblem, side.fileOf(f.name), setting.display));
   }
   side.events = shapes.size;
   return { shapes, ignored: folder.ignored };
@@ -120,13 +128,13 @@ async function run(argv: string[], io: Io): Promise<number> {
   const sides = positionals.length === 2 ? positionals.map((p) => folderSide(p, io, setting.display)) : versionSides(positionals, setting);
   const [a, b] = sides as [Side, Side];
   const findings: Finding[] = [];
-  const teachers: Teacher[] = [];
-  const before = shapesOf(a, setting, findings, teachers);
-  const after = shapesOf(b, setting, findings, teachers);
+  const teaching: Teaching = { docs: [], texts: [] };
+  const before = shapesOf(a, setting, findings, teaching);
+  const after = shapesOf(b, setting, findings, teaching);
   const comparison = comparePass(before.shapes, after.shapes);
   const strip = ({ label, folder, harness, events }: Side): ComparedSide => ({ label, folder, harness, events });
   // Enum values and event names are the folders' words, and a folder compared may be one no scan has read: checked before they are printed.
-  const report = await checkedValue({ a: strip(a), b: strip(b), comparison, ignored: before.ignored + after.ignored, findings }, setting, sittingNames(teachers, setting.rules, setting.users, setting.display));
+  const report = await checkedValue({ a: strip(a), b: strip(b), comparison, ignored: before.ignored + after.ignored, findings }, setting, sittingNames(teaching.docs, setting.rules, setting.users, setting.display, teaching.texts));
   if (values.json) writeJson(io, comparisonJson(report, setting.display));
   else io.stdout(renderComparison(report, setting.display, values.verbose === true));
   return findings.some((f) => f.severity === "block") ? 1 : 0;

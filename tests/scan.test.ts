@@ -698,4 +698,15 @@ describe("clear scan prints no user name, in whole or in part", () => {
       for (let i = 0; i + 3 <= name.length; i++) expect(printed, name.slice(i, i + 3)).not.toContain(name.slice(i, i + 3).toLowerCase());
     }
   });
+
+  it("a secret that holds a mailbox shows none of its characters", () => {
+    const root = tempDir("clear-secret-mailbox-");
+    const mailbox = ["wren", ".", "abernathy", "@", "example.com"].join("");
+    writeFileSync(path.join(root, "a.json"), JSON.stringify({ password: mailbox }));
+    writeFileSync(path.join(root, "b.json"), JSON.stringify({ note: `Authorization: Basic ${mailbox}:Xk29Qz8LmW4pT7vR` }));
+    const json = clearJson(["scan", root], { cwd: root });
+    const masked = (json.json.findings as { masked: string }[]).map((f) => f.masked);
+    expect(masked).toHaveLength(2);
+    for (const m of masked) expect(m).toMatch(/^\*+$/);
+  });
 });

@@ -21,6 +21,7 @@ import { SENSITIVE_ASSIGNMENT_DESCRIPTION, SENSITIVE_ASSIGNMENT_RULE, sensitiveA
 import { SENSITIVE_MEMBER_DESCRIPTION, SENSITIVE_MEMBER_RULE, sensitiveMemberRule } from "../scan-rules/sensitive-member.js";
 import type { JsonDocument, Rules, ScanFinding, ScanResult, ScanWaiver, SecretRules } from "../types.js";
 import { waive, type Found } from "./scan-waivers.js";
+import { holdsContact } from "./substitute/final-check.js";
 
 // The secret scan: secretlint's engine with the rules of its recommended preset (AWS id scan on,
 // comment filters off) and, beside it, this project's own rules (src/scan-rules/runner.ts), over the raw text and every string
@@ -343,7 +344,8 @@ function foundOf(input: ScanInput, readings: SourceReadings, found: Hit, display
   const value = decodedValue(input.text.slice(hit.start, hit.end));
   const valueSha256 = sha256Hex(Buffer.from(value, "utf8"));
   const isName = hit.rule === HOME_OWNER_RULE;
-  const { masked, keyShape } = maskFound(value, isName, nameInside);
+  // A mailbox or a phone number in the value is a person's: its first characters are not shown either.
+  const { masked, keyShape } = maskFound(value, isName, nameInside || holdsContact(value));
   const start = placeOf(input.text, hit.start);
   const end = placeOf(input.text, hit.end);
   const message = isName ? NAME_MESSAGE : hit.rule === ESCAPE_DEPTH_RULE ? ESCAPE_DEPTH_DESCRIPTION : `a secret shape (${hit.rule})`;

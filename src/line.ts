@@ -193,7 +193,6 @@ export function teachingTexts(sitting: Sitting): CompanionText[] {
   return [...companionTexts(sitting), ...unparsed];
 }
 
-/** The texts of sitting.json and kit.json that hold a secret shape: refused, each a finding naming the field, never written. */
 /** The sitting's captures, and every other file of it read as JSON but its companions: a name any of them teaches is looked for and masked everywhere. */
 export function teachersOf(sitting: Sitting, captures: Capture[]): Teacher[] {
   const taken = new Set(captures.map((c) => c.name));

@@ -111,11 +111,14 @@ function shapesOf(side: Side, setting: Setting, findings: Finding[], teaching: T
   const shapes = new Map<string, FixtureShape>();
   for (const f of folder.fixtures) {
     const parsed = parseCaptureBytes(f.bytes, setting.limits);
-    if (parsed.doc) teaching.docs.push({ name: side.fileOf(f.name), doc: parsed.doc });
-    if (parsed.doc) shapes.set(f.event, shapeOf(parsed.doc, f.event, c));
-    // A fixture cut short names its home all the same, and the file named after its owner is printed.
-    else teaching.texts.push({ file: side.fileOf(f.name), pointer: "", value: f.bytes.toString("utf8") });
-    if (!parsed.doc) findings.push(problemFinding(parsed.problem as ReadProblem, side.fileOf(f.name), setting.display));
+    if (parsed.doc) {
+      teaching.docs.push({ name: side.fileOf(f.name), doc: parsed.doc });
+      shapes.set(f.event, shapeOf(parsed.doc, f.event, c));
+    } else {
+      // A fixture cut short names its home all the same, and the file named after its owner is printed.
+      teaching.texts.push({ file: side.fileOf(f.name), pointer: "", value: f.bytes.toString("utf8") });
+      findings.push(problemFinding(parsed.problem as ReadProblem, side.fileOf(f.name), setting.display));
+    }
   }
   side.events = shapes.size;
   return { shapes, ignored: folder.ignored };

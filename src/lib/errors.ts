@@ -65,6 +65,7 @@ function homesOf(): string[] {
   return [...new Set([home, real])].filter((h) => h !== path.parse(h).root);
 }
 
+/** As regex.ts has it; the library loads none of the tool's modules but its record reader and SHA-256. */
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Where a home in a message starts a path: not within another path (a home under /srv), or just after a file: URL's host. */

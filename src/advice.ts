@@ -64,6 +64,7 @@ const ADVICE: Partial<Record<FindingCode, Advice>> = {
   },
   "fixture-missing": "restore the fixture, or clear again and accept a batch that no longer lists it",
   "fixture-checkout-changed": "keep fixtures byte for byte: give them -text and no encoding or ident (a line `<fixtures folder>/** -text -working-tree-encoding -ident` in the repository's root .gitattributes, after the lines that set them), and take the attribute out of info/attributes or the user's attributes file where it is set there",
+  "record-shown-otherwise": "take the attribute off this file: a line naming it with the attribute left unspecified (`CLEARANCE.md !diff !text !eol !filter`, and so on) in the root .gitattributes after the lines that set it, or in the folder's .gitattributes above it, and take it out of info/attributes or the user's attributes file where it is set there",
   "raw-capture-committed": {
     commit: "take it out of the commit (git rm --cached -- <file>); raw sittings stay in the git-ignored inbox or outside the repository, and a cleared fixture is read from the fixtures folder (loadFixture), never copied out of it",
     push: "remove it from the commits you push (git rebase -i, or git rm --cached -- <file> and amend), so no commit carries it; raw sittings stay outside what is pushed",

@@ -153,3 +153,60 @@ export function filteredWhy(filter: string): string {
   const name = /^[A-Za-z0-9._-]{1,40}$/.test(filter) ? filter : "[masked]";
   return `its git attributes (.gitattributes, or info/attributes) give it filter=${name}, so git stores what that filter writes, which the check cannot read as what it is; take the filter off this path, or keep the file out of the repository`;
 }
+
+/** A GitHub attribute given true: set, or any value but false. */
+const isTrue = (value: string | undefined): boolean => isGiven(value) && value !== "false";
+
+/**
+ * What shows a reviewer something else than the text git stores of the record (or of
+ * clear.config.json, whose declarations a batch accepts), or makes a checkout of it other bytes;
+ * null where nothing does. Refused: -diff and binary (no diff shown), diff=<driver> (a textconv of
+ * the reviewer's configuration may show anything; built-in names too, which configuration may
+ * override), linguist-generated and linguist-vendored (GitHub collapses the diff), a filter (LFS
+ * too: the record would be a pointer), ident, working-tree-encoding (any, UTF-8 too), eol other
+ * than lf, -text, crlf in any form, and encoding (git gui's). Allowed: text and text=auto (git's
+ * own reading of a text file) and eol=lf, which never adds a byte on checkout. Where a value is
+ * not one of these, it is refused: this file has no need of any other.
+ */
+function shownOtherwise(attributes: Map<string, string>): string | null {
+  const diff = attributes.get("diff");
+  if (attributes.get("binary") === "set") return "binary";
+  if (diff === "unset") return "-diff";
+  if (isGiven(diff) && diff !== "set") return `diff=${shownValue(diff)}`;
+  for (const linguist of ["linguist-generated", "linguist-vendored"]) if (isTrue(attributes.get(linguist))) return linguist;
+  const filter = attributes.get("filter");
+  if (isGiven(filter)) return filter === "set" ? "filter" : `filter=${shownValue(filter)}`;
+  if (attributes.get("ident") === "set") return "ident";
+  for (const name of ["working-tree-encoding", "encoding", "crlf"]) {
+    const value = attributes.get(name);
+    if (value === "unset") return `-${name}`;
+    if (isGiven(value)) return value === "set" ? name : `${name}=${shownValue(value)}`;
+  }
+  const text = attributes.get("text");
+  if (text === "unset") return "-text";
+  if (isGiven(text) && text !== "set" && text !== "auto") return `text=${shownValue(text)}`;
+  const eol = attributes.get("eol");
+  if (isGiven(eol) && eol !== "lf") return `eol=${shownValue(eol)}`;
+  return null;
+}
+
+/** Any word at all: a macro defined elsewhere (info/attributes) may be named in a .gitattributes by any name. */
+const ANY_WORD = /\S/;
+
+/**
+ * The paths (of those given: the record, clear.config.json) whose attributes show a reviewer
+ * other than the text git stores, or check them out in other bytes, each with the attribute that does.
+ */
+export function shownOtherwisePaths(root: string, paths: string[], source: AttributeSource): Map<string, string> {
+  if (paths.length === 0) return new Map();
+  const given =
+    "commit" in source
+      ? inCommit(root, paths, source.commit, ANY_WORD, (env) => givenAttributes(root, paths, ["--cached"], env))
+      : givenAttributes(root, paths, "index" in source ? ["--cached"] : []);
+  const out = new Map<string, string>();
+  for (const [file, attributes] of given) {
+    const shown = shownOtherwise(attributes);
+    if (shown !== null) out.set(file, shown);
+  }
+  return out;
+}

@@ -8,7 +8,7 @@ import type { RepoLayout } from "../types.js";
 import { blobDigests, recordReading } from "./blob-digests.js";
 import { gitLater, gitMaybe, later, LINK_MODE, OWN_REPOSITORY, lsIndex, lsIndexLater, lsTree, nulFields, readBlobs, SUBMODULE_MODE, type Change, type TreeEntry } from "./git.js";
 import { throughLfs } from "./lfs.js";
-import { checkoutChangedPaths, checkoutChangedPathsLater, filteredPaths, filteredPathsLater, filteredWhy, type AttributeSource } from "./git-filters.js";
+import { checkoutChangedPaths, checkoutChangedPathsLater, filteredPaths, filteredPathsLater, filteredWhy, shownOtherwisePaths, type AttributeSource } from "./git-filters.js";
 import { foldedPath } from "./path-fold.js";
 import { readRegularFile } from "./read-capture-dir.js";
 
@@ -42,10 +42,16 @@ export function placesOf(layout: RepoLayout): { places: string[]; above: string[
 
 const under = (p: string, dir: string): boolean => (p.length > dir.length ? p.charCodeAt(dir.length) === 0x2f && p.startsWith(dir) : p === dir);
 
-/** The .gitattributes files on the way to the fixtures folder (the root's, each folder's above it): what they say reaches every fixture. */
+/**
+ * The .gitattributes files on the way to the fixtures folder and to the record (the root's, each
+ * folder's above them): what they say reaches every fixture, and how the record is shown and checked out.
+ */
 export function attributesAbove(layout: RepoLayout): string[] {
-  const parts = layout.fixtures.split("/");
-  return parts.map((_, k) => [...parts.slice(0, k), ".gitattributes"].join("/"));
+  const above = new Set<string>();
+  for (const parts of [layout.fixtures.split("/"), layout.clearance.split("/").slice(0, -1).concat("")]) {
+    parts.forEach((_, k) => above.add([...parts.slice(0, k), ".gitattributes"].join("/")));
+  }
+  return [...above];
 }
 
 /** True when a changed path is one of the tool's places, under one, above one, or a .gitattributes on the way to the fixtures. */
@@ -123,13 +129,17 @@ export function guardedFromGit(root: string, layout: RepoLayout, source: string,
   const digests = blobDigests(root, sorted.fixtures.map((e) => e.sha));
   const digestOf = (e: TreeEntry): string => digests.get(e.sha) ?? sha256Hex(bytesOf(e));
   const record = sorted.record;
-  const checkoutChanged = checkoutChangedPaths(root, sorted.fixtures.map((e) => e.path), source === "index" ? { index: true } : { commit: source });
+  const attributeSource: AttributeSource = source === "index" ? { index: true } : { commit: source };
+  const checkoutChanged = checkoutChangedPaths(root, sorted.fixtures.map((e) => e.path), attributeSource);
+  const config = entries.some((e) => e.path === CONFIG_FILE && REGULAR_MODES.has(e.mode));
+  const shownOtherwise = shownOtherwisePaths(root, [...(record ? [record.path] : []), ...(config ? [CONFIG_FILE] : [])], attributeSource);
   return {
     layout,
     fixtures: [...sorted.fixtures, ...sorted.exempt.filter((e) => under(e.path, layout.fixtures))].map((e) => ({ path: e.path, sha256: digestOf(e) })),
     checkoutChanged: [...checkoutChanged].map(([p, attribute]) => ({ path: p, attribute })),
+    shownOtherwise: [...shownOtherwise].map(([p, attribute]) => ({ path: p, attribute })),
     inbox: sorted.inbox,
-    exempt: readAsStored(root, sorted.exempt.map((e) => ({ path: e.path, bytes: storedBytes(blobs, e.sha) })), source === "index" ? { index: true } : { commit: source }),
+    exempt: readAsStored(root, sorted.exempt.map((e) => ({ path: e.path, bytes: storedBytes(blobs, e.sha) })), attributeSource),
     links: sorted.links,
     notFiles: sorted.notFiles,
     record: null,
@@ -323,10 +333,12 @@ export async function guardedFromWorkingTree(root: string, layout: RepoLayout, l
   const early = new Set((await askedEarly) ?? []);
   const changed = new Map([...((await changedEarly) ?? []), ...checkoutChangedPaths(root, onDisk.filter((p) => !early.has(p)), { worktree: true })]);
   const checkoutChanged = onDisk.flatMap((p) => (changed.has(p) ? [{ path: p, attribute: changed.get(p) as string }] : []));
+  const shownOtherwise = shownOtherwisePaths(root, disk.files.filter((f) => f.path === layout.clearance || f.path === CONFIG_FILE).map((f) => f.path), { worktree: true });
   return {
     layout,
     fixtures: fixtureFiles.map((f) => ({ path: f.path, sha256: f.sha256 })),
     checkoutChanged,
+    shownOtherwise: [...shownOtherwise].map(([p, attribute]) => ({ path: p, attribute })),
     inbox: inbox.inbox,
     exempt: [...readAsStored(root, exempt, { worktree: true }), ...readAsStored(root, inbox.exempt.map((e) => ({ path: e.path, bytes: storedBytes(inboxBlobs, e.sha) })), { index: true })],
     links: [...new Set([...disk.links, ...(inboxLinked ? [layout.capturesInbox] : []), ...inbox.links])],

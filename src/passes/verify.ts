@@ -27,6 +27,8 @@ export interface GuardedState {
   notFiles: string[];
   /** Fixtures whose git attributes make a checkout write other bytes than git stores, each with the attribute that does. */
   checkoutChanged?: { path: string; attribute: string }[];
+  /** The record and clear.config.json, where their git attributes show a reviewer other than the text git stores (or check it out in other bytes), each with the attribute that does. */
+  shownOtherwise?: { path: string; attribute: string }[];
   record: string | null;
   /** What the record says, already read (remembered by its blob id); when present, `record` is not read again. */
   recordReading?: RecordReading;
@@ -201,6 +203,7 @@ async function guardedFindings(state: GuardedState, check: () => Promise<RawCapt
   const exempt = new Set(state.exempt.map((e) => e.path));
   const present = new Set(state.fixtures.map((f) => f.path));
   pushAll(findings, (state.checkoutChanged ?? []).map((c) => finding("fixture-checkout-changed", { file: c.path }, { attribute: c.attribute })));
+  pushAll(findings, (state.shownOtherwise ?? []).map((c) => finding("record-shown-otherwise", { file: c.path }, { attribute: c.attribute })));
   for (const f of state.fixtures) {
     if (exempt.has(f.path)) continue;
     const want = listed.get(f.path);

@@ -1,4 +1,4 @@
-import { closeSync, constants, lstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, constants, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import path from "node:path";
 import { sha256Hash, sha256Hex } from "../digest.js";
 import type { ClearMemory, RecordReading } from "../passes/verify.js";
@@ -10,8 +10,9 @@ import { gitMaybe, readBlobs } from "./git.js";
 // (git rejects colliding objects), and the file lies beside the hooks that run the gate: whoever
 // can write it can change the hooks. A line that does not read as "<blob id> <sha256>" is not
 // believed; a file that cannot be read or written only costs the reading. The same holds for the
-// record: the listing a record blob gives, when it gives no finding, is remembered by its blob id
-// and this tool's version, so a commit that leaves the record alone does not parse it again.
+// record: the listing a record blob gives, when it gives no finding, is remembered by its blob id,
+// this tool's version and the digest of the code that reads it, so a commit that leaves the record
+// alone does not parse it again.
 
 const FILE = "clear-blob-sha256";
 const READING_FILE = "clear-record-reading";
@@ -164,10 +165,35 @@ function rememberedListing(text: string, key: string): [string, string][] | null
   return ok ? (h.listed as [string, string][]) : null;
 }
 
+/**
+ * The modules whose code decides what a record says, beside this one's folder: the record's own
+ * (every one, so that one it comes to import is not left out), the reading of it into a listing,
+ * and the digest a batch holds by. A build with other parsing rules under the same version is
+ * another reader: its remembered readings are not this one's.
+ */
+const READER_MODULES = ["passes/verify.js", "digest.js"];
+let readerKey: string | null | undefined;
+
+/** The SHA-256 of the reader's modules, worked out once a run (some 40 KB); null where one cannot be read, and then nothing is remembered. */
+function readerDigest(): string | null {
+  if (readerKey !== undefined) return readerKey;
+  try {
+    const dist = new URL("../", import.meta.url);
+    const record = readdirSync(new URL("record/", dist)).filter((name) => name.endsWith(".js")).sort().map((name) => `record/${name}`);
+    const hash = sha256Hash();
+    for (const rel of [...record, ...READER_MODULES]) hash.update(`${rel}\0`).update(readFileSync(new URL(rel, dist))).update("\0");
+    readerKey = record.length > 0 ? hash.digest("hex") : null;
+  } catch {
+    readerKey = null;
+  }
+  return readerKey;
+}
+
 /** What the record blob `id` (at `file`) says: remembered when it gave no finding, else read by `read` each time. */
 export function recordReading(root: string, id: string, file: string, read: () => RecordReading): RecordReading {
-  const at = cachePath(root, READING_FILE);
-  const key = `${toolVersion()} ${id} ${file}`;
+  const reader = readerDigest();
+  const at = reader === null ? null : cachePath(root, READING_FILE);
+  const key = `${toolVersion()} ${reader} ${id} ${file}`;
   if (at !== null) {
     let text = "";
     try {

@@ -82,6 +82,7 @@ describe("attributes on the record", () => {
         ["CLEARANCE.* linguist-generated=true", "linguist-generated"],
         ["CLEARANCE.md linguist-vendored", "linguist-vendored"],
         ["[attr]quiet -diff\nCLEARANCE.md quiet", "-diff"],
+        ["clearance.md -diff", "-diff"],
       ],
     ],
     [

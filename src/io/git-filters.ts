@@ -101,9 +101,9 @@ function checkoutChange(attributes: Map<string, string>): string | null {
 }
 
 /** `git check-attr -a` for many paths at once: each path's attributes that are given, by name. */
-function givenAttributes(root: string, paths: AskedPath[], args: string[], env?: Record<string, string>): Map<string, Map<string, string>> {
+function givenAttributes(root: string, paths: AskedPath[], args: string[], env?: Record<string, string>, options: string[] = []): Map<string, Map<string, string>> {
   const asked = Buffer.concat(paths.flatMap((p) => [typeof p === "string" ? Buffer.from(p) : p, NUL]));
-  return attributesIn(git(["check-attr", "-z", "--stdin", "-a", ...args], root, asked, env));
+  return attributesIn(git([...options, "check-attr", "-z", "--stdin", "-a", ...args], root, asked, env));
 }
 
 /** check-attr -a's "path NUL attribute NUL value NUL" records, by path and attribute. */
@@ -190,6 +190,10 @@ function shownOtherwise(attributes: Map<string, string>): string | null {
   return null;
 }
 
+// On macOS and Windows git matches patterns in any letter case (core.ignorecase): "clearance.md -diff"
+// hides the record from a reviewer there, wherever the check runs.
+const CASE_FOLDED = ["-c", "core.ignorecase=true"];
+
 /** Any word at all: a macro defined elsewhere (info/attributes) may be named in a .gitattributes by any name. */
 const ANY_WORD = /\S/;
 
@@ -201,8 +205,8 @@ export function shownOtherwisePaths(root: string, paths: string[], source: Attri
   if (paths.length === 0) return new Map();
   const given =
     "commit" in source
-      ? inCommit(root, paths, source.commit, ANY_WORD, (env) => givenAttributes(root, paths, ["--cached"], env))
-      : givenAttributes(root, paths, "index" in source ? ["--cached"] : []);
+      ? inCommit(root, paths, source.commit, ANY_WORD, (env) => givenAttributes(root, paths, ["--cached"], env, CASE_FOLDED))
+      : givenAttributes(root, paths, "index" in source ? ["--cached"] : [], undefined, CASE_FOLDED);
   const out = new Map<string, string>();
   for (const [file, attributes] of given) {
     const shown = shownOtherwise(attributes);

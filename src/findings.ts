@@ -60,7 +60,7 @@ const CATALOGUE = {
   "record-shown-otherwise": block((p: { attribute: string }) => `its git attributes (.gitattributes, info/attributes or the user's) give it ${p.attribute}, so a reviewer of its change sees other than the text git stores (no diff, a driver's rendering, a collapsed diff) or a checkout writes other bytes; the record and clear.config.json are read as the text git stores, and nothing else`),
   "raw-capture-committed": block((p: { why: string }) => `a raw capture is committed: ${p.why}; raw captures never are (remove it from the commit, clear it with clear run, or keep it outside the repository)`),
   "pushed-not-a-commit": block((p: { type: string }) => `names a ${p.type}, not a commit: files pushed this way pass no commit's check, so the push is refused`),
-  "place-in-other-spelling": block(() => "names one of the tool's own places (the fixtures, the inbox, the record, clear.config.json) in another spelling (letter case, a character macOS ignores, dots or spaces at a name's end); a checkout on macOS or Windows puts it there unchecked"),
+  "place-in-other-spelling": block(() => "names one of the tool's own places (the fixtures, the inbox, the record, clear.config.json, a .gitattributes on the way to them) in another spelling (letter case, a character macOS ignores, dots or spaces at a name's end); a checkout on macOS or Windows puts it there unchecked"),
   "symlink-in-repo": block(() => "is a symbolic link where the tool's own files stand (the fixtures, the inbox, the record, clear.config.json); never followed (replace it with the real folder or file)"),
   // kit: the committed transports are the kit's bytes
   "transport-differs": block((p: { how: string }) => `the committed transport differs from the kit's: ${p.how}`),

@@ -133,6 +133,25 @@ describe("attributes on the record", () => {
     expect(refusedBy(root, [])).toEqual([]);
   });
 
+  it("a .gitattributes on the way to the record in another spelling (.GitAttributes, read on macOS and Windows) is refused at commit, at push and by verify", () => {
+    const root = acceptedAndPushed();
+    for (const name of [".GitAttributes", ".GITATTRIBUTES"]) {
+      writeFileSync(path.join(root, name), "CLEARANCE.md -diff\n");
+      g(root, "add", "--", name);
+      const commit = g(root, "commit", "-qm", "attributes in another spelling");
+      expect(commit.code, name).not.toBe(0);
+      expect(commit.out, name).toContain("place-in-other-spelling");
+      expect(g(root, "commit", "-qm", "attributes in another spelling", "--no-verify").code).toBe(0);
+      for (const args of [[], ["--rev", "HEAD"], ["--range", "origin/main..HEAD"]]) {
+        const r = clearJson(["verify", ...args], { cwd: root });
+        expect(r.code, `${name} ${args.join(" ")}`).toBe(1);
+        expect(r.json.findings, `${name} ${args.join(" ")}`).toContainEqual(expect.objectContaining({ code: "place-in-other-spelling", file: name }));
+      }
+      expect(g(root, "push", "-q", "origin", "main").code, name).not.toBe(0);
+      expect(g(root, "reset", "-q", "--hard", "origin/main").code).toBe(0);
+    }
+  }, SLOW);
+
   it("a record in a folder: a .gitattributes on its way counts as touching the tool's places, and so do attributes on clear.config.json", () => {
     const root = acceptedAndPushed("docs/CLEARANCE.md");
     refusedEverywhere(root, "docs/.gitattributes", "CLEARANCE.md -diff\n", "docs/CLEARANCE.md", "-diff");

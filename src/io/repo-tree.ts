@@ -54,16 +54,20 @@ export function attributesAbove(layout: RepoLayout): string[] {
   return [...above];
 }
 
-/** True when a changed path is one of the tool's places, under one, above one, or a .gitattributes on the way to the fixtures. */
+/** True when a changed path is one of the tool's places, under one, above one, or a .gitattributes on the way to the fixtures or the record. */
 export function touchesPlaces(paths: string[], layout: RepoLayout): boolean {
   const { places, above } = placesOf(layout);
   const attributes = attributesAbove(layout);
   return paths.some((p) => places.some((place) => under(p, place)) || above.includes(p) || attributes.includes(p));
 }
 
-/** Paths that name one of the tool's places (or what is under one) in another spelling a checkout takes for it: Fixtures/, clearance.md. */
+/**
+ * Paths that name one of the tool's places (or what is under one), or a .gitattributes on the way
+ * to them, in another spelling a checkout takes for it: Fixtures/, clearance.md, .GitAttributes
+ * (which git on macOS and Windows reads from the working tree, and the check from git's tree does not).
+ */
 export function inOtherSpelling(paths: string[], layout: RepoLayout): string[] {
-  const { places } = placesOf(layout);
+  const places = [...placesOf(layout).places, ...attributesAbove(layout)];
   const folded = places.map(foldedPath);
   return paths.filter((p) => {
     const f = foldedPath(p);

@@ -88,7 +88,6 @@ describe("attributes on the record", () => {
     [
       "that checks it out in other bytes than git stores, or says it is not text",
       [
-        ["* -text", "-text"],
         ["CLEARANCE.md eol=crlf", "eol=crlf"],
         ["CLEARANCE.md text eol=crlf", "eol=crlf"],
         ["CLEARANCE.md working-tree-encoding=UTF-16LE", "working-tree-encoding=UTF-16LE"],
@@ -96,7 +95,7 @@ describe("attributes on the record", () => {
         ["CLEARANCE.md filter=lfs", "filter=lfs"],
         ["CLEARANCE.md filter=other", "filter=other"],
         ["CLEARANCE.md ident", "ident"],
-        ["CLEARANCE.md -crlf", "-crlf"],
+        ["CLEARANCE.md crlf", "crlf"],
       ],
     ],
   ];
@@ -112,6 +111,17 @@ describe("attributes on the record", () => {
     writeFileSync(path.join(root, ".gitattributes"), "* text=auto\nCLEARANCE.md text eol=lf linguist-generated=false\n*.md -diff\nCLEARANCE.md !diff\n");
     g(root, "add", ".gitattributes");
     const plain = g(root, "commit", "-qm", "attributes that show the record as it is");
+    expect(plain.code, plain.out).toBe(0);
+    expect(refusedBy(root, [])).toEqual([]);
+    expect(refusedBy(root, ["--range", "origin/main..HEAD"])).toEqual([]);
+    expect(g(root, "push", "-q", "origin", "main").code).toBe(0);
+  });
+
+  it("passes -text (and -crlf, its older name), which checks the bytes out as git stores them and still shows their diff", () => {
+    const root = acceptedAndPushed();
+    writeFileSync(path.join(root, ".gitattributes"), "* -text\nfixtures/** -text\nCLEARANCE.md -crlf\n");
+    g(root, "add", ".gitattributes");
+    const plain = g(root, "commit", "-qm", "bytes as stored");
     expect(plain.code, plain.out).toBe(0);
     expect(refusedBy(root, [])).toEqual([]);
     expect(refusedBy(root, ["--range", "origin/main..HEAD"])).toEqual([]);

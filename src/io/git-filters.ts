@@ -164,9 +164,11 @@ const isTrue = (value: string | undefined): boolean => isGiven(value) && value !
  * the reviewer's configuration may show anything; built-in names too, which configuration may
  * override), linguist-generated and linguist-vendored (GitHub collapses the diff), a filter (LFS
  * too: the record would be a pointer), ident, working-tree-encoding (any, UTF-8 too), eol other
- * than lf, -text, crlf in any form, and encoding (git gui's). Allowed: text and text=auto (git's
- * own reading of a text file) and eol=lf, which never adds a byte on checkout. Where a value is
- * not one of these, it is refused: this file has no need of any other.
+ * than lf, crlf set or given a value, and encoding (git gui's). Allowed: text and text=auto (git's
+ * own reading of a text file), eol=lf, which never adds a byte on checkout, and -text (-crlf, its
+ * older name): git checks the bytes out as it stores them and still shows their diff, and this
+ * project's own advice gives fixtures/** -text. Where a value is not one of these, it is refused:
+ * this file has no need of any other.
  */
 function shownOtherwise(attributes: Map<string, string>): string | null {
   const diff = attributes.get("diff");
@@ -179,11 +181,10 @@ function shownOtherwise(attributes: Map<string, string>): string | null {
   if (attributes.get("ident") === "set") return "ident";
   for (const name of ["working-tree-encoding", "encoding", "crlf"]) {
     const value = attributes.get(name);
-    if (value === "unset") return `-${name}`;
+    if (value === "unset" && name !== "crlf") return `-${name}`;
     if (isGiven(value)) return value === "set" ? name : `${name}=${shownValue(value)}`;
   }
   const text = attributes.get("text");
-  if (text === "unset") return "-text";
   if (isGiven(text) && text !== "set" && text !== "auto") return `text=${shownValue(text)}`;
   const eol = attributes.get("eol");
   if (isGiven(eol) && eol !== "lf") return `eol=${shownValue(eol)}`;

@@ -68,8 +68,25 @@ function parseBase(base: string, n: number, h: WrittenHarness): NameParse | null
   return null;
 }
 
+// The entries the capture sink leaves in place of a capture. The sink loads none of the tool's
+// modules, so it holds these values too; a test keeps the two equal.
+export const SINK_MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
+export const SINK_OVERSIZE_SUFFIX = ".oversize";
+export const SINK_PARTIAL_SUFFIX = ".partial";
+
+/** What an entry the capture sink leaves in place of a capture says, or null for any other name. */
+function sinkMarkReason(fileName: string): string | null {
+  if (fileName.endsWith(`.json${SINK_OVERSIZE_SUFFIX}`)) {
+    return `marks a payload the capture sink kept none of: it was above the sink's cap of ${SINK_MAX_PAYLOAD_BYTES} bytes (the event is lost; capture it again)`;
+  }
+  if (fileName.endsWith(SINK_PARTIAL_SUFFIX)) return "is a payload the capture sink began and never finished writing (the sink was stopped); it is not a capture";
+  return null;
+}
+
 export function parseCaptureName(fileName: string, grammar: NameGrammar): NameParse {
   const shape = "is not named <harness>_<event>_<version>.<n>.json";
+  const sinkMark = sinkMarkReason(fileName);
+  if (sinkMark !== null) return { kind: "not-a-capture", reason: sinkMark };
   if (!fileName.endsWith(".json")) return { kind: "not-a-capture", reason: "does not end in .json" };
   const whole = fileName.slice(0, -".json".length);
   const h = grammar.harnesses.find((x) => whole.startsWith(`${x.written}_`));

@@ -1,10 +1,11 @@
 import { spawn, spawnSync, execFileSync } from "node:child_process";
-import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { snakeEvent, hostVersionOf, parseHookArgs, readToEnd } from "../src/capture/sink.js";
+import { MAX_PAYLOAD_BYTES, OVERSIZE_SUFFIX, PARTIAL_SUFFIX, snakeEvent, hostVersionOf, parseHookArgs, readToEnd } from "../src/capture/sink.js";
+import { SINK_MAX_PAYLOAD_BYTES, SINK_OVERSIZE_SUFFIX, SINK_PARTIAL_SUFFIX } from "../src/capture-name.js";
 import { loadRules } from "../src/io/load-rules.js";
-import { CLI, tempDir } from "./helpers.js";
+import { CLI, clearJson, tempDir } from "./helpers.js";
 
 // The sink a host's hook runs: bytes unchanged, the lowest free counter, nothing on stdout, exit 0
 // whatever happens, and one warning when it refuses.
@@ -204,7 +205,7 @@ describe("whatever happens, nothing on stdout and exit 0", () => {
     spawn("/bin/sh", ["-c", `sleep 0.3; printf '{"session_id":'; sleep 0.3; printf '"s-2"}'`], { stdio: ["ignore", writer, "ignore"] });
     closeSync(writer);
     try {
-      expect(readToEnd(reader).toString("utf8")).toBe('{"session_id":"s-2"}');
+      expect(readToEnd(reader)).toEqual({ bytes: Buffer.from('{"session_id":"s-2"}') });
     } finally {
       closeSync(reader);
     }
@@ -232,6 +233,103 @@ describe("whatever happens, nothing on stdout and exit 0", () => {
       expect(r.stderr).toMatch(/^clear capture hook: standard input held no payload; nothing was written$/m);
     }
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe("a payload past the cap, and a write never seen half done", () => {
+  it("keeps none of a payload one byte past the cap: an empty .json.oversize holds its counter, one warning, exit 0, inventory blocks on it", async () => {
+    const dir = sittingDir();
+    const big = Buffer.alloc(MAX_PAYLOAD_BYTES + 1, 0x61);
+    const r = await sinkAsync(["codex", "Stop", "--host-version", "0.169.0"], dir, big);
+    expect([r.code, r.stdout]).toEqual([0, ""]);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(/the payload of 67108865 bytes is above the sink's cap of 67108864 bytes; nothing of it was kept; codex_stop_0\.169\.0\.1\.json\.oversize marks it/);
+    expect(readdirSync(dir)).toEqual(["codex_stop_0.169.0.1.json.oversize"]);
+    expect(statSync(path.join(dir, "codex_stop_0.169.0.1.json.oversize")).size).toBe(0);
+    sink(["codex", "Stop", "--host-version", "0.169.0"], dir, "{}");
+    expect(readdirSync(dir).sort()).toEqual(["codex_stop_0.169.0.1.json.oversize", "codex_stop_0.169.0.2.json"]);
+    const inv = clearJson(["inventory", dir]);
+    const findings = inv.json.findings as { code: string; severity: string; file?: string; message: string }[];
+    expect(inv.code).toBe(1);
+    expect(findings.find((f) => f.file === "codex_stop_0.169.0.1.json.oversize")).toMatchObject({ code: "not-a-capture", severity: "block" });
+    expect(findings.find((f) => f.file === "codex_stop_0.169.0.1.json.oversize")?.message).toMatch(/above the sink's cap of 67108864 bytes/);
+  });
+
+  it("reads a descriptor whole up to the cap, and past it only counts (nothing kept)", () => {
+    const file = path.join(sittingDir(), "input");
+    writeFileSync(file, "0123456789");
+    const at = (max: number): unknown => {
+      const fd = openSync(file, "r");
+      try {
+        return readToEnd(fd, max);
+      } finally {
+        closeSync(fd);
+      }
+    };
+    expect(at(10)).toEqual({ bytes: Buffer.from("0123456789") });
+    expect(at(9)).toEqual({ tooLarge: 10 });
+    expect([MAX_PAYLOAD_BYTES, OVERSIZE_SUFFIX, PARTIAL_SUFFIX]).toEqual([SINK_MAX_PAYLOAD_BYTES, SINK_OVERSIZE_SUFFIX, SINK_PARTIAL_SUFFIX]);
+  });
+
+  it("a capture's name never stands on fewer bytes than the payload: watched while the sink writes, every .json seen is whole", () => {
+    const dir = sittingDir();
+    const input = path.join(sittingDir(), "payload");
+    const size = 48 * 1024 * 1024;
+    writeFileSync(input, Buffer.alloc(size, 0x62));
+    const fd = openSync(input, "r");
+    const child = spawn(process.execPath, [CLI, "capture", "hook", "codex", "Stop", "--host-version", "0.169.0"], {
+      stdio: [fd, "ignore", "ignore"],
+      env: { ...process.env, CLEAR_CAPTURE_DIR: dir },
+    });
+    closeSync(fd);
+    const seen = new Set<number>();
+    const deadline = Date.now() + 20_000;
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    while (Date.now() < deadline && !seen.has(size)) {
+      for (const name of readdirSync(dir).filter((n) => n.endsWith(".json"))) {
+        try {
+          seen.add(statSync(path.join(dir, name)).size);
+        } catch {
+          // gone between the listing and the look
+        }
+      }
+      Atomics.wait(pause, 0, 0, 1);
+    }
+    child.kill();
+    expect([...seen]).toEqual([size]);
+    expect(readdirSync(dir)).toEqual(["codex_stop_0.169.0.1.json"]);
+  });
+
+  it("a FIFO, a link or a file standing at a capture's name is passed over, never opened, followed or replaced", () => {
+    const dir = sittingDir();
+    const outside = path.join(sittingDir(), "outside");
+    execFileSync("mkfifo", [path.join(dir, "codex_stop_0.169.0.1.json")]);
+    symlinkSync(outside, path.join(dir, "codex_stop_0.169.0.2.json"));
+    writeFileSync(path.join(dir, "codex_stop_0.169.0.3.json"), "three");
+    const r = spawnSync(process.execPath, [CLI, "capture", "hook", "codex", "Stop", "--host-version", "0.169.0"], {
+      input: PAYLOAD,
+      env: { ...process.env, CLEAR_CAPTURE_DIR: dir },
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect([r.status, r.stdout]).toEqual([0, ""]);
+    expect(lstatSync(path.join(dir, "codex_stop_0.169.0.1.json")).isFIFO()).toBe(true);
+    expect(lstatSync(path.join(dir, "codex_stop_0.169.0.2.json")).isSymbolicLink()).toBe(true);
+    expect(existsSync(outside)).toBe(false);
+    expect(readFileSync(path.join(dir, "codex_stop_0.169.0.3.json"), "utf8")).toBe("three");
+    expect(readFileSync(path.join(dir, "codex_stop_0.169.0.4.json")).equals(PAYLOAD)).toBe(true);
+    expect(readdirSync(dir)).toHaveLength(4);
+  });
+
+  it("a .partial a stopped sink left is named by inventory as no capture, and takes no counter", () => {
+    const dir = sittingDir();
+    writeFileSync(path.join(dir, `codex_stop.writing-1-x${PARTIAL_SUFFIX}`), '{"half":');
+    sink(["codex", "Stop", "--host-version", "0.169.0"], dir, "{}");
+    expect(readdirSync(dir).sort()).toEqual(["codex_stop.writing-1-x.partial", "codex_stop_0.169.0.1.json"]);
+    const inv = clearJson(["inventory", dir]);
+    const findings = inv.json.findings as { code: string; file?: string; message: string }[];
+    expect(findings.find((f) => f.file === "codex_stop.writing-1-x.partial")).toMatchObject({ code: "not-a-capture" });
+    expect(findings.find((f) => f.file === "codex_stop.writing-1-x.partial")?.message).toMatch(/began and never finished writing/);
   });
 });
 

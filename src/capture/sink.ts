@@ -2,6 +2,7 @@ import {
   closeSync,
   constants,
   fstatSync,
+  linkSync,
   lstatSync,
   openSync,
   readdirSync,
@@ -29,6 +30,15 @@ const MAX_COUNTER = 1_000_000;
 // A capture's name stays within the 255 bytes a file name may take: harness 64, stem 96, version 64.
 const MAX_STEM = 96;
 const MAX_VERSION = 64;
+/**
+ * The most bytes one payload may hold. Real payloads are kilobytes, a long transcript a few
+ * megabytes; a host that sends more is broken or hostile, and the sink keeps none of it.
+ */
+export const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
+/** What the sink leaves in the sitting for a payload past the cap: an empty entry that holds its counter. */
+export const OVERSIZE_SUFFIX = ".oversize";
+/** A payload being written; renamed into a capture when whole, so a stopped sink leaves this, never a capture. */
+export const PARTIAL_SUFFIX = ".partial";
 
 export interface HookArgs {
   harness: string;
@@ -142,43 +152,33 @@ export function repositoryAround(dir: string): string | null {
   }
 }
 
-/** The counters already taken for one capture base in a listing. */
+/** The counters already taken for one capture base in a listing: by a capture, or by a payload kept out for its size. */
 export function takenCounters(names: string[], base: string): Set<number> {
   const taken = new Set<number>();
   for (const name of names) {
-    if (!name.startsWith(base) || !name.endsWith(".json")) continue;
-    const n = name.slice(base.length, -".json".length);
+    const suffix = name.endsWith(".json") ? ".json" : name.endsWith(`.json${OVERSIZE_SUFFIX}`) ? `.json${OVERSIZE_SUFFIX}` : null;
+    if (!name.startsWith(base) || suffix === null) continue;
+    const n = name.slice(base.length, -suffix.length);
     if (/^[1-9][0-9]*$/.test(n)) taken.add(Number(n));
   }
   return taken;
 }
 
-/** Writes the bytes under the lowest free counter, taken by exclusive create; returns the name. */
-export function writeCapture(dir: string, args: HookArgs, payload: Buffer): string {
-  const base = `${args.harness}_${args.stem}_${args.version}.`;
+const EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+/**
+ * Gives `take` the lowest free `<base><n><suffix>` until one is taken; a name that stands already
+ * (a capture, a link, a FIFO) says EEXIST and is passed over, so two sinks at once never share one.
+ */
+function claimName(dir: string, base: string, suffix: string, take: (file: string) => void): string {
   const taken = takenCounters(readdirSync(dir), base);
-  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
   for (let n = 1; n <= MAX_COUNTER; n++) {
     if (taken.has(n)) continue;
-    const name = `${base}${n}.json`;
-    let fd: number;
+    const name = `${base}${n}${suffix}`;
     try {
-      fd = openSync(path.join(dir, name), flags, 0o600);
+      take(path.join(dir, name));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "EEXIST") continue;
-      throw err;
-    }
-    try {
-      for (let off = 0; off < payload.length; ) off += writeSync(fd, payload, off, payload.length - off);
-      closeSync(fd);
-    } catch (err) {
-      // A capture cut short (a full disk) is no capture: it goes, and the warning says so.
-      try {
-        closeSync(fd);
-      } catch {
-        // already closed
-      }
-      unlinkSync(path.join(dir, name));
       throw err;
     }
     return name;
@@ -186,14 +186,70 @@ export function writeCapture(dir: string, args: HookArgs, payload: Buffer): stri
   throw new Error(`every counter up to ${MAX_COUNTER} is taken`);
 }
 
+/** Writes every byte to a new file; a write cut short (a full disk) removes the file and throws. */
+function writeNew(file: string, payload: Buffer): void {
+  const fd = openSync(file, EXCLUSIVE, 0o600);
+  try {
+    for (let off = 0; off < payload.length; ) off += writeSync(fd, payload, off, payload.length - off);
+    closeSync(fd);
+  } catch (err) {
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+    unlinkSync(file);
+    throw err;
+  }
+}
+
+/** A file system without hard links: the capture is written in place, still by exclusive create. */
+const NO_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EMLINK", "EXDEV"]);
+
 /**
- * Every byte of a descriptor up to its end. A descriptor the host left non-blocking says EAGAIN
- * while the payload is still on its way: the read waits a moment and goes on, never ending early.
+ * Writes the bytes under the lowest free counter; returns the name. The bytes go first to a
+ * `.partial` file beside the captures and are linked to their name only when whole: a capture
+ * never stands half written, and a link never replaces a name that stands (a rename would).
  */
-export function readToEnd(fd: number): Buffer {
+export function writeCapture(dir: string, args: HookArgs, payload: Buffer): string {
+  const base = `${args.harness}_${args.stem}_${args.version}.`;
+  // Short of the version and counter, the name fits in 255 bytes however long the capture's is.
+  const unique = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  const temp = path.join(dir, `${args.harness}_${args.stem}.writing-${unique}${PARTIAL_SUFFIX}`);
+  writeNew(temp, payload);
+  try {
+    return claimName(dir, base, ".json", (file) => linkSync(temp, file));
+  } catch (err) {
+    if (!NO_LINKS.has((err as NodeJS.ErrnoException).code ?? "")) throw err;
+    return claimName(dir, base, ".json", (file) => writeNew(file, payload));
+  } finally {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // left standing: a .partial entry status and inventory name, never a capture
+    }
+  }
+}
+
+/** Leaves an empty `<base><n>.json.oversize` for a payload past the cap; returns its name. */
+export function markOversize(dir: string, args: HookArgs): string {
+  const base = `${args.harness}_${args.stem}_${args.version}.`;
+  return claimName(dir, base, `.json${OVERSIZE_SUFFIX}`, (file) => closeSync(openSync(file, EXCLUSIVE, 0o600)));
+}
+
+export type Payload = { bytes: Buffer } | { tooLarge: number } | { problem: string };
+
+/**
+ * Every byte of a descriptor up to its end, or past `max` the count alone: the rest is read and
+ * dropped, so the host's write completes and memory holds no more than `max`. A descriptor the
+ * host left non-blocking says EAGAIN while the payload is still on its way: the read waits a
+ * moment and goes on, never ending early.
+ */
+export function readToEnd(fd: number, max = MAX_PAYLOAD_BYTES): { bytes: Buffer } | { tooLarge: number } {
   const chunks: Buffer[] = [];
   const pause = new Int32Array(new SharedArrayBuffer(4));
   const chunk = Buffer.allocUnsafe(1 << 20);
+  let total = 0;
   for (;;) {
     let n: number;
     try {
@@ -203,16 +259,18 @@ export function readToEnd(fd: number): Buffer {
       Atomics.wait(pause, 0, 0, 5);
       continue;
     }
-    if (n === 0) return Buffer.concat(chunks);
-    chunks.push(Buffer.from(chunk.subarray(0, n)));
+    if (n === 0) return total > max ? { tooLarge: total } : { bytes: Buffer.concat(chunks) };
+    total += n;
+    if (total <= max) chunks.push(Buffer.from(chunk.subarray(0, n)));
+    else chunks.length = 0;
   }
 }
 
-/** The whole of standard input; null when there is none to read (a terminal) or it cannot be read. */
-export function readPayload(): { bytes: Buffer } | { problem: string } {
+/** The whole of standard input, or why there is none to keep (a terminal, unreadable, past the cap). */
+export function readPayload(): Payload {
   try {
     if (fstatSync(0).isCharacterDevice() && process.stdin.isTTY) return { problem: "standard input is a terminal, not a payload" };
-    return { bytes: readToEnd(0) };
+    return readToEnd(0);
   } catch (err) {
     return { problem: `standard input could not be read (${(err as NodeJS.ErrnoException).code ?? "error"})` };
   }
@@ -252,7 +310,21 @@ export interface SinkIo {
   argv: string[];
   env: NodeJS.ProcessEnv;
   warn: (line: string) => void;
-  payload: () => { bytes: Buffer } | { problem: string };
+  payload: () => Payload;
+}
+
+/**
+ * A payload past the cap: none of it is kept (half a payload is worse than none), and an empty
+ * `.json.oversize` entry takes its counter, so status and inventory show the sitting lost one.
+ */
+function refuseOversize(dir: string, args: HookArgs, bytes: number, warn: (line: string) => void): void {
+  let marked: string;
+  try {
+    marked = `; ${markOversize(dir, args)} marks it in ${shown(dir)}`;
+  } catch (err) {
+    marked = `; no mark could be left in ${shown(dir)} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+  }
+  warn(`clear capture hook: the payload of ${bytes} bytes is above the sink's cap of ${MAX_PAYLOAD_BYTES} bytes; nothing of it was kept${marked}`);
 }
 
 /** The sink from arguments to a written capture; every failure is one warning, never an exit code. */
@@ -269,6 +341,7 @@ export function runSink(io: SinkIo): void {
   const refusal = refusalOf(dir);
   if (refusal !== null) return io.warn(`clear capture hook: ${CAPTURE_DIR_VARIABLE} ${shown(dir)} ${refusal}; nothing was written`);
   if ("problem" in payload) return io.warn(`clear capture hook: ${payload.problem}; nothing was written`);
+  if ("tooLarge" in payload) return refuseOversize(dir, args, payload.tooLarge, io.warn);
   // A host always hands a hook its payload: nothing at all on standard input is not a capture.
   if (payload.bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d)) return io.warn("clear capture hook: standard input held no payload; nothing was written");
   let name: string;

@@ -29,7 +29,7 @@ const FIVE = {
     {
       event: "post_tool_batch",
       classChanged: [{ pointer: "/tool_calls/*/tool_response", before: ["free-text"], after: ["object"], members: 2 }],
-      enumValues: [{ pointer: "/tool_calls/*/tool_name", new: [{ value: "Read", documented: false }], gone: [] }],
+      enumValues: [{ pointer: "/tool_calls/*/tool_name", new: [{ value: "Read", documented: false, known: true }], gone: [] }],
     },
     { event: "pre_tool_use", removed: [{ pointer: "/prompt_id", classes: ["identifier"], members: 0 }] },
     { event: "session_start", added: [{ pointer: "/agent_type", classes: ["enum"], members: 0 }] },
@@ -122,7 +122,7 @@ describe("what clear compare prints and reads", () => {
     }
   });
 
-  it("masks an enum value its rule does not document where it could hold a home or prose, in folders of any origin", () => {
+  it("prints none of an enum value the rules do not spell where it could hold a home or prose, in folders of any origin", () => {
     const parent = path.join(tempDir("clear-compare-values-"), "claude-code");
     const home = ["", "home", "alice"].join("/");
     const batch = (names: string[]): string => JSON.stringify({ hook_event_name: "PostToolBatch", tool_calls: names.map((tool_name) => ({ tool_name })) });
@@ -133,7 +133,8 @@ describe("what clear compare prints and reads", () => {
     for (const json of [false, true]) {
       const r = clear(["compare", path.join(parent, "1.0.0"), path.join(parent, "1.0.1"), ...(json ? ["--json"] : [])]);
       expect(r.code).toBe(0);
-      expect(r.stdout).toContain("a to****");
+      expect(r.stdout).toContain("[not in the rules: 29 characters]");
+      expect(r.stdout).not.toContain("a to");
       expect(r.stdout).not.toContain("alice");
     }
   });
@@ -148,7 +149,8 @@ describe("what clear compare prints and reads", () => {
     for (const json of [false, true]) {
       const r = clear(["compare", path.join(parent, "1.0.0"), path.join(parent, "1.0.1"), ...(json ? ["--json"] : [])]);
       expect(r.code).toBe(0);
-      expect(r.stdout).toContain("clau****");
+      expect(r.stdout).toMatch(json ? /"value": ?"\[not in the rules: 40 characters\]"/ : /new \[not in the rules: 40 characters\]; gone \[not in the rules: 8 characters\]/);
+      expect(r.stdout).not.toContain("claude-x");
       expect(r.stdout + r.stderr).not.toContain(token.slice(4, 20));
     }
   });
@@ -185,7 +187,7 @@ describe("what clear compare prints and reads", () => {
     }
   });
 
-  it("prints an enum value whole only where its rule documents it, and never a member named with digits, in folders of raw captures", () => {
+  it("prints an enum value whole only where the rules spell it, and never a member named with digits, in folders of raw captures", () => {
     const parent = path.join(tempDir("clear-compare-raw-"), "claude-code");
     const tool = ["mcp", "payroll", "internal", "query"].join("__");
     const card = ["4111", "1111", "1111", "1111"].join("");
@@ -204,15 +206,46 @@ describe("what clear compare prints and reads", () => {
     const event = (json.json.events as EventFacts[]).find((e) => e.event === "pre_tool_use") as EventFacts;
     expect(event.added).toEqual([{ pointer: "/tool_input/[masked]", classes: ["free-text"], members: 0 }]);
     expect(event.enumValues).toEqual([
-      { pointer: "/tool_name", new: [{ value: `mcp_${"*".repeat(tool.length - 4)}`, documented: false }], gone: [{ value: "Bash", documented: false }] },
-      { pointer: "/source", new: [{ value: "resume", documented: true }], gone: [{ value: "startup", documented: true }] },
+      { pointer: "/tool_name", new: [{ value: `[not in the rules: ${tool.length} characters]`, documented: false, known: false }], gone: [{ value: "Bash", documented: false, known: true }] },
+      { pointer: "/source", new: [{ value: "resume", documented: true, known: true }], gone: [{ value: "startup", documented: true, known: true }] },
     ]);
     const human = clear(args);
-    expect(human.stdout).toContain(`  values   /tool_name  new "mcp_${"*".repeat(tool.length - 4)}"; gone "Bash"`);
+    expect(human.stdout).toContain(`  values   /tool_name  new [not in the rules: ${tool.length} characters]; gone "Bash"`);
     expect(human.stdout).toContain('  values   /source  new "resume"; gone "startup"');
     for (const out of [JSON.stringify(json.json), human.stdout + human.stderr]) {
       expect(out).not.toContain("payroll");
+      expect(out).not.toContain("mcp_");
       expect(out).not.toContain(card);
+    }
+  });
+
+  it("prints no character of a short value the rules do not spell (a PIN, initials, a token's piece), whatever the harness or none", () => {
+    const shorts = ["4821", "JQ", "k9", "Zed", "x"];
+    const base = tempDir("clear-compare-short-");
+    for (const parent of [path.join(base, "claude-code"), path.join(base, "codex"), path.join(base, "some-folder")]) {
+      const payload = (i: number): Payload => ({
+        hook_event_name: "PreToolUse",
+        source: i === 0 ? "startup" : "resume",
+        tool_name: i === 0 ? "Bash" : shorts[0],
+        model: shorts[1 - i + 1],
+        notification_type: shorts[2 + i],
+        tool_calls: [{ tool_name: shorts[4 - i] }],
+        code: shorts[i],
+        initials: shorts[3 - i],
+      });
+      for (const i of [0, 1]) {
+        mkdirSync(path.join(parent, `1.0.${i}`), { recursive: true });
+        writeFileSync(path.join(parent, `1.0.${i}`, "pre_tool_use.json"), JSON.stringify(payload(i)));
+      }
+      for (const json of [false, true]) {
+        const r = clear(["compare", path.join(parent, "1.0.0"), path.join(parent, "1.0.1"), ...(json ? ["--json"] : [])]);
+        expect(r.code, r.stderr).toBe(0);
+        const out = (json ? r.stdout.replace(/"(value|pointer|event|label|folder|harness|command|code|message|file)"/g, "") : r.stdout).replace(/\[not in the rules: [0-9]+ characters?\]/g, "");
+        for (const v of shorts) expect(out, `${path.basename(parent)} ${v}`).not.toMatch(new RegExp(`"${v}"|\\b${v}\\b`));
+        if (parent.endsWith("some-folder")) continue;
+        expect(r.stdout).toMatch(json ? /"value": ?"Bash"/ : /gone "Bash"/);
+        expect(r.stdout).toContain("[not in the rules: 4 characters]");
+      }
     }
   });
 
@@ -306,7 +339,7 @@ describe("the compare pass", () => {
     const diff = compareEvent("session_end", shape({ reason: "logout" }, "session_end"), shape({ reason: "a reason of the host's own" }, "session_end"));
     expect(diff.classChanged).toEqual([{ tokens: ["reason"], before: ["enum"], after: ["free-text"], members: 0 }]);
     const documented = compareEvent("session_end", shape({ reason: "logout" }, "session_end"), shape({ reason: "clear" }, "session_end"));
-    const change = { tokens: ["reason"], added: [{ value: "clear", documented: true }], gone: [{ value: "logout", documented: true }] };
+    const change = { tokens: ["reason"], added: [{ value: "clear", documented: true, known: true }], gone: [{ value: "logout", documented: true, known: true }] };
     expect(documented.enumValues).toEqual([change]);
   });
 

@@ -9,7 +9,7 @@ import { parseCaptureBytes } from "../io/read-capture-dir.js";
 import { repoPaths } from "../io/repo-tree.js";
 import { loadSetting, type Setting } from "../io/setting.js";
 import { readFixtureFolder, type FixtureFolder } from "../lib/fixture-folder.js";
-import { comparePass, shapeOf, type FixtureShape } from "../passes/compare.js";
+import { comparePass, ruleWords, shapeOf, type FixtureShape } from "../passes/compare.js";
 import { comparisonJson, renderComparison, type ComparedSide } from "../render/compare.js";
 import { writeJson } from "../render/json.js";
 import type { Io, ReadProblem } from "../types.js";
@@ -108,12 +108,13 @@ function shapesOf(side: Side, setting: Setting, findings: Finding[], teaching: T
   }
   side.harness = harnessOf(side, folder, setting);
   const c = classifier(setting.rules.fields.find((f) => f.harness === side.harness));
+  const words = ruleWords(setting.rules.fields);
   const shapes = new Map<string, FixtureShape>();
   for (const f of folder.fixtures) {
     const parsed = parseCaptureBytes(f.bytes, setting.limits);
     if (parsed.doc) {
       teaching.docs.push({ name: side.fileOf(f.name), doc: parsed.doc });
-      shapes.set(f.event, shapeOf(parsed.doc, f.event, c));
+      shapes.set(f.event, shapeOf(parsed.doc, f.event, c, words));
     } else {
       // A fixture cut short names its home all the same, and the file named after its owner is printed.
       teaching.texts.push({ file: side.fileOf(f.name), pointer: "", value: f.bytes.toString("utf8") });

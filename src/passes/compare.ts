@@ -1,6 +1,6 @@
 import { leafValue, type Classifier } from "../classify.js";
 import { pointerTokens } from "../json/reader.js";
-import type { JsonDocument } from "../types.js";
+import type { FieldRuleSet, JsonDocument } from "../types.js";
 
 // What changed between the fixtures of two host versions, event by event: members added and
 // removed (by JSON pointer, every item of an array taken as one shape), members whose class
@@ -16,8 +16,8 @@ export interface MemberShape {
   parent: string | null;
   /** "object", "array", or a leaf's field class. */
   classes: Set<string>;
-  /** The values of its leaves classed enum, each with whether its rule documents it. */
-  enumValues: Map<string, boolean>;
+  /** The values of its leaves classed enum, each with whether its rule documents it and whether the rules spell it. */
+  enumValues: Map<string, EnumValue>;
 }
 
 /** A fixture's shape: every member but the top-level object, by its shape's key. */
@@ -32,7 +32,25 @@ export interface MemberChange {
 
 export interface EnumValue {
   value: string;
+  /** Among the values its rule documents. */
   documented: boolean;
+  /** Spelled by the project's own rules (documented here, or a value or example of any enum rule): a word that is not the payload's to keep private. */
+  known: boolean;
+}
+
+/**
+ * The words the field rules spell as enum values: each enum rule's documented values and the
+ * values of its examples. The rules are the project's own published text, so a payload's value
+ * that is one of them tells nothing private; any other value may be a person's own word.
+ */
+export function ruleWords(sets: readonly FieldRuleSet[]): Set<string> {
+  const words = new Set<string>();
+  for (const rule of sets.flatMap((s) => s.rules)) {
+    if (rule.class !== "enum") continue;
+    for (const v of rule.values ?? []) words.add(v);
+    for (const e of rule.examples ?? []) if (typeof e.value === "string") words.add(e.value);
+  }
+  return words;
 }
 
 export interface EventComparison {
@@ -59,8 +77,8 @@ interface Container {
   key: string | null;
 }
 
-/** The shape of one fixture, classed by the harness's field rules (the top-level value is an object). */
-export function shapeOf(doc: JsonDocument, event: string, classifier: Classifier): FixtureShape {
+/** The shape of one fixture, classed by the harness's field rules (the top-level value is an object); `words` are the rules' own (ruleWords). */
+export function shapeOf(doc: JsonDocument, event: string, classifier: Classifier, words: ReadonlySet<string> = new Set()): FixtureShape {
   const shape: FixtureShape = new Map();
   const containers = new Map<string, Container>([["", { kind: "object", tokens: [], key: null }]]);
   for (const span of doc.spans) {
@@ -83,7 +101,10 @@ export function shapeOf(doc: JsonDocument, event: string, classifier: Classifier
     const value = leafValue(doc, span.kind, span.start, span.end);
     const judged = classifier.classify(event, concrete, span.kind, value);
     member.classes.add(judged.class);
-    if (judged.class === "enum") member.enumValues.set(String(value), judged.rule?.values?.includes(String(value)) ?? false);
+    if (judged.class !== "enum") continue;
+    const text = String(value);
+    const documented = judged.rule?.values?.includes(text) ?? false;
+    member.enumValues.set(text, { value: text, documented, known: documented || words.has(text) });
   }
   return shape;
 }
@@ -120,8 +141,8 @@ function missingFrom(from: FixtureShape, to: FixtureShape, reported: ReadonlySet
 
 function enumChanges(a: MemberShape, b: MemberShape): EventComparison["enumValues"][number] | null {
   if (!a.classes.has("enum") || !b.classes.has("enum")) return null;
-  const gone = [...a.enumValues].filter(([v]) => !b.enumValues.has(v)).map(([value, documented]) => ({ value, documented }));
-  const added = [...b.enumValues].filter(([v]) => !a.enumValues.has(v)).map(([value, documented]) => ({ value, documented }));
+  const gone = [...a.enumValues.values()].filter((v) => !b.enumValues.has(v.value));
+  const added = [...b.enumValues.values()].filter((v) => !a.enumValues.has(v.value));
   return added.length + gone.length === 0 ? null : { tokens: b.tokens, added, gone };
 }
 

@@ -1,5 +1,5 @@
 import { pushAll } from "../collections.js";
-import { MASKED_MEMBER, maskValue, type Display } from "../display.js";
+import { MASKED_MEMBER, type Display } from "../display.js";
 import type { Finding } from "../findings.js";
 import { escapePointerToken } from "../json/reader.js";
 import type { Comparison, EnumValue, EventComparison, ShapeTokens } from "../passes/compare.js";
@@ -8,8 +8,9 @@ import { findingsText } from "./human.js";
 
 // clear compare's two outputs, the same facts in each: pointers shown through the project's
 // masking (a member name the rules do not spell is [masked]; `*` is any item of an array), an
-// enum value shown whole only where its rule documents it: a folder compared may hold raw
-// captures, whose other values no clearance has read.
+// enum value shown only where the project's own rules spell it, and otherwise none of its
+// characters, only its length: a folder compared may hold raw captures, whose values no clearance
+// has read, and a short value (a PIN, initials) is private whole.
 
 export interface ComparedSide {
   /** How the side is named: `claude-code 2.1.261`, or the folder as given. */
@@ -36,12 +37,20 @@ export function shownPointer(tokens: ShapeTokens, display: Display): string {
   return tokens.map((t) => (t === null ? "/*" : DIGITS.test(t) ? `/${MASKED_MEMBER}` : display.pointer(`/${escapePointerToken(t)}`))).join("");
 }
 
-/** A documented value whole; any other with all but its first four characters masked, names and homes taken out first. */
-const shownValue = (v: EnumValue, display: Display): string => (v.documented ? v.value : maskValue(display.id(v.value)));
+/** A value the rules spell whole (names and homes taken out of one its rule does not document); any other said by its length alone. */
+function shownValue(v: EnumValue, display: Display): string {
+  if (v.documented) return v.value;
+  if (v.known) return display.id(v.value);
+  const length = [...v.value].length;
+  return `[not in the rules: ${length} character${length === 1 ? "" : "s"}]`;
+}
+
+/** A value as the human output says it: one the rules spell quoted, any other its bracketed shape. */
+const quotedValue = (v: EnumValue, display: Display): string => (v.known ? JSON.stringify(shownValue(v, display)) : shownValue(v, display));
 
 function eventJson(e: EventComparison, display: Display): object {
   const p = (tokens: ShapeTokens): string => shownPointer(tokens, display);
-  const values = (vs: EnumValue[]): object[] => vs.map((v) => ({ value: shownValue(v, display), documented: v.documented }));
+  const values = (vs: EnumValue[]): object[] => vs.map((v) => ({ value: shownValue(v, display), documented: v.documented, known: v.known }));
   return {
     event: display.path(e.event),
     changed: e.added.length + e.removed.length + e.classChanged.length + e.enumValues.length > 0,
@@ -72,7 +81,7 @@ const under = (members: number): string => (members === 0 ? "" : ` (${members} m
 
 function eventLines(e: EventComparison, display: Display): string[] {
   const p = (tokens: ShapeTokens): string => shownPointer(tokens, display);
-  const quoted = (vs: EnumValue[]): string => vs.map((v) => JSON.stringify(shownValue(v, display))).join(", ");
+  const quoted = (vs: EnumValue[]): string => vs.map((v) => quotedValue(v, display)).join(", ");
   const values = (label: string, vs: EnumValue[]): string[] => (vs.length === 0 ? [] : [`${label} ${quoted(vs)}`]);
   return [
     ...e.added.map((m) => `  added    ${p(m.tokens)}  ${m.classes.join(" or ")}${under(m.members)}`),

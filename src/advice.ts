@@ -82,6 +82,7 @@ const ADVICE: Partial<Record<FindingCode, Advice>> = {
   "transport-not-a-file": "commit the transport itself, as a regular file, where the rules place it",
   "transport-checkout-changed": "take the attribute off the transport's path (.gitattributes, info/attributes), so every clone checks out the kit's bytes",
   "transport-mode-differs": "commit the transport with the kit's mode (git update-index --chmod=+x or -x), or record the kit again",
+  "transport-mode-unchecked": "record the kit again (kit record writes each transport's mode into kit.json), or keep the kit's transports beside kit.json",
   "kit-copy-absent": "keep the kit's transports beside kit.json, as kit record found them, so they can be compared",
   "kit-copy-differs": "put the very transports the kit was recorded from beside kit.json, or record the kit again",
   "kit-not-quoted": "run clear run again so the batch quotes the committed transports",

@@ -72,6 +72,7 @@ const CATALOGUE = {
   "transport-not-a-file": block((p: { what: string }) => `${p.what}; never read as a transport: a transport is committed as a regular file`),
   "transport-checkout-changed": block((p: { what: string }) => `${p.what}: a checkout writes other bytes than the committed ones, which are the kit's`),
   "transport-mode-differs": block((p: { how: string }) => `the bytes are the kit's, the mode is not: ${p.how}`),
+  "transport-mode-unchecked": note(() => "neither a copy beside kit.json nor kit.json itself says the kit's mode (a kit.json recorded before modes were): whether the committed transport is executable as the kit's was is unchecked"),
   "kit-copy-absent": note(() => "the kit's own copy is not beside kit.json: the committed bytes were held against kit.json's digest alone, and against the kit's head as they are"),
   "kit-copy-differs": block(() => "the kit's own copy of this transport does not have the digest and size kit.json records; it is neither compared nor quoted"),
   "kit-not-quoted": block((p: { id: string }) => `batch ${p.id} names a kit but quotes no committed transport beside the kit's digests; run clear run again`),

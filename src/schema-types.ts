@@ -161,6 +161,8 @@ export type KitFile = {
   path: string;
   sha256: string;
   bytes: number;
+  /** Whether the kit's file is executable (any execute bit) as recorded; a committed transport whose mode differs is transport-mode-differs, with or without the kit's copy beside kit.json. */
+  executable?: boolean;
 };
 
 export type KitLine = string;

@@ -342,6 +342,60 @@ describe("the committed transports are regular files with the kit's bytes and mo
     expect((r.json.findings as { code: string; file: string }[]).map((f) => [f.code, f.file])).toEqual([["transport-mode-differs", "hooks/hooks.json"]]);
   });
 
+  it("no copy beside kit.json: the mode kit.json records is held against the committed one, each way (exit 1), and kit record writes it", () => {
+    const { repo, kitDir } = setup();
+    chmodSync(path.join(kitDir, ".opencode/plugins/lifecycle.ts"), 0o755);
+    const { head } = JSON.parse(readFileSync(path.join(kitDir, "kit.json"), "utf8")) as { head: string };
+    expect(clear(["kit", "record", kitDir, "--head", head], { cwd: repo }).code).toBe(0);
+    const recorded = JSON.parse(readFileSync(path.join(kitDir, "kit.json"), "utf8")) as { transports: { path: string; executable: boolean }[] };
+    expect(recorded.transports.map((t) => [t.path, t.executable])).toEqual([[".opencode/plugins/lifecycle.ts", true], ["hooks/hooks.json", false]]);
+    const alone = tempDir("clear-kit-mode-alone-");
+    writeFileSync(path.join(alone, "kit.json"), readFileSync(path.join(kitDir, "kit.json")));
+    commit(repo, { "hooks/hooks.json": HOOKS("2.1.261"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
+    execFileSync("git", ["update-index", "--chmod=+x", "hooks/hooks.json"], { cwd: repo });
+    execFileSync("git", ["commit", "-qm", "mode"], { cwd: repo });
+    const r = clearJson(["verify-kit", "--kit", path.join(alone, "kit.json")], { cwd: repo });
+    expect(r.code).toBe(1);
+    const blocking = (r.json.findings as { code: string; file: string; severity: string; message: string }[]).filter((f) => f.severity === "block");
+    expect(blocking.map((f) => [f.code, f.file])).toEqual([
+      ["transport-mode-differs", ".opencode/plugins/lifecycle.ts"],
+      ["transport-mode-differs", "hooks/hooks.json"],
+    ]);
+    expect(blocking[0]?.message).toMatch(/the kit's is executable, the committed one is not/);
+    expect(blocking[1]?.message).toMatch(/committed executable, the kit's is not/);
+    // Committed as the kit recorded them: nothing blocks.
+    execFileSync("git", ["update-index", "--chmod=-x", "hooks/hooks.json"], { cwd: repo });
+    execFileSync("git", ["update-index", "--chmod=+x", ".opencode/plugins/lifecycle.ts"], { cwd: repo });
+    execFileSync("git", ["commit", "-qm", "modes"], { cwd: repo });
+    const kept = clearJson(["verify-kit", "--kit", path.join(alone, "kit.json")], { cwd: repo });
+    expect(kept.code, JSON.stringify(kept.json.findings)).toBe(0);
+  });
+
+  it("a copy beside kit.json whose mode changed since kit record: the committed mode must be both the copy's and the recorded one (exit 1)", () => {
+    const { repo, kitDir } = setup();
+    commit(repo, { "hooks/hooks.json": HOOKS("2.1.261"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
+    chmodSync(path.join(kitDir, "hooks/hooks.json"), 0o755);
+    const r = verify(repo, kitDir);
+    expect(r.code).toBe(1);
+    expect((r.json.findings as { code: string; file: string }[]).map((f) => [f.code, f.file])).toEqual([["transport-mode-differs", "hooks/hooks.json"]]);
+  });
+
+  it("a kit.json that records no mode, no copy beside it: the mode is said to be unchecked, a note", () => {
+    const { repo, kitDir } = setup();
+    commit(repo, { "hooks/hooks.json": HOOKS("2.1.261"), ".opencode/plugins/lifecycle.ts": PLUGIN("1.18.29") });
+    const kit = JSON.parse(readFileSync(path.join(kitDir, "kit.json"), "utf8")) as { transports: Record<string, unknown>[] };
+    for (const t of kit.transports) delete t.executable;
+    const alone = tempDir("clear-kit-nomode-");
+    writeFileSync(path.join(alone, "kit.json"), JSON.stringify(kit));
+    const r = clearJson(["verify-kit", "--kit", path.join(alone, "kit.json")], { cwd: repo });
+    expect(r.code).toBe(0);
+    const unchecked = (r.json.findings as { code: string; file: string; severity: string }[]).filter((f) => f.code === "transport-mode-unchecked");
+    expect(unchecked.map((f) => [f.file, f.severity])).toEqual([
+      [".opencode/plugins/lifecycle.ts", "note"],
+      ["hooks/hooks.json", "note"],
+    ]);
+  });
+
   it("a kit.json edited to name the committed bytes, no copy beside it: those bytes are held against the kit's head, and the copies' absence is said", () => {
     const { repo, kitDir, head } = setup();
     const changed = HOOKS("2.1.261").replace("lifecycle", "something-else");

@@ -63,13 +63,22 @@ function kitCopies(kit: Kit, kitDir: string, findings: Finding[]): KitCopies {
   return copies;
 }
 
-/** Each transport committed with the kit's bytes but not its copy's mode: executable where the copy is not, or the other way. */
-function modeFindings(copies: KitCopies, committed: Map<string, CommittedTransport>, transports: TransportState[]): Finding[] {
+/**
+ * Each transport committed with the kit's bytes but not the kit's mode: executable where the kit's
+ * is not, or the other way. The kit's mode is its copy's beside kit.json and the one kit.json
+ * records, each where it stands; the committed mode must match both. Where neither stands (an
+ * older kit.json, no copy) the mode is unchecked, and said so.
+ */
+function modeFindings(kit: Kit, copies: KitCopies, committed: Map<string, CommittedTransport>, transports: TransportState[]): Finding[] {
+  const recorded = new Map(kit.transports.map((t) => [t.path, t.executable]));
   return transports.flatMap((t) => {
-    const kitExec = copies.executable.get(t.path);
     const side = committed.get(t.path);
-    if (t.state !== "equal" || kitExec === undefined || side === undefined || side.executable === kitExec) return [];
-    return [finding("transport-mode-differs", { file: t.path }, { how: side.executable ? "committed executable, the kit's copy is not" : "the kit's copy is executable, the committed one is not" })];
+    if (t.state !== "equal" || side === undefined) return [];
+    const kitModes = [copies.executable.get(t.path), recorded.get(t.path)].filter((m): m is boolean => m !== undefined);
+    if (kitModes.length === 0) return [finding("transport-mode-unchecked", { file: t.path })];
+    const other = kitModes.find((m) => m !== side.executable);
+    if (other === undefined) return [];
+    return [finding("transport-mode-differs", { file: t.path }, { how: side.executable ? "committed executable, the kit's is not" : "the kit's is executable, the committed one is not" })];
   });
 }
 
@@ -121,7 +130,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const versions = setting.rules.transports.versionPattern;
   const { files: committed, findings: notFiles } = await committedTransports(setting.root, setting.rules.transports, values["working-tree"] === true);
   const result = kitPass(kit, committed, copies.texts, versions);
-  const found = [...refusals, ...notFiles, ...result.findings, ...modeFindings(copies, committed, result.transports), ...headFindings(kit, copies, committed, setting.root, versions), ...(await binaryFindings(kit, kitDir))];
+  const found = [...refusals, ...notFiles, ...result.findings, ...modeFindings(kit, copies, committed, result.transports), ...headFindings(kit, copies, committed, setting.root, versions), ...(await binaryFindings(kit, kitDir))];
   const ok = !blocks(found);
   // The diffs quote the transports' lines (a hook's command, its environment): what is printed of them is checked first.
   const root = setting.root;

@@ -5,7 +5,7 @@ import { sha256Hex } from "../digest.js";
 import { escapeRegex } from "../regex.js";
 import type { Kit, KitFile, TransportRules } from "../types.js";
 import { finding, type Finding } from "../findings.js";
-import { digestSafely, isRefusal, readSafely, underSystemFolder, type Refusal } from "./safe-file.js";
+import { digestSafely, digestWithMode, isRefusal, readSafely, underSystemFolder, type Refusal } from "./safe-file.js";
 import { pushAll } from "../collections.js";
 import { checkoutChangedPaths, filteredPaths, type AttributeSource } from "./git-filters.js";
 import { git, LINK_MODE, lsIndex, lsTree, readBlobs, SUBMODULE_MODE, type TreeEntry } from "./git.js";
@@ -55,7 +55,8 @@ async function kitFiles(dir: string, patterns: string[]): Promise<{ files: KitFi
   for (const p of patterns) await matchPattern(dir, p, found);
   const files: KitFile[] = [];
   for (const rel of [...new Set(found.files)].sort()) {
-    const d = await digestSafely(path.join(dir, rel));
+    // The mode is recorded with the bytes: with no copy beside kit.json, it is what a committed transport's is held against.
+    const d = await digestWithMode(path.join(dir, rel));
     if (isRefusal(d)) found.findings.push(refusalFinding(rel, d));
     else files.push({ path: rel, ...d });
   }

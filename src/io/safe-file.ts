@@ -24,7 +24,7 @@ export function underSystemFolder(p: string): boolean {
 }
 
 /** Opens a regular file for reading, or says why not; the caller closes the handle. */
-export async function openRegular(file: string): Promise<{ handle: fs.FileHandle; size: number } | Refusal> {
+export async function openRegular(file: string): Promise<{ handle: fs.FileHandle; size: number; executable: boolean } | Refusal> {
   const entry = await fs.lstat(file).catch(() => null);
   if (entry?.isSymbolicLink()) return { kind: "link", what: "is a symbolic link" };
   if (underSystemFolder(path.dirname(file))) return { kind: "system", what: "lies under /proc, /sys or /dev, which hold the machine's state, not files" };
@@ -41,7 +41,7 @@ export async function openRegular(file: string): Promise<{ handle: fs.FileHandle
     await handle.close();
     return { kind: "not-a-file", what: stat.isFIFO() ? "is a FIFO" : stat.isCharacterDevice() || stat.isBlockDevice() ? "is a device" : stat.isSocket() ? "is a socket" : "is not a regular file" };
   }
-  return { handle, size: stat.size };
+  return { handle, size: stat.size, executable: (stat.mode & 0o111) !== 0 };
 }
 
 export function isRefusal(x: unknown): x is Refusal {
@@ -61,9 +61,16 @@ export async function readSafely(file: string): Promise<Buffer | Refusal> {
 
 /** A regular file's SHA-256 and size, streamed, or why it was not read. */
 export async function digestSafely(file: string): Promise<{ sha256: string; bytes: number } | Refusal> {
+  const d = await digestWithMode(file);
+  return isRefusal(d) ? d : { sha256: d.sha256, bytes: d.bytes };
+}
+
+/** A regular file's digest and size, and whether the file it opened is executable (any execute bit). */
+export async function digestWithMode(file: string): Promise<{ sha256: string; bytes: number; executable: boolean } | Refusal> {
   const opened = await openRegular(file);
   if (isRefusal(opened)) return opened;
-  return digestStream(createReadStream("", { fd: opened.handle, highWaterMark: 1 << 20 }));
+  const d = await digestStream(createReadStream("", { fd: opened.handle, highWaterMark: 1 << 20 }));
+  return { ...d, executable: opened.executable };
 }
 
 /** Every entry under a folder, never following a link: regular files, links, and what is neither. */

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -198,14 +198,15 @@ describe("clear capture setup", () => {
     for (const harness of ["claude-code", "codex", "opencode"] as const) {
       const { project, sitting } = setup(harness);
       const kit = JSON.parse(readFileSync(path.join(sitting, "kit.json"), "utf8")) as {
-        transports: { path: string; sha256: string; bytes: number }[];
+        transports: { path: string; sha256: string; bytes: number; executable: boolean }[];
         hostVersions: Record<string, string>;
       };
       expect(() => validateAgainst("kit", kit, "kit.json")).not.toThrow();
       expect(kit.hostVersions).toEqual({ [harness]: VERSIONS[harness] });
       for (const t of kit.transports) {
         const bytes = readFileSync(path.join(project, t.path));
-        expect([t.sha256, t.bytes]).toEqual([sha256(bytes), bytes.length]);
+        const executable = (statSync(path.join(project, t.path)).mode & 0o111) !== 0;
+        expect([t.sha256, t.bytes, t.executable]).toEqual([sha256(bytes), bytes.length, executable]);
       }
     }
   });

@@ -122,7 +122,8 @@ function writePlanned(file: PlannedFile, shown: (p: string) => string): void {
   if (refused !== null) throw writeRefusal(file.base, refused, shown);
 }
 
-const kitFileOf = (file: TransportFile): KitFile => ({ path: file.path, sha256: sha256(file.text), bytes: Buffer.byteLength(file.text) });
+// Setup writes every transport without an execute bit (a hook's command names the sink; no script is run by its path): kit.json says so.
+const kitFileOf = (file: TransportFile): KitFile => ({ path: file.path, sha256: sha256(file.text), bytes: Buffer.byteLength(file.text), executable: false });
 
 export interface SetupResult {
   project: string;

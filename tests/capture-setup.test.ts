@@ -325,6 +325,24 @@ describe("clear capture start and status", () => {
     expect(r.stderr).not.toMatch(/versionLine/);
   });
 
+  it("status names a payload the sink kept none of (above its cap) and one it never finished writing, and the event stays missing", () => {
+    const host = fakeHost("0.169.0 (fake)");
+    const sitting = path.join(tempDir("clear-start-cap-"), "sitting");
+    expect(clear(["capture", "start", "codex", "--into", sitting, "--host-bin", host]).code).toBe(0);
+    const sink = spawnSync(process.execPath, [path.join(PROJECT_ROOT, "dist", "cli.js"), "capture", "hook", "codex", "SessionStart", "--host-version", "0.169.0"], {
+      input: Buffer.alloc(64 * 1024 * 1024 + 1, 0x20),
+      env: { ...process.env, CLEAR_CAPTURE_DIR: sitting },
+      encoding: "utf8",
+    });
+    expect([sink.status, sink.stdout]).toEqual([0, ""]);
+    writeFileSync(path.join(sitting, "codex_pre_tool_use.writing-7-abc.partial"), '{"tool_input":');
+    const status = clear(["capture", "status", sitting, "--host-bin", host]);
+    expect(status.code).toBe(1);
+    expect(status.stdout).toContain("  not kept  1 payloads above the sink's cap of 67108864 bytes: codex_session_start_0.169.0.1.json.oversize");
+    expect(status.stdout).toContain("  not kept  1 payloads the sink began and never finished writing: codex_pre_tool_use.writing-7-abc.partial");
+    expect(status.stdout).toMatch(/^ {2}missing {3}session_start$/m);
+  });
+
   it("start probes --version, writes sitting.json from the flags and prints the checklist; status is live and a moved host is a stop", () => {
     const host = fakeHost("0.169.0 (fake)");
     const sitting = path.join(tempDir("clear-start-"), "sitting");

@@ -10,7 +10,7 @@ import { nameGrammar, parseCaptureName } from "../capture-name.js";
 import type { Rules } from "../types.js";
 import type { Harness, VersionProbe } from "./hosts.js";
 import type { DrivenRecipe } from "./recipes.js";
-import { refusalOf, repositoryAround, CAPTURE_DIR_VARIABLE } from "./sink.js";
+import { refusalOf, repositoryAround, CAPTURE_DIR_VARIABLE, MAX_PAYLOAD_BYTES, OVERSIZE_SUFFIX, PARTIAL_SUFFIX } from "./sink.js";
 
 // A sitting's folder and its sitting.json: made by `start` (or the driver), read by `status`.
 
@@ -182,6 +182,11 @@ export function statusText(s: SittingStatus, verbose = false): string {
   pushAll(lines, s.missing.map((e) => `  missing   ${e}${s.unusable.some((u) => u.event === e) ? " (captured, but not clearable: see below)" : ""}`));
   pushAll(lines, s.unusable.map((u) => `  not clearable  ${u.file}: ${u.code} (clear inventory says why)`));
   if (s.notCaptures.length > 0) lines.push(`  ${s.notCaptures.length} entries are not captures: ${firstFew(s.notCaptures, verbose)}`);
+  // What the sink leaves in place of a payload it kept none of: said, since the event it was is lost.
+  const oversize = s.notCaptures.filter((n) => n.endsWith(`.json${OVERSIZE_SUFFIX}`));
+  if (oversize.length > 0) lines.push(`  not kept  ${oversize.length} payloads above the sink's cap of ${MAX_PAYLOAD_BYTES} bytes: ${firstFew(oversize, verbose)}`);
+  const partial = s.notCaptures.filter((n) => n.endsWith(PARTIAL_SUFFIX));
+  if (partial.length > 0) lines.push(`  not kept  ${partial.length} payloads the sink began and never finished writing: ${firstFew(partial, verbose)}`);
   // A folder's entry names and a host's answer to --version are printed as data: one line each, no control.
   return printableLines(lines);
 }

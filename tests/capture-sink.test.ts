@@ -255,6 +255,21 @@ describe("a payload past the cap, and a write never seen half done", () => {
     expect(findings.find((f) => f.file === "codex_stop_0.169.0.1.json.oversize")?.message).toMatch(/above the sink's cap of 67108864 bytes/);
   });
 
+  it("a standard input that never ends (a device) is read past the cap only so far, then left: exit 0, nothing kept, the mark left", () => {
+    const dir = sittingDir();
+    const zero = openSync("/dev/zero", "r");
+    const r = spawnSync(process.execPath, [CLI, "capture", "hook", "codex", "Stop", "--host-version", "0.169.0"], {
+      stdio: [zero, "pipe", "pipe"],
+      env: { ...process.env, CLEAR_CAPTURE_DIR: dir },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    closeSync(zero);
+    expect([r.signal, r.status, r.stdout]).toEqual([null, 0, ""]);
+    expect(r.stderr).toMatch(/the payload of more than [0-9]+ bytes \(the rest was left unread\) is above the sink's cap/);
+    expect(readdirSync(dir)).toEqual(["codex_stop_0.169.0.1.json.oversize"]);
+  });
+
   it("reads a descriptor whole up to the cap, and past it only counts (nothing kept)", () => {
     const file = path.join(sittingDir(), "input");
     writeFileSync(file, "0123456789");
@@ -267,7 +282,7 @@ describe("a payload past the cap, and a write never seen half done", () => {
       }
     };
     expect(at(10)).toEqual({ bytes: Buffer.from("0123456789") });
-    expect(at(9)).toEqual({ tooLarge: 10 });
+    expect(at(9)).toEqual({ tooLarge: 10, unread: false });
     expect([MAX_PAYLOAD_BYTES, OVERSIZE_SUFFIX, PARTIAL_SUFFIX]).toEqual([SINK_MAX_PAYLOAD_BYTES, SINK_OVERSIZE_SUFFIX, SINK_PARTIAL_SUFFIX]);
   });
 

@@ -237,15 +237,21 @@ export function markOversize(dir: string, args: HookArgs): string {
   return claimName(dir, base, `.json${OVERSIZE_SUFFIX}`, (file) => closeSync(openSync(file, EXCLUSIVE, 0o600)));
 }
 
-export type Payload = { bytes: Buffer } | { tooLarge: number } | { problem: string };
+/** Past the cap, standing input is read and dropped up to this many bytes, then left: a source that never ends (a device, a runaway host) never holds the hook. */
+export const MAX_DRAINED_BYTES = 4 * MAX_PAYLOAD_BYTES;
+
+/** A payload past the cap: how many bytes were read, and whether the sink stopped reading before its end. */
+export type TooLarge = { tooLarge: number; unread: boolean };
+export type Payload = { bytes: Buffer } | TooLarge | { problem: string };
 
 /**
  * Every byte of a descriptor up to its end, or past `max` the count alone: the rest is read and
- * dropped, so the host's write completes and memory holds no more than `max`. A descriptor the
+ * dropped, so the host's write completes and memory holds no more than `max`, up to `drain`
+ * bytes in all, where reading stops (a source that never ends). A descriptor the
  * host left non-blocking says EAGAIN while the payload is still on its way: the read waits a
  * moment and goes on, never ending early.
  */
-export function readToEnd(fd: number, max = MAX_PAYLOAD_BYTES): { bytes: Buffer } | { tooLarge: number } {
+export function readToEnd(fd: number, max = MAX_PAYLOAD_BYTES, drain = MAX_DRAINED_BYTES): { bytes: Buffer } | TooLarge {
   const chunks: Buffer[] = [];
   const pause = new Int32Array(new SharedArrayBuffer(4));
   const chunk = Buffer.allocUnsafe(1 << 20);
@@ -259,8 +265,9 @@ export function readToEnd(fd: number, max = MAX_PAYLOAD_BYTES): { bytes: Buffer 
       Atomics.wait(pause, 0, 0, 5);
       continue;
     }
-    if (n === 0) return total > max ? { tooLarge: total } : { bytes: Buffer.concat(chunks) };
+    if (n === 0) return total > max ? { tooLarge: total, unread: false } : { bytes: Buffer.concat(chunks) };
     total += n;
+    if (total > drain) return { tooLarge: total, unread: true };
     if (total <= max) chunks.push(Buffer.from(chunk.subarray(0, n)));
     else chunks.length = 0;
   }
@@ -317,14 +324,15 @@ export interface SinkIo {
  * A payload past the cap: none of it is kept (half a payload is worse than none), and an empty
  * `.json.oversize` entry takes its counter, so status and inventory show the sitting lost one.
  */
-function refuseOversize(dir: string, args: HookArgs, bytes: number, warn: (line: string) => void): void {
+function refuseOversize(dir: string, args: HookArgs, payload: TooLarge, warn: (line: string) => void): void {
   let marked: string;
   try {
     marked = `; ${markOversize(dir, args)} marks it in ${shown(dir)}`;
   } catch (err) {
     marked = `; no mark could be left in ${shown(dir)} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
   }
-  warn(`clear capture hook: the payload of ${bytes} bytes is above the sink's cap of ${MAX_PAYLOAD_BYTES} bytes; nothing of it was kept${marked}`);
+  const size = payload.unread ? `more than ${payload.tooLarge} bytes (the rest was left unread)` : `${payload.tooLarge} bytes`;
+  warn(`clear capture hook: the payload of ${size} is above the sink's cap of ${MAX_PAYLOAD_BYTES} bytes; nothing of it was kept${marked}`);
 }
 
 /** The sink from arguments to a written capture; every failure is one warning, never an exit code. */
@@ -341,7 +349,7 @@ export function runSink(io: SinkIo): void {
   const refusal = refusalOf(dir);
   if (refusal !== null) return io.warn(`clear capture hook: ${CAPTURE_DIR_VARIABLE} ${shown(dir)} ${refusal}; nothing was written`);
   if ("problem" in payload) return io.warn(`clear capture hook: ${payload.problem}; nothing was written`);
-  if ("tooLarge" in payload) return refuseOversize(dir, args, payload.tooLarge, io.warn);
+  if ("tooLarge" in payload) return refuseOversize(dir, args, payload, io.warn);
   // A host always hands a hook its payload: nothing at all on standard input is not a capture.
   if (payload.bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d)) return io.warn("clear capture hook: standard input held no payload; nothing was written");
   let name: string;

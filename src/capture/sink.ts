@@ -37,7 +37,7 @@ const MAX_VERSION = 64;
 export const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
 /** What the sink leaves in the sitting for a payload past the cap: an empty entry that holds its counter. */
 export const OVERSIZE_SUFFIX = ".oversize";
-/** A payload being written; renamed into a capture when whole, so a stopped sink leaves this, never a capture. */
+/** A payload being written; linked to its capture's name when whole, so a stopped sink leaves this, never a capture. */
 export const PARTIAL_SUFFIX = ".partial";
 
 export interface HookArgs {

@@ -6,7 +6,10 @@
 // open, or carries on to the next, is not read. Where git runs the file itself, its first line
 // must name a POSIX-family shell, or nothing. A line that sets or exports a variable the gate's line
 // depends on (GATE_ENVIRONMENT: which programs it finds, which repository and index git reads, code
-// run first) does not pass on either: the gate would run, but not reliably as itself on what is committed. Pure.
+// run first) does not pass on either: the gate would run, but not reliably as itself on what is committed.
+// At pre-push, neither does a line that may read the refs git hands the gate on standard input (stdin.ts). Pure.
+
+import { readsStdin } from "./stdin.js";
 
 /** `changes`: the line in the way changes what the gate's line runs or reads; `readsRefs`: it takes the refs git hands the gate on standard input; else it may end or skip it. */
 export type Reach = { kind: "reached"; line: number } | { kind: "absent" } | { kind: "not-shell" } | { kind: "blocked"; line: number; gate: number; changes: boolean; readsRefs: boolean };
@@ -21,7 +24,7 @@ const STOPS = new Set([
 ]);
 
 /** husky 4 to 8's first line: its helper ends the hook only under its own skip switch (HUSKY=0). */
-const HUSKY_HELPER = /^\. "\$\(dirname (?:-- )?"\$0"\)\/_\/husky\.sh"[ \t]*$/;
+export const HUSKY_HELPER = /^\. "\$\(dirname (?:-- )?"\$0"\)\/_\/husky\.sh"[ \t]*$/;
 
 const SUBSTITUTION = /\$\([^()'"`\\]*\)|`[^`'"\\]*`/g;
 const QUOTED = /'[^']*'|"(?:[^"\\$`]|\\.|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$[?#@*0-9])*"/g;
@@ -125,25 +128,8 @@ function namesSet(line: string): string[] {
 const changesGate = (line: string): boolean => namesSet(line).some((n) => GATE_ENVIRONMENT.test(n));
 
 /**
- * The shell's own readers, which take a line (or a count of lines) of standard input and leave the
- * rest: at pre-push, the first of the refs git hands on to the gate's line, which then checks only
- * the others. Any use is counted, one from a file or a pipe too. A program that reads it all (git lfs
- * pre-push) leaves the gate none, and it then checks every local ref.
- */
-const LINE_READERS = new Set(["read", "mapfile", "readarray", "line"]);
-
-function readsALine(line: string): boolean {
-  if (/^[ \t]*(#.*)?$/.test(line)) return false;
-  return line.split(/;|&&|\|\||\||(?<![<>])&/).some((command) => {
-    const words = command.trim().split(/[ \t]+/).filter(Boolean);
-    const name = words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/.test(w)) ?? "";
-    return LINE_READERS.has(name.replace(/^.*\//, ""));
-  });
-}
-
-/**
  * Where `callLine` stands in `text`, alone and unindented, and whether every line above it passes on
- * to it; with `refsOnStdin` (pre-push), also without taking a line of what git hands the gate.
+ * to it; with `refsOnStdin` (pre-push), also without reading what git hands the gate.
  */
 export function gateLineReach(text: string, callLine: string, runsItself: boolean, refsOnStdin = false): Reach {
   const lines = text.split("\n");
@@ -151,7 +137,7 @@ export function gateLineReach(text: string, callLine: string, runsItself: boolea
   if (gate === -1) return { kind: "absent" };
   if (runsItself && lines[0]?.startsWith("#!") && !SH_SHEBANG.test(lines[0])) return { kind: "not-shell" };
 
-  const takesRefs = (l: string): boolean => refsOnStdin && readsALine(l);
+  const takesRefs = (l: string): boolean => refsOnStdin && !HUSKY_HELPER.test(l) && readsStdin(l);
   const stop = lines.slice(0, gate).findIndex((l) => !passesOn(l) || changesGate(l) || takesRefs(l));
   if (stop === -1) return { kind: "reached", line: gate + 1 };
   return { kind: "blocked", line: stop + 1, gate: gate + 1, changes: changesGate(lines[stop]!), readsRefs: takesRefs(lines[stop]!) };
@@ -160,6 +146,6 @@ export function gateLineReach(text: string, callLine: string, runsItself: boolea
 /** Why a line in the way keeps the gate's line from running as itself, said of `below` (the gate's line, or a line added below it). */
 export function blockedWhy(reach: Extract<Reach, { kind: "blocked" }>, below: string): string {
   if (reach.changes) return `sets a variable the gate depends on (PATH, GIT_*, HOME, NODE_OPTIONS, BASH_ENV and the like), which changes what ${below} runs or reads`;
-  if (reach.readsRefs) return `reads standard input, where git hands the gate the refs pushed, so ${below} would check only the refs left`;
+  if (reach.readsRefs) return `reads standard input, where git hands the gate the refs pushed, so ${below} would check only what it leaves there (give it its own, as </dev/null, where it needs none)`;
   return `may end it or carry it past ${below}`;
 }

@@ -6,8 +6,9 @@ import { INSTALL_YES, isIntact, isOurs, keptHooks, LEGACY_HOOK, legacyTakenAdvic
 import { lstatOrNull } from "../repo.js";
 import { gateScript, HOOKS, recordedInstall, WRAPPER_DIR, type HookName } from "./shell.js";
 import { callLine, callLineReach, preCommitInstall, wrapperFile } from "./wiring.js";
-import { blockedWhy, GATE_ENVIRONMENT } from "./reach.js";
-import { LEFTHOOK_SCRIPT, lefthookEntry, yamlObject, preCommitHook } from "./yaml-edit.js";
+import { blockedWhy, GATE_ENVIRONMENT, HUSKY_HELPER } from "./reach.js";
+import { LEFTHOOK_SCRIPT, lefthookEntry, yamlObject, preCommitHook, PRE_COMMIT_ID } from "./yaml-edit.js";
+import { huskyOff, lefthookOff, preCommitOff, type Env } from "./switches.js";
 
 // What git will actually run for each hook, followed through the manager to the gate: the
 // file git starts, what that file hands on to, and whether the gate is at the end of it.
@@ -88,8 +89,8 @@ function lefthookSettingInTheWay(layers: Record<string, unknown>[], section: Rec
   if (tagged.length > 0) return `exclude_tags names ${tagged.join(", ")}, so lefthook skips clear-gate.sh`;
   if (layers.some((l) => l.rc !== undefined)) return "an rc file, which lefthook sources before the gate and may change what it runs, is set";
   if (layers.some((l) => l.lefthook !== undefined)) return "a lefthook setting names another program for the hooks to run than lefthook";
-  const env = entry.env !== null && typeof entry.env === "object" ? Object.keys(entry.env) : [];
-  const changed = env.filter((name) => GATE_ENVIRONMENT.test(name));
+  const own = entry.env !== null && typeof entry.env === "object" ? Object.keys(entry.env) : [];
+  const changed = own.filter((name) => GATE_ENVIRONMENT.test(name));
   if (changed.length > 0) return `clear-gate.sh's env sets ${changed.join(", ")}, which changes what the gate runs or reads`;
   return null;
 }
@@ -103,7 +104,7 @@ function lefthookUnsettled(repo: Repo): string | null {
   return null;
 }
 
-function lefthookState(repo: Repo, hook: HookName, via: string): HookState {
+function lefthookState(repo: Repo, hook: HookName, via: string, env: Env): HookState {
   const config = lefthookConfig(repo.root);
   const js = config === null ? null : yamlObject(readText(config) ?? "");
   // lefthook merges each developer's local config over the shared one: what it says wins.
@@ -125,6 +126,8 @@ function lefthookState(repo: Repo, hook: HookName, via: string): HookState {
   }
   const sources = [config, ...locals].map((f) => rel(repo, f)).join(", ");
   if (conditioned(entry) || conditioned(section)) return no(hook, `${via} (lefthook): a skip or only condition set on clear-gate.sh or on ${hook} in ${sources} can keep lefthook from running the gate; take it out`);
+  const off = lefthookOff(env, [LEFTHOOK_SCRIPT, ...wordsOf(entry.tags)]);
+  if (off !== null) return no(hook, `${via} (lefthook): ${off}`);
   const inTheWay = lefthookSettingInTheWay(layers, section, entry);
   if (inTheWay !== null) return no(hook, `${via} (lefthook): ${inTheWay} in ${sources}; take it out`);
   if (layers.some((l, i) => l.extends !== undefined || l.remotes !== undefined || (i > 0 && l.source_dir !== undefined))) {
@@ -137,7 +140,7 @@ function lefthookState(repo: Repo, hook: HookName, via: string): HookState {
   return state;
 }
 
-function preCommitState(repo: Repo, hook: HookName, file: string, via: string): HookState {
+function preCommitState(repo: Repo, hook: HookName, file: string, via: string, env: Env): HookState {
   // The config the installed hook names (pre-commit install -c), which need not be the default one.
   const named = preCommitConfigNamed(readText(file) ?? "");
   if (named === null) return no(hook, `${via} (the pre-commit framework): which config it reads cannot be told from it (no one --config= in its ARGS line); reinstall it: ${preCommitInstall([hook])}`);
@@ -156,6 +159,8 @@ function preCommitState(repo: Repo, hook: HookName, file: string, via: string): 
   if (entry === undefined || !stageOk || entry.entry !== `sh ${WRAPPER_DIR}/${hook}` || entry.always_run !== true || entry.pass_filenames !== false) {
     return no(hook, `${via} (the pre-commit framework): ${shownConfig} has no ${hook} stage hook that runs ${WRAPPER_DIR}/${hook} always; ${AGAIN}`);
   }
+  const skipped = preCommitOff(env, PRE_COMMIT_ID[hook]);
+  if (skipped !== null) return no(hook, `${via} (the pre-commit framework, ${shownConfig}): ${skipped}`);
   const state = wrapperState(repo, hook, path.join(repo.root, WRAPPER_DIR, hook), `${via} (the pre-commit framework, ${shownConfig})`);
   if (hook === LEGACY_HOOK) return withLegacyGate(repo, state, `${file}.legacy`, legacy);
   if (isOurs(legacy)) state.says.push(`  it also runs ${hook}.legacy, this tool's earlier hook, a second time; ${AGAIN} to take it out`);
@@ -199,7 +204,13 @@ function missingHookToDo(repo: Repo, hook: HookName): string {
   return `install the hook manager's hooks, or ${AGAIN}`;
 }
 
-export function hookState(repo: Repo, hook: HookName): HookState {
+/** A manager's switch, set where status runs, that keeps it from the gate: the hook does not reach it, whatever else is said of it. */
+function switchedOff(state: HookState, via: string, off: string | null): HookState {
+  return off === null ? state : no(state.hook, `${via}: ${off}`, ...(state.reaches ? [] : state.says));
+}
+
+/** `env`: the environment a commit or push would run in, as far as status can tell: its own. */
+export function hookState(repo: Repo, hook: HookName, env: Env = process.env): HookState {
   if (repo.hooksPath === "") return no(hook, HOOKS_PATH_EMPTY);
   const file = path.join(repo.hooksDir, hook);
   const via = `git runs ${rel(repo, file)}`;
@@ -208,10 +219,15 @@ export function hookState(repo: Repo, hook: HookName): HookState {
   if (!executable(file)) return no(hook, `git skips ${rel(repo, file)}: it is not executable (chmod +x it, if it is to run)`);
   if (isOurs(text)) return plainState(repo, hook, file, text, via);
   const husky = huskyDirOf(repo.hooksDir);
-  if (husky !== null) return shellFileState(repo, hook, path.join(husky, hook), `${via} (husky), which runs ${rel(repo, path.join(husky, hook))}`, false);
-  if (LEFTHOOK_SIGN.test(text)) return lefthookState(repo, hook, via);
-  if (PRE_COMMIT_SIGN.test(text)) return preCommitState(repo, hook, file, via);
-  return shellFileState(repo, hook, file, `${via}, a hook this tool did not write`, true);
+  if (husky !== null) {
+    const own = shellFileState(repo, hook, path.join(husky, hook), `${via} (husky), which runs ${rel(repo, path.join(husky, hook))}`, false);
+    return switchedOff(own, `${via} (husky)`, huskyOff(env, hook, "h"));
+  }
+  if (LEFTHOOK_SIGN.test(text)) return lefthookState(repo, hook, via, env);
+  if (PRE_COMMIT_SIGN.test(text)) return preCommitState(repo, hook, file, via, env);
+  const own = shellFileState(repo, hook, file, `${via}, a hook this tool did not write`, true);
+  // husky 5 to 8: the hook's first line sources husky's helper, which reads HUSKY and ~/.huskyrc.
+  return text.split("\n").some((l) => HUSKY_HELPER.test(l)) ? switchedOff(own, via, huskyOff(env, hook, "husky.sh")) : own;
 }
 
 /** Managers configured in the tree whose hooks git does not run (yet). */

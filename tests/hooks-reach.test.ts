@@ -39,7 +39,7 @@ describe("a pre-push hook's lines above the gate's line that may read the refs o
       "grep -q refs/heads", "dd bs=1 count=4 2>/dev/null", "xargs echo", "tail -n 1", "cut -c1-4", "sort >/dev/null", "wc -l", "python3 -", "node -",
       "exec 0</dev/null", "exec <&-", "refs=$(cat)", 'echo "$(head -n1)"', "echo `sed 1q`", 'git lfs pre-push "$@"', "npx lint-staged",
       "echo start; cat", "true && head -c 10", "/bin/cat", '"$tool" check', "cat </dev/stdin", "cat < /dev/fd/0", "cat <&3", "read -r line </proc/self/fd/0",
-      "echo x | cat; tail -n1", "git log --stdin", "NAME=x read -r line",
+      "echo x | cat; tail -n1", "git log --stdin", "NAME=x read -r line", 'refs="$(</dev/stdin)"', "exec 3<&0 0</dev/null",
     ];
     for (const reader of readers) {
       const status = statusWithAbove(root, reader);
@@ -60,7 +60,7 @@ describe("a pre-push hook's lines above the gate's line that may read the refs o
     const root = handSetFolder("clear-reach-stdin-none-");
     const quiet = [
       'echo "pushing to $1"', 'printf "%s\\n" "$2" >&2', "cat </dev/null", "read -r x < /dev/null", "head -n1 < README.md", "git rev-parse --abbrev-ref HEAD >/dev/null",
-      "echo refs | cat >/dev/null", '[ -n "$1" ]', "exec 1>&2", "set -eu", "sleep 0", ": nothing", "# cat", "export CI_LABEL=push",
+      "echo refs | cat >/dev/null", '[ -n "$1" ]', 'notes="$(<README.md)"', "exec 3<&0", "exec 1>&2", "set -eu", "sleep 0", ": nothing", "# cat", "export CI_LABEL=push",
     ];
     const status = statusWithAbove(root, quiet.join("\n"));
     expect(status.code, status.out).toBe(0);
@@ -163,6 +163,18 @@ describe("a hook manager switched off where status runs", () => {
       expect(status.out, JSON.stringify(env)).toContain("pre-commit: DOES NOT reach the gate");
       expect(status.out, JSON.stringify(env)).toContain(says);
     }
+    // At pre-push, another command, script or job taking standard input: lefthook hands it to one of them alone.
+    const local = path.join(root, "lefthook-local.yml");
+    const rivals = ['pre-push:\n  commands:\n    lfs:\n      run: git lfs pre-push "$@"\n      use_stdin: true\n', "pre-push:\n  jobs:\n    - name: refs\n      run: cat\n      use_stdin: true\n"];
+    for (const rival of rivals) {
+      writeFileSync(local, rival);
+      const status = at({});
+      expect(status.code, rival).toBe(1);
+      expect(status.out, rival).toContain("pre-push: DOES NOT reach the gate");
+      expect(status.out, rival).toContain("also take standard input (use_stdin: true)");
+    }
+    writeFileSync(local, "pre-commit:\n  commands:\n    notes:\n      run: cat\n      use_stdin: true\n");
+    expect(at({}).code, at({}).out).toBe(0);
   });
 
   it("the pre-commit framework: SKIP listing the gate's id keeps it from that hook, exit 1; SKIP of another id does not", () => {

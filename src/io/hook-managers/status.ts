@@ -78,6 +78,34 @@ function wordsOf(value: unknown): string[] {
   return typeof value === "string" ? value.split(/[\s,]+/).filter(Boolean) : [];
 }
 
+const record = (value: unknown): Record<string, unknown> | undefined =>
+  value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+
+/** The jobs of a lefthook hook or group that take standard input (use_stdin: true), groups' own jobs too. */
+function stdinJobs(jobs: unknown): string[] {
+  if (!Array.isArray(jobs)) return [];
+  return jobs.flatMap((job) => {
+    const one = record(job);
+    const own = one?.use_stdin === true ? [String(one.name ?? one.run ?? one.script ?? "a job")] : [];
+    return [...own, ...stdinJobs(record(one?.group)?.jobs)];
+  });
+}
+
+/**
+ * At pre-push, the hook's other commands, scripts and jobs that take standard input: lefthook hands
+ * it to one of them alone, which may not be the gate's script, in any config it merges.
+ */
+function stdinRivals(layers: Record<string, unknown>[], hook: HookName): string[] {
+  const names = new Set<string>();
+  for (const section of layers.map((l) => record(l[hook]))) {
+    for (const kind of ["commands", "scripts"]) {
+      for (const [name, step] of Object.entries(record(section?.[kind]) ?? {})) if (name !== LEFTHOOK_SCRIPT && record(step)?.use_stdin === true) names.add(name);
+    }
+    for (const name of stdinJobs(section?.jobs)) names.add(name);
+  }
+  return [...names];
+}
+
 /**
  * A lefthook setting, merged from every config, that keeps the gate's script from running or
  * changes what it runs: exclude_tags naming it or one of its tags, an `rc` file sourced first, a
@@ -128,6 +156,8 @@ function lefthookState(repo: Repo, hook: HookName, via: string, env: Env): HookS
   if (conditioned(entry) || conditioned(section)) return no(hook, `${via} (lefthook): a skip or only condition set on clear-gate.sh or on ${hook} in ${sources} can keep lefthook from running the gate; take it out`);
   const off = lefthookOff(env, [LEFTHOOK_SCRIPT, ...wordsOf(entry.tags)]);
   if (off !== null) return no(hook, `${via} (lefthook): ${off}`);
+  const rivals = hook === "pre-push" ? stdinRivals(layers, hook) : [];
+  if (rivals.length > 0) return no(hook, `${via} (lefthook): ${rivals.join(", ")} on ${hook} in ${sources} also take standard input (use_stdin: true), which lefthook hands to one of them alone, so the gate may get none of the refs pushed; take use_stdin out of them`);
   const inTheWay = lefthookSettingInTheWay(layers, section, entry);
   if (inTheWay !== null) return no(hook, `${via} (lefthook): ${inTheWay} in ${sources}; take it out`);
   if (layers.some((l, i) => l.extends !== undefined || l.remotes !== undefined || (i > 0 && l.source_dir !== undefined))) {

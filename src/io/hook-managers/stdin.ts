@@ -65,7 +65,9 @@ function commandReads(command: string): boolean {
   const name = rest[at];
   // `exec` with redirections alone moves the shell's own standard input, and so the gate's.
   if (name === "exec") return moved || rest.length > at + 1;
-  if (name === undefined || own) return false;
+  if (own) return false;
+  // Redirections alone: bash's `$(<file)` reads the file, which may be the hook's standard input again.
+  if (name === undefined) return moved;
   if (READS_NONE.has(name)) return false;
   const args = rest.slice(at + 2);
   return !(name === "git" && GIT_READS_NONE.has(rest[at + 1] ?? "") && args.every((a) => !/[$\u0001`]/.test(a) && !GIT_READS_ASKED.test(a)));

@@ -39,7 +39,7 @@ describe("a pre-push hook's lines above the gate's line that may read the refs o
       "grep -q refs/heads", "dd bs=1 count=4 2>/dev/null", "xargs echo", "tail -n 1", "cut -c1-4", "sort >/dev/null", "wc -l", "python3 -", "node -",
       "exec 0</dev/null", "exec <&-", "refs=$(cat)", 'echo "$(head -n1)"', "echo `sed 1q`", 'git lfs pre-push "$@"', "npx lint-staged",
       "echo start; cat", "true && head -c 10", "/bin/cat", '"$tool" check', "cat </dev/stdin", "cat < /dev/fd/0", "cat <&3", "read -r line </proc/self/fd/0",
-      "echo x | cat; tail -n1", "git log --stdin", "NAME=x read -r line", 'refs="$(</dev/stdin)"', "exec 3<&0 0</dev/null",
+      "echo x | cat; tail -n1", "git rev-list --stdin", "git config -f /dev/stdin --list", "git diff --stat", "git -C . rev-parse HEAD", "NAME=x read -r line", 'refs="$(</dev/stdin)"', "exec 3<&0 0</dev/null",
     ];
     for (const reader of readers) {
       const status = statusWithAbove(root, reader);

@@ -11,11 +11,14 @@ const READS_NONE = new Set([
   "sleep", "basename", "dirname", "pwd", "set", "shift", "exit", "return", "break", "continue",
 ]);
 
-/** git's own commands that read standard input only when an argument asks them to. */
-const GIT_READS_NONE = new Set(["rev-parse", "config", "symbolic-ref", "status", "log", "rev-list", "diff", "ls-files", "describe", "var", "show", "branch", "remote"]);
+/**
+ * git's own commands that read standard input only when an argument asks them to, and start no
+ * program of the configuration's (a pager, an external diff, a text conversion, fsmonitor).
+ */
+const GIT_READS_NONE = new Set(["rev-parse", "config", "symbolic-ref", "rev-list", "ls-files", "describe", "var", "branch", "remote"]);
 
-/** An argument that has git read standard input, or open an editor, which may. */
-const GIT_READS_ASKED = /^(?:-|-e|-F|--(?:stdin|batch|parseopt|exclude-existing|edit|file|interactive|patch)\b.*|.*=-)$/;
+/** An argument that has git read standard input (`-`, --stdin, a file under /dev or /proc), or open an editor, which may. */
+const GIT_READS_ASKED = /^(?:-|-e|-F|--(?:stdin|batch|parseopt|exclude-existing|edit|file|interactive|patch)\b.*|.*=-|(?:.*=)?\/+(?:dev|proc)\/.*)$/;
 
 /** Words that open a compound command before the command whose input is asked about. */
 const OPENERS = new Set(["if", "then", "else", "elif", "while", "until", "do", "!", "time"]);

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLI, tempDir } from "./helpers.js";
-import { clearTool, git, hookManagers, repoWithRemote, run, type Managers, type Ran } from "./hooks-setup.js";
+import { clearTool, git, hookManagers, repoWithRemote, run, stageUnacceptedFixtures, type Managers, type Ran } from "./hooks-setup.js";
 
 // Whether the gate is in force where a hook it shares runs other lines first: at pre-push, a line
 // that may read the refs git hands the gate on standard input; and the switches a hook manager
@@ -193,5 +193,24 @@ describe("a hook manager switched off where status runs", () => {
     expect(skipped.code).toBe(1);
     expect(skipped.out).toContain("pre-commit: DOES NOT reach the gate");
     expect(skipped.out).toContain("SKIP in this environment lists clear-gate-pre-commit");
+  });
+
+  it("PRE_COMMIT set outside the pre-commit framework: the gate's pre-push leaves git's refs unread, and a commit pushed by its name alone goes through; status says so, exit 1", () => {
+    const root = repoWithRemote("clear-reach-pre-commit-env-");
+    expect(clearTool(root, "hooks", "install", "--yes").code).toBe(0);
+    stageUnacceptedFixtures(root);
+    expect(git(root, "commit", "-qm", "fixtures, not accepted", "--no-verify").code).toBe(0);
+    const sha = git(root, "rev-parse", "HEAD").out.trim();
+    git(root, "reset", "-q", "--hard", "HEAD~1");
+    git(root, "reflog", "expire", "--expire=now", "--all");
+    expect(git(root, "push", "origin", `${sha}:refs/heads/named`).code).not.toBe(0);
+    const status = statusIn(root, { PRE_COMMIT: "1" });
+    expect(status.code, status.out).toBe(1);
+    expect(status.out).toContain("pre-commit: reaches the gate");
+    expect(status.out).toContain("pre-push: DOES NOT reach the gate");
+    expect(status.out).toContain("PRE_COMMIT is set in this environment");
+    // Why: the same push, from that environment.
+    expect(run(root, ["git", "push", "origin", `${sha}:refs/heads/named`], { PRE_COMMIT: "1" }).code).toBe(0);
+    expect(statusIn(root).code).toBe(0);
   });
 });

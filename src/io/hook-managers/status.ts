@@ -8,7 +8,7 @@ import { gateScript, HOOKS, recordedInstall, WRAPPER_DIR, type HookName } from "
 import { callLine, callLineReach, preCommitInstall, wrapperFile } from "./wiring.js";
 import { blockedWhy, GATE_ENVIRONMENT, HUSKY_HELPER } from "./reach.js";
 import { LEFTHOOK_SCRIPT, lefthookEntry, yamlObject, preCommitHook, PRE_COMMIT_ID } from "./yaml-edit.js";
-import { huskyOff, lefthookOff, preCommitOff, type Env } from "./switches.js";
+import { gateInputOff, huskyOff, lefthookOff, preCommitOff, type Env } from "./switches.js";
 
 // What git will actually run for each hook, followed through the manager to the gate: the
 // file git starts, what that file hands on to, and whether the gate is at the end of it.
@@ -241,6 +241,14 @@ function switchedOff(state: HookState, via: string, off: string | null): HookSta
 
 /** `env`: the environment a commit or push would run in, as far as status can tell: its own. */
 export function hookState(repo: Repo, hook: HookName, env: Env = process.env): HookState {
+  const state = managedState(repo, hook, env);
+  const file = path.join(repo.hooksDir, hook);
+  // Under the pre-commit framework it sets PRE_COMMIT itself; anywhere else, set, it keeps the gate from git's refs.
+  if (PRE_COMMIT_SIGN.test(readText(file) ?? "")) return state;
+  return switchedOff(state, `git runs ${rel(repo, file)}`, gateInputOff(env, hook));
+}
+
+function managedState(repo: Repo, hook: HookName, env: Env): HookState {
   if (repo.hooksPath === "") return no(hook, HOOKS_PATH_EMPTY);
   const file = path.join(repo.hooksDir, hook);
   const via = `git runs ${rel(repo, file)}`;

@@ -6,7 +6,8 @@ import type { HookName } from "./shell.js";
 
 // The switches a hook manager reads from the environment, or from a file of the user's it sources
 // first, that keep it from running the gate: HUSKY=0 and husky's init.sh (or ~/.huskyrc), LEFTHOOK=0
-// and the names LEFTHOOK_EXCLUDE skips, SKIP of the pre-commit framework. A commit or push run from
+// and the names LEFTHOOK_EXCLUDE skips, SKIP of the pre-commit framework, and PRE_COMMIT set outside
+// it, which keeps the gate from git's refs. A commit or push run from
 // the environment status runs in would go unchecked, so the gate is not in force there.
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -60,4 +61,14 @@ export function lefthookOff(env: Env, names: string[]): string | null {
 export function preCommitOff(env: Env, id: string): string | null {
   const skipped = (env.SKIP ?? "").split(",").map((w) => w.trim());
   return skipped.includes(id) ? `SKIP in this environment lists ${id}, so the pre-commit framework skips the gate here; take it out of SKIP` : null;
+}
+
+/**
+ * PRE_COMMIT, which the pre-commit framework sets for the hooks it runs: set anywhere else, the
+ * gate's pre-push script leaves git's standard input unread and checks the local refs, so a commit
+ * pushed by its name alone (git push origin <commit>:refs/heads/x) goes unchecked.
+ */
+export function gateInputOff(env: Env, hook: HookName): string | null {
+  if (hook !== "pre-push" || (env.PRE_COMMIT ?? "") === "") return null;
+  return "PRE_COMMIT is set in this environment, where the pre-commit framework does not run the gate, so the gate reads none of the refs git hands it and a commit pushed by its name alone goes unchecked; unset it";
 }

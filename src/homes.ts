@@ -1346,7 +1346,8 @@ export function userNamePattern(users: string[]): NamePattern | null {
   const longest = forms[0]?.length ?? 0;
   const tooLong = (): OutputError => new OutputError(`the sitting teaches a name of ${longest} characters, more than the ${MAX_NAME_CHARS} the tool can look for; nothing written`);
   if (longest > MAX_NAME_CHARS) throw tooLong();
-  const alternatives = [...forms.map(namePart), ...roman, ...encoded];
+  const reversed = [...new Set(forms.flatMap(reversedPart))];
+  const alternatives = [...forms.map(namePart), ...roman, ...encoded, ...reversed];
   try {
     return new NamePattern(alternatives, alternatives.join("|"), lineEndCrossingOf(users));
   } catch {
@@ -1496,6 +1497,20 @@ const nameForms = (name: string): string[] => {
  * (a romanized name is often the start of a longer word, as a database's or a font's name).
  */
 const romanizedPart = (form: string): string => String.raw`(?<!\p{L})${escapeRegex(form)}(?!\p{L})`;
+
+/**
+ * A name written back to front ("ecila"), as a pattern: a name of letters only, three or more, that
+ * reads otherwise backwards. As the name is: a long one also inside a word; a short one joined to
+ * digits or a mark only ("ecila2024", "naoj_dev"), never inside another word; one of hex letters only
+ * (what ids spell by chance) not at all.
+ */
+function reversedPart(form: string): string[] {
+  const letters = [...form];
+  const back = letters.reverse().join("");
+  if (letters.length < GLUED_TO_DIGITS || back.toLowerCase() === form.toLowerCase() || !/^\p{L}+$/u.test(form) || UNSPACED_NAME.test(form)) return [];
+  if (letters.length >= GLUED_ANYWHERE) return [escapeRegex(back)];
+  return /^[a-f]+$/i.test(back) ? [] : [String.raw`(?<!\p{L})${escapeRegex(back)}(?!\p{L})`];
+}
 
 /** Why nothing is written where a home names an owner too long to look for: where it stands and its length, never its letters. */
 export function tooLongOwner(where: string, chars: number): OutputError {

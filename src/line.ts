@@ -17,7 +17,7 @@ import { runnerHome, type Setting } from "./io/setting.js";
 import { makeDisplay } from "./display.js";
 import { inventoryContext, inventoryPass, unknownRecipes } from "./passes/inventory.js";
 import { identifiersOf, pairPass, placeholderTest } from "./passes/pair.js";
-import { holdsContact, withoutContacts } from "./passes/substitute/final-check.js";
+import { holdsContact, nameSpelt, withoutContacts } from "./passes/substitute/final-check.js";
 import { sittingNames, substitutePass, type CompanionText, type SittingNames, type Teacher } from "./passes/substitute/index.js";
 import type { ListedFixture } from "./record/parse.js";
 import type { Capture, CaptureEntry, FixtureOut, Inventory, JsonDocument, Kit, Pairing, ScanResult, Selection, Sitting, SittingInfo, Skipped, Substitution } from "./types.js";
@@ -243,7 +243,10 @@ export function companionMask(line: Pick<Line, "names">, setting: Setting, refus
     const text = withoutContacts(given);
     if (names !== null && namedBesideWords(withoutHomes(text, grammar), names)) return "[not written: it names a user the sitting taught]";
     const out = withoutHomes(setting.display.path(text), grammar);
-    return names ? names.replace(out, grammar.placeholder) : out;
+    if (names === null) return out;
+    const replaced = names.replace(out, grammar.placeholder);
+    // What still spells a name once those written were replaced (escaped, encoded, a letter at a time) is not written at all.
+    return nameSpelt([replaced], names) === undefined ? replaced : "[not written: it names a user the sitting taught]";
   };
 }
 
@@ -481,14 +484,14 @@ async function refuseLinks(root: string, layout: ReturnType<typeof repoPaths>): 
 
 /**
  * A host version is written into fixture paths, sidecars and the record as it stands in a
- * capture's name: one that spells a name the sitting taught ("2.1.261-ana") blocks the run,
+ * capture's name: one that spells a name the sitting taught, in any spelling the final check reads ("2.1.261-ana", "2.1.261-ana" back to front or in base64) blocks the run,
  * naming the file, before anything is written.
  */
 function namedVersions(captures: Capture[], names: string[]): Finding[] {
   const pattern = userNamePattern(names);
   if (pattern === null) return [];
   return captures
-    .filter((c) => pattern.test(c.version))
+    .filter((c) => nameSpelt([c.version], pattern) !== undefined)
     .map((c) => finding("refused-class", { file: c.name }, { detail: "its host version spells a user name the sitting taught, and a version is written into fixture paths, sidecars and the record; rename the capture with the host's own version" }));
 }
 

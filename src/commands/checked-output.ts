@@ -4,7 +4,8 @@ import { DEFAULT_LIMITS } from "../io/read-capture-dir.js";
 import { readBelow } from "../lib/no-link.js";
 import { offsetOf } from "../json/reader.js";
 import { loadSetting, type Setting } from "../io/setting.js";
-import { contactRanges } from "../passes/substitute/final-check.js";
+import { contactRanges, nameSpelt } from "../passes/substitute/final-check.js";
+import { userNamePattern } from "../homes.js";
 import { sittingNames, type CompanionText, type SittingNames } from "../passes/substitute/index.js";
 import type { Capture } from "../types.js";
 
@@ -66,11 +67,17 @@ export async function checkedValue<T>(value: T, setting: Setting, names: Sitting
   strings.forEach((text, i) => {
     for (const r of contactRanges(text)) spans.push({ start: (at[i] as number) + r.start, end: (at[i] as number) + r.end });
   });
-  if (spans.length === 0) return value;
   const chars = joined.split("");
   for (const { start, end } of spans) for (let i = start; i < end; i++) if (chars[i] !== "\n") chars[i] = "*";
   const starred = chars.join("");
-  const shown = new Map(strings.map((text, i) => [text, starred.slice(at[i] as number, (at[i] as number) + text.length)]));
+  // A name still spelt once those finds are starred, where the scan does not read it (a few bytes in base64, a list of bytes), stars the whole string.
+  const pattern = userNamePattern(names.checked);
+  const shownOf = (text: string, i: number): string => {
+    const shown = starred.slice(at[i] as number, (at[i] as number) + text.length);
+    return pattern !== null && nameSpelt([shown], pattern) !== undefined ? "*".repeat(text.length) : shown;
+  };
+  const shown = new Map(strings.map((text, i) => [text, shownOf(text, i)]));
+  if ([...shown].every(([text, s]) => text === s)) return value;
   const copy = structuredClone(value);
   eachString(copy, (text) => shown.get(text) ?? text);
   return copy;

@@ -165,7 +165,9 @@ function holdsContactIn(readings: string[], members: string[] | null, text: stri
 // Runs of base64 (either alphabet) or hex too short for the scan's readings (byte-runs.ts reads
 // eight characters of base64 and sixteen of hex, six bytes of text): a short name encoded whole
 // into a kept value ("<base64 of the name>" as an id) spells it in a few bytes.
-const SHORT_BASE64 = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{3,12}={0,2}(?![A-Za-z0-9+/=])|(?<![\w-])[\w-]{3,12}(?![\w-])/g;
+// Each alphabet's runs are looked for on their own: a run of one may stand inside a longer run of
+// the other ("s-<base64 of the name>" is one run of base64url, and holds one of base64).
+const SHORT_BASE64 = [/(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{3,12}={0,2}(?![A-Za-z0-9+/=])/g, /(?<![\w-])[\w-]{3,12}(?![\w-])/g];
 const PRINTABLE = /^[\x20-\x7e]{2,}$/;
 
 /** What each text's short runs spell, by the text: a sitting's kept values repeat from capture to capture. */
@@ -181,9 +183,50 @@ function shortlyEncoded(text: string): string[] {
   return spelled;
 }
 
+// Bytes written one by one with something between each two ("61 6c 69", "0x61,0x6c", "97 108
+// 105", octal, binary octets), hex of UTF-16 (a naught byte after each letter), and base32: spelt
+// in a few bytes, as the scan's readings (eight bytes, six of text) do not read them.
+const SEPARATED_HEX = /(?<![0-9A-Za-z])(?:0[xX])?[0-9A-Fa-f]{2}(?:[\s:,.;_\\-]{1,2}(?:0[xX]|[xX])?[0-9A-Fa-f]{2}){2,63}(?![0-9A-Za-z])/g;
+const NUMBERS = /(?<![0-9A-Za-z.])[0-9]{1,3}(?:[\s:,.;_-]{1,2}[0-9]{1,3}){2,63}(?![0-9A-Za-z])/g;
+const OCTETS = /(?<![0-9])[01]{8}(?:[\s:,.;_-]{0,2}[01]{8}){2,63}(?![0-9])/g;
+const LONG_HEX = /(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){3,64}(?![0-9A-Za-z])/g;
+const BASE32 = /(?<![A-Za-z0-9])[A-Za-z2-7]{5,24}=*(?![A-Za-z0-9=])/g;
+
+function listsSpell(text: string): Buffer[] {
+  const out: Buffer[] = [];
+  const numbers = (run: string, radix: number): number[] => (run.match(/[0-9A-Fa-f]+/g) ?? []).map((n) => parseInt(n.replace(/^0[xX]/, ""), radix));
+  const bytes = (values: number[]): void => void (values.every((v) => v >= 0 && v < 256) && out.push(Buffer.from(values)));
+  for (const [run] of text.matchAll(SEPARATED_HEX)) bytes((run.match(/[0-9A-Fa-f]{2}(?![0-9A-Fa-f])/g) ?? []).map((h) => parseInt(h, 16)));
+  for (const [run] of text.matchAll(NUMBERS)) {
+    bytes(numbers(run, 10));
+    if (/^[0-7]{3}(?:[^0-9]{1,2}[0-7]{3})+$/.test(run)) bytes(numbers(run, 8));
+  }
+  for (const [run] of text.matchAll(OCTETS)) bytes((run.match(/[01]{8}/g) ?? []).map((o) => parseInt(o, 2)));
+  for (const [run] of text.matchAll(LONG_HEX)) out.push(Buffer.from(run, "hex"));
+  for (const [run] of text.matchAll(BASE32)) out.push(base32Bytes(run.replace(/=+$/, "").toUpperCase()));
+  return out;
+}
+
+const BASE32_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+function base32Bytes(run: string): Buffer {
+  const out: number[] = [];
+  let [bits, value] = [0, 0];
+  for (const c of run) {
+    value = ((value << 5) | BASE32_ALPHABET.indexOf(c)) & 0xffff;
+    bits += 5;
+    if (bits >= 8) out.push((value >>> (bits -= 8)) & 0xff);
+  }
+  return Buffer.from(out);
+}
+
 function shortRunsSpell(text: string): string[] {
   const out = new Set<string>();
-  for (const [run] of text.matchAll(SHORT_BASE64)) {
+  for (const bytes of listsSpell(text)) {
+    // A naught byte beside each letter is UTF-16's.
+    const spelt = bytes.toString("latin1").replace(/\x00/g, "");
+    if (PRINTABLE.test(spelt)) out.add(spelt);
+  }
+  for (const [run] of SHORT_BASE64.flatMap((runs) => [...text.matchAll(runs)])) {
     const hex = /^(?:[0-9A-Fa-f]{2}){2,8}$/.test(run) ? [Buffer.from(run, "hex")] : [];
     for (const bytes of [...hex, Buffer.from(run, "base64"), Buffer.from(run, "base64url")]) {
       const spelt = bytes.toString("latin1");
@@ -191,6 +234,15 @@ function shortRunsSpell(text: string): string[] {
     }
   }
   return [...out];
+}
+
+/** The first name a pattern finds in a text's readings: as written, as its letters read, as a shell joins it, in a short run of base64 or hex. */
+export function nameSpelt(readings: string[], pattern: NamePattern): string | undefined {
+  for (const r of [...readings, ...readings.flatMap(nameReadings), ...readings.flatMap(shellJoined), ...readings.flatMap(shortlyEncoded)]) {
+    const found = pattern.exec(r)?.[0];
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 export interface KnownNames {
@@ -246,7 +298,7 @@ export function finalCheck(cleared: JsonDocument, placesIn: JsonDocument, file: 
       findings.push(finding(isKey ? "contact-in-key" : "contact-left", where));
       continue;
     }
-    const name = names.pattern ? [...readings, ...readings.flatMap(nameReadings), ...readings.flatMap(shellJoined), ...readings.flatMap(shortlyEncoded)].map((r) => names.pattern?.exec(r)?.[0]).find((m) => m !== undefined) : undefined;
+    const name = names.pattern ? nameSpelt(readings, names.pattern) : undefined;
     if (name !== undefined) findings.push(isKey ? finding("home-in-key", where) : finding("user-name-left", where, { learned: learnedText(names, name, display) }));
   }
   return findings;

@@ -1499,17 +1499,16 @@ const nameForms = (name: string): string[] => {
 const romanizedPart = (form: string): string => String.raw`(?<!\p{L})${escapeRegex(form)}(?!\p{L})`;
 
 /**
- * A name written back to front ("ecila"), as a pattern: a name of letters only, three or more, that
- * reads otherwise backwards. As the name is: a long one also inside a word; a short one joined to
- * digits or a mark only ("ecila2024", "naoj_dev"), never inside another word; one of hex letters only
- * (what ids spell by chance) not at all.
+ * A name written back to front ("ecila"), as a pattern, also inside a word: a name of letters
+ * only, of five or more, that reads otherwise backwards. A shorter one is not looked for: back to
+ * front it is a word or a path's part as often as not ("mod" in go.mod, "bed", "nor"), and a few
+ * letters in another order say nothing of whom they came from.
  */
 function reversedPart(form: string): string[] {
   const letters = [...form];
   const back = letters.reverse().join("");
-  if (letters.length < GLUED_TO_DIGITS || back.toLowerCase() === form.toLowerCase() || !/^\p{L}+$/u.test(form) || UNSPACED_NAME.test(form)) return [];
-  if (letters.length >= GLUED_ANYWHERE) return [escapeRegex(back)];
-  return /^[a-f]+$/i.test(back) ? [] : [String.raw`(?<!\p{L})${escapeRegex(back)}(?!\p{L})`];
+  if (letters.length < GLUED_ANYWHERE || back.toLowerCase() === form.toLowerCase() || !/^\p{L}+$/u.test(form) || UNSPACED_NAME.test(form)) return [];
+  return [escapeRegex(back)];
 }
 
 /** Why nothing is written where a home names an owner too long to look for: where it stands and its length, never its letters. */

@@ -484,8 +484,9 @@ async function refuseLinks(root: string, layout: ReturnType<typeof repoPaths>): 
 
 /**
  * A host version is written into fixture paths, sidecars and the record as it stands in a
- * capture's name: one that spells a name the sitting taught, in any spelling the final check reads ("2.1.261-ana", "2.1.261-ana" back to front or in base64) blocks the run,
- * naming the file, before anything is written.
+ * capture's name: one that spells a name the sitting taught, in any spelling the final check
+ * reads ("2.1.261-ana", or the name back to front or in base64), blocks the run, naming the file,
+ * before anything is written.
  */
 function namedVersions(captures: Capture[], names: string[]): Finding[] {
   const pattern = userNamePattern(names);

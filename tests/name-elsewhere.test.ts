@@ -55,4 +55,21 @@ describe("a learned name in spellings the scan does not read", () => {
       }
     }
   });
+
+  it("back to front, only for a name of five letters or more: a short one reversed is a word or a path's part as often as not", () => {
+    const short = ["do", "m"].join("");
+    const dir = path.join(tempDir(), "s");
+    mkdirSync(dir);
+    for (const [file, event] of [["session_start", "SessionStart"], ["session_end", "SessionEnd"]]) {
+      const payload = { session_id: "s1", transcript_path: `/home/${short}/t.jsonl`, cwd: "/work/x/go.mod", hook_event_name: event };
+      writeFileSync(path.join(dir, `claude-code_${file}_2.1.261.1.json`), JSON.stringify(payload));
+    }
+    const root = tempDir();
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    const r = clearJson(["run", dir, "--root", root]);
+    expect(r.code, JSON.stringify(r.json)).toBe(0);
+    const fixture = readFileSync(path.join(root, "fixtures", "claude-code", "2.1.261", "session_start.json"), "utf8");
+    expect(fixture).toContain("/work/x/go.mod");
+    expect(fixture).not.toContain(`/${short}/`);
+  });
 });

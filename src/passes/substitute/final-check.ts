@@ -203,7 +203,6 @@ function listsSpell(text: string): Buffer[] {
   }
   for (const [run] of text.matchAll(OCTETS)) bytes((run.match(/[01]{8}/g) ?? []).map((o) => parseInt(o, 2)));
   for (const [run] of text.matchAll(LONG_HEX)) out.push(Buffer.from(run, "hex"));
-  for (const [run] of text.matchAll(BASE32)) out.push(base32Bytes(run.replace(/=+$/, "").toUpperCase()));
   return out;
 }
 
@@ -219,6 +218,23 @@ function base32Bytes(run: string): Buffer {
   return Buffer.from(out);
 }
 
+/** What each short run spells, by the run (base32's marked apart): a sitting's texts share their words. */
+const spelledByRun = new Map<string, string[]>();
+
+/** What one short run of base64 or hex (or of base32, `base32` true) spells, where that is printable text. */
+function runSpells(run: string, base32: boolean): string[] {
+  const key = base32 ? `\u0000${run}` : run;
+  let spelt = spelledByRun.get(key);
+  if (spelt === undefined) {
+    if (spelledByRun.size >= 8192) spelledByRun.clear();
+    const hex = !base32 && /^(?:[0-9A-Fa-f]{2}){2,8}$/.test(run) ? [Buffer.from(run, "hex")] : [];
+    const decoded = base32 ? [base32Bytes(run.replace(/=+$/, "").toUpperCase())] : [...hex, Buffer.from(run, "base64"), Buffer.from(run, "base64url")];
+    spelt = decoded.map((bytes) => bytes.toString("latin1")).filter((text) => PRINTABLE.test(text));
+    spelledByRun.set(key, spelt);
+  }
+  return spelt;
+}
+
 function shortRunsSpell(text: string): string[] {
   const out = new Set<string>();
   for (const bytes of listsSpell(text)) {
@@ -226,13 +242,8 @@ function shortRunsSpell(text: string): string[] {
     const spelt = bytes.toString("latin1").replace(/\x00/g, "");
     if (PRINTABLE.test(spelt)) out.add(spelt);
   }
-  for (const [run] of SHORT_BASE64.flatMap((runs) => [...text.matchAll(runs)])) {
-    const hex = /^(?:[0-9A-Fa-f]{2}){2,8}$/.test(run) ? [Buffer.from(run, "hex")] : [];
-    for (const bytes of [...hex, Buffer.from(run, "base64"), Buffer.from(run, "base64url")]) {
-      const spelt = bytes.toString("latin1");
-      if (PRINTABLE.test(spelt)) out.add(spelt);
-    }
-  }
+  for (const [run] of text.matchAll(BASE32)) for (const spelt of runSpells(run, true)) out.add(spelt);
+  for (const [run] of SHORT_BASE64.flatMap((runs) => [...text.matchAll(runs)])) for (const spelt of runSpells(run, false)) out.add(spelt);
   return [...out];
 }
 

@@ -15,6 +15,9 @@ export default function setup(): () => void {
   // Every temporary folder a test makes (and every process it starts makes) lands in one folder of
   // this run, taken away when the run ends: a run leaves nothing behind in the machine's /tmp.
   // Its name teaches no word a test prints: a test that takes its parent for the home ("t-<random>") masks nothing of its own.
+  // A hook manager's switch in the environment the tests run in (HUSKY=0, as CI machines often set)
+  // would turn off the hooks the tests install: a test that wants one sets it itself.
+  for (const name of ["HUSKY", "HUSKY_SKIP_HOOKS", "LEFTHOOK", "LEFTHOOK_EXCLUDE", "LEFTHOOK_SKIP", "LEFTHOOK_BIN", "LEFTHOOK_CONFIG", "SKIP", "PRE_COMMIT"]) delete process.env[name];
   const own = mkdtempSync(path.join(os.tmpdir(), "t-"));
   chmodSync(own, 0o1777);
   process.env["TMPDIR"] = own;
